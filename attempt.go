@@ -1,0 +1,31 @@
+package nodeaccess
+
+import "time"
+
+// Attempt describes one HTTP attempt of an operation. A hook set with
+// WithHook receives one after every attempt, successful or not. Nothing in it
+// carries the access key: URL is masked and Err is scrubbed.
+type Attempt struct {
+	// Chain and Op name the operation ("evm", "eth_call").
+	Chain, Op string
+	// Method is the HTTP method.
+	Method string
+	// URL is the request URL with the access key masked.
+	URL string
+	// Number counts attempts from 1.
+	Number int
+	// StatusCode is the HTTP status, 0 when no response arrived.
+	StatusCode int
+	// Duration is the time from sending to the end of reading the body (or
+	// to the failure).
+	Duration time.Duration
+	// Bytes is the number of response body bytes read.
+	Bytes int64
+	// Err is the attempt's error, nil on success.
+	Err error
+	// WillRetry is true when the client will make another attempt, after
+	// the delay Retry.
+	WillRetry bool
+	// Retry is the delay before the next attempt (0 when WillRetry is false).
+	Retry time.Duration
+}

@@ -1,0 +1,63 @@
+// Package nodeaccess is a typed Go client SDK for blockchain node-access
+// services: one module that reaches several chains through one provider, with
+// exact types, typed errors, bounded retries, and an access key that never
+// leaks.
+//
+// # Packages
+//
+// Each chain family has its own package; this root package holds what they
+// share (options, errors, the attempt hook):
+//
+//   - [github.com/nodeaccess/nodeaccess/evm]: an EVM node's JSON-RPC (eth_call,
+//     ots_getInternalOperations, eth_getCode). *evm.Client satisfies
+//     go-ethereum's bind.ContractCaller, so abigen bindings read through it.
+//
+// Every client is built the same way, from the node's base URL and the access
+// key the provider issued, and is safe for concurrent use:
+//
+//	c, err := evm.New("https://node.example", key)
+//
+// The key is a secret path segment: the SDK puts it where each operation needs
+// it, path-escaped, and masks it ("REDACTED") in every error, log line, hook
+// payload and String of a client.
+//
+// # Options
+//
+// Options are passed to a constructor and validated there; a bad option
+// makes the constructor fail. The ones in this package apply to every chain:
+// WithHTTPClient and WithRoundTripper replace the HTTP stack, WithMaxAttempts
+// (or WithoutRetries) and WithBackoff and WithMaxRetryAfter shape retries,
+// WithTimeout sets the per-attempt timeout, WithMaxResponseBytes caps bodies,
+// WithHook and WithLogger observe attempts. Chain packages add their own (such
+// as evm.WithPathSuffix).
+//
+// By default a call makes up to 3 attempts. It retries 429, 502, 503 and 504
+// responses and connection failures (refused, reset, closed early, timed out)
+// with exponential backoff and full jitter, honours a Retry-After header up to
+// 30 s (a longer one ends the call with the server's error), and never waits
+// past the context's deadline. Every operation of this SDK is a read, so a
+// retry never repeats a side effect. Each attempt has a timeout (30 s for
+// ordinary calls); the context bounds the call as a whole. The SDK's own HTTP
+// transport keeps connections alive and pools up to 128 idle connections per
+// host, and does not follow redirects (a 3xx is an *HTTPError), so the key
+// travels only to the host the user named.
+//
+// # Errors
+//
+// Every error an operation returns is one *OpError that names the chain and
+// the operation ("evm: eth_call: HTTP 503 Service Unavailable"). Beneath it:
+//
+//   - *InputError (ErrInvalidInput): the arguments were rejected; nothing was sent.
+//   - *HTTPError: a status outside 2xx, with the status, the start of the body
+//     and Retry-After. It matches ErrRateLimited (429), ErrUnauthorized (401,
+//     403), ErrNotFound (404) and ErrUnavailable (5xx).
+//   - *RPCError: a JSON-RPC error object, with Code, Message and Data.
+//   - ErrUnavailable: the network failed and retries did not help.
+//   - ErrInvalidResponse: a 2xx body that is not what the operation returns
+//     (HTML, truncated JSON, a wrong JSON-RPC id).
+//   - ErrResponseTooLarge: the body exceeded the cap.
+//   - the context's own error (context.Canceled, context.DeadlineExceeded)
+//     when the context ended the call.
+//
+// Use errors.Is for the sentinels and errors.As for the typed errors.
+package nodeaccess

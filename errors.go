@@ -1,0 +1,175 @@
+package nodeaccess
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Sentinel errors. Every error an SDK call returns can be tested against
+// these with errors.Is; the typed errors below match the ones that fit them.
+var (
+	// ErrInvalidInput: the call's arguments were rejected before anything
+	// was sent.
+	ErrInvalidInput = errors.New("invalid input")
+	// ErrRateLimited: the server answered 429 (or an equivalent), also after
+	// the retries the client was allowed.
+	ErrRateLimited = errors.New("rate limited")
+	// ErrUnauthorized: the server answered 401 or 403, usually a wrong or
+	// revoked access key.
+	ErrUnauthorized = errors.New("unauthorized")
+	// ErrNotFound: the server answered 404.
+	ErrNotFound = errors.New("not found")
+	// ErrUnavailable: the server answered 5xx, or the network failed, and
+	// the retries the client was allowed did not help.
+	ErrUnavailable = errors.New("service unavailable")
+	// ErrInvalidResponse: the server answered 2xx with a body that is not
+	// what the operation returns (not JSON, an HTML page, truncated JSON, a
+	// JSON-RPC envelope with a wrong version or id).
+	ErrInvalidResponse = errors.New("invalid response")
+	// ErrResponseTooLarge: the response body exceeded the client's cap (see
+	// WithMaxResponseBytes). The body was not read further.
+	ErrResponseTooLarge = errors.New("response too large")
+)
+
+// HTTPError is a response with a status outside 2xx. The access key never
+// appears in it: URL is masked and Body is scrubbed.
+type HTTPError struct {
+	// StatusCode is the HTTP status code, such as 429.
+	StatusCode int
+	// Status is the status line the server sent, such as "429 Too Many Requests".
+	Status string
+	// ContentType is the response's Content-Type header.
+	ContentType string
+	// Body is the start of the response body (at most 4 KiB), with the
+	// access key replaced by "REDACTED" wherever the server echoed it.
+	Body []byte
+	// RetryAfter is the delay the server asked for in a Retry-After header
+	// (seconds or an HTTP date), or 0 when it sent none.
+	RetryAfter time.Duration
+	// Method is the request method.
+	Method string
+	// URL is the request URL with the access key masked.
+	URL string
+	// Location is the Location header of a redirect (3xx) with the access
+	// key masked. The SDK's own HTTP client does not follow redirects, so
+	// that the key in the path never travels to a place the user did not
+	// name; pass WithHTTPClient with a client of yours to follow them.
+	Location string
+}
+
+// Error describes the status and the start of the body.
+func (e *HTTPError) Error() string {
+	var b strings.Builder
+	b.WriteString("HTTP ")
+	if e.Status != "" {
+		b.WriteString(e.Status)
+	} else {
+		b.WriteString(strconv.Itoa(e.StatusCode))
+	}
+	if e.Location != "" {
+		fmt.Fprintf(&b, " (redirect to %s)", e.Location)
+	}
+	if e.RetryAfter > 0 {
+		fmt.Fprintf(&b, " (retry after %s)", e.RetryAfter)
+	}
+	if msg := bodySnippet(e.Body, 200); msg != "" {
+		b.WriteString(": ")
+		b.WriteString(msg)
+	}
+	return b.String()
+}
+
+// Is reports whether the status matches one of the sentinels: 429
+// ErrRateLimited, 401 and 403 ErrUnauthorized, 404 ErrNotFound, 5xx
+// ErrUnavailable.
+func (e *HTTPError) Is(target error) bool {
+	switch target {
+	case ErrRateLimited:
+		return e.StatusCode == 429
+	case ErrUnauthorized:
+		return e.StatusCode == 401 || e.StatusCode == 403
+	case ErrNotFound:
+		return e.StatusCode == 404
+	case ErrUnavailable:
+		return e.StatusCode >= 500 && e.StatusCode <= 599
+	}
+	return false
+}
+
+// bodySnippet returns the body's first max bytes on one line, for messages.
+func bodySnippet(body []byte, max int) string {
+	s := strings.TrimSpace(string(body))
+	if len(s) > max {
+		s = s[:max] + "…"
+	}
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// RPCError is a JSON-RPC 2.0 error object returned by the server. Its
+// methods ErrorCode and ErrorData are the ones go-ethereum's rpc.Error and
+// rpc.DataError interfaces look for, so helpers written for go-ethereum (such
+// as abi revert decoding) work on it. The access key is scrubbed from
+// Message and Data.
+type RPCError struct {
+	// Code is the error code, such as -32601 or 3 (execution reverted).
+	Code int
+	// Message is the server's message.
+	Message string
+	// Data is the decoded "data" member, nil when absent. For an EVM revert
+	// it is the revert bytes as a 0x-prefixed hex string.
+	Data any
+}
+
+// Error returns the code and the message.
+func (e *RPCError) Error() string {
+	return fmt.Sprintf("json-rpc error %d: %s", e.Code, e.Message)
+}
+
+// ErrorCode returns Code.
+func (e *RPCError) ErrorCode() int { return e.Code }
+
+// ErrorData returns Data.
+func (e *RPCError) ErrorData() any { return e.Data }
+
+// Is matches ErrRateLimited for the codes providers use for rate limits
+// (-32005 and 429).
+func (e *RPCError) Is(target error) bool {
+	return target == ErrRateLimited && (e.Code == -32005 || e.Code == 429)
+}
+
+// OpError wraps every error an operation returns, once, with the chain and
+// operation it came from: "evm: eth_call: HTTP 503 Service Unavailable".
+// Use errors.Is and errors.As to reach the cause.
+type OpError struct {
+	// Chain is the package that made the call: "evm", "hyper", "ton", "beacon".
+	Chain string
+	// Op is the operation, such as "eth_call" or "accountStates".
+	Op string
+	// Err is the cause.
+	Err error
+}
+
+// Error returns "chain: op: cause".
+func (e *OpError) Error() string { return e.Chain + ": " + e.Op + ": " + e.Err.Error() }
+
+// Unwrap returns the cause.
+func (e *OpError) Unwrap() error { return e.Err }
+
+// InputError is an argument the SDK rejected before sending anything. It
+// matches ErrInvalidInput. It names the argument and quotes the bad value; it
+// never contains the access key.
+type InputError struct {
+	// Arg names the argument, such as "to" or "block".
+	Arg string
+	// Reason says what is wrong, quoting the value.
+	Reason string
+}
+
+// Error returns "invalid input: arg: reason".
+func (e *InputError) Error() string { return "invalid input: " + e.Arg + ": " + e.Reason }
+
+// Is matches ErrInvalidInput.
+func (e *InputError) Is(target error) bool { return target == ErrInvalidInput }

@@ -1,0 +1,77 @@
+package evm
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/internal/config"
+	"github.com/nodeaccess/nodeaccess/internal/transport"
+)
+
+// Client calls an EVM node's JSON-RPC endpoint. It is safe for concurrent
+// use; make one per endpoint and share it.
+type Client struct {
+	t      *transport.Client
+	target transport.Target
+}
+
+type pathSuffixKey struct{}
+
+// WithPathSuffix puts the JSON-RPC endpoint below the key: with suffix "evm"
+// the client posts to {base}/{key}/evm instead of {base}/{key}. Hyperliquid's
+// EVM is served there; hyper.Client.EVM uses this option.
+func WithPathSuffix(suffix string) nodeaccess.Option {
+	return func(c *config.Config) error {
+		s := strings.Trim(suffix, "/")
+		for _, seg := range strings.Split(s, "/") {
+			if seg == "" || seg == "." || seg == ".." || strings.ContainsAny(seg, "?#{}% \t\r\n") {
+				return fmt.Errorf("evm: WithPathSuffix: bad path suffix %q", suffix)
+			}
+		}
+		c.SetExt(pathSuffixKey{}, s)
+		return nil
+	}
+}
+
+// New returns a client for the node at baseURL with the access key key; it
+// posts JSON-RPC to {baseURL}/{key}. Options from the nodeaccess package
+// (retries, timeouts, HTTP client, hooks) and WithPathSuffix apply.
+func New(baseURL, key string, opts ...nodeaccess.Option) (*Client, error) {
+	t, err := transport.New(transport.Settings{Chain: "evm", BaseURL: baseURL, Key: key, Options: opts})
+	if err != nil {
+		return nil, err
+	}
+	tmpl := "{key}"
+	if s, ok := t.Config().Ext(pathSuffixKey{}); ok {
+		tmpl += "/" + s.(string)
+	}
+	target, err := t.Target(tmpl)
+	if err != nil {
+		return nil, fmt.Errorf("evm: %w", err)
+	}
+	return &Client{t: t, target: target}, nil
+}
+
+// NewFromURL takes a whole endpoint URL whose last path segment is the access
+// key, as providers show it ("https://host/<KEY>"), and returns New(base,
+// key, opts...).
+func NewFromURL(endpoint string, opts ...nodeaccess.Option) (*Client, error) {
+	base, key, err := transport.SplitEndpoint(endpoint)
+	if err != nil {
+		return nil, fmt.Errorf("evm: %w", err)
+	}
+	return New(base, key, opts...)
+}
+
+// String describes the client; the key is masked.
+func (c *Client) String() string {
+	if c == nil {
+		return "<nil>"
+	}
+	return "evm.Client{" + c.target.Masked() + "}"
+}
+
+// Format prints String for every verb, so that no formatting of a client
+// (%v, %+v, %#v) can reach the key.
+func (c *Client) Format(f fmt.State, _ rune) { _, _ = f.Write([]byte(c.String())) }

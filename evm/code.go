@@ -1,0 +1,80 @@
+package evm
+
+import (
+	"context"
+	"encoding/hex"
+	"math/big"
+
+	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/nodeaccess/nodeaccess"
+)
+
+// Code runs eth_getCode: the code of account at block; empty (non-nil) for
+// an account without code.
+func (c *Client) Code(ctx context.Context, account common.Address, block Block) ([]byte, error) {
+	const op = "eth_getCode"
+	var buf [160]byte
+	params := append(buf[:0], `["0x`...)
+	params = hex.AppendEncode(params, account[:])
+	params = append(params, `",`...)
+	params = block.appendJSON(params)
+	params = append(params, ']')
+	out, err := rpc(ctx, c, op, params, decodeHexBytes)
+	if err != nil {
+		return nil, c.t.Wrap(op, err)
+	}
+	return out, nil
+}
+
+// The methods below make *Client a go-ethereum bind.ContractCaller (and a
+// PendingContractCaller and BlockHashContractCaller), so abigen bindings run
+// their read calls on it.
+
+// CodeAt returns the code of contract at blockNumber (nil: latest; see
+// BlockFromBig for negative numbers).
+func (c *Client) CodeAt(ctx context.Context, contract common.Address, blockNumber *big.Int) ([]byte, error) {
+	b, err := BlockFromBig(blockNumber)
+	if err != nil {
+		return nil, c.t.Wrap("eth_getCode", err)
+	}
+	return c.Code(ctx, contract, b)
+}
+
+// CallContract runs eth_call for a go-ethereum CallMsg at blockNumber (nil:
+// latest). The message must have a To address; its fee-market and blob
+// fields are not sent.
+func (c *Client) CallContract(ctx context.Context, call ethereum.CallMsg, blockNumber *big.Int) ([]byte, error) {
+	b, err := BlockFromBig(blockNumber)
+	if err != nil {
+		return nil, c.t.Wrap("eth_call", err)
+	}
+	return c.callGeth(ctx, call, b)
+}
+
+// PendingCodeAt returns the code of contract in the pending state.
+func (c *Client) PendingCodeAt(ctx context.Context, contract common.Address) ([]byte, error) {
+	return c.Code(ctx, contract, Pending)
+}
+
+// PendingCallContract runs eth_call against the pending state.
+func (c *Client) PendingCallContract(ctx context.Context, call ethereum.CallMsg) ([]byte, error) {
+	return c.callGeth(ctx, call, Pending)
+}
+
+// CodeAtHash returns the code of contract at the block with hash blockHash.
+func (c *Client) CodeAtHash(ctx context.Context, contract common.Address, blockHash common.Hash) ([]byte, error) {
+	return c.Code(ctx, contract, BlockHash(blockHash, false))
+}
+
+// CallContractAtHash runs eth_call at the block with hash blockHash.
+func (c *Client) CallContractAtHash(ctx context.Context, call ethereum.CallMsg, blockHash common.Hash) ([]byte, error) {
+	return c.callGeth(ctx, call, BlockHash(blockHash, false))
+}
+
+func (c *Client) callGeth(ctx context.Context, call ethereum.CallMsg, b Block) ([]byte, error) {
+	if call.To == nil {
+		return nil, c.t.Wrap("eth_call", &nodeaccess.InputError{Arg: "to", Reason: "nil To: contract-creation calls are not supported"})
+	}
+	return c.Call(ctx, CallMsg{From: call.From, To: *call.To, Gas: call.Gas, GasPrice: call.GasPrice, Value: call.Value, Data: call.Data}, b)
+}

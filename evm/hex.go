@@ -1,0 +1,56 @@
+package evm
+
+import (
+	"encoding/hex"
+	"fmt"
+	"math/big"
+	"strconv"
+)
+
+// decodeHexBytes decodes a JSON string holding 0x-prefixed hex bytes. "0x"
+// gives an empty, non-nil slice.
+func decodeHexBytes(raw []byte) ([]byte, error) {
+	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
+		return nil, fmt.Errorf("want a hex string, got %s", clip(raw))
+	}
+	s := raw[1 : len(raw)-1]
+	if len(s) < 2 || s[0] != '0' || (s[1] != 'x' && s[1] != 'X') {
+		return nil, fmt.Errorf("hex string %s lacks the 0x prefix", clip(raw))
+	}
+	s = s[2:]
+	if len(s)%2 != 0 {
+		return nil, fmt.Errorf("hex string %s has an odd number of digits", clip(raw))
+	}
+	out := make([]byte, len(s)/2)
+	if _, err := hex.Decode(out, s); err != nil {
+		return nil, fmt.Errorf("hex string %s: %v", clip(raw), err)
+	}
+	return out, nil
+}
+
+// decodeHex decodes a Go string "0x…" of hex bytes.
+func decodeHex(s string) ([]byte, error) {
+	return decodeHexBytes([]byte(strconv.Quote(s)))
+}
+
+// parseQuantity reads a hex quantity ("0x0", "0x1b4"); leading zeros are
+// tolerated because servers differ.
+func parseQuantity(s string) (*big.Int, error) {
+	if len(s) < 3 || s[0] != '0' || (s[1] != 'x' && s[1] != 'X') {
+		return nil, fmt.Errorf("%q is not a hex quantity", s)
+	}
+	v, ok := new(big.Int).SetString(s[2:], 16)
+	if !ok || v.Sign() < 0 || s[2] == '-' || s[2] == '+' {
+		return nil, fmt.Errorf("%q is not a hex quantity", s)
+	}
+	return v, nil
+}
+
+func appendHexUint(dst []byte, v uint64) []byte { return strconv.AppendUint(dst, v, 16) }
+
+func clip(raw []byte) string {
+	if len(raw) > 80 {
+		return string(raw[:80]) + "…"
+	}
+	return string(raw)
+}

@@ -1,0 +1,66 @@
+// Package config holds the settings that nodeaccess.Option values write and
+// that the transport reads. It exists so that the root package, the transport
+// and the chain packages can share one settings type without an import cycle;
+// users never name it.
+package config
+
+import (
+	"log/slog"
+	"net/http"
+	"time"
+)
+
+// Config is the resolved configuration of one client. The zero value means
+// "use the defaults": every field is optional.
+type Config struct {
+	// HTTPClient replaces the SDK's default *http.Client when set.
+	HTTPClient *http.Client
+	// RoundTripper replaces the default transport of the SDK's own client
+	// when set (ignored when HTTPClient is set).
+	RoundTripper http.RoundTripper
+
+	// MaxAttempts is the number of attempts in all (1 means no retry); 0
+	// means the default.
+	MaxAttempts int
+	// BackoffBase and BackoffMax bound the exponential backoff with full
+	// jitter between attempts; 0 means the default.
+	BackoffBase time.Duration
+	BackoffMax  time.Duration
+	// MaxRetryAfter is the longest Retry-After the SDK waits for before
+	// retrying; a longer one ends the call with the server's error.
+	MaxRetryAfter time.Duration
+	// RetrySet is true when the user configured retries explicitly.
+	RetrySet bool
+
+	// Timeout is the per-attempt timeout; 0 means the operation's default.
+	Timeout time.Duration
+	// MaxResponseBytes caps ordinary response bodies; 0 means the default.
+	MaxResponseBytes int64
+
+	// Hook is a func(nodeaccess.Attempt) stored untyped because this package
+	// cannot import the root package.
+	Hook any
+	// Logger receives one record per attempt when set.
+	Logger *slog.Logger
+	// UserAgent is appended to the SDK's own User-Agent when set.
+	UserAgent string
+	// RelaxRPCID disables the check that a JSON-RPC response echoes the id.
+	RelaxRPCID bool
+
+	ext map[any]any
+}
+
+// SetExt stores a chain-specific setting under a key owned by a chain
+// package (an unexported type, so packages cannot collide).
+func (c *Config) SetExt(key, value any) {
+	if c.ext == nil {
+		c.ext = make(map[any]any)
+	}
+	c.ext[key] = value
+}
+
+// Ext returns a chain-specific setting stored with SetExt.
+func (c *Config) Ext(key any) (any, bool) {
+	v, ok := c.ext[key]
+	return v, ok
+}

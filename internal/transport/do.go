@@ -1,0 +1,476 @@
+package transport
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/nodeaccess/nodeaccess"
+)
+
+// ErrorBodyCap is how much of a non-2xx body is kept in an HTTPError.
+const ErrorBodyCap = 4 << 10
+
+// Request is one operation's HTTP request.
+type Request struct {
+	// Op names the operation for errors, hooks and logs.
+	Op string
+	// Method is http.MethodGet or http.MethodPost.
+	Method string
+	// Target is the URL, from Client.Target.
+	Target Target
+	// Query is encoded into the URL's query (values are escaped).
+	Query url.Values
+	// Body is sent as is for POST; ContentType defaults to application/json.
+	Body        []byte
+	ContentType string
+	// Accept defaults to application/json.
+	Accept string
+	// Timeout is the operation's default per-attempt timeout; the user's
+	// WithTimeout replaces it, and 0 means nodeaccess.DefaultTimeout.
+	Timeout time.Duration
+	// MaxBytes caps the body; 0 means the client's cap.
+	MaxBytes int64
+	// Stream hands the decoder the live body instead of a buffer.
+	Stream bool
+	// RetryIf adds retryable cases to the shared ones (429, 502, 503, 504):
+	// it sees the status and the start of the body of a non-2xx response.
+	RetryIf func(status int, body []byte) bool
+}
+
+// Response is a 2xx response. From Do, Body holds the whole body in a pooled
+// buffer: call Release when done with it, and keep no reference to Body
+// after. From Stream, the decoder reads Stream instead.
+type Response struct {
+	StatusCode int
+	Header     http.Header
+	// ContentLength is the declared length, -1 when unknown.
+	ContentLength int64
+	// Body is the whole body (Do).
+	Body []byte
+	// Stream is the live body, capped (Stream).
+	Stream io.Reader
+
+	buf *[]byte
+}
+
+// Release returns the body's buffer to the pool. Body must not be used
+// afterwards. Release is idempotent.
+func (r *Response) Release() {
+	if r.buf != nil {
+		putBuf(r.buf)
+		r.buf, r.Body = nil, nil
+	}
+}
+
+// Retryable marks a stream decoder's error as one that another attempt may
+// cure (such as a body that broke off while streaming).
+func Retryable(err error) error { return &retryable{err} }
+
+type retryable struct{ err error }
+
+func (e *retryable) Error() string { return e.err.Error() }
+func (e *retryable) Unwrap() error { return e.err }
+
+// outcome is what one attempt ended with.
+type outcome struct {
+	err        error
+	status     int
+	bytes      int64
+	retryable  bool
+	retryAfter time.Duration
+	final      bool // the error is final whatever its kind (decoder, cap)
+}
+
+// Do sends r, retrying as the policy allows, and returns the 2xx response
+// with its whole body (capped). Otherwise it returns a *nodeaccess.HTTPError,
+// a network failure that matches nodeaccess.ErrUnavailable, an
+// ErrResponseTooLarge error, or the context's error when ctx ended the call.
+// Errors are not yet wrapped with the operation; the chain package does that
+// with Wrap.
+func (c *Client) Do(ctx context.Context, r *Request) (Response, error) {
+	return c.run(ctx, r, nil)
+}
+
+// Stream is Do for large bodies: decode reads the live body (capped) while it
+// arrives. decode's error ends the call unless it is marked Retryable; a body
+// that breaks off (reset, early EOF, timeout) is retried when attempts remain,
+// so decode must not keep state across calls.
+func (c *Client) Stream(ctx context.Context, r *Request, decode func(*Response) error) error {
+	_, err := c.run(ctx, r, decode)
+	return err
+}
+
+func (c *Client) run(ctx context.Context, r *Request, decode func(*Response) error) (Response, error) {
+	if err := ctx.Err(); err != nil {
+		return Response{}, err
+	}
+	for n := 1; ; n++ {
+		start := time.Now()
+		resp, o := c.attempt(ctx, r, decode)
+		delay, again := c.nextDelay(ctx, n, &o)
+		if c.hook != nil || c.log != nil {
+			c.report(r, n, start, &o, delay, again)
+		}
+		if o.err == nil {
+			return resp, nil
+		}
+		if err := ctx.Err(); err != nil {
+			return Response{}, err
+		}
+		if !again {
+			return Response{}, c.final(n, &o)
+		}
+		if delay > 0 {
+			t := time.NewTimer(delay)
+			select {
+			case <-ctx.Done():
+				t.Stop()
+				return Response{}, ctx.Err()
+			case <-t.C:
+			}
+		}
+	}
+}
+
+// final shapes the last attempt's error.
+func (c *Client) final(n int, o *outcome) error {
+	var rt *retryable
+	switch {
+	case errors.As(o.err, &rt):
+		return rt.err
+	case o.final || o.status != 0 && o.status/100 != 2:
+		return o.err
+	case n > 1:
+		return fmt.Errorf("%w after %d attempts: %w", nodeaccess.ErrUnavailable, n, o.err)
+	}
+	return fmt.Errorf("%w: %w", nodeaccess.ErrUnavailable, o.err)
+}
+
+func (c *Client) timeout(r *Request) time.Duration {
+	switch {
+	case c.cfg.Timeout > 0:
+		return c.cfg.Timeout
+	case r.Timeout > 0:
+		return r.Timeout
+	}
+	return nodeaccess.DefaultTimeout
+}
+
+func (c *Client) send(req *http.Request) (*http.Response, error) {
+	if c.hc != nil {
+		return c.hc.Do(req)
+	}
+	resp, err := c.rt.RoundTrip(req)
+	if err != nil {
+		return nil, &url.Error{Op: urlErrOp(req.Method), URL: req.URL.String(), Err: err}
+	}
+	return resp, nil
+}
+
+func urlErrOp(method string) string {
+	if method == "" {
+		return "Get"
+	}
+	return method[:1] + strings.ToLower(method[1:])
+}
+
+func (c *Client) attempt(ctx context.Context, r *Request, decode func(*Response) error) (resp Response, o outcome) {
+	actx := ctx
+	timeout := c.timeout(r)
+	if dl, ok := ctx.Deadline(); !ok || time.Until(dl) > timeout {
+		var cancel context.CancelFunc
+		actx, cancel = context.WithTimeout(ctx, timeout)
+		defer cancel()
+	}
+	hresp, err := c.send(c.newRequest(actx, r))
+	if err != nil {
+		return resp, c.netFailure(ctx, actx, timeout, err)
+	}
+	defer hresp.Body.Close()
+	o.status = hresp.StatusCode
+	if hresp.StatusCode < 200 || hresp.StatusCode > 299 {
+		return resp, c.httpFailure(r, hresp)
+	}
+	limit := r.MaxBytes
+	if limit <= 0 {
+		limit = c.cfg.MaxResponseBytes
+	}
+	if hresp.ContentLength > limit {
+		o.err, o.final = tooLarge(limit), true
+		return resp, o
+	}
+	resp = Response{StatusCode: hresp.StatusCode, Header: hresp.Header, ContentLength: hresp.ContentLength}
+	if decode != nil {
+		cr := &capReader{r: hresp.Body, left: limit}
+		sresp := resp // a separate variable, so that only streams allocate it
+		sresp.Stream = cr
+		err = decode(&sresp)
+		o.bytes = limit - cr.left
+		switch {
+		case err == nil:
+		case cr.over:
+			o.err, o.final = tooLarge(limit), true
+		case cr.err != nil && !errors.Is(cr.err, io.EOF):
+			fail := c.netFailure(ctx, actx, timeout, cr.err)
+			fail.status, fail.bytes = o.status, o.bytes
+			return Response{}, fail
+		default:
+			var rt *retryable
+			o.retryable = errors.As(err, &rt)
+			o.err, o.final = err, true
+		}
+		return Response{}, o
+	}
+	bp := getBuf()
+	body, over, rerr := readCapped((*bp)[:0], hresp.Body, limit)
+	*bp = body
+	o.bytes = int64(len(body))
+	switch {
+	case over:
+		putBuf(bp)
+		o.err, o.final = tooLarge(limit), true
+		return Response{}, o
+	case rerr != nil:
+		putBuf(bp)
+		fail := c.netFailure(ctx, actx, timeout, rerr)
+		fail.status, fail.bytes = o.status, o.bytes
+		return Response{}, fail
+	}
+	resp.Body, resp.buf = body, bp
+	return resp, o
+}
+
+func tooLarge(limit int64) error {
+	return fmt.Errorf("%w: body exceeds the %d-byte cap", nodeaccess.ErrResponseTooLarge, limit)
+}
+
+func (c *Client) newRequest(ctx context.Context, r *Request) *http.Request {
+	u, _ := r.Target.withQuery(r.Query)
+	method := methodOf(r)
+	var hdr http.Header
+	switch {
+	case method == http.MethodPost && r.Accept == "" && (r.ContentType == "" || r.ContentType == "application/json"):
+		hdr = c.hdrPostJSON
+	case method == http.MethodGet && r.Accept == "":
+		hdr = c.hdrGetJSON
+	default:
+		hdr = http.Header{"User-Agent": c.ua, "Accept": {"application/json"}}
+		if r.Accept != "" {
+			hdr["Accept"] = []string{r.Accept}
+		}
+		if method == http.MethodPost {
+			ct := r.ContentType
+			if ct == "" {
+				ct = "application/json"
+			}
+			hdr["Content-Type"] = []string{ct}
+		}
+	}
+	if c.hc != nil || !c.ownRT {
+		// A user's transport may (against the RoundTripper contract) modify
+		// headers; give it its own copy.
+		hdr = hdr.Clone()
+	}
+	box := &reqBox{req: http.Request{
+		Method:     method,
+		URL:        u,
+		Proto:      "HTTP/1.1",
+		ProtoMajor: 1,
+		ProtoMinor: 1,
+		Header:     hdr,
+		Host:       u.Host,
+	}}
+	if len(r.Body) > 0 {
+		box.body.b = r.Body
+		box.req.Body = &box.body
+		box.req.ContentLength = int64(len(r.Body))
+		box.req.GetBody = box.getBody
+	}
+	return box.req.WithContext(ctx)
+}
+
+// reqBox allocates a request and its body reader together.
+type reqBox struct {
+	req  http.Request
+	body bodyReader
+}
+
+// getBody returns a fresh reader over the same bytes, so that net/http can
+// resend the body on a reused connection that the server had closed.
+func (b *reqBox) getBody() (io.ReadCloser, error) { return &bodyReader{b: b.body.b}, nil }
+
+// netFailure classifies an error from sending or from reading the body.
+func (c *Client) netFailure(parent, actx context.Context, timeout time.Duration, err error) outcome {
+	if perr := parent.Err(); perr != nil {
+		return outcome{err: perr}
+	}
+	err = c.red.Err(err)
+	if actx.Err() != nil {
+		return outcome{err: fmt.Errorf("attempt timed out after %s: %w", timeout, err), retryable: true}
+	}
+	return outcome{err: err, retryable: retryableNetErr(err)}
+}
+
+func (c *Client) httpFailure(r *Request, resp *http.Response) outcome {
+	head, _, _ := readCapped(make([]byte, 0, 512), resp.Body, ErrorBodyCap)
+	// Drain a little more so that the connection can be reused.
+	_, _ = io.CopyN(io.Discard, resp.Body, 64<<10)
+	he := &nodeaccess.HTTPError{
+		StatusCode:  resp.StatusCode,
+		Status:      resp.Status,
+		ContentType: resp.Header.Get("Content-Type"),
+		Body:        c.red.Bytes(head),
+		RetryAfter:  parseRetryAfter(resp.Header.Get("Retry-After"), time.Now()),
+		Method:      methodOf(r),
+		Location:    c.red.String(resp.Header.Get("Location")),
+		URL:         c.red.String(maskedURL(r)),
+	}
+	o := outcome{err: he, status: resp.StatusCode, bytes: int64(len(head)), retryAfter: he.RetryAfter}
+	switch resp.StatusCode {
+	case 429, 502, 503, 504:
+		o.retryable = true
+	default:
+		o.retryable = r.RetryIf != nil && r.RetryIf(resp.StatusCode, head)
+	}
+	return o
+}
+
+func methodOf(r *Request) string {
+	if r.Method == "" {
+		return http.MethodGet
+	}
+	return r.Method
+}
+
+func maskedURL(r *Request) string {
+	_, m := r.Target.withQuery(r.Query)
+	return m
+}
+
+// report calls the hook and the logger with one attempt's outcome.
+func (c *Client) report(r *Request, n int, start time.Time, o *outcome, delay time.Duration, again bool) {
+	a := nodeaccess.Attempt{
+		Chain:      c.chain,
+		Op:         r.Op,
+		Method:     methodOf(r),
+		URL:        maskedURL(r),
+		Number:     n,
+		StatusCode: o.status,
+		Duration:   time.Since(start),
+		Bytes:      o.bytes,
+		Err:        c.red.Err(o.err),
+	}
+	if again {
+		a.WillRetry, a.Retry = true, delay
+	}
+	if c.hook != nil {
+		c.hook(a)
+	}
+	if c.log != nil {
+		c.logAttempt(&a)
+	}
+}
+
+func (c *Client) logAttempt(a *nodeaccess.Attempt) {
+	attrs := []any{"chain", a.Chain, "op", a.Op, "method", a.Method, "url", a.URL,
+		"attempt", a.Number, "status", a.StatusCode, "duration", a.Duration, "bytes", a.Bytes}
+	switch {
+	case a.Err == nil:
+		c.log.Debug("nodeaccess: request", attrs...)
+	case a.WillRetry:
+		c.log.Warn("nodeaccess: request failed, retrying", append(attrs, "error", a.Err.Error(), "retry_in", a.Retry)...)
+	default:
+		c.log.Warn("nodeaccess: request failed", append(attrs, "error", a.Err.Error())...)
+	}
+}
+
+// bodyReader is a request body over a byte slice.
+type bodyReader struct {
+	b   []byte
+	off int
+}
+
+func (b *bodyReader) Read(p []byte) (int, error) {
+	if b.off >= len(b.b) {
+		return 0, io.EOF
+	}
+	n := copy(p, b.b[b.off:])
+	b.off += n
+	return n, nil
+}
+
+func (b *bodyReader) Close() error { return nil }
+
+// capReader reads at most left bytes and records whether the body had more
+// and the first read error.
+type capReader struct {
+	r    io.Reader
+	left int64
+	over bool
+	err  error
+}
+
+func (c *capReader) Read(p []byte) (int, error) {
+	if c.left <= 0 {
+		// Probe for one more byte to tell "exactly at the cap" from "over".
+		var one [1]byte
+		if n, _ := c.r.Read(one[:]); n > 0 {
+			c.over = true
+			return 0, nodeaccess.ErrResponseTooLarge
+		}
+		return 0, io.EOF
+	}
+	if int64(len(p)) > c.left {
+		p = p[:c.left]
+	}
+	n, err := c.r.Read(p)
+	c.left -= int64(n)
+	if err != nil && c.err == nil {
+		c.err = err
+	}
+	return n, err
+}
+
+// readCapped appends r to dst until EOF or until more than limit bytes were
+// seen, in which case over is true.
+func readCapped(dst []byte, r io.Reader, limit int64) (body []byte, over bool, err error) {
+	for {
+		if len(dst) == cap(dst) {
+			dst = append(dst, 0)[:len(dst)]
+		}
+		room := dst[len(dst):cap(dst)]
+		if int64(len(dst)+len(room)) > limit+1 {
+			room = room[:limit+1-int64(len(dst))]
+		}
+		n, rerr := r.Read(room)
+		dst = dst[:len(dst)+n]
+		if int64(len(dst)) > limit {
+			return dst[:limit], true, nil
+		}
+		if rerr == io.EOF {
+			return dst, false, nil
+		}
+		if rerr != nil {
+			return dst, false, rerr
+		}
+	}
+}
+
+var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}
+
+func getBuf() *[]byte { return bufPool.Get().(*[]byte) }
+
+func putBuf(b *[]byte) {
+	if cap(*b) > 1<<20 {
+		return // keep the pool from holding on to large bodies
+	}
+	*b = (*b)[:0]
+	bufPool.Put(b)
+}

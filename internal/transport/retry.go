@@ -1,0 +1,98 @@
+package transport
+
+import (
+	"context"
+	"errors"
+	"io"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// nextDelay decides whether attempt n's outcome is retried and after how
+// long: only retryable outcomes, only while attempts remain, a Retry-After up
+// to the cap (a longer one ends the call), otherwise exponential backoff with
+// full jitter; never a wait that would outlast ctx's deadline.
+func (c *Client) nextDelay(ctx context.Context, n int, o *outcome) (time.Duration, bool) {
+	if o.err == nil || !o.retryable || n >= c.attempts || ctx.Err() != nil {
+		return 0, false
+	}
+	var d time.Duration
+	if o.retryAfter > 0 {
+		if o.retryAfter > c.cfg.MaxRetryAfter {
+			return 0, false
+		}
+		d = o.retryAfter
+	} else {
+		d = backoff(c.cfg.BackoffBase, c.cfg.BackoffMax, n)
+	}
+	if dl, ok := ctx.Deadline(); ok && time.Until(dl) <= d {
+		return 0, false
+	}
+	return d, true
+}
+
+// backoff returns a random delay in [0, min(max, base·2^(n-1))].
+func backoff(base, max time.Duration, n int) time.Duration {
+	bound := max
+	if n-1 < 30 {
+		if b := base << (n - 1); b > 0 && b < max {
+			bound = b
+		}
+	}
+	return rand.N(bound + 1)
+}
+
+// parseRetryAfter reads a Retry-After header: delay-seconds or an HTTP date.
+// It returns 0 for an absent or unreadable header.
+func parseRetryAfter(v string, now time.Time) time.Duration {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return 0
+	}
+	if secs, err := strconv.ParseInt(v, 10, 64); err == nil {
+		if secs <= 0 {
+			return 0
+		}
+		if secs > 1<<31 {
+			secs = 1 << 31
+		}
+		return time.Duration(secs) * time.Second
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		if d := t.Sub(now); d > 0 {
+			return d
+		}
+	}
+	return 0
+}
+
+// retryableNetErr reports whether a failure to get (or to finish reading) a
+// response may be cured by another attempt: refused, reset or aborted
+// connections, a connection closed early (EOF), dial failures and timeouts.
+// TLS certificate errors, unknown hosts and redirect refusals are final.
+func retryableNetErr(err error) bool {
+	var dnsErr *net.DNSError
+	if errors.As(err, &dnsErr) {
+		return dnsErr.IsTimeout || dnsErr.IsTemporary
+	}
+	switch {
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF),
+		errors.Is(err, syscall.ECONNREFUSED), errors.Is(err, syscall.ECONNRESET),
+		errors.Is(err, syscall.ECONNABORTED), errors.Is(err, syscall.EPIPE):
+		return true
+	}
+	var ne net.Error
+	if errors.As(err, &ne) && ne.Timeout() {
+		return true
+	}
+	var oe *net.OpError
+	if errors.As(err, &oe) && oe.Op == "dial" {
+		return true
+	}
+	return false
+}

@@ -1,0 +1,191 @@
+// Package transport is the one place in the SDK that speaks HTTP: it builds
+// URLs with the access key, sends JSON, JSON-RPC 2.0 and plain GET requests,
+// negotiates content, retries what may be retried, caps bodies, turns failures
+// into the SDK's typed errors, keeps the key out of every error, log line and
+// hook, and reports attempts. Chain packages build typed requests on top of it
+// and decode the bodies it hands back; it knows no chain's types.
+package transport
+
+import (
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/url"
+	"sync/atomic"
+	"time"
+
+	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/internal/config"
+)
+
+// Settings are what a chain package passes to New.
+type Settings struct {
+	// Chain names the package for errors and hooks ("evm").
+	Chain string
+	// BaseURL is the node's base URL as the user gave it.
+	BaseURL string
+	// Key is the access key; empty only when Keyless is set.
+	Key string
+	// Keyless makes a client for a public API that takes no key.
+	Keyless bool
+	// Options are the user's options.
+	Options []nodeaccess.Option
+	// Defaults are applied before the user's options (a chain's own
+	// defaults, such as a longer timeout).
+	Defaults []nodeaccess.Option
+}
+
+// Client sends requests for one chain client. It is safe for concurrent use.
+type Client struct {
+	chain     string
+	base      *url.URL
+	key       string
+	red       redactor
+	// Requests go through hc when the user gave an *http.Client, and
+	// straight to rt otherwise (no redirects are followed then).
+	hc    *http.Client
+	rt    http.RoundTripper
+	ownRT bool // rt is the SDK's own transport, which never modifies requests
+
+	cfg      config.Config
+	attempts int
+	hook     func(nodeaccess.Attempt)
+	log      *slog.Logger
+	ua       []string
+
+	ids atomic.Uint64
+
+	// headers shared read-only by requests sent through the SDK's own
+	// transport, which never modifies them.
+	hdrPostJSON http.Header
+	hdrGetJSON  http.Header
+}
+
+// New validates the base URL, the key and the options, and returns a client.
+// Errors name the bad value, never the key.
+func New(s Settings) (*Client, error) {
+	base, err := parseBase(s.BaseURL)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", s.Chain, &nodeaccess.InputError{Arg: "baseURL", Reason: err.Error()})
+	}
+	if s.Keyless {
+		s.Key = ""
+	} else if err := checkKey(s.Key); err != nil {
+		return nil, fmt.Errorf("%s: %w", s.Chain, &nodeaccess.InputError{Arg: "key", Reason: err.Error()})
+	}
+	c := &Client{chain: s.Chain, base: base, key: s.Key, red: newRedactor(s.Key)}
+	for _, o := range append(append([]nodeaccess.Option{}, s.Defaults...), s.Options...) {
+		if o == nil {
+			continue
+		}
+		if err := o(&c.cfg); err != nil {
+			return nil, fmt.Errorf("%s: %w", s.Chain, &nodeaccess.InputError{Arg: "option", Reason: err.Error()})
+		}
+	}
+	c.applyDefaults()
+	return c, nil
+}
+
+func (c *Client) applyDefaults() {
+	cfg := &c.cfg
+	c.attempts = cfg.MaxAttempts
+	if c.attempts == 0 {
+		c.attempts = nodeaccess.DefaultMaxAttempts
+	}
+	if cfg.BackoffBase == 0 {
+		cfg.BackoffBase, cfg.BackoffMax = nodeaccess.DefaultBackoffBase, nodeaccess.DefaultBackoffMax
+	}
+	if cfg.MaxRetryAfter == 0 {
+		cfg.MaxRetryAfter = nodeaccess.DefaultMaxRetryAfter
+	}
+	if cfg.MaxResponseBytes == 0 {
+		cfg.MaxResponseBytes = nodeaccess.DefaultMaxResponseBytes
+	}
+	if h, ok := cfg.Hook.(func(nodeaccess.Attempt)); ok {
+		c.hook = h
+	}
+	c.log = cfg.Logger
+	ua := "nodeaccess-go/" + nodeaccess.Version
+	if cfg.UserAgent != "" {
+		ua += " " + cfg.UserAgent
+	}
+	c.ua = []string{ua}
+	switch {
+	case cfg.HTTPClient != nil:
+		c.hc = cfg.HTTPClient
+	case cfg.RoundTripper != nil:
+		c.rt = cfg.RoundTripper
+	default:
+		c.rt, c.ownRT = sharedTransport, true
+	}
+	c.hdrPostJSON = http.Header{"Content-Type": {"application/json"}, "Accept": {"application/json"}, "User-Agent": c.ua}
+	c.hdrGetJSON = http.Header{"Accept": {"application/json"}, "User-Agent": c.ua}
+}
+
+// sharedTransport is the SDK's default transport, shared by every client
+// that has no HTTP client or transport of its own, so that connections to a
+// host are pooled across clients.
+var sharedTransport = DefaultTransport()
+
+// DefaultTransport returns the transport the SDK's own client uses: HTTP
+// keep-alive with a pool large enough for many goroutines per host (net/http's
+// default keeps only 2 idle connections per host, so concurrent callers would
+// keep opening new ones), HTTP/2 when the server offers it, and bounded dial,
+// TLS and header waits.
+func DefaultTransport() *http.Transport {
+	return &http.Transport{
+		Proxy: http.ProxyFromEnvironment,
+		DialContext: (&net.Dialer{
+			Timeout:   10 * time.Second,
+			KeepAlive: 30 * time.Second,
+		}).DialContext,
+		ForceAttemptHTTP2:     true,
+		MaxIdleConns:          512,
+		MaxIdleConnsPerHost:   128,
+		IdleConnTimeout:       90 * time.Second,
+		TLSHandshakeTimeout:   10 * time.Second,
+		ExpectContinueTimeout: 1 * time.Second,
+		ResponseHeaderTimeout: 0, // bounded by the per-attempt timeout instead
+	}
+}
+
+// Chain returns the chain name given to New.
+func (c *Client) Chain() string { return c.chain }
+
+// Config returns the resolved configuration, for chain-specific settings.
+func (c *Client) Config() *config.Config { return &c.cfg }
+
+// BaseMasked returns the base URL (it never contains the key).
+func (c *Client) BaseMasked() string { return c.base.String() }
+
+// Redact returns s with the access key masked, for chain packages that put
+// server text into errors.
+func (c *Client) Redact(s string) string { return c.red.String(s) }
+
+// Wrap wraps err once in a *nodeaccess.OpError naming the chain and op; nil
+// stays nil and an error already wrapped is returned as it is.
+func (c *Client) Wrap(op string, err error) error {
+	if err == nil {
+		return nil
+	}
+	if oe, ok := err.(*nodeaccess.OpError); ok {
+		return oe
+	}
+	return &nodeaccess.OpError{Chain: c.chain, Op: op, Err: c.red.Err(err)}
+}
+
+// String describes the client without its key.
+func (c *Client) String() string {
+	if c == nil {
+		return "<nil>"
+	}
+	if c.key == "" {
+		return fmt.Sprintf("%s client for %s (no key)", c.chain, c.base)
+	}
+	return fmt.Sprintf("%s client for %s (key %s)", c.chain, c.base, Mask)
+}
+
+// Format prints String for every verb, so that no formatting of a client
+// (%v, %+v, %#v, %s) can reach the key.
+func (c *Client) Format(f fmt.State, verb rune) { _, _ = f.Write([]byte(c.String())) }

@@ -1,0 +1,175 @@
+package transport
+
+import (
+	"fmt"
+	"net/url"
+	"strings"
+	"unicode"
+)
+
+// parseBase checks and normalises a base URL: absolute http or https, a host,
+// no query, no fragment, no user info; a trailing slash is dropped.
+func parseBase(raw string) (*url.URL, error) {
+	if strings.TrimSpace(raw) == "" {
+		return nil, fmt.Errorf("base URL is empty")
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return nil, fmt.Errorf("base URL %q does not parse: %v", raw, urlParseReason(err))
+	}
+	switch {
+	case u.Scheme != "http" && u.Scheme != "https":
+		return nil, fmt.Errorf("base URL %q: scheme must be http or https", raw)
+	case u.Host == "":
+		return nil, fmt.Errorf("base URL %q has no host", raw)
+	case u.User != nil:
+		return nil, fmt.Errorf("base URL %q carries user info; pass the access key separately", u.Redacted())
+	case u.RawQuery != "" || u.ForceQuery:
+		return nil, fmt.Errorf("base URL %q has a query; pass the access key separately", raw)
+	case u.Fragment != "":
+		return nil, fmt.Errorf("base URL %q has a fragment", raw)
+	}
+	u.Path = strings.TrimRight(u.Path, "/")
+	u.RawPath = strings.TrimRight(u.RawPath, "/")
+	return u, nil
+}
+
+func urlParseReason(err error) string {
+	if ue, ok := err.(*url.Error); ok {
+		return ue.Err.Error()
+	}
+	return err.Error()
+}
+
+// checkKey validates an access key. The error never quotes the key itself.
+func checkKey(key string) error {
+	if key == "" {
+		return fmt.Errorf("access key is empty")
+	}
+	for i, r := range key {
+		switch {
+		case r == '/':
+			return fmt.Errorf("access key contains '/' at byte %d; pass only the key, not a path", i)
+		case unicode.IsSpace(r):
+			return fmt.Errorf("access key contains white space at byte %d", i)
+		case unicode.IsControl(r):
+			return fmt.Errorf("access key contains a control character at byte %d", i)
+		case r == unicode.ReplacementChar:
+			return fmt.Errorf("access key is not valid UTF-8 at byte %d", i)
+		}
+	}
+	return nil
+}
+
+// Target is a request URL made from a template, with its masked form for
+// errors, logs and hooks. Build one with Client.Target.
+type Target struct {
+	url    *url.URL
+	masked string
+}
+
+// Masked returns the URL with the access key replaced by Mask.
+func (t Target) Masked() string { return t.masked }
+
+// Target expands tmpl, a path relative to the base URL, into a request URL.
+// Placeholders: {key} is the access key; any other {name} takes the value
+// after name in vars (name, value pairs). Every value is path-escaped, so a
+// value cannot add path segments. A keyless client refuses {key}.
+func (c *Client) Target(tmpl string, vars ...string) (Target, error) {
+	if len(vars)%2 != 0 {
+		return Target{}, fmt.Errorf("transport: odd number of template vars for %q", tmpl)
+	}
+	var raw, masked strings.Builder
+	base := c.base.EscapedPath()
+	raw.WriteString(base)
+	masked.WriteString(base)
+	if tmpl != "" {
+		raw.WriteByte('/')
+		masked.WriteByte('/')
+	}
+	for rest := tmpl; rest != ""; {
+		open := strings.IndexByte(rest, '{')
+		if open < 0 {
+			raw.WriteString(rest)
+			masked.WriteString(rest)
+			break
+		}
+		raw.WriteString(rest[:open])
+		masked.WriteString(rest[:open])
+		end := strings.IndexByte(rest[open:], '}')
+		if end < 0 {
+			return Target{}, fmt.Errorf("transport: unclosed placeholder in %q", tmpl)
+		}
+		name := rest[open+1 : open+end]
+		rest = rest[open+end+1:]
+		if name == "key" {
+			if c.key == "" {
+				return Target{}, fmt.Errorf("transport: template %q needs a key on a keyless client", tmpl)
+			}
+			raw.WriteString(url.PathEscape(c.key))
+			masked.WriteString(Mask)
+			continue
+		}
+		val, ok := lookupVar(vars, name)
+		if !ok {
+			return Target{}, fmt.Errorf("transport: no value for {%s} in %q", name, tmpl)
+		}
+		esc := url.PathEscape(val)
+		raw.WriteString(esc)
+		masked.WriteString(esc)
+	}
+	u := &url.URL{Scheme: c.base.Scheme, Host: c.base.Host}
+	p, err := url.PathUnescape(raw.String())
+	if err != nil {
+		return Target{}, fmt.Errorf("transport: template %q: %v", tmpl, err)
+	}
+	u.Path, u.RawPath = p, raw.String()
+	if u.EscapedPath() != u.RawPath {
+		u.RawPath = ""
+	}
+	return Target{url: u, masked: c.base.Scheme + "://" + c.base.Host + masked.String()}, nil
+}
+
+func lookupVar(vars []string, name string) (string, bool) {
+	for i := 0; i+1 < len(vars); i += 2 {
+		if vars[i] == name {
+			return vars[i+1], true
+		}
+	}
+	return "", false
+}
+
+// withQuery returns the target's URL with q encoded as its query, and the
+// masked form. q's values are query-escaped by url.Values.Encode.
+func (t Target) withQuery(q url.Values) (*url.URL, string) {
+	if len(q) == 0 {
+		return t.url, t.masked
+	}
+	u := *t.url
+	u.RawQuery = q.Encode()
+	return &u, t.masked + "?" + u.RawQuery
+}
+
+// SplitEndpoint splits a whole endpoint URL whose last path segment is the
+// access key ("https://host/path/<KEY>") into the base URL and the key. Its
+// errors never quote the key.
+func SplitEndpoint(endpoint string) (base, key string, err error) {
+	u, err := url.Parse(endpoint)
+	if err != nil {
+		return "", "", fmt.Errorf("endpoint URL does not parse: %v", redactor{needles: []string{endpoint}}.String(urlParseReason(err)))
+	}
+	p := strings.TrimRight(u.EscapedPath(), "/")
+	i := strings.LastIndexByte(p, '/')
+	if i < 0 || i == len(p)-1 {
+		return "", "", fmt.Errorf("endpoint URL for host %q has no key segment", u.Host)
+	}
+	k, err := url.PathUnescape(p[i+1:])
+	if err != nil {
+		return "", "", fmt.Errorf("endpoint URL for host %q: key segment is not valid escaping", u.Host)
+	}
+	u.Path, u.RawPath = p[:i], ""
+	if ru, err := url.PathUnescape(p[:i]); err == nil {
+		u.Path = ru
+	}
+	return u.String(), k, nil
+}

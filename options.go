@@ -1,0 +1,178 @@
+package nodeaccess
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/nodeaccess/nodeaccess/internal/config"
+)
+
+// Defaults every client starts from. Each can be changed per client with the
+// matching option.
+const (
+	// DefaultMaxAttempts is the number of attempts in all for one call.
+	DefaultMaxAttempts = 3
+	// DefaultBackoffBase is the first backoff bound; it doubles per retry.
+	DefaultBackoffBase = 200 * time.Millisecond
+	// DefaultBackoffMax caps the backoff between two attempts.
+	DefaultBackoffMax = 5 * time.Second
+	// DefaultMaxRetryAfter is the longest Retry-After the client waits for.
+	DefaultMaxRetryAfter = 30 * time.Second
+	// DefaultMaxResponseBytes caps the body of ordinary responses (the
+	// beacon state has its own, larger cap).
+	DefaultMaxResponseBytes = 32 << 20
+	// DefaultTimeout is the per-attempt timeout of ordinary calls.
+	DefaultTimeout = 30 * time.Second
+)
+
+// Option configures a client. Options come from the With functions of this
+// package (settings every client shares) and of the chain packages (settings
+// of one chain). An option with a bad value makes the constructor fail; it
+// never panics.
+type Option func(*config.Config) error
+
+// WithHTTPClient makes the client send through hc instead of the SDK's own
+// *http.Client. The client's Timeout, if set, applies on top of the SDK's
+// per-attempt timeout.
+func WithHTTPClient(hc *http.Client) Option {
+	return func(c *config.Config) error {
+		if hc == nil {
+			return errors.New("nodeaccess: WithHTTPClient: nil *http.Client")
+		}
+		c.HTTPClient = hc
+		return nil
+	}
+}
+
+// WithRoundTripper keeps the SDK's own *http.Client but sends through rt, for
+// example a transport with a proxy, custom TLS, or instrumentation.
+func WithRoundTripper(rt http.RoundTripper) Option {
+	return func(c *config.Config) error {
+		if rt == nil {
+			return errors.New("nodeaccess: WithRoundTripper: nil http.RoundTripper")
+		}
+		c.RoundTripper = rt
+		return nil
+	}
+}
+
+// WithMaxAttempts sets the number of attempts in all for one call (1 to 20;
+// 1 turns retries off). Every operation of the SDK is a read, so retrying is
+// safe; what is retried is 429, 502, 503, 504, connection failures and
+// per-attempt timeouts, plus the cases a chain package adds.
+func WithMaxAttempts(n int) Option {
+	return func(c *config.Config) error {
+		if n < 1 || n > 20 {
+			return fmt.Errorf("nodeaccess: WithMaxAttempts: %d is outside 1..20", n)
+		}
+		c.MaxAttempts = n
+		c.RetrySet = true
+		return nil
+	}
+}
+
+// WithoutRetries makes every call a single attempt.
+func WithoutRetries() Option { return WithMaxAttempts(1) }
+
+// WithBackoff sets the exponential backoff between attempts: the n-th retry
+// waits a random time between 0 and min(max, base·2ⁿ⁻¹) (full jitter).
+func WithBackoff(base, max time.Duration) Option {
+	return func(c *config.Config) error {
+		if base <= 0 || max < base {
+			return fmt.Errorf("nodeaccess: WithBackoff: need 0 < base <= max, got base %s, max %s", base, max)
+		}
+		c.BackoffBase, c.BackoffMax = base, max
+		return nil
+	}
+}
+
+// WithMaxRetryAfter sets the longest Retry-After the client honours by
+// waiting. When the server asks for a longer wait the call ends at once with
+// the server's error, whose HTTPError.RetryAfter says how long it asked for.
+func WithMaxRetryAfter(d time.Duration) Option {
+	return func(c *config.Config) error {
+		if d < 0 {
+			return fmt.Errorf("nodeaccess: WithMaxRetryAfter: negative duration %s", d)
+		}
+		c.MaxRetryAfter = d
+		return nil
+	}
+}
+
+// WithTimeout sets the per-attempt timeout of every operation of the client,
+// replacing the operation's default (DefaultTimeout for ordinary calls,
+// minutes for the beacon state). The context passed to a call still bounds
+// the call as a whole.
+func WithTimeout(d time.Duration) Option {
+	return func(c *config.Config) error {
+		if d <= 0 {
+			return fmt.Errorf("nodeaccess: WithTimeout: %s is not a positive duration", d)
+		}
+		c.Timeout = d
+		return nil
+	}
+}
+
+// WithMaxResponseBytes caps the size of a response body; a larger body fails
+// with ErrResponseTooLarge without being read further.
+func WithMaxResponseBytes(n int64) Option {
+	return func(c *config.Config) error {
+		if n <= 0 {
+			return fmt.Errorf("nodeaccess: WithMaxResponseBytes: %d is not positive", n)
+		}
+		c.MaxResponseBytes = n
+		return nil
+	}
+}
+
+// WithHook calls fn after every HTTP attempt with what happened. fn runs on
+// the calling goroutine and must be safe for concurrent use when the client
+// is shared. The access key never reaches it.
+func WithHook(fn func(Attempt)) Option {
+	return func(c *config.Config) error {
+		if fn == nil {
+			return errors.New("nodeaccess: WithHook: nil func")
+		}
+		c.Hook = fn
+		return nil
+	}
+}
+
+// WithLogger logs every attempt to l: successes at Debug level, failures that
+// will be retried at Warn level, final failures at Warn level. Without this
+// option the SDK logs nothing. The access key never reaches the logger.
+func WithLogger(l *slog.Logger) Option {
+	return func(c *config.Config) error {
+		if l == nil {
+			return errors.New("nodeaccess: WithLogger: nil *slog.Logger")
+		}
+		c.Logger = l
+		return nil
+	}
+}
+
+// WithUserAgent appends s to the User-Agent header, after the SDK's own
+// "nodeaccess-go/<Version>".
+func WithUserAgent(s string) Option {
+	return func(c *config.Config) error {
+		if strings.ContainsAny(s, "\r\n") {
+			return fmt.Errorf("nodeaccess: WithUserAgent: %q contains a line break", s)
+		}
+		c.UserAgent = s
+		return nil
+	}
+}
+
+// WithoutRPCIDCheck stops the client from requiring that a JSON-RPC response
+// echoes the request's id, for servers known not to. The jsonrpc version is
+// still checked.
+func WithoutRPCIDCheck() Option {
+	return func(c *config.Config) error {
+		c.RelaxRPCID = true
+		return nil
+	}
+}
