@@ -38,10 +38,10 @@ type Settings struct {
 
 // Client sends requests for one chain client. It is safe for concurrent use.
 type Client struct {
-	chain     string
-	base      *url.URL
-	key       string
-	red       redactor
+	chain string
+	base  *url.URL
+	key   string
+	red   redactor
 	// Requests go through hc when the user gave an *http.Client, and
 	// straight to rt otherwise (no redirects are followed then).
 	hc    *http.Client
