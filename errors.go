@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // Sentinel errors. Every error an SDK call returns can be tested against
@@ -103,6 +104,9 @@ func (e *HTTPError) Is(target error) bool {
 func bodySnippet(body []byte, max int) string {
 	s := strings.TrimSpace(string(body))
 	if len(s) > max {
+		for max > 0 && !utf8.RuneStart(s[max]) {
+			max-- // cut before a character, not inside it
+		}
 		s = s[:max] + "…"
 	}
 	return strings.Join(strings.Fields(s), " ")

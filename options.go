@@ -70,7 +70,6 @@ func WithMaxAttempts(n int) Option {
 			return fmt.Errorf("nodeaccess: WithMaxAttempts: %d is outside 1..20", n)
 		}
 		c.MaxAttempts = n
-		c.RetrySet = true
 		return nil
 	}
 }
@@ -93,12 +92,13 @@ func WithBackoff(base, max time.Duration) Option {
 // WithMaxRetryAfter sets the longest Retry-After the client honours by
 // waiting. When the server asks for a longer wait the call ends at once with
 // the server's error, whose HTTPError.RetryAfter says how long it asked for.
+// With 0 every Retry-After ends the call.
 func WithMaxRetryAfter(d time.Duration) Option {
 	return func(c *config.Config) error {
 		if d < 0 {
 			return fmt.Errorf("nodeaccess: WithMaxRetryAfter: negative duration %s", d)
 		}
-		c.MaxRetryAfter = d
+		c.MaxRetryAfter, c.MaxRetryAfterSet = d, true
 		return nil
 	}
 }
@@ -156,11 +156,19 @@ func WithLogger(l *slog.Logger) Option {
 }
 
 // WithUserAgent appends s to the User-Agent header, after the SDK's own
-// "nodeaccess-go/<Version>".
+// "nodeaccess-go/<Version>". s must not contain control characters (tab
+// aside), which HTTP does not allow in a header.
 func WithUserAgent(s string) Option {
 	return func(c *config.Config) error {
 		if strings.ContainsAny(s, "\r\n") {
 			return fmt.Errorf("nodeaccess: WithUserAgent: %q contains a line break", s)
+		}
+		for i := 0; i < len(s); i++ {
+			// net/http refuses to send a header value with a control
+			// character other than tab; fail here rather than on every call.
+			if ch := s[i]; ch < ' ' && ch != '\t' || ch == 0x7f {
+				return fmt.Errorf("nodeaccess: WithUserAgent: %q contains a control character", s)
+			}
 		}
 		c.UserAgent = s
 		return nil

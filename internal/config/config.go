@@ -1,7 +1,3 @@
-// Package config holds the settings that nodeaccess.Option values write and
-// that the transport reads. It exists so that the root package, the transport
-// and the chain packages can share one settings type without an import cycle;
-// users never name it.
 package config
 
 import (
@@ -29,8 +25,9 @@ type Config struct {
 	// MaxRetryAfter is the longest Retry-After the SDK waits for before
 	// retrying; a longer one ends the call with the server's error.
 	MaxRetryAfter time.Duration
-	// RetrySet is true when the user configured retries explicitly.
-	RetrySet bool
+	// MaxRetryAfterSet is true when the user set MaxRetryAfter (0 then
+	// means that every Retry-After ends the call).
+	MaxRetryAfterSet bool
 
 	// Timeout is the per-attempt timeout; 0 means the operation's default.
 	Timeout time.Duration

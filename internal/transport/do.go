@@ -28,6 +28,9 @@ type Request struct {
 	// Query is encoded into the URL's query (values are escaped).
 	Query url.Values
 	// Body is sent as is for POST; ContentType defaults to application/json.
+	// A transport may still read Body after Do returned (net/http does when
+	// the server answers before reading the whole request), so Body must
+	// not be changed or reused afterwards: no pooled buffer.
 	Body        []byte
 	ContentType string
 	// Accept defaults to application/json.
@@ -319,14 +322,16 @@ func (c *Client) netFailure(parent, actx context.Context, timeout time.Duration,
 }
 
 func (c *Client) httpFailure(r *Request, resp *http.Response) outcome {
-	head, _, _ := readCapped(make([]byte, 0, 512), resp.Body, ErrorBodyCap)
+	// Read a little past the cap, so that a key the cap cuts through is
+	// still recognised and masked.
+	head, _, _ := readCapped(make([]byte, 0, 512), resp.Body, int64(ErrorBodyCap+c.red.longest()))
 	// Drain a little more so that the connection can be reused.
 	_, _ = io.CopyN(io.Discard, resp.Body, 64<<10)
 	he := &nodeaccess.HTTPError{
 		StatusCode:  resp.StatusCode,
 		Status:      resp.Status,
 		ContentType: resp.Header.Get("Content-Type"),
-		Body:        c.red.Bytes(head),
+		Body:        c.red.Head(head, ErrorBodyCap),
 		RetryAfter:  parseRetryAfter(resp.Header.Get("Retry-After"), time.Now()),
 		Method:      methodOf(r),
 		Location:    c.red.String(resp.Header.Get("Location")),
@@ -337,7 +342,7 @@ func (c *Client) httpFailure(r *Request, resp *http.Response) outcome {
 	case 429, 502, 503, 504:
 		o.retryable = true
 	default:
-		o.retryable = r.RetryIf != nil && r.RetryIf(resp.StatusCode, head)
+		o.retryable = r.RetryIf != nil && r.RetryIf(resp.StatusCode, head[:min(len(head), ErrorBodyCap)])
 	}
 	return o
 }
@@ -421,9 +426,17 @@ func (c *capReader) Read(p []byte) (int, error) {
 	if c.left <= 0 {
 		// Probe for one more byte to tell "exactly at the cap" from "over".
 		var one [1]byte
-		if n, _ := c.r.Read(one[:]); n > 0 {
+		n, err := c.r.Read(one[:])
+		if n > 0 {
 			c.over = true
 			return 0, nodeaccess.ErrResponseTooLarge
+		}
+		if err != nil && err != io.EOF {
+			// The body broke off right at the cap: not a clean end.
+			if c.err == nil {
+				c.err = err
+			}
+			return 0, err
 		}
 		return 0, io.EOF
 	}
@@ -446,8 +459,10 @@ func readCapped(dst []byte, r io.Reader, limit int64) (body []byte, over bool, e
 			dst = append(dst, 0)[:len(dst)]
 		}
 		room := dst[len(dst):cap(dst)]
-		if int64(len(dst)+len(room)) > limit+1 {
-			room = room[:limit+1-int64(len(dst))]
+		// One byte past the limit tells "at the limit" from "over" (written
+		// so that a limit near math.MaxInt64 cannot overflow).
+		if left := limit - int64(len(dst)); int64(len(room)) > left {
+			room = room[:left+1]
 		}
 		n, rerr := r.Read(room)
 		dst = dst[:len(dst)+n]
@@ -466,6 +481,15 @@ func readCapped(dst []byte, r io.Reader, limit int64) (body []byte, over bool, e
 var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}
 
 func getBuf() *[]byte { return bufPool.Get().(*[]byte) }
+
+// GetBuf returns an empty byte slice from the transport's pool, for chain
+// packages that build JSON-RPC params (which CallRPC copies); give it back
+// with PutBuf. Never use one as a Request.Body: net/http may still read a
+// body after the call returned.
+func GetBuf() *[]byte { return getBuf() }
+
+// PutBuf returns a buffer from GetBuf to the pool.
+func PutBuf(b *[]byte) { putBuf(b) }
 
 func putBuf(b *[]byte) {
 	if cap(*b) > 1<<20 {

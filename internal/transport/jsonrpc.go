@@ -48,8 +48,11 @@ func (c *Client) CallRPC(ctx context.Context, call *RPC) (RPCResult, error) {
 		return RPCResult{}, fmt.Errorf("transport: bad JSON-RPC method name %q", call.Method)
 	}
 	id := c.ids.Add(1)
-	bp := getBuf()
-	b := append((*bp)[:0], `{"jsonrpc":"2.0","id":`...)
+	// The body is not pooled: a transport may still read it after the call
+	// returned (net/http does when the server answers before reading the
+	// whole request), so it must never be reused.
+	b := make([]byte, 0, 72+len(call.Method)+len(call.Params))
+	b = append(b, `{"jsonrpc":"2.0","id":`...)
 	b = strconv.AppendUint(b, id, 10)
 	b = append(b, `,"method":"`...)
 	b = append(b, call.Method...)
@@ -59,14 +62,12 @@ func (c *Client) CallRPC(ctx context.Context, call *RPC) (RPCResult, error) {
 		b = append(b, call.Params...)
 	}
 	b = append(b, '}')
-	*bp = b
 	op := call.Op
 	if op == "" {
 		op = call.Method
 	}
 	req := Request{Op: op, Method: http.MethodPost, Target: call.Target, Body: b, Timeout: call.Timeout}
 	resp, err := c.Do(ctx, &req)
-	putBuf(bp)
 	if err != nil {
 		return RPCResult{}, err
 	}
@@ -87,10 +88,14 @@ func (c *Client) checkEnvelope(resp *Response, id uint64, relax bool) ([]byte, e
 	if !bytes.Equal(env.version, []byte(`"2.0"`)) {
 		return nil, c.InvalidBody(resp, fmt.Errorf("jsonrpc member is %s, want \"2.0\"", orAbsent(env.version)))
 	}
-	if !relax && !idMatches(env.id, id) {
+	hasErr := env.errObj != nil && !isNull(env.errObj)
+	// JSON-RPC 2.0 lets a server answer an error with "id": null when it
+	// could not read the request's id; that error is still the answer.
+	idOK := relax || idMatches(env.id, id) || hasErr && isNull(env.id)
+	if !idOK {
 		return nil, c.InvalidBody(resp, fmt.Errorf("response id %s does not echo request id %d", orAbsent(env.id), id))
 	}
-	if env.errObj != nil && !isNull(env.errObj) {
+	if hasErr {
 		return nil, c.rpcError(resp, env.errObj)
 	}
 	if env.result == nil {
@@ -142,9 +147,7 @@ func (c *Client) rpcError(resp *Response, raw []byte) error {
 	if err != nil {
 		return c.InvalidBody(resp, fmt.Errorf("error code %s is not an integer", obj.Code.String()))
 	}
-	if s, ok := obj.Data.(string); ok {
-		obj.Data = c.red.String(s)
-	}
+	obj.Data = c.red.value(obj.Data)
 	return &nodeaccess.RPCError{Code: int(code), Message: c.red.String(obj.Message), Data: obj.Data}
 }
 
@@ -153,11 +156,7 @@ func (c *Client) rpcError(resp *Response, raw []byte) error {
 // (scrubbed of the key).
 func (c *Client) InvalidBody(resp *Response, why error) error {
 	ct := resp.Header.Get("Content-Type")
-	snippet := resp.Body
-	if len(snippet) > 120 {
-		snippet = snippet[:120]
-	}
-	return fmt.Errorf("%w: %w (content-type %q, body starts %q)", nodeaccess.ErrInvalidResponse, why, ct, c.red.Bytes(snippet))
+	return fmt.Errorf("%w: %w (content-type %q, body starts %q)", nodeaccess.ErrInvalidResponse, why, ct, c.red.Head(resp.Body, 120))
 }
 
 // DecodeJSON unmarshals a JSON body into v, turning any failure into an

@@ -2,7 +2,6 @@ package transport
 
 import (
 	"bytes"
-	"errors"
 	"net/url"
 	"strings"
 )
@@ -30,6 +29,15 @@ func newRedactor(key string) redactor {
 	return r
 }
 
+// longest returns the length of the longest form of the key.
+func (r redactor) longest() int {
+	n := 0
+	for _, nd := range r.needles {
+		n = max(n, len(nd))
+	}
+	return n
+}
+
 // String returns s with every form of the key replaced by Mask.
 func (r redactor) String(s string) string {
 	for _, n := range r.needles {
@@ -38,6 +46,29 @@ func (r redactor) String(s string) string {
 		}
 	}
 	return s
+}
+
+// value returns v, a decoded JSON value, with the key masked in every string
+// in it, map keys included.
+func (r redactor) value(v any) any {
+	if len(r.needles) == 0 {
+		return v
+	}
+	switch x := v.(type) {
+	case string:
+		return r.String(x)
+	case []any:
+		for i := range x {
+			x[i] = r.value(x[i])
+		}
+	case map[string]any:
+		m := make(map[string]any, len(x))
+		for k, e := range x {
+			m[r.String(k)] = r.value(e)
+		}
+		return m
+	}
+	return v
 }
 
 // Bytes returns b with every form of the key replaced by Mask; b itself is
@@ -52,40 +83,74 @@ func (r redactor) Bytes(b []byte) []byte {
 }
 
 // Err returns an error safe to show: a *url.Error is rebuilt with its URL
-// scrubbed, and any error whose message contains the key is wrapped so that
-// its message is scrubbed. errors.Is still reaches the original causes (the
-// net and syscall errors), but no error in the chain prints the key.
+// scrubbed, and an error whose message contains the key is replaced by one
+// with the message scrubbed, whose causes are in turn made safe the same
+// way. errors.Is still reaches the original causes (the sentinels, the net
+// and syscall errors), but no error in the chain prints the key, so errors.As
+// cannot hand the caller one that does. An error that prints no key is
+// returned as it is, wrappers and all.
 func (r redactor) Err(err error) error {
 	if err == nil || len(r.needles) == 0 {
 		return err
 	}
-	var ue *url.Error
-	if errors.As(err, &ue) {
+	if ue, ok := err.(*url.Error); ok {
 		return &url.Error{Op: ue.Op, URL: r.String(ue.URL), Err: r.Err(ue.Err)}
 	}
 	msg := err.Error()
-	if clean := r.String(msg); clean != msg {
-		return &scrubbed{msg: clean, err: r.stripChain(err)}
+	clean := r.String(msg)
+	if clean == msg {
+		return err
 	}
-	return err
-}
-
-// stripChain keeps the cause only when its own message is clean, so that
-// errors.As cannot hand the caller an error that prints the key.
-func (r redactor) stripChain(err error) error {
-	for e := errors.Unwrap(err); e != nil; e = errors.Unwrap(e) {
-		if r.String(e.Error()) == e.Error() {
-			return e
+	s := &scrubbed{msg: clean}
+	switch x := err.(type) {
+	case interface{ Unwrap() []error }:
+		for _, e := range x.Unwrap() {
+			if e = r.Err(e); e != nil {
+				s.errs = append(s.errs, e)
+			}
+		}
+	case interface{ Unwrap() error }:
+		if e := r.Err(x.Unwrap()); e != nil {
+			s.errs = []error{e}
 		}
 	}
-	return nil
+	return s
 }
 
-// scrubbed is an error whose message had the key removed.
+// scrubbed is an error whose message had the key removed; its causes are
+// scrubbed too.
 type scrubbed struct {
-	msg string
-	err error
+	msg  string
+	errs []error
 }
 
-func (e *scrubbed) Error() string { return e.msg }
-func (e *scrubbed) Unwrap() error { return e.err }
+func (e *scrubbed) Error() string   { return e.msg }
+func (e *scrubbed) Unwrap() []error { return e.errs }
+
+// Head returns at most the first n bytes of b with every form of the key
+// masked, including a key that straddles byte n (which a plain cut would
+// leave half visible).
+func (r redactor) Head(b []byte, n int) []byte {
+	if len(r.needles) == 0 || len(b) <= n {
+		b = r.Bytes(b)
+	} else {
+		var out []byte
+	scan:
+		for i := 0; i < n; {
+			for _, nd := range r.needles {
+				if i+len(nd) <= len(b) && string(b[i:i+len(nd)]) == nd {
+					out = append(out, Mask...)
+					i += len(nd)
+					continue scan
+				}
+			}
+			out = append(out, b[i])
+			i++
+		}
+		b = out
+	}
+	if len(b) > n {
+		b = b[:n]
+	}
+	return b
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"math"
 	"math/rand/v2"
 	"net"
 	"net/http"
@@ -43,6 +44,9 @@ func backoff(base, max time.Duration, n int) time.Duration {
 		if b := base << (n - 1); b > 0 && b < max {
 			bound = b
 		}
+	}
+	if bound == math.MaxInt64 {
+		return rand.N(bound)
 	}
 	return rand.N(bound + 1)
 }

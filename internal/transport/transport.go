@@ -1,9 +1,3 @@
-// Package transport is the one place in the SDK that speaks HTTP: it builds
-// URLs with the access key, sends JSON, JSON-RPC 2.0 and plain GET requests,
-// negotiates content, retries what may be retried, caps bodies, turns failures
-// into the SDK's typed errors, keeps the key out of every error, log line and
-// hook, and reports attempts. Chain packages build typed requests on top of it
-// and decode the bodies it hands back; it knows no chain's types.
 package transport
 
 import (
@@ -65,14 +59,19 @@ type Client struct {
 // New validates the base URL, the key and the options, and returns a client.
 // Errors name the bad value, never the key.
 func New(s Settings) (*Client, error) {
-	base, err := parseBase(s.BaseURL)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", s.Chain, &nodeaccess.InputError{Arg: "baseURL", Reason: err.Error()})
-	}
 	if s.Keyless {
 		s.Key = ""
-	} else if err := checkKey(s.Key); err != nil {
-		return nil, fmt.Errorf("%s: %w", s.Chain, &nodeaccess.InputError{Arg: "key", Reason: err.Error()})
+	}
+	base, err := parseBase(s.BaseURL)
+	if err != nil {
+		// The message quotes the base URL, which may hold the key.
+		reason := newRedactor(s.Key).String(err.Error())
+		return nil, fmt.Errorf("%s: %w", s.Chain, &nodeaccess.InputError{Arg: "baseURL", Reason: reason})
+	}
+	if !s.Keyless {
+		if err := checkKey(s.Key); err != nil {
+			return nil, fmt.Errorf("%s: %w", s.Chain, &nodeaccess.InputError{Arg: "key", Reason: err.Error()})
+		}
 	}
 	c := &Client{chain: s.Chain, base: base, key: s.Key, red: newRedactor(s.Key)}
 	for _, o := range append(append([]nodeaccess.Option{}, s.Defaults...), s.Options...) {
@@ -96,7 +95,7 @@ func (c *Client) applyDefaults() {
 	if cfg.BackoffBase == 0 {
 		cfg.BackoffBase, cfg.BackoffMax = nodeaccess.DefaultBackoffBase, nodeaccess.DefaultBackoffMax
 	}
-	if cfg.MaxRetryAfter == 0 {
+	if !cfg.MaxRetryAfterSet {
 		cfg.MaxRetryAfter = nodeaccess.DefaultMaxRetryAfter
 	}
 	if cfg.MaxResponseBytes == 0 {
@@ -156,8 +155,9 @@ func (c *Client) Chain() string { return c.chain }
 // Config returns the resolved configuration, for chain-specific settings.
 func (c *Client) Config() *config.Config { return &c.cfg }
 
-// BaseMasked returns the base URL (it never contains the key).
-func (c *Client) BaseMasked() string { return c.base.String() }
+// BaseMasked returns the base URL, with the key masked should the user have
+// put it there too.
+func (c *Client) BaseMasked() string { return c.red.String(c.base.String()) }
 
 // Redact returns s with the access key masked, for chain packages that put
 // server text into errors.
@@ -183,7 +183,7 @@ func (c *Client) String() string {
 	if c.key == "" {
 		return fmt.Sprintf("%s client for %s (no key)", c.chain, c.base)
 	}
-	return fmt.Sprintf("%s client for %s (key %s)", c.chain, c.base, Mask)
+	return fmt.Sprintf("%s client for %s (key %s)", c.chain, c.BaseMasked(), Mask)
 }
 
 // Format prints String for every verb, so that no formatting of a client

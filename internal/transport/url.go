@@ -5,6 +5,8 @@ import (
 	"net/url"
 	"strings"
 	"unicode"
+
+	"github.com/nodeaccess/nodeaccess"
 )
 
 // parseBase checks and normalises a base URL: absolute http or https, a host,
@@ -114,6 +116,11 @@ func (c *Client) Target(tmpl string, vars ...string) (Target, error) {
 		if !ok {
 			return Target{}, fmt.Errorf("transport: no value for {%s} in %q", name, tmpl)
 		}
+		if val == "" || val == "." || val == ".." {
+			// Escaping leaves these as they are, and a server or proxy that
+			// normalises the path would drop or climb a segment.
+			return Target{}, &nodeaccess.InputError{Arg: name, Reason: fmt.Sprintf("%q is not a path segment", val)}
+		}
 		esc := url.PathEscape(val)
 		raw.WriteString(esc)
 		masked.WriteString(esc)
@@ -127,7 +134,9 @@ func (c *Client) Target(tmpl string, vars ...string) (Target, error) {
 	if u.EscapedPath() != u.RawPath {
 		u.RawPath = ""
 	}
-	return Target{url: u, masked: c.base.Scheme + "://" + c.base.Host + masked.String()}, nil
+	// The base URL itself may hold the key (a user who passed the whole
+	// endpoint as the base), so the masked form is scrubbed as well.
+	return Target{url: u, masked: c.red.String(c.base.Scheme + "://" + c.base.Host + masked.String())}, nil
 }
 
 func lookupVar(vars []string, name string) (string, bool) {
@@ -167,7 +176,8 @@ func SplitEndpoint(endpoint string) (base, key string, err error) {
 	if err != nil {
 		return "", "", fmt.Errorf("endpoint URL for host %q: key segment is not valid escaping", u.Host)
 	}
-	u.Path, u.RawPath = p[:i], ""
+	// Keep the base path as it was escaped ("a%2Fb" stays one segment).
+	u.Path, u.RawPath = p[:i], p[:i]
 	if ru, err := url.PathUnescape(p[:i]); err == nil {
 		u.Path = ru
 	}

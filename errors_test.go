@@ -1,0 +1,154 @@
+package nodeaccess_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nodeaccess/nodeaccess"
+	"github.com/stretchr/testify/assert"
+)
+
+var sentinels = []error{
+	nodeaccess.ErrInvalidInput, nodeaccess.ErrRateLimited, nodeaccess.ErrUnauthorized, nodeaccess.ErrNotFound,
+	nodeaccess.ErrUnavailable, nodeaccess.ErrInvalidResponse, nodeaccess.ErrResponseTooLarge,
+}
+
+// matches returns the sentinels err matches.
+func matches(err error) []error {
+	var out []error
+	for _, s := range sentinels {
+		if errors.Is(err, s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func TestHTTPErrorIs(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		status int
+		want   []error
+	}{
+		{400, nil},
+		{401, []error{nodeaccess.ErrUnauthorized}},
+		{403, []error{nodeaccess.ErrUnauthorized}},
+		{404, []error{nodeaccess.ErrNotFound}},
+		{405, nil},
+		{409, nil},
+		{429, []error{nodeaccess.ErrRateLimited}},
+		{302, nil},
+		{499, nil},
+		{500, []error{nodeaccess.ErrUnavailable}},
+		{502, []error{nodeaccess.ErrUnavailable}},
+		{503, []error{nodeaccess.ErrUnavailable}},
+		{504, []error{nodeaccess.ErrUnavailable}},
+		{599, []error{nodeaccess.ErrUnavailable}},
+		{600, nil},
+	} {
+		err := &nodeaccess.HTTPError{StatusCode: tc.status}
+		assert.Equal(t, tc.want, matches(err), "status %d", tc.status)
+		// Wrapped, the same.
+		assert.Equal(t, tc.want, matches(fmt.Errorf("op: %w", err)), "wrapped status %d", tc.status)
+	}
+}
+
+func TestHTTPErrorText(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		err  nodeaccess.HTTPError
+		want string
+	}{
+		{nodeaccess.HTTPError{StatusCode: 503}, "HTTP 503"},
+		{nodeaccess.HTTPError{StatusCode: 503, Status: "503 Service Unavailable"}, "HTTP 503 Service Unavailable"},
+		{nodeaccess.HTTPError{StatusCode: 503, Status: "503 Service Unavailable", Body: []byte("  upstream\n\n  down \t")},
+			"HTTP 503 Service Unavailable: upstream down"},
+		{nodeaccess.HTTPError{StatusCode: 429, Status: "429 Too Many Requests", RetryAfter: 90 * time.Second, Body: []byte(`{"error":"slow down"}`)},
+			`HTTP 429 Too Many Requests (retry after 1m30s): {"error":"slow down"}`},
+		{nodeaccess.HTTPError{StatusCode: 301, Status: "301 Moved Permanently", Location: "https://x.example/REDACTED"},
+			"HTTP 301 Moved Permanently (redirect to https://x.example/REDACTED)"},
+		{nodeaccess.HTTPError{StatusCode: 400, Status: "400 Bad Request", Body: []byte(strings.Repeat("a", 201))},
+			"HTTP 400 Bad Request: " + strings.Repeat("a", 200) + "…"},
+		{nodeaccess.HTTPError{StatusCode: 400, Status: "400 Bad Request", Body: []byte(strings.Repeat("a", 200))},
+			"HTTP 400 Bad Request: " + strings.Repeat("a", 200)},
+		// A cut never splits a UTF-8 sequence.
+		{nodeaccess.HTTPError{StatusCode: 400, Status: "400 Bad Request", Body: []byte(strings.Repeat("a", 199) + "éé")},
+			"HTTP 400 Bad Request: " + strings.Repeat("a", 199) + "…"},
+		{nodeaccess.HTTPError{StatusCode: 400, Body: []byte(" \n ")}, "HTTP 400"},
+	} {
+		assert.Equal(t, tc.want, tc.err.Error())
+	}
+}
+
+func TestRPCError(t *testing.T) {
+	t.Parallel()
+	e := &nodeaccess.RPCError{Code: -32601, Message: "method not found", Data: map[string]any{"m": "x"}}
+	assert.Equal(t, "json-rpc error -32601: method not found", e.Error())
+	assert.Equal(t, -32601, e.ErrorCode())
+	assert.Equal(t, map[string]any{"m": "x"}, e.ErrorData())
+	assert.Nil(t, (&nodeaccess.RPCError{Code: 3}).ErrorData())
+	// The interfaces go-ethereum's rpc.Error and rpc.DataError declare.
+	var _ interface {
+		Error() string
+		ErrorCode() int
+	} = e
+	var _ interface {
+		Error() string
+		ErrorData() any
+	} = e
+	for code, limited := range map[int]bool{-32005: true, 429: true, -32000: false, 3: false, -32601: false} {
+		err := &nodeaccess.RPCError{Code: code}
+		if limited {
+			assert.Equal(t, []error{nodeaccess.ErrRateLimited}, matches(err), "code %d", code)
+		} else {
+			assert.Empty(t, matches(err), "code %d", code)
+		}
+	}
+}
+
+func TestOpError(t *testing.T) {
+	t.Parallel()
+	he := &nodeaccess.HTTPError{StatusCode: 503, Status: "503 Service Unavailable"}
+	err := error(&nodeaccess.OpError{Chain: "evm", Op: "eth_call", Err: he})
+	assert.Equal(t, "evm: eth_call: HTTP 503 Service Unavailable", err.Error())
+	assert.Equal(t, []error{nodeaccess.ErrUnavailable}, matches(err))
+	var got *nodeaccess.HTTPError
+	assert.ErrorAs(t, err, &got)
+	assert.Same(t, he, got)
+	assert.Same(t, he, errors.Unwrap(err))
+
+	ctxErr := &nodeaccess.OpError{Chain: "beacon", Op: "state", Err: context.DeadlineExceeded}
+	assert.ErrorIs(t, ctxErr, context.DeadlineExceeded)
+	assert.Empty(t, matches(ctxErr))
+	assert.Equal(t, "beacon: state: context deadline exceeded", ctxErr.Error())
+
+	// Formatting prints the message.
+	assert.Equal(t, "evm: eth_call: HTTP 503 Service Unavailable", fmt.Sprintf("%v", err))
+	assert.Equal(t, "evm: eth_call: HTTP 503 Service Unavailable", fmt.Sprintf("%+v", err))
+}
+
+func TestInputError(t *testing.T) {
+	t.Parallel()
+	err := &nodeaccess.InputError{Arg: "to", Reason: `"0x0" is the zero address`}
+	assert.Equal(t, `invalid input: to: "0x0" is the zero address`, err.Error())
+	assert.Equal(t, []error{nodeaccess.ErrInvalidInput}, matches(err))
+	wrapped := &nodeaccess.OpError{Chain: "evm", Op: "eth_call", Err: err}
+	assert.Equal(t, []error{nodeaccess.ErrInvalidInput}, matches(wrapped))
+	var ie *nodeaccess.InputError
+	assert.ErrorAs(t, wrapped, &ie)
+	assert.Equal(t, "to", ie.Arg)
+}
+
+func TestSentinelsDistinct(t *testing.T) {
+	t.Parallel()
+	seen := map[string]bool{}
+	for _, s := range sentinels {
+		assert.False(t, seen[s.Error()], "duplicate message %q", s)
+		seen[s.Error()] = true
+		assert.Equal(t, []error{s}, matches(s))
+	}
+}

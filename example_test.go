@@ -1,0 +1,93 @@
+package nodeaccess_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log"
+	"net/http"
+	"net/http/httptest"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/evm"
+)
+
+// Tell the failures apart with errors.Is and errors.As.
+func ExampleHTTPError() {
+	// A node that is out of request units.
+	node := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Retry-After", "120")
+		http.Error(w, "request units exhausted", http.StatusTooManyRequests)
+	}))
+	defer node.Close()
+
+	c, err := evm.New(node.URL, "YOUR-ACCESS-KEY")
+	if err != nil {
+		log.Fatal(err)
+	}
+	_, err = c.Call(context.Background(), evm.CallMsg{To: common.HexToAddress("0x01")}, evm.Latest)
+
+	fmt.Println(errors.Is(err, nodeaccess.ErrRateLimited))
+	var he *nodeaccess.HTTPError
+	if errors.As(err, &he) {
+		// 120 s is over the 30 s the client waits by default, so it gave up
+		// at once and says how long the server asked for.
+		fmt.Println(he.StatusCode, he.RetryAfter)
+	}
+	var oe *nodeaccess.OpError
+	if errors.As(err, &oe) {
+		fmt.Println(oe.Chain, oe.Op)
+	}
+	// Output:
+	// true
+	// 429 2m0s
+	// evm eth_call
+}
+
+// Watch every HTTP attempt, for metrics or tracing. The URL in the payload has
+// the key masked.
+func ExampleWithHook() {
+	calls := 0
+	node := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls++
+		if calls == 1 {
+			http.Error(w, "busy", http.StatusServiceUnavailable)
+			return
+		}
+		fmt.Fprint(w, `{"jsonrpc":"2.0","id":1,"result":"0x"}`)
+	}))
+	defer node.Close()
+
+	hook := func(a nodeaccess.Attempt) {
+		fmt.Printf("%s %s attempt %d: status %d, retry %v\n", a.Chain, a.Op, a.Number, a.StatusCode, a.WillRetry)
+	}
+	c, err := evm.New(node.URL, "YOUR-ACCESS-KEY",
+		nodeaccess.WithHook(hook),
+		nodeaccess.WithBackoff(time.Millisecond, 10*time.Millisecond))
+	if err != nil {
+		log.Fatal(err)
+	}
+	out, err := c.Call(context.Background(), evm.CallMsg{To: common.HexToAddress("0x01")}, evm.Latest)
+	fmt.Println(len(out), err)
+	// Output:
+	// evm eth_call attempt 1: status 503, retry true
+	// evm eth_call attempt 2: status 200, retry false
+	// 0 <nil>
+}
+
+// Bad input is rejected before anything is sent, with an error that names
+// the argument.
+func ExampleInputError() {
+	c, err := evm.New("https://eth.node.example", "YOUR-ACCESS-KEY")
+	if err != nil {
+		log.Fatal(err)
+	}
+	_, err = c.Call(context.Background(), evm.CallMsg{}, evm.Latest)
+	fmt.Println(err)
+	fmt.Println(errors.Is(err, nodeaccess.ErrInvalidInput))
+	// Output:
+	// evm: eth_call: invalid input: to: the zero address is not a call target (set CallMsg.To)
+	// true
+}
