@@ -90,12 +90,14 @@ func (c *Client) Call(ctx context.Context, msg CallMsg, block Block) ([]byte, er
 	if err := msg.check(); err != nil {
 		return nil, c.t.Wrap(op, err)
 	}
-	var buf [256]byte
-	params := append(buf[:0], '[')
+	bp := transport.GetBuf()
+	defer transport.PutBuf(bp)
+	params := append((*bp)[:0], '[')
 	params = msg.appendJSON(params)
 	params = append(params, ',')
 	params = block.appendJSON(params)
 	params = append(params, ']')
+	*bp = params
 	out, err := rpc(ctx, c, op, params, decodeHexBytes)
 	if err != nil {
 		return nil, c.t.Wrap(op, asRevert(err))

@@ -8,18 +8,21 @@ import (
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/internal/transport"
 )
 
 // Code runs eth_getCode: the code of account at block; empty (non-nil) for
 // an account without code.
 func (c *Client) Code(ctx context.Context, account common.Address, block Block) ([]byte, error) {
 	const op = "eth_getCode"
-	var buf [160]byte
-	params := append(buf[:0], `["0x`...)
+	bp := transport.GetBuf()
+	defer transport.PutBuf(bp)
+	params := append((*bp)[:0], `["0x`...)
 	params = hex.AppendEncode(params, account[:])
 	params = append(params, `",`...)
 	params = block.appendJSON(params)
 	params = append(params, ']')
+	*bp = params
 	out, err := rpc(ctx, c, op, params, decodeHexBytes)
 	if err != nil {
 		return nil, c.t.Wrap(op, err)

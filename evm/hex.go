@@ -8,12 +8,15 @@ import (
 )
 
 // decodeHexBytes decodes a JSON string holding 0x-prefixed hex bytes. "0x"
-// gives an empty, non-nil slice.
+// (and "") give an empty, non-nil slice.
 func decodeHexBytes(raw []byte) ([]byte, error) {
 	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
 		return nil, fmt.Errorf("want a hex string, got %s", clip(raw))
 	}
 	s := raw[1 : len(raw)-1]
+	if len(s) == 0 {
+		return []byte{}, nil // "" is empty, as go-ethereum's hexutil reads it
+	}
 	if len(s) < 2 || s[0] != '0' || (s[1] != 'x' && s[1] != 'X') {
 		return nil, fmt.Errorf("hex string %s lacks the 0x prefix", clip(raw))
 	}

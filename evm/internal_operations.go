@@ -10,6 +10,7 @@ import (
 	"strconv"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/nodeaccess/nodeaccess/internal/transport"
 )
 
 // OperationType is the kind of an internal operation, as Otterscan numbers
@@ -71,10 +72,12 @@ type InternalOperation struct {
 // (-32601). An empty list is a valid answer, not an error.
 func (c *Client) InternalOperations(ctx context.Context, tx common.Hash) ([]InternalOperation, error) {
 	const op = "ots_getInternalOperations"
-	var buf [72]byte
-	params := append(buf[:0], `["0x`...)
+	bp := transport.GetBuf()
+	defer transport.PutBuf(bp)
+	params := append((*bp)[:0], `["0x`...)
 	params = hex.AppendEncode(params, tx[:])
 	params = append(params, `"]`...)
+	*bp = params
 	ops, err := rpc(ctx, c, op, params, decodeInternalOperations)
 	if err != nil {
 		return nil, c.t.Wrap(op, err)

@@ -1,0 +1,42 @@
+// Package evm calls an EVM node's JSON-RPC endpoint through a node-access
+// service: eth_call, ots_getInternalOperations and eth_getCode.
+//
+// A Client is made from the node's base URL and the access key, and posts to
+// {base}/{key} (or {base}/{key}/{suffix} with WithPathSuffix, which is how the
+// hyper package reaches Hyperliquid's EVM at {base}/{key}/evm):
+//
+//	c, err := evm.New("https://node.example", key)
+//	out, err := c.Call(ctx, evm.CallMsg{To: token, Data: calldata}, evm.Latest)
+//
+// # Block selectors
+//
+// A Block is one of the five tags (Latest, Safe, Finalized, Earliest,
+// Pending), a number (BlockNumber) or a block hash (BlockHash, EIP-1898, with
+// or without requireCanonical). ParseBlock reads the forms users type. The
+// zero Block is Latest. An eth_call at a block about 128 or more blocks behind
+// the tip is an archive request, which providers bill double.
+//
+// # Reverts
+//
+// A call the EVM reverts fails with a *RevertError (errors.As), which matches
+// ErrReverted (errors.Is) and carries the revert data, the reason of an
+// Error(string) revert and the code of a Panic(uint256). Its cause is the
+// node's *nodeaccess.RPCError.
+//
+// # Internal operations
+//
+// InternalOperations lists the value transfers, self-destructs and contract
+// creations inside a transaction (Otterscan's ots_getInternalOperations).
+// Servers differ in what they list and in how they answer an unknown
+// transaction; an empty list is a valid answer. See the method for details.
+//
+// # go-ethereum bindings
+//
+// *Client has CodeAt and CallContract (and the pending and block-hash
+// variants), so it satisfies go-ethereum's bind.ContractCaller: pass it to an
+// abigen binding's NewXxxCaller to run the binding's read calls through the
+// node-access service. It sends no transactions.
+//
+// Errors are those of the nodeaccess package, wrapped once in a
+// *nodeaccess.OpError naming "evm" and the JSON-RPC method.
+package evm

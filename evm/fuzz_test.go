@@ -1,0 +1,94 @@
+package evm
+
+import (
+	"bytes"
+	"math/big"
+	"testing"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+)
+
+// Seeds: result members as nodes send them (Erigon, reth and anvil shapes for
+// ots_getInternalOperations; eth_call outputs).
+var opsSeeds = []string{
+	`[]`,
+	`null`,
+	`[{"type":0,"from":"0x00000000219ab540356cbb839cbe05303d7705fa","to":"0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48","value":"0xde0b6b3a7640000"}]`,
+	`[{"type":1,"from":"0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48","to":"0x00000000219ab540356cbb839cbe05303d7705fa","value":"0x0"},{"type":3,"from":"0x00000000219ab540356cbb839cbe05303d7705fa","to":"0x2222222222222222222222222222222222222222","value":"0x00"}]`,
+	`[{"type":4,"from":"0x00000000219AB540356cBB839Cbe05303d7705Fa","to":"0x1111111111111111111111111111111111111111","value":"0x1","extra":true}]`,
+	`[{"type":1e2,"from":"0x00","to":"0x00","value":"0x"}]`,
+}
+
+func FuzzDecodeInternalOperations(f *testing.F) {
+	for _, s := range opsSeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		ops, err := decodeInternalOperations(raw)
+		if err != nil {
+			return
+		}
+		for i, op := range ops {
+			if op.Value == nil || op.Value.Sign() < 0 {
+				t.Fatalf("op %d: value %v", i, op.Value)
+			}
+		}
+	})
+}
+
+func FuzzDecodeHexBytes(f *testing.F) {
+	for _, s := range []string{`"0x"`, `"0x00"`, `"0x000000000000000000000000000000000000000000000000000000000000002a"`, `"0X0aFf"`, `"0x1"`, `""`, `null`, `"0x0g"`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		out, err := decodeHexBytes(raw)
+		var ref hexutil.Bytes
+		refErr := ref.UnmarshalJSON(raw)
+		// hexutil accepts only a lower-case 0x prefix and is otherwise the
+		// same grammar: where both accept, they must agree byte for byte.
+		if err == nil && refErr == nil && !bytes.Equal(out, ref) {
+			t.Fatalf("%s: got %x, hexutil %x", raw, out, []byte(ref))
+		}
+		if err == nil && out == nil {
+			t.Fatalf("%s: nil slice without error", raw)
+		}
+		if refErr == nil && err != nil {
+			t.Fatalf("%s: rejected what hexutil accepts: %v", raw, err)
+		}
+	})
+}
+
+func FuzzDecodeRevertData(f *testing.F) {
+	f.Add(common.FromHex("0x08c379a0000000000000000000000000000000000000000000000000000000000000002000000000000000000000000000000000000000000000000000000000000000036e6f700000000000000000000000000000000000000000000000000000000000"))
+	f.Add(common.FromHex("0x4e487b710000000000000000000000000000000000000000000000000000000000000011"))
+	f.Add(common.FromHex("0x08c379a0ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff"))
+	f.Add([]byte{})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		reason, code := decodeRevertData(data)
+		if len(reason) > len(data) {
+			t.Fatalf("reason longer than the data")
+		}
+		if code != nil && code.Cmp(new(big.Int).Lsh(big.NewInt(1), 256)) >= 0 {
+			t.Fatalf("panic code over 256 bits")
+		}
+	})
+}
+
+func FuzzParseBlock(f *testing.F) {
+	for _, s := range []string{"latest", "safe", "1234", "0x4d2", "-1", "0x", "0x7d3a1c0e3f7f0c8ab2d4b9f8d8a5d9e0c5b1a2f3e4d5c6b7a8998877665544ff"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		b, err := ParseBlock(s)
+		if err != nil {
+			return
+		}
+		// What parses re-parses to the same selector from its String form
+		// (hashes print without the canonical flag, which ParseBlock never sets).
+		b2, err := ParseBlock(b.String())
+		if err != nil || string(b2.appendJSON(nil)) != string(b.appendJSON(nil)) {
+			t.Fatalf("%q -> %q -> %v, %v", s, b.String(), b2, err)
+		}
+	})
+}

@@ -1,0 +1,10 @@
+package evm_test
+
+import (
+	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/common"
+)
+
+func evmCallMsgWithoutTo() ethereum.CallMsg { return ethereum.CallMsg{Data: []byte{1}} }
+
+func gethCallMsg(to common.Address) ethereum.CallMsg { return ethereum.CallMsg{To: &to} }
