@@ -55,7 +55,7 @@ func BlockHash(h common.Hash, requireCanonical bool) Block {
 // BlockFromBig converts go-ethereum's *big.Int block convention: nil is
 // Latest, a non-negative number selects that block, and the negative numbers
 // of go-ethereum's rpc package select tags (-1 pending, -2 latest, -3
-// finalized, -4 safe). Any other value is an error.
+// finalized, -4 safe, -5 earliest). Any other value is an error.
 func BlockFromBig(n *big.Int) (Block, error) {
 	switch {
 	case n == nil:
@@ -74,6 +74,8 @@ func BlockFromBig(n *big.Int) (Block, error) {
 		return Finalized, nil
 	case -4:
 		return Safe, nil
+	case -5:
+		return Earliest, nil
 	}
 	return Block{}, &nodeaccess.InputError{Arg: "block", Reason: fmt.Sprintf("negative block number %s", n)}
 }

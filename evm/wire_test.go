@@ -408,7 +408,7 @@ func TestParseHash(t *testing.T) {
 }
 
 func TestBlockFromBig(t *testing.T) {
-	for n, want := range map[int64]string{-1: "pending", -2: "latest", -3: "finalized", -4: "safe", 0: "0", 17: "17"} {
+	for n, want := range map[int64]string{-1: "pending", -2: "latest", -3: "finalized", -4: "safe", -5: "earliest", 0: "0", 17: "17"} {
 		b, err := evm.BlockFromBig(big.NewInt(n))
 		require.NoError(t, err)
 		assert.Equal(t, want, b.String())
@@ -416,7 +416,7 @@ func TestBlockFromBig(t *testing.T) {
 	b, err := evm.BlockFromBig(nil)
 	require.NoError(t, err)
 	assert.Equal(t, "latest", b.String())
-	for _, n := range []int64{-5, -100} {
+	for _, n := range []int64{-6, -100} {
 		_, err := evm.BlockFromBig(big.NewInt(n))
 		assert.ErrorIs(t, err, nodeaccess.ErrInvalidInput)
 	}
