@@ -40,8 +40,6 @@ type Request struct {
 	Timeout time.Duration
 	// MaxBytes caps the body; 0 means the client's cap.
 	MaxBytes int64
-	// Stream hands the decoder the live body instead of a buffer.
-	Stream bool
 	// RetryIf adds retryable cases to the shared ones (429, 502, 503, 504):
 	// it sees the status and the start of the body of a non-2xx response.
 	RetryIf func(status int, body []byte) bool
