@@ -27,10 +27,9 @@ type Request struct {
 	Target Target
 	// Query is encoded into the URL's query (values are escaped).
 	Query url.Values
-	// Body is sent as is for POST; ContentType defaults to application/json.
-	// A transport may still read Body after Do returned (net/http does when
-	// the server answers before reading the whole request), so Body must
-	// not be changed or reused afterwards: no pooled buffer.
+	// Body is sent for POST; ContentType defaults to application/json. Each
+	// attempt sends its own copy (net/http may still read a body after the
+	// attempt returned), so the caller may reuse Body once Do returned.
 	Body        []byte
 	ContentType string
 	// Accept defaults to application/json.
@@ -183,11 +182,9 @@ func urlErrOp(method string) string {
 }
 
 func (c *Client) attempt(ctx context.Context, r *Request, decode func(*Response) error) (resp Response, o outcome) {
-	actx := ctx
 	timeout := c.timeout(r)
-	if dl, ok := ctx.Deadline(); !ok || time.Until(dl) > timeout {
-		var cancel context.CancelFunc
-		actx, cancel = context.WithTimeout(ctx, timeout)
+	actx, cancel := c.attemptContext(ctx, timeout)
+	if cancel != nil {
 		defer cancel()
 	}
 	hresp, err := c.send(c.newRequest(actx, r))
@@ -279,7 +276,7 @@ func (c *Client) newRequest(ctx context.Context, r *Request) *http.Request {
 		// headers; give it its own copy.
 		hdr = hdr.Clone()
 	}
-	box := &reqBox{req: http.Request{
+	req := http.Request{
 		Method:     method,
 		URL:        u,
 		Proto:      "HTTP/1.1",
@@ -287,25 +284,41 @@ func (c *Client) newRequest(ctx context.Context, r *Request) *http.Request {
 		ProtoMinor: 1,
 		Header:     hdr,
 		Host:       u.Host,
-	}}
-	if len(r.Body) > 0 {
-		box.body.b = r.Body
-		box.req.Body = &box.body
-		box.req.ContentLength = int64(len(r.Body))
-		box.req.GetBody = box.getBody
 	}
-	return box.req.WithContext(ctx)
+	if len(r.Body) > 0 {
+		box := newBodyBox(r.Body)
+		req.Body = &box.reader
+		req.ContentLength = int64(len(r.Body))
+		req.GetBody = box.getBody
+	}
+	return req.WithContext(ctx)
 }
 
-// reqBox allocates a request and its body reader together.
-type reqBox struct {
-	req  http.Request
-	body bodyReader
+// inlineBody is the largest request body a bodyBox holds without a second
+// allocation; JSON-RPC requests of this SDK are smaller.
+const inlineBody = 512
+
+// bodyBox is an attempt's own copy of the request body with its reader, in
+// one allocation when the body is small. net/http may read a body after the
+// attempt returned, so each attempt needs a copy nobody else reuses.
+type bodyBox struct {
+	reader bodyReader
+	inline [inlineBody]byte
+}
+
+func newBodyBox(body []byte) *bodyBox {
+	box := new(bodyBox)
+	if len(body) <= len(box.inline) {
+		box.reader.b = box.inline[:copy(box.inline[:], body)]
+	} else {
+		box.reader.b = append([]byte(nil), body...)
+	}
+	return box
 }
 
 // getBody returns a fresh reader over the same bytes, so that net/http can
 // resend the body on a reused connection that the server had closed.
-func (b *reqBox) getBody() (io.ReadCloser, error) { return &bodyReader{b: b.body.b}, nil }
+func (b *bodyBox) getBody() (io.ReadCloser, error) { return &bodyReader{b: b.reader.b}, nil }
 
 // netFailure classifies an error from sending or from reading the body.
 func (c *Client) netFailure(parent, actx context.Context, timeout time.Duration, err error) outcome {

@@ -48,11 +48,10 @@ func (c *Client) CallRPC(ctx context.Context, call *RPC) (RPCResult, error) {
 		return RPCResult{}, fmt.Errorf("transport: bad JSON-RPC method name %q", call.Method)
 	}
 	id := c.ids.Add(1)
-	// The body is not pooled: a transport may still read it after the call
-	// returned (net/http does when the server answers before reading the
-	// whole request), so it must never be reused.
-	b := make([]byte, 0, 72+len(call.Method)+len(call.Params))
-	b = append(b, `{"jsonrpc":"2.0","id":`...)
+	// The body may be pooled: every attempt sends its own copy of it.
+	bp := getBuf()
+	defer putBuf(bp)
+	b := append((*bp)[:0], `{"jsonrpc":"2.0","id":`...)
 	b = strconv.AppendUint(b, id, 10)
 	b = append(b, `,"method":"`...)
 	b = append(b, call.Method...)
@@ -62,6 +61,7 @@ func (c *Client) CallRPC(ctx context.Context, call *RPC) (RPCResult, error) {
 		b = append(b, call.Params...)
 	}
 	b = append(b, '}')
+	*bp = b
 	op := call.Op
 	if op == "" {
 		op = call.Method

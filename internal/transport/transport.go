@@ -48,7 +48,8 @@ type Client struct {
 	log      *slog.Logger
 	ua       []string
 
-	ids atomic.Uint64
+	ids       atomic.Uint64
+	deadlines deadlineShare
 
 	// headers shared read-only by requests sent through the SDK's own
 	// transport, which never modifies them.
