@@ -143,4 +143,10 @@ func TestBackoffBounds(t *testing.T) {
 	// Extreme settings do not panic.
 	assert.NotPanics(t, func() { backoff(1, time.Duration(1<<63-1), 70) })
 	assert.NotPanics(t, func() { backoff(time.Duration(1<<62), time.Duration(1<<63-1), 3) })
+	// A shift that would wrap around to a tiny positive bound uses max.
+	var big bool
+	for range 50 {
+		big = big || backoff(time.Duration(1<<62+1), time.Duration(1<<63-1), 3) > 1<<40
+	}
+	assert.True(t, big, "an overflowing shift shrank the bound")
 }

@@ -40,10 +40,10 @@ func (c *Client) nextDelay(ctx context.Context, n int, o *outcome) (time.Duratio
 // backoff returns a random delay in [0, min(max, base·2^(n-1))].
 func backoff(base, max time.Duration, n int) time.Duration {
 	bound := max
-	if n-1 < 30 {
-		if b := base << (n - 1); b > 0 && b < max {
-			bound = b
-		}
+	// base·2^(n-1) when that is below max; the division keeps the shift from
+	// overflowing whatever base is.
+	if n-1 < 62 && base <= max>>(n-1) {
+		bound = base << (n - 1)
 	}
 	if bound == math.MaxInt64 {
 		return rand.N(bound)
