@@ -28,8 +28,9 @@
 // WithHTTPClient and WithRoundTripper replace the HTTP stack, WithMaxAttempts
 // (or WithoutRetries) and WithBackoff and WithMaxRetryAfter shape retries,
 // WithTimeout sets the per-attempt timeout, WithMaxResponseBytes caps bodies,
-// WithHook and WithLogger observe attempts. Chain packages add their own (such
-// as evm.WithPathSuffix).
+// WithHook and WithLogger observe attempts, WithUserAgent adds to the
+// User-Agent, and WithoutRPCIDCheck accepts JSON-RPC servers that do not echo
+// request ids. Chain packages add their own (such as evm.WithPathSuffix).
 //
 // By default a call makes up to 3 attempts. It retries 429, 502, 503 and 504
 // responses and connection failures (refused, reset, closed early, timed out)
@@ -37,8 +38,12 @@
 // 30 s (a longer one ends the call with the server's error), and never waits
 // past the context's deadline. Every operation of this SDK is a read, so a
 // retry never repeats a side effect. Each attempt has a timeout (30 s for
-// ordinary calls); the context bounds the call as a whole. The SDK's own HTTP
-// transport keeps connections alive and pools up to 128 idle connections per
+// ordinary calls); the context bounds the call as a whole. When an attempt's
+// own timeout ends it, the error matches ErrUnavailable (and
+// context.DeadlineExceeded); when the caller's context ends the call, the
+// error is that context's error.
+//
+// The SDK's own HTTP transport keeps connections alive and pools up to 128 idle connections per
 // host, and does not follow redirects (a 3xx is an *HTTPError), so the key
 // travels only to the host the user named.
 //

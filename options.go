@@ -117,8 +117,10 @@ func WithTimeout(d time.Duration) Option {
 	}
 }
 
-// WithMaxResponseBytes caps the size of a response body; a larger body fails
-// with ErrResponseTooLarge without being read further.
+// WithMaxResponseBytes caps the size of a response body, replacing the
+// operation's default cap (DefaultMaxResponseBytes for ordinary calls, more
+// for the beacon state); a larger body fails with ErrResponseTooLarge without
+// being read further.
 func WithMaxResponseBytes(n int64) Option {
 	return func(c *config.Config) error {
 		if n <= 0 {
@@ -143,7 +145,7 @@ func WithHook(fn func(Attempt)) Option {
 }
 
 // WithLogger logs every attempt to l: successes at Debug level, failures that
-// will be retried at Warn level, final failures at Warn level. Without this
+// will be retried at Info level, final failures at Warn level. Without this
 // option the SDK logs nothing. The access key never reaches the logger.
 func WithLogger(l *slog.Logger) Option {
 	return func(c *config.Config) error {

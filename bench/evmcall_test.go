@@ -311,6 +311,26 @@ func BenchmarkEthCall(b *testing.B) {
 	}
 }
 
+// BenchmarkEthCallCancelable is BenchmarkEthCall with a cancelable context
+// that has no deadline (as a server handler's or signal.NotifyContext's
+// context is), the same for both libraries. nodeaccess then bounds each
+// attempt with a timer context of its own (see README.md).
+func BenchmarkEthCallCancelable(b *testing.B) {
+	for _, c := range clients(b) {
+		b.Run(c.name, func(b *testing.B) {
+			warm(b, c, 1)
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := check(c.call(ctx)); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
 // BenchmarkEthCallParallel is 64 goroutines sharing one client; calls/s is
 // the throughput of all of them together.
 func BenchmarkEthCallParallel(b *testing.B) {

@@ -64,6 +64,8 @@ func BlockFromBig(n *big.Int) (Block, error) {
 		return BlockNumber(n.Uint64()), nil
 	case n.Sign() >= 0:
 		return Block{}, &nodeaccess.InputError{Arg: "block", Reason: fmt.Sprintf("block number %s does not fit in 64 bits", n)}
+	case !n.IsInt64():
+		return Block{}, &nodeaccess.InputError{Arg: "block", Reason: fmt.Sprintf("negative block number %s", n)}
 	}
 	switch n.Int64() {
 	case -1:

@@ -150,8 +150,13 @@ var (
 // error's selector.
 func (e *RevertError) Error() string {
 	switch {
-	case e.Reason != "" || (len(e.Data) >= 4 && [4]byte(e.Data[:4]) == errorSelector):
+	case e.Reason != "":
 		return fmt.Sprintf("execution reverted: %q", e.Reason)
+	case len(e.Data) >= 4 && [4]byte(e.Data[:4]) == errorSelector:
+		if r, ok := decodeErrorString(e.Data[4:]); ok {
+			return fmt.Sprintf("execution reverted: %q", r) // an empty reason
+		}
+		return fmt.Sprintf("execution reverted: Error(string) with malformed data (%d bytes)", len(e.Data))
 	case e.PanicCode != nil:
 		return fmt.Sprintf("execution reverted: panic 0x%x (%s)", e.PanicCode, panicMeaning(e.PanicCode))
 	case len(e.Data) >= 4:
@@ -160,18 +165,35 @@ func (e *RevertError) Error() string {
 	return "execution reverted"
 }
 
-// Unwrap returns the node's error.
-func (e *RevertError) Unwrap() error { return e.RPC }
+// Unwrap returns the node's error (nil when RPC is nil).
+func (e *RevertError) Unwrap() error {
+	if e.RPC == nil {
+		return nil
+	}
+	return e.RPC
+}
 
 // Is matches ErrReverted.
 func (e *RevertError) Is(target error) bool { return target == ErrReverted }
 
-// ErrorCode returns the JSON-RPC code (3 on go-ethereum based nodes).
-func (e *RevertError) ErrorCode() int { return e.RPC.Code }
+// ErrorCode returns the JSON-RPC code (3 on go-ethereum based nodes), or 3
+// when RPC is nil.
+func (e *RevertError) ErrorCode() int {
+	if e.RPC == nil {
+		return 3
+	}
+	return e.RPC.Code
+}
 
 // ErrorData returns the revert data as a 0x-prefixed hex string, as
-// go-ethereum's rpc.DataError does.
-func (e *RevertError) ErrorData() any { return "0x" + hex.EncodeToString(e.Data) }
+// go-ethereum's rpc.DataError does; when the node's data was not a hex
+// string it returns the node's data as it came.
+func (e *RevertError) ErrorData() any {
+	if e.RPC != nil && e.Data == nil && e.RPC.Data != nil {
+		return e.RPC.Data
+	}
+	return "0x" + hex.EncodeToString(e.Data)
+}
 
 // panicMeaning names Solidity's panic codes.
 func panicMeaning(code *big.Int) string {
@@ -237,20 +259,27 @@ func decodeRevertData(data []byte) (reason string, panicCode *big.Int) {
 			return "", new(big.Int).SetBytes(body)
 		}
 	case errorSelector:
-		// ABI: offset (32 bytes), then at offset: length (32 bytes), bytes.
-		if len(body) < 64 {
-			return "", nil
-		}
-		off := new(big.Int).SetBytes(body[:32])
-		if !off.IsUint64() || off.Uint64() > uint64(len(body))-32 {
-			return "", nil
-		}
-		o := off.Uint64()
-		n := new(big.Int).SetBytes(body[o : o+32])
-		if !n.IsUint64() || n.Uint64() > uint64(len(body))-o-32 {
-			return "", nil
-		}
-		return string(body[o+32 : o+32+n.Uint64()]), nil
+		r, _ := decodeErrorString(body)
+		return r, nil
 	}
 	return "", nil
+}
+
+// decodeErrorString decodes the ABI encoding of one string (the arguments
+// of Error(string)): an offset, then at the offset a length and the bytes.
+// ok is false when the encoding is malformed.
+func decodeErrorString(body []byte) (reason string, ok bool) {
+	if len(body) < 64 {
+		return "", false
+	}
+	off := new(big.Int).SetBytes(body[:32])
+	if !off.IsUint64() || off.Uint64() > uint64(len(body))-32 {
+		return "", false
+	}
+	o := off.Uint64()
+	n := new(big.Int).SetBytes(body[o : o+32])
+	if !n.IsUint64() || n.Uint64() > uint64(len(body))-o-32 {
+		return "", false
+	}
+	return string(body[o+32 : o+32+n.Uint64()]), true
 }

@@ -19,8 +19,8 @@ type Client struct {
 type pathSuffixKey struct{}
 
 // WithPathSuffix puts the JSON-RPC endpoint below the key: with suffix "evm"
-// the client posts to {base}/{key}/evm instead of {base}/{key}. Hyperliquid's
-// EVM is served there; hyper.Client.EVM uses this option.
+// the client posts to {base}/{key}/evm instead of {base}/{key}, which is
+// where node-access services serve Hyperliquid's EVM.
 func WithPathSuffix(suffix string) nodeaccess.Option {
 	return func(c *config.Config) error {
 		s := strings.Trim(suffix, "/")
@@ -53,13 +53,17 @@ func New(baseURL, key string, opts ...nodeaccess.Option) (*Client, error) {
 	return &Client{t: t, target: target}, nil
 }
 
-// NewFromURL takes a whole endpoint URL whose last path segment is the access
-// key, as providers show it ("https://host/<KEY>"), and returns New(base,
-// key, opts...).
+// NewFromURL takes a whole endpoint URL as providers show it, with the access
+// key as its last path segment ("https://host/<KEY>"), and returns New(base,
+// key, opts...). An endpoint ending in "/<KEY>/evm" (Hyperliquid's EVM) is
+// read as that key with WithPathSuffix("evm").
 func NewFromURL(endpoint string, opts ...nodeaccess.Option) (*Client, error) {
-	base, key, err := transport.SplitEndpoint(endpoint)
+	base, key, suffix, err := transport.SplitEndpoint(endpoint, "evm")
 	if err != nil {
 		return nil, fmt.Errorf("evm: %w", err)
+	}
+	if suffix != "" {
+		opts = append([]nodeaccess.Option{WithPathSuffix(suffix)}, opts...)
 	}
 	return New(base, key, opts...)
 }

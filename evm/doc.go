@@ -2,8 +2,9 @@
 // service: eth_call, ots_getInternalOperations and eth_getCode.
 //
 // A Client is made from the node's base URL and the access key, and posts to
-// {base}/{key} (or {base}/{key}/{suffix} with WithPathSuffix, which is how the
-// hyper package reaches Hyperliquid's EVM at {base}/{key}/evm):
+// {base}/{key} (or {base}/{key}/{suffix} with WithPathSuffix, such as
+// Hyperliquid's EVM at {base}/{key}/evm); NewFromURL takes the whole endpoint
+// as providers show it:
 //
 //	c, err := evm.New("https://node.example", key)
 //	out, err := c.Call(ctx, evm.CallMsg{To: token, Data: calldata}, evm.Latest)

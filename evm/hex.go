@@ -8,27 +8,48 @@ import (
 )
 
 // decodeHexBytes decodes a JSON string holding 0x-prefixed hex bytes. "0x"
-// (and "") give an empty, non-nil slice.
+// (and "") give an empty, non-nil slice. Its errors describe the value
+// without quoting it: the caller shows the (masked) body beside them.
 func decodeHexBytes(raw []byte) ([]byte, error) {
 	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
-		return nil, fmt.Errorf("want a hex string, got %s", clip(raw))
+		return nil, fmt.Errorf("want a hex string, got %s", jsonKind(raw))
 	}
 	s := raw[1 : len(raw)-1]
 	if len(s) == 0 {
 		return []byte{}, nil // "" is empty, as go-ethereum's hexutil reads it
 	}
 	if len(s) < 2 || s[0] != '0' || (s[1] != 'x' && s[1] != 'X') {
-		return nil, fmt.Errorf("hex string %s lacks the 0x prefix", clip(raw))
+		return nil, fmt.Errorf("hex string lacks the 0x prefix")
 	}
 	s = s[2:]
 	if len(s)%2 != 0 {
-		return nil, fmt.Errorf("hex string %s has an odd number of digits", clip(raw))
+		return nil, fmt.Errorf("hex string has an odd number of digits (%d)", len(s))
 	}
 	out := make([]byte, len(s)/2)
 	if _, err := hex.Decode(out, s); err != nil {
-		return nil, fmt.Errorf("hex string %s: %v", clip(raw), err)
+		return nil, fmt.Errorf("hex string: %v", err)
 	}
 	return out, nil
+}
+
+// jsonKind names the kind of a JSON value from its first byte.
+func jsonKind(raw []byte) string {
+	if len(raw) == 0 {
+		return "nothing"
+	}
+	switch raw[0] {
+	case '"':
+		return "a malformed string"
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case 'n':
+		return "null"
+	case 't', 'f':
+		return "a boolean"
+	}
+	return "a number"
 }
 
 // decodeHex decodes a Go string "0x…" of hex bytes.
@@ -50,10 +71,3 @@ func parseQuantity(s string) (*big.Int, error) {
 }
 
 func appendHexUint(dst []byte, v uint64) []byte { return strconv.AppendUint(dst, v, 16) }
-
-func clip(raw []byte) string {
-	if len(raw) > 80 {
-		return string(raw[:80]) + "…"
-	}
-	return string(raw)
-}

@@ -56,9 +56,14 @@ func (t OperationType) IsKnown() bool { return t >= Transfer && t <= EOFCreate }
 // InternalOperation is one value transfer or contract operation inside a
 // transaction, as ots_getInternalOperations lists them in execution order.
 type InternalOperation struct {
+	// Type is the kind of operation; numbers the SDK does not know are kept.
 	Type OperationType
+	// From sends the value (for SelfDestruct, the destroyed contract; for
+	// Create and Create2, the creator).
 	From common.Address
-	To   common.Address
+	// To receives the value (for SelfDestruct, the beneficiary; for Create
+	// and Create2, the new contract).
+	To common.Address
 	// Value in wei; never nil (zero when the server sent "0x0").
 	Value *big.Int
 }

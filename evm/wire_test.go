@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"math/big"
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -449,8 +451,71 @@ func TestNewFromURL(t *testing.T) {
 	c, err := evm.NewFromURL("https://node.example/prefix/" + testKey)
 	require.NoError(t, err)
 	assert.Equal(t, "evm.Client{https://node.example/prefix/REDACTED}", c.String())
-	_, err = evm.NewFromURL("https://node.example/")
-	require.Error(t, err)
-	_, err = evm.NewFromURL("https://node.example")
-	require.Error(t, err)
+	// Hyperliquid's EVM endpoint as providers show it: the key, then /evm.
+	c, err = evm.NewFromURL("https://node.example/" + testKey + "/evm")
+	require.NoError(t, err)
+	assert.Equal(t, "evm.Client{https://node.example/REDACTED/evm}", c.String())
+	for _, bad := range []string{"https://node.example/", "https://node.example", "https://node.example/evm", "node.example/" + testKey} {
+		_, err = evm.NewFromURL(bad)
+		require.Error(t, err, bad)
+		assert.ErrorIs(t, err, nodeaccess.ErrInvalidInput, bad)
+	}
+}
+
+// Bad input sends nothing, shown with gock as well: no mock is registered,
+// so any request would be an unmatched one.
+func TestBadInputNothingReachesGock(t *testing.T) {
+	c := gockClient(t)
+	_, err := c.Call(context.Background(), evm.CallMsg{Data: []byte{1}}, evm.Latest)
+	require.ErrorIs(t, err, nodeaccess.ErrInvalidInput)
+	_, err = c.CallContract(context.Background(), gethCallMsg(token), big.NewInt(-9))
+	require.ErrorIs(t, err, nodeaccess.ErrInvalidInput)
+	assert.Empty(t, gock.GetUnmatchedRequests())
+}
+
+func TestBlockFromBigHugeNegative(t *testing.T) {
+	huge, _ := new(big.Int).SetString("-18446744073709551617", 10)
+	_, err := evm.BlockFromBig(huge)
+	assert.ErrorIs(t, err, nodeaccess.ErrInvalidInput)
+	assert.Contains(t, err.Error(), "negative block number -18446744073709551617")
+}
+
+func TestZeroRevertError(t *testing.T) {
+	var rev evm.RevertError
+	assert.NotPanics(t, func() {
+		assert.ErrorIs(t, &rev, evm.ErrReverted)
+		assert.NotErrorIs(t, &rev, nodeaccess.ErrRateLimited)
+		assert.Equal(t, "execution reverted", rev.Error())
+		assert.Equal(t, 3, rev.ErrorCode())
+		assert.Equal(t, "0x", rev.ErrorData())
+	})
+}
+
+func TestMalformedErrorStringRevert(t *testing.T) {
+	c := gockClient(t)
+	// Error(string) selector with an offset pointing past the data.
+	mockRPC(t, "/"+testKey, `{"jsonrpc":"2.0","id":1,"method":"eth_call","params":[{"to":"0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48"},"latest"]}`,
+		`{"jsonrpc":"2.0","id":1,"error":{"code":3,"message":"execution reverted","data":"0x08c379a000000000000000000000000000000000000000000000000000000000000000ff"}}`)
+	_, err := c.Call(context.Background(), evm.CallMsg{To: token}, evm.Latest)
+	var rev *evm.RevertError
+	require.ErrorAs(t, err, &rev)
+	assert.Empty(t, rev.Reason)
+	assert.Equal(t, "evm: eth_call: execution reverted: Error(string) with malformed data (36 bytes)", err.Error())
+}
+
+// A result that echoes the key is never shown with the key, whole or cut.
+func TestBadResultEchoingKeyIsMasked(t *testing.T) {
+	for _, result := range []string{
+		`"https://node.example/` + testKey + `/` + strings.Repeat("x", 60) + `"`,
+		`"` + strings.Repeat("y", 75) + testKey + `"`,
+		`"0x` + testKey + `"`,
+	} {
+		c := gockClient(t)
+		mockRPC(t, "/"+testKey, `{"jsonrpc":"2.0","id":1,"method":"eth_call","params":[{"to":"0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48"},"latest"]}`,
+			`{"jsonrpc":"2.0","id":1,"result":`+result+`}`)
+		_, err := c.Call(context.Background(), evm.CallMsg{To: token}, evm.Latest)
+		require.ErrorIs(t, err, nodeaccess.ErrInvalidResponse)
+		msg := fmt.Sprintf("%v %+v", err, err)
+		assert.NotContains(t, msg, testKey[:4], "a piece of the key shows in %s", msg)
+	}
 }

@@ -37,7 +37,8 @@ type Request struct {
 	// Timeout is the operation's default per-attempt timeout; the user's
 	// WithTimeout replaces it, and 0 means nodeaccess.DefaultTimeout.
 	Timeout time.Duration
-	// MaxBytes caps the body; 0 means the client's cap.
+	// MaxBytes is the operation's default body cap; the user's
+	// WithMaxResponseBytes replaces it, and 0 means the client's default.
 	MaxBytes int64
 	// RetryIf adds retryable cases to the shared ones (429, 502, 503, 504):
 	// it sees the status and the start of the body of a non-2xx response.
@@ -153,6 +154,18 @@ func (c *Client) final(n int, o *outcome) error {
 	return fmt.Errorf("%w: %w", nodeaccess.ErrUnavailable, o.err)
 }
 
+// limit is the body cap of r: the user's WithMaxResponseBytes, else the
+// operation's own, else the default (the same order as timeouts).
+func (c *Client) limit(r *Request) int64 {
+	switch {
+	case c.userMaxBytes > 0:
+		return c.userMaxBytes
+	case r.MaxBytes > 0:
+		return r.MaxBytes
+	}
+	return c.cfg.MaxResponseBytes
+}
+
 func (c *Client) timeout(r *Request) time.Duration {
 	switch {
 	case c.cfg.Timeout > 0:
@@ -196,10 +209,7 @@ func (c *Client) attempt(ctx context.Context, r *Request, decode func(*Response)
 	if hresp.StatusCode < 200 || hresp.StatusCode > 299 {
 		return resp, c.httpFailure(r, hresp)
 	}
-	limit := r.MaxBytes
-	if limit <= 0 {
-		limit = c.cfg.MaxResponseBytes
-	}
+	limit := c.limit(r)
 	if hresp.ContentLength > limit {
 		o.err, o.final = tooLarge(limit), true
 		return resp, o
@@ -340,8 +350,8 @@ func (c *Client) httpFailure(r *Request, resp *http.Response) outcome {
 	_, _ = io.CopyN(io.Discard, resp.Body, 64<<10)
 	he := &nodeaccess.HTTPError{
 		StatusCode:  resp.StatusCode,
-		Status:      resp.Status,
-		ContentType: resp.Header.Get("Content-Type"),
+		Status:      c.red.String(resp.Status),
+		ContentType: c.red.String(resp.Header.Get("Content-Type")),
 		Body:        c.red.Head(head, ErrorBodyCap),
 		RetryAfter:  parseRetryAfter(resp.Header.Get("Retry-After"), time.Now()),
 		Method:      methodOf(r),
@@ -376,7 +386,7 @@ func (c *Client) report(r *Request, n int, start time.Time, o *outcome, delay ti
 		Chain:      c.chain,
 		Op:         r.Op,
 		Method:     methodOf(r),
-		URL:        maskedURL(r),
+		URL:        c.red.String(maskedURL(r)),
 		Number:     n,
 		StatusCode: o.status,
 		Duration:   time.Since(start),
@@ -401,7 +411,7 @@ func (c *Client) logAttempt(a *nodeaccess.Attempt) {
 	case a.Err == nil:
 		c.log.Debug("nodeaccess: request", attrs...)
 	case a.WillRetry:
-		c.log.Warn("nodeaccess: request failed, retrying", append(attrs, "error", a.Err.Error(), "retry_in", a.Retry)...)
+		c.log.Info("nodeaccess: request failed, retrying", append(attrs, "error", a.Err.Error(), "retry_in", a.Retry)...)
 	default:
 		c.log.Warn("nodeaccess: request failed", append(attrs, "error", a.Err.Error())...)
 	}

@@ -416,6 +416,17 @@ func TestRequestMaxBytes(t *testing.T) {
 	})
 	require.NoError(t, err)
 	assert.Equal(t, 200, got)
+
+	// The user's WithMaxResponseBytes wins over the operation's cap, in both
+	// directions.
+	small := newClient(t, srv.URL, testKey, fast, nodeaccess.WithMaxResponseBytes(150))
+	_, err = small.Do(context.Background(), &Request{Target: rpcTarget(t, small), MaxBytes: 1 << 20})
+	assert.ErrorIs(t, err, nodeaccess.ErrResponseTooLarge)
+	large := newClient(t, srv.URL, testKey, fast, nodeaccess.WithMaxResponseBytes(1<<20))
+	resp, err = large.Do(context.Background(), &Request{Target: rpcTarget(t, large), MaxBytes: 150})
+	require.NoError(t, err)
+	assert.Len(t, resp.Body, 200)
+	resp.Release()
 }
 
 // slowBody writes headers and the start of a body, then stalls until the

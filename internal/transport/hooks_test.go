@@ -132,7 +132,7 @@ func TestLoggerLevels(t *testing.T) {
 		assert.Equal(t, float64(i+1), r["attempt"])
 		assert.Contains(t, r, "duration")
 		if i < 2 {
-			assert.Equal(t, "WARN", r["level"])
+			assert.Equal(t, "INFO", r["level"])
 			assert.Equal(t, "nodeaccess: request failed, retrying", r["msg"])
 			assert.Equal(t, float64(503), r["status"])
 			assert.Equal(t, float64(4), r["bytes"])

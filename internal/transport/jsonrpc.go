@@ -86,14 +86,14 @@ func (c *Client) checkEnvelope(resp *Response, id uint64, relax bool) ([]byte, e
 		return nil, c.InvalidBody(resp, err)
 	}
 	if !bytes.Equal(env.version, []byte(`"2.0"`)) {
-		return nil, c.InvalidBody(resp, fmt.Errorf("jsonrpc member is %s, want \"2.0\"", orAbsent(env.version)))
+		return nil, c.InvalidBody(resp, fmt.Errorf("jsonrpc member is %s, want \"2.0\"", c.orAbsent(env.version)))
 	}
 	hasErr := env.errObj != nil && !isNull(env.errObj)
 	// JSON-RPC 2.0 lets a server answer an error with "id": null when it
 	// could not read the request's id; that error is still the answer.
 	idOK := relax || idMatches(env.id, id) || hasErr && isNull(env.id)
 	if !idOK {
-		return nil, c.InvalidBody(resp, fmt.Errorf("response id %s does not echo request id %d", orAbsent(env.id), id))
+		return nil, c.InvalidBody(resp, fmt.Errorf("response id %s does not echo request id %d", c.orAbsent(env.id), id))
 	}
 	if hasErr {
 		return nil, c.rpcError(resp, env.errObj)
@@ -117,14 +117,18 @@ func validMethod(m string) bool {
 	return true
 }
 
-func orAbsent(raw []byte) string {
+// orAbsent shows a member's raw JSON for a message: "absent" when it is
+// missing, else its start (40 bytes) with the key masked before the cut, so
+// that the cut cannot leave part of the key visible.
+func (c *Client) orAbsent(raw []byte) string {
 	if raw == nil {
 		return "absent"
 	}
+	s := c.red.Head(raw, 40)
 	if len(raw) > 40 {
-		return string(raw[:40]) + "…"
+		return string(s) + "…"
 	}
-	return string(raw)
+	return string(s)
 }
 
 func isNull(raw []byte) bool { return string(raw) == "null" }
@@ -141,7 +145,7 @@ func (c *Client) rpcError(resp *Response, raw []byte) error {
 		Data    any          `json:"data"`
 	}
 	if err := json.Unmarshal(raw, &obj); err != nil || obj.Code == nil {
-		return c.InvalidBody(resp, fmt.Errorf("malformed error object %s", orAbsent(raw)))
+		return c.InvalidBody(resp, fmt.Errorf("malformed error object %s", c.orAbsent(raw)))
 	}
 	code, err := obj.Code.Int64()
 	if err != nil {

@@ -2,7 +2,10 @@ package transport
 
 import (
 	"bytes"
+	"encoding/json"
 	"net/url"
+	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -10,8 +13,10 @@ import (
 // message is shown.
 const Mask = "REDACTED"
 
-// redactor removes the access key from text: the key itself and its path-
-// and query-escaped forms.
+// redactor removes the access key from text: the key itself, its path- and
+// query-escaped forms, and the forms Go's %q and JSON quoting give it (a
+// message that quotes a value holding the key would otherwise hide it from a
+// plain match).
 type redactor struct {
 	needles []string
 }
@@ -21,8 +26,10 @@ func newRedactor(key string) redactor {
 		return redactor{}
 	}
 	r := redactor{needles: []string{key}}
-	for _, v := range []string{url.PathEscape(key), url.QueryEscape(key)} {
-		if v != key {
+	quoted := strconv.Quote(key)
+	js, _ := json.Marshal(key)
+	for _, v := range []string{url.PathEscape(key), url.QueryEscape(key), quoted[1 : len(quoted)-1], string(js[1 : len(js)-1])} {
+		if !slices.Contains(r.needles, v) {
 			r.needles = append(r.needles, v)
 		}
 	}

@@ -48,6 +48,9 @@ type Client struct {
 	log      *slog.Logger
 	ua       []string
 
+	// userMaxBytes is the user's WithMaxResponseBytes, 0 when not set.
+	userMaxBytes int64
+
 	ids       atomic.Uint64
 	deadlines deadlineShare
 
@@ -99,6 +102,7 @@ func (c *Client) applyDefaults() {
 	if !cfg.MaxRetryAfterSet {
 		cfg.MaxRetryAfter = nodeaccess.DefaultMaxRetryAfter
 	}
+	c.userMaxBytes = cfg.MaxResponseBytes
 	if cfg.MaxResponseBytes == 0 {
 		cfg.MaxResponseBytes = nodeaccess.DefaultMaxResponseBytes
 	}

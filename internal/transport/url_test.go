@@ -210,6 +210,8 @@ func TestBadKey(t *testing.T) {
 		{"sEcReT\x00k3y", "control character at byte 6"},
 		{"sEcReT\x7fk3y", "control character at byte 6"},
 		{"sEcReT\xffk3y", "not valid UTF-8 at byte 6"},
+		{".", "dot segment"},
+		{"..", "dot segment"},
 	}
 	for _, tc := range cases {
 		_, err := New(Settings{Chain: "evm", BaseURL: "https://node.example", Key: tc.key})
@@ -219,7 +221,7 @@ func TestBadKey(t *testing.T) {
 		require.ErrorAs(t, err, &ie)
 		assert.Equal(t, "key", ie.Arg)
 		assert.Contains(t, err.Error(), tc.want)
-		if tc.key != "" {
+		if len(tc.key) > 2 {
 			assertNoKey(t, tc.key, "key error", err.Error())
 			assert.NotContains(t, err.Error(), "k3y")
 		}
@@ -237,8 +239,9 @@ func TestSplitEndpoint(t *testing.T) {
 		{"https://node.example/a%2Fb/sEcReT-k3y", "https://node.example/a%2Fb", testKey},
 	}
 	for _, tc := range ok {
-		base, key, err := SplitEndpoint(tc.endpoint)
+		base, key, suffix, err := SplitEndpoint(tc.endpoint)
 		require.NoError(t, err, tc.endpoint)
+		assert.Empty(t, suffix)
 		assert.Equal(t, tc.base, base, tc.endpoint)
 		assert.Equal(t, tc.key, key, tc.endpoint)
 		// What SplitEndpoint returns builds the same endpoint again.
@@ -253,13 +256,29 @@ func TestSplitEndpoint(t *testing.T) {
 		{"https://node.example/sEcReT%zz", "does not parse"},
 		{"https://node.example/sEcReT-k3y\x01", "does not parse"},
 		{"http://[::1/sEcReT-k3y", "does not parse"},
+		{"https://node.example/sEcReT%k3y", "does not parse"}, // the parse error would quote "%k3"
+		{"node.example/sEcReT-k3y", "must be absolute http or https"},
+		{"ftp://node.example/sEcReT-k3y", "must be absolute http or https"},
+		{"https://node.example/sEcReT-k3y?x=1", "has a query, a fragment or user info"},
+		{"https://u:p@node.example/sEcReT-k3y", "has a query, a fragment or user info"},
+		{"https://node.example/evm", "has no key segment"}, // only the suffix is left
 	}
 	for _, tc := range bad {
-		_, _, err := SplitEndpoint(tc.endpoint)
+		_, _, _, err := SplitEndpoint(tc.endpoint, "evm")
 		require.Error(t, err, tc.endpoint)
 		assert.Contains(t, err.Error(), tc.want)
+		assert.ErrorIs(t, err, nodeaccess.ErrInvalidInput)
 		assertNoKey(t, testKey, "SplitEndpoint error", err.Error())
+		assert.NotContains(t, err.Error(), "k3")
 	}
+	// A known suffix after the key: the key is the segment before it.
+	base, key, suffix, err := SplitEndpoint("https://node.example/sEcReT-k3y/evm/", "evm", "info")
+	require.NoError(t, err)
+	assert.Equal(t, []string{"https://node.example", testKey, "evm"}, []string{base, key, suffix})
+	// Without that suffix declared, "evm" is just the last segment.
+	base, key, suffix, err = SplitEndpoint("https://node.example/sEcReT-k3y/evm")
+	require.NoError(t, err)
+	assert.Equal(t, []string{"https://node.example/sEcReT-k3y", "evm", ""}, []string{base, key, suffix})
 }
 
 func TestInputErrorIsNotOtherSentinels(t *testing.T) {
