@@ -71,8 +71,14 @@ func (r *Response) Release() {
 }
 
 // Retryable marks a stream decoder's error as one that another attempt may
-// cure (such as a body that broke off while streaming).
-func Retryable(err error) error { return &retryable{err} }
+// cure (such as a body that broke off while streaming). Retryable(nil) is
+// nil.
+func Retryable(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &retryable{err}
+}
 
 type retryable struct{ err error }
 
