@@ -18,10 +18,11 @@ type Config struct {
 	// MaxAttempts is the number of attempts in all (1 means no retry); 0
 	// means the default.
 	MaxAttempts int
-	// BackoffBase and BackoffMax bound the exponential backoff with full
-	// jitter between attempts; 0 means the default.
+	// BackoffBase is the first backoff bound, doubled per retry; 0 means the
+	// default.
 	BackoffBase time.Duration
-	BackoffMax  time.Duration
+	// BackoffMax caps the backoff bound (full jitter below it).
+	BackoffMax time.Duration
 	// MaxRetryAfter is the longest Retry-After the SDK waits for before
 	// retrying; a longer one ends the call with the server's error.
 	MaxRetryAfter time.Duration

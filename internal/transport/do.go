@@ -27,10 +27,11 @@ type Request struct {
 	Target Target
 	// Query is encoded into the URL's query (values are escaped).
 	Query url.Values
-	// Body is sent for POST; ContentType defaults to application/json. Each
-	// attempt sends its own copy (net/http may still read a body after the
-	// attempt returned), so the caller may reuse Body once Do returned.
-	Body        []byte
+	// Body is sent for POST. Each attempt sends its own copy (net/http may
+	// still read a body after the attempt returned), so the caller may reuse
+	// Body once Do returned.
+	Body []byte
+	// ContentType of the body; it defaults to application/json.
 	ContentType string
 	// Accept defaults to application/json.
 	Accept string
@@ -49,8 +50,11 @@ type Request struct {
 // buffer: call Release when done with it, and keep no reference to Body
 // after. From Stream, the decoder reads Stream instead.
 type Response struct {
+	// StatusCode is the 2xx status.
 	StatusCode int
-	Header     http.Header
+	// Header holds the response headers (Content-Type, and such as
+	// Eth-Consensus-Version for content negotiation).
+	Header http.Header
 	// ContentLength is the declared length, -1 when unknown.
 	ContentLength int64
 	// Body is the whole body (Do).
