@@ -29,7 +29,7 @@ func WithPathSuffix(suffix string) nodeaccess.Option {
 				return fmt.Errorf("evm: WithPathSuffix: bad path suffix %q", suffix)
 			}
 		}
-		c.SetExt(pathSuffixKey{}, s)
+		c.SetExt("evm", "WithPathSuffix", pathSuffixKey{}, s)
 		return nil
 	}
 }

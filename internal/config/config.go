@@ -45,20 +45,38 @@ type Config struct {
 	// RelaxRPCID disables the check that a JSON-RPC response echoes the id.
 	RelaxRPCID bool
 
-	ext map[any]any
+	ext map[any]extValue
+}
+
+type extValue struct {
+	chain, option string
+	value         any
 }
 
 // SetExt stores a chain-specific setting under a key owned by a chain
-// package (an unexported type, so packages cannot collide).
-func (c *Config) SetExt(key, value any) {
+// package (an unexported type, so packages cannot collide). chain names the
+// package the option belongs to and option the option itself, so that a
+// client of another chain can refuse it (see ForeignExt).
+func (c *Config) SetExt(chain, option string, key, value any) {
 	if c.ext == nil {
-		c.ext = make(map[any]any)
+		c.ext = make(map[any]extValue)
 	}
-	c.ext[key] = value
+	c.ext[key] = extValue{chain: chain, option: option, value: value}
 }
 
 // Ext returns a chain-specific setting stored with SetExt.
 func (c *Config) Ext(key any) (any, bool) {
 	v, ok := c.ext[key]
-	return v, ok
+	return v.value, ok
+}
+
+// ForeignExt returns the name of an option set with SetExt that belongs to
+// a chain other than chain ("evm.WithPathSuffix"), or "" when there is none.
+func (c *Config) ForeignExt(chain string) string {
+	for _, v := range c.ext {
+		if v.chain != chain {
+			return v.chain + "." + v.option
+		}
+	}
+	return ""
 }

@@ -150,3 +150,19 @@ func TestBackoffBounds(t *testing.T) {
 	}
 	assert.True(t, big, "an overflowing shift shrank the bound")
 }
+
+// An option of one chain package passed to another chain's constructor is
+// refused, not silently ignored.
+func TestForeignChainOption(t *testing.T) {
+	t.Parallel()
+	evmOnly := nodeaccess.Option(func(c *config.Config) error {
+		c.SetExt("evm", "WithPathSuffix", struct{ k int }{1}, "evm")
+		return nil
+	})
+	_, err := New(Settings{Chain: "evm", BaseURL: "https://node.example", Key: testKey, Options: []nodeaccess.Option{evmOnly}})
+	require.NoError(t, err)
+	_, err = New(Settings{Chain: "ton", BaseURL: "https://node.example", Key: testKey, Options: []nodeaccess.Option{evmOnly}})
+	require.Error(t, err)
+	assert.ErrorIs(t, err, nodeaccess.ErrInvalidInput)
+	assert.Equal(t, "ton: invalid input: option: evm.WithPathSuffix is an option of another package, not of ton", err.Error())
+}

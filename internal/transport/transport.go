@@ -86,6 +86,9 @@ func New(s Settings) (*Client, error) {
 			return nil, fmt.Errorf("%s: %w", s.Chain, &nodeaccess.InputError{Arg: "option", Reason: err.Error()})
 		}
 	}
+	if opt := c.cfg.ForeignExt(s.Chain); opt != "" {
+		return nil, fmt.Errorf("%s: %w", s.Chain, &nodeaccess.InputError{Arg: "option", Reason: fmt.Sprintf("%s is an option of another package, not of %s", opt, s.Chain)})
+	}
 	c.applyDefaults()
 	return c, nil
 }
