@@ -14,7 +14,11 @@ func decodeHexBytes(raw []byte) ([]byte, error) {
 	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
 		return nil, fmt.Errorf("want a hex string, got %s", jsonKind(raw))
 	}
-	s := raw[1 : len(raw)-1]
+	return decodeHex(raw[1 : len(raw)-1])
+}
+
+// decodeHex decodes 0x-prefixed hex bytes (the text inside a JSON string).
+func decodeHex[T string | []byte](s T) ([]byte, error) {
 	if len(s) == 0 {
 		return []byte{}, nil // "" is empty, as go-ethereum's hexutil reads it
 	}
@@ -26,7 +30,7 @@ func decodeHexBytes(raw []byte) ([]byte, error) {
 		return nil, fmt.Errorf("hex string has an odd number of digits (%d)", len(s))
 	}
 	out := make([]byte, len(s)/2)
-	if _, err := hex.Decode(out, s); err != nil {
+	if _, err := hex.Decode(out, []byte(s)); err != nil {
 		return nil, fmt.Errorf("hex string: %v", err)
 	}
 	return out, nil
@@ -50,11 +54,6 @@ func jsonKind(raw []byte) string {
 		return "a boolean"
 	}
 	return "a number"
-}
-
-// decodeHex decodes a Go string "0x…" of hex bytes.
-func decodeHex(s string) ([]byte, error) {
-	return decodeHexBytes([]byte(strconv.Quote(s)))
 }
 
 // parseQuantity reads a hex quantity ("0x0", "0x1b4"); leading zeros are

@@ -336,8 +336,9 @@ func newBodyBox(body []byte) *bodyBox {
 	return box
 }
 
-// getBody returns a fresh reader over the same bytes, so that net/http can
-// resend the body on a reused connection that the server had closed.
+// getBody returns a fresh reader over the same bytes. net/http needs it to
+// resend a request with a body when a pooled keep-alive connection turned out
+// dead before anything was written.
 func (b *bodyBox) getBody() (io.ReadCloser, error) { return &bodyReader{b: b.reader.b}, nil }
 
 // netFailure classifies an error from sending or from reading the body.
@@ -366,7 +367,7 @@ func (c *Client) httpFailure(r *Request, resp *http.Response) outcome {
 		RetryAfter:  parseRetryAfter(resp.Header.Get("Retry-After"), time.Now()),
 		Method:      methodOf(r),
 		Location:    c.red.String(resp.Header.Get("Location")),
-		URL:         c.red.String(maskedURL(r)),
+		URL:         c.maskedURL(r),
 	}
 	o := outcome{err: he, status: resp.StatusCode, bytes: int64(len(head)), retryAfter: he.RetryAfter}
 	switch resp.StatusCode {
@@ -385,9 +386,11 @@ func methodOf(r *Request) string {
 	return r.Method
 }
 
-func maskedURL(r *Request) string {
+// maskedURL is r's URL as errors, hooks and logs show it: the key's path
+// segment replaced by Mask, and the key masked in the query too.
+func (c *Client) maskedURL(r *Request) string {
 	_, m := r.Target.withQuery(r.Query)
-	return m
+	return c.red.String(m)
 }
 
 // report calls the hook and the logger with one attempt's outcome.
@@ -396,7 +399,7 @@ func (c *Client) report(r *Request, n int, start time.Time, o *outcome, delay ti
 		Chain:      c.chain,
 		Op:         r.Op,
 		Method:     methodOf(r),
-		URL:        c.red.String(maskedURL(r)),
+		URL:        c.maskedURL(r),
 		Number:     n,
 		StatusCode: o.status,
 		Duration:   time.Since(start),

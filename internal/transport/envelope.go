@@ -2,7 +2,6 @@ package transport
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 )
 
@@ -130,5 +129,3 @@ func skipValue(b []byte, i int) int {
 		return i
 	}
 }
-
-func asSyntax(err error, target **json.SyntaxError) bool { return errors.As(err, target) }

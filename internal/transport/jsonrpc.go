@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -159,7 +160,7 @@ func (c *Client) rpcError(resp *Response, raw []byte) error {
 // says why the body was rejected and shows its content type and its start
 // (scrubbed of the key).
 func (c *Client) InvalidBody(resp *Response, why error) error {
-	ct := resp.Header.Get("Content-Type")
+	ct := c.red.String(resp.Header.Get("Content-Type"))
 	return fmt.Errorf("%w: %w (content-type %q, body starts %q)", nodeaccess.ErrInvalidResponse, why, ct, c.red.Head(resp.Body, 120))
 }
 
@@ -183,7 +184,7 @@ func jsonProblem(body []byte, err error) error {
 		return fmt.Errorf("body is HTML or XML, not JSON")
 	}
 	var se *json.SyntaxError
-	if asSyntax(err, &se) && se.Offset >= int64(len(body)) || err.Error() == "unexpected end of JSON input" {
+	if errors.As(err, &se) && se.Offset >= int64(len(body)) || err.Error() == "unexpected end of JSON input" {
 		return fmt.Errorf("body is truncated JSON: %w", err)
 	}
 	return err

@@ -157,19 +157,12 @@ func DefaultTransport() *http.Transport {
 	}
 }
 
-// Chain returns the chain name given to New.
-func (c *Client) Chain() string { return c.chain }
-
 // Config returns the resolved configuration, for chain-specific settings.
 func (c *Client) Config() *config.Config { return &c.cfg }
 
 // BaseMasked returns the base URL, with the key masked should the user have
 // put it there too.
 func (c *Client) BaseMasked() string { return c.red.String(c.base.String()) }
-
-// Redact returns s with the access key masked, for chain packages that put
-// server text into errors.
-func (c *Client) Redact(s string) string { return c.red.String(s) }
 
 // Wrap wraps err once in a *nodeaccess.OpError naming the chain and op; nil
 // stays nil and an error already wrapped is returned as it is.

@@ -152,9 +152,8 @@ func TestKeylessClient(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "keyless")
 	assert.Equal(t, "hyper client for https://api.node.example (no key)", c.String())
-	assert.Equal(t, "hyper", c.Chain())
 	assert.Equal(t, "https://api.node.example", c.BaseMasked())
-	assert.Equal(t, "text with ignored", c.Redact("text with ignored"))
+	assert.Equal(t, "text with ignored", c.red.String("text with ignored"))
 
 	// An empty key needs Keyless.
 	_, err = New(Settings{Chain: "hyper", BaseURL: "https://api.node.example"})
