@@ -1,0 +1,90 @@
+package beacon
+
+import (
+	"errors"
+	"fmt"
+)
+
+// ErrInvalidState is matched (errors.Is) by every *DecodeError: the bytes
+// are not a valid state of the expected fork and preset.
+var ErrInvalidState = errors.New("invalid beacon state")
+
+// DecodeError reports bytes that are not a valid state: a bad offset, a
+// length over a list's limit, a vector of the wrong length, malformed JSON.
+// It matches ErrInvalidState.
+type DecodeError struct {
+	// Format is "ssz" or "json".
+	Format string
+	// Path names the field, such as "validators[12].pubkey" or
+	// "latest_execution_payload_header.extra_data"; empty for the top
+	// level.
+	Path string
+	// Offset is the byte offset in the input where the problem was found,
+	// or -1 when it is not known.
+	Offset int64
+	// Reason says what is wrong.
+	Reason string
+}
+
+// Error formats the error: `beacon: ssz: validators: at byte 1234: …`.
+func (e *DecodeError) Error() string {
+	s := "beacon: " + e.Format + ": "
+	if e.Path != "" {
+		s += e.Path + ": "
+	}
+	if e.Offset >= 0 {
+		s += fmt.Sprintf("at byte %d: ", e.Offset)
+	}
+	return s + e.Reason
+}
+
+// Is makes errors.Is(err, ErrInvalidState) true.
+func (e *DecodeError) Is(target error) bool { return target == ErrInvalidState }
+
+// DecodeOption adjusts DecodeSSZ and DecodeJSON.
+type DecodeOption func(*decodeConfig)
+
+type decodeConfig struct {
+	preset     Preset
+	sizeHint   int64
+	version    Version
+	hasVersion bool
+}
+
+func newDecodeConfig(opts []DecodeOption) decodeConfig {
+	c := decodeConfig{preset: MainnetPreset(), sizeHint: -1}
+	for _, o := range opts {
+		if o != nil {
+			o(&c)
+		}
+	}
+	return c
+}
+
+// UsePreset decodes with preset p instead of the mainnet preset.
+func UsePreset(p Preset) DecodeOption { return func(c *decodeConfig) { c.preset = p } }
+
+// SizeHint tells a decoder the input's total size in bytes (a file's size,
+// a response's Content-Length), so it can size each list exactly once as
+// soon as it knows the list's length. Without it a decoder still decodes
+// any input, growing what it cannot size in bounded steps. A hint smaller
+// than the input is an error; a negative hint means unknown.
+func SizeHint(n int64) DecodeOption { return func(c *decodeConfig) { c.sizeHint = n } }
+
+// AssumeVersion tells DecodeJSON the fork of a state given without the
+// beacon API's envelope (the bare "data" object), or checks it against the
+// envelope's "version" when there is one.
+func AssumeVersion(v Version) DecodeOption {
+	return func(c *decodeConfig) { c.version, c.hasVersion = v, true }
+}
+
+// Flags are the execution_optimistic and finalized flags a beacon node
+// sends beside a JSON state. SSZ responses do not carry them.
+type Flags struct {
+	// ExecutionOptimistic is true when the state refers to an execution
+	// payload not yet verified, which may still be invalidated.
+	ExecutionOptimistic bool
+	// Finalized is true when the state is in the finalized history of the
+	// chain.
+	Finalized bool
+}

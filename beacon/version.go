@@ -1,0 +1,128 @@
+package beacon
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Version is a consensus fork of the beacon chain. Versions are ordered:
+// Phase0 < Altair < … < Fulu, so v >= Capella reads "capella or later".
+//
+// The zero value is Phase0. A fork name this package does not know (gloas
+// and later) does not parse into a Version: ParseVersion returns an
+// *UnsupportedVersionError that names it, and the raw-bytes calls
+// (Client.DownloadState) still work for such states.
+type Version uint8
+
+// The consensus forks this package decodes, in order.
+const (
+	Phase0 Version = iota
+	Altair
+	Bellatrix
+	Capella
+	Deneb
+	Electra
+	Fulu
+)
+
+// Latest is the newest fork this package decodes.
+const Latest = Fulu
+
+var versionNames = [...]string{"phase0", "altair", "bellatrix", "capella", "deneb", "electra", "fulu"}
+
+// Versions returns every fork this package decodes, oldest first.
+func Versions() []Version {
+	out := make([]Version, 0, len(versionNames))
+	for v := Phase0; v <= Latest; v++ {
+		out = append(out, v)
+	}
+	return out
+}
+
+// String returns the fork's name as the beacon API spells it ("deneb").
+func (v Version) String() string {
+	if v.IsKnown() {
+		return versionNames[v]
+	}
+	return fmt.Sprintf("Version(%d)", uint8(v))
+}
+
+// IsKnown reports whether v is one of the forks this package decodes.
+func (v Version) IsKnown() bool { return v <= Latest }
+
+// ErrUnsupportedVersion is matched (errors.Is) by every
+// *UnsupportedVersionError.
+var ErrUnsupportedVersion = errors.New("unsupported version")
+
+// UnsupportedVersionError reports a consensus version this package cannot
+// decode, such as a fork newer than Fulu. Name is the name as the server or
+// the caller spelled it.
+type UnsupportedVersionError struct {
+	Name string
+}
+
+// Error names the version: `beacon: unsupported version "gloas"`.
+func (e *UnsupportedVersionError) Error() string {
+	return fmt.Sprintf("beacon: unsupported version %q (this package decodes phase0 to %s)", e.Name, Latest)
+}
+
+// Is makes errors.Is(err, ErrUnsupportedVersion) true.
+func (e *UnsupportedVersionError) Is(target error) bool { return target == ErrUnsupportedVersion }
+
+// ParseVersion parses a fork name as the beacon API sends it in the
+// Eth-Consensus-Version header and the JSON "version" field. Matching is
+// case-insensitive; surrounding spaces are ignored. An unknown name returns
+// an *UnsupportedVersionError.
+func ParseVersion(s string) (Version, error) {
+	name := trimSpaceASCII(s)
+	for i, n := range versionNames {
+		if equalFoldASCII(name, n) {
+			return Version(i), nil
+		}
+	}
+	return 0, &UnsupportedVersionError{Name: s}
+}
+
+// MarshalText returns the fork's name.
+func (v Version) MarshalText() ([]byte, error) {
+	if !v.IsKnown() {
+		return nil, &UnsupportedVersionError{Name: v.String()}
+	}
+	return []byte(versionNames[v]), nil
+}
+
+// UnmarshalText parses a fork name (see ParseVersion).
+func (v *Version) UnmarshalText(b []byte) error {
+	p, err := ParseVersion(string(b))
+	if err != nil {
+		return err
+	}
+	*v = p
+	return nil
+}
+
+func trimSpaceASCII(s string) string {
+	for len(s) > 0 && (s[0] == ' ' || s[0] == '\t') {
+		s = s[1:]
+	}
+	for len(s) > 0 && (s[len(s)-1] == ' ' || s[len(s)-1] == '\t') {
+		s = s[:len(s)-1]
+	}
+	return s
+}
+
+func equalFoldASCII(a, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := 0; i < len(a); i++ {
+		x, y := a[i], b[i]
+		if 'A' <= x && x <= 'Z' {
+			x += 'a' - 'A'
+		}
+		if x != y {
+			return false
+		}
+	}
+	return true
+}
