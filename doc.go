@@ -11,6 +11,9 @@
 //   - [github.com/nodeaccess/nodeaccess/evm]: an EVM node's JSON-RPC (eth_call,
 //     ots_getInternalOperations, eth_getCode). *evm.Client satisfies
 //     go-ethereum's bind.ContractCaller, so abigen bindings read through it.
+//   - [github.com/nodeaccess/nodeaccess/hyper]: Hyperliquid's /info
+//     (userVaultEquities on the node, allMids on the public API, exact
+//     decimals) and the chain's EVM through the evm package.
 //
 // Every client is built the same way, from the node's base URL and the access
 // key the provider issued, and is safe for concurrent use:

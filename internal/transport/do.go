@@ -89,6 +89,23 @@ type retryable struct{ err error }
 func (e *retryable) Error() string { return e.err.Error() }
 func (e *retryable) Unwrap() error { return e.err }
 
+// Final marks a stream decoder's error as the end of the call even when the
+// body broke off, which Stream otherwise retries: for a decoder that has
+// already passed part of the body on (written it to a file, say), where
+// another attempt would hand the same bytes on twice. The call returns err
+// as it is (unwrapped from Final). Final(nil) is nil.
+func Final(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &finalErr{err}
+}
+
+type finalErr struct{ err error }
+
+func (e *finalErr) Error() string { return e.err.Error() }
+func (e *finalErr) Unwrap() error { return e.err }
+
 // outcome is what one attempt ended with.
 type outcome struct {
 	err        error
@@ -111,8 +128,9 @@ func (c *Client) Do(ctx context.Context, r *Request) (Response, error) {
 
 // Stream is Do for large bodies: decode reads the live body (capped) while it
 // arrives. decode's error ends the call unless it is marked Retryable; a body
-// that breaks off (reset, early EOF, timeout) is retried when attempts remain,
-// so decode must not keep state across calls.
+// that breaks off (reset, early EOF, timeout) is retried when attempts remain
+// unless decode's error is marked Final, so decode must not keep state across
+// calls (or must be ready to undo it).
 func (c *Client) Stream(ctx context.Context, r *Request, decode func(*Response) error) error {
 	_, err := c.run(ctx, r, decode)
 	return err
@@ -235,6 +253,8 @@ func (c *Client) attempt(ctx context.Context, r *Request, decode func(*Response)
 		case err == nil:
 		case cr.over:
 			o.err, o.final = tooLarge(limit), true
+		case isFinal(err):
+			o.err, o.final = err.(*finalErr).err, true
 		case cr.err != nil && !errors.Is(cr.err, io.EOF):
 			fail := c.netFailure(ctx, actx, timeout, cr.err)
 			fail.status, fail.bytes = o.status, o.bytes
@@ -263,6 +283,13 @@ func (c *Client) attempt(ctx context.Context, r *Request, decode func(*Response)
 	}
 	resp.Body, resp.buf = body, bp
 	return resp, o
+}
+
+// isFinal reports whether err came from Final (directly, not wrapped, so
+// that the decoder says so on purpose).
+func isFinal(err error) bool {
+	_, ok := err.(*finalErr)
+	return ok
 }
 
 func tooLarge(limit int64) error {

@@ -358,3 +358,14 @@ func TestRedactorHead(t *testing.T) {
 
 // discardLog keeps expected TLS handshake errors out of the test output.
 func discardLog() *log.Logger { return log.New(io.Discard, "", 0) }
+
+// TestClientMask: Mask removes every form of the key, for chain packages
+// that show unescaped server text.
+func TestClientMask(t *testing.T) {
+	t.Parallel()
+	c := newClient(t, "https://node.example", escKey)
+	assert.Equal(t, "a REDACTED b REDACTED c", c.Mask("a "+escKey+" b sEcReT%25k3y%3A%40%2B%3F%23%C3%A9 c"))
+	assert.Equal(t, "nothing", c.Mask("nothing"))
+	k := newClient(t, "https://node.example", testKey)
+	assert.Equal(t, "bad key REDACTED", k.Mask("bad key "+testKey))
+}

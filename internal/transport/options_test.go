@@ -2,6 +2,7 @@ package transport
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 	"testing"
 	"time"
@@ -116,6 +117,16 @@ func TestBadOptionFailsNew(t *testing.T) {
 	_, err = New(Settings{Chain: "evm", BaseURL: "https://node.example", Key: testKey,
 		Defaults: []nodeaccess.Option{func(*config.Config) error { return errors.New("boom") }}})
 	assert.ErrorIs(t, err, nodeaccess.ErrInvalidInput)
+
+	// An option whose message quotes a value holding the key (a URL given
+	// to a chain option) does not leak it.
+	_, err = New(Settings{Chain: "hyper", BaseURL: "https://node.example", Key: testKey,
+		Options: []nodeaccess.Option{func(*config.Config) error {
+			return fmt.Errorf("bad URL %q", "https://host/"+testKey+"/x")
+		}}})
+	require.ErrorIs(t, err, nodeaccess.ErrInvalidInput)
+	assert.NotContains(t, err.Error(), testKey)
+	assert.Contains(t, err.Error(), "bad URL")
 }
 
 func TestBackoffBounds(t *testing.T) {

@@ -339,7 +339,7 @@ func stalledStream(w http.ResponseWriter, r *http.Request, _ int) {
 	_ = http.NewResponseController(w).Flush()
 	select {
 	case <-r.Context().Done():
-	case <-time.After(5 * time.Second):
+	case <-time.After(10 * time.Second):
 	}
 }
 
@@ -352,7 +352,7 @@ func TestStreamSlowBody(t *testing.T) {
 		t.Parallel()
 		srv, cnt := serve(t, stalledStream)
 		rec := &recorder{}
-		c := newClient(t, srv.URL, testKey, fast, nodeaccess.WithTimeout(150*time.Millisecond),
+		c := newClient(t, srv.URL, testKey, fast, nodeaccess.WithTimeout(500*time.Millisecond),
 			nodeaccess.WithMaxAttempts(2), nodeaccess.WithHook(rec.hook))
 		d := &decodeAll{}
 		start := time.Now()
@@ -361,9 +361,9 @@ func TestStreamSlowBody(t *testing.T) {
 		require.Error(t, err)
 		assert.ErrorIs(t, err, nodeaccess.ErrUnavailable)
 		assert.ErrorIs(t, err, context.DeadlineExceeded)
-		assert.Contains(t, err.Error(), "service unavailable after 2 attempts: attempt timed out after 150ms")
-		assert.GreaterOrEqual(t, took, 290*time.Millisecond)
-		within(t, took, 2*time.Second, "two 150ms attempts")
+		assert.Contains(t, err.Error(), "service unavailable after 2 attempts: attempt timed out after 500ms")
+		assert.GreaterOrEqual(t, took, 990*time.Millisecond)
+		within(t, took, 6*time.Second, "two 500ms attempts")
 		assert.Equal(t, 2, d.calls)
 		assert.Equal(t, 2, cnt.get())
 		for i := range d.calls {
@@ -376,9 +376,9 @@ func TestStreamSlowBody(t *testing.T) {
 		for i, a := range atts {
 			assert.Equal(t, 200, a.StatusCode)
 			assert.Equal(t, int64(16), a.Bytes)
-			assert.GreaterOrEqual(t, a.Duration, 140*time.Millisecond)
+			assert.GreaterOrEqual(t, a.Duration, 490*time.Millisecond)
 			assert.ErrorIs(t, a.Err, context.DeadlineExceeded)
-			assert.Equal(t, "attempt timed out after 150ms: context deadline exceeded", a.Err.Error())
+			assert.Equal(t, "attempt timed out after 500ms: context deadline exceeded", a.Err.Error())
 			assert.Equal(t, i == 0, a.WillRetry)
 		}
 		assertErrNoKey(t, testKey, err)
@@ -400,7 +400,7 @@ func TestStreamSlowBody(t *testing.T) {
 		assert.Equal(t, context.DeadlineExceeded, err, "the context's own error")
 		assert.False(t, errors.Is(err, nodeaccess.ErrUnavailable))
 		assert.GreaterOrEqual(t, took, 190*time.Millisecond)
-		within(t, took, 2*time.Second, "a 200ms deadline")
+		within(t, took, 6*time.Second, "a 200ms deadline")
 		assert.Equal(t, 1, d.calls)
 		assert.Equal(t, 1, cnt.get())
 		assert.Equal(t, "0123456789abcdef", string(d.bodies[0]))
@@ -580,4 +580,40 @@ func TestRetryableNil(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 1, cnt.get())
 	require.Len(t, rec.all(), 1)
+}
+
+// TestStreamFinalStopsRetryOfBrokenBody: a body that breaks off is retried,
+// unless the decoder marks its error Final; then the call ends at once with
+// the decoder's own error, and the hook sees the one attempt.
+func TestStreamFinalStopsRetryOfBrokenBody(t *testing.T) {
+	t.Parallel()
+	const size = 8 << 10
+	body := patternBody(size)
+	srv, cnt := serve(t, func(w http.ResponseWriter, r *http.Request, _ int) { brokenStream(t, w, r, body) })
+	rec := &recorder{}
+	c := newClient(t, srv.URL, testKey, fast, nodeaccess.WithHook(rec.hook))
+	errPassedOn := errors.New("half the body was passed on")
+	calls := 0
+	var readErr error
+	err := c.Stream(context.Background(), &Request{Target: streamTarget(t, c), Accept: streamAccept}, func(r *Response) error {
+		calls++
+		_, readErr = io.ReadAll(r.Stream)
+		return Final(fmt.Errorf("%w: %w", errPassedOn, readErr))
+	})
+	require.Error(t, err)
+	assert.Equal(t, 1, calls)
+	assert.Equal(t, 1, cnt.get())
+	assert.ErrorIs(t, readErr, io.ErrUnexpectedEOF)
+	assert.ErrorIs(t, err, errPassedOn)
+	assert.ErrorIs(t, err, io.ErrUnexpectedEOF)
+	assert.Equal(t, "half the body was passed on: unexpected EOF", err.Error())
+	var fe *finalErr
+	assert.False(t, errors.As(err, &fe), "returned unwrapped from Final")
+	atts := rec.all()
+	require.Len(t, atts, 1)
+	assert.Equal(t, 200, atts[0].StatusCode)
+	assert.Equal(t, int64(size/2), atts[0].Bytes)
+	assert.False(t, atts[0].WillRetry)
+	assert.ErrorIs(t, atts[0].Err, errPassedOn)
+	assert.Nil(t, Final(nil))
 }

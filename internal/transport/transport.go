@@ -83,7 +83,9 @@ func New(s Settings) (*Client, error) {
 			continue
 		}
 		if err := o(&c.cfg); err != nil {
-			return nil, fmt.Errorf("%s: %w", s.Chain, &nodeaccess.InputError{Arg: "option", Reason: err.Error()})
+			// An option's message may quote its value (a URL, a header),
+			// which may hold the key.
+			return nil, fmt.Errorf("%s: %w", s.Chain, &nodeaccess.InputError{Arg: "option", Reason: c.red.String(err.Error())})
 		}
 	}
 	if opt := c.cfg.ForeignExt(s.Chain); opt != "" {
@@ -175,6 +177,11 @@ func (c *Client) Wrap(op string, err error) error {
 	}
 	return &nodeaccess.OpError{Chain: c.chain, Op: op, Err: c.red.Err(err)}
 }
+
+// Mask returns s with every form of the access key replaced by Mask, for a
+// chain package that shows text taken from a response (a server's message
+// after JSON unescaping, say) in an error of its own.
+func (c *Client) Mask(s string) string { return c.red.String(s) }
 
 // String describes the client without its key.
 func (c *Client) String() string {

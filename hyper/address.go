@@ -1,0 +1,50 @@
+package hyper
+
+import (
+	"encoding/hex"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/nodeaccess/nodeaccess"
+)
+
+// ParseAddress reads an address as users and the API write it: "0x" and 40
+// hex digits, 42 characters in all. All lower case and all upper case are
+// accepted as they are; mixed case must be a valid EIP-55 checksum, so that
+// a mistyped character is caught instead of querying another account. Any
+// other string is a *nodeaccess.InputError (matching
+// nodeaccess.ErrInvalidInput) that quotes it.
+func ParseAddress(s string) (common.Address, error) {
+	return parseAddress("address", s)
+}
+
+func parseAddress(arg, s string) (common.Address, error) {
+	bad := func(why string) (common.Address, error) {
+		return common.Address{}, &nodeaccess.InputError{Arg: arg, Reason: quote(s) + " " + why}
+	}
+	if len(s) != 42 {
+		return bad("is not an address: want 0x and 40 hex digits (42 characters), got " + strconv.Itoa(len(s)) + " characters")
+	}
+	if s[0] != '0' || s[1] != 'x' && s[1] != 'X' {
+		return bad("is not an address: it does not start with 0x")
+	}
+	var a common.Address
+	if _, err := hex.Decode(a[:], []byte(s[2:])); err != nil {
+		return bad("is not an address: it has a character that is not a hex digit")
+	}
+	digits := s[2:]
+	if digits != strings.ToLower(digits) && digits != strings.ToUpper(digits) && a.Hex()[2:] != digits {
+		return bad("has mixed case that does not match its EIP-55 checksum: check it for a typo")
+	}
+	return a, nil
+}
+
+// quote quotes s for a message, cutting a long one.
+func quote(s string) string {
+	if len(s) > 64 {
+		return fmt.Sprintf("%q… (%d bytes)", s[:64], len(s))
+	}
+	return strconv.Quote(s)
+}

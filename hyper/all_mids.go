@@ -1,0 +1,155 @@
+package hyper
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/nodeaccess/nodeaccess"
+)
+
+// MidsOption refines an AllMids request.
+type MidsOption func(*midsRequest)
+
+type midsRequest struct {
+	dex string
+}
+
+// Dex asks AllMids for the mids of the builder-deployed perp dex name (such
+// as "xyz"), whose keys have the form "xyz:COIN". Dex("") is the first perp
+// dex, the same as no option, and the only one whose answer carries the spot
+// mids. A name is 1 to 32 ASCII letters, digits, '-' or '_'; AllMids refuses
+// any other before sending.
+func Dex(name string) MidsOption { return func(r *midsRequest) { r.dex = name } }
+
+// ErrUnknownDex matches the error of AllMids when the public API answered
+// null (HTTP 200) for the dex named with Dex: its answer to a dex name it
+// does not know.
+var ErrUnknownDex = errors.New("unknown perp dex")
+
+const maxDexName = 32
+
+// checkDex validates a dex name before it is sent.
+func checkDex(name string) error {
+	if len(name) > maxDexName {
+		return &nodeaccess.InputError{Arg: "dex", Reason: fmt.Sprintf("%s is longer than %d bytes", quote(name), maxDexName)}
+	}
+	for i := 0; i < len(name); i++ {
+		ch := name[i]
+		if !(ch >= 'a' && ch <= 'z' || ch >= 'A' && ch <= 'Z' || ch >= '0' && ch <= '9' || ch == '-' || ch == '_') {
+			return &nodeaccess.InputError{Arg: "dex", Reason: fmt.Sprintf("%s is not a dex name: want ASCII letters, digits, '-' or '_'", quote(name))}
+		}
+	}
+	return nil
+}
+
+// AllMids asks the official public API (not the node, which does not serve
+// it) for the mid price of every coin: POST {public}/info with
+// {"type":"allMids"}, or {"type":"allMids","dex":"xyz"} with Dex("xyz").
+// The node's access key is never sent there.
+//
+// The result tells the four key forms apart (perp "BTC", spot pair
+// "PURR/USDC", spot index "@107", builder dex "xyz:CL") and looks a key up
+// in one map access; see Mids. A dex the public API does not know fails with
+// ErrUnknownDex.
+func (c *Client) AllMids(ctx context.Context, opts ...MidsOption) (*Mids, error) {
+	const op = "allMids"
+	var r midsRequest
+	for _, o := range opts {
+		if o != nil {
+			o(&r)
+		}
+	}
+	if err := checkDex(r.dex); err != nil {
+		return nil, c.node.Wrap(op, err)
+	}
+	var buf [96]byte
+	body := append(buf[:0], `{"type":"allMids"`...)
+	if r.dex != "" {
+		body = append(body, `,"dex":`...)
+		body = appendJSONString(body, r.dex)
+	}
+	body = append(body, '}')
+	resp, err := c.info(ctx, onPublic, op, body)
+	if err != nil {
+		return nil, c.node.Wrap(op, err)
+	}
+	defer resp.Release()
+	if r.dex != "" && string(bytes.TrimSpace(resp.Body)) == "null" {
+		return nil, c.node.Wrap(op, fmt.Errorf("%w %q: the public API answered null", ErrUnknownDex, r.dex))
+	}
+	mids, err := decode(c.public, &resp, func(b []byte) (*Mids, error) { return decodeMids(r.dex, b) })
+	if err != nil {
+		return nil, c.node.Wrap(op, err)
+	}
+	return mids, nil
+}
+
+// decodeMids decodes an allMids body: a JSON object from key to mid price,
+// the price a decimal string (or number). A key given twice is an error, as
+// is a price that is not a non-negative decimal.
+func decodeMids(dex string, body []byte) (*Mids, error) {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, fmt.Errorf("allMids: %v", err)
+	}
+	if d, ok := tok.(json.Delim); !ok || d != '{' {
+		return nil, fmt.Errorf("allMids: want a JSON object, got %s", tokenKind(tok))
+	}
+	entries := make([]Mid, 0, len(body)/20)
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, fmt.Errorf("allMids: %v", err)
+		}
+		key, ok := tok.(string)
+		if !ok { // the decoder allows only strings here; this is a guard
+			return nil, fmt.Errorf("allMids: malformed object key")
+		}
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return nil, fmt.Errorf("allMids: value of %s: %v", quote(key), err)
+		}
+		price, err := parseDecimal(raw)
+		if err != nil {
+			return nil, fmt.Errorf("allMids: price of %s: %v", quote(key), err)
+		}
+		if price.IsNegative() {
+			return nil, fmt.Errorf("allMids: price of %s is negative", quote(key))
+		}
+		m := classify(key)
+		m.Price = price
+		entries = append(entries, m)
+	}
+	if _, err := dec.Token(); err != nil { // the closing brace
+		return nil, fmt.Errorf("allMids: %v", err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, fmt.Errorf("allMids: data after the object")
+	}
+	return newMids(dex, entries)
+}
+
+// tokenKind names a JSON token for a message.
+func tokenKind(tok json.Token) string {
+	switch t := tok.(type) {
+	case json.Delim:
+		if t == '[' {
+			return "an array"
+		}
+		return string(t)
+	case string:
+		return "a string"
+	case float64, json.Number:
+		return "a number"
+	case bool:
+		return "a boolean"
+	case nil:
+		return "null"
+	}
+	return "something else"
+}

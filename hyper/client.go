@@ -1,0 +1,185 @@
+package hyper
+
+import (
+	"fmt"
+	"net/url"
+	"strings"
+
+	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/evm"
+	"github.com/nodeaccess/nodeaccess/internal/config"
+	"github.com/nodeaccess/nodeaccess/internal/transport"
+)
+
+// The official public API of Hyperliquid, which serves the /info request
+// types that node-access services do not (such as allMids). It takes no key.
+const (
+	// MainnetAPIURL is the public API of mainnet, the default.
+	MainnetAPIURL = "https://api.hyperliquid.xyz"
+	// TestnetAPIURL is the public API of testnet (see WithTestnet).
+	TestnetAPIURL = "https://api.hyperliquid-testnet.xyz"
+)
+
+// chain names this package in errors, hooks and options.
+const chain = "hyper"
+
+// Client calls Hyperliquid's /info endpoint in two places: the node of a
+// node-access service at {base}/{key}/info (UserVaultEquities), and the
+// official public API at {public}/info, which never receives the key
+// (AllMids). EVM returns a client for the chain's EVM at {base}/{key}/evm.
+// A Client is safe for concurrent use; make one per endpoint and share it.
+type Client struct {
+	node       *transport.Client
+	nodeInfo   transport.Target
+	public     *transport.Client
+	publicInfo transport.Target
+	publicURL  string
+	evm        *evm.Client
+}
+
+type publicURLKey struct{}
+
+// WithPublicURL sends the requests only the public API serves (AllMids) to
+// rawURL instead of MainnetAPIURL: an absolute http or https URL without
+// query, fragment or user info, such as a proxy in front of the public API.
+// The public API never receives the node's access key; a URL that holds the
+// key as a path segment is refused.
+func WithPublicURL(rawURL string) nodeaccess.Option {
+	return publicURLOption("WithPublicURL", rawURL)
+}
+
+// WithTestnet sends the requests only the public API serves to testnet's
+// public API (TestnetAPIURL). It does not change the node's URL: pass a
+// testnet node's base URL to New as well.
+func WithTestnet() nodeaccess.Option {
+	return publicURLOption("WithTestnet", TestnetAPIURL)
+}
+
+func publicURLOption(name, rawURL string) nodeaccess.Option {
+	return func(c *config.Config) error {
+		// The messages quote no more than the scheme and the host, so that
+		// a key put into the URL by mistake is not repeated in an error.
+		u, err := url.Parse(rawURL)
+		switch {
+		case err != nil || rawURL == "":
+			return fmt.Errorf("hyper: %s: the public API URL does not parse", name)
+		case u.Scheme != "http" && u.Scheme != "https" || u.Host == "":
+			return fmt.Errorf("hyper: %s: the public API URL must be absolute http or https with a host (scheme %q)", name, u.Scheme)
+		case u.User != nil || u.RawQuery != "" || u.ForceQuery || u.Fragment != "":
+			return fmt.Errorf("hyper: %s: the public API URL for host %q has user info, a query or a fragment", name, u.Host)
+		}
+		c.SetExt(chain, name, publicURLKey{}, strings.TrimRight(rawURL, "/"))
+		return nil
+	}
+}
+
+// New returns a client for the Hyperliquid node at baseURL with the access
+// key key. Options from the nodeaccess package (retries, timeouts, HTTP
+// client, hooks, logger) apply to all three endpoints: the node's /info, the
+// public API and the EVM client. WithPublicURL and WithTestnet choose the
+// public API; options of other chain packages are refused.
+func New(baseURL, key string, opts ...nodeaccess.Option) (*Client, error) {
+	node, err := transport.New(transport.Settings{Chain: chain, BaseURL: baseURL, Key: key, Options: opts})
+	if err != nil {
+		return nil, err
+	}
+	publicURL := MainnetAPIURL
+	if v, ok := node.Config().Ext(publicURLKey{}); ok {
+		publicURL = v.(string)
+	}
+	if holdsKey(publicURL, key) {
+		return nil, fmt.Errorf("%s: %w", chain, &nodeaccess.InputError{Arg: "option",
+			Reason: "the public API URL holds the access key as a path segment; the public API takes no key"})
+	}
+	// The public API gets a transport of its own that has no key at all, so
+	// that nothing it sends or reports can carry it.
+	public, err := transport.New(transport.Settings{Chain: chain, BaseURL: publicURL, Keyless: true, Options: opts})
+	if err != nil {
+		return nil, err
+	}
+	nodeInfo, err := node.Target("{key}/info")
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", chain, err)
+	}
+	publicInfo, err := public.Target("info")
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", chain, err)
+	}
+	// The EVM client shares the user's options but not this package's own:
+	// evm.New refuses options of another chain.
+	evmOpts := append(sharedOptions(opts), evm.WithPathSuffix("evm"))
+	ec, err := evm.New(baseURL, key, evmOpts...)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", chain, err)
+	}
+	return &Client{node: node, nodeInfo: nodeInfo, public: public, publicInfo: publicInfo, publicURL: publicURL, evm: ec}, nil
+}
+
+// sharedOptions returns opts without the options of this package. Each
+// option is tried on a scratch configuration: one that stores a setting of
+// a chain other than evm is one of ours (New has already refused options of
+// other packages).
+func sharedOptions(opts []nodeaccess.Option) []nodeaccess.Option {
+	out := make([]nodeaccess.Option, 0, len(opts)+1)
+	for _, o := range opts {
+		if o == nil {
+			continue
+		}
+		var scratch config.Config
+		if err := o(&scratch); err == nil && scratch.ForeignExt("evm") != "" {
+			continue
+		}
+		out = append(out, o)
+	}
+	return out
+}
+
+// holdsKey reports whether a path segment of rawURL is the key.
+func holdsKey(rawURL, key string) bool {
+	u, err := url.Parse(rawURL)
+	if err != nil || key == "" {
+		return false
+	}
+	for _, seg := range strings.Split(u.EscapedPath(), "/") {
+		if seg == key || seg == url.PathEscape(key) {
+			return true
+		}
+		if s, err := url.PathUnescape(seg); err == nil && s == key {
+			return true
+		}
+	}
+	return false
+}
+
+// NewFromURL takes the node's whole endpoint URL as providers show it, with
+// the access key as its last path segment ("https://host/<KEY>"), and returns
+// New(base, key, opts...). A URL ending in "/<KEY>/info" or "/<KEY>/evm" (the
+// two endpoints below the key) is read the same way.
+func NewFromURL(endpoint string, opts ...nodeaccess.Option) (*Client, error) {
+	base, key, _, err := transport.SplitEndpoint(endpoint, "info", "evm")
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", chain, err)
+	}
+	return New(base, key, opts...)
+}
+
+// EVM returns the client for the chain's EVM at {base}/{key}/evm, made by
+// New with the same key and shared options: eth_call, eth_getCode and
+// ots_getInternalOperations on HyperEVM. Its errors name the "evm" package.
+func (c *Client) EVM() *evm.Client { return c.evm }
+
+// PublicURL returns the base URL of the public API the client calls for
+// AllMids (MainnetAPIURL unless WithPublicURL or WithTestnet chose another).
+func (c *Client) PublicURL() string { return c.publicURL }
+
+// String describes the client's two /info endpoints; the key is masked.
+func (c *Client) String() string {
+	if c == nil {
+		return "<nil>"
+	}
+	return "hyper.Client{node " + c.nodeInfo.Masked() + ", public " + c.publicInfo.Masked() + "}"
+}
+
+// Format prints String for every verb, so that no formatting of a client
+// (%v, %+v, %#v) can reach the key.
+func (c *Client) Format(f fmt.State, _ rune) { _, _ = f.Write([]byte(c.String())) }

@@ -1,0 +1,62 @@
+// Package hyper calls Hyperliquid through a node-access service: the /info
+// requests userVaultEquities (on the node) and allMids (on the official
+// public API), and the chain's EVM (through the evm package).
+//
+// A Client is made from the node's base URL and the access key, and talks to
+// two places:
+//
+//   - the node, POST {base}/{key}/info, for UserVaultEquities;
+//   - the official public API, POST {public}/info, for AllMids, which the
+//     node does not serve. The public API is MainnetAPIURL unless
+//     WithTestnet or WithPublicURL chose another, and it never receives the
+//     key: its requests go through a transport that has no key at all.
+//
+// EVM returns an *evm.Client at {base}/{key}/evm for eth_call, eth_getCode
+// and ots_getInternalOperations on HyperEVM, made with the same key and
+// shared options:
+//
+//	c, err := hyper.New("https://hyperliquid.node.example", key)
+//	vaults, err := c.UserVaultEquities(ctx, user)
+//	mids, err := c.AllMids(ctx)
+//	btc, ok := mids.Price("BTC")
+//	out, err := c.EVM().Call(ctx, evm.CallMsg{To: token, Data: calldata}, evm.Latest)
+//
+// # Types
+//
+// Equities and prices are decimal.Decimal values holding the digits exactly
+// as the server wrote them (never a float): 688536.0314879999 stays that
+// number. Numbers are read whether the server sends them as JSON strings or
+// as JSON numbers. The lock-up end of a vault deposit is a time.Time in UTC.
+// Addresses are common.Address; ParseAddress and UserVaultEquitiesOf read
+// them from text and refuse anything but "0x" and 40 hex digits (with a
+// valid EIP-55 checksum when the case is mixed).
+//
+// allMids returns keys in four forms: perp symbols ("BTC"), the named spot
+// pair "PURR/USDC", spot index keys ("@107", an index into the spot
+// metadata's universe) and builder-dex keys ("xyz:CL"). Mids tells them
+// apart (KeyKind), looks keys up in one map access, counts them per kind and
+// iterates in key order. Resolving "@N" to its tokens needs the spot
+// metadata, which this package does not fetch; applications that trade by
+// symbol may ignore those keys (Mids.OfKind).
+//
+// # Errors
+//
+// Errors are those of the nodeaccess package, wrapped once in a
+// *nodeaccess.OpError naming "hyper" and the request type
+// ("hyper: userVaultEquities: …"). In addition:
+//
+//   - HTTP 422 with "Failed to deserialize the JSON body into the target
+//     type" matches ErrUnsupportedRequest (and *nodeaccess.HTTPError): the
+//     body was malformed, or the node does not serve that request type
+//     (node-access services serve only part of /info; the public API serves
+//     the rest).
+//   - HTTP 500 with the body null, which Hyperliquid servers answer now and
+//     then to valid requests, is retried like 502-504; so is 429, which ends
+//     as nodeaccess.ErrRateLimited when the retries run out. The public API
+//     allows a weight of 1200 per minute and IP (allMids weighs 2,
+//     userVaultEquities 20).
+//   - A 2xx body that is not the expected JSON (an HTML page, truncated
+//     JSON, a price that is not a decimal) matches
+//     nodeaccess.ErrInvalidResponse.
+//   - AllMids for a dex the public API does not know matches ErrUnknownDex.
+package hyper

@@ -1,0 +1,239 @@
+package hyper_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"math/big"
+	"net/http"
+	"net/http/httptest"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/evm"
+	"github.com/nodeaccess/nodeaccess/hyper"
+)
+
+// fakeHyperliquid stands in, in these examples, for a provider's node (which
+// serves userVaultEquities at /{key}/info and the EVM at /{key}/evm) and for
+// the public API (which serves allMids at /info). Real use passes the
+// provider's base URL to New and leaves the public API at its default.
+func fakeHyperliquid() (node, public *httptest.Server) {
+	node = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		switch r.URL.Path {
+		case "/YOUR-ACCESS-KEY/info":
+			var req struct{ Type, User string }
+			_ = json.NewDecoder(r.Body).Decode(&req)
+			if req.Type != "userVaultEquities" {
+				w.Header().Set("Content-Type", "text/plain")
+				w.WriteHeader(http.StatusUnprocessableEntity)
+				io.WriteString(w, "Failed to deserialize the JSON body into the target type")
+				return
+			}
+			io.WriteString(w, `[{"vaultAddress":"0x07fd993f0fa3a185f7207adccd29f7a87404689d","equity":"688536.0314879999","lockedUntilTimestamp":1737697731869},`+
+				`{"vaultAddress":"0x7f6ce756bdee0db22a8fbda15aa48023aae5a8be","equity":"100.003834","lockedUntilTimestamp":1749857239300}]`)
+		case "/YOUR-ACCESS-KEY/evm":
+			// decimals() of a token: 6.
+			io.WriteString(w, `{"jsonrpc":"2.0","id":1,"result":"0x0000000000000000000000000000000000000000000000000000000000000006"}`)
+		}
+	}))
+	public = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req struct{ Type, Dex string }
+		_ = json.NewDecoder(r.Body).Decode(&req)
+		w.Header().Set("Content-Type", "application/json")
+		switch req.Dex {
+		case "":
+			io.WriteString(w, `{"BTC":"89926.5","ETH":"3102.75","HYPE":"28.7295","PURR/USDC":"0.0664375","@1":"21.522","@107":"28.718","@142":"89976.5"}`)
+		case "xyz":
+			io.WriteString(w, `{"xyz:CL":"60.123","xyz:GOLD":"4210.25"}`)
+		default:
+			io.WriteString(w, "null")
+		}
+	}))
+	return node, public
+}
+
+// The vaults a user has deposited into, with exact equities.
+func ExampleClient_UserVaultEquities() {
+	node, public := fakeHyperliquid()
+	defer node.Close()
+	defer public.Close()
+
+	c, err := hyper.New(node.URL, "YOUR-ACCESS-KEY", hyper.WithPublicURL(public.URL))
+	if err != nil {
+		log.Fatal(err)
+	}
+	user := common.HexToAddress("0x2b804617c6f63c040377e95bb276811747006f4b")
+	vaults, err := c.UserVaultEquities(context.Background(), user)
+	if err != nil {
+		log.Fatal(err)
+	}
+	now := time.Date(2025, 3, 1, 0, 0, 0, 0, time.UTC)
+	for _, v := range vaults {
+		fmt.Printf("%s %s USD, locked until %s: %v\n", v.VaultAddress.Hex(), v.Equity, v.LockedUntil.Format(time.RFC3339), v.Locked(now))
+	}
+	// Output:
+	// 0x07Fd993f0fA3A185F7207ADcCD29f7A87404689D 688536.0314879999 USD, locked until 2025-01-24T05:48:51Z: false
+	// 0x7F6CE756BDEe0db22A8FbDA15aA48023AAE5a8bE 100.003834 USD, locked until 2025-06-13T23:27:19Z: true
+}
+
+// An address typed by a user is checked before anything is sent.
+func ExampleClient_UserVaultEquitiesOf() {
+	node, public := fakeHyperliquid()
+	defer node.Close()
+	defer public.Close()
+	c, err := hyper.New(node.URL, "YOUR-ACCESS-KEY", hyper.WithPublicURL(public.URL))
+	if err != nil {
+		log.Fatal(err)
+	}
+
+	vaults, err := c.UserVaultEquitiesOf(context.Background(), "0x2b804617c6f63c040377e95bb276811747006f4b")
+	fmt.Println(len(vaults), err)
+
+	_, err = c.UserVaultEquitiesOf(context.Background(), "0x2b804617c6f63c040377e95bb27681174700")
+	fmt.Println(errors.Is(err, nodeaccess.ErrInvalidInput))
+	fmt.Println(err)
+	// Output:
+	// 2 <nil>
+	// true
+	// hyper: userVaultEquities: invalid input: user: "0x2b804617c6f63c040377e95bb27681174700" is not an address: want 0x and 40 hex digits (42 characters), got 38 characters
+}
+
+// Mid prices from the public API: look a symbol up, count the key forms, and
+// walk the perps in key order without the spot index keys.
+func ExampleClient_AllMids() {
+	node, public := fakeHyperliquid()
+	defer node.Close()
+	defer public.Close()
+	// Without WithPublicURL the client asks https://api.hyperliquid.xyz.
+	c, err := hyper.New(node.URL, "YOUR-ACCESS-KEY", hyper.WithPublicURL(public.URL))
+	if err != nil {
+		log.Fatal(err)
+	}
+
+	mids, err := c.AllMids(context.Background())
+	if err != nil {
+		log.Fatal(err)
+	}
+	btc, _ := mids.Price("BTC")
+	fmt.Println("BTC:", btc)
+	fmt.Println(mids.Len(), "keys,", mids.Count(hyper.KeySpotIndex), "spot index keys")
+	for m := range mids.OfKind(hyper.KeyPerp) {
+		fmt.Println(m.Key, m.Price)
+	}
+	if m, ok := mids.SpotIndex(107); ok {
+		fmt.Println(m.Key, m.Kind, m.Price)
+	}
+	// Output:
+	// BTC: 89926.5
+	// 7 keys, 3 spot index keys
+	// BTC 89926.5
+	// ETH 3102.75
+	// HYPE 28.7295
+	// @107 spot index 28.718
+}
+
+// Mid prices of a builder-deployed perp dex.
+func ExampleDex() {
+	node, public := fakeHyperliquid()
+	defer node.Close()
+	defer public.Close()
+	c, err := hyper.New(node.URL, "YOUR-ACCESS-KEY", hyper.WithPublicURL(public.URL))
+	if err != nil {
+		log.Fatal(err)
+	}
+
+	mids, err := c.AllMids(context.Background(), hyper.Dex("xyz"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	for key, m := range mids.All() {
+		fmt.Println(key, m.Kind, m.Dex, m.Coin, m.Price)
+	}
+
+	_, err = c.AllMids(context.Background(), hyper.Dex("nope"))
+	fmt.Println(errors.Is(err, hyper.ErrUnknownDex))
+	// Output:
+	// xyz:CL builder dex xyz CL 60.123
+	// xyz:GOLD builder dex xyz GOLD 4210.25
+	// true
+}
+
+// HyperEVM through the evm package, at {base}/{key}/evm.
+func ExampleClient_EVM() {
+	node, public := fakeHyperliquid()
+	defer node.Close()
+	defer public.Close()
+	c, err := hyper.New(node.URL, "YOUR-ACCESS-KEY", hyper.WithPublicURL(public.URL))
+	if err != nil {
+		log.Fatal(err)
+	}
+
+	token := common.HexToAddress("0xb88339CB7199b77E23DB6E890353E22632Ba630f")
+	out, err := c.EVM().Call(context.Background(), evm.CallMsg{To: token, Data: common.FromHex("0x313ce567")}, evm.Latest)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("decimals:", new(big.Int).SetBytes(out))
+	// Output:
+	// decimals: 6
+}
+
+// The client's two endpoints; the key never shows.
+func ExampleNew() {
+	c, err := hyper.New("https://hyperliquid.node.example", "YOUR-ACCESS-KEY", hyper.WithTestnet(),
+		nodeaccess.WithMaxAttempts(5))
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(c)
+	fmt.Println(c.EVM())
+	// Output:
+	// hyper.Client{node https://hyperliquid.node.example/REDACTED/info, public https://api.hyperliquid-testnet.xyz/info}
+	// evm.Client{https://hyperliquid.node.example/REDACTED/evm}
+}
+
+// A request type the node does not serve.
+func ExampleErrUnsupportedRequest() {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain")
+		w.WriteHeader(http.StatusUnprocessableEntity)
+		io.WriteString(w, "Failed to deserialize the JSON body into the target type")
+	}))
+	defer srv.Close()
+	c, err := hyper.New(srv.URL, "YOUR-ACCESS-KEY")
+	if err != nil {
+		log.Fatal(err)
+	}
+
+	_, err = c.UserVaultEquities(context.Background(), common.HexToAddress("0x2b804617c6f63c040377e95bb276811747006f4b"))
+	fmt.Println(errors.Is(err, hyper.ErrUnsupportedRequest))
+	var he *nodeaccess.HTTPError
+	fmt.Println(errors.As(err, &he), he.StatusCode)
+	// Output:
+	// true
+	// true 422
+}
+
+// Addresses as users type them.
+func ExampleParseAddress() {
+	for _, s := range []string{
+		"0x07Fd993f0fA3A185F7207ADcCD29f7A87404689D",
+		"0x07fd993f0fa3a185f7207adccd29f7a87404689d",
+		"0x07fD993f0fA3A185F7207ADcCD29f7A87404689D",
+		"07fd993f0fa3a185f7207adccd29f7a87404689d",
+	} {
+		a, err := hyper.ParseAddress(s)
+		fmt.Println(a.Hex(), err)
+	}
+	// Output:
+	// 0x07Fd993f0fA3A185F7207ADcCD29f7A87404689D <nil>
+	// 0x07Fd993f0fA3A185F7207ADcCD29f7A87404689D <nil>
+	// 0x0000000000000000000000000000000000000000 invalid input: address: "0x07fD993f0fA3A185F7207ADcCD29f7A87404689D" has mixed case that does not match its EIP-55 checksum: check it for a typo
+	// 0x0000000000000000000000000000000000000000 invalid input: address: "07fd993f0fa3a185f7207adccd29f7a87404689d" is not an address: want 0x and 40 hex digits (42 characters), got 40 characters
+}

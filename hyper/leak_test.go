@@ -1,0 +1,219 @@
+package hyper_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/evm"
+	"github.com/nodeaccess/nodeaccess/hyper"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// Keys with characters that escaping and quoting change.
+var leakKeys = []string{"sEcReT-k3y", "sEcReT%k3y:@+?#é"}
+
+// assertNoKey fails when s holds key in any spelling, or its start.
+func assertNoKey(t *testing.T, key, what, s string) {
+	t.Helper()
+	quoted := fmt.Sprintf("%q", key)
+	for _, f := range []string{key, url.PathEscape(key), url.QueryEscape(key), quoted[1 : len(quoted)-1], "secret"} {
+		if strings.Contains(strings.ToLower(s), strings.ToLower(f)) {
+			t.Errorf("%s leaks the key (%q): %s", what, f, s)
+		}
+	}
+}
+
+// echoServer answers every request with status, and a body made by body
+// from the request's path (which holds the key on the node).
+func echoServer(t *testing.T, status int, ctype string, body func(path string) string) *httptest.Server {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", ctype)
+		w.WriteHeader(status)
+		_, _ = io.WriteString(w, body(r.URL.Path))
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// observed collects everything a client reports: hook payloads and log
+// records.
+type observed struct {
+	seen attempts
+	mu   sync.Mutex
+	logs bytes.Buffer
+}
+
+func (o *observed) Write(p []byte) (int, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.logs.Write(p)
+}
+
+func (o *observed) options() []nodeaccess.Option {
+	return []nodeaccess.Option{
+		nodeaccess.WithHook(o.seen.hook),
+		nodeaccess.WithLogger(slog.New(slog.NewTextHandler(o, &slog.HandlerOptions{Level: slog.LevelDebug}))),
+		nodeaccess.WithBackoff(time.Millisecond, 2*time.Millisecond),
+	}
+}
+
+func (o *observed) check(t *testing.T, key string) {
+	t.Helper()
+	for _, a := range o.seen.all() {
+		assertNoKey(t, key, "hook payload", fmt.Sprintf("%v %+v %s %v", a, a, a.URL, a.Err))
+	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	assertNoKey(t, key, "log", o.logs.String())
+}
+
+// Every failure of the node's /info that echoes the key, in every spelling,
+// shows no key in the error, the hook payloads or the logs.
+func TestNodeFailuresDoNotLeakTheKey(t *testing.T) {
+	long := strings.Repeat("x", 70)
+	cases := []struct {
+		name   string
+		status int
+		ctype  string
+		body   func(path string) string
+	}{
+		{"422 echoing the path", 422, "text/plain", func(p string) string { return deserialize + ": " + p }},
+		{"500 echoing the path", 500, "text/plain", func(p string) string { return "error at " + p }},
+		{"429 echoing the path", 429, "application/json", func(p string) string { return `{"path":"` + p + `"}` }},
+		{"HTML 200 echoing the path", 200, "text/html", func(p string) string { return "<html>" + p + "</html>" }},
+		{"equity holding the path", 200, "application/json", func(p string) string {
+			return `[{"vaultAddress":"0x07fd993f0fa3a185f7207adccd29f7a87404689d","equity":"` + p + `"}]`
+		}},
+		{"long equity holding the path", 200, "application/json", func(p string) string {
+			return `[{"vaultAddress":"0x07fd993f0fa3a185f7207adccd29f7a87404689d","equity":"` + long + p + long + `"}]`
+		}},
+		{"vault address holding the path", 200, "application/json", func(p string) string {
+			return `[{"vaultAddress":"` + p + `","equity":"1"}]`
+		}},
+		{"key cut by the body cap", 200, "text/plain", func(p string) string { return strings.Repeat("y", 110) + p }},
+	}
+	for _, key := range leakKeys {
+		for _, tc := range cases {
+			t.Run(tc.name+"/"+key, func(t *testing.T) {
+				srv := echoServer(t, tc.status, tc.ctype, tc.body)
+				var o observed
+				c, err := hyper.New(srv.URL, key, append(o.options(), hyper.WithPublicURL(srv.URL))...)
+				require.NoError(t, err)
+				_, err = c.UserVaultEquities(context.Background(), recordedUser)
+				require.Error(t, err)
+				assertNoKey(t, key, "error", fmt.Sprintf("%v|%+v|%#v|%s", err, err, err, err.Error()))
+				var he *nodeaccess.HTTPError
+				if tc.status != 200 {
+					require.ErrorAs(t, err, &he)
+					assertNoKey(t, key, "HTTPError", fmt.Sprintf("%s %s %s", he.URL, he.Body, he.Error()))
+				}
+				o.check(t, key)
+				assert.NotEmpty(t, o.seen.all())
+			})
+		}
+	}
+}
+
+// The public API never receives the key, on success and on failures that
+// are retried, in the path, any header or the body.
+func TestPublicRequestsCarryNoKey(t *testing.T) {
+	for _, key := range leakKeys {
+		public := newScript(t, reply{500, "application/json", "null"}, reply{429, "", ""}, reply{200, "application/json", `{"BTC":"1"}`},
+			reply{422, "text/plain", deserialize}, reply{200, "text/html", htmlPage})
+		node := newScript(t, reply{200, "application/json", "[]"})
+		var o observed
+		c, err := hyper.New(node.srv.URL, key, append(o.options(), hyper.WithPublicURL(public.srv.URL))...)
+		require.NoError(t, err)
+		_, err = c.AllMids(context.Background())
+		require.NoError(t, err)
+		_, err = c.AllMids(context.Background(), hyper.Dex("xyz"))
+		require.ErrorIs(t, err, hyper.ErrUnsupportedRequest)
+		assertNoKey(t, key, "error", fmt.Sprintf("%v %+v", err, err))
+		_, err = c.AllMids(context.Background())
+		require.ErrorIs(t, err, nodeaccess.ErrInvalidResponse)
+		assertNoKey(t, key, "error", fmt.Sprintf("%v %+v", err, err))
+
+		reqs := public.requests()
+		require.Len(t, reqs, 5)
+		for i, r := range reqs {
+			what := fmt.Sprintf("public request %d", i)
+			assertNoKey(t, key, what+" path", r.path)
+			assertNoKey(t, key, what+" body", r.body)
+			for k, vs := range r.header {
+				assertNoKey(t, key, what+" header "+k, k+": "+strings.Join(vs, ","))
+			}
+			assert.Equal(t, "/info", r.path)
+		}
+		assert.Empty(t, node.requests(), "allMids never goes to the node")
+		o.check(t, key)
+	}
+}
+
+// A network failure (connection refused) prints the URL in Go's own error;
+// the key is masked there too, for /info and for the EVM client.
+func TestRefusedConnectionDoesNotLeakTheKey(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	addr := "http://" + l.Addr().String()
+	require.NoError(t, l.Close())
+	for _, key := range leakKeys {
+		var o observed
+		c, err := hyper.New(addr, key, append(o.options(), hyper.WithPublicURL(addr))...)
+		require.NoError(t, err)
+		_, err = c.UserVaultEquities(context.Background(), recordedUser)
+		require.ErrorIs(t, err, nodeaccess.ErrUnavailable)
+		assert.Contains(t, err.Error(), "REDACTED")
+		assertNoKey(t, key, "error", fmt.Sprintf("%v %+v", err, err))
+		_, err = c.EVM().Call(context.Background(), evm.CallMsg{To: common.HexToAddress("0x01")}, evm.Latest)
+		require.ErrorIs(t, err, nodeaccess.ErrUnavailable)
+		assertNoKey(t, key, "evm error", fmt.Sprintf("%v %+v", err, err))
+		o.check(t, key)
+	}
+}
+
+func TestClientFormattingHidesTheKey(t *testing.T) {
+	for _, key := range leakKeys {
+		c, err := hyper.New("https://node.example/v1/", key)
+		require.NoError(t, err)
+		s := fmt.Sprintf("%v %+v %#v %s %q %x %d", c, c, c, c, c, c, c)
+		assertNoKey(t, key, "client", s)
+		assertNoKey(t, key, "client value", fmt.Sprintf("%v %+v %#v", *c, *c, *c))
+		assertNoKey(t, key, "evm client", fmt.Sprintf("%v %+v %#v", c.EVM(), c.EVM(), c.EVM()))
+		assert.Equal(t, "hyper.Client{node https://node.example/v1/REDACTED/info, public https://api.hyperliquid.xyz/info}", c.String())
+	}
+	var nilClient *hyper.Client
+	assert.Equal(t, "<nil>", fmt.Sprint(nilClient))
+}
+
+// A public API URL that holds the key is refused without quoting it.
+func TestPublicURLHoldingTheKeyIsRefused(t *testing.T) {
+	for _, key := range leakKeys {
+		for _, u := range []string{
+			"https://proxy.example/" + url.PathEscape(key),
+			"https://proxy.example/" + url.PathEscape(key) + "/",
+			"https://proxy.example/a/" + url.PathEscape(key) + "/b",
+		} {
+			_, err := hyper.New(testBase, key, hyper.WithPublicURL(u))
+			require.Error(t, err, u)
+			assert.ErrorIs(t, err, nodeaccess.ErrInvalidInput)
+			assert.Equal(t, "hyper: invalid input: option: the public API URL holds the access key as a path segment; the public API takes no key", err.Error())
+		}
+		_, err := hyper.New(testBase, key, hyper.WithPublicURL("https://proxy.example/?k="+url.QueryEscape(key)))
+		require.ErrorIs(t, err, nodeaccess.ErrInvalidInput)
+		assertNoKey(t, key, "option error", err.Error())
+	}
+}

@@ -1,0 +1,115 @@
+package hyper
+
+import (
+	"bytes"
+	"context"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/nodeaccess/nodeaccess"
+	"github.com/shopspring/decimal"
+)
+
+// VaultEquity is a user's position in one vault, as userVaultEquities
+// returns it.
+type VaultEquity struct {
+	// VaultAddress is the vault's address; other vault requests take it.
+	VaultAddress common.Address
+	// Equity is the current value of the position in USD, exactly as the
+	// server wrote it (688536.0314879999 stays that number).
+	Equity decimal.Decimal
+	// LockedUntil is the end of the deposit's lock-up period (the server's
+	// lockedUntilTimestamp, Unix milliseconds, in UTC), or the zero time
+	// when the server sent none.
+	LockedUntil time.Time
+}
+
+// Locked reports whether the position is still locked up at now, that is
+// whether now is before LockedUntil. A position without a lock-up end is
+// not locked.
+func (v VaultEquity) Locked(now time.Time) bool {
+	return !v.LockedUntil.IsZero() && now.Before(v.LockedUntil)
+}
+
+// UserVaultEquities asks the node for the vaults user has deposited into
+// and the equity of each (POST {base}/{key}/info with
+// {"type":"userVaultEquities","user":"0x…"}, the address in lower-case hex).
+// A user without deposits gets an empty, non-nil slice. The zero address is
+// refused as input (it is what an unset common.Address holds), and nothing
+// is sent.
+func (c *Client) UserVaultEquities(ctx context.Context, user common.Address) ([]VaultEquity, error) {
+	const op = "userVaultEquities"
+	if user == (common.Address{}) {
+		return nil, c.node.Wrap(op, &nodeaccess.InputError{Arg: "user", Reason: "the zero address is not a user (is the address unset?)"})
+	}
+	// Each attempt copies the body, so a small stack buffer will do.
+	var buf [96]byte
+	body := append(buf[:0], `{"type":"userVaultEquities","user":"0x`...)
+	body = hex.AppendEncode(body, user[:])
+	body = append(body, `"}`...)
+	resp, err := c.info(ctx, onNode, op, body)
+	if err != nil {
+		return nil, c.node.Wrap(op, err)
+	}
+	defer resp.Release()
+	out, err := decode(c.node, &resp, decodeVaultEquities)
+	if err != nil {
+		return nil, c.node.Wrap(op, err)
+	}
+	return out, nil
+}
+
+// UserVaultEquitiesOf is UserVaultEquities for an address given as text, as
+// users type it (see ParseAddress). A string that is not an address is a
+// *nodeaccess.InputError naming "user" and quoting the string; nothing is
+// sent.
+func (c *Client) UserVaultEquitiesOf(ctx context.Context, user string) ([]VaultEquity, error) {
+	a, err := parseAddress("user", user)
+	if err != nil {
+		return nil, c.node.Wrap("userVaultEquities", err)
+	}
+	return c.UserVaultEquities(ctx, a)
+}
+
+// decodeVaultEquities decodes a userVaultEquities body: a JSON array of
+// {vaultAddress, equity, lockedUntilTimestamp}. equity and the timestamp may
+// come as strings or as numbers; unknown members are ignored. Its errors
+// quote only short values.
+func decodeVaultEquities(body []byte) ([]VaultEquity, error) {
+	var wire []struct {
+		VaultAddress json.RawMessage `json:"vaultAddress"`
+		Equity       json.RawMessage `json:"equity"`
+		LockedUntil  json.RawMessage `json:"lockedUntilTimestamp"`
+	}
+	trimmed := bytes.TrimSpace(body)
+	if len(trimmed) == 0 || trimmed[0] != '[' {
+		return nil, fmt.Errorf("userVaultEquities: want a JSON array, got %s", jsonKind(trimmed))
+	}
+	if err := json.Unmarshal(body, &wire); err != nil {
+		return nil, fmt.Errorf("userVaultEquities: %v", err)
+	}
+	out := make([]VaultEquity, len(wire))
+	for i, w := range wire {
+		if len(w.VaultAddress) == 0 || string(w.VaultAddress) == "null" {
+			return nil, fmt.Errorf("vault equity %d has no vaultAddress", i)
+		}
+		if err := out[i].VaultAddress.UnmarshalJSON(w.VaultAddress); err != nil {
+			return nil, fmt.Errorf("vault equity %d: vaultAddress %s is not a 42-character hex address", i, short(w.VaultAddress))
+		}
+		if len(w.Equity) == 0 || string(w.Equity) == "null" {
+			return nil, fmt.Errorf("vault equity %d has no equity", i)
+		}
+		d, err := parseDecimal(w.Equity)
+		if err != nil {
+			return nil, fmt.Errorf("vault equity %d: equity: %v", i, err)
+		}
+		out[i].Equity = d
+		if out[i].LockedUntil, err = parseUnixMilli(w.LockedUntil); err != nil {
+			return nil, fmt.Errorf("vault equity %d: lockedUntilTimestamp: %v", i, err)
+		}
+	}
+	return out, nil
+}
