@@ -14,6 +14,9 @@
 //   - [github.com/nodeaccess/nodeaccess/hyper]: Hyperliquid's /info
 //     (userVaultEquities on the node, allMids on the public API, exact
 //     decimals) and the chain's EVM through the evm package.
+//   - [github.com/nodeaccess/nodeaccess/ton]: TON API v2
+//     (getBlockTransactionsExt, REST or JSON-RPC) and v3 (accountStates,
+//     pendingTransactions), with TON addresses, shard ids and page iterators.
 //
 // Every client is built the same way, from the node's base URL and the access
 // key the provider issued, and is safe for concurrent use:

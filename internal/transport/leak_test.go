@@ -369,3 +369,20 @@ func TestClientMask(t *testing.T) {
 	k := newClient(t, "https://node.example", testKey)
 	assert.Equal(t, "bad key REDACTED", k.Mask("bad key "+testKey))
 }
+
+// TestRedactASCIIEscapedKey: a server that escapes every non-ASCII
+// character in its JSON (Python's json.dumps) writes a key such as "kéy"
+// as "k\u00e9y"; that spelling is masked too, in either case of hex digit,
+// with a surrogate pair beyond the BMP, and as Go's %+q writes it.
+func TestRedactASCIIEscapedKey(t *testing.T) {
+	r := newRedactor("kéy😀x")
+	for _, in := range []string{
+		`{"error":"bad key k\u00e9y\ud83d\ude00x"}`,
+		`{"error":"bad key k\u00E9y\uD83D\uDE00x"}`,
+		`"k\u00e9y\U0001f600x"`,
+	} {
+		got := r.String(in)
+		assert.NotContains(t, got, `k\u00`, in)
+		assert.Contains(t, got, Mask, in)
+	}
+}

@@ -3,10 +3,13 @@ package transport
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"net/url"
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
 )
 
 // Mask is what stands in place of the access key wherever a URL or a server
@@ -28,12 +31,36 @@ func newRedactor(key string) redactor {
 	r := redactor{needles: []string{key}}
 	quoted := strconv.Quote(key)
 	js, _ := json.Marshal(key)
-	for _, v := range []string{url.PathEscape(key), url.QueryEscape(key), quoted[1 : len(quoted)-1], string(js[1 : len(js)-1])} {
+	ascii := strconv.QuoteToASCII(key)
+	forms := []string{url.PathEscape(key), url.QueryEscape(key), quoted[1 : len(quoted)-1], string(js[1 : len(js)-1]),
+		ascii[1 : len(ascii)-1], jsonASCII(key, "%04x"), jsonASCII(key, "%04X")}
+	for _, v := range forms {
 		if !slices.Contains(r.needles, v) {
 			r.needles = append(r.needles, v)
 		}
 	}
 	return r
+}
+
+// jsonASCII returns key as an ASCII-only JSON string body, the way
+// encoders that escape every non-ASCII character write it (Python's
+// json.dumps: "\u00e9", a surrogate pair beyond the BMP); hexFmt picks lower-
+// or upper-case hex digits.
+func jsonASCII(key, hexFmt string) string {
+	var b strings.Builder
+	for _, r := range key {
+		switch {
+		case r < utf8.RuneSelf:
+			js, _ := json.Marshal(string(r))
+			b.Write(js[1 : len(js)-1])
+		case r > 0xFFFF:
+			r1, r2 := utf16.EncodeRune(r)
+			fmt.Fprintf(&b, "\\u"+hexFmt+"\\u"+hexFmt, r1, r2)
+		default:
+			fmt.Fprintf(&b, "\\u"+hexFmt, r)
+		}
+	}
+	return b.String()
 }
 
 // longest returns the length of the longest form of the key.

@@ -1,0 +1,349 @@
+package ton
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"math/big"
+	"net/url"
+	"strconv"
+	"time"
+
+	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/internal/transport"
+)
+
+// DefaultBlockCount is the number of transactions BlockTransactionsExt asks
+// for when BlockTransactionsQuery.Count is 0 (the interface's default).
+const DefaultBlockCount = 40
+
+// BlockTransactionsQuery selects the transactions of one block.
+type BlockTransactionsQuery struct {
+	// Block is the block: workchain, shard (never 0) and seqno.
+	Block BlockRef
+	// Count is the most transactions one call returns; 0 asks for
+	// DefaultBlockCount. It must not be negative.
+	Count int
+	// After continues a block the server answered as incomplete: the
+	// transactions after this one. Nil starts at the block's first.
+	After *BlockCursor
+}
+
+// BlockCursor marks a position in a block's transaction list, the last
+// transaction of a page: its account and logical time. On the wire it is
+// after_lt (the logical time) and after_hash (the account id in standard
+// base64: tonlib's blocks.accountTransactionId, which toncenter fills from
+// after_hash).
+type BlockCursor struct {
+	// Account is the account of the last transaction seen.
+	Account Address
+	// LT is the logical time of the last transaction seen.
+	LT uint64
+}
+
+// BlockTransactions is one page of a block's transactions.
+type BlockTransactions struct {
+	// Block identifies the block, with its root and file hashes.
+	Block BlockID
+	// RequestedCount is the count the server worked with (req_count), 0
+	// when it did not say.
+	RequestedCount int
+	// Incomplete is true when the block has more transactions than this
+	// page: ask for the rest with Next (or walk with AllBlockTransactions).
+	Incomplete bool
+	// Transactions are the block's transactions in the server's order
+	// (by account, then logical time).
+	Transactions []BlockTransaction
+}
+
+// Next returns the cursor of the next page: ok is false when the block is
+// complete (or the page is empty, which gives no position to continue from).
+func (b *BlockTransactions) Next() (cursor BlockCursor, ok bool) {
+	if !b.Incomplete || len(b.Transactions) == 0 {
+		return BlockCursor{}, false
+	}
+	last := b.Transactions[len(b.Transactions)-1]
+	return BlockCursor{Account: last.Account, LT: last.LT}, true
+}
+
+// BlockTransaction is one transaction of a block: the interface's entry
+// (account, hash, lt, transaction) with the members real servers send typed
+// where they are stable.
+type BlockTransaction struct {
+	// Account is the account the transaction belongs to.
+	Account Address
+	// Hash is the transaction's hash.
+	Hash Hash
+	// LT is the transaction's logical time.
+	LT uint64
+	// Time is the transaction's time (utime), UTC; zero when not sent.
+	Time time.Time
+	// Fee is the total fee in nanotons (fee); nil when not sent.
+	Fee *big.Int
+	// StorageFee is the storage part of the fee in nanotons; nil when not sent.
+	StorageFee *big.Int
+	// OtherFee is the rest of the fee in nanotons; nil when not sent.
+	OtherFee *big.Int
+	// Data is the transaction as a serialised bag of cells (data); nil when
+	// not sent.
+	Data []byte
+	// Transaction is the detailed transaction as the server sent it: the
+	// entry's "transaction" member in the interface's shape, else the whole
+	// entry (real v2 servers send the transaction itself, with account added).
+	Transaction json.RawMessage
+}
+
+// check validates q before anything is sent.
+func (q *BlockTransactionsQuery) check() error {
+	switch {
+	case q.Block.Shard == 0:
+		return &nodeaccess.InputError{Arg: "shard", Reason: "0 is not a shard id (the masterchain's is ton.MasterchainShard)"}
+	case q.Count < 0:
+		return &nodeaccess.InputError{Arg: "count", Reason: fmt.Sprintf("negative count %d", q.Count)}
+	case q.Count > 1<<31-1:
+		return &nodeaccess.InputError{Arg: "count", Reason: fmt.Sprintf("count %d is over the 32-bit range", q.Count)}
+	}
+	return nil
+}
+
+func (q *BlockTransactionsQuery) count() int {
+	if q.Count == 0 {
+		return DefaultBlockCount
+	}
+	return q.Count
+}
+
+// BlockTransactionsExt runs getBlockTransactionsExt: one page of the
+// transactions of q.Block. It sends GET {base}/api/v2/{key}/getBlockTransactionsExt
+// with workchain, shard (signed decimal), seqno and count, plus after_lt and
+// after_hash when q.After is set; with WithJSONRPC it posts the same
+// parameters to {base}/api/v2/{key}/jsonRPC. While the result is Incomplete,
+// pass its Next cursor as q.After for the rest, or use AllBlockTransactions.
+func (c *Client) BlockTransactionsExt(ctx context.Context, q BlockTransactionsQuery) (*BlockTransactions, error) {
+	const op = "getBlockTransactionsExt"
+	if err := q.check(); err != nil {
+		return nil, c.t.Wrap(op, err)
+	}
+	resp, err := c.sendBlockQuery(ctx, op, &q)
+	if err != nil {
+		return nil, c.t.Wrap(op, err)
+	}
+	out, err := decode(c, &resp, decodeBlockTransactions)
+	return out, c.t.Wrap(op, err)
+}
+
+func (c *Client) sendBlockQuery(ctx context.Context, op string, q *BlockTransactionsQuery) (transport.Response, error) {
+	if !c.useRPC {
+		v := url.Values{
+			"workchain": {strconv.Itoa(int(q.Block.Workchain))},
+			"shard":     {q.Block.Shard.Decimal()},
+			"seqno":     {strconv.FormatUint(uint64(q.Block.Seqno), 10)},
+			"count":     {strconv.Itoa(q.count())},
+		}
+		if q.After != nil {
+			v.Set("after_lt", strconv.FormatUint(q.After.LT, 10))
+			v.Set("after_hash", base64.StdEncoding.EncodeToString(q.After.Account.ID[:]))
+		}
+		return c.get(ctx, op, c.blockREST, v)
+	}
+	b := make([]byte, 0, 256)
+	b = append(b, `{"jsonrpc":"2.0","id":`...)
+	b = strconv.AppendUint(b, c.ids.Add(1), 10)
+	b = append(b, `,"method":"getBlockTransactionsExt","params":{"workchain":`...)
+	b = strconv.AppendInt(b, int64(q.Block.Workchain), 10)
+	b = append(b, `,"shard":"`...)
+	b = strconv.AppendInt(b, int64(q.Block.Shard), 10)
+	b = append(b, `","seqno":`...)
+	b = strconv.AppendUint(b, uint64(q.Block.Seqno), 10)
+	b = append(b, `,"count":`...)
+	b = strconv.AppendInt(b, int64(q.count()), 10)
+	if q.After != nil {
+		b = append(b, `,"after_lt":`...)
+		b = strconv.AppendUint(b, q.After.LT, 10)
+		b = append(b, `,"after_hash":"`...)
+		b = base64.StdEncoding.AppendEncode(b, q.After.Account.ID[:])
+		b = append(b, '"')
+	}
+	b = append(b, "}}"...)
+	return c.post(ctx, op, c.blockRPC, b)
+}
+
+// v2Result returns the result of a v2 body: the "result" member of
+// {"ok":true,"result":…} or of a JSON-RPC envelope, or the body itself when
+// it is bare. A v2 error body gives a *nodeaccess.RPCError.
+func v2Result(body []byte) ([]byte, error) {
+	var env errorEnvelope
+	if err := json.Unmarshal(body, &env); err != nil {
+		return nil, fmt.Errorf("body is not a JSON object: %v", err)
+	}
+	if err := bodyError(&env); err != nil {
+		return nil, err
+	}
+	res := bytes.TrimSpace(env.Result)
+	switch {
+	case len(res) > 0 && res[0] == '{':
+		return res, nil
+	case env.OK != nil:
+		return nil, fmt.Errorf(`"ok" is true but "result" is not an object`)
+	}
+	return body, nil
+}
+
+type wireBlockID struct {
+	Workchain num       `json:"workchain"`
+	Shard     num       `json:"shard"`
+	Seqno     num       `json:"seqno"`
+	RootHash  hashField `json:"root_hash"`
+	FileHash  hashField `json:"file_hash"`
+}
+
+type wireTxID struct {
+	LT   num       `json:"lt"`
+	Hash hashField `json:"hash"`
+}
+
+type wireBlockTx struct {
+	Account addrField `json:"account"`
+	Address *struct {
+		AccountAddress addrField `json:"account_address"`
+	} `json:"address"`
+	Hash          hashField       `json:"hash"`
+	LT            num             `json:"lt"`
+	TransactionID *wireTxID       `json:"transaction_id"`
+	Transaction   json.RawMessage `json:"transaction"`
+	Utime         num             `json:"utime"`
+	Data          bocField        `json:"data"`
+	Fee           num             `json:"fee"`
+	StorageFee    num             `json:"storage_fee"`
+	OtherFee      num             `json:"other_fee"`
+}
+
+// decodeBlockTransactions decodes a getBlockTransactionsExt body, wrapped
+// ({"ok":true,"result":…}, JSON-RPC) or bare.
+func decodeBlockTransactions(body []byte) (*BlockTransactions, error) {
+	res, err := v2Result(body)
+	if err != nil {
+		return nil, err
+	}
+	var w struct {
+		ID           *wireBlockID      `json:"id"`
+		ReqCount     num               `json:"req_count"`
+		Incomplete   *bool             `json:"incomplete"`
+		Transactions []json.RawMessage `json:"transactions"`
+	}
+	if err := json.Unmarshal(res, &w); err != nil {
+		return nil, fmt.Errorf("block transactions: %v", err)
+	}
+	if w.ID == nil || w.Transactions == nil {
+		return nil, fmt.Errorf(`block transactions: "id" or "transactions" is missing`)
+	}
+	out := &BlockTransactions{Incomplete: w.Incomplete != nil && *w.Incomplete}
+	if out.Block, err = w.ID.decode(); err != nil {
+		return nil, fmt.Errorf("block id: %v", err)
+	}
+	if w.ReqCount.set {
+		n, err := w.ReqCount.int32("req_count")
+		if err != nil {
+			return nil, err
+		}
+		out.RequestedCount = int(n)
+	}
+	out.Transactions = make([]BlockTransaction, len(w.Transactions))
+	for i, raw := range w.Transactions {
+		if err := decodeBlockTx(raw, &out.Transactions[i]); err != nil {
+			return nil, fmt.Errorf("transaction %d: %v", i, err)
+		}
+	}
+	return out, nil
+}
+
+func (w *wireBlockID) decode() (BlockID, error) {
+	var id BlockID
+	if !w.Workchain.set || !w.Shard.set || !w.Seqno.set {
+		return id, fmt.Errorf("workchain, shard or seqno is missing")
+	}
+	var err error
+	if id.Workchain, err = w.Workchain.int32("workchain"); err != nil {
+		return id, err
+	}
+	shard, err := w.Shard.int64("shard")
+	if err != nil {
+		return id, err
+	}
+	id.Shard = ShardID(shard)
+	if id.Seqno, err = w.Seqno.uint32("seqno"); err != nil {
+		return id, err
+	}
+	id.RootHash, id.FileHash = w.RootHash.h, w.FileHash.h
+	return id, nil
+}
+
+// decodeBlockTx decodes one entry: the interface's {account, hash, lt,
+// transaction} or the real servers' transaction with account added, whose
+// hash and lt are in transaction_id.
+func decodeBlockTx(raw json.RawMessage, out *BlockTransaction) error {
+	var w, inner wireBlockTx
+	if err := json.Unmarshal(raw, &w); err != nil {
+		return err
+	}
+	typed := &w
+	out.Transaction = raw
+	if t := bytes.TrimSpace(w.Transaction); len(t) > 0 && t[0] == '{' {
+		if err := json.Unmarshal(t, &inner); err != nil {
+			return fmt.Errorf("transaction: %v", err)
+		}
+		typed, out.Transaction = &inner, w.Transaction
+	}
+	switch {
+	case w.Account.set:
+		out.Account = w.Account.a
+	case w.Address != nil && w.Address.AccountAddress.set:
+		out.Account = w.Address.AccountAddress.a
+	case inner.Account.set:
+		out.Account = inner.Account.a
+	case inner.Address != nil && inner.Address.AccountAddress.set:
+		out.Account = inner.Address.AccountAddress.a
+	default:
+		return fmt.Errorf("account is missing")
+	}
+	hash, lt := w.Hash, w.LT
+	for _, id := range []*wireTxID{w.TransactionID, {LT: inner.LT, Hash: inner.Hash}, inner.TransactionID} {
+		if id == nil {
+			continue
+		}
+		if !hash.set {
+			hash = id.Hash
+		}
+		if !lt.set {
+			lt = id.LT
+		}
+	}
+	if !hash.set || !lt.set {
+		return fmt.Errorf("hash or lt is missing")
+	}
+	out.Hash = hash.h
+	var err error
+	if out.LT, err = lt.uint64("lt"); err != nil {
+		return err
+	}
+	if typed.Utime.set {
+		u, err := typed.Utime.int64("utime")
+		if err != nil {
+			return err
+		}
+		out.Time = time.Unix(u, 0).UTC()
+	}
+	if out.Fee, err = typed.Fee.optAmount("fee"); err != nil {
+		return err
+	}
+	if out.StorageFee, err = typed.StorageFee.optAmount("storage_fee"); err != nil {
+		return err
+	}
+	if out.OtherFee, err = typed.OtherFee.optAmount("other_fee"); err != nil {
+		return err
+	}
+	out.Data = typed.Data
+	return nil
+}

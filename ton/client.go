@@ -1,0 +1,172 @@
+package ton
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync/atomic"
+	"unicode/utf8"
+
+	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/internal/config"
+	"github.com/nodeaccess/nodeaccess/internal/transport"
+)
+
+// Client calls a TON node-access endpoint: API v2 (getBlockTransactionsExt,
+// in its REST or its JSON-RPC form) and API v3 (accountStates,
+// pendingTransactions). It is safe for concurrent use; make one per endpoint
+// and share it.
+type Client struct {
+	t *transport.Client
+
+	blockREST transport.Target // GET  {base}/api/v2/{key}/getBlockTransactionsExt
+	blockRPC  transport.Target // POST {base}/api/v2/{key}/jsonRPC
+	states    transport.Target // GET  {base}/{key}/api/v3/accountStates
+	pending   transport.Target // GET  {base}/{key}/api/v3/pendingTransactions
+
+	useRPC bool
+	ids    atomic.Uint64
+	// secrets are the spellings of the access key, masked in messages the
+	// SDK takes from 2xx bodies (the transport masks non-2xx bodies).
+	secrets []string
+}
+
+type jsonRPCKey struct{}
+
+// WithJSONRPC makes BlockTransactionsExt (and AllBlockTransactions) use the
+// JSON-RPC form of API v2, POST {base}/api/v2/{key}/jsonRPC, instead of the
+// REST form GET {base}/api/v2/{key}/getBlockTransactionsExt. Both return the
+// same typed result. Clients of other chains refuse this option.
+func WithJSONRPC() nodeaccess.Option {
+	return func(c *config.Config) error {
+		c.SetExt("ton", "WithJSONRPC", jsonRPCKey{}, true)
+		return nil
+	}
+}
+
+// New returns a client for the TON node at baseURL with the access key key.
+// API v2 calls go to {baseURL}/api/v2/{key}/… and API v3 calls to
+// {baseURL}/{key}/api/v3/…, as node-access services lay them out. Options
+// from the nodeaccess package and WithJSONRPC apply.
+func New(baseURL, key string, opts ...nodeaccess.Option) (*Client, error) {
+	t, err := transport.New(transport.Settings{Chain: "ton", BaseURL: baseURL, Key: key, Options: opts})
+	if err != nil {
+		return nil, err
+	}
+	c := &Client{t: t}
+	for _, x := range []struct {
+		dst  *transport.Target
+		tmpl string
+	}{
+		{&c.blockREST, "api/v2/{key}/getBlockTransactionsExt"},
+		{&c.blockRPC, "api/v2/{key}/jsonRPC"},
+		{&c.states, "{key}/api/v3/accountStates"},
+		{&c.pending, "{key}/api/v3/pendingTransactions"},
+	} {
+		if *x.dst, err = t.Target(x.tmpl); err != nil {
+			return nil, fmt.Errorf("ton: %w", err)
+		}
+	}
+	if v, ok := t.Config().Ext(jsonRPCKey{}); ok {
+		c.useRPC = v.(bool)
+	}
+	for _, s := range []string{key, url.PathEscape(key), url.QueryEscape(key)} {
+		if s != "" && !containsString(c.secrets, s) {
+			c.secrets = append(c.secrets, s)
+		}
+	}
+	return c, nil
+}
+
+func containsString(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// String describes the client; the key is masked.
+func (c *Client) String() string {
+	if c == nil {
+		return "<nil>"
+	}
+	form := "REST"
+	if c.useRPC {
+		form = "JSON-RPC"
+	}
+	return "ton.Client{" + c.t.BaseMasked() + ", key " + transport.Mask + ", v2 " + form + "}"
+}
+
+// Format prints String for every verb, so that no formatting of a client
+// (%v, %+v, %#v) can reach the key.
+func (c *Client) Format(f fmt.State, _ rune) { _, _ = f.Write([]byte(c.String())) }
+
+// maxMessage caps a server message taken into an error.
+const maxMessage = 512
+
+// scrub masks the key in a server message from a 2xx body and caps it.
+func (c *Client) scrub(msg string) string {
+	for _, s := range c.secrets {
+		msg = strings.ReplaceAll(msg, s, transport.Mask)
+	}
+	return cut(msg, maxMessage)
+}
+
+// retry5xx makes every 5xx retryable (the transport retries 429, 502, 503
+// and 504 itself): TON servers answer 500 for a lite server that is not
+// ready and 542 for other transient lite-server failures.
+func retry5xx(status int, _ []byte) bool { return status >= 500 && status <= 599 }
+
+// get sends a GET and returns the 2xx response; a non-2xx answer becomes
+// the transport's error, joined with the server's message when its body is
+// one of the TON error forms.
+func (c *Client) get(ctx context.Context, op string, target transport.Target, q url.Values) (transport.Response, error) {
+	resp, err := c.t.Do(ctx, &transport.Request{Op: op, Method: http.MethodGet, Target: target, Query: q, RetryIf: retry5xx})
+	if err != nil {
+		return resp, c.withServerMessage(err)
+	}
+	return resp, nil
+}
+
+// post sends a JSON POST and returns the 2xx response, like get.
+func (c *Client) post(ctx context.Context, op string, target transport.Target, body []byte) (transport.Response, error) {
+	resp, err := c.t.Do(ctx, &transport.Request{Op: op, Method: http.MethodPost, Target: target, Body: body, RetryIf: retry5xx})
+	if err != nil {
+		return resp, c.withServerMessage(err)
+	}
+	return resp, nil
+}
+
+// decode runs dec on a 2xx body and releases it. A server error found in
+// the body (a *nodeaccess.RPCError) is returned with its message scrubbed;
+// any other decoding failure is an ErrInvalidResponse error that shows the
+// start of the body.
+func decode[T any](c *Client, resp *transport.Response, dec func([]byte) (T, error)) (T, error) {
+	defer resp.Release()
+	v, err := dec(resp.Body)
+	if err != nil {
+		var zero T
+		if re, ok := err.(*nodeaccess.RPCError); ok {
+			re.Message = c.scrub(re.Message)
+			return zero, re
+		}
+		return zero, c.t.InvalidBody(resp, err)
+	}
+	return v, nil
+}
+
+// cut returns s cut to at most n bytes (at a character boundary) with "…"
+// added when it was longer.
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
+}

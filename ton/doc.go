@@ -1,0 +1,71 @@
+// Package ton calls a TON node-access endpoint: the transactions of a block
+// (API v2 getBlockTransactionsExt, in its REST or its JSON-RPC form), account
+// states and pending transactions (API v3 accountStates and
+// pendingTransactions), with exact types for addresses, shards, hashes,
+// logical times and balances.
+//
+// A Client is made from the node's base URL and the access key. The two API
+// versions put the key in different places, and the client follows them:
+//
+//	GET  {base}/api/v2/{key}/getBlockTransactionsExt   BlockTransactionsExt
+//	POST {base}/api/v2/{key}/jsonRPC                   the same, with WithJSONRPC
+//	GET  {base}/{key}/api/v3/accountStates             AccountStates
+//	GET  {base}/{key}/api/v3/pendingTransactions       PendingTransactions
+//
+//	c, err := ton.New("https://ton.node.example", key)
+//	page, err := c.BlockTransactionsExt(ctx, ton.BlockTransactionsQuery{Block: ton.MasterchainBlock(39984096)})
+//
+// # What the SDK sends and what it reads
+//
+// Requests follow the interface document: shards as signed decimals,
+// account_address for accountStates (sent together with address, the v3
+// indexer's name, so that both kinds of server answer), include_boc always.
+// Responses are read in both the document's shape and the shapes real
+// servers send: v2 bodies wrapped in {"ok":true,"result":…} or bare or in a
+// JSON-RPC envelope whose id is not checked; transaction hash and lt at the
+// top of an entry or in its transaction_id; the indexer's renamed account
+// state members (address, account_state_hash, status, last_transaction_lt,
+// last_transaction_hash) and accounts array; numbers sent as strings.
+//
+// # Types
+//
+// Address is a comparable account (workchain and 32-byte id): == and map
+// keys compare accounts whatever form they were parsed from. ParseAddress
+// reads the raw form ("0:5b6a…", either case) and the user-friendly form
+// (base64url or standard base64, checksum verified); FriendlyAddress keeps the
+// bounceable and testnet flags and formats either alphabet. ShardID reads and
+// writes the v2 decimal and the v3 hex forms; BlockRef and BlockID name
+// blocks. Logical times are uint64, balances and fees exact *big.Int
+// nanotons, times time.Time, hashes Hash. AccountStatus keeps values the SDK
+// does not know. Parts the interface leaves open (the detailed transaction,
+// the full v3 entries) stay available as json.RawMessage.
+//
+// # Pages
+//
+// AccountStates and PendingTransactions return one page (limit and offset,
+// limit at most MaxLimit); AllAccountStates and AllPendingTransactions walk
+// every page as an iter.Seq2, stopping at a short page, at the first error
+// (yielded once), or with ErrRepeatedPage when a server answers the next page
+// with the previous one (the v3 indexer ignores offset on accountStates). A
+// block that does not fit one getBlockTransactionsExt page comes back
+// Incomplete: its Next cursor asks for the rest, and AllBlockTransactions
+// walks the whole block.
+//
+// # Errors
+//
+// Every error is one *nodeaccess.OpError ("ton: accountStates: …"). Bad
+// arguments (a negative count, limit or offset, a limit over MaxLimit, an
+// address that does not parse, a zero shard, an unknown sort order) are
+// *nodeaccess.InputError values and nothing is sent. A server error with a
+// non-2xx status reaches both a *nodeaccess.HTTPError (status, Retry-After,
+// the start of the body) and a *nodeaccess.RPCError whose Code is the body's
+// code (the HTTP status when the body has none, as in v3's {"error":"…"})
+// and whose Message is the server's message: from "error", or from "result"
+// in v2's rate-limit body {"ok":false,"result":"Ratelimit exceed","code":429}.
+// A v2 error in a 200 response (the JSON-RPC form may answer so) is a
+// *nodeaccess.RPCError alone; it is not retried, since only the status
+// decides retries. 429 and every 5xx are retried within the client's
+// attempts. The indexer's 404 "emulated traces not found" from
+// pendingTransactions is an empty page, not an error. The access key never
+// appears in an error, including in server messages that echo it.
+package ton

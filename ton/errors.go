@@ -1,0 +1,146 @@
+package ton
+
+import (
+	"encoding/json"
+	"errors"
+	"strconv"
+	"strings"
+
+	"github.com/nodeaccess/nodeaccess"
+)
+
+// ErrRepeatedPage matches the error that ends a walk (AllAccountStates,
+// AllPendingTransactions, AllBlockTransactions) when the server answered a
+// next-page request with the page it had already sent, as a server that
+// ignores offset (or after_lt/after_hash) does. The error also matches
+// nodeaccess.ErrInvalidResponse.
+var ErrRepeatedPage = errors.New("server repeated the previous page")
+
+// errorEnvelope holds the members of a body that may carry a TON error:
+// v2 {"ok":false,"error":"…","code":N}, v2 {"ok":false,"result":"…","code":N},
+// v3 {"error":"…"}, and a JSON-RPC error object {"error":{"code":N,"message":"…"}}.
+type errorEnvelope struct {
+	OK     *bool           `json:"ok"`
+	Error  json.RawMessage `json:"error"`
+	Result json.RawMessage `json:"result"`
+	Code   json.RawMessage `json:"code"`
+}
+
+// failure returns the server's error in e: its code (0 when it sent none)
+// and its message. ok is false when e is not an error.
+func (e *errorEnvelope) failure() (code int, msg string, ok bool) {
+	failed := e.OK != nil && !*e.OK
+	if len(e.Error) > 0 && string(e.Error) != "null" {
+		var s string
+		var obj struct {
+			Code    json.RawMessage `json:"code"`
+			Message *string         `json:"message"`
+		}
+		switch {
+		case json.Unmarshal(e.Error, &s) == nil:
+			msg, failed = s, true
+		case json.Unmarshal(e.Error, &obj) == nil && obj.Message != nil:
+			msg, code, failed = *obj.Message, parseCode(obj.Code), true
+		}
+	}
+	if !failed {
+		return 0, "", false
+	}
+	if msg == "" {
+		var s string
+		if json.Unmarshal(e.Result, &s) == nil {
+			msg = s // the v2 rate-limit body puts its message in result
+		}
+	}
+	if code == 0 {
+		code = parseCode(e.Code)
+	}
+	if strings.TrimSpace(msg) == "" {
+		msg = "the server sent no message"
+	}
+	return code, cut(msg, maxMessage), true
+}
+
+// parseCode reads an error code sent as a number or a numeric string; 0
+// when absent or unreadable.
+func parseCode(raw json.RawMessage) int {
+	var n num
+	if len(raw) == 0 || json.Unmarshal(raw, &n) != nil || !n.set {
+		return 0
+	}
+	v, err := strconv.ParseInt(n.text, 10, 32)
+	if err != nil {
+		return 0
+	}
+	return int(v)
+}
+
+// parseErrorBody reads a body in one of the TON error forms.
+func parseErrorBody(body []byte) (code int, msg string, ok bool) {
+	var e errorEnvelope
+	if json.Unmarshal(body, &e) != nil {
+		return 0, "", false
+	}
+	return e.failure()
+}
+
+// serverError is a non-2xx response whose body is a TON error: errors.As
+// reaches both the *nodeaccess.HTTPError (status, Retry-After, scrubbed
+// body) and a *nodeaccess.RPCError with the server's code (the body's code,
+// else the HTTP status) and message.
+type serverError struct {
+	http *nodeaccess.HTTPError
+	rpc  *nodeaccess.RPCError
+}
+
+// Error returns "HTTP <status>: <server message>", with the server's code
+// when it differs from the status and the Retry-After when there was one.
+func (e *serverError) Error() string {
+	var b strings.Builder
+	b.WriteString("HTTP ")
+	if e.http.Status != "" {
+		b.WriteString(e.http.Status)
+	} else {
+		b.WriteString(strconv.Itoa(e.http.StatusCode))
+	}
+	if e.http.RetryAfter > 0 {
+		b.WriteString(" (retry after " + e.http.RetryAfter.String() + ")")
+	}
+	b.WriteString(": ")
+	b.WriteString(strings.Join(strings.Fields(e.rpc.Message), " "))
+	if e.rpc.Code != e.http.StatusCode {
+		b.WriteString(" (code " + strconv.Itoa(e.rpc.Code) + ")")
+	}
+	return b.String()
+}
+
+// Unwrap returns the HTTP error and the server's error.
+func (e *serverError) Unwrap() []error { return []error{e.http, e.rpc} }
+
+// withServerMessage joins a non-2xx response's HTTPError with the server's
+// message when its body is a TON error; other errors pass unchanged. The
+// HTTPError's body is already scrubbed of the key; the message is scrubbed
+// again after JSON decoding, which may have turned an escaped key (such as
+// "\u00e9" for "é") into the key itself.
+func (c *Client) withServerMessage(err error) error {
+	he, ok := err.(*nodeaccess.HTTPError)
+	if !ok {
+		return err
+	}
+	code, msg, ok := parseErrorBody(he.Body)
+	if !ok {
+		return err
+	}
+	if code == 0 {
+		code = he.StatusCode
+	}
+	return &serverError{http: he, rpc: &nodeaccess.RPCError{Code: code, Message: c.scrub(msg)}}
+}
+
+// bodyError returns the server's error when a 2xx body is a TON error.
+func bodyError(e *errorEnvelope) error {
+	if code, msg, ok := e.failure(); ok {
+		return &nodeaccess.RPCError{Code: code, Message: msg}
+	}
+	return nil
+}

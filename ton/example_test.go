@@ -1,0 +1,250 @@
+package ton_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+
+	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/ton"
+)
+
+// fakeTON stands in for a provider's TON endpoint in these examples. It
+// answers getBlockTransactionsExt (REST and JSON-RPC) with a block of three
+// transactions served two at a time, accountStates with one account in the
+// indexer's shape, and pendingTransactions with the indexer's 404 for
+// accounts other than 0:00194AAD….
+func fakeTON() *httptest.Server {
+	const id = `"id":{"@type":"ton.blockIdExt","workchain":-1,"shard":"-9223372036854775808","seqno":39984096,"root_hash":"b26/Pw8BYz6VY7RyYB/w2Nf8pKBebsg+H4rT1pH5ZEM=","file_hash":"lLylrj7eZn0TSNxpg4yovJJ4x/ILgeeJ3byS6MFVTJw="}`
+	tx := func(acct, lt, hash string) string {
+		return `{"@type":"raw.transaction","account":"` + acct + `","utime":1724744427,"transaction_id":{"lt":"` + lt + `","hash":"` + hash + `"},"fee":"0","storage_fee":"0","other_fee":"0","out_msgs":[]}`
+	}
+	first := `{"ok":true,"result":{` + id + `,"req_count":2,"incomplete":true,"transactions":[` +
+		tx("-1:3333333333333333333333333333333333333333333333333333333333333333", "48756940000001", "RzoRGcEyx5Ia5tEKUWlCpFbg8B0scpuXSyNXf9a4Nsk=") + `,` +
+		tx("-1:3333333333333333333333333333333333333333333333333333333333333333", "48756940000002", "0kwvliWmBxHEXXWVNhNfBZsQFGaWejcojKq79d3Im+A=") + `]}}`
+	second := `{"ok":true,"result":{` + id + `,"req_count":2,"incomplete":false,"transactions":[` +
+		tx("-1:5555555555555555555555555555555555555555555555555555555555555555", "48756940000003", "AKRX7V8G5q2Jr9gxsZkkWu8xsnORTIB08SWuMt59Src=") + `]}}`
+	states := `{"accounts":[{"address":"0:5B6A643CF4E32FF0391C476456FED5BDB17EF10A55CBB7C2980C76D4AAD07875","account_state_hash":"RzoRGcEyx5Ia5tEKUWlCpFbg8B0scpuXSyNXf9a4Nsk=",
+		"balance":"1234567890123","status":"active","last_transaction_lt":"48756940000002","last_transaction_hash":"0kwvliWmBxHEXXWVNhNfBZsQFGaWejcojKq79d3Im+A="}],
+		"address_book":{"0:5B6A643CF4E32FF0391C476456FED5BDB17EF10A55CBB7C2980C76D4AAD07875":{"user_friendly":"UQBbamQ89OMv8DkcR2RW_tW9sX7xClXLt8KYDHbUqtB4dbz1","domain":"alice.ton"}}}`
+	pending := `{"transactions":[{"account":"0:00194AAD8E422BEDF43FEE746D6D929D369DBAB25468A69D513706EA6978B63A","hash":"L/DSNQ43lWUDdga8h4ci8hVp+nVS6/BxEF7KrAO0yTo=",
+		"lt":"36582626000003","now":1751972976,"mc_block_seqno":33013054,"trace_id":"6h4rXxxaXBcwgFnNiyyzXolMBo6wDeqiW2+LIq8feHE=","total_fees":"6617389","emulated":true}],"address_book":{}}`
+	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		switch p := r.URL.Path; {
+		case strings.HasSuffix(p, "/getBlockTransactionsExt"), strings.HasSuffix(p, "/jsonRPC"):
+			if r.URL.Query().Has("after_lt") || strings.Contains(string(body), "after_lt") {
+				io.WriteString(w, second)
+			} else {
+				io.WriteString(w, first)
+			}
+		case strings.HasSuffix(p, "/accountStates"):
+			io.WriteString(w, states)
+		case strings.HasSuffix(p, "/pendingTransactions"):
+			if strings.HasPrefix(r.URL.Query().Get("account"), "0:00194aad") {
+				io.WriteString(w, pending)
+				return
+			}
+			w.WriteHeader(http.StatusNotFound)
+			io.WriteString(w, `{"error":"emulated traces not found"}`)
+		}
+	}))
+}
+
+// Read one page of a masterchain block's transactions, and the next page
+// while the block is incomplete.
+func ExampleClient_BlockTransactionsExt() {
+	node := fakeTON() // your provider's base URL in real use
+	defer node.Close()
+	c, err := ton.New(node.URL, "YOUR-ACCESS-KEY")
+	if err != nil {
+		log.Fatal(err)
+	}
+	ctx := context.Background()
+	q := ton.BlockTransactionsQuery{Block: ton.MasterchainBlock(39984096), Count: 2}
+	for {
+		page, err := c.BlockTransactionsExt(ctx, q)
+		if err != nil {
+			log.Fatal(err)
+		}
+		for _, tx := range page.Transactions {
+			fmt.Println(tx.Account.Raw()[:8], tx.LT, tx.Hash, tx.Time.Format("2006-01-02 15:04:05"))
+		}
+		next, more := page.Next()
+		if !more {
+			break
+		}
+		q.After = &next
+	}
+	// Output:
+	// -1:33333 48756940000001 RzoRGcEyx5Ia5tEKUWlCpFbg8B0scpuXSyNXf9a4Nsk= 2024-08-27 07:40:27
+	// -1:33333 48756940000002 0kwvliWmBxHEXXWVNhNfBZsQFGaWejcojKq79d3Im+A= 2024-08-27 07:40:27
+	// -1:55555 48756940000003 AKRX7V8G5q2Jr9gxsZkkWu8xsnORTIB08SWuMt59Src= 2024-08-27 07:40:27
+}
+
+// Walk a whole block with an iterator, through the JSON-RPC form of API v2.
+func ExampleClient_AllBlockTransactions() {
+	node := fakeTON()
+	defer node.Close()
+	c, err := ton.New(node.URL, "YOUR-ACCESS-KEY", ton.WithJSONRPC())
+	if err != nil {
+		log.Fatal(err)
+	}
+	block, err := ton.ParseBlockRef("(-1,8000000000000000,39984096)")
+	if err != nil {
+		log.Fatal(err)
+	}
+	n := 0
+	for tx, err := range c.AllBlockTransactions(context.Background(), ton.BlockTransactionsQuery{Block: block, Count: 2}) {
+		if err != nil {
+			log.Fatal(err)
+		}
+		n++
+		fmt.Println(n, tx.Account.Friendly(true, false), tx.LT)
+	}
+	// Output:
+	// 1 Ef8zMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzM0vF 48756940000001
+	// 2 Ef8zMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzM0vF 48756940000002
+	// 3 Ef9VVVVVVVVVVVVVVVVVVVVVVVVVVVVVVVVVVVVVVVVVVbxn 48756940000003
+}
+
+// Read an account's state, and its user-friendly form from the address book.
+func ExampleClient_AccountStates() {
+	node := fakeTON()
+	defer node.Close()
+	c, err := ton.New(node.URL, "YOUR-ACCESS-KEY")
+	if err != nil {
+		log.Fatal(err)
+	}
+	page, err := c.AccountStates(context.Background(), ton.AccountStatesQuery{
+		Account: "EQBbamQ89OMv8DkcR2RW_tW9sX7xClXLt8KYDHbUqtB4deEw", // any form
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, s := range page.States {
+		book := page.AddressBook[s.Account]
+		fmt.Println(book.UserFriendly, book.Domain, s.Status)
+		fmt.Println("balance (nanotons):", s.Balance)
+		fmt.Println("last transaction:", s.LastTransactionLT, s.LastTransactionHash)
+	}
+	// Output:
+	// UQBbamQ89OMv8DkcR2RW_tW9sX7xClXLt8KYDHbUqtB4dbz1 alice.ton active
+	// balance (nanotons): 1234567890123
+	// last transaction: 48756940000002 0kwvliWmBxHEXXWVNhNfBZsQFGaWejcojKq79d3Im+A=
+}
+
+// Walk every page of accountStates; the walk ends at a short page.
+func ExampleClient_AllAccountStates() {
+	node := fakeTON()
+	defer node.Close()
+	c, err := ton.New(node.URL, "YOUR-ACCESS-KEY")
+	if err != nil {
+		log.Fatal(err)
+	}
+	for s, err := range c.AllAccountStates(context.Background(), ton.AccountStatesQuery{Limit: 50, Sort: ton.SortDesc}) {
+		if errors.Is(err, ton.ErrRepeatedPage) {
+			log.Fatal("the server ignores offset")
+		} else if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println(s.Account, s.Balance)
+	}
+	// Output:
+	// 0:5b6a643cf4e32ff0391c476456fed5bdb17ef10a55cbb7c2980c76d4aad07875 1234567890123
+}
+
+// List an account's pending transactions; nothing pending is an empty page.
+func ExampleClient_PendingTransactions() {
+	node := fakeTON()
+	defer node.Close()
+	c, err := ton.New(node.URL, "YOUR-ACCESS-KEY")
+	if err != nil {
+		log.Fatal(err)
+	}
+	ctx := context.Background()
+	for _, acct := range []string{"0:00194AAD8E422BEDF43FEE746D6D929D369DBAB25468A69D513706EA6978B63A", "UQBbamQ89OMv8DkcR2RW_tW9sX7xClXLt8KYDHbUqtB4dbz1"} {
+		page, err := c.PendingTransactions(ctx, ton.PendingTransactionsQuery{Account: acct, Limit: 10})
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println(len(page.Transactions), "pending")
+		for _, tx := range page.Transactions {
+			fmt.Println(tx.LT, tx.Now.Format("2006-01-02 15:04:05"), tx.MCBlockSeqno, tx.TotalFees)
+		}
+	}
+	// Output:
+	// 1 pending
+	// 36582626000003 2025-07-08 11:09:36 33013054 6617389
+	// 0 pending
+}
+
+// Addresses compare by account whatever form they come in.
+func ExampleParseAddress() {
+	raw, _ := ton.ParseAddress("0:5B6A643CF4E32FF0391C476456FED5BDB17EF10A55CBB7C2980C76D4AAD07875")
+	wallet, _ := ton.ParseAddress("UQBbamQ89OMv8DkcR2RW_tW9sX7xClXLt8KYDHbUqtB4dbz1")
+	fmt.Println(raw == wallet)
+	fmt.Println(raw)
+	fmt.Println(raw.Friendly(true, false))
+	fmt.Println(raw.Friendly(false, true))
+
+	f, _ := ton.ParseFriendlyAddress("kQBbamQ89OMv8DkcR2RW_tW9sX7xClXLt8KYDHbUqtB4dVq6")
+	fmt.Println(f.Bounceable, f.Testnet, f.Address == raw)
+
+	_, err := ton.ParseAddress("EQBbamQ89OMv8DkcR2RW_tW9sX7xClXLt8KYDHbUqtB4deEx")
+	fmt.Println(err)
+	// Output:
+	// true
+	// 0:5b6a643cf4e32ff0391c476456fed5bdb17ef10a55cbb7c2980c76d4aad07875
+	// EQBbamQ89OMv8DkcR2RW_tW9sX7xClXLt8KYDHbUqtB4deEw
+	// 0QBbamQ89OMv8DkcR2RW_tW9sX7xClXLt8KYDHbUqtB4dQd_
+	// true true true
+	// invalid input: address: "EQBbamQ89OMv8DkcR2RW_tW9sX7xClXLt8KYDHbUqtB4deEx": checksum mismatch (address says e131, content gives e130)
+}
+
+// Shards read and write the v2 decimal and the v3 hex forms.
+func ExampleParseShardID() {
+	a, _ := ton.ParseShardID("-9223372036854775808") // v2
+	b, _ := ton.ParseShardID("8000000000000000")     // v3
+	fmt.Println(a == b, a == ton.MasterchainShard)
+	fmt.Println(a.Decimal(), a.Hex())
+	_, err := ton.ParseShardID("shard-0")
+	fmt.Println(err)
+	// Output:
+	// true true
+	// -9223372036854775808 8000000000000000
+	// invalid input: shard: "shard-0" is not a shard id (16 hex digits or a signed decimal in the int64 range)
+}
+
+// Server errors reach the shared typed errors; the key never shows.
+func ExampleNew() {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusTooManyRequests)
+		io.WriteString(w, `{"ok":false,"result":"Ratelimit exceed","code":429}`)
+	}))
+	defer srv.Close()
+	c, err := ton.New(srv.URL, "YOUR-ACCESS-KEY", nodeaccess.WithoutRetries())
+	if err != nil {
+		log.Fatal(err)
+	}
+	_, err = c.BlockTransactionsExt(context.Background(), ton.BlockTransactionsQuery{Block: ton.MasterchainBlock(1)})
+	var re *nodeaccess.RPCError
+	if errors.As(err, &re) {
+		fmt.Println(re.Code, re.Message)
+	}
+	fmt.Println(errors.Is(err, nodeaccess.ErrRateLimited))
+	fmt.Println(err)
+	fmt.Println(strings.Replace(c.String(), srv.URL, "http://127.0.0.1", 1))
+	// Output:
+	// 429 Ratelimit exceed
+	// true
+	// ton: getBlockTransactionsExt: HTTP 429 Too Many Requests: Ratelimit exceed
+	// ton.Client{http://127.0.0.1, key REDACTED, v2 REST}
+}

@@ -1,0 +1,208 @@
+package ton
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func seedFile(f *testing.F, name string) []byte {
+	b, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		f.Fatal(err)
+	}
+	return b
+}
+
+func FuzzParseAddress(f *testing.F) {
+	for _, line := range strings.Split(string(seedFile(f, "address_vectors.txt")), "\n") {
+		if fields := strings.Fields(line); len(fields) > 1 && line[0] != '#' {
+			f.Add(fields[len(fields)-1])
+		}
+	}
+	for _, s := range []string{"", ":", "-1:", "0:zz", "-128:" + strings.Repeat("ff", 32), "127:" + strings.Repeat("00", 32), "EQ", strings.Repeat("A", 48)} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		a, err := ParseAddress(s)
+		if err != nil {
+			return
+		}
+		for _, form := range []string{a.Raw(), a.RawUpper(), a.Friendly(true, false).String(), a.Friendly(false, true).StdBase64()} {
+			b, err := ParseAddress(form)
+			if err != nil || b != a {
+				t.Fatalf("%q -> %v -> %q -> %v, %v", s, a, form, b, err)
+			}
+		}
+		if len(s) == friendlyLen {
+			fa, err := ParseFriendlyAddress(s)
+			if err != nil || fa.Address != a {
+				t.Fatalf("%q: ParseFriendlyAddress %v, %v", s, fa, err)
+			}
+			// The flags and bytes survive: one of the two alphabets gives s back.
+			if fa.String() != s && fa.StdBase64() != s {
+				t.Fatalf("%q formats back as %q / %q", s, fa.String(), fa.StdBase64())
+			}
+		}
+	})
+}
+
+func FuzzParseShardID(f *testing.F) {
+	for _, s := range []string{"-9223372036854775808", "8000000000000000", "6917529027641081856", "6000000000000000", "E000000000000000", "0x8", "0", "-1", "+1", "0x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		id, err := ParseShardID(s)
+		if err != nil {
+			return
+		}
+		if id == 0 {
+			t.Fatalf("%q: zero shard accepted", s)
+		}
+		if back, err := ParseShardID(id.Hex()); err != nil || back != id {
+			t.Fatalf("%q -> %d -> %q -> %d, %v", s, id, id.Hex(), back, err)
+		}
+		// A 16-digit positive decimal reads as hex (documented); others round-trip.
+		if d := id.Decimal(); len(d) != 16 {
+			if back, err := ParseShardID(d); err != nil || back != id {
+				t.Fatalf("%q -> %d -> %q -> %d, %v", s, id, d, back, err)
+			}
+		}
+		if ref, err := ParseBlockRef(BlockRef{Workchain: -1, Shard: id, Seqno: 1}.String()); err != nil || ref.Shard != id {
+			t.Fatalf("block ref with shard %d: %v, %v", id, ref, err)
+		}
+	})
+}
+
+func FuzzParseHash(f *testing.F) {
+	for _, s := range []string{"RzoRGcEyx5Ia5tEKUWlCpFbg8B0scpuXSyNXf9a4Nsk=", "RzoRGcEyx5Ia5tEKUWlCpFbg8B0scpuXSyNXf9a4Nsk", "0kwvliWmBxHEXXWVNhNfBZsQFGaWejcojKq79d3Im-A=", strings.Repeat("ab", 32)} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		h, err := ParseHash(s)
+		if err != nil {
+			return
+		}
+		for _, form := range []string{h.String(), h.Hex()} {
+			if back, err := ParseHash(form); err != nil || back != h {
+				t.Fatalf("%q -> %q -> %v, %v", s, form, back, err)
+			}
+		}
+	})
+}
+
+// blockSeeds are getBlockTransactionsExt bodies: the recorded one, the
+// interface's shape, JSON-RPC envelopes and error bodies.
+func blockSeeds(f *testing.F) []string {
+	rec := string(seedFile(f, "v2_getBlockTransactionsExt_blockpi_mc39984096.json"))
+	return []string{
+		rec,
+		strings.Replace(rec, `"ok": true,`, `"ok": true, "id": "1", "jsonrpc": "2.0",`, 1),
+		`{"id":{"workchain":-1,"shard":"-9223372036854775808","seqno":1,"root_hash":"b26/Pw8BYz6VY7RyYB/w2Nf8pKBebsg+H4rT1pH5ZEM=","file_hash":""},"incomplete":true,"transactions":[{"account":"0:` + strings.Repeat("AB", 32) + `","hash":"AKRX7V8G5q2Jr9gxsZkkWu8xsnORTIB08SWuMt59Src=","lt":"7","transaction":{"utime":1,"fee":"5","data":"te6cckEBAQEAAgAAAEysuc0="}}]}`,
+		`{"jsonrpc":"2.0","id":1,"result":{"id":{"workchain":0,"shard":-1,"seqno":"1"},"transactions":[]}}`,
+		`{"ok":false,"error":"Incorrect address","code":416}`,
+		`{"ok":false,"result":"Ratelimit exceed","code":429}`,
+		`{"jsonrpc":"2.0","error":{"code":-32601,"message":"no"}}`,
+		`{"ok":true}`, `null`, `[]`, `{}`,
+	}
+}
+
+func FuzzDecodeBlockTransactions(f *testing.F) {
+	for _, s := range blockSeeds(f) {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		out, err := decodeBlockTransactions(body)
+		if err != nil {
+			return
+		}
+		for i, tx := range out.Transactions {
+			if tx.Transaction == nil {
+				t.Fatalf("transaction %d: no raw transaction", i)
+			}
+			if tx.Fee != nil && tx.Fee.Sign() < 0 || tx.StorageFee != nil && tx.StorageFee.Sign() < 0 || tx.OtherFee != nil && tx.OtherFee.Sign() < 0 {
+				t.Fatalf("transaction %d: negative fee", i)
+			}
+		}
+		if _, more := out.Next(); more && !out.Incomplete {
+			t.Fatal("a cursor for a complete block")
+		}
+	})
+}
+
+func FuzzDecodeAccountStates(f *testing.F) {
+	for _, s := range []string{
+		`{"accounts":[{"address":"0:5B6A643CF4E32FF0391C476456FED5BDB17EF10A55CBB7C2980C76D4AAD07875","account_state_hash":"RzoRGcEyx5Ia5tEKUWlCpFbg8B0scpuXSyNXf9a4Nsk=","balance":"5000","extra_currencies":{},"status":"active","frozen_hash":null,"code_hash":"0kwvliWmBxHEXXWVNhNfBZsQFGaWejcojKq79d3Im+A=","data_hash":null,"code_boc":"te6cckEBAQEAAgAAAEysuc0=","data_boc":null,"last_transaction_hash":"AKRX7V8G5q2Jr9gxsZkkWu8xsnORTIB08SWuMt59Src=","last_transaction_lt":"48756940000002"}],"address_book":{"0:5B6A643CF4E32FF0391C476456FED5BDB17EF10A55CBB7C2980C76D4AAD07875":{"user_friendly":"EQBbamQ89OMv8DkcR2RW_tW9sX7xClXLt8KYDHbUqtB4deEw","domain":null,"interfaces":["wallet_v4r2"]}},"metadata":{}}`,
+		`{"account_states":[{"account":"-1:3333333333333333333333333333333333333333333333333333333333333333","hash":"RzoRGcEyx5Ia5tEKUWlCpFbg8B0scpuXSyNXf9a4Nsk=","balance":"0","account_status":"nonexist","last_trans_lt":0,"last_trans_hash":""}],"address_book":{}}`,
+		`{"error":"limit should be less than or equal to 1000"}`,
+		`{"accounts":[]}`, `{}`, `null`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		page, err := decodeAccountStates(body)
+		if err != nil {
+			return
+		}
+		if page.States == nil || page.AddressBook == nil {
+			t.Fatal("nil states or address book")
+		}
+		for i, s := range page.States {
+			if s.Balance == nil || s.Balance.Sign() < 0 {
+				t.Fatalf("state %d: balance %v", i, s.Balance)
+			}
+		}
+	})
+}
+
+func FuzzDecodePendingTransactions(f *testing.F) {
+	f.Add(seedFile(f, "v3_transactions_axelar_amplifier.json"))
+	for _, s := range []string{
+		`{"transactions":[{"account":"0:00194aad8e422bedf43fee746d6d929d369dbab25468a69d513706ea6978b63a","hash":"L/DSNQ43lWUDdga8h4ci8hVp+nVS6/BxEF7KrAO0yTo=","lt":36582626000003,"now":1751972976,"mc_block_seqno":33013054,"trace_id":"6h4rXxxaXBcwgFnNiyyzXolMBo6wDeqiW2+LIq8feHE="}],"address_book":{}}`,
+		`{"error":"emulated traces not found"}`,
+		`{"transactions":[]}`, `{}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		page, err := decodePendingTransactions(body)
+		if err != nil {
+			return
+		}
+		if page.Transactions == nil || page.AddressBook == nil {
+			t.Fatal("nil transactions or address book")
+		}
+		for i, tx := range page.Transactions {
+			if tx.Raw == nil || tx.TotalFees != nil && tx.TotalFees.Sign() < 0 {
+				t.Fatalf("transaction %d: %+v", i, tx)
+			}
+		}
+	})
+}
+
+func FuzzParseErrorBody(f *testing.F) {
+	for _, s := range []string{
+		`{"ok":false,"error":"Incorrect address","code":416}`,
+		`{"ok":false,"result":"Ratelimit exceed","code":429}`,
+		`{"error":"emulated traces not found"}`,
+		`{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found"}}`,
+		`{"ok":false,"code":"99999999999"}`,
+		`{"ok":true,"result":{}}`, `null`, `"x"`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		_, msg, ok := parseErrorBody(body)
+		if ok && (msg == "" || len(msg) > maxMessage+len("…")) {
+			t.Fatalf("message %q", msg)
+		}
+	})
+}
+
+func TestCRC16(t *testing.T) {
+	// The standard check value of CRC-16/XMODEM.
+	if got := crc16([]byte("123456789")); got != 0x31c3 {
+		t.Fatalf("crc16 = %04x, want 31c3", got)
+	}
+}

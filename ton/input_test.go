@@ -1,0 +1,122 @@
+package ton_test
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/evm"
+	"github.com/nodeaccess/nodeaccess/ton"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestBadInputSendsNothing(t *testing.T) {
+	for _, rpc := range []bool{false, true} {
+		opts := []nodeaccess.Option{nodeaccess.WithRoundTripper(refuseAll{t})}
+		if rpc {
+			opts = append(opts, ton.WithJSONRPC())
+		}
+		c, err := ton.New(testBase, testKey, opts...)
+		require.NoError(t, err)
+		ctx := context.Background()
+		check := func(err error, op, arg, reason string) {
+			t.Helper()
+			require.Error(t, err)
+			assert.ErrorIs(t, err, nodeaccess.ErrInvalidInput)
+			var ie *nodeaccess.InputError
+			require.True(t, errors.As(err, &ie))
+			assert.Equal(t, arg, ie.Arg)
+			assert.Contains(t, ie.Reason, reason)
+			assert.True(t, strings.HasPrefix(err.Error(), "ton: "+op+": invalid input: "+arg+": "), err.Error())
+			assert.NotContains(t, err.Error(), testKey)
+		}
+		block := func(q ton.BlockTransactionsQuery) error {
+			_, err := c.BlockTransactionsExt(ctx, q)
+			return err
+		}
+		states := func(q ton.AccountStatesQuery) error {
+			_, err := c.AccountStates(ctx, q)
+			return err
+		}
+		pending := func(q ton.PendingTransactionsQuery) error {
+			_, err := c.PendingTransactions(ctx, q)
+			return err
+		}
+		const gbt = "getBlockTransactionsExt"
+		check(block(ton.BlockTransactionsQuery{}), gbt, "shard", "0 is not a shard id")
+		check(block(ton.BlockTransactionsQuery{Block: ton.MasterchainBlock(1), Count: -1}), gbt, "count", "negative count -1")
+		if strconv.IntSize == 64 {
+			over := int64(1) << 31
+			check(block(ton.BlockTransactionsQuery{Block: ton.MasterchainBlock(1), Count: int(over)}), gbt, "count", "over the 32-bit range")
+		}
+
+		check(states(ton.AccountStatesQuery{Limit: -1}), "accountStates", "limit", "negative limit -1")
+		check(states(ton.AccountStatesQuery{Limit: 1001}), "accountStates", "limit", "limit 1001 is over the server maximum 1000")
+		check(states(ton.AccountStatesQuery{Offset: -5}), "accountStates", "offset", "negative offset -5")
+		check(states(ton.AccountStatesQuery{Account: "EQnotanaddress"}), "accountStates", "account", `"EQnotanaddress"`)
+		check(states(ton.AccountStatesQuery{Account: acctFriend[:47] + "x"}), "accountStates", "account", "checksum mismatch")
+		check(states(ton.AccountStatesQuery{Sort: "newest"}), "accountStates", "sort", `"newest" is not asc or desc`)
+
+		check(pending(ton.PendingTransactionsQuery{Limit: -1}), "pendingTransactions", "limit", "negative")
+		check(pending(ton.PendingTransactionsQuery{Limit: 5000}), "pendingTransactions", "limit", "over the server maximum")
+		check(pending(ton.PendingTransactionsQuery{Offset: -1}), "pendingTransactions", "offset", "negative")
+		check(pending(ton.PendingTransactionsQuery{Account: "1:2"}), "pendingTransactions", "account", "64")
+
+		// Walkers yield the input error once and send nothing.
+		n := 0
+		for _, err := range c.AllAccountStates(ctx, ton.AccountStatesQuery{Limit: 2000}) {
+			n++
+			check(err, "accountStates", "limit", "over the server maximum")
+		}
+		for _, err := range c.AllPendingTransactions(ctx, ton.PendingTransactionsQuery{Account: "x"}) {
+			n++
+			check(err, "pendingTransactions", "account", `"x"`)
+		}
+		for _, err := range c.AllBlockTransactions(ctx, ton.BlockTransactionsQuery{Block: ton.BlockRef{Seqno: 5}}) {
+			n++
+			check(err, gbt, "shard", "not a shard id")
+		}
+		assert.Equal(t, 3, n)
+	}
+}
+
+func TestNewErrors(t *testing.T) {
+	_, err := ton.New("ftp://ton.node.example", testKey)
+	assert.ErrorIs(t, err, nodeaccess.ErrInvalidInput)
+	_, err = ton.New(testBase, "")
+	assert.ErrorIs(t, err, nodeaccess.ErrInvalidInput)
+	_, err = ton.New(testBase, "a/b")
+	assert.ErrorIs(t, err, nodeaccess.ErrInvalidInput)
+
+	// Options of one chain are refused by another chain's constructor.
+	_, err = ton.New(testBase, testKey, evm.WithPathSuffix("evm"))
+	assert.ErrorContains(t, err, "evm.WithPathSuffix is an option of another package, not of ton")
+	_, err = evm.New(testBase, testKey, ton.WithJSONRPC())
+	assert.ErrorContains(t, err, "ton.WithJSONRPC is an option of another package, not of evm")
+
+	c, err := ton.New(testBase+"/v1/", testKey)
+	require.NoError(t, err)
+	assert.Equal(t, "ton.Client{https://ton.node.example/v1, key REDACTED, v2 REST}", c.String())
+	var nilClient *ton.Client
+	assert.Equal(t, "<nil>", nilClient.String())
+}
+
+// A base URL with a path keeps it in front of both key positions.
+func TestBasePathKept(t *testing.T) {
+	c, err := ton.New(testBase+"/ton/", testKey, nodeaccess.WithHTTPClient(gockHTTPClient(t)))
+	require.NoError(t, err)
+	mockGET(t, "/ton/api/v2/"+testKey+"/getBlockTransactionsExt", mcQuery, 200, string(testdata(t, blockFixture)))
+	mockGET(t, "/ton/"+testKey+"/api/v3/accountStates", "include_boc=false", 200, `{"accounts":[]}`)
+	mockGET(t, "/ton/"+testKey+"/api/v3/pendingTransactions", "", 200, `{"transactions":[]}`)
+	ctx := context.Background()
+	_, err = c.BlockTransactionsExt(ctx, mcBlockQuery())
+	require.NoError(t, err)
+	_, err = c.AccountStates(ctx, ton.AccountStatesQuery{})
+	require.NoError(t, err)
+	_, err = c.PendingTransactions(ctx, ton.PendingTransactionsQuery{})
+	require.NoError(t, err)
+}

@@ -1,0 +1,164 @@
+package ton
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/nodeaccess/nodeaccess"
+)
+
+// ShardID is a shard identifier: a signed 64-bit number whose bits are the
+// shard prefix followed by a single 1 bit. API v2 writes it as a signed
+// decimal ("-9223372036854775808"), API v3 and explorers as 16 hex digits
+// of its two's-complement bits ("8000000000000000"); both name the same
+// shard. Sending the hex digits where v2 expects a decimal names a different
+// shard, so the SDK always converts.
+type ShardID int64
+
+// MasterchainShard is the one shard of the masterchain (and of an unsplit
+// workchain): hex 8000000000000000, decimal -9223372036854775808.
+const MasterchainShard ShardID = math.MinInt64
+
+// ParseShardID reads a shard id in the v3 form (16 hex digits, either case,
+// optionally with "0x") or in the v2 form (a signed decimal). A string of
+// exactly 16 digits is read as hex: that is the v3 form of the common shards
+// (8000000000000000), while real shards are 19-digit decimals in the v2
+// form. Anything else, and the zero shard (which no shard has), is an
+// *nodeaccess.InputError.
+func ParseShardID(s string) (ShardID, error) {
+	bad := func(why string) (ShardID, error) {
+		q := s
+		if len(q) > 40 {
+			q = q[:40] + "…"
+		}
+		return 0, &nodeaccess.InputError{Arg: "shard", Reason: fmt.Sprintf("%q %s", q, why)}
+	}
+	digits, hexPrefix := strings.CutPrefix(s, "0x")
+	if !hexPrefix {
+		digits, hexPrefix = strings.CutPrefix(s, "0X")
+	}
+	var id ShardID
+	switch {
+	case hexPrefix || len(s) == 16 && isHex(s):
+		if len(digits) == 0 || len(digits) > 16 || !isHex(digits) {
+			return bad("is not a shard id (16 hex digits or a signed decimal)")
+		}
+		u, _ := strconv.ParseUint(digits, 16, 64)
+		id = ShardID(int64(u))
+	default:
+		if s == "" || s[0] == '+' {
+			return bad("is not a shard id (16 hex digits or a signed decimal)")
+		}
+		n, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			return bad("is not a shard id (16 hex digits or a signed decimal in the int64 range)")
+		}
+		id = ShardID(n)
+	}
+	if id == 0 {
+		return bad("is zero, which is not a shard id")
+	}
+	return id, nil
+}
+
+func isHex(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
+			return false
+		}
+	}
+	return true
+}
+
+// Decimal returns the v2 form: the signed decimal ("-9223372036854775808").
+func (s ShardID) Decimal() string { return strconv.FormatInt(int64(s), 10) }
+
+// Hex returns the v3 form: 16 upper-case hex digits ("8000000000000000").
+func (s ShardID) Hex() string { return fmt.Sprintf("%016X", uint64(s)) }
+
+// String returns the hex form (Hex), as explorers show shards.
+func (s ShardID) String() string { return s.Hex() }
+
+// MarshalText returns the hex form.
+func (s ShardID) MarshalText() ([]byte, error) { return []byte(s.Hex()), nil }
+
+// UnmarshalText reads either form (ParseShardID).
+func (s *ShardID) UnmarshalText(b []byte) error {
+	v, err := ParseShardID(string(b))
+	if err != nil {
+		return err
+	}
+	*s = v
+	return nil
+}
+
+// BlockRef names a block by workchain, shard and sequence number, as the
+// v2 query parameters and the v3 block_ref do.
+type BlockRef struct {
+	// Workchain is -1 for the masterchain, 0 for the basechain.
+	Workchain int32
+	// Shard is the shard; MasterchainShard for masterchain blocks.
+	Shard ShardID
+	// Seqno is the block's sequence number in its shard.
+	Seqno uint32
+}
+
+// MasterchainBlock returns the reference of masterchain block seqno.
+func MasterchainBlock(seqno uint32) BlockRef {
+	return BlockRef{Workchain: -1, Shard: MasterchainShard, Seqno: seqno}
+}
+
+// String returns the form TON tools print: "(-1,8000000000000000,39984096)".
+func (b BlockRef) String() string {
+	return "(" + strconv.Itoa(int(b.Workchain)) + "," + b.Shard.Hex() + "," + strconv.FormatUint(uint64(b.Seqno), 10) + ")"
+}
+
+// ParseBlockRef reads "(workchain,shard,seqno)", the form String writes,
+// with the shard in either form ParseShardID reads; the parentheses are
+// optional. Errors are *nodeaccess.InputError values.
+func ParseBlockRef(s string) (BlockRef, error) {
+	inner := strings.TrimSuffix(strings.TrimPrefix(s, "("), ")")
+	parts := strings.Split(inner, ",")
+	bad := func(why string) (BlockRef, error) {
+		q := s
+		if len(q) > 80 {
+			q = q[:80] + "…"
+		}
+		return BlockRef{}, &nodeaccess.InputError{Arg: "block", Reason: fmt.Sprintf("%q: %s", q, why)}
+	}
+	if len(parts) != 3 {
+		return bad("want (workchain,shard,seqno)")
+	}
+	wc, err := strconv.ParseInt(parts[0], 10, 32)
+	if err != nil || parts[0][0] == '+' {
+		return bad("workchain is not a 32-bit integer")
+	}
+	shard, err := ParseShardID(parts[1])
+	if err != nil {
+		return bad(err.(*nodeaccess.InputError).Reason)
+	}
+	seqno, err := strconv.ParseUint(parts[2], 10, 32)
+	if err != nil || parts[2][0] == '+' {
+		return bad("seqno is not a 32-bit unsigned integer")
+	}
+	return BlockRef{Workchain: int32(wc), Shard: shard, Seqno: uint32(seqno)}, nil
+}
+
+// BlockID is a block's full identifier: its reference and the hashes that
+// pin its content.
+type BlockID struct {
+	// BlockRef is the block's workchain, shard and seqno.
+	BlockRef
+	// RootHash is the hash of the block's root cell.
+	RootHash Hash
+	// FileHash is the hash of the block's serialised file.
+	FileHash Hash
+}
+
+// String returns "(wc,shard,seqno):root_hash:file_hash" with base64 hashes.
+func (b BlockID) String() string {
+	return b.BlockRef.String() + ":" + b.RootHash.String() + ":" + b.FileHash.String()
+}
