@@ -309,7 +309,8 @@ func TestBaseHoldingTheKey(t *testing.T) {
 func TestRedactor(t *testing.T) {
 	t.Parallel()
 	r := newRedactor(escKey)
-	assert.Equal(t, []string{escKey, "sEcReT%25k3y:@+%3F%23%C3%A9", "sEcReT%25k3y%3A%40%2B%3F%23%C3%A9"}, r.needles)
+	assert.Equal(t, []string{escKey, "sEcReT%25k3y:@+%3F%23%C3%A9", "sEcReT%25k3y%3A%40%2B%3F%23%C3%A9",
+		`sEcReT%k3y:@+?#\u00e9`, `sEcReT%k3y:@+?#\u00E9`}, r.needles)
 	in := "a " + escKey + " b sEcReT%25k3y:@+%3F%23%C3%A9 c sEcReT%25k3y%3A%40%2B%3F%23%C3%A9"
 	assert.Equal(t, "a REDACTED b REDACTED c REDACTED", r.String(in))
 	b := []byte(in)
