@@ -41,10 +41,13 @@ func parseAddress(arg, s string) (common.Address, error) {
 	return a, nil
 }
 
-// quote quotes s for a message, cutting a long one.
+// quote quotes s for a message when it is short, and gives only its length
+// otherwise. It never cuts a value: a cut could leave part of an access key
+// (a whole endpoint URL passed as an address, say) where the redaction of
+// whole keys cannot see it.
 func quote(s string) string {
 	if len(s) > 64 {
-		return fmt.Sprintf("%q… (%d bytes)", s[:64], len(s))
+		return fmt.Sprintf("a %d-byte value", len(s))
 	}
 	return strconv.Quote(s)
 }

@@ -62,11 +62,11 @@ func publicURLOption(name, rawURL string) nodeaccess.Option {
 		u, err := url.Parse(rawURL)
 		switch {
 		case err != nil || rawURL == "":
-			return fmt.Errorf("hyper: %s: the public API URL does not parse", name)
+			return fmt.Errorf("%s: the public API URL does not parse", name)
 		case u.Scheme != "http" && u.Scheme != "https" || u.Host == "":
-			return fmt.Errorf("hyper: %s: the public API URL must be absolute http or https with a host (scheme %q)", name, u.Scheme)
+			return fmt.Errorf("%s: the public API URL must be absolute http or https with a host (scheme %q)", name, u.Scheme)
 		case u.User != nil || u.RawQuery != "" || u.ForceQuery || u.Fragment != "":
-			return fmt.Errorf("hyper: %s: the public API URL for host %q has user info, a query or a fragment", name, u.Host)
+			return fmt.Errorf("%s: the public API URL for host %q has user info, a query or a fragment", name, u.Host)
 		}
 		c.SetExt(chain, name, publicURLKey{}, strings.TrimRight(rawURL, "/"))
 		return nil

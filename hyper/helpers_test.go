@@ -34,7 +34,10 @@ func gockClient(t *testing.T, opts ...nodeaccess.Option) *hyper.Client {
 		gock.Off()
 		gock.CleanUnmatchedRequest()
 	})
-	gock.Intercept()
+	// The client's own transport is gock's: no gock.Intercept(), which would
+	// make http.DefaultTransport gock's for the whole process. (gock.New, in
+	// the mock helpers, still does so while a mock is registered, up to
+	// gock.Off above; the SDK's clients never use http.DefaultTransport.)
 	tr := gock.NewTransport()
 	tr.Transport = refuseAll{t}
 	opts = append([]nodeaccess.Option{nodeaccess.WithHTTPClient(&http.Client{Transport: tr})}, opts...)
@@ -130,4 +133,11 @@ func (a *attempts) all() []nodeaccess.Attempt {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return append([]nodeaccess.Attempt(nil), a.list...)
+}
+
+// The gock helper leaves http.DefaultTransport alone: only the client's
+// own transport is gock's.
+func TestGockHelperLeavesDefaultTransport(t *testing.T) {
+	gockClient(t)
+	assert.False(t, gock.Intercepting(), "http.DefaultTransport is gock's")
 }

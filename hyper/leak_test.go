@@ -217,3 +217,23 @@ func TestPublicURLHoldingTheKeyIsRefused(t *testing.T) {
 		assertNoKey(t, key, "option error", err.Error())
 	}
 }
+
+// A long string passed where an address belongs (a whole endpoint URL, key
+// included) is reported by its length, never quoted cut short: a cut at
+// byte 64 through the key would leave its start visible.
+func TestLongAddressInputLeaksNoPieceOfTheKey(t *testing.T) {
+	for _, key := range append([]string{"SeCrEtKeY0123456789abcdefABCDEF"}, leakKeys...) {
+		c, err := hyper.New(testBase, key, nodeaccess.WithRoundTripper(refuseAll{t}))
+		require.NoError(t, err)
+		for k := 1; k < len(key); k++ { // k bytes of the key before byte 64
+			user := "https://n.example/" + strings.Repeat("x", 64-len("https://n.example/")-k) + key + "/info"
+			_, err := c.UserVaultEquitiesOf(context.Background(), user)
+			require.ErrorIs(t, err, nodeaccess.ErrInvalidInput)
+			for j := 4; j <= len(key); j++ {
+				require.NotContains(t, err.Error(), key[:j], "k=%d", k)
+			}
+			assertNoKey(t, key, "error", err.Error())
+			assert.Contains(t, err.Error(), fmt.Sprintf("a %d-byte value is not an address", len(user)))
+		}
+	}
+}

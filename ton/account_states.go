@@ -66,9 +66,11 @@ type AccountState struct {
 	Account Address
 	// Hash is the hash of the account state.
 	Hash Hash
-	// Balance is the balance in nanotons, exact; never nil. (Amounts are
-	// VarUInteger 16 in TON, up to 120 bits, so *big.Int rather than
-	// uint64, although today's supply fits in 63 bits.)
+	// Balance is the balance in nanotons, exact. It is nil when the server
+	// sent no balance ("balance": null, which the v3 indexer's model
+	// allows, or no balance member): that is "unknown", not zero, which
+	// comes as "0". (Amounts are VarUInteger 16 in TON, up to 120 bits, so
+	// *big.Int rather than uint64, although today's supply fits in 63 bits.)
 	Balance *big.Int
 	// Status is the account's status; values the SDK does not know are
 	// kept as sent (IsKnown reports false).
@@ -133,7 +135,7 @@ func (q *AccountStatesQuery) values() (url.Values, error) {
 		return nil, err
 	}
 	if q.Sort != "" && q.Sort != SortAsc && q.Sort != SortDesc {
-		return nil, &nodeaccess.InputError{Arg: "sort", Reason: fmt.Sprintf("%q is not asc or desc", cut(string(q.Sort), 40))}
+		return nil, &nodeaccess.InputError{Arg: "sort", Reason: quoteValue(string(q.Sort), 40) + " is not asc or desc"}
 	}
 	acct, err := accountParam("account", q.Account)
 	if err != nil {
@@ -237,11 +239,8 @@ func decodeAccountState(raw json.RawMessage, out *AccountState) error {
 	default:
 		return fmt.Errorf("account (address) is missing")
 	}
-	if !w.Balance.set {
-		return fmt.Errorf("balance is missing")
-	}
 	var err error
-	if out.Balance, err = w.Balance.amount("balance"); err != nil {
+	if out.Balance, err = w.Balance.optAmount("balance"); err != nil {
 		return err
 	}
 	out.Hash = either(w.Hash, w.AccountStateHash)

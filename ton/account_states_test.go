@@ -138,7 +138,6 @@ func TestAccountStatesEmptyAndBad(t *testing.T) {
 	for name, body := range map[string]string{
 		"no array":          `{"address_book":{}}`,
 		"not an object":     `[]`,
-		"missing balance":   `{"accounts":[{"address":"` + acctUpper + `"}]}`,
 		"missing account":   `{"accounts":[{"balance":"1"}]}`,
 		"negative balance":  `{"accounts":[{"address":"` + acctUpper + `","balance":"-1"}]}`,
 		"float balance":     `{"accounts":[{"address":"` + acctUpper + `","balance":1.5}]}`,
@@ -158,6 +157,23 @@ func TestAccountStatesEmptyAndBad(t *testing.T) {
 			assert.NotErrorIs(t, err, nodeaccess.ErrInvalidInput)
 		})
 	}
+}
+
+// Bug 5: a null balance (the indexer's model allows it) is nil, "no
+// balance sent", and does not fail the page; so is a missing one.
+func TestAccountStatesNullBalance(t *testing.T) {
+	body := `{"accounts":[{"address":"` + acctUpper + `","balance":null,"status":"nonexist"},{"address":"` + acctUpper + `","status":"uninit"},` +
+		`{"address":"` + acctUpper + `","balance":"0"},{"address":"` + acctUpper + `","balance":"7"}],"address_book":{}}`
+	c := gockClient(t)
+	mockGET(t, pathStates, "include_boc=false", 200, body)
+	page, err := c.AccountStates(context.Background(), ton.AccountStatesQuery{})
+	require.NoError(t, err)
+	require.Len(t, page.States, 4)
+	assert.Nil(t, page.States[0].Balance)
+	assert.Equal(t, ton.StatusNonexist, page.States[0].Status)
+	assert.Nil(t, page.States[1].Balance)
+	assert.Equal(t, big.NewInt(0), page.States[2].Balance)
+	assert.Equal(t, big.NewInt(7), page.States[3].Balance)
 }
 
 func TestAccountStateRawKeepsExtras(t *testing.T) {

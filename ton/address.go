@@ -51,7 +51,8 @@ const (
 )
 
 // ParseAddress reads an address in any of the forms servers and wallets use:
-// raw "workchain:64 hex digits" (either case; the workchain in -128..127) or
+// raw "workchain:64 hex digits" (either case; the workchain a decimal in
+// -128..127 written canonically: "0", "-1", "123", never "00", "+1" or "-0") or
 // the 48-character user-friendly form in base64url or standard base64, whose
 // CRC16-XMODEM checksum and tag are verified. The flags of a user-friendly
 // form are checked and dropped; ParseFriendlyAddress keeps them. Errors are
@@ -78,20 +79,32 @@ func MustParseAddress(s string) Address {
 }
 
 func addrErr(s, why string) error {
-	if len(s) > 100 {
-		s = s[:100] + "…"
+	return &nodeaccess.InputError{Arg: "address", Reason: quoteValue(s, 100) + ": " + why}
+}
+
+// canonicalInt reports whether s is an integer as strconv.Itoa writes it:
+// "0", or digits without leading zeros after an optional '-' ("-0" is not).
+func canonicalInt(s string) bool {
+	d := strings.TrimPrefix(s, "-")
+	if d == "" || d[0] == '0' && (len(d) > 1 || len(s) > 1) {
+		return false
 	}
-	return &nodeaccess.InputError{Arg: "address", Reason: fmt.Sprintf("%q: %s", s, why)}
+	for i := 0; i < len(d); i++ {
+		if d[i] < '0' || d[i] > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 func parseRaw(s string) (Address, error) {
 	wc, id, _ := strings.Cut(s, ":")
-	if wc == "" || wc[0] == '+' {
+	if wc == "" {
 		return Address{}, addrErr(s, "raw form needs a workchain number before ':'")
 	}
 	w, err := strconv.ParseInt(wc, 10, 32)
-	if err != nil {
-		return Address{}, addrErr(s, "workchain is not a number")
+	if err != nil || !canonicalInt(wc) {
+		return Address{}, addrErr(s, "workchain is not a number in canonical decimal form (like 0 or -1: no '+', no leading zeros, no -0)")
 	}
 	if w < -128 || w > 127 {
 		return Address{}, addrErr(s, fmt.Sprintf("workchain %d is outside -128..127", w))

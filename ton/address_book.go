@@ -32,7 +32,12 @@ func (e AddressBookEntry) Friendly() (FriendlyAddress, error) {
 }
 
 // decodeAddressBook decodes an address_book member: an object keyed by raw
-// address. null or absence gives an empty book.
+// address. null or absence gives an empty book. When two keys spell the
+// same account (such as "0:ab…" and "0:AB…", or a raw and a user-friendly
+// form), the entry kept does not depend on map order: the one under the
+// raw form in lower case (Address.Raw) wins, then the one under the upper
+// case raw form the indexer writes (Address.RawUpper), then the one under
+// the lexically smallest key.
 func decodeAddressBook(raw json.RawMessage) (AddressBook, error) {
 	book := AddressBook{}
 	if t := bytes.TrimSpace(raw); len(t) == 0 || string(t) == "null" {
@@ -46,11 +51,16 @@ func decodeAddressBook(raw json.RawMessage) (AddressBook, error) {
 	if err := json.Unmarshal(raw, &w); err != nil {
 		return nil, fmt.Errorf("address_book: %v", err)
 	}
+	from := make(map[Address]string, len(w)) // the key each entry came from
 	for k, v := range w {
 		a, err := ParseAddress(k)
 		if err != nil {
-			return nil, fmt.Errorf("address_book key %q is not an address", cut(k, 80))
+			return nil, fmt.Errorf("address_book key %s is not an address", quoteValue(k, 100))
 		}
+		if prev, dup := from[a]; dup && !preferKey(a, k, prev) {
+			continue
+		}
+		from[a] = k
 		var e AddressBookEntry
 		if v != nil {
 			if v.UserFriendly != nil {
@@ -64,4 +74,25 @@ func decodeAddressBook(raw json.RawMessage) (AddressBook, error) {
 		book[a] = e
 	}
 	return book, nil
+}
+
+// preferKey reports whether the book key k is a better spelling of a than
+// the key prev: the lower keyRank first, then the lexically smaller key.
+func preferKey(a Address, k, prev string) bool {
+	if rk, rp := keyRank(a, k), keyRank(a, prev); rk != rp {
+		return rk < rp
+	}
+	return k < prev
+}
+
+// keyRank ranks the spellings of a in an address book: 0 for the lower
+// case raw form, 1 for the upper case raw form, 2 for any other.
+func keyRank(a Address, k string) int {
+	switch k {
+	case a.Raw():
+		return 0
+	case a.RawUpper():
+		return 1
+	}
+	return 2
 }

@@ -105,12 +105,22 @@ func TestAddressParseErrors(t *testing.T) {
 		"128:" + strings.Repeat("00", 32):                  "workchain 128 is outside -128..127",
 		"-129:" + strings.Repeat("00", 32):                 "workchain -129 is outside -128..127",
 		"99999999999:" + strings.Repeat("00", 32):          "workchain is not a number",
-		"+0:" + strings.Repeat("00", 32):                   "needs a workchain number",
-		":" + strings.Repeat("00", 32):                     "needs a workchain number",
-		"x:" + strings.Repeat("00", 32):                    "workchain is not a number",
-		"0:" + strings.Repeat("00", 31):                    "account id has 62 hex digits, want 64",
-		"0:" + strings.Repeat("zz", 32):                    "account id is not hex",
-		"0:" + strings.Repeat("00", 32) + ":1":             "account id has 66 hex digits",
+		"+0:" + strings.Repeat("00", 32):                   "workchain is not a number in canonical decimal form",
+		// Item 12: only the canonical decimal spelling of the workchain.
+		"00:" + strings.Repeat("00", 32):       "workchain is not a number in canonical decimal form",
+		"-0:" + strings.Repeat("00", 32):       "workchain is not a number in canonical decimal form",
+		"-00:" + strings.Repeat("00", 32):      "workchain is not a number in canonical decimal form",
+		"-01:" + strings.Repeat("00", 32):      "workchain is not a number in canonical decimal form",
+		"007:" + strings.Repeat("00", 32):      "workchain is not a number in canonical decimal form",
+		"+1:" + strings.Repeat("00", 32):       "workchain is not a number in canonical decimal form",
+		"-:" + strings.Repeat("00", 32):        "workchain is not a number in canonical decimal form",
+		" 0:" + strings.Repeat("00", 32):       "workchain is not a number in canonical decimal form",
+		"0x0:" + strings.Repeat("00", 32):      "workchain is not a number in canonical decimal form",
+		":" + strings.Repeat("00", 32):         "needs a workchain number",
+		"x:" + strings.Repeat("00", 32):        "workchain is not a number",
+		"0:" + strings.Repeat("00", 31):        "account id has 62 hex digits, want 64",
+		"0:" + strings.Repeat("zz", 32):        "account id is not hex",
+		"0:" + strings.Repeat("00", 32) + ":1": "account id has 66 hex digits",
 	}
 	for in, want := range cases {
 		_, err := ton.ParseAddress(in)

@@ -78,7 +78,8 @@ type BlockTransaction struct {
 	Hash Hash
 	// LT is the transaction's logical time.
 	LT uint64
-	// Time is the transaction's time (utime), UTC; zero when not sent.
+	// Time is the transaction's time (utime), UTC; the zero time.Time
+	// (IsZero) when the server sent none, null or 0, never 1970-01-01.
 	Time time.Time
 	// Fee is the total fee in nanotons (fee); nil when not sent.
 	Fee *big.Int
@@ -328,12 +329,8 @@ func decodeBlockTx(raw json.RawMessage, out *BlockTransaction) error {
 	if out.LT, err = lt.uint64("lt"); err != nil {
 		return err
 	}
-	if typed.Utime.set {
-		u, err := typed.Utime.int64("utime")
-		if err != nil {
-			return err
-		}
-		out.Time = time.Unix(u, 0).UTC()
+	if out.Time, err = unixTime(typed.Utime, "utime"); err != nil {
+		return err
 	}
 	if out.Fee, err = typed.Fee.optAmount("fee"); err != nil {
 		return err

@@ -284,3 +284,22 @@ func TestBlockTransactionsBigFee(t *testing.T) {
 	assert.Equal(t, uint64(18446744073709551615), got.Transactions[0].LT)
 	assert.Equal(t, int64(1724744427), got.Transactions[0].Time.Unix())
 }
+
+// Item 10: utime 0 (as a number or a string) is the zero time.Time, not
+// 1970-01-01; utime 1 is a real time.
+func TestBlockTransactionsZeroUtime(t *testing.T) {
+	body := `{"ok":true,"result":{"id":{"workchain":-1,"shard":"-9223372036854775808","seqno":39984096},"incomplete":false,"transactions":[
+		{"account":"` + acctLower + `","transaction_id":{"lt":"1","hash":"AKRX7V8G5q2Jr9gxsZkkWu8xsnORTIB08SWuMt59Src="},"utime":0},
+		{"account":"` + acctLower + `","transaction_id":{"lt":"2","hash":"AKRX7V8G5q2Jr9gxsZkkWu8xsnORTIB08SWuMt59Src="},"utime":"0"},
+		{"account":"` + acctLower + `","transaction_id":{"lt":"3","hash":"AKRX7V8G5q2Jr9gxsZkkWu8xsnORTIB08SWuMt59Src="},"utime":null},
+		{"account":"` + acctLower + `","transaction_id":{"lt":"4","hash":"AKRX7V8G5q2Jr9gxsZkkWu8xsnORTIB08SWuMt59Src="},"utime":1}]}}`
+	c := gockClient(t)
+	mockGET(t, pathBlock, mcQuery, 200, body)
+	got, err := c.BlockTransactionsExt(context.Background(), mcBlockQuery())
+	require.NoError(t, err)
+	require.Len(t, got.Transactions, 4)
+	for i := range 3 {
+		assert.Equal(t, time.Time{}, got.Transactions[i].Time, "transaction %d", i)
+	}
+	assert.Equal(t, time.Unix(1, 0).UTC(), got.Transactions[3].Time)
+}

@@ -31,6 +31,7 @@ type blockTx struct {
 type blockServer struct {
 	txs         []blockTx
 	ignoreAfter bool
+	shift       bool // with ignoreAfter: the n-th request starts at txs[n]
 	emptyPage   bool // say incomplete with no transactions
 	mu          sync.Mutex
 	requests    []string
@@ -58,6 +59,11 @@ func (b *blockServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		b.record(r.URL.RawQuery)
 	}
 	start := 0
+	if b.shift {
+		b.mu.Lock()
+		start = min(len(b.requests)-1, len(b.txs))
+		b.mu.Unlock()
+	}
 	if afterLT != "" && !b.ignoreAfter {
 		id, _ := base64.StdEncoding.DecodeString(afterHash)
 		lt, _ := strconv.ParseUint(afterLT, 10, 64)
@@ -192,4 +198,54 @@ func TestAllBlockTransactionsError(t *testing.T) {
 	require.Len(t, errs, 1)
 	assert.EqualError(t, errs[0], "ton: getBlockTransactionsExt: HTTP 416 Requested Range Not Satisfiable: Incorrect address")
 	assert.Equal(t, int32(1), n.Load())
+}
+
+// Bug 2 for blocks: a server that ignores after_lt/after_hash while its
+// window moves sends no two equal pages; the walk ends at the first
+// transaction already yielded.
+func TestAllBlockTransactionsShiftingServer(t *testing.T) {
+	b := &blockServer{txs: []blockTx{{1, 1}, {2, 2}, {3, 3}, {4, 4}, {5, 5}, {6, 6}}, ignoreAfter: true, shift: true}
+	srv := httptest.NewServer(b)
+	defer srv.Close()
+	c, err := ton.New(srv.URL, testKey)
+	require.NoError(t, err)
+	lts, errs := collect(c.AllBlockTransactions(context.Background(), ton.BlockTransactionsQuery{Block: ton.MasterchainBlock(7), Count: 2}))
+	var got []uint64
+	for _, tx := range lts {
+		got = append(got, tx.LT)
+	}
+	assert.Equal(t, []uint64{1, 2}, got)
+	assert.Equal(t, []string{"ton: getBlockTransactionsExt: invalid response: server repeated an item of an earlier page: transaction 0 of the page after lt 2 (account 0:" +
+		strings.Repeat("02", 32) + ", lt 2) was already yielded (the server ignores after_lt/after_hash)"}, errs)
+	assert.Len(t, b.requests, 2)
+}
+
+// Bug 3 for blocks: the sequence keeps its cursor inside each range, so it
+// can be ranged twice, and by two goroutines at once (run with -race).
+func TestAllBlockTransactionsReusable(t *testing.T) {
+	b := &blockServer{txs: []blockTx{{1, 1}, {2, 2}, {3, 3}, {4, 4}, {5, 5}}}
+	srv := httptest.NewServer(b)
+	defer srv.Close()
+	c, err := ton.New(srv.URL, testKey)
+	require.NoError(t, err)
+	seq := c.AllBlockTransactions(context.Background(), ton.BlockTransactionsQuery{Block: ton.MasterchainBlock(7), Count: 2})
+	lts := func() []uint64 {
+		txs, errs := collect(seq)
+		assert.Empty(t, errs)
+		var out []uint64
+		for _, tx := range txs {
+			out = append(out, tx.LT)
+		}
+		return out
+	}
+	want := []uint64{1, 2, 3, 4, 5}
+	assert.Equal(t, want, lts(), "first range")
+	assert.Equal(t, want, lts(), "second range")
+	var wg sync.WaitGroup
+	for range 3 {
+		wg.Add(1)
+		go func() { defer wg.Done(); assert.Equal(t, want, lts()) }()
+	}
+	wg.Wait()
+	assert.Len(t, b.requests, 5*3) // 2 ranges, then 3 at once; 3 pages each
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"strings"
 	"sync/atomic"
 	"unicode/utf8"
 
@@ -28,9 +27,6 @@ type Client struct {
 
 	useRPC bool
 	ids    atomic.Uint64
-	// secrets are the spellings of the access key, masked in messages the
-	// SDK takes from 2xx bodies (the transport masks non-2xx bodies).
-	secrets []string
 }
 
 type jsonRPCKey struct{}
@@ -72,21 +68,7 @@ func New(baseURL, key string, opts ...nodeaccess.Option) (*Client, error) {
 	if v, ok := t.Config().Ext(jsonRPCKey{}); ok {
 		c.useRPC = v.(bool)
 	}
-	for _, s := range []string{key, url.PathEscape(key), url.QueryEscape(key)} {
-		if s != "" && !containsString(c.secrets, s) {
-			c.secrets = append(c.secrets, s)
-		}
-	}
 	return c, nil
-}
-
-func containsString(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // String describes the client; the key is masked.
@@ -108,12 +90,12 @@ func (c *Client) Format(f fmt.State, _ rune) { _, _ = f.Write([]byte(c.String())
 // maxMessage caps a server message taken into an error.
 const maxMessage = 512
 
-// scrub masks the key in a server message from a 2xx body and caps it.
+// scrub makes a server message safe to show: it masks every spelling of
+// the key (the transport's Mask: raw, path- and query-escaped, %q, JSON and
+// ASCII-escaped JSON) and only then caps the message, so that a key the cap
+// would cut through is masked whole rather than left half visible.
 func (c *Client) scrub(msg string) string {
-	for _, s := range c.secrets {
-		msg = strings.ReplaceAll(msg, s, transport.Mask)
-	}
-	return cut(msg, maxMessage)
+	return cut(c.t.Mask(msg), maxMessage)
 }
 
 // retry5xx makes every 5xx retryable (the transport retries 429, 502, 503

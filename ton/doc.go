@@ -34,8 +34,9 @@
 // reads the raw form ("0:5b6a…", either case) and the user-friendly form
 // (base64url or standard base64, checksum verified); FriendlyAddress keeps the
 // bounceable and testnet flags and formats either alphabet. ShardID reads and
-// writes the v2 decimal and the v3 hex forms; BlockRef and BlockID name
-// blocks. Logical times are uint64, balances and fees exact *big.Int
+// writes the v2 decimal and the v3 hex forms (ParseShardID guesses the form
+// and reads 16 digits as hex; ParseShardDecimal and ParseShardHex never
+// guess); BlockRef and BlockID name blocks. Logical times are uint64, balances and fees exact *big.Int
 // nanotons, times time.Time, hashes Hash. AccountStatus keeps values the SDK
 // does not know. Parts the interface leaves open (the detailed transaction,
 // the full v3 entries) stay available as json.RawMessage.
@@ -45,11 +46,14 @@
 // AccountStates and PendingTransactions return one page (limit and offset,
 // limit at most MaxLimit); AllAccountStates and AllPendingTransactions walk
 // every page as an iter.Seq2, stopping at a short page, at the first error
-// (yielded once), or with ErrRepeatedPage when a server answers the next page
-// with the previous one (the v3 indexer ignores offset on accountStates). A
-// block that does not fit one getBlockTransactionsExt page comes back
-// Incomplete: its Next cursor asks for the rest, and AllBlockTransactions
-// walks the whole block.
+// (yielded once), or with ErrRepeatedPage when a next page holds an item an
+// earlier page yielded (a server that ignores offset, as the v3 indexer does
+// on accountStates, or a list that changed between pages): no walk loops
+// forever or yields an item twice. A block that does not fit one
+// getBlockTransactionsExt page comes back Incomplete: its Next cursor asks
+// for the rest, and AllBlockTransactions walks the whole block. Each range
+// over a walk's sequence is a walk of its own, so a sequence may be ranged
+// again, or by several goroutines at once.
 //
 // # Errors
 //
@@ -66,6 +70,10 @@
 // *nodeaccess.RPCError alone; it is not retried, since only the status
 // decides retries. 429 and every 5xx are retried within the client's
 // attempts. The indexer's 404 "emulated traces not found" from
-// pendingTransactions is an empty page, not an error. The access key never
-// appears in an error, including in server messages that echo it.
+// pendingTransactions is an empty page, not an error; any other 404 (a
+// gateway's {"error":"Not Found"}) is an error matching nodeaccess.ErrNotFound.
+// The access key never appears in an error, including in server messages
+// that echo it: they are masked whole before they are capped at 512 bytes,
+// and a rejected server value is quoted whole or described by its length,
+// never cut.
 package ton

@@ -10,11 +10,12 @@ import (
 )
 
 // ErrRepeatedPage matches the error that ends a walk (AllAccountStates,
-// AllPendingTransactions, AllBlockTransactions) when the server answered a
-// next-page request with the page it had already sent, as a server that
-// ignores offset (or after_lt/after_hash) does. The error also matches
+// AllPendingTransactions, AllBlockTransactions) when a next page holds an
+// item an earlier page already yielded: what a server that ignores offset
+// (or after_lt/after_hash) answers, whether it repeats its page or its data
+// shifted between the calls. The error also matches
 // nodeaccess.ErrInvalidResponse.
-var ErrRepeatedPage = errors.New("server repeated the previous page")
+var ErrRepeatedPage = errors.New("server repeated an item of an earlier page")
 
 // errorEnvelope holds the members of a body that may carry a TON error:
 // v2 {"ok":false,"error":"…","code":N}, v2 {"ok":false,"result":"…","code":N},
@@ -27,7 +28,9 @@ type errorEnvelope struct {
 }
 
 // failure returns the server's error in e: its code (0 when it sent none)
-// and its message. ok is false when e is not an error.
+// and its message, whole: the caller masks the key in it before capping it
+// (Client.scrub), since a message cut first could end inside the key. ok is
+// false when e is not an error.
 func (e *errorEnvelope) failure() (code int, msg string, ok bool) {
 	failed := e.OK != nil && !*e.OK
 	if len(e.Error) > 0 && string(e.Error) != "null" {
@@ -58,7 +61,7 @@ func (e *errorEnvelope) failure() (code int, msg string, ok bool) {
 	if strings.TrimSpace(msg) == "" {
 		msg = "the server sent no message"
 	}
-	return code, cut(msg, maxMessage), true
+	return code, msg, true
 }
 
 // parseCode reads an error code sent as a number or a numeric string; 0
@@ -137,7 +140,8 @@ func (c *Client) withServerMessage(err error) error {
 	return &serverError{http: he, rpc: &nodeaccess.RPCError{Code: code, Message: c.scrub(msg)}}
 }
 
-// bodyError returns the server's error when a 2xx body is a TON error.
+// bodyError returns the server's error when a 2xx body is a TON error. Its
+// message is the server's whole message: decode masks and caps it.
 func bodyError(e *errorEnvelope) error {
 	if code, msg, ok := e.failure(); ok {
 		return &nodeaccess.RPCError{Code: code, Message: msg}

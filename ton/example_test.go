@@ -1,13 +1,16 @@
 package ton_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"io"
 	"log"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 
 	"github.com/nodeaccess/nodeaccess"
@@ -185,6 +188,43 @@ func ExampleClient_PendingTransactions() {
 	// 0 pending
 }
 
+// Walk every pending transaction of an account, page by page (limit and
+// offset). The walk ends at a short page; nothing is yielded twice (a
+// server that ignores offset ends the walk with ErrRepeatedPage).
+func ExampleClient_AllPendingTransactions() {
+	// A stand-in for the provider's endpoint: three pending transactions,
+	// served limit at a time from offset.
+	node := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		q := r.URL.Query()
+		limit, _ := strconv.Atoi(q.Get("limit"))
+		offset, _ := strconv.Atoi(q.Get("offset"))
+		var txs []string
+		for i := offset; i < min(offset+limit, 3); i++ {
+			txs = append(txs, fmt.Sprintf(`{"account":%q,"hash":"%s","lt":"3658262600000%d","now":%d,"mc_block_seqno":33013054,"trace_id":null}`,
+				q.Get("account"), base64.StdEncoding.EncodeToString(bytes.Repeat([]byte{byte(i + 1)}, 32)), i+1, 1751972976+i))
+		}
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"transactions":[%s],"address_book":{}}`, strings.Join(txs, ","))
+	}))
+	defer node.Close()
+
+	c, err := ton.New(node.URL, "YOUR-ACCESS-KEY")
+	if err != nil {
+		log.Fatal(err)
+	}
+	q := ton.PendingTransactionsQuery{Account: "0:00194AAD8E422BEDF43FEE746D6D929D369DBAB25468A69D513706EA6978B63A", Limit: 2}
+	for tx, err := range c.AllPendingTransactions(context.Background(), q) {
+		if err != nil {
+			log.Fatal(err) // yielded once; the walk stops after it
+		}
+		fmt.Println(tx.LT, tx.Now.Format("15:04:05"), tx.Hash.Hex()[:8])
+	}
+	// Output:
+	// 36582626000001 11:09:36 01010101
+	// 36582626000002 11:09:37 02020202
+	// 36582626000003 11:09:38 03030303
+}
+
 // Addresses compare by account whatever form they come in.
 func ExampleParseAddress() {
 	raw, _ := ton.ParseAddress("0:5B6A643CF4E32FF0391C476456FED5BDB17EF10A55CBB7C2980C76D4AAD07875")
@@ -220,6 +260,18 @@ func ExampleParseShardID() {
 	// true true
 	// -9223372036854775808 8000000000000000
 	// invalid input: shard: "shard-0" is not a shard id (16 hex digits or a signed decimal in the int64 range)
+}
+
+// When the form of a shard string is known, ParseShardDecimal (v2) and
+// ParseShardHex (v3) read it without guessing; ParseShardID reads a string
+// of 16 digits as hex.
+func ExampleParseShardDecimal() {
+	guessed, _ := ton.ParseShardID("1125899906842624")
+	dec, _ := ton.ParseShardDecimal("1125899906842624")
+	hex, _ := ton.ParseShardHex("0x8000000000000000")
+	fmt.Println(guessed.Hex(), dec.Hex(), hex == ton.MasterchainShard)
+	// Output:
+	// 1125899906842624 0004000000000000 true
 }
 
 // Server errors reach the shared typed errors; the key never shows.

@@ -29,6 +29,11 @@ func FuzzParseAddress(f *testing.F) {
 		if err != nil {
 			return
 		}
+		// The raw form is accepted only in its canonical spelling, the
+		// account id in either case.
+		if strings.Contains(s, ":") && !strings.EqualFold(s, a.Raw()) {
+			t.Fatalf("%q is accepted as %s", s, a.Raw())
+		}
 		for _, form := range []string{a.Raw(), a.RawUpper(), a.Friendly(true, false).String(), a.Friendly(false, true).StdBase64()} {
 			b, err := ParseAddress(form)
 			if err != nil || b != a {
@@ -68,6 +73,16 @@ func FuzzParseShardID(f *testing.F) {
 			if back, err := ParseShardID(d); err != nil || back != id {
 				t.Fatalf("%q -> %d -> %q -> %d, %v", s, id, d, back, err)
 			}
+		}
+		// The explicit parsers never guess: each reads its own form back.
+		if back, err := ParseShardDecimal(id.Decimal()); err != nil || back != id {
+			t.Fatalf("%q -> %d -> ParseShardDecimal(%q) = %d, %v", s, id, id.Decimal(), back, err)
+		}
+		if back, err := ParseShardHex(id.Hex()); err != nil || back != id {
+			t.Fatalf("%q -> %d -> ParseShardHex(%q) = %d, %v", s, id, id.Hex(), back, err)
+		}
+		if back, err := ParseShardHex("0x" + id.Hex()); err != nil || back != id {
+			t.Fatalf("%q -> %d -> ParseShardHex(0x%s) = %d, %v", s, id, id.Hex(), back, err)
 		}
 		if ref, err := ParseBlockRef(BlockRef{Workchain: -1, Shard: id, Seqno: 1}.String()); err != nil || ref.Shard != id {
 			t.Fatalf("block ref with shard %d: %v, %v", id, ref, err)
@@ -149,7 +164,7 @@ func FuzzDecodeAccountStates(f *testing.F) {
 			t.Fatal("nil states or address book")
 		}
 		for i, s := range page.States {
-			if s.Balance == nil || s.Balance.Sign() < 0 {
+			if s.Balance != nil && s.Balance.Sign() < 0 {
 				t.Fatalf("state %d: balance %v", i, s.Balance)
 			}
 		}
@@ -192,10 +207,23 @@ func FuzzParseErrorBody(f *testing.F) {
 	} {
 		f.Add([]byte(s))
 	}
+	f.Add([]byte(`{"error":"` + strings.Repeat("x", maxMessage-3) + `fuzz-KEY"}`))
+	const key = "fuzz-KEY"
+	c, err := New("https://ton.node.example", key)
+	if err != nil {
+		f.Fatal(err)
+	}
 	f.Fuzz(func(t *testing.T, body []byte) {
 		_, msg, ok := parseErrorBody(body)
-		if ok && (msg == "" || len(msg) > maxMessage+len("…")) {
-			t.Fatalf("message %q", msg)
+		if !ok {
+			return
+		}
+		if msg == "" {
+			t.Fatal("empty message")
+		}
+		// The message is kept whole; what an error shows is masked, then capped.
+		if s := c.scrub(msg); len(s) > maxMessage+len("…") || strings.Contains(s, key) {
+			t.Fatalf("message %q shows as %q", msg, s)
 		}
 	})
 }

@@ -40,7 +40,10 @@ func gockHTTPClient(t *testing.T) *http.Client {
 		gock.Off()
 		gock.CleanUnmatchedRequest()
 	})
-	gock.Intercept()
+	// The client's own transport is gock's: no gock.Intercept(), which would
+	// make http.DefaultTransport gock's for the whole process. (gock.New, in
+	// the mock helpers, still does so while a mock is registered, up to
+	// gock.Off above; the SDK's clients never use http.DefaultTransport.)
 	tr := gock.NewTransport()
 	tr.Transport = refuseAll{t} // a request no mock matches never reaches the network
 	return &http.Client{Transport: tr}
@@ -130,3 +133,10 @@ const (
 	pathStates  = "/" + testKey + "/api/v3/accountStates"
 	pathPending = "/" + testKey + "/api/v3/pendingTransactions"
 )
+
+// The gock helper leaves http.DefaultTransport alone: only the client's
+// own transport is gock's.
+func TestGockHelperLeavesDefaultTransport(t *testing.T) {
+	gockClient(t)
+	assert.False(t, gock.Intercepting(), "http.DefaultTransport is gock's")
+}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"iter"
 	"math"
-	"slices"
 
 	"github.com/nodeaccess/nodeaccess"
 )
@@ -16,11 +15,20 @@ const WalkPageSize = 100
 
 // AllAccountStates walks every page of accountStates from q.Offset on,
 // with q.Limit (or WalkPageSize) states a page, until a page comes back
-// shorter than the limit. On an error it yields the error once and stops; a
-// server that answers a next page with the page before (one that ignores
-// offset, as the v3 indexer does for this call) ends the walk with an error
-// matching ErrRepeatedPage. The address books of the pages are not
-// collected: use AccountStates for them.
+// shorter than the limit. On an error it yields the error once and stops.
+//
+// The walk never loops forever: it remembers every state it yielded (by
+// account, state hash and last transaction lt, so that the historical
+// states of one account are told apart) and ends with an error matching
+// ErrRepeatedPage when a page holds a state an earlier page already
+// yielded. That is what a server that ignores offset answers (the v3
+// indexer does for this call), and also what a list that changed between
+// two page requests gives; nothing is yielded twice. The memory the walk
+// keeps grows with the number of states yielded. The address books of the
+// pages are not collected: use AccountStates for them.
+//
+// The returned sequence may be ranged over more than once, and by several
+// goroutines at the same time: each range walks from q.Offset anew.
 func (c *Client) AllAccountStates(ctx context.Context, q AccountStatesQuery) iter.Seq2[AccountState, error] {
 	if q.Limit == 0 {
 		q.Limit = WalkPageSize
@@ -32,8 +40,9 @@ func (c *Client) AllAccountStates(ctx context.Context, q AccountStatesQuery) ite
 	}
 	return walk(c, "accountStates", q.Limit, q.Offset,
 		func(offset int) ([]AccountState, error) {
-			q.Offset = offset
-			p, err := c.AccountStates(ctx, q)
+			page := q // a copy: the sequence may be ranged concurrently
+			page.Offset = offset
+			p, err := c.AccountStates(ctx, page)
 			if err != nil {
 				return nil, err
 			}
@@ -43,15 +52,16 @@ func (c *Client) AllAccountStates(ctx context.Context, q AccountStatesQuery) ite
 }
 
 // AllPendingTransactions walks every page of pendingTransactions the way
-// AllAccountStates walks accountStates.
+// AllAccountStates walks accountStates; a transaction is known by its hash.
 func (c *Client) AllPendingTransactions(ctx context.Context, q PendingTransactionsQuery) iter.Seq2[PendingTransaction, error] {
 	if q.Limit == 0 {
 		q.Limit = WalkPageSize
 	}
 	return walk(c, "pendingTransactions", q.Limit, q.Offset,
 		func(offset int) ([]PendingTransaction, error) {
-			q.Offset = offset
-			p, err := c.PendingTransactions(ctx, q)
+			page := q // a copy: the sequence may be ranged concurrently
+			page.Offset = offset
+			p, err := c.PendingTransactions(ctx, page)
 			if err != nil {
 				return nil, err
 			}
@@ -61,12 +71,14 @@ func (c *Client) AllPendingTransactions(ctx context.Context, q PendingTransactio
 }
 
 // walk yields the items of pages fetched with limit and increasing offsets
-// until a short page, an error, or a page that repeats the one before.
-func walk[T any, K comparable](c *Client, op string, limit, offset int, fetch func(offset int) ([]T, error), key func(T) K) iter.Seq2[T, error] {
+// from start, until a short page, an error, or a page holding an item an
+// earlier page yielded. All state lives inside the returned function, so
+// that every range over the sequence is a walk of its own.
+func walk[T any, K comparable](c *Client, op string, limit, start int, fetch func(offset int) ([]T, error), key func(T) K) iter.Seq2[T, error] {
 	return func(yield func(T, error) bool) {
 		var zero T
-		var prev []K
-		prevOffset := 0
+		offset := start
+		seen := map[K]int{} // item key -> offset of the page that yielded it
 		for {
 			items, err := fetch(offset)
 			if err != nil {
@@ -76,11 +88,11 @@ func walk[T any, K comparable](c *Client, op string, limit, offset int, fetch fu
 			keys := make([]K, len(items))
 			for i, it := range items {
 				keys[i] = key(it)
-			}
-			if len(items) > 0 && slices.Equal(keys, prev) {
-				yield(zero, c.t.Wrap(op, fmt.Errorf("%w: %w: the page at offset %d repeats the page at offset %d (the server ignores offset)",
-					nodeaccess.ErrInvalidResponse, ErrRepeatedPage, offset, prevOffset)))
-				return
+				if at, dup := seen[keys[i]]; dup {
+					yield(zero, c.t.Wrap(op, fmt.Errorf("%w: %w: item %d of the page at offset %d was already yielded from the page at offset %d (the server ignores offset, or the list changed between pages)",
+						nodeaccess.ErrInvalidResponse, ErrRepeatedPage, i, offset, at)))
+					return
+				}
 			}
 			for _, it := range items {
 				if !yield(it, nil) {
@@ -94,7 +106,9 @@ func walk[T any, K comparable](c *Client, op string, limit, offset int, fetch fu
 				yield(zero, c.t.Wrap(op, &nodeaccess.InputError{Arg: "offset", Reason: "the next page's offset overflows int"}))
 				return
 			}
-			prev, prevOffset = keys, offset
+			for _, k := range keys {
+				seen[k] = offset
+			}
 			offset += len(items)
 		}
 	}
@@ -104,13 +118,20 @@ func walk[T any, K comparable](c *Client, op string, limit, offset int, fetch fu
 // it asks for pages of q.Count (or DefaultBlockCount) transactions and, while
 // the server says the block is incomplete, for the next page after the last
 // transaction (after_lt, after_hash). On an error it yields the error once
-// and stops; a server that says incomplete but sends no transaction, or
-// answers with the page before, ends the walk with an error matching
-// ErrRepeatedPage.
+// and stops. A server that says incomplete but sends no transaction, or
+// whose page holds a transaction (by account and lt) an earlier page
+// already yielded, as one that ignores after_lt/after_hash does, ends the
+// walk with an error matching ErrRepeatedPage. The sequence may be ranged
+// over more than once, and concurrently: each range starts at q.After anew.
 func (c *Client) AllBlockTransactions(ctx context.Context, q BlockTransactionsQuery) iter.Seq2[BlockTransaction, error] {
 	const op = "getBlockTransactionsExt"
+	type key struct {
+		a  Address
+		lt uint64
+	}
 	return func(yield func(BlockTransaction, error) bool) {
-		var prev *BlockCursor
+		q := q // a copy: each range moves its own cursor
+		seen := map[key]struct{}{}
 		for {
 			page, err := c.BlockTransactionsExt(ctx, q)
 			if err != nil {
@@ -123,10 +144,12 @@ func (c *Client) AllBlockTransactions(ctx context.Context, q BlockTransactionsQu
 					nodeaccess.ErrInvalidResponse, ErrRepeatedPage)))
 				return
 			}
-			if more && prev != nil && next == *prev {
-				yield(BlockTransaction{}, c.t.Wrap(op, fmt.Errorf("%w: %w: the page after lt %d ends where the page before did (the server ignores after_lt/after_hash)",
-					nodeaccess.ErrInvalidResponse, ErrRepeatedPage, q.After.LT)))
-				return
+			for i, tx := range page.Transactions {
+				if _, dup := seen[key{tx.Account, tx.LT}]; dup {
+					yield(BlockTransaction{}, c.t.Wrap(op, fmt.Errorf("%w: %w: transaction %d of the page after lt %d (account %s, lt %d) was already yielded (the server ignores after_lt/after_hash)",
+						nodeaccess.ErrInvalidResponse, ErrRepeatedPage, i, q.After.LT, tx.Account, tx.LT)))
+					return
+				}
 			}
 			for _, tx := range page.Transactions {
 				if !yield(tx, nil) {
@@ -136,7 +159,9 @@ func (c *Client) AllBlockTransactions(ctx context.Context, q BlockTransactionsQu
 			if !more {
 				return
 			}
-			prev = &next
+			for _, tx := range page.Transactions {
+				seen[key{tx.Account, tx.LT}] = struct{}{}
+			}
 			q.After = &next
 		}
 	}

@@ -5,11 +5,13 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"iter"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/nodeaccess/nodeaccess"
@@ -127,7 +129,7 @@ func TestAllAccountStatesRepeatingServer(t *testing.T) {
 	assert.Equal(t, 1, errs)
 	assert.ErrorIs(t, last, ton.ErrRepeatedPage)
 	assert.ErrorIs(t, last, nodeaccess.ErrInvalidResponse)
-	assert.EqualError(t, last, "ton: accountStates: invalid response: server repeated the previous page: the page at offset 10 repeats the page at offset 0 (the server ignores offset)")
+	assert.EqualError(t, last, "ton: accountStates: invalid response: server repeated an item of an earlier page: item 0 of the page at offset 10 was already yielded from the page at offset 0 (the server ignores offset, or the list changed between pages)")
 	assert.Len(t, p.queries, 2)
 }
 
@@ -204,4 +206,161 @@ func TestWalkCancelled(t *testing.T) {
 	require.Len(t, errs, 1)
 	assert.ErrorIs(t, errs[0], context.Canceled)
 	assert.Equal(t, 10, n)
+}
+
+// shiftingServer ignores offset and serves a window of limit items that
+// moves by shift items on every request, as a live list behind a server
+// that ignores offset does: no two pages are equal, but they overlap.
+type shiftingServer struct {
+	shift    int
+	requests atomic.Int32
+}
+
+func (s *shiftingServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	n := int(s.requests.Add(1)) - 1
+	limit, _ := strconv.Atoi(r.URL.Query().Get("limit"))
+	var items []string
+	for i := n * s.shift; i < n*s.shift+limit; i++ {
+		if strings.HasSuffix(r.URL.Path, "/accountStates") {
+			items = append(items, fmt.Sprintf(`{"address":%q,"balance":"%d","last_transaction_lt":"%d"}`, account(i%256), i, i))
+		} else {
+			items = append(items, fmt.Sprintf(`{"account":%q,"hash":%q,"lt":"%d","now":1}`, account(0), base64.StdEncoding.EncodeToString(append(make([]byte, 31), byte(i))), i))
+		}
+	}
+	key := "transactions"
+	if strings.HasSuffix(r.URL.Path, "/accountStates") {
+		key = "accounts"
+	}
+	w.Header().Set("Content-Type", "application/json")
+	fmt.Fprintf(w, `{%q:[%s],"address_book":{}}`, key, strings.Join(items, ","))
+}
+
+// Bug 2: a server that ignores offset while its data shifts between calls
+// never sends the same page twice; the walk still ends, at the first page
+// that holds an item already yielded, and yields nothing twice.
+func TestWalkShiftingServerIgnoringOffset(t *testing.T) {
+	for _, shift := range []int{1, 9} {
+		for _, op := range []string{"accountStates", "pendingTransactions"} {
+			s := &shiftingServer{shift: shift}
+			srv := httptest.NewServer(s)
+			c, err := ton.New(srv.URL, testKey, nodeaccess.WithoutRetries())
+			require.NoError(t, err)
+			var seq iter.Seq2[uint64, error]
+			if op == "accountStates" {
+				seq = func(yield func(uint64, error) bool) {
+					for st, err := range c.AllAccountStates(context.Background(), ton.AccountStatesQuery{Limit: 10}) {
+						if !yield(st.LastTransactionLT, err) {
+							return
+						}
+					}
+				}
+			} else {
+				seq = func(yield func(uint64, error) bool) {
+					for tx, err := range c.AllPendingTransactions(context.Background(), ton.PendingTransactionsQuery{Account: acctLower, Limit: 10}) {
+						if !yield(tx.LT, err) {
+							return
+						}
+					}
+				}
+			}
+			var got []uint64
+			var errs []error
+			for lt, err := range seq {
+				if err != nil {
+					errs = append(errs, err)
+					continue
+				}
+				got = append(got, lt)
+				require.Less(t, len(got), 100, "%s shift %d: the walk does not end", op, shift)
+			}
+			srv.Close()
+			want := make([]uint64, 10)
+			for i := range want {
+				want[i] = uint64(i)
+			}
+			assert.Equal(t, want, got, "%s shift %d", op, shift)
+			require.Len(t, errs, 1, "%s shift %d", op, shift)
+			assert.ErrorIs(t, errs[0], ton.ErrRepeatedPage)
+			assert.ErrorIs(t, errs[0], nodeaccess.ErrInvalidResponse)
+			assert.EqualError(t, errs[0], fmt.Sprintf("ton: %s: invalid response: server repeated an item of an earlier page: item 0 of the page at offset 10 was already yielded from the page at offset 0 (the server ignores offset, or the list changed between pages)", op))
+			assert.Equal(t, int32(2), s.requests.Load())
+		}
+	}
+}
+
+// Historical states of one account (same account, other state hash and lt)
+// are distinct items, not a repeat.
+func TestAllAccountStatesHistoryOfOneAccount(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		offset, _ := strconv.Atoi(r.URL.Query().Get("offset"))
+		var items []string
+		for i := offset; i < min(offset+2, 5); i++ {
+			items = append(items, fmt.Sprintf(`{"address":%q,"balance":"%d","last_transaction_lt":"%d"}`, acctLower, i, 100+i))
+		}
+		fmt.Fprintf(w, `{"accounts":[%s]}`, strings.Join(items, ","))
+	}))
+	defer srv.Close()
+	c, err := ton.New(srv.URL, testKey, nodeaccess.WithoutRetries())
+	require.NoError(t, err)
+	var lts []uint64
+	for st, err := range c.AllAccountStates(context.Background(), ton.AccountStatesQuery{Account: acctLower, Limit: 2}) {
+		require.NoError(t, err)
+		lts = append(lts, st.LastTransactionLT)
+	}
+	assert.Equal(t, []uint64{100, 101, 102, 103, 104}, lts)
+}
+
+// collect ranges over seq and returns what it yielded, errors as strings.
+func collect[T any](seq iter.Seq2[T, error]) (items []T, errs []string) {
+	for it, err := range seq {
+		if err != nil {
+			errs = append(errs, err.Error())
+			continue
+		}
+		items = append(items, it)
+	}
+	return items, errs
+}
+
+// Bug 3: the walks keep their state inside each range, so one sequence
+// can be ranged twice, and by two goroutines at once (run with -race).
+func TestWalkSequencesAreReusable(t *testing.T) {
+	p := &pagedServer{n: 25}
+	c := newPaged(t, p)
+	states := c.AllAccountStates(context.Background(), ton.AccountStatesQuery{Limit: 10, Offset: 3})
+	pending := c.AllPendingTransactions(context.Background(), ton.PendingTransactionsQuery{Account: acctLower, Limit: 10, Offset: 3})
+	balances := func() []int64 {
+		items, errs := collect(states)
+		assert.Empty(t, errs)
+		out := make([]int64, len(items))
+		for i, s := range items {
+			out[i] = s.Balance.Int64()
+		}
+		return out
+	}
+	lts := func() []uint64 {
+		items, errs := collect(pending)
+		assert.Empty(t, errs)
+		out := make([]uint64, len(items))
+		for i, tx := range items {
+			out[i] = tx.LT
+		}
+		return out
+	}
+	wantB := make([]int64, 22)
+	wantL := make([]uint64, 22)
+	for i := range wantB {
+		wantB[i], wantL[i] = int64(i+3), uint64(i+3)
+	}
+	for run := range 2 {
+		assert.Equal(t, wantB, balances(), "accountStates run %d", run)
+		assert.Equal(t, wantL, lts(), "pendingTransactions run %d", run)
+	}
+	var wg sync.WaitGroup
+	for range 2 {
+		wg.Add(2)
+		go func() { defer wg.Done(); assert.Equal(t, wantB, balances()) }()
+		go func() { defer wg.Done(); assert.Equal(t, wantL, lts()) }()
+	}
+	wg.Wait()
 }

@@ -44,7 +44,8 @@ type PendingTransaction struct {
 	// LT is the transaction's logical time (a string on the indexer, a
 	// number in the interface; both decode).
 	LT uint64
-	// Now is the transaction's time, UTC; zero when not sent.
+	// Now is the transaction's time, UTC; the zero time.Time (IsZero)
+	// when the server sent none, null or 0, never 1970-01-01.
 	Now time.Time
 	// MCBlockSeqno is the masterchain block the transaction is expected
 	// in; 0 when the server sent none (null).
@@ -97,12 +98,18 @@ func (c *Client) PendingTransactions(ctx context.Context, q PendingTransactionsQ
 	return page, c.t.Wrap(op, err)
 }
 
+// nothingPendingMessage is the indexer's message when an account has
+// nothing pending.
+const nothingPendingMessage = "emulated traces not found"
+
 // nothingPending reports whether err is the indexer's 404 for an account
-// with nothing pending: a v3 error body whose message says "not found". A
-// 404 without such a body (a wrong path, a gateway's page) stays an error.
+// with nothing pending: a TON error body whose message is "emulated traces
+// not found" (in any case, surrounding spaces ignored). Every other 404 (a
+// wrong path, a gateway's {"error":"Not Found"}, an HTML page) stays an
+// error matching nodeaccess.ErrNotFound.
 func nothingPending(err error) bool {
 	se, ok := err.(*serverError)
-	return ok && se.http.StatusCode == 404 && strings.Contains(strings.ToLower(se.rpc.Message), "not found")
+	return ok && se.http.StatusCode == 404 && strings.EqualFold(strings.TrimSpace(se.rpc.Message), nothingPendingMessage)
 }
 
 type wirePending struct {
@@ -158,12 +165,8 @@ func decodePending(raw json.RawMessage, out *PendingTransaction) error {
 	if out.LT, err = w.LT.uint64("lt"); err != nil {
 		return err
 	}
-	if w.Now.set {
-		now, err := w.Now.int64("now")
-		if err != nil {
-			return err
-		}
-		out.Now = time.Unix(now, 0).UTC()
+	if out.Now, err = unixTime(w.Now, "now"); err != nil {
+		return err
 	}
 	if w.MCBlockSeqno.set {
 		if out.MCBlockSeqno, err = w.MCBlockSeqno.uint32("mc_block_seqno"); err != nil {

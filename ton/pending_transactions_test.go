@@ -101,17 +101,23 @@ func TestPendingTransactionsInterfaceShape(t *testing.T) {
 }
 
 func TestPendingTransactions404IsEmpty(t *testing.T) {
-	c := gockClient(t)
-	mockGET(t, pathPending, "account="+axelarAcctEscape, 404, `{"error":"emulated traces not found"}`)
-	page, err := c.PendingTransactions(context.Background(), ton.PendingTransactionsQuery{Account: axelarAcct})
-	require.NoError(t, err)
-	assert.NotNil(t, page.Transactions)
-	assert.Empty(t, page.Transactions)
-	assert.NotNil(t, page.AddressBook)
+	for _, body := range []string{`{"error":"emulated traces not found"}`, `{"error":"Emulated Traces NOT FOUND"}`, `{"error":" emulated traces not found\n"}`} {
+		c := gockClient(t)
+		mockGET(t, pathPending, "account="+axelarAcctEscape, 404, body)
+		page, err := c.PendingTransactions(context.Background(), ton.PendingTransactionsQuery{Account: axelarAcct})
+		require.NoError(t, err, body)
+		assert.NotNil(t, page.Transactions)
+		assert.Empty(t, page.Transactions)
+		assert.NotNil(t, page.AddressBook)
+	}
 }
 
+// Bug 4: only the indexer's own phrase is an empty page; a gateway's
+// {"error":"Not Found"} and any other "… not found" 404 is ErrNotFound.
 func TestPendingTransactionsOther404IsAnError(t *testing.T) {
-	for _, body := range []string{`<html>404 page not found</html>`, `{"detail":"Not Found"}`, `{"error":"route does not exist"}`} {
+	for _, body := range []string{`<html>404 page not found</html>`, `{"detail":"Not Found"}`, `{"error":"route does not exist"}`,
+		`{"error":"Not Found"}`, `{"error":"not found"}`, `{"error":"account not found"}`, `{"error":"traces not found"}`,
+		`{"error":"emulated traces not found for this route"}`} {
 		c := gockClient(t, nodeaccess.WithoutRetries())
 		mockGET(t, pathPending, "account="+axelarAcctEscape, 404, body)
 		_, err := c.PendingTransactions(context.Background(), ton.PendingTransactionsQuery{Account: axelarAcct})
@@ -137,4 +143,21 @@ func TestPendingTransactionsBadBodies(t *testing.T) {
 			assert.ErrorIs(t, err, nodeaccess.ErrInvalidResponse)
 		})
 	}
+}
+
+// Item 10: now 0 is the zero time.Time, not 1970-01-01.
+func TestPendingTransactionsZeroNow(t *testing.T) {
+	tx := func(lt, now string) string {
+		return `{"account":"` + axelarAcct + `","hash":"L/DSNQ43lWUDdga8h4ci8hVp+nVS6/BxEF7KrAO0yTo=","lt":"` + lt + `","now":` + now + `}`
+	}
+	body := `{"transactions":[` + tx("1", "0") + `,` + tx("2", `"0"`) + `,` + tx("3", "null") + `,` + tx("4", "1751972976") + `],"address_book":{}}`
+	c := gockClient(t)
+	mockGET(t, pathPending, "", 200, body)
+	page, err := c.PendingTransactions(context.Background(), ton.PendingTransactionsQuery{})
+	require.NoError(t, err)
+	require.Len(t, page.Transactions, 4)
+	for i := range 3 {
+		assert.Equal(t, time.Time{}, page.Transactions[i].Now, "transaction %d", i)
+	}
+	assert.Equal(t, time.Date(2025, 7, 8, 11, 9, 36, 0, time.UTC), page.Transactions[3].Now)
 }

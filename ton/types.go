@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math/big"
 	"strconv"
+	"time"
 
 	"github.com/nodeaccess/nodeaccess"
 )
@@ -34,11 +35,7 @@ func ParseHash(s string) (Hash, error) {
 		err = fmt.Errorf("length %d", len(s))
 	}
 	if err != nil {
-		q := s
-		if len(q) > 80 {
-			q = q[:80] + "…"
-		}
-		return Hash{}, &nodeaccess.InputError{Arg: "hash", Reason: fmt.Sprintf("%q is not a 32-byte hash in base64 or hex", q)}
+		return Hash{}, &nodeaccess.InputError{Arg: "hash", Reason: quoteValue(s, 80) + " is not a 32-byte hash in base64 or hex"}
 	}
 	return h, nil
 }
@@ -107,6 +104,21 @@ func (s AccountStatus) IsKnown() bool {
 	return false
 }
 
+// maxQuoted is the longest number-like value an error message quotes.
+const maxQuoted = 48
+
+// quoteValue returns s quoted (%q) for an error message when it has at most
+// n bytes, and only its length when it is longer. A value taken from a
+// server or a caller is never quoted cut short: a cut could end inside the
+// access key, which the client's masking recognises only whole (a whole key
+// in a quoted value is masked when the error is wrapped).
+func quoteValue(s string, n int) string {
+	if len(s) <= n {
+		return strconv.Quote(s)
+	}
+	return fmt.Sprintf("a %d-byte value", len(s))
+}
+
 // num is an integer a server sent either as a JSON number or as a string of
 // decimal digits (logical times, balances, seqnos). It keeps the digits;
 // null and absence leave it unset.
@@ -129,10 +141,7 @@ func (n *num) UnmarshalJSON(b []byte) error {
 		}
 	}
 	if !isInteger(s) {
-		if len(s) > 40 {
-			s = s[:40] + "…"
-		}
-		return fmt.Errorf("%q is not an integer", s)
+		return fmt.Errorf("%s is not an integer", quoteValue(s, maxQuoted))
 	}
 	*n = num{text: s, set: true}
 	return nil
@@ -156,7 +165,7 @@ func isInteger(s string) bool {
 func (n num) uint64(field string) (uint64, error) {
 	v, err := strconv.ParseUint(n.text, 10, 64)
 	if err != nil {
-		return 0, fmt.Errorf("%s %q is not an unsigned 64-bit integer", field, n.text)
+		return 0, fmt.Errorf("%s %s is not an unsigned 64-bit integer", field, quoteValue(n.text, maxQuoted))
 	}
 	return v, nil
 }
@@ -164,7 +173,7 @@ func (n num) uint64(field string) (uint64, error) {
 func (n num) int64(field string) (int64, error) {
 	v, err := strconv.ParseInt(n.text, 10, 64)
 	if err != nil {
-		return 0, fmt.Errorf("%s %q is not a signed 64-bit integer", field, n.text)
+		return 0, fmt.Errorf("%s %s is not a signed 64-bit integer", field, quoteValue(n.text, maxQuoted))
 	}
 	return v, nil
 }
@@ -172,7 +181,7 @@ func (n num) int64(field string) (int64, error) {
 func (n num) uint32(field string) (uint32, error) {
 	v, err := strconv.ParseUint(n.text, 10, 32)
 	if err != nil {
-		return 0, fmt.Errorf("%s %q is not an unsigned 32-bit integer", field, n.text)
+		return 0, fmt.Errorf("%s %s is not an unsigned 32-bit integer", field, quoteValue(n.text, maxQuoted))
 	}
 	return uint32(v), nil
 }
@@ -180,9 +189,23 @@ func (n num) uint32(field string) (uint32, error) {
 func (n num) int32(field string) (int32, error) {
 	v, err := strconv.ParseInt(n.text, 10, 32)
 	if err != nil {
-		return 0, fmt.Errorf("%s %q is not a 32-bit integer", field, n.text)
+		return 0, fmt.Errorf("%s %s is not a 32-bit integer", field, quoteValue(n.text, maxQuoted))
 	}
 	return int32(v), nil
+}
+
+// unixTime returns the time of a Unix-seconds member, UTC. Unset (null or
+// absent) and 0 give the zero time.Time: servers send 0 for "no time", and
+// 1970-01-01 would read as a real date.
+func unixTime(n num, field string) (time.Time, error) {
+	if !n.set {
+		return time.Time{}, nil
+	}
+	u, err := n.int64(field)
+	if err != nil || u == 0 {
+		return time.Time{}, err
+	}
+	return time.Unix(u, 0).UTC(), nil
 }
 
 // maxAmountDigits bounds the decimal digits of an amount: nanoton amounts
@@ -192,7 +215,7 @@ const maxAmountDigits = 40
 // amount returns a non-negative amount (nanotons) exactly.
 func (n num) amount(field string) (*big.Int, error) {
 	if len(n.text) > maxAmountDigits || n.text[0] == '-' {
-		return nil, fmt.Errorf("%s %q is not a non-negative amount", field, n.text)
+		return nil, fmt.Errorf("%s %s is not a non-negative amount", field, quoteValue(n.text, maxQuoted))
 	}
 	v, _ := new(big.Int).SetString(n.text, 10)
 	return v, nil
