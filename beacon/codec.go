@@ -24,6 +24,10 @@ type DecodeError struct {
 	Offset int64
 	// Reason says what is wrong.
 	Reason string
+	// Err is the underlying error, if any, such as io.ErrUnexpectedEOF
+	// for an input that ends too early. (A reader's own failure is not a
+	// DecodeError: the decoders return it as it is, wrapped.)
+	Err error
 }
 
 // Error formats the error: `beacon: ssz: validators: at byte 1234: …`.
@@ -40,6 +44,10 @@ func (e *DecodeError) Error() string {
 
 // Is makes errors.Is(err, ErrInvalidState) true.
 func (e *DecodeError) Is(target error) bool { return target == ErrInvalidState }
+
+// Unwrap returns Err, so errors.Is(err, io.ErrUnexpectedEOF) is true for a
+// truncated input.
+func (e *DecodeError) Unwrap() error { return e.Err }
 
 // DecodeOption adjusts DecodeSSZ and DecodeJSON.
 type DecodeOption func(*decodeConfig)

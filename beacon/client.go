@@ -1,0 +1,115 @@
+package beacon
+
+import (
+	"fmt"
+	"net/url"
+	"strings"
+
+	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/internal/transport"
+)
+
+// statePath is the state route below the base URL.
+const statePath = "beacon/{key}/eth/v2/debug/beacon/states/{state_id}"
+
+// Client fetches beacon states from a consensus-layer node through a
+// node-access service. It is safe for concurrent use; make one per endpoint
+// and share it.
+type Client struct {
+	t      *transport.Client
+	enc    Encoding
+	preset Preset
+	masked string // the endpoint with the key masked, for String
+}
+
+// New returns a client for the node at baseURL with the access key key; it
+// reads states from {baseURL}/beacon/{key}/eth/v2/debug/beacon/states/{id}.
+// Options from the nodeaccess package (retries, timeouts, body cap, HTTP
+// client, hooks, logger) and this package's WithEncoding and WithPreset
+// apply.
+//
+// The state calls default to a per-attempt timeout of DefaultStateTimeout
+// (15 minutes) and a body cap of DefaultMaxStateBytes (4 GiB), not the
+// nodeaccess defaults for ordinary calls; nodeaccess.WithTimeout and
+// nodeaccess.WithMaxResponseBytes replace them.
+func New(baseURL, key string, opts ...nodeaccess.Option) (*Client, error) {
+	t, err := transport.New(transport.Settings{Chain: "beacon", BaseURL: baseURL, Key: key, Options: opts})
+	if err != nil {
+		return nil, err
+	}
+	c := &Client{t: t, enc: EncodingAuto, preset: MainnetPreset()}
+	if e, ok := t.Config().Ext(encodingKey{}); ok {
+		c.enc = e.(Encoding)
+	}
+	if p, ok := t.Config().Ext(presetKey{}); ok {
+		c.preset = p.(Preset)
+	}
+	tg, err := t.Target("beacon/{key}")
+	if err != nil {
+		return nil, fmt.Errorf("beacon: %w", err)
+	}
+	c.masked = tg.Masked()
+	return c, nil
+}
+
+// NewFromURL takes the node's endpoint as providers show it,
+// "https://host/beacon/<KEY>" (a path before /beacon is kept), and returns
+// New(base, key, opts...).
+func NewFromURL(endpoint string, opts ...nodeaccess.Option) (*Client, error) {
+	base, key, _, err := transport.SplitEndpoint(endpoint)
+	if err != nil {
+		return nil, fmt.Errorf("beacon: %w", err)
+	}
+	u, err := url.Parse(base)
+	if err != nil || !strings.HasSuffix(u.EscapedPath(), "/beacon") {
+		host := ""
+		if u != nil {
+			host = u.Host
+		}
+		return nil, fmt.Errorf("beacon: %w", &nodeaccess.InputError{Arg: "endpoint",
+			Reason: fmt.Sprintf("endpoint URL for host %q must end in /beacon/<KEY>", host)})
+	}
+	p := strings.TrimSuffix(u.EscapedPath(), "/beacon")
+	u.RawPath = p
+	if u.Path, err = url.PathUnescape(p); err != nil {
+		u.Path = p
+	}
+	return New(u.String(), key, opts...)
+}
+
+// Encoding returns the encoding the client asks for.
+func (c *Client) Encoding() Encoding { return c.enc }
+
+// Preset returns the preset the client decodes states with.
+func (c *Client) Preset() Preset { return c.preset }
+
+// String describes the client; the key is masked.
+func (c *Client) String() string {
+	if c == nil {
+		return "<nil>"
+	}
+	return "beacon.Client{" + c.masked + "}"
+}
+
+// Format prints String for every verb, so that no formatting of a client
+// (%v, %+v, %#v) can reach the key.
+func (c *Client) Format(f fmt.State, _ rune) { _, _ = f.Write([]byte(c.String())) }
+
+// request returns the state request for id with the client's Accept header
+// and the state calls' default timeout and cap.
+func (c *Client) request(op string, id StateID) (*transport.Request, error) {
+	if id.IsZero() {
+		return nil, zeroStateIDError()
+	}
+	tg, err := c.t.Target(statePath, "state_id", id.String())
+	if err != nil {
+		return nil, err
+	}
+	return &transport.Request{
+		Op:       op,
+		Target:   tg,
+		Accept:   c.enc.accept(),
+		Timeout:  DefaultStateTimeout,
+		MaxBytes: DefaultMaxStateBytes,
+	}, nil
+}

@@ -1,0 +1,101 @@
+// Package beacon reads the full beacon state of Ethereum's consensus layer
+// through a node-access service: every fork from phase0 to fulu, as SSZ or
+// JSON, decoded while it streams in, checked against its hash tree root, or
+// saved to disk as it came.
+//
+// # Fetching a state
+//
+// A Client is made from the node's base URL and the access key, and reads
+// GET {base}/beacon/{key}/eth/v2/debug/beacon/states/{state_id};
+// NewFromURL takes the endpoint as providers show it
+// ("https://host/beacon/<KEY>"):
+//
+//	c, err := beacon.New("https://node.example", key)
+//	res, err := c.State(ctx, beacon.Finalized)
+//	fmt.Println(res.Version, res.State.Slot, len(res.State.Validators))
+//
+// A StateID is Head, Genesis, Finalized, Justified, SlotID(n), RootID(root),
+// or ParseStateID of the string forms ("head", "7340032", "0x…"). A bad id
+// fails before anything is sent.
+//
+// # Verifying
+//
+// A state asked for by its root is verified: State computes the decoded
+// state's hash tree root and fails with an *IntegrityError (ErrIntegrity)
+// when it is not the root asked for, so a state that State returns for
+// RootID(r) is the state whose root is r. For a root learnt elsewhere (a
+// checkpoint sync provider, a block's state_root), compare it with
+// State.HashTreeRoot yourself:
+//
+//	res, err := c.State(ctx, beacon.RootID(root)) // verified
+//	got, err := res.State.HashTreeRoot()          // any state, any root
+//
+// # SSZ or JSON
+//
+// By default the client asks for SSZ and accepts JSON
+// (Accept: application/octet-stream;q=1,application/json;q=0.9); WithEncoding
+// forces one. Whatever was asked, the response's Content-Type chooses the
+// decoder, so a node that answers JSON to a request for SSZ still works. The
+// fork comes from the Eth-Consensus-Version header, which an SSZ body needs
+// (nothing else names its fork); a JSON body's own "version" must agree with
+// it. SSZ is about a third of the size (~300 MB for mainnet in 2026, against
+// ~900 MB of JSON) and decodes faster. Only JSON responses carry the
+// execution_optimistic and finalized flags (StateResponse.Flags, nil for
+// SSZ): ask for JSON when you need them.
+//
+// States are decoded with the mainnet preset (mainnet, Sepolia, Holesky,
+// Hoodi); WithPreset(MinimalPreset()) reads devnets and the spec's test
+// vectors. A fork this package does not decode yet (gloas) fails with an
+// error matching ErrUnsupportedVersion that names it; DownloadState still
+// saves such a state.
+//
+// # Saving and reading back
+//
+// DownloadState writes the body to an io.Writer as it arrives, undecoded,
+// and reports its fork and encoding; ReadState (or DecodeSSZ and DecodeJSON)
+// decodes the file later, from any io.Reader:
+//
+//	f, err := os.Create("state.ssz")
+//	d, err := c.DownloadState(ctx, beacon.Finalized, f)
+//	// … keep d.Fork and d.Encoding with the file …
+//	_, err = f.Seek(0, io.SeekStart)
+//	st, _, err := beacon.ReadState(f, d.Encoding, d.Fork)
+//
+// A body that breaks off is fetched again only when the writer can be
+// rewound (an *os.File can); see DownloadState.
+//
+// # Timeouts, caps, progress
+//
+// A mainnet state takes minutes to download, so the state calls do not use
+// the nodeaccess defaults for ordinary calls: each attempt may take
+// DefaultStateTimeout (15 minutes) and the body may be up to
+// DefaultMaxStateBytes (4 GiB). nodeaccess.WithTimeout and
+// nodeaccess.WithMaxResponseBytes replace both for a client; the context
+// bounds a call as a whole. WithProgress reports the bytes read (every MiB
+// and at the end) with the total from Content-Length (-1 when unknown).
+// Retries are those of the nodeaccess package (429, 502, 503, 504,
+// connection failures, a body that breaks off), and a retried State decodes
+// from the start again.
+//
+// # Memory
+//
+// Nothing reads the body into one buffer first: State decodes it while it
+// arrives, so a call holds the decoded state (about the SSZ size, ~300 MB for
+// mainnet; the validators are most of it) and the decoder's working space
+// (see DecodeSSZ and DecodeJSON), not the body besides it; the Content-Length
+// is passed to the decoder as a SizeHint so that it sizes the big lists
+// once. DownloadState holds a 256 KiB buffer whatever the size.
+//
+// # Errors
+//
+// Every error is a *nodeaccess.OpError ("beacon: getStateV2: …"). An error
+// response is an *APIError with the node's message from its
+// {"code","message"} body; it matches nodeaccess.ErrNotFound for a state
+// that is not there (the error names the state id), ErrDebugDisabled when
+// the node does not serve the /eth/v2/debug routes at all (405, 501, or a
+// bare 404), and otherwise what its status matches (ErrRateLimited,
+// ErrUnavailable, …); errors.As reaches the *nodeaccess.HTTPError. A body
+// that is not a valid state matches both nodeaccess.ErrInvalidResponse and
+// ErrInvalidState, with a *DecodeError that names the field and the byte.
+// The access key never appears in an error, a hook or a log record.
+package beacon

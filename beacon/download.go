@@ -1,0 +1,263 @@
+package beacon
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/internal/transport"
+)
+
+// Download describes a state body that DownloadState wrote.
+type Download struct {
+	// Fork is the state's fork as the node named it in the
+	// Eth-Consensus-Version header ("fulu", or a fork this package does not
+	// decode, such as "gloas"); for a JSON body sent without the header, the
+	// body's "version" member when it comes before "data" (as nodes send
+	// it); "" when neither named it.
+	Fork string
+	// Encoding is the body's encoding, EncodingSSZ or EncodingJSON, as its
+	// Content-Type said.
+	Encoding Encoding
+	// ContentType is the response's Content-Type header.
+	ContentType string
+	// Bytes is the number of bytes written.
+	Bytes int64
+	// Flags holds execution_optimistic and finalized for a JSON body that
+	// has them before "data" (as nodes send them); nil otherwise, and always
+	// nil for SSZ, which does not carry them.
+	Flags *Flags
+}
+
+// Version parses Fork. A fork this package does not decode gives an
+// *UnsupportedVersionError (ErrUnsupportedVersion) naming it.
+func (d *Download) Version() (Version, error) { return ParseVersion(d.Fork) }
+
+// downloadBuf is the copy buffer of a download.
+const downloadBuf = 256 << 10
+
+// sniffLen is how much of a JSON body is kept to read its envelope's
+// version and flags.
+const sniffLen = 4 << 10
+
+// rewinder is a writer that can be put back to where a download started
+// (an *os.File): seek there and truncate.
+type rewinder interface {
+	io.Seeker
+	Truncate(size int64) error
+}
+
+// DownloadState writes the body of the state id names to w as it arrives,
+// without decoding it: SSZ or JSON as negotiated (see WithEncoding), byte
+// for byte, for a fork this package decodes or not (gloas included). It
+// returns the fork, the encoding and the size; decode the saved body later
+// with ReadState, DecodeSSZ or DecodeJSON. A state asked for by its root is
+// not verified here; ReadState and then State.HashTreeRoot do that.
+//
+// Nothing is written before the response's status and headers were checked
+// (an error response, an unknown Content-Type or an SSZ body without its
+// Eth-Consensus-Version header writes nothing). Retries: an attempt that
+// fails before the body starts is retried as usual. Once bytes have gone to
+// w, another attempt would write them again, so a body that breaks off is
+// fetched again only when w can be rewound: when w has Seek and
+// Truncate(int64) error, as *os.File has, it is put back to its position at
+// the start of the call and truncated there (whatever w held after that
+// position is lost). Any other w gets no second attempt after its first
+// byte: the call fails with an error matching nodeaccess.ErrUnavailable and
+// the cause. On any error, w may hold part of a body: discard it.
+//
+// WithProgress reports the bytes as they are written.
+func (c *Client) DownloadState(ctx context.Context, id StateID, w io.Writer, opts ...CallOption) (Download, error) {
+	cfg := newCallConfig(opts)
+	if w == nil {
+		return Download{}, c.t.Wrap(opState, &nodeaccess.InputError{Arg: "w", Reason: "nil io.Writer"})
+	}
+	req, err := c.request(opState, id)
+	if err != nil {
+		return Download{}, c.t.Wrap(opState, err)
+	}
+	dl := downloader{c: c, w: w, cfg: &cfg, buf: make([]byte, downloadBuf), start: -1}
+	if rw, ok := w.(rewinder); ok {
+		dl.rw = rw
+	}
+	if err := c.t.Stream(ctx, req, dl.attempt); err != nil {
+		return Download{}, c.t.Wrap(opState, apiError(err, id, c.t.Mask))
+	}
+	return dl.out, nil
+}
+
+// downloader is one DownloadState call; attempt runs once per HTTP attempt.
+type downloader struct {
+	c       *Client
+	w       io.Writer
+	rw      rewinder // w, when it can be rewound
+	cfg     *callConfig
+	buf     []byte
+	start   int64 // rw's position at the start, -1 before it is known
+	written int64 // bytes written by the attempts so far (the last one's)
+	out     Download
+}
+
+func (d *downloader) attempt(r *transport.Response) error {
+	d.out = Download{}
+	ct := r.Header.Get("Content-Type")
+	enc, err := d.c.responseEncoding(ct)
+	if err != nil {
+		return err
+	}
+	fork := strings.TrimSpace(r.Header.Get("Eth-Consensus-Version"))
+	if fork == "" && enc == EncodingSSZ {
+		return fmt.Errorf("%w: an SSZ body without an Eth-Consensus-Version header names no fork, so it could not be decoded later", nodeaccess.ErrInvalidResponse)
+	}
+	if err := d.rewind(); err != nil {
+		return transport.Final(err)
+	}
+	d.written = 0
+	pr := newProgressReader(r.Stream, d.cfg.progress, r.ContentLength)
+	var sniff []byte
+	if enc == EncodingJSON {
+		sniff = make([]byte, 0, sniffLen)
+	}
+	for {
+		n, rerr := pr.Read(d.buf)
+		if n > 0 {
+			if len(sniff) < cap(sniff) {
+				sniff = append(sniff, d.buf[:min(n, cap(sniff)-len(sniff))]...)
+			}
+			m, werr := d.w.Write(d.buf[:n])
+			d.written += int64(m)
+			if werr == nil && m < n {
+				werr = io.ErrShortWrite
+			}
+			if werr != nil {
+				return transport.Final(fmt.Errorf("writing the state after %d bytes: %w", d.written, werr))
+			}
+		}
+		if rerr == io.EOF {
+			break
+		}
+		if rerr != nil {
+			if d.written > 0 && d.rw == nil && !errors.Is(rerr, nodeaccess.ErrResponseTooLarge) {
+				return transport.Final(fmt.Errorf("%w: the body broke off after %d bytes had been written, and the writer cannot be rewound for another attempt: %w",
+					nodeaccess.ErrUnavailable, d.written, rerr))
+			}
+			return rerr
+		}
+	}
+	mask := d.c.t.Mask
+	d.out = Download{Fork: mask(quoteCap(fork)), Encoding: enc, ContentType: mask(ct), Bytes: d.written}
+	if enc == EncodingJSON {
+		version, flags := sniffEnvelope(sniff)
+		if d.out.Fork == "" {
+			d.out.Fork = mask(quoteCap(version))
+		}
+		d.out.Flags = flags
+	}
+	return nil
+}
+
+// rewind puts a rewindable writer back to where the call started before an
+// attempt writes; the first attempt records that position.
+func (d *downloader) rewind() error {
+	if d.rw == nil {
+		return nil
+	}
+	if d.start < 0 {
+		pos, err := d.rw.Seek(0, io.SeekCurrent)
+		if err != nil {
+			d.rw = nil // a pipe or a terminal: not rewindable after all
+			return nil
+		}
+		d.start = pos
+		return nil
+	}
+	if d.written == 0 {
+		return nil
+	}
+	if _, err := d.rw.Seek(d.start, io.SeekStart); err != nil {
+		return fmt.Errorf("rewinding the writer for another attempt: %w", err)
+	}
+	if err := d.rw.Truncate(d.start); err != nil {
+		return fmt.Errorf("truncating the writer for another attempt: %w", err)
+	}
+	d.written = 0
+	return nil
+}
+
+// sniffEnvelope reads the members of a JSON state envelope that come before
+// "data" from the start of the body: the version and the two flags. It
+// returns what it found; a prefix that is cut or malformed gives what came
+// before the problem.
+func sniffEnvelope(prefix []byte) (version string, flags *Flags) {
+	dec := json.NewDecoder(bytes.NewReader(prefix))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return "", nil
+	}
+	var f Flags
+	var haveOpt, haveFin bool
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			break
+		}
+		key, _ := t.(string)
+		if key == "data" {
+			break
+		}
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			break
+		}
+		switch key {
+		case "version":
+			_ = json.Unmarshal(raw, &version)
+		case "execution_optimistic":
+			haveOpt = json.Unmarshal(raw, &f.ExecutionOptimistic) == nil
+		case "finalized":
+			haveFin = json.Unmarshal(raw, &f.Finalized) == nil
+		}
+	}
+	if haveOpt && haveFin {
+		flags = &f
+	}
+	return version, flags
+}
+
+// ReadState decodes a state body saved earlier (by DownloadState, or any
+// beacon API response body): enc is the body's encoding (EncodingSSZ or
+// EncodingJSON, Download.Encoding) and fork its fork's name
+// (Download.Fork), which SSZ needs and JSON checks against the body's
+// "version" when given. Pass UsePreset for a state of another preset than
+// mainnet, and SizeHint with the file's size to decode with fewer
+// allocations. Flags is nil for SSZ, and for JSON without the envelope's
+// flags.
+func ReadState(r io.Reader, enc Encoding, fork string, opts ...DecodeOption) (*State, *Flags, error) {
+	var (
+		v   Version
+		err error
+	)
+	if fork != "" {
+		if v, err = ParseVersion(fork); err != nil {
+			return nil, nil, err
+		}
+	}
+	switch enc {
+	case EncodingSSZ:
+		if fork == "" {
+			return nil, nil, &nodeaccess.InputError{Arg: "fork", Reason: "an SSZ state needs its fork's name"}
+		}
+		s, err := DecodeSSZ(r, v, opts...)
+		return s, nil, err
+	case EncodingJSON:
+		if fork != "" {
+			opts = append(opts[:len(opts):len(opts)], AssumeVersion(v))
+		}
+		return DecodeJSON(r, opts...)
+	}
+	return nil, nil, &nodeaccess.InputError{Arg: "enc", Reason: fmt.Sprintf("%s is not a body encoding (want EncodingSSZ or EncodingJSON)", enc)}
+}

@@ -1,0 +1,117 @@
+package beacon
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// Seeds: error bodies as beacon nodes and the frameworks in front of them
+// send them (Lighthouse, Prysm, Nimbus/Teku style, fastify), and cut ones.
+var errorBodySeeds = []string{
+	`{"code":404,"message":"NOT_FOUND: beacon state for slot 9","stacktraces":[]}`,
+	`{"message":"Could not get state: state not found","code":404}`,
+	`{"code":"404","message":"State not found"}`,
+	`{"message":"Route GET:/eth/v2/debug/beacon/states/9 not found","error":"Not Found","statusCode":404}`,
+	`{"code":500,"message":"Internal server error","stacktraces":["at a","at b"]}`,
+	`{"code":404,"message":"NOT_FOUND: beacon state","stacktraces":["at x.y(Z.java:1) at x.y(Z.java:1)`,
+	`{"code":404,"message":"cut in the mid`,
+	`{"code":1e3,"message":"\u0073tate \ud800 not found"}`,
+	`404 page not found`,
+	``,
+	`null`,
+	`{"message":12}`,
+}
+
+func FuzzParseErrorBody(f *testing.F) {
+	for _, s := range errorBodySeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		code, msg, ok := parseErrorBody(b)
+		if !ok {
+			if code != 0 || msg != "" {
+				t.Fatalf("not ok but code %d, message %q", code, msg)
+			}
+			return
+		}
+		if msg == "" || strings.ContainsAny(msg, "\n\r\t") || strings.Contains(msg, "  ") {
+			t.Fatalf("message %q is not one trimmed line", msg)
+		}
+		if len(msg) > maxMessage+len("…") {
+			t.Fatalf("message of %d bytes", len(msg))
+		}
+		if !utf8.ValidString(msg) {
+			t.Fatalf("message %q is not UTF-8 (cut inside a character?)", msg)
+		}
+	})
+}
+
+func TestParseErrorBody(t *testing.T) {
+	for _, tc := range []struct {
+		body string
+		code int
+		msg  string
+		ok   bool
+	}{
+		{errorBodySeeds[0], 404, "NOT_FOUND: beacon state for slot 9", true},
+		{errorBodySeeds[1], 404, "Could not get state: state not found", true},
+		{errorBodySeeds[2], 404, "State not found", true},
+		{errorBodySeeds[3], 404, "Route GET:/eth/v2/debug/beacon/states/9 not found", true},
+		{errorBodySeeds[5], 404, "NOT_FOUND: beacon state", true},
+		{errorBodySeeds[6], 0, "", false},
+		{`{"message":"  two\n lines  "}`, 0, "two lines", true},
+		{`{"message":"` + strings.Repeat("é", 600) + `"}`, 0, strings.Repeat("é", 500) + "…", true},
+		{errorBodySeeds[8], 0, "", false},
+		{errorBodySeeds[11], 0, "", false},
+	} {
+		code, msg, ok := parseErrorBody([]byte(tc.body))
+		if code != tc.code || msg != tc.msg || ok != tc.ok {
+			t.Errorf("%.60s: got %d %q %v, want %d %q %v", tc.body, code, msg, ok, tc.code, tc.msg, tc.ok)
+		}
+	}
+}
+
+// Seeds: the starts of JSON state bodies.
+var envelopeSeeds = []string{
+	`{"version":"deneb","execution_optimistic":false,"finalized":true,"data":{"genesis_time":"1"}}`,
+	`{"data":{},"version":"fulu"}`,
+	`{"version":"altair","execution_optimistic":"true","finalized":true,"data":`,
+	`{"version":"gloas","execution_optimistic":false,"finalized":false,"da`,
+	`{"version":`,
+	`[1,2]`,
+	``,
+}
+
+func FuzzSniffEnvelope(f *testing.F) {
+	for _, s := range envelopeSeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		v, flags := sniffEnvelope(b)
+		if len(v) > len(b) {
+			t.Fatalf("version %q longer than the input", v)
+		}
+		_ = flags
+	})
+}
+
+func TestSniffEnvelope(t *testing.T) {
+	for _, tc := range []struct {
+		in      string
+		version string
+		flags   *Flags
+	}{
+		{envelopeSeeds[0], "deneb", &Flags{Finalized: true}},
+		{envelopeSeeds[1], "", nil},
+		{envelopeSeeds[2], "altair", nil},
+		{envelopeSeeds[3], "gloas", &Flags{}},
+		{envelopeSeeds[4], "", nil},
+		{envelopeSeeds[5], "", nil},
+	} {
+		v, f := sniffEnvelope([]byte(tc.in))
+		if v != tc.version || (f == nil) != (tc.flags == nil) || f != nil && *f != *tc.flags {
+			t.Errorf("%s: got %q %+v, want %q %+v", tc.in, v, f, tc.version, tc.flags)
+		}
+	}
+}

@@ -1,0 +1,188 @@
+package beacon_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"log"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/beacon"
+	"github.com/nodeaccess/nodeaccess/beacon/beacontest"
+)
+
+// fakeBeaconNode stands in for a provider's beacon node in these examples:
+// it serves one generated minimal-preset deneb state (64 validators) by any
+// state id, as SSZ or JSON as the Accept header prefers, and answers 404
+// for slot 1.
+func fakeBeaconNode() *httptest.Server {
+	st := beacontest.NewState(beacon.Deneb, beacon.MinimalPreset(), 64, 1)
+	ssz, err := st.MarshalSSZ()
+	if err != nil {
+		log.Fatal(err)
+	}
+	var js bytes.Buffer
+	if err := st.EncodeJSONResponse(&js, beacon.Flags{Finalized: true}); err != nil {
+		log.Fatal(err)
+	}
+	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, "/states/1") {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusNotFound)
+			fmt.Fprint(w, `{"code":404,"message":"NOT_FOUND: beacon state at slot 1","stacktraces":[]}`)
+			return
+		}
+		w.Header().Set("Eth-Consensus-Version", "deneb")
+		if strings.HasPrefix(r.Header.Get("Accept"), "application/octet-stream") {
+			w.Header().Set("Content-Type", "application/octet-stream")
+			_, _ = w.Write(ssz)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(js.Bytes())
+	}))
+}
+
+// exampleRoot is the hash tree root of the fake node's state.
+func exampleRoot() beacon.Root {
+	r, err := beacontest.NewState(beacon.Deneb, beacon.MinimalPreset(), 64, 1).HashTreeRoot()
+	if err != nil {
+		log.Fatal(err)
+	}
+	return r
+}
+
+// Fetch a state by its root: it is decoded as it streams in and checked
+// against the root.
+func Example() {
+	node := fakeBeaconNode() // your provider's base URL in real use
+	defer node.Close()
+
+	c, err := beacon.New(node.URL, "YOUR-ACCESS-KEY", beacon.WithPreset(beacon.MinimalPreset()))
+	if err != nil {
+		log.Fatal(err)
+	}
+	res, err := c.State(context.Background(), beacon.RootID(exampleRoot()))
+	if err != nil {
+		log.Fatal(err)
+	}
+	s := res.State
+	fmt.Println("fork:", res.Version, "encoding:", res.Encoding, "verified:", res.Verified)
+	fmt.Println("validators:", len(s.Validators), "balances:", len(s.Balances))
+	fmt.Println("flags with SSZ:", res.Flags)
+	// Output:
+	// fork: deneb encoding: ssz verified: true
+	// validators: 64 balances: 64
+	// flags with SSZ: <nil>
+}
+
+// Ask for JSON to get the execution_optimistic and finalized flags.
+func ExampleClient_State_json() {
+	node := fakeBeaconNode()
+	defer node.Close()
+
+	c, err := beacon.New(node.URL, "YOUR-ACCESS-KEY",
+		beacon.WithPreset(beacon.MinimalPreset()), beacon.WithEncoding(beacon.EncodingJSON))
+	if err != nil {
+		log.Fatal(err)
+	}
+	res, err := c.State(context.Background(), beacon.Finalized)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("encoding:", res.Encoding, "finalized:", res.Flags.Finalized, "optimistic:", res.Flags.ExecutionOptimistic)
+	// Output:
+	// encoding: json finalized: true optimistic: false
+}
+
+// Save a state to a file as it arrives, then decode the file.
+func ExampleClient_DownloadState() {
+	node := fakeBeaconNode()
+	defer node.Close()
+	dir, err := os.MkdirTemp("", "beacon-example")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+
+	c, err := beacon.New(node.URL, "YOUR-ACCESS-KEY")
+	if err != nil {
+		log.Fatal(err)
+	}
+	f, err := os.Create(filepath.Join(dir, "state.ssz"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer f.Close()
+	// An *os.File can be rewound, so a body that breaks off is fetched again.
+	d, err := c.DownloadState(context.Background(), beacon.Head, f,
+		beacon.WithProgress(func(read, total int64) { /* update a progress bar */ }))
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("saved:", d.Fork, d.Encoding, d.Bytes > 0)
+
+	// Later: decode the file (with the preset of the chain it came from).
+	if _, err := f.Seek(0, 0); err != nil {
+		log.Fatal(err)
+	}
+	st, _, err := beacon.ReadState(f, d.Encoding, d.Fork, beacon.UsePreset(beacon.MinimalPreset()))
+	if err != nil {
+		log.Fatal(err)
+	}
+	root, _ := st.HashTreeRoot()
+	fmt.Println("validators:", len(st.Validators), "root matches:", root == exampleRoot())
+	// Output:
+	// saved: deneb ssz true
+	// validators: 64 root matches: true
+}
+
+// A state the node does not have, and the other errors to expect.
+func ExampleAPIError() {
+	node := fakeBeaconNode()
+	defer node.Close()
+
+	c, err := beacon.New(node.URL, "YOUR-ACCESS-KEY")
+	if err != nil {
+		log.Fatal(err)
+	}
+	_, err = c.State(context.Background(), beacon.SlotID(1))
+	var ae *beacon.APIError
+	switch {
+	case errors.Is(err, beacon.ErrDebugDisabled):
+		fmt.Println("this node does not serve states")
+	case errors.Is(err, nodeaccess.ErrNotFound) && errors.As(err, &ae):
+		fmt.Println("not there:", ae.StateID, ae.Message)
+	case errors.Is(err, beacon.ErrIntegrity):
+		fmt.Println("the node sent another state")
+	}
+	fmt.Println(err)
+	// Output:
+	// not there: 1 NOT_FOUND: beacon state at slot 1
+	// beacon: getStateV2: state 1: HTTP 404 Not Found: NOT_FOUND: beacon state at slot 1
+}
+
+// Parse a state id typed by a user.
+func ExampleParseStateID() {
+	for _, s := range []string{"finalized", "7340032", "0xfb9afe32150fa39f4b346be2519a67e2a4f5efcd50a1dc192c3f6b3d013d2798", "latest"} {
+		id, err := beacon.ParseStateID(s)
+		if err != nil {
+			fmt.Println(err)
+			continue
+		}
+		slot, isSlot := id.Slot()
+		_, isRoot := id.Root()
+		fmt.Println(id, isSlot, slot, isRoot)
+	}
+	// Output:
+	// finalized false 0 false
+	// 7340032 true 7340032 false
+	// 0xfb9afe32150fa39f4b346be2519a67e2a4f5efcd50a1dc192c3f6b3d013d2798 false 0 true
+	// invalid input: stateID: "latest" is not head, genesis, finalized, justified, a decimal slot or a 0x state root
+}

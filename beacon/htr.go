@@ -1,0 +1,259 @@
+package beacon
+
+// HashTreeRoot returns the SSZ hash_tree_root of s (the state root a block
+// commits to), as ssz/simple-serialize.md defines it for the BeaconState of
+// s.Version with s's preset. It checks s as EncodeSSZ does.
+//
+// The large lists (validators, balances, participation, inactivity scores)
+// are hashed in parallel by up to GOMAXPROCS goroutines, a subtree of 8192
+// leaves at a time, in contiguous buffers hashed with SIMD SHA-256; the
+// result does not depend on GOMAXPROCS. Memory stays bounded: about 3 MiB
+// per goroutine plus one chunk per 8192 leaves, whatever the state's size.
+// A mainnet state (2.15 million validators) hashes in well under a second
+// on two cores; see the package notes for measured numbers.
+func (s *State) HashTreeRoot() (Root, error) {
+	if err := s.checkSSZ(); err != nil {
+		return Root{}, err
+	}
+	fields := s.fields()
+	roots := make([]Root, len(fields))
+	for i := range fields {
+		roots[i] = s.fieldRoot(&fields[i])
+	}
+	return merkleSmall(roots, depthFor(uint64(len(roots)))), nil
+}
+
+// fieldRoot returns the hash tree root of one field of s.
+func (s *State) fieldRoot(f *field) Root {
+	switch p := f.ptr.(type) {
+	case *uint64:
+		return u64Chunk(*p)
+	case *Root:
+		return *p
+	case *Fork:
+		return forkRoot(p)
+	case *BeaconBlockHeader:
+		return blockHeaderRoot(p)
+	case *Eth1Data:
+		return eth1DataRoot(p)
+	case *Checkpoint:
+		return checkpointRoot(p)
+	case *JustificationBits:
+		return Root{byte(*p)} // Bitvector[4]: its one packed chunk
+	case *SyncCommittee:
+		keys := treeRoot(len(p.PublicKeys), depthFor(f.n), fillElems(p.PublicKeys, pubKeyRoot))
+		agg := pubKeyRoot(&p.AggregatePublicKey)
+		return hashPair(&keys, &agg)
+	case *ExecutionPayloadHeader:
+		return headerRoot(p, s.Version, f.n)
+	case *[]Root:
+		return collectionRoot(f, len(*p), 32, fillRoots(*p))
+	case *[]Gwei:
+		return collectionRoot(f, len(*p), 8, fillUint64s(*p))
+	case *[]ValidatorIndex:
+		return collectionRoot(f, len(*p), 8, fillUint64s(*p))
+	case *[]uint64:
+		return collectionRoot(f, len(*p), 8, fillUint64s(*p))
+	case *[]ParticipationFlags:
+		return collectionRoot(f, len(*p), 1, fillUint8s(*p))
+	case *[]Validator:
+		return collectionRoot(f, len(*p), 0, fillValidators(*p))
+	case *[]Eth1Data:
+		return collectionRoot(f, len(*p), 0, fillElems(*p, eth1DataRoot))
+	case *[]HistoricalSummary:
+		return collectionRoot(f, len(*p), 0, fillElems(*p, historicalSummaryRoot))
+	case *[]PendingDeposit:
+		return collectionRoot(f, len(*p), 0, fillElems(*p, pendingDepositRoot))
+	case *[]PendingPartialWithdrawal:
+		return collectionRoot(f, len(*p), 0, fillElems(*p, pendingPartialWithdrawalRoot))
+	case *[]PendingConsolidation:
+		return collectionRoot(f, len(*p), 0, fillElems(*p, pendingConsolidationRoot))
+	case *[]PendingAttestation:
+		bitsLimit := f.bits
+		return collectionRoot(f, len(*p), 0, fillElems(*p, func(a *PendingAttestation) Root {
+			return pendingAttestationRoot(a, bitsLimit)
+		}))
+	}
+	return Root{} // unreachable: every schema type is handled above
+}
+
+// collectionRoot returns the root of a vector or list field of n elements.
+// packed is the byte size of a basic element packed into chunks, or 0 for
+// composite elements (one leaf each). A list mixes in its length; its tree
+// is as deep as its limit needs.
+func collectionRoot(f *field, n int, packed int, fill leafFiller) Root {
+	leaves, limit := uint64(n), f.n
+	if packed > 0 {
+		leaves = (uint64(n)*uint64(packed) + 31) / 32
+		limit = (f.n*uint64(packed) + 31) / 32
+	}
+	r := treeRoot(int(leaves), depthFor(limit), fill)
+	if f.vector {
+		return r
+	}
+	return mixInLength(r, uint64(n))
+}
+
+// fillValidators returns a leafFiller whose leaves are validator roots.
+// For a block of validators it builds, in contiguous buffers, the padded
+// public keys and each validator's 8 leaves, and hashes them layer by
+// layer: 8 SHA-256 blocks per validator, in bulk calls.
+func fillValidators(vals []Validator) leafFiller {
+	return func(ws *workspace, dst []byte, from, to int) {
+		k := to - from
+		keys := get(&ws.a, 64*k)
+		tree := get(&ws.b, 256*k)
+		for i := range k {
+			v := &vals[from+i]
+			kb := keys[64*i : 64*i+64]
+			copy(kb, v.PublicKey[:])
+			clear(kb[48:])
+			t := tree[256*i : 256*i+256]
+			copy(t[32:64], v.WithdrawalCredentials[:])
+			putChunk64(t[64:96], uint64(v.EffectiveBalance))
+			var slashed uint64
+			if v.Slashed {
+				slashed = 1
+			}
+			putChunk64(t[96:128], slashed)
+			putChunk64(t[128:160], uint64(v.ActivationEligibilityEpoch))
+			putChunk64(t[160:192], uint64(v.ActivationEpoch))
+			putChunk64(t[192:224], uint64(v.ExitEpoch))
+			putChunk64(t[224:256], uint64(v.WithdrawableEpoch))
+		}
+		hashChunks(dst, keys) // the key roots, for a moment
+		for i := range k {
+			copy(tree[256*i:256*i+32], dst[32*i:32*i+32])
+		}
+		l1 := get(&ws.c, 128*k)
+		hashChunks(l1, tree)
+		l2 := tree[:64*k]
+		hashChunks(l2, l1)
+		hashChunks(dst, l2)
+	}
+}
+
+// putChunk64 writes v as a uint64 chunk: 8 little-endian bytes, 24 zeros.
+func putChunk64(c []byte, v uint64) {
+	put64(c, v)
+	clear(c[8:32])
+}
+
+// u64Chunk returns v's chunk, which is also its hash tree root.
+func u64Chunk(v uint64) (c Root) {
+	put64(c[:], v)
+	return c
+}
+
+func pubKeyRoot(k *BLSPubKey) Root {
+	var a, b Root
+	copy(a[:], k[:32])
+	copy(b[:], k[32:])
+	return hashPair(&a, &b)
+}
+
+func signatureRoot(sig *BLSSignature) Root {
+	var c [4]Root
+	copy(c[0][:], sig[0:32])
+	copy(c[1][:], sig[32:64])
+	copy(c[2][:], sig[64:96])
+	return merkleSmall(c[:3], 2)
+}
+
+func forkRoot(f *Fork) Root {
+	var c [3]Root
+	copy(c[0][:], f.PreviousVersion[:])
+	copy(c[1][:], f.CurrentVersion[:])
+	c[2] = u64Chunk(uint64(f.Epoch))
+	return merkleSmall(c[:], 2)
+}
+
+func blockHeaderRoot(h *BeaconBlockHeader) Root {
+	c := [5]Root{u64Chunk(uint64(h.Slot)), u64Chunk(uint64(h.ProposerIndex)), h.ParentRoot, h.StateRoot, h.BodyRoot}
+	return merkleSmall(c[:], 3)
+}
+
+func eth1DataRoot(e *Eth1Data) Root {
+	c := [3]Root{e.DepositRoot, u64Chunk(e.DepositCount), e.BlockHash}
+	return merkleSmall(c[:], 2)
+}
+
+func checkpointRoot(cp *Checkpoint) Root {
+	e := u64Chunk(uint64(cp.Epoch))
+	return hashPair(&e, &cp.Root)
+}
+
+func historicalSummaryRoot(h *HistoricalSummary) Root {
+	return hashPair(&h.BlockSummaryRoot, &h.StateSummaryRoot)
+}
+
+func pendingDepositRoot(d *PendingDeposit) Root {
+	c := [5]Root{pubKeyRoot(&d.PublicKey), d.WithdrawalCredentials, u64Chunk(uint64(d.Amount)), signatureRoot(&d.Signature), u64Chunk(uint64(d.Slot))}
+	return merkleSmall(c[:], 3)
+}
+
+func pendingPartialWithdrawalRoot(w *PendingPartialWithdrawal) Root {
+	c := [3]Root{u64Chunk(uint64(w.ValidatorIndex)), u64Chunk(uint64(w.Amount)), u64Chunk(uint64(w.WithdrawableEpoch))}
+	return merkleSmall(c[:], 2)
+}
+
+func pendingConsolidationRoot(p *PendingConsolidation) Root {
+	a, b := u64Chunk(uint64(p.SourceIndex)), u64Chunk(uint64(p.TargetIndex))
+	return hashPair(&a, &b)
+}
+
+func attestationDataRoot(a *AttestationData) Root {
+	c := [5]Root{u64Chunk(uint64(a.Slot)), u64Chunk(a.Index), a.BeaconBlockRoot, checkpointRoot(&a.Source), checkpointRoot(&a.Target)}
+	return merkleSmall(c[:], 3)
+}
+
+func pendingAttestationRoot(a *PendingAttestation, bitsLimit uint64) Root {
+	c := [4]Root{bitlistRoot(a.AggregationBits, bitsLimit), attestationDataRoot(&a.Data), u64Chunk(uint64(a.InclusionDelay)), u64Chunk(uint64(a.ProposerIndex))}
+	return merkleSmall(c[:], 2)
+}
+
+// bitlistRoot returns the root of a well-formed Bitlist[limit]: its bits
+// (without the length bit) packed into chunks, in a tree deep enough for
+// limit bits, with the bit count mixed in.
+func bitlistRoot(b Bitlist, limit uint64) Root {
+	n := b.Len()
+	data := make([]byte, (n+7)/8)
+	copy(data, b)
+	if n%8 != 0 {
+		data[len(data)-1] &^= 1 << (n % 8) // drop the length bit
+	}
+	r := treeRoot((len(data)+31)/32, depthFor((limit+255)/256), fillBytes(data))
+	return mixInLength(r, uint64(n))
+}
+
+// headerRoot returns the root of the execution payload header of fork v,
+// whose extra_data is a ByteList[maxExtra].
+func headerRoot(h *ExecutionPayloadHeader, v Version, maxExtra uint64) Root {
+	var c [17]Root
+	c[0] = Root(h.ParentHash)
+	copy(c[1][:], h.FeeRecipient[:])
+	c[2], c[3] = h.StateRoot, h.ReceiptsRoot
+	var bloom [8]Root
+	for i := range bloom {
+		copy(bloom[i][:], h.LogsBloom[32*i:])
+	}
+	c[4] = merkleSmall(bloom[:], 3)
+	c[5] = h.PrevRandao
+	c[6], c[7], c[8], c[9] = u64Chunk(h.BlockNumber), u64Chunk(h.GasLimit), u64Chunk(h.GasUsed), u64Chunk(h.Timestamp)
+	extra := treeRoot((len(h.ExtraData)+31)/32, depthFor((maxExtra+31)/32), fillBytes(h.ExtraData))
+	c[10] = mixInLength(extra, uint64(len(h.ExtraData)))
+	for i, limb := range h.BaseFeePerGas {
+		put64(c[11][8*i:], limb)
+	}
+	c[12], c[13] = Root(h.BlockHash), h.TransactionsRoot
+	n := 14
+	if v >= Capella {
+		c[14] = h.WithdrawalsRoot
+		n = 15
+	}
+	if v >= Deneb {
+		c[15], c[16] = u64Chunk(h.BlobGasUsed), u64Chunk(h.ExcessBlobGas)
+		n = 17
+	}
+	return merkleSmall(c[:n], depthFor(uint64(n)))
+}

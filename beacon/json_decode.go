@@ -1,0 +1,313 @@
+package beacon
+
+import (
+	"fmt"
+	"io"
+	"math/bits"
+	"os"
+)
+
+// DecodeJSON decodes a JSON state as it streams from r: the beacon API's
+// envelope {version, execution_optimistic, finalized, data}, or a bare data
+// object when the fork is given with AssumeVersion. Flags is nil for a bare
+// object and set for an envelope.
+//
+// The input is read through one fixed 256 KiB buffer and never held
+// whole. The memory used is the decoded state plus, for a stream of
+// unknown size, one extra copy of the validator list while it is
+// assembled from chunks (about 1.9 × the state's SSZ size at the peak on
+// mainnet). Give the input's size with SizeHint (DecodeJSON finds it by
+// itself for a *bytes.Reader, *strings.Reader, *bytes.Buffer or regular
+// *os.File) and the validator list is allocated once, with no copy, its
+// capacity an upper bound derived from the size (about 1.3 × the SSZ size
+// at the peak). Allocations do not grow with the validator count.
+//
+// The envelope's keys may come in any order, except that "version" must
+// come before "data" unless AssumeVersion is given: the fork decides what
+// "data" holds, and DecodeJSON does not buffer it (beacon nodes send
+// version first). With AssumeVersion, the envelope's version must be the
+// same fork. A version this package does not know returns an
+// *UnsupportedVersionError (errors.Is ErrUnsupportedVersion) naming it.
+// Missing execution_optimistic or finalized flags read as false.
+//
+// The state object follows the beacon API: integers are decimal strings
+// (bare JSON numbers are accepted too, but not negative numbers,
+// fractions, leading zeros or values beyond the type), bytes are
+// 0x-prefixed hex of exactly the type's length (either case), bitfields
+// are the hex of their SSZ bytes, booleans (slashed, the envelope's flags)
+// are JSON booleans or the strings "true" and "false". Unknown fields are
+// skipped; a missing field, or a field of another fork (inactivity_scores
+// in a phase0 state), is an error: it means the version or the data is
+// wrong. Vectors must have exactly the preset's length and lists stay
+// within its limits (see UsePreset). A list in the input is never nil in
+// the State, even when empty; the fields of other forks stay nil.
+//
+// Malformed input returns a *DecodeError (errors.Is ErrInvalidState) with
+// the field's path inside the state object ("validators[12].pubkey", no
+// "data." prefix) and the byte offset in the input; an input that ends
+// early also matches io.ErrUnexpectedEOF, and input after the top-level
+// object (other than whitespace) is an error. A reader's own error is
+// returned wrapped, not as a *DecodeError. SizeHint is a promise: an input
+// longer than the hint is an error.
+func DecodeJSON(r io.Reader, opts ...DecodeOption) (*State, *Flags, error) {
+	cfg := newDecodeConfig(opts)
+	return decodeJSON(r, cfg, cfg.version, cfg.hasVersion)
+}
+
+// decodeJSON decodes with cfg; a bare object is decoded as fork bare when
+// hasBare (AssumeVersion, or UnmarshalJSON's receiver), and an envelope's
+// version is checked against cfg's AssumeVersion only.
+func decodeJSON(r io.Reader, cfg decodeConfig, bare Version, hasBare bool) (*State, *Flags, error) {
+	if err := cfg.preset.Validate(); err != nil {
+		return nil, nil, err
+	}
+	if cfg.hasVersion && !cfg.version.IsKnown() {
+		return nil, nil, &UnsupportedVersionError{Name: cfg.version.String()}
+	}
+	if hasBare && !bare.IsKnown() {
+		return nil, nil, &UnsupportedVersionError{Name: bare.String()}
+	}
+	d := newJSONDecoder(r, cfg.sizeHint)
+	d.size = cfg.sizeHint
+	if d.size < 0 {
+		d.size = inputSize(r)
+	}
+	d.preset = cfg.preset
+	if err := d.expect('{', "'{' (a JSON object)"); err != nil {
+		return nil, nil, err
+	}
+
+	const (
+		modeUnknown = iota
+		modeEnvelope
+		modeBare
+	)
+	var (
+		mode       = modeUnknown
+		st         *State
+		flags      Flags
+		envVersion Version
+		hasEnv     bool
+	)
+	// decided checks the envelope's version against AssumeVersion and
+	// against a state already decoded.
+	decided := func(off int64) error {
+		if cfg.hasVersion && envVersion != cfg.version {
+			return &DecodeError{Format: "json", Path: "version", Offset: off,
+				Reason: fmt.Sprintf("the envelope's version is %s but AssumeVersion(%s) was given", envVersion, cfg.version)}
+		}
+		return nil
+	}
+	for first := true; ; first = false {
+		more, err := d.more(first, '}')
+		if err != nil {
+			return nil, nil, err
+		}
+		if !more {
+			break
+		}
+		keyOff := d.offset()
+		k, err := d.key()
+		if err != nil {
+			return nil, nil, err
+		}
+		if mode == modeBare {
+			// Unreachable: stateBody consumes the rest of a bare object.
+			return nil, nil, d.errAt(keyOff, "internal error: key after a bare state")
+		}
+		switch string(k) {
+		case "version":
+			mode = modeEnvelope
+			off := d.offset()
+			name, err := d.stringv(64)
+			if err != nil {
+				return nil, nil, inField(err, "version")
+			}
+			v, err := ParseVersion(name)
+			if err != nil {
+				return nil, nil, err
+			}
+			if hasEnv && v != envVersion {
+				return nil, nil, d.errAt(off, "version given twice, as %s and %s", envVersion, v)
+			}
+			envVersion, hasEnv = v, true
+			if err := decided(off); err != nil {
+				return nil, nil, err
+			}
+		case "execution_optimistic", "finalized":
+			name := string(k)
+			mode = modeEnvelope
+			b, err := d.boolv()
+			if err != nil {
+				return nil, nil, inField(err, name)
+			}
+			if name == "finalized" {
+				flags.Finalized = b
+			} else {
+				flags.ExecutionOptimistic = b
+			}
+		case "data":
+			mode = modeEnvelope
+			if st != nil {
+				return nil, nil, d.errAt(keyOff, "data given twice")
+			}
+			v := envVersion
+			switch {
+			case hasEnv:
+			case cfg.hasVersion:
+				v = cfg.version
+			default:
+				return nil, nil, d.errAt(keyOff, `"data" comes before "version": the fork must be known first (give AssumeVersion to decode such input)`)
+			}
+			st = &State{Version: v, Preset: cfg.preset}
+			if err := d.expect('{', "'{' (the state object)"); err != nil {
+				return nil, nil, err
+			}
+			if err := d.stateBody(st, nil); err != nil {
+				return nil, nil, err
+			}
+		default:
+			if mode == modeUnknown && k != nil {
+				if _, ok := stateFieldForks[string(k)]; ok {
+					if !hasBare {
+						return nil, nil, d.errAt(keyOff, "a bare state object (no beacon API envelope) needs AssumeVersion")
+					}
+					mode = modeBare
+					st = &State{Version: bare, Preset: cfg.preset}
+					if err := d.stateBody(st, k); err != nil {
+						return nil, nil, err
+					}
+					if err := d.trailing(); err != nil {
+						return nil, nil, err
+					}
+					return st, nil, nil
+				}
+			}
+			if err := d.skipValue(0); err != nil {
+				return nil, nil, err
+			}
+		}
+	}
+	if err := d.trailing(); err != nil {
+		return nil, nil, err
+	}
+	switch {
+	case mode == modeUnknown && hasBare:
+		// An object with no state field at all: report the first one.
+		st = &State{Version: bare, Preset: cfg.preset}
+		return nil, nil, d.missing(st.fields(), 0)
+	case st == nil:
+		return nil, nil, &DecodeError{Format: "json", Path: "data", Offset: -1, Reason: "missing field (no state in the input)"}
+	case !hasEnv && !cfg.hasVersion:
+		// Unreachable: data is refused before version is known.
+		return nil, nil, &DecodeError{Format: "json", Path: "version", Offset: -1, Reason: "missing field"}
+	}
+	if mode == modeEnvelope && hasEnv {
+		if err := decided(-1); err != nil {
+			return nil, nil, err
+		}
+	}
+	return st, &flags, nil
+}
+
+// inputSize returns the number of bytes left in r when r can tell, or -1.
+func inputSize(r io.Reader) int64 {
+	switch x := r.(type) {
+	case interface{ Len() int }: // *bytes.Reader, *strings.Reader, *bytes.Buffer
+		return int64(x.Len())
+	case *os.File:
+		st, err := x.Stat()
+		if err != nil || !st.Mode().IsRegular() {
+			return -1
+		}
+		pos, err := x.Seek(0, io.SeekCurrent)
+		if err != nil || pos > st.Size() {
+			return -1
+		}
+		return st.Size() - pos
+	}
+	return -1
+}
+
+// stateFieldForks maps every state field's JSON name to the forks that
+// have it (a bit per Version).
+var stateFieldForks = func() map[string]uint32 {
+	m := make(map[string]uint32)
+	for _, v := range Versions() {
+		s := &State{Version: v}
+		for _, f := range s.fields() {
+			m[f.name] |= 1 << v
+		}
+	}
+	return m
+}()
+
+// forkRange names the forks in a stateFieldForks mask: "altair and later",
+// "phase0 only".
+func forkRange(mask uint32) string {
+	lo := Version(bits.TrailingZeros32(mask))
+	hi := Version(31 - bits.LeadingZeros32(mask))
+	switch {
+	case lo == hi:
+		return lo.String() + " only"
+	case hi == Latest:
+		return lo.String() + " and later"
+	}
+	return lo.String() + " to " + hi.String()
+}
+
+// stateBody decodes the members of a state object whose '{' is consumed.
+// k, when not nil, is the first member's key, already read with its colon.
+func (d *jsonDecoder) stateBody(s *State, k []byte) error {
+	fields := s.fields()
+	var seen uint64
+	have := k != nil
+	for first := !have; ; first = false {
+		keyOff := d.offset()
+		if !have {
+			more, err := d.more(first, '}')
+			if err != nil {
+				return err
+			}
+			if !more {
+				break
+			}
+			keyOff = d.offset()
+			if k, err = d.key(); err != nil {
+				return err
+			}
+		}
+		have = false
+		i := -1
+		for j := range fields {
+			if string(k) == fields[j].name {
+				i = j
+				break
+			}
+		}
+		if i < 0 {
+			if mask, ok := stateFieldForks[string(k)]; ok {
+				return &DecodeError{Format: "json", Path: string(k), Offset: keyOff,
+					Reason: fmt.Sprintf("not a field of a %s state (it is %s): the version is wrong", s.Version, forkRange(mask))}
+			}
+			if err := d.skipValue(0); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := d.field(s, fields[i]); err != nil {
+			return inField(err, fields[i].name)
+		}
+		seen |= 1 << i
+	}
+	if seen != 1<<len(fields)-1 {
+		return d.missing(fields, seen)
+	}
+	return nil
+}
+
+// missing reports the first field of fields not in seen.
+func (d *jsonDecoder) missing(fields []field, seen uint64) error {
+	i := bits.TrailingZeros64(^seen)
+	return &DecodeError{Format: "json", Path: fields[i].name, Offset: d.offset(), Reason: "missing field"}
+}

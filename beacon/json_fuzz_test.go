@@ -1,0 +1,85 @@
+package beacon_test
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/nodeaccess/nodeaccess/beacon"
+	"github.com/nodeaccess/nodeaccess/beacon/beacontest"
+)
+
+// jsonTinyPreset is a valid preset with the shortest vectors, so fuzz
+// inputs stay a few kilobytes.
+func jsonTinyPreset() beacon.Preset {
+	p := beacon.MinimalPreset()
+	p.Name = "tiny"
+	p.SlotsPerEpoch, p.EpochsPerEth1VotingPeriod = 1, 1
+	p.SlotsPerHistoricalRoot, p.EpochsPerHistoricalVector, p.EpochsPerSlashingsVector = 2, 2, 2
+	p.SyncCommitteeSize, p.MaxValidatorsPerCommittee, p.MaxAttestations = 2, 16, 2
+	return p
+}
+
+// FuzzDecodeJSON feeds DecodeJSON states of every fork (few validators) in
+// envelope and bare form, and mutations of them. It must never panic; what
+// decodes must encode, and decode again to an equal state. The low bits
+// of mode choose the options: 0 none, 1+v AssumeVersion(v); mode&16 the
+// minimal preset instead of a tiny one (which keeps inputs small, so the
+// fuzzer mutates them quickly).
+func FuzzDecodeJSON(f *testing.F) {
+	for _, v := range beacon.Versions() {
+		for _, p := range []beacon.Preset{jsonTinyPreset(), beacon.MinimalPreset()} {
+			pm := uint8(0)
+			if p.Name == "minimal" {
+				pm = 16
+			}
+			s := beacontest.NewState(v, p, 1+int(v)%3, uint64(v))
+			env := jsonEncodeResponse(f, s, beacon.Flags{Finalized: true})
+			bare := jsonEncodeJSON(f, s)
+			f.Add(env, pm)
+			f.Add(bare, pm|uint8(1+v))
+			if pm != 0 {
+				continue
+			}
+			f.Add(env, uint8(1+v))
+			f.Add(env[:len(env)/2], uint8(0))
+			f.Add(bytes.Replace(env, []byte(v.String()), []byte("gloas"), 1), uint8(0))
+			f.Add(bytes.Replace(bare, []byte(`"0x`), []byte(`"0X`), 3), uint8(1+v))
+			f.Add(bytes.ReplaceAll(env, []byte(`":"`), []byte(`": `)), uint8(0))
+		}
+	}
+	f.Add([]byte(`{"data":{},"version":"fulu"}`), uint8(7))
+	f.Add([]byte(`{"zz":[{"a":"\u00e9"},-1.5e3,true,null],"version":"phase0","data":{"genesis_time":1}}`), uint8(0))
+	f.Add([]byte(` {} `), uint8(3))
+	f.Fuzz(func(t *testing.T, data []byte, mode uint8) {
+		p := jsonTinyPreset()
+		if mode&16 != 0 {
+			p = beacon.MinimalPreset()
+		}
+		opts := []beacon.DecodeOption{beacon.UsePreset(p)}
+		if m := mode & 15; m > 0 {
+			opts = append(opts, beacon.AssumeVersion(beacon.Version((m-1)%8)))
+		}
+		s, flags, err := beacon.DecodeJSON(bytes.NewReader(data), opts...)
+		if err != nil {
+			if s != nil || flags != nil {
+				t.Fatalf("error %v with a state or flags", err)
+			}
+			if strings.Contains(err.Error(), "internal error") {
+				t.Fatalf("internal error: %v", err)
+			}
+			return
+		}
+		var b bytes.Buffer
+		if err := s.EncodeJSON(&b); err != nil {
+			t.Fatalf("a decoded state does not encode: %v", err)
+		}
+		again, _, err := beacon.DecodeJSON(&b, beacon.UsePreset(p), beacon.AssumeVersion(s.Version))
+		if err != nil {
+			t.Fatalf("re-decoding the encoded state: %v", err)
+		}
+		if !jsonSameState(again, s) {
+			t.Fatalf("re-decoded state differs")
+		}
+	})
+}

@@ -1,0 +1,351 @@
+package beacon
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"io/fs"
+	"strings"
+)
+
+// DecodeSSZ decodes an SSZ-encoded BeaconState of fork v as it streams from
+// r: nothing reads the input whole into memory. The fixed part is read
+// first, the variable fields' offsets are checked against it, and each list
+// is then decoded straight into its final slice; the only scratch memory is
+// one 64 KiB read buffer.
+//
+// The input must be exactly one state, strictly as the SSZ specification
+// defines it: offsets in order and in range, lists within the preset's
+// limits, vectors of the preset's length, booleans 0 or 1, bitlists with
+// their length bit, no trailing bytes. Anything else is a *DecodeError
+// (matching ErrInvalidState) naming the field and the byte offset; an input
+// that ends early is a *DecodeError that also matches io.ErrUnexpectedEOF.
+// A failure of r itself is returned wrapped, not as a DecodeError.
+//
+// With SizeHint (or when r is a *bytes.Reader, *bytes.Buffer,
+// *strings.Reader or a regular *os.File, whose remaining size is taken as
+// the hint), every list is allocated once with its exact length, so a
+// state costs its Go size (about 1.05 × the SSZ size) plus the read
+// buffer, whatever the validator count. The hint is trusted for that:
+// lengths up to it are allocated before their bytes arrive, so pass a true
+// size (or cap it, as a body size limit does). Without a size, a length
+// claimed by an offset is not trusted: lists grow in bounded steps as
+// their bytes arrive, so a short hostile input cannot make the decoder
+// allocate more than a small multiple of its length.
+//
+// The preset is the mainnet one unless UsePreset says otherwise; the
+// returned state's Preset is set to it.
+func DecodeSSZ(r io.Reader, v Version, opts ...DecodeOption) (*State, error) {
+	cfg := newDecodeConfig(opts)
+	size := cfg.sizeHint
+	if size < 0 {
+		size = remainingSize(r)
+	}
+	n := readBufSize
+	if size >= 0 && size < int64(n) {
+		n = max(int(size)+1, 4096) // +1: room to see a trailing byte
+	}
+	d := &decoder{r: sszReader{src: r, buf: make([]byte, n), size: size}, sized: size >= 0}
+	return d.decode(v, cfg.preset)
+}
+
+// UnmarshalSSZ decodes an SSZ-encoded BeaconState of fork v from b, with
+// the rules of DecodeSSZ. Every list is allocated once with its exact
+// length; b is not retained and not copied (only the decoded values are).
+// SizeHint is ignored: the size is len(b).
+func UnmarshalSSZ(b []byte, v Version, opts ...DecodeOption) (*State, error) {
+	cfg := newDecodeConfig(opts)
+	d := &decoder{r: sszReader{all: b, size: int64(len(b))}, sized: true}
+	return d.decode(v, cfg.preset)
+}
+
+// remainingSize returns how many bytes r still holds when r can tell
+// cheaply (an in-memory reader, a regular file), or -1.
+func remainingSize(r io.Reader) int64 {
+	switch x := r.(type) {
+	case *bytes.Reader:
+		return int64(x.Len())
+	case *bytes.Buffer:
+		return int64(x.Len())
+	case *strings.Reader:
+		return int64(x.Len())
+	case interface {
+		Stat() (fs.FileInfo, error)
+		io.Seeker
+	}:
+		fi, err := x.Stat()
+		if err != nil || !fi.Mode().IsRegular() {
+			return -1
+		}
+		pos, err := x.Seek(0, io.SeekCurrent)
+		if err != nil || pos > fi.Size() {
+			return -1
+		}
+		return fi.Size() - pos
+	}
+	return -1
+}
+
+// decoder decodes one state from an sszReader.
+type decoder struct {
+	r sszReader
+	v Version
+	p Preset
+	// sized is true when the input's size is known: every length has
+	// then been checked against it and can be allocated exactly.
+	sized bool
+}
+
+// fail returns a *DecodeError for path at byte off.
+func (d *decoder) fail(path string, off int64, format string, args ...any) error {
+	return &DecodeError{Format: "ssz", Path: path, Offset: off, Reason: fmt.Sprintf(format, args...)}
+}
+
+// read returns the next n bytes (n <= readBufSize), naming path in a
+// truncation error.
+func (d *decoder) read(path string, n int) ([]byte, error) {
+	b, err := d.r.next(n)
+	if err != nil {
+		return nil, d.readErr(path, err)
+	}
+	return b, nil
+}
+
+// readErr maps an sszReader error: truncation becomes a *DecodeError that
+// wraps io.ErrUnexpectedEOF; a source failure is returned as it is.
+func (d *decoder) readErr(path string, err error) error {
+	if err == errTruncated {
+		return &DecodeError{Format: "ssz", Path: path, Offset: d.r.pos, Reason: "the input ends early (truncated)", Err: io.ErrUnexpectedEOF}
+	}
+	return err
+}
+
+// varField is a variable-size field's offset, as read from the fixed part.
+type varField struct {
+	f   *field
+	off int64 // the offset's value
+	at  int64 // where the offset was read
+}
+
+func (d *decoder) decode(v Version, p Preset) (*State, error) {
+	if !v.IsKnown() {
+		return nil, &UnsupportedVersionError{Name: v.String()}
+	}
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	d.v, d.p = v, p
+	s := &State{Version: v, Preset: p}
+	fields := s.fields()
+	fixed := stateFixedSize(fields)
+	if d.r.size >= 0 && d.r.size < fixed {
+		return nil, &DecodeError{Format: "ssz", Offset: d.r.size, Err: io.ErrUnexpectedEOF,
+			Reason: fmt.Sprintf("the input has %d bytes, fewer than the %d of a %s state's fixed part (truncated)", d.r.size, fixed, v)}
+	}
+
+	var vars [16]varField
+	nv := 0
+	for i := range fields {
+		f := &fields[i]
+		if !f.variable() {
+			if err := d.decodeFixed(f); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		at := d.r.pos
+		b, err := d.read(f.name, offsetSize)
+		if err != nil {
+			return nil, err
+		}
+		vars[nv] = varField{f: f, off: int64(le32(b)), at: at}
+		nv++
+	}
+
+	for k := range nv {
+		vf := &vars[k]
+		switch {
+		case k == 0 && vf.off != fixed:
+			return nil, d.fail(vf.f.name, vf.at, "offset %d: the first offset must be %d, the size of a %s state's fixed part", vf.off, fixed, v)
+		case k > 0 && vf.off < vars[k-1].off:
+			return nil, d.fail(vf.f.name, vf.at, "offset %d is before the previous field's offset %d", vf.off, vars[k-1].off)
+		case d.r.size >= 0 && vf.off > d.r.size:
+			return nil, d.fail(vf.f.name, vf.at, "offset %d is beyond the end of the input (%d bytes)", vf.off, d.r.size)
+		}
+	}
+
+	for k := range nv {
+		end := d.r.size
+		if k+1 < nv {
+			end = vars[k+1].off
+		}
+		scope := int64(-1)
+		if end >= 0 {
+			scope = end - d.r.pos
+		}
+		if err := d.decodeVariable(vars[k].f, scope); err != nil {
+			return nil, err
+		}
+		if end >= 0 && d.r.pos != end {
+			return nil, d.fail(vars[k].f.name, d.r.pos, "the field ends at byte %d, its scope at %d", d.r.pos, end)
+		}
+	}
+
+	if d.r.size >= 0 {
+		eof, err := d.r.atEOF()
+		if err != nil {
+			return nil, err
+		}
+		if !eof {
+			return nil, d.fail("", d.r.pos, "trailing bytes after the state (the input is longer than its size hint of %d bytes)", d.r.size)
+		}
+	}
+	if d.r.pos > maxSSZSize {
+		return nil, d.fail("", d.r.pos, "the input exceeds the 4 GiB that SSZ offsets address")
+	}
+	return s, nil
+}
+
+func le32(b []byte) uint32 {
+	return uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24
+}
+
+// decodeFixed decodes a fixed-size field of the state's fixed part.
+func (d *decoder) decodeFixed(f *field) error {
+	name := f.name
+	var err error
+	switch p := f.ptr.(type) {
+	case *uint64:
+		var b []byte
+		if b, err = d.read(name, 8); err == nil {
+			*p = le64(b)
+		}
+	case *Root:
+		var b []byte
+		if b, err = d.read(name, 32); err == nil {
+			copy(p[:], b)
+		}
+	case *Fork:
+		var b []byte
+		if b, err = d.read(name, sizeFork); err == nil {
+			decFork(b, p)
+		}
+	case *BeaconBlockHeader:
+		var b []byte
+		if b, err = d.read(name, sizeBlockHeader); err == nil {
+			decBlockHeader(b, p)
+		}
+	case *Eth1Data:
+		var b []byte
+		if b, err = d.read(name, sizeEth1Data); err == nil {
+			decEth1Data(b, p)
+		}
+	case *Checkpoint:
+		var b []byte
+		if b, err = d.read(name, sizeCheckpoint); err == nil {
+			decCheckpoint(b, p)
+		}
+	case *JustificationBits:
+		var b []byte
+		if b, err = d.read(name, 1); err == nil {
+			if b[0] > 0x0f {
+				return d.fail(name, d.r.pos-1, "%#x sets bits beyond the 4 of a Bitvector[4]", b[0])
+			}
+			*p = JustificationBits(b[0])
+		}
+	case *SyncCommittee:
+		p.PublicKeys, err = decodeElems(d, name+".pubkeys", int64(f.n), f.n, sizePubKey, decPubKey)
+		if err == nil {
+			var b []byte
+			if b, err = d.read(name+".aggregate_pubkey", sizePubKey); err == nil {
+				copy(p.AggregatePublicKey[:], b)
+			}
+		}
+	case *[]Root:
+		*p, err = decodeElems(d, name, int64(f.n), f.n, 32, decRoot)
+	case *[]Gwei:
+		*p, err = decodeElems(d, name, int64(f.n), f.n, 8, decU64s[Gwei])
+	case *[]ValidatorIndex:
+		*p, err = decodeElems(d, name, int64(f.n), f.n, 8, decU64s[ValidatorIndex])
+	default:
+		return fmt.Errorf("beacon: ssz: %s: no fixed-size decoder for %T", name, f.ptr) // unreachable: the schema's types are all handled
+	}
+	return err
+}
+
+// decodeVariable decodes a variable field whose bytes are the next scope
+// bytes of the input (scope < 0: up to the end of the input).
+func (d *decoder) decodeVariable(f *field, scope int64) error {
+	name := f.name
+	if p, ok := f.ptr.(*ExecutionPayloadHeader); ok {
+		return d.decodeHeader(name, p, scope, f.n)
+	}
+	if p, ok := f.ptr.(*[]PendingAttestation); ok {
+		var err error
+		*p, err = d.decodeAttestations(name, scope, f.n, f.bits)
+		return err
+	}
+	size := elemSize(f.ptr)
+	count := int64(-1)
+	if scope >= 0 {
+		if scope%int64(size) != 0 {
+			return d.fail(name, d.r.pos, "%d bytes is not a whole number of %d-byte elements", scope, size)
+		}
+		count = scope / int64(size)
+		if uint64(count) > f.n {
+			return d.fail(name, d.r.pos, "%d elements, over the list's limit of %d", count, f.n)
+		}
+	}
+	var err error
+	switch p := f.ptr.(type) {
+	case *[]Root:
+		*p, err = decodeElems(d, name, count, f.n, size, decRoot)
+	case *[]Gwei:
+		*p, err = decodeElems(d, name, count, f.n, size, decU64s[Gwei])
+	case *[]ValidatorIndex:
+		*p, err = decodeElems(d, name, count, f.n, size, decU64s[ValidatorIndex])
+	case *[]uint64:
+		*p, err = decodeElems(d, name, count, f.n, size, decU64s[uint64])
+	case *[]Eth1Data:
+		*p, err = decodeElems(d, name, count, f.n, size, decEth1DataElem)
+	case *[]Validator:
+		*p, err = decodeElems(d, name, count, f.n, size, decValidatorElem)
+	case *[]ParticipationFlags:
+		*p, err = decodeElems(d, name, count, f.n, size, decParticipation)
+	case *[]HistoricalSummary:
+		*p, err = decodeElems(d, name, count, f.n, size, decHistoricalSummaryElem)
+	case *[]PendingDeposit:
+		*p, err = decodeElems(d, name, count, f.n, size, decPendingDepositElem)
+	case *[]PendingPartialWithdrawal:
+		*p, err = decodeElems(d, name, count, f.n, size, decPendingPartialWithdrawalElem)
+	case *[]PendingConsolidation:
+		*p, err = decodeElems(d, name, count, f.n, size, decPendingConsolidationElem)
+	default:
+		return fmt.Errorf("beacon: ssz: %s: no variable-size decoder for %T", name, f.ptr) // unreachable
+	}
+	return err
+}
+
+// readToEnd returns the rest of the input (at most max bytes, else an
+// error naming path), for the last field of an input of unknown size.
+func (d *decoder) readToEnd(path string, max int) ([]byte, error) {
+	out := []byte{}
+	for {
+		eof, err := d.r.atEOF()
+		if err != nil {
+			return nil, err
+		}
+		if eof {
+			return out, nil
+		}
+		if len(out) == max {
+			return nil, d.fail(path, d.r.pos, "more than %d bytes, over the limit", max)
+		}
+		k := min(d.r.buffered(), max-len(out))
+		b, err := d.read(path, k)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, b...)
+	}
+}

@@ -1,0 +1,170 @@
+package beacon_test
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"io"
+	"os"
+	"reflect"
+	"runtime"
+	"testing"
+
+	"github.com/nodeaccess/nodeaccess/beacon"
+	"github.com/nodeaccess/nodeaccess/beacon/beacontest"
+)
+
+// FuzzDecodeSSZ: any input either fails with a DecodeError, or decodes
+// (identically from a slice and from a stream of unknown size) to a state
+// that re-encodes to exactly the input and hashes without error.
+func FuzzDecodeSSZ(f *testing.F) {
+	// The Sepolia genesis (2.9 MB) is a seed of every plain `go test` run;
+	// while fuzzing it is left out, because the fuzzer slows to a few
+	// executions a minute when such an input is in its corpus.
+	if b, err := os.ReadFile("testdata/sepolia-genesis.ssz"); err == nil && !fuzzing() {
+		f.Add(b, uint8(beacon.Phase0), false)
+		f.Add(b[:len(b)-7], uint8(beacon.Phase0), false)
+	}
+	for _, v := range beacon.Versions() {
+		b, err := beacontest.NewState(v, beacon.MinimalPreset(), 3, uint64(v)).MarshalSSZ()
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b, uint8(v), true)
+		f.Add(b[:len(b)/2], uint8(v), true)
+		f.Add(b[:len(b)-1], uint8(v), true)
+		m := bytes.Clone(b)
+		m[len(m)/3] ^= 0xff
+		f.Add(m, uint8(v), true)
+	}
+	f.Fuzz(func(t *testing.T, data []byte, fork uint8, minimal bool) {
+		v := beacon.Version(fork % uint8(len(beacon.Versions())))
+		p := beacon.MainnetPreset()
+		if minimal {
+			p = beacon.MinimalPreset()
+		}
+		s, err := beacon.UnmarshalSSZ(data, v, beacon.UsePreset(p))
+		s2, err2 := beacon.DecodeSSZ(onlyReader{bytes.NewReader(data)}, v, beacon.UsePreset(p))
+		if (err == nil) != (err2 == nil) {
+			t.Fatalf("slice err %v, stream err %v", err, err2)
+		}
+		if err != nil {
+			var de *beacon.DecodeError
+			if !errors.As(err, &de) || !errors.As(err2, &de) {
+				t.Fatalf("not DecodeErrors: %v / %v", err, err2)
+			}
+			return
+		}
+		if !reflect.DeepEqual(s, s2) {
+			t.Fatal("slice and stream decode differently")
+		}
+		out, err := s.MarshalSSZ()
+		if err != nil {
+			t.Fatalf("a decoded state does not encode: %v", err)
+		}
+		if !bytes.Equal(out, data) {
+			t.Fatal("the input is not canonical, yet it decoded")
+		}
+		if _, err := s.HashTreeRoot(); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// fuzzing reports whether the test binary runs with -test.fuzz.
+func fuzzing() bool {
+	fl := flag.Lookup("test.fuzz")
+	return fl != nil && fl.Value.String() != ""
+}
+
+// allocated returns the bytes allocated while running fn.
+func allocated(fn func()) uint64 {
+	var a, b runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&a)
+	fn()
+	runtime.ReadMemStats(&b)
+	return b.TotalAlloc - a.TotalAlloc
+}
+
+// TestSSZDecodeAllocationCap: inputs whose offsets claim tens of millions
+// of validators (as many as 32-bit offsets can reach) but carry a few
+// bytes of them make the decoder allocate no more than a small multiple of
+// their length, from a slice or from a stream of unknown size.
+func TestSSZDecodeAllocationCap(t *testing.T) {
+	p := beacon.MinimalPreset()
+	for _, v := range []beacon.Version{beacon.Phase0, beacon.Fulu} {
+		typ := refStateType(v, p)
+		b := mustMarshal(t, beacontest.NewState(v, p, 2, 1))
+		const iValidators = 11
+		start := offsetOf(b, typ, iValidators)
+		claim := start + 121*35_000_000 // 35M validators, ~4 GiB
+		for i := iValidators + 1; i < len(typ); i++ {
+			if typ[i].size() < 0 {
+				put32(b, fieldPos(typ, i), claim)
+			}
+		}
+		limit := uint64(4*len(b) + 256<<10)
+		for name, decode := range map[string]func() error{
+			"UnmarshalSSZ": func() error { _, err := beacon.UnmarshalSSZ(b, v, beacon.UsePreset(p)); return err },
+			"DecodeSSZ": func() error {
+				_, err := beacon.DecodeSSZ(onlyReader{bytes.NewReader(b)}, v, beacon.UsePreset(p))
+				return err
+			},
+			"DecodeSSZ+hint": func() error {
+				_, err := beacon.DecodeSSZ(onlyReader{bytes.NewReader(b)}, v, beacon.UsePreset(p), beacon.SizeHint(int64(len(b))))
+				return err
+			},
+		} {
+			var err error
+			n := allocated(func() { err = decode() })
+			if !errors.Is(err, beacon.ErrInvalidState) {
+				t.Fatalf("%s %s: err = %v", v, name, err)
+			}
+			if n > limit {
+				t.Fatalf("%s %s: allocated %d bytes for a %d-byte input (cap %d)", v, name, n, len(b), limit)
+			}
+			t.Logf("%s %s: %d bytes allocated for a %d-byte input: %v", v, name, n, len(b), err)
+		}
+	}
+}
+
+// TestSSZAllocsConstant: decoding (with the size known), encoding and
+// hashing allocate as many times for 20,000 validators as for 1,000.
+func TestSSZAllocsConstant(t *testing.T) {
+	if testing.Short() {
+		t.Skip("generates 20,000 validators")
+	}
+	p := beacon.MainnetPreset()
+	counts := map[string][2]float64{}
+	for i, n := range []int{1000, 20_000} {
+		s := beacontest.NewState(beacon.Fulu, p, n, 1)
+		b := mustMarshal(t, s)
+		for name, fn := range map[string]func(){
+			"DecodeSSZ": func() {
+				if _, err := beacon.DecodeSSZ(onlyReader{bytes.NewReader(b)}, beacon.Fulu, beacon.SizeHint(int64(len(b)))); err != nil {
+					t.Fatal(err)
+				}
+			},
+			"UnmarshalSSZ": func() {
+				if _, err := beacon.UnmarshalSSZ(b, beacon.Fulu); err != nil {
+					t.Fatal(err)
+				}
+			},
+			"EncodeSSZ": func() {
+				if err := s.EncodeSSZ(io.Discard); err != nil {
+					t.Fatal(err)
+				}
+			},
+		} {
+			c := counts[name]
+			c[i] = testing.AllocsPerRun(3, fn)
+			counts[name] = c
+		}
+	}
+	for name, c := range counts {
+		if c[0] != c[1] {
+			t.Errorf("%s: %v allocations for 1,000 validators, %v for 20,000", name, c[0], c[1])
+		}
+	}
+}

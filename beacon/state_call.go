@@ -1,0 +1,216 @@
+package beacon
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"mime"
+	"strings"
+
+	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/internal/transport"
+)
+
+// opState names the state calls in errors, hooks and logs (the beacon API's
+// operationId of the route).
+const opState = "getStateV2"
+
+// StateResponse is a decoded state with what the response said about it.
+type StateResponse struct {
+	// State is the decoded state.
+	State *State
+	// Version is the state's fork, from the Eth-Consensus-Version header
+	// (and, for JSON, the body's "version", which must agree with it).
+	Version Version
+	// Flags holds execution_optimistic and finalized. They come only with a
+	// JSON response: Flags is nil for an SSZ response, which does not carry
+	// them (ask with WithEncoding(EncodingJSON) when you need them).
+	Flags *Flags
+	// Encoding is the body's encoding, EncodingSSZ or EncodingJSON, as its
+	// Content-Type said.
+	Encoding Encoding
+	// ContentType is the response's Content-Type header.
+	ContentType string
+	// Bytes is the size of the body read.
+	Bytes int64
+	// Verified is true when the state was asked for by its root and its
+	// hash tree root was checked against that root.
+	Verified bool
+}
+
+// State fetches the state id names and decodes it while it streams in,
+// without holding the body in memory: with the decoder the response's
+// Content-Type selects (SSZ or JSON, whatever was asked for), the fork the
+// Eth-Consensus-Version header names, the body's Content-Length as the
+// decoder's size hint, and the client's preset.
+//
+// When id is a state root (RootID), the decoded state's hash tree root must
+// equal it; otherwise the call fails with an *IntegrityError (ErrIntegrity)
+// and returns no state. WithoutVerify skips the check.
+//
+// Errors: a zero or bad id, a *nodeaccess.InputError with nothing sent; an
+// error response, an *APIError (ErrDebugDisabled when the node does not serve
+// the debug routes, nodeaccess.ErrNotFound when the state is not there); a
+// fork this package cannot decode (such as gloas), an error matching
+// ErrUnsupportedVersion that names it (DownloadState still saves such a
+// state); a body that is not a valid state, an error matching both
+// nodeaccess.ErrInvalidResponse and ErrInvalidState (with the *DecodeError);
+// an SSZ body without an Eth-Consensus-Version header or a Content-Type that
+// is neither SSZ nor JSON, nodeaccess.ErrInvalidResponse. A body that breaks
+// off is fetched again while attempts remain (decoding starts over), then
+// fails with nodeaccess.ErrUnavailable.
+//
+// Memory: the decoded state (about the size of the SSZ body, ~300 MB for
+// mainnet) plus the decoder's working space; the body is never buffered
+// whole.
+func (c *Client) State(ctx context.Context, id StateID, opts ...CallOption) (*StateResponse, error) {
+	cfg := newCallConfig(opts)
+	req, err := c.request(opState, id)
+	if err != nil {
+		return nil, c.t.Wrap(opState, err)
+	}
+	var out *StateResponse
+	err = c.t.Stream(ctx, req, func(r *transport.Response) error {
+		out = nil // a retried attempt starts over
+		res, err := c.decodeState(r, &cfg)
+		out = res
+		return err
+	})
+	if err != nil {
+		return nil, c.t.Wrap(opState, apiError(err, id, c.t.Mask))
+	}
+	if root, ok := id.Root(); ok && !cfg.noVerify {
+		got, err := out.State.HashTreeRoot()
+		if err != nil {
+			return nil, c.t.Wrap(opState, fmt.Errorf("%w: hash tree root of the decoded state: %w", nodeaccess.ErrInvalidResponse, err))
+		}
+		if got != root {
+			return nil, c.t.Wrap(opState, &IntegrityError{Want: root, Got: got})
+		}
+		out.Verified = true
+	}
+	return out, nil
+}
+
+// decodeState decodes one attempt's body.
+func (c *Client) decodeState(r *transport.Response, cfg *callConfig) (*StateResponse, error) {
+	ct := r.Header.Get("Content-Type")
+	enc, err := c.responseEncoding(ct)
+	if err != nil {
+		return nil, err
+	}
+	fork := r.Header.Get("Eth-Consensus-Version")
+	var (
+		v       Version
+		hasFork = strings.TrimSpace(fork) != ""
+	)
+	if hasFork {
+		if v, err = ParseVersion(fork); err != nil {
+			return nil, unsupported(err, c.t.Mask)
+		}
+	} else if enc == EncodingSSZ {
+		return nil, fmt.Errorf("%w: an SSZ body without an Eth-Consensus-Version header cannot be decoded (the header is the only place that names its fork)", nodeaccess.ErrInvalidResponse)
+	}
+	pr := newProgressReader(r.Stream, cfg.progress, r.ContentLength)
+	dopts := []DecodeOption{UsePreset(c.preset)}
+	if r.ContentLength >= 0 {
+		dopts = append(dopts, SizeHint(r.ContentLength))
+	}
+	res := &StateResponse{Encoding: enc, ContentType: c.t.Mask(ct)}
+	switch enc {
+	case EncodingSSZ:
+		res.State, err = DecodeSSZ(pr, v, dopts...)
+	default:
+		if hasFork {
+			dopts = append(dopts, AssumeVersion(v))
+		}
+		res.State, res.Flags, err = DecodeJSON(pr, dopts...)
+	}
+	if err != nil {
+		return nil, decodeFailure(err, c.t.Mask)
+	}
+	if res.State == nil {
+		return nil, fmt.Errorf("%w: the decoder returned no state", nodeaccess.ErrInvalidResponse)
+	}
+	if hasFork && res.State.Version != v {
+		return nil, fmt.Errorf("%w: the Eth-Consensus-Version header says %s, the body is a %s state", nodeaccess.ErrInvalidResponse, v, res.State.Version)
+	}
+	pr.finish()
+	res.Version, res.Bytes = res.State.Version, pr.n
+	if res.Flags != nil {
+		f := *res.Flags // the response's own copy
+		res.Flags = &f
+	}
+	return res, nil
+}
+
+// responseEncoding reads a response's Content-Type. Parameters (charset)
+// are ignored. A response without one is taken to be in the encoding asked
+// for, when only one was asked for.
+func (c *Client) responseEncoding(ct string) (Encoding, error) {
+	if strings.TrimSpace(ct) == "" {
+		if c.enc != EncodingAuto {
+			return c.enc, nil
+		}
+		return 0, fmt.Errorf("%w: the response has no Content-Type, so neither SSZ nor JSON can be chosen", nodeaccess.ErrInvalidResponse)
+	}
+	mt, _, err := mime.ParseMediaType(ct)
+	switch {
+	case err != nil:
+	case mt == mediaSSZ:
+		return EncodingSSZ, nil
+	case mt == mediaJSON:
+		return EncodingJSON, nil
+	}
+	return 0, fmt.Errorf("%w: Content-Type %q is neither application/octet-stream (SSZ) nor application/json", nodeaccess.ErrInvalidResponse, c.t.Mask(quoteCap(ct)))
+}
+
+// decodeFailure shapes a decoder's error: a *DecodeError becomes an error
+// matching nodeaccess.ErrInvalidResponse and ErrInvalidState, an unknown
+// fork named in a JSON body one matching ErrUnsupportedVersion.
+func decodeFailure(err error, mask func(string) string) error {
+	if errors.Is(err, ErrUnsupportedVersion) {
+		return unsupported(err, mask)
+	}
+	var de *DecodeError
+	if errors.As(err, &de) {
+		if m := mask(de.Reason); m != de.Reason || mask(de.Path) != de.Path {
+			cp := *de // a body that echoed the key: keep the type, drop the key
+			cp.Reason, cp.Path = m, mask(de.Path)
+			de = &cp
+		}
+		return &annotated{msg: "invalid response: " + strings.TrimPrefix(de.Error(), "beacon: "), errs: []error{nodeaccess.ErrInvalidResponse, de}}
+	}
+	return err
+}
+
+// unsupported shapes an error matching ErrUnsupportedVersion.
+func unsupported(err error, mask func(string) string) error {
+	var ue *UnsupportedVersionError
+	if errors.As(err, &ue) {
+		cp := *ue
+		cp.Name = mask(quoteCap(cp.Name))
+		return &annotated{
+			msg:  fmt.Sprintf("unsupported version %q: this package decodes phase0 to %s (DownloadState still saves such a state undecoded)", cp.Name, Latest),
+			errs: []error{&cp},
+		}
+	}
+	return err
+}
+
+// annotated is an error with a message of its own over its causes.
+type annotated struct {
+	msg  string
+	errs []error
+}
+
+func (e *annotated) Error() string   { return e.msg }
+func (e *annotated) Unwrap() []error { return e.errs }
+
+// quoteCap cuts a server's value to a length fit for a message.
+func quoteCap(s string) string {
+	if len(s) > maxQuoted {
+		return s[:maxQuoted] + "…"
+	}
+	return s
+}

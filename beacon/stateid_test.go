@@ -1,0 +1,147 @@
+package beacon_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/beacon"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestParseStateID(t *testing.T) {
+	good := []struct {
+		in   string
+		want beacon.StateID
+		wire string
+	}{
+		{"head", beacon.Head, "head"},
+		{"genesis", beacon.Genesis, "genesis"},
+		{"finalized", beacon.Finalized, "finalized"},
+		{"justified", beacon.Justified, "justified"},
+		{"0", beacon.SlotID(0), "0"},
+		{"7340032", beacon.SlotID(7340032), "7340032"},
+		{"000123", beacon.SlotID(123), "123"},
+		{"18446744073709551615", beacon.SlotID(1<<64 - 1), "18446744073709551615"},
+		{testRootHex, beacon.RootID(testRoot), testRootHex},
+		{"0X" + strings.ToUpper(testRootHex[2:]), beacon.RootID(testRoot), testRootHex},
+		{"0x" + strings.Repeat("0", 64), beacon.RootID(beacon.Root{}), "0x" + strings.Repeat("0", 64)},
+	}
+	for _, tc := range good {
+		id, err := beacon.ParseStateID(tc.in)
+		require.NoError(t, err, tc.in)
+		assert.Equal(t, tc.want, id, tc.in)
+		assert.Equal(t, tc.wire, id.String(), tc.in)
+		assert.False(t, id.IsZero(), tc.in)
+		// The wire form parses back to the same id.
+		back, err := beacon.ParseStateID(id.String())
+		require.NoError(t, err)
+		assert.Equal(t, id, back)
+	}
+
+	bad := map[string]string{
+		"":                       `invalid input: stateID: empty state id (want head, genesis, finalized, justified, a decimal slot or a 0x state root)`,
+		"Head":                   `invalid input: stateID: "Head" is not head, genesis, finalized, justified, a decimal slot or a 0x state root`,
+		" head":                  `invalid input: stateID: " head" is not head, genesis, finalized, justified, a decimal slot or a 0x state root`,
+		"latest":                 `invalid input: stateID: "latest" is not head, genesis, finalized, justified, a decimal slot or a 0x state root`,
+		"-1":                     `invalid input: stateID: "-1" is not head, genesis, finalized, justified, a decimal slot or a 0x state root`,
+		"+1":                     `invalid input: stateID: "+1" is not head, genesis, finalized, justified, a decimal slot or a 0x state root`,
+		"1.5":                    `invalid input: stateID: "1.5" is not head, genesis, finalized, justified, a decimal slot or a 0x state root`,
+		"18446744073709551616":   `invalid input: stateID: "18446744073709551616" is not a slot: it does not fit in 64 bits`,
+		"0x":                     `invalid input: stateID: "0x" is not a state root: want 0x and 64 hex digits, got 0 digits`,
+		"0x1234":                 `invalid input: stateID: "0x1234" is not a state root: want 0x and 64 hex digits, got 4 digits`,
+		testRootHex + "00":       `invalid input: stateID: "` + testRootHex + `00" is not a state root: want 0x and 64 hex digits, got 66 digits`,
+		testRootHex[:65] + "g":   `invalid input: stateID: "` + testRootHex[:65] + `g" is not a state root: it has a character that is not a hex digit`,
+		"head/../x":              `invalid input: stateID: "head/../x" is not head, genesis, finalized, justified, a decimal slot or a 0x state root`,
+		strings.Repeat("a", 200): `invalid input: stateID: "` + strings.Repeat("a", 80) + `…" is not head, genesis, finalized, justified, a decimal slot or a 0x state root`,
+	}
+	for in, want := range bad {
+		_, err := beacon.ParseStateID(in)
+		require.Error(t, err, in)
+		assert.ErrorIs(t, err, nodeaccess.ErrInvalidInput, in)
+		var ie *nodeaccess.InputError
+		require.ErrorAs(t, err, &ie, in)
+		assert.Equal(t, "stateID", ie.Arg)
+		assert.Equal(t, want, err.Error(), in)
+	}
+}
+
+func TestStateIDAccessors(t *testing.T) {
+	s, ok := beacon.SlotID(9).Slot()
+	assert.True(t, ok)
+	assert.Equal(t, beacon.Slot(9), s)
+	_, ok = beacon.Head.Slot()
+	assert.False(t, ok)
+	_, ok = beacon.RootID(testRoot).Slot()
+	assert.False(t, ok)
+	r, ok := beacon.RootID(testRoot).Root()
+	assert.True(t, ok)
+	assert.Equal(t, testRoot, r)
+	_, ok = beacon.SlotID(9).Root()
+	assert.False(t, ok)
+	assert.True(t, beacon.StateID{}.IsZero())
+	assert.Equal(t, "", beacon.StateID{}.String())
+	assert.NotEqual(t, beacon.SlotID(0), beacon.StateID{})
+	assert.NotEqual(t, beacon.RootID(beacon.Root{}), beacon.StateID{})
+}
+
+func TestStateIDText(t *testing.T) {
+	var v struct {
+		ID beacon.StateID `json:"id"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(`{"id":"finalized"}`), &v))
+	assert.Equal(t, beacon.Finalized, v.ID)
+	out, err := json.Marshal(v)
+	require.NoError(t, err)
+	assert.Equal(t, `{"id":"finalized"}`, string(out))
+	v.ID = beacon.SlotID(12)
+	out, err = json.Marshal(v)
+	require.NoError(t, err)
+	assert.Equal(t, `{"id":"12"}`, string(out))
+
+	err = json.Unmarshal([]byte(`{"id":"nope"}`), &v)
+	assert.ErrorIs(t, err, nodeaccess.ErrInvalidInput)
+	_, err = json.Marshal(struct{ ID beacon.StateID }{})
+	assert.ErrorIs(t, err, nodeaccess.ErrInvalidInput)
+}
+
+// FuzzParseStateID: ParseStateID never panics; what it accepts prints a
+// wire form that parses back to the same id, is a path segment that needs
+// no escaping, and what it refuses is an InputError that quotes at most a
+// bounded part of the input.
+func FuzzParseStateID(f *testing.F) {
+	for _, s := range []string{"head", "genesis", "finalized", "justified", "0", "7340032", "18446744073709551615",
+		"18446744073709551616", testRootHex, "0X" + strings.ToUpper(testRootHex[2:]), "0x", "0x12", "-1", "", "Head", "héad", "0x" + strings.Repeat("g", 64)} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		id, err := beacon.ParseStateID(s)
+		if err != nil {
+			var ie *nodeaccess.InputError
+			if !assert.ErrorAs(t, err, &ie) {
+				return
+			}
+			// At most 80 input bytes are quoted, 4 bytes each at worst
+			// ("\xed"), beside a reason of under 200 bytes.
+			if len(err.Error()) > 80*4+200 {
+				t.Fatalf("error of %d bytes for a %d-byte input", len(err.Error()), len(s))
+			}
+			return
+		}
+		w := id.String()
+		if id.IsZero() || w == "" {
+			t.Fatalf("%q parsed to the zero id", s)
+		}
+		for _, ch := range []byte(w) {
+			if !(ch >= '0' && ch <= '9' || ch >= 'a' && ch <= 'z' || ch == 'x') {
+				t.Fatalf("%q: wire form %q has %q", s, w, ch)
+			}
+		}
+		back, err := beacon.ParseStateID(w)
+		if err != nil || back != id {
+			t.Fatalf("%q: wire form %q parses to %v, %v", s, w, back, err)
+		}
+	})
+}
