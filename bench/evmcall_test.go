@@ -59,6 +59,10 @@ func TestMain(m *testing.M) {
 		serveChild()
 		return
 	}
+	if u := os.Getenv(beaconClientEnv); u != "" {
+		beaconClientChild(u)
+		return
+	}
 	flag.Parse()
 	var stop func()
 	if *inproc {

@@ -8,9 +8,26 @@ require (
 )
 
 require (
+	github.com/OffchainLabs/go-bitfield v0.0.0-20251031151322-f427d04d8506 // indirect
+	github.com/casbin/govaluate v1.10.0 // indirect
+	github.com/fatih/color v1.16.0 // indirect
+	github.com/goccy/go-yaml v1.9.2 // indirect
+	github.com/klauspost/cpuid/v2 v2.3.0 // indirect
+	github.com/mattn/go-colorable v0.1.14 // indirect
+	github.com/mattn/go-isatty v0.0.20 // indirect
+	github.com/pk910/dynamic-ssz v1.4.0 // indirect
+	github.com/pk910/hashtree-bindings v0.2.6 // indirect
+	github.com/pkg/errors v0.9.1 // indirect
+	github.com/prysmaticlabs/gohashtree v0.0.4-beta // indirect
+	golang.org/x/crypto v0.55.0 // indirect
+	golang.org/x/xerrors v0.0.0-20200804184101-5ec99f83aff1 // indirect
+)
+
+require (
 	github.com/Microsoft/go-winio v0.6.2 // indirect
 	github.com/ProjectZKM/Ziren/crates/go-runtime/zkvm_runtime v0.0.0-20251001021608-1fe7b43fc4d6 // indirect
 	github.com/StackExchange/wmi v1.2.1 // indirect
+	github.com/attestantio/go-eth2-client v0.30.1
 	github.com/bits-and-blooms/bitset v1.20.0 // indirect
 	github.com/cespare/xxhash/v2 v2.3.0 // indirect
 	github.com/consensys/gnark-crypto v0.18.1 // indirect
@@ -37,3 +54,9 @@ require (
 )
 
 replace github.com/nodeaccess/nodeaccess => ../
+
+replace github.com/attestantio/go-eth2-client => github.com/attestantio/go-eth2-client v0.29.0
+
+replace github.com/pk910/dynamic-ssz => github.com/pk910/dynamic-ssz v1.3.2
+
+replace github.com/pk910/hashtree-bindings => github.com/pk910/hashtree-bindings v0.2.2
