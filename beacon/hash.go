@@ -7,7 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/prysmaticlabs/gohashtree"
+	"github.com/nodeaccess/nodeaccess/beacon/internal/sha256x"
 )
 
 // The merkleization primitives of the SSZ hash tree root
@@ -16,9 +16,10 @@ import (
 // by the type's length or limit. The padding is never built: the root of
 // an all-zero subtree of depth i is zeroHashes[i].
 //
-// Bulk hashing goes through gohashtree, which hashes many 64-byte blocks
-// per call with SHA-NI, AVX2 or AVX-512 (see the notes on the measured
-// gain); single pairs use crypto/sha256, which does not allocate.
+// Bulk hashing goes through internal/sha256x, which hashes 16 blocks at a
+// time with AVX-512 where the CPU has it and with gohashtree (SHA-NI, AVX2,
+// NEON) or crypto/sha256 otherwise; single pairs use crypto/sha256, which
+// does not allocate.
 
 // maxDepth is the deepest tree a state has: a list limit of 2^40
 // validators is depth 40; 64 covers every limit a uint64 can express.
@@ -41,9 +42,9 @@ func hashPair(a, b *Root) Root {
 	return sha256.Sum256(buf[:])
 }
 
-// bulkMin is the number of pairs from which gohashtree beats a loop over
-// crypto/sha256 (it does from one pair with SHA-NI; the constant keeps
-// tiny layers on the allocation-free path).
+// bulkMin is the number of pairs from which the bulk hasher beats a loop
+// over crypto/sha256 (it does from one pair; the constant keeps tiny layers
+// on the allocation-free path).
 const bulkMin = 4
 
 // hashChunks sets dst[32i:32i+32] = SHA-256(src[64i:64i+64]) for every
@@ -51,7 +52,7 @@ const bulkMin = 4
 func hashChunks(dst, src []byte) {
 	n := len(src) / 64
 	if n >= bulkMin {
-		_ = gohashtree.HashByteSlice(dst[:32*n], src[:64*n]) // the lengths are right by construction
+		sha256x.Hash(dst[:32*n], src[:64*n])
 		return
 	}
 	for i := range n {

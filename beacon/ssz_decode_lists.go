@@ -2,6 +2,7 @@ package beacon
 
 import (
 	"fmt"
+	"math"
 	"runtime"
 	"sync"
 )
@@ -116,7 +117,7 @@ func decodeElems[T any](d *decoder, path string, count int64, limit uint64, size
 	}
 	want := int(count)
 	if count < 0 {
-		want = int(min(limit, uint64(maxSSZSize/size)))
+		want = int(min(limit, uint64(maxSSZSize)/uint64(size), math.MaxInt))
 	}
 	for {
 		var k int

@@ -2,6 +2,7 @@ package beacon_test
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"flag"
 	"io"
@@ -98,10 +99,10 @@ func TestSSZDecodeAllocationCap(t *testing.T) {
 		b := mustMarshal(t, beacontest.NewState(v, p, 2, 1))
 		const iValidators = 11
 		start := offsetOf(b, typ, iValidators)
-		claim := start + 121*35_000_000 // 35M validators, ~4 GiB
+		claim := uint32(start) + 121*35_000_000 // 35M validators, ~4 GiB
 		for i := iValidators + 1; i < len(typ); i++ {
 			if typ[i].size() < 0 {
-				put32(b, fieldPos(typ, i), claim)
+				binary.LittleEndian.PutUint32(b[fieldPos(typ, i):], claim)
 			}
 		}
 		limit := uint64(4*len(b) + 256<<10)

@@ -3,6 +3,7 @@ package beacon
 import (
 	"encoding/binary"
 	"fmt"
+	"math"
 )
 
 // The SSZ sizes of the state's fixed-size types, in bytes.
@@ -197,6 +198,9 @@ func (s *State) SizeSSZ() (int, error) {
 		return 0, err
 	}
 	n, err := s.sszSize(s.fields())
+	if err == nil && n > math.MaxInt {
+		return 0, fmt.Errorf("beacon: ssz: the state's encoding (%d bytes) does not fit in an int on this platform", n)
+	}
 	return int(n), err
 }
 
