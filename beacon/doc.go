@@ -18,6 +18,30 @@
 // or ParseStateID of the string forms ("head", "7340032", "0x…"). A bad id
 // fails before anything is sent.
 //
+// # The State type
+//
+// One State struct carries the fields of every fork, with the consensus
+// types (Slot, Epoch, Gwei, ValidatorIndex as uint64-based types; Root,
+// BLSPubKey, ForkVersion as fixed-size byte arrays; common.Address and
+// common.Hash in the execution payload header; uint256.Int for its base
+// fee). Version says which fields belong to the state: the ones every fork
+// has (Slot, Fork, Validators, Balances, the checkpoints, …) are read the
+// same way whatever the fork, and a field of a later fork is empty in a
+// state of an earlier one. Validate, which the encoders and HashTreeRoot
+// call first, refuses a field set that the fork does not have, a vector of
+// the wrong length and a list over the preset's limit, so nothing is
+// dropped silently when a state is encoded.
+//
+// The codecs work without a client too: DecodeSSZ and DecodeJSON read any
+// io.Reader while it streams (UnmarshalSSZ a byte slice), EncodeSSZ,
+// EncodeJSON and EncodeJSONResponse write to any io.Writer through a
+// bounded buffer, and HashTreeRoot computes the SSZ hash_tree_root, hashing
+// 16 blocks at a time with AVX-512 where the CPU has it and spreading the
+// big lists over GOMAXPROCS goroutines. Decoding a mainnet-size state
+// (2.15 million validators) takes about 0.1 s from SSZ in memory and about
+// 1 s from a JSON stream on two cores; hashing it about 0.5 s (see the
+// repository's bench/README.md for the measurements).
+//
 // # Verifying
 //
 // A state asked for by its root is verified: State computes the decoded

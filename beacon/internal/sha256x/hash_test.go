@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-
 )
 
 // reference hashes every 64-byte block of src with crypto/sha256.
