@@ -1,6 +1,7 @@
 package ton
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"net/http"
@@ -103,11 +104,33 @@ func (c *Client) scrub(msg string) string {
 // ready and 542 for other transient lite-server failures.
 func retry5xx(status int, _ []byte) bool { return status >= 500 && status <= 599 }
 
+// maxErrorBody bounds the 2xx bodies transientInBody parses: TON error
+// bodies are short, and the large bodies of real answers are not parsed
+// twice.
+const maxErrorBody = 4 << 10
+
+// transientInBody retries a 2xx answer whose body is a TON error with a
+// transient code, 429 or 5xx ({"ok":false,"result":"Ratelimit exceed",
+// "code":429} in an HTTP 200, as some gateways send it), like the same
+// error with that status; after the last attempt it is the call's
+// *nodeaccess.RPCError (code 429 matches nodeaccess.ErrRateLimited).
+// Other error bodies are left to the operation's decoder.
+func (c *Client) transientInBody(body []byte) error {
+	if len(body) > maxErrorBody || !bytes.Contains(body, []byte(`"error"`)) && !bytes.Contains(body, []byte(`"ok"`)) {
+		return nil
+	}
+	code, msg, ok := parseErrorBody(body)
+	if !ok || code != 429 && (code < 500 || code > 599) {
+		return nil
+	}
+	return transport.Retryable(&nodeaccess.RPCError{Code: code, Message: c.scrub(msg)})
+}
+
 // get sends a GET and returns the 2xx response; a non-2xx answer becomes
 // the transport's error, joined with the server's message when its body is
 // one of the TON error forms.
 func (c *Client) get(ctx context.Context, op string, target transport.Target, q url.Values) (transport.Response, error) {
-	resp, err := c.t.Do(ctx, &transport.Request{Op: op, Method: http.MethodGet, Target: target, Query: q, RetryIf: retry5xx})
+	resp, err := c.t.Do(ctx, &transport.Request{Op: op, Method: http.MethodGet, Target: target, Query: q, RetryIf: retry5xx, Check: c.transientInBody})
 	if err != nil {
 		return resp, c.withServerMessage(err)
 	}
@@ -116,7 +139,7 @@ func (c *Client) get(ctx context.Context, op string, target transport.Target, q 
 
 // post sends a JSON POST and returns the 2xx response, like get.
 func (c *Client) post(ctx context.Context, op string, target transport.Target, body []byte) (transport.Response, error) {
-	resp, err := c.t.Do(ctx, &transport.Request{Op: op, Method: http.MethodPost, Target: target, Body: body, RetryIf: retry5xx})
+	resp, err := c.t.Do(ctx, &transport.Request{Op: op, Method: http.MethodPost, Target: target, Body: body, RetryIf: retry5xx, Check: c.transientInBody})
 	if err != nil {
 		return resp, c.withServerMessage(err)
 	}

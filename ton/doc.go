@@ -67,9 +67,9 @@
 // and whose Message is the server's message: from "error", or from "result"
 // in v2's rate-limit body {"ok":false,"result":"Ratelimit exceed","code":429}.
 // A v2 error in a 200 response (the JSON-RPC form may answer so) is a
-// *nodeaccess.RPCError alone; it is not retried, since only the status
-// decides retries. 429 and every 5xx are retried within the client's
-// attempts. The indexer's 404 "emulated traces not found" from
+// *nodeaccess.RPCError alone; one whose code is transient (429 or a 5xx) is
+// retried first, like that status. 429 and every 5xx are retried within the
+// client's attempts. The indexer's 404 "emulated traces not found" from
 // pendingTransactions is an empty page, not an error; any other 404 (a
 // gateway's {"error":"Not Found"}) is an error matching nodeaccess.ErrNotFound.
 // The access key never appears in an error, including in server messages

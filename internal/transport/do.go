@@ -44,6 +44,12 @@ type Request struct {
 	// RetryIf adds retryable cases to the shared ones (429, 502, 503, 504):
 	// it sees the status and the start of the body of a non-2xx response.
 	RetryIf func(status int, body []byte) bool
+	// Check, for Do, inspects a 2xx body before it is returned, for servers
+	// that answer some failures with a 2xx status (an error envelope in a
+	// 200). Its error fails the attempt: retried like a 503 when marked
+	// Retryable and attempts remain, otherwise returned as the call's error
+	// (unwrapped from Retryable). It must not keep body.
+	Check func(body []byte) error
 }
 
 // Response is a 2xx response. From Do, Body holds the whole body in a pooled
@@ -280,6 +286,15 @@ func (c *Client) attempt(ctx context.Context, r *Request, decode func(*Response)
 		fail := c.netFailure(ctx, actx, timeout, rerr)
 		fail.status, fail.bytes = o.status, o.bytes
 		return Response{}, fail
+	}
+	if r.Check != nil {
+		if err := r.Check(body); err != nil {
+			putBuf(bp)
+			var rt *retryable
+			o.retryable = errors.As(err, &rt)
+			o.err, o.final = err, true
+			return Response{}, o
+		}
 	}
 	resp.Body, resp.buf = body, bp
 	return resp, o
