@@ -2,14 +2,11 @@ package nodeaccess_test
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
-	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -17,31 +14,20 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/evm"
+	"github.com/nodeaccess/nodeaccess/internal/testkit"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
-var leakKeys = []string{"sEcReT-k3y", "sEcReT%k3y:@+?#é"}
-
-// assertNoKey fails when s contains key in any spelling, or a piece of it.
-func assertNoKey(t *testing.T, key, what, s string) {
-	t.Helper()
-	for _, f := range []string{key, url.PathEscape(key), url.QueryEscape(key), "secret"} {
-		if strings.Contains(strings.ToLower(s), strings.ToLower(f)) {
-			t.Errorf("%s leaks the key (%q): %s", what, f, s)
-		}
-	}
-}
-
 func TestEvmClientFormatting(t *testing.T) {
 	t.Parallel()
-	for _, key := range leakKeys {
+	for _, key := range testkit.LeakKeys {
 		c, err := evm.New("https://node.example/v1/", key)
 		require.NoError(t, err)
 		s := fmt.Sprintf("%v %+v %#v %s %q %x %d", c, c, c, c, c, c, c)
-		assertNoKey(t, key, "evm client", s)
+		testkit.AssertNoKey(t, key, "evm client", s)
 		assert.Equal(t, "evm.Client{https://node.example/v1/REDACTED}", c.String())
-		assertNoKey(t, key, "evm client value", fmt.Sprintf("%v %+v %#v", *c, *c, *c))
+		testkit.AssertNoKey(t, key, "evm client value", fmt.Sprintf("%v %+v %#v", *c, *c, *c))
 
 		c, err = evm.New("https://node.example", key, evm.WithPathSuffix("evm"))
 		require.NoError(t, err)
@@ -61,7 +47,7 @@ func TestEvmErrorsKeepTheirKind(t *testing.T) {
 	closed := "http://" + l.Addr().String()
 	require.NoError(t, l.Close())
 
-	for _, key := range leakKeys {
+	for _, key := range testkit.LeakKeys {
 		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			w.WriteHeader(503)
 			io.WriteString(w, "no backend for "+r.URL.String())
@@ -76,9 +62,8 @@ func TestEvmErrorsKeepTheirKind(t *testing.T) {
 			{"refused", closed, []error{nodeaccess.ErrUnavailable, syscall.ECONNREFUSED}},
 			{"503", srv.URL, []error{nodeaccess.ErrUnavailable}},
 		} {
-			var attempts []nodeaccess.Attempt
-			c, err := evm.New(tc.base, key, nodeaccess.WithBackoff(time.Millisecond, time.Millisecond),
-				nodeaccess.WithHook(func(a nodeaccess.Attempt) { attempts = append(attempts, a) }))
+			var rec testkit.Recorder
+			c, err := evm.New(tc.base, key, append(rec.Options(), nodeaccess.WithBackoff(time.Millisecond, time.Millisecond))...)
 			require.NoError(t, err)
 			_, err = c.Call(context.Background(), evm.CallMsg{To: to}, evm.Latest)
 			require.Error(t, err, tc.name)
@@ -89,22 +74,13 @@ func TestEvmErrorsKeepTheirKind(t *testing.T) {
 			for _, want := range tc.is {
 				assert.ErrorIs(t, err, want, "%s: %v", tc.name, err)
 			}
+			attempts := rec.Attempts()
 			assert.Len(t, attempts, 3, tc.name)
-			assertNoKey(t, key, tc.name, fmt.Sprintf("%v %+v %#v %s", err, err, err, err))
-			for e := error(oe); e != nil; e = errors.Unwrap(e) {
-				assertNoKey(t, key, fmt.Sprintf("%s chain %T", tc.name, e), e.Error()+fmt.Sprintf(" %#v", e))
-			}
-			var ue *url.Error
-			if errors.As(err, &ue) {
-				assertNoKey(t, key, "url.Error", ue.URL)
-			}
-			var he *nodeaccess.HTTPError
-			if errors.As(err, &he) {
-				assertNoKey(t, key, "HTTPError", string(he.Body)+he.URL)
-			}
+			testkit.AssertErrNoKey(t, key, err)
 			for _, a := range attempts {
-				assertNoKey(t, key, "attempt", fmt.Sprintf("%+v %s", a, a.Err))
+				testkit.AssertNoKey(t, key, "attempt", fmt.Sprintf("%+v %s", a, a.Err))
 			}
+			testkit.AssertNoKey(t, key, "log", rec.Log())
 		}
 	}
 }

@@ -1,19 +1,16 @@
 package evm_test
 
 import (
-	"bytes"
 	"context"
-	"errors"
 	"fmt"
-	"io"
 	"math/big"
-	"net/http"
 	"strings"
 	"testing"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/evm"
+	"github.com/nodeaccess/nodeaccess/internal/testkit"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"gopkg.in/h2non/gock.v1"
@@ -24,47 +21,20 @@ const (
 	testKey  = "t3st-KEY"
 )
 
-// gockClient returns a client whose requests gock answers, and arranges for
-// the test to fail if any request was left unmatched or any mock unused.
+// gockClient returns a client whose requests gock answers (see
+// testkit.GockHTTPClient: unmatched requests and unused mocks fail the test).
 func gockClient(t *testing.T, opts ...nodeaccess.Option) *evm.Client {
 	t.Helper()
-	t.Cleanup(func() {
-		assert.False(t, gock.HasUnmatchedRequest(), "unmatched requests: %v", gock.GetUnmatchedRequests())
-		assert.True(t, gock.IsDone(), "pending mocks: %d", len(gock.Pending()))
-		gock.Off()
-		gock.CleanUnmatchedRequest()
-	})
-	gock.Intercept()
-	tr := gock.NewTransport()
-	tr.Transport = refuseAll{t} // a request no mock matches never reaches the network
-	opts = append([]nodeaccess.Option{nodeaccess.WithHTTPClient(&http.Client{Transport: tr})}, opts...)
+	opts = append([]nodeaccess.Option{nodeaccess.WithHTTPClient(testkit.GockHTTPClient(t))}, opts...)
 	c, err := evm.New(testBase, testKey, opts...)
 	require.NoError(t, err)
 	return c
 }
 
-// exactBody matches a request whose body is exactly want, byte for byte, and
-// whose headers are the SDK's JSON-RPC headers.
-func exactBody(t *testing.T, want string) gock.MatchFunc {
-	return func(req *http.Request, _ *gock.Request) (bool, error) {
-		got, err := io.ReadAll(req.Body)
-		if err != nil {
-			return false, err
-		}
-		req.Body = io.NopCloser(bytes.NewReader(got))
-		if string(got) != want {
-			t.Errorf("request body\n got %s\nwant %s", got, want)
-			return false, nil
-		}
-		if ct := req.Header.Get("Content-Type"); ct != "application/json" {
-			t.Errorf("Content-Type %q", ct)
-		}
-		return true, nil
-	}
-}
-
+// mockRPC expects one JSON-RPC POST of exactly wantBody to path and answers
+// it with response.
 func mockRPC(t *testing.T, path, wantBody, response string) {
-	gock.New(testBase).Post(path).AddMatcher(exactBody(t, wantBody)).
+	gock.New(testBase).Post(".*").AddMatcher(testkit.ExactPOST(t, path, wantBody)).
 		Reply(200).SetHeader("Content-Type", "application/json").BodyString(response)
 }
 
@@ -329,27 +299,15 @@ func TestBadResults(t *testing.T) {
 	}
 }
 
-// refuseAll is a transport that fails the test for any request: it proves
-// that bad input sends nothing.
-type refuseAll struct{ t *testing.T }
-
-func (r refuseAll) RoundTrip(req *http.Request) (*http.Response, error) {
-	r.t.Errorf("a request was sent: %s %s", req.Method, req.URL.Path)
-	return nil, errors.New("refused")
-}
-
 func TestBadInputSendsNothing(t *testing.T) {
-	c, err := evm.New(testBase, testKey, nodeaccess.WithRoundTripper(refuseAll{t}))
+	c, err := evm.New(testBase, testKey, nodeaccess.WithRoundTripper(testkit.Refuse{T: t}))
 	require.NoError(t, err)
 	ctx := context.Background()
 	check := func(err error, arg string) {
 		t.Helper()
-		require.Error(t, err)
-		assert.ErrorIs(t, err, nodeaccess.ErrInvalidInput)
-		var ie *nodeaccess.InputError
-		require.ErrorAs(t, err, &ie)
-		assert.Equal(t, arg, ie.Arg)
-		assert.NotContains(t, err.Error(), testKey)
+		oe, _ := testkit.RequireInputError(t, err, arg)
+		assert.Equal(t, "evm", oe.Chain)
+		testkit.AssertErrNoKey(t, testKey, err)
 	}
 	_, err = c.Call(ctx, evm.CallMsg{}, evm.Latest)
 	check(err, "to")

@@ -1,17 +1,14 @@
 package hyper_test
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
-	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -19,23 +16,10 @@ import (
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/evm"
 	"github.com/nodeaccess/nodeaccess/hyper"
+	"github.com/nodeaccess/nodeaccess/internal/testkit"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
-
-// Keys with characters that escaping and quoting change.
-var leakKeys = []string{"sEcReT-k3y", "sEcReT%k3y:@+?#é"}
-
-// assertNoKey fails when s holds key in any spelling, or its start.
-func assertNoKey(t *testing.T, key, what, s string) {
-	t.Helper()
-	quoted := fmt.Sprintf("%q", key)
-	for _, f := range []string{key, url.PathEscape(key), url.QueryEscape(key), quoted[1 : len(quoted)-1], "secret"} {
-		if strings.Contains(strings.ToLower(s), strings.ToLower(f)) {
-			t.Errorf("%s leaks the key (%q): %s", what, f, s)
-		}
-	}
-}
 
 // echoServer answers every request with status, and a body made by body
 // from the request's path (which holds the key on the node).
@@ -51,34 +35,20 @@ func echoServer(t *testing.T, status int, ctype string, body func(path string) s
 
 // observed collects everything a client reports: hook payloads and log
 // records.
-type observed struct {
-	seen attempts
-	mu   sync.Mutex
-	logs bytes.Buffer
-}
+type observed struct{ testkit.Recorder }
 
-func (o *observed) Write(p []byte) (int, error) {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	return o.logs.Write(p)
-}
-
+// options makes a client report to o, with quick retries.
 func (o *observed) options() []nodeaccess.Option {
-	return []nodeaccess.Option{
-		nodeaccess.WithHook(o.seen.hook),
-		nodeaccess.WithLogger(slog.New(slog.NewTextHandler(o, &slog.HandlerOptions{Level: slog.LevelDebug}))),
-		nodeaccess.WithBackoff(time.Millisecond, 2*time.Millisecond),
-	}
+	return append(o.Options(), nodeaccess.WithBackoff(time.Millisecond, 2*time.Millisecond))
 }
 
+// check fails when the key shows in a hook payload or the log.
 func (o *observed) check(t *testing.T, key string) {
 	t.Helper()
-	for _, a := range o.seen.all() {
-		assertNoKey(t, key, "hook payload", fmt.Sprintf("%v %+v %s %v", a, a, a.URL, a.Err))
+	for _, a := range o.Attempts() {
+		testkit.AssertNoKey(t, key, "hook payload", fmt.Sprintf("%v %+v %s %v", a, a, a.URL, a.Err))
 	}
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	assertNoKey(t, key, "log", o.logs.String())
+	testkit.AssertNoKey(t, key, "log", o.Log())
 }
 
 // Every failure of the node's /info that echoes the key, in every spelling,
@@ -106,7 +76,7 @@ func TestNodeFailuresDoNotLeakTheKey(t *testing.T) {
 		}},
 		{"key cut by the body cap", 200, "text/plain", func(p string) string { return strings.Repeat("y", 110) + p }},
 	}
-	for _, key := range leakKeys {
+	for _, key := range testkit.LeakKeys {
 		for _, tc := range cases {
 			t.Run(tc.name+"/"+key, func(t *testing.T) {
 				srv := echoServer(t, tc.status, tc.ctype, tc.body)
@@ -115,14 +85,14 @@ func TestNodeFailuresDoNotLeakTheKey(t *testing.T) {
 				require.NoError(t, err)
 				_, err = c.UserVaultEquities(context.Background(), recordedUser)
 				require.Error(t, err)
-				assertNoKey(t, key, "error", fmt.Sprintf("%v|%+v|%#v|%s", err, err, err, err.Error()))
+				testkit.AssertNoKey(t, key, "error", fmt.Sprintf("%v|%+v|%#v|%s", err, err, err, err.Error()))
 				var he *nodeaccess.HTTPError
 				if tc.status != 200 {
 					require.ErrorAs(t, err, &he)
-					assertNoKey(t, key, "HTTPError", fmt.Sprintf("%s %s %s", he.URL, he.Body, he.Error()))
+					testkit.AssertNoKey(t, key, "HTTPError", fmt.Sprintf("%s %s %s", he.URL, he.Body, he.Error()))
 				}
 				o.check(t, key)
-				assert.NotEmpty(t, o.seen.all())
+				assert.NotEmpty(t, o.Attempts())
 			})
 		}
 	}
@@ -131,7 +101,7 @@ func TestNodeFailuresDoNotLeakTheKey(t *testing.T) {
 // The public API never receives the key, on success and on failures that
 // are retried, in the path, any header or the body.
 func TestPublicRequestsCarryNoKey(t *testing.T) {
-	for _, key := range leakKeys {
+	for _, key := range testkit.LeakKeys {
 		public := newScript(t, reply{500, "application/json", "null"}, reply{429, "", ""}, reply{200, "application/json", `{"BTC":"1"}`},
 			reply{422, "text/plain", deserialize}, reply{200, "text/html", htmlPage})
 		node := newScript(t, reply{200, "application/json", "[]"})
@@ -142,19 +112,19 @@ func TestPublicRequestsCarryNoKey(t *testing.T) {
 		require.NoError(t, err)
 		_, err = c.AllMids(context.Background(), hyper.Dex("xyz"))
 		require.ErrorIs(t, err, hyper.ErrUnsupportedRequest)
-		assertNoKey(t, key, "error", fmt.Sprintf("%v %+v", err, err))
+		testkit.AssertNoKey(t, key, "error", fmt.Sprintf("%v %+v", err, err))
 		_, err = c.AllMids(context.Background())
 		require.ErrorIs(t, err, nodeaccess.ErrInvalidResponse)
-		assertNoKey(t, key, "error", fmt.Sprintf("%v %+v", err, err))
+		testkit.AssertNoKey(t, key, "error", fmt.Sprintf("%v %+v", err, err))
 
 		reqs := public.requests()
 		require.Len(t, reqs, 5)
 		for i, r := range reqs {
 			what := fmt.Sprintf("public request %d", i)
-			assertNoKey(t, key, what+" path", r.path)
-			assertNoKey(t, key, what+" body", r.body)
+			testkit.AssertNoKey(t, key, what+" path", r.path)
+			testkit.AssertNoKey(t, key, what+" body", r.body)
 			for k, vs := range r.header {
-				assertNoKey(t, key, what+" header "+k, k+": "+strings.Join(vs, ","))
+				testkit.AssertNoKey(t, key, what+" header "+k, k+": "+strings.Join(vs, ","))
 			}
 			assert.Equal(t, "/info", r.path)
 		}
@@ -170,29 +140,29 @@ func TestRefusedConnectionDoesNotLeakTheKey(t *testing.T) {
 	require.NoError(t, err)
 	addr := "http://" + l.Addr().String()
 	require.NoError(t, l.Close())
-	for _, key := range leakKeys {
+	for _, key := range testkit.LeakKeys {
 		var o observed
 		c, err := hyper.New(addr, key, append(o.options(), hyper.WithPublicURL(addr))...)
 		require.NoError(t, err)
 		_, err = c.UserVaultEquities(context.Background(), recordedUser)
 		require.ErrorIs(t, err, nodeaccess.ErrUnavailable)
 		assert.Contains(t, err.Error(), "REDACTED")
-		assertNoKey(t, key, "error", fmt.Sprintf("%v %+v", err, err))
+		testkit.AssertNoKey(t, key, "error", fmt.Sprintf("%v %+v", err, err))
 		_, err = c.EVM().Call(context.Background(), evm.CallMsg{To: common.HexToAddress("0x01")}, evm.Latest)
 		require.ErrorIs(t, err, nodeaccess.ErrUnavailable)
-		assertNoKey(t, key, "evm error", fmt.Sprintf("%v %+v", err, err))
+		testkit.AssertNoKey(t, key, "evm error", fmt.Sprintf("%v %+v", err, err))
 		o.check(t, key)
 	}
 }
 
 func TestClientFormattingHidesTheKey(t *testing.T) {
-	for _, key := range leakKeys {
+	for _, key := range testkit.LeakKeys {
 		c, err := hyper.New("https://node.example/v1/", key)
 		require.NoError(t, err)
 		s := fmt.Sprintf("%v %+v %#v %s %q %x %d", c, c, c, c, c, c, c)
-		assertNoKey(t, key, "client", s)
-		assertNoKey(t, key, "client value", fmt.Sprintf("%v %+v %#v", *c, *c, *c))
-		assertNoKey(t, key, "evm client", fmt.Sprintf("%v %+v %#v", c.EVM(), c.EVM(), c.EVM()))
+		testkit.AssertNoKey(t, key, "client", s)
+		testkit.AssertNoKey(t, key, "client value", fmt.Sprintf("%v %+v %#v", *c, *c, *c))
+		testkit.AssertNoKey(t, key, "evm client", fmt.Sprintf("%v %+v %#v", c.EVM(), c.EVM(), c.EVM()))
 		assert.Equal(t, "hyper.Client{node https://node.example/v1/REDACTED/info, public https://api.hyperliquid.xyz/info}", c.String())
 	}
 	var nilClient *hyper.Client
@@ -201,7 +171,7 @@ func TestClientFormattingHidesTheKey(t *testing.T) {
 
 // A public API URL that holds the key is refused without quoting it.
 func TestPublicURLHoldingTheKeyIsRefused(t *testing.T) {
-	for _, key := range leakKeys {
+	for _, key := range testkit.LeakKeys {
 		for _, u := range []string{
 			"https://proxy.example/" + url.PathEscape(key),
 			"https://proxy.example/" + url.PathEscape(key) + "/",
@@ -214,7 +184,7 @@ func TestPublicURLHoldingTheKeyIsRefused(t *testing.T) {
 		}
 		_, err := hyper.New(testBase, key, hyper.WithPublicURL("https://proxy.example/?k="+url.QueryEscape(key)))
 		require.ErrorIs(t, err, nodeaccess.ErrInvalidInput)
-		assertNoKey(t, key, "option error", err.Error())
+		testkit.AssertNoKey(t, key, "option error", err.Error())
 	}
 }
 
@@ -222,8 +192,8 @@ func TestPublicURLHoldingTheKeyIsRefused(t *testing.T) {
 // included) is reported by its length, never quoted cut short: a cut at
 // byte 64 through the key would leave its start visible.
 func TestLongAddressInputLeaksNoPieceOfTheKey(t *testing.T) {
-	for _, key := range append([]string{"SeCrEtKeY0123456789abcdefABCDEF"}, leakKeys...) {
-		c, err := hyper.New(testBase, key, nodeaccess.WithRoundTripper(refuseAll{t}))
+	for _, key := range append([]string{"SeCrEtKeY0123456789abcdefABCDEF"}, testkit.LeakKeys...) {
+		c, err := hyper.New(testBase, key, nodeaccess.WithRoundTripper(testkit.Refuse{T: t}))
 		require.NoError(t, err)
 		for k := 1; k < len(key); k++ { // k bytes of the key before byte 64
 			user := "https://n.example/" + strings.Repeat("x", 64-len("https://n.example/")-k) + key + "/info"
@@ -232,7 +202,7 @@ func TestLongAddressInputLeaksNoPieceOfTheKey(t *testing.T) {
 			for j := 4; j <= len(key); j++ {
 				require.NotContains(t, err.Error(), key[:j], "k=%d", k)
 			}
-			assertNoKey(t, key, "error", err.Error())
+			testkit.AssertNoKey(t, key, "error", err.Error())
 			assert.Contains(t, err.Error(), fmt.Sprintf("a %d-byte value is not an address", len(user)))
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/evm"
 	"github.com/nodeaccess/nodeaccess/hyper"
+	"github.com/nodeaccess/nodeaccess/internal/testkit"
 	"github.com/shopspring/decimal"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -129,15 +130,15 @@ func TestPublicURLOptions(t *testing.T) {
 // Hook payloads of both endpoints: the node's URL masked, the public one
 // without any key.
 func TestHookSeesBothEndpoints(t *testing.T) {
-	var seen attempts
-	c := gockClient(t, nodeaccess.WithHook(seen.hook))
+	var seen testkit.Recorder
+	c := gockClient(t, nodeaccess.WithHook(seen.Hook))
 	mockInfo(t, nodeInfo, `{"type":"userVaultEquities","user":"0x2b804617c6f63c040377e95bb276811747006f4b"}`, `[]`)
 	mockInfo(t, hyper.MainnetAPIURL+"/info", `{"type":"allMids"}`, `{}`)
 	_, err := c.UserVaultEquities(context.Background(), recordedUser)
 	require.NoError(t, err)
 	_, err = c.AllMids(context.Background())
 	require.NoError(t, err)
-	got := seen.all()
+	got := seen.Attempts()
 	require.Len(t, got, 2)
 	assert.Equal(t, []string{"hyper", "userVaultEquities", "https://node.example/REDACTED/info"}, []string{got[0].Chain, got[0].Op, got[0].URL})
 	assert.Equal(t, []string{"hyper", "allMids", "https://api.hyperliquid.xyz/info"}, []string{got[1].Chain, got[1].Op, got[1].URL})
@@ -146,8 +147,8 @@ func TestHookSeesBothEndpoints(t *testing.T) {
 // The EVM client lives at {base}/{key}/evm and takes the shared options,
 // while this package's own options (which evm.New would refuse) stay out.
 func TestEVMWire(t *testing.T) {
-	var seen attempts
-	c := gockClient(t, hyper.WithTestnet(), nodeaccess.WithMaxAttempts(2), nodeaccess.WithHook(seen.hook),
+	var seen testkit.Recorder
+	c := gockClient(t, hyper.WithTestnet(), nodeaccess.WithMaxAttempts(2), nodeaccess.WithHook(seen.Hook),
 		hyper.WithPublicURL("https://proxy.example"))
 	e := c.EVM()
 	require.NotNil(t, e)
@@ -176,7 +177,7 @@ func TestEVMWire(t *testing.T) {
 	assert.Equal(t, "10000000000000000", ops[0].Value.String())
 
 	// The shared hook reached the EVM client.
-	got := seen.all()
+	got := seen.Attempts()
 	require.Len(t, got, 2)
 	assert.Equal(t, []string{"evm", "eth_call", "https://node.example/REDACTED/evm"}, []string{got[0].Chain, got[0].Op, got[0].URL})
 	assert.Equal(t, "ots_getInternalOperations", got[1].Op)
@@ -191,13 +192,7 @@ func TestBadInputSendsNothing(t *testing.T) {
 	ctx := context.Background()
 	check := func(err error, arg, want string) {
 		t.Helper()
-		require.Error(t, err)
-		assert.ErrorIs(t, err, nodeaccess.ErrInvalidInput)
-		var ie *nodeaccess.InputError
-		require.ErrorAs(t, err, &ie)
-		assert.Equal(t, arg, ie.Arg)
-		var oe *nodeaccess.OpError
-		require.ErrorAs(t, err, &oe)
+		oe, _ := testkit.RequireInputError(t, err, arg)
 		assert.Equal(t, "hyper", oe.Chain)
 		assert.Equal(t, want, err.Error())
 	}

@@ -2,13 +2,13 @@ package ton_test
 
 import (
 	"context"
-	"errors"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/evm"
+	"github.com/nodeaccess/nodeaccess/internal/testkit"
 	"github.com/nodeaccess/nodeaccess/ton"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -16,7 +16,7 @@ import (
 
 func TestBadInputSendsNothing(t *testing.T) {
 	for _, rpc := range []bool{false, true} {
-		opts := []nodeaccess.Option{nodeaccess.WithRoundTripper(refuseAll{t})}
+		opts := []nodeaccess.Option{nodeaccess.WithRoundTripper(testkit.Refuse{T: t})}
 		if rpc {
 			opts = append(opts, ton.WithJSONRPC())
 		}
@@ -25,14 +25,11 @@ func TestBadInputSendsNothing(t *testing.T) {
 		ctx := context.Background()
 		check := func(err error, op, arg, reason string) {
 			t.Helper()
-			require.Error(t, err)
-			assert.ErrorIs(t, err, nodeaccess.ErrInvalidInput)
-			var ie *nodeaccess.InputError
-			require.True(t, errors.As(err, &ie))
-			assert.Equal(t, arg, ie.Arg)
+			oe, ie := testkit.RequireInputError(t, err, arg)
+			assert.Equal(t, []string{"ton", op}, []string{oe.Chain, oe.Op})
 			assert.Contains(t, ie.Reason, reason)
 			assert.True(t, strings.HasPrefix(err.Error(), "ton: "+op+": invalid input: "+arg+": "), err.Error())
-			assert.NotContains(t, err.Error(), testKey)
+			testkit.AssertErrNoKey(t, testKey, err)
 		}
 		block := func(q ton.BlockTransactionsQuery) error {
 			_, err := c.BlockTransactionsExt(ctx, q)
@@ -107,7 +104,7 @@ func TestNewErrors(t *testing.T) {
 
 // A base URL with a path keeps it in front of both key positions.
 func TestBasePathKept(t *testing.T) {
-	c, err := ton.New(testBase+"/ton/", testKey, nodeaccess.WithHTTPClient(gockHTTPClient(t)))
+	c, err := ton.New(testBase+"/ton/", testKey, nodeaccess.WithHTTPClient(testkit.GockHTTPClient(t)))
 	require.NoError(t, err)
 	mockGET(t, "/ton/api/v2/"+testKey+"/getBlockTransactionsExt", mcQuery, 200, string(testdata(t, blockFixture)))
 	mockGET(t, "/ton/"+testKey+"/api/v3/accountStates", "include_boc=false", 200, `{"accounts":[]}`)

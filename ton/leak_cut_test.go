@@ -12,13 +12,14 @@ import (
 	"testing"
 
 	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/internal/testkit"
 	"github.com/nodeaccess/nodeaccess/ton"
 	"github.com/stretchr/testify/require"
 )
 
 // cutKeys are the keys of the cut tests: the leak test's keys and a long
 // plain one.
-var cutKeys = append([]string{"SeCrEtKeY0123456789abcdefABCDEF"}, leakKeys...)
+var cutKeys = append([]string{"SeCrEtKeY0123456789abcdefABCDEF"}, testkit.LeakKeys...)
 
 // assertNoKeyPiece fails when s holds the start of key, 4 bytes or more of
 // it (what a cut through the key would leave), or the key in any spelling.
@@ -30,7 +31,7 @@ func assertNoKeyPiece(t *testing.T, key, what, s string) {
 			return
 		}
 	}
-	assertNoKey(t, key, what, s)
+	testkit.AssertNoKey(t, key, what, s)
 }
 
 // switchServer answers every request with the status and body last set.

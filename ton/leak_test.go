@@ -6,30 +6,17 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"strings"
 	"sync"
 	"testing"
 	"time"
-	"unicode/utf16"
 
 	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/internal/testkit"
 	"github.com/nodeaccess/nodeaccess/ton"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
-
-var leakKeys = []string{"sEcReT-k3y", "sEcReT%k3y:@+?#é😀"}
-
-// assertNoKey fails when s contains key in any spelling, or a piece of it.
-func assertNoKey(t *testing.T, key, what, s string) {
-	t.Helper()
-	for _, f := range []string{key, url.PathEscape(key), url.QueryEscape(key), "secret"} {
-		if strings.Contains(strings.ToLower(s), strings.ToLower(f)) {
-			t.Errorf("%s leaks the key (%q): %s", what, f, s)
-		}
-	}
-}
 
 // echoServer answers every request with status and a body built by body
 // from the request path in its decoded and escaped spellings, so that the
@@ -43,26 +30,6 @@ func echoServer(t *testing.T, status int, body func(path, escaped string) string
 	}))
 	t.Cleanup(srv.Close)
 	return srv.URL
-}
-
-// asciiJSON writes s as the inside of a JSON string with every non-ASCII
-// character escaped (\u00e9), as Python servers do by default.
-func asciiJSON(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		switch {
-		case r == '"' || r == '\\':
-			b.WriteString(`\` + string(r))
-		case r > 0xffff:
-			r1, r2 := utf16.EncodeRune(r)
-			fmt.Fprintf(&b, `\u%04x\u%04x`, r1, r2)
-		case r < 0x20 || r > 0x7e:
-			fmt.Fprintf(&b, `\u%04x`, r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
 }
 
 func TestKeyNeverLeaks(t *testing.T) {
@@ -79,8 +46,8 @@ func TestKeyNeverLeaks(t *testing.T) {
 		{"v2 rate limit in result, 429", 429, func(p, e string) string {
 			return `{"ok":false,"result":"Ratelimit exceed for ` + q(p) + ` ` + q(e) + `","code":429}`
 		}, true},
-		{"v3 error, 422, key in ASCII-only JSON", 422, func(p, e string) string { return `{"error":"no route ` + asciiJSON(p) + `"}` }, true},
-		{"v2 error, 200, key in ASCII-only JSON", 200, func(p, e string) string { return `{"ok":false,"error":"` + asciiJSON(p) + `"}` }, true},
+		{"v3 error, 422, key in ASCII-only JSON", 422, func(p, e string) string { return `{"error":"no route ` + testkit.ASCIIJSON(p) + `"}` }, true},
+		{"v2 error, 200, key in ASCII-only JSON", 200, func(p, e string) string { return `{"ok":false,"error":"` + testkit.ASCIIJSON(p) + `"}` }, true},
 		{"v3 error, 422", 422, func(p, e string) string { return `{"error":"no route ` + q(p) + ` ` + q(e) + `"}` }, true},
 		{"v3 error in a 200", 200, func(p, e string) string { return `{"error":"` + q(p) + q(e) + `"}` }, true},
 		{"JSON-RPC error object", 200, func(p, e string) string {
@@ -90,7 +57,7 @@ func TestKeyNeverLeaks(t *testing.T) {
 		{"plain 404", 404, func(p, e string) string { return p + " " + e + " not here" }, false},
 		{"truncated JSON", 200, func(p, e string) string { return `{"ok":true,"result":{"id":"` + q(p) + q(e) }, false},
 	}
-	for _, key := range leakKeys {
+	for _, key := range testkit.LeakKeys {
 		for _, tc := range cases {
 			for _, rpc := range []bool{false, true} {
 				base := echoServer(t, tc.status, tc.body)
@@ -105,31 +72,31 @@ func TestKeyNeverLeaks(t *testing.T) {
 				}
 				c, err := ton.New(base, key, opts...)
 				require.NoError(t, err)
-				assertNoKey(t, key, "client", fmt.Sprintf("%v %+v %#v %s", c, c, c, c))
+				testkit.AssertNoKey(t, key, "client", fmt.Sprintf("%v %+v %#v %s", c, c, c, c))
 				for _, o := range ops {
 					err := o.call(c)
 					require.Error(t, err, tc.name)
 					what := fmt.Sprintf("%s/%s/rpc=%t", tc.name, o.name, rpc)
-					assertNoKey(t, key, what, err.Error())
-					assertNoKey(t, key, what+" %+v", fmt.Sprintf("%+v %#v", err, err))
+					testkit.AssertNoKey(t, key, what, err.Error())
+					testkit.AssertNoKey(t, key, what+" %+v", fmt.Sprintf("%+v %#v", err, err))
 					var re *nodeaccess.RPCError
 					if tc.rpcMsg {
 						require.True(t, errors.As(err, &re), what)
-						assertNoKey(t, key, what+" RPCError", re.Message)
+						testkit.AssertNoKey(t, key, what+" RPCError", re.Message)
 						assert.Contains(t, re.Message, "REDACTED", what)
 					}
 					var he *nodeaccess.HTTPError
 					if errors.As(err, &he) {
-						assertNoKey(t, key, what+" HTTPError body", string(he.Body))
-						assertNoKey(t, key, what+" HTTPError URL", he.URL)
+						testkit.AssertNoKey(t, key, what+" HTTPError body", string(he.Body))
+						testkit.AssertNoKey(t, key, what+" HTTPError URL", he.URL)
 					}
 				}
 				mu.Lock()
 				for _, a := range attempts {
-					assertNoKey(t, key, "hook URL", a.URL)
+					testkit.AssertNoKey(t, key, "hook URL", a.URL)
 					assert.Contains(t, a.URL, "REDACTED")
 					if a.Err != nil {
-						assertNoKey(t, key, "hook error", a.Err.Error())
+						testkit.AssertNoKey(t, key, "hook error", a.Err.Error())
 					}
 				}
 				mu.Unlock()
@@ -142,14 +109,14 @@ func TestKeyNeverLeaksOnNetworkFailure(t *testing.T) {
 	srv := httptest.NewServer(http.NotFoundHandler())
 	base := srv.URL
 	srv.Close() // connection refused from now on
-	for _, key := range leakKeys {
+	for _, key := range testkit.LeakKeys {
 		c, err := ton.New(base, key, nodeaccess.WithBackoff(time.Millisecond, time.Millisecond))
 		require.NoError(t, err)
 		for _, o := range ops {
 			err := o.call(c)
 			require.Error(t, err)
 			assert.ErrorIs(t, err, nodeaccess.ErrUnavailable)
-			assertNoKey(t, key, o.name, err.Error())
+			testkit.AssertNoKey(t, key, o.name, err.Error())
 			assert.Contains(t, err.Error(), "REDACTED")
 		}
 	}

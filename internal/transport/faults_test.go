@@ -1,7 +1,6 @@
 package transport
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -13,6 +12,7 @@ import (
 	"time"
 
 	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/internal/testkit"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -38,18 +38,18 @@ func statusThenOK(n, status int, h http.Header, body string) func(http.ResponseW
 func TestRetryAfterHonoured(t *testing.T) {
 	t.Parallel()
 	srv, cnt := serve(t, statusThenOK(1, 429, http.Header{"Retry-After": {"1"}}, "slow down"))
-	rec := &recorder{}
-	c := newClient(t, srv.URL, testKey, append(rec.options(), fast, nodeaccess.WithMaxRetryAfter(2*time.Second))...)
+	rec := &testkit.Recorder{}
+	c := newClient(t, srv.URL, testKey, append(rec.Options(), fast, nodeaccess.WithMaxRetryAfter(2*time.Second))...)
 	start := time.Now()
 	res, err := call(context.Background(), t, c)
 	took := time.Since(start)
 	require.NoError(t, err)
 	assert.Equal(t, `"0x1"`, string(res.Raw))
 	res.Release()
-	assert.Equal(t, 2, cnt.get())
+	assert.Equal(t, 2, cnt.Get())
 	assert.GreaterOrEqual(t, took, time.Second)
 	within(t, took, 3*time.Second, "a Retry-After of 1s")
-	atts := rec.all()
+	atts := rec.Attempts()
 	require.Len(t, atts, 2)
 	assert.Equal(t, 429, atts[0].StatusCode)
 	assert.True(t, atts[0].WillRetry)
@@ -85,7 +85,7 @@ func TestRetryAfterOverCap(t *testing.T) {
 			assert.Equal(t, 429, he.StatusCode)
 			assert.ErrorIs(t, err, nodeaccess.ErrRateLimited)
 			assert.False(t, errors.Is(err, nodeaccess.ErrUnavailable))
-			assert.Equal(t, 1, cnt.get())
+			assert.Equal(t, 1, cnt.Get())
 			assert.Equal(t, fmt.Sprintf("HTTP 429 Too Many Requests (retry after %s): slow down", tc.retryAfter), err.Error())
 		})
 	}
@@ -95,15 +95,15 @@ func TestRetryAfterDateInThePast(t *testing.T) {
 	t.Parallel()
 	past := time.Now().Add(-time.Hour).UTC().Format(http.TimeFormat)
 	srv, cnt := serve(t, statusThenOK(1, 503, http.Header{"Retry-After": {past}}, ""))
-	rec := &recorder{}
-	c := newClient(t, srv.URL, testKey, nodeaccess.WithHook(rec.hook), fast)
+	rec := &testkit.Recorder{}
+	c := newClient(t, srv.URL, testKey, nodeaccess.WithHook(rec.Hook), fast)
 	start := time.Now()
 	res, err := call(context.Background(), t, c)
 	require.NoError(t, err)
 	res.Release()
 	within(t, time.Since(start), 5*time.Second, "a past Retry-After date")
-	assert.Equal(t, 2, cnt.get())
-	atts := rec.all()
+	assert.Equal(t, 2, cnt.Get())
+	atts := rec.Attempts()
 	require.Len(t, atts, 2)
 	assert.LessOrEqual(t, atts[0].Retry, 2*time.Millisecond, "the backoff applies, not the date")
 }
@@ -160,8 +160,8 @@ func TestRetryCounts(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			srv, cnt := serve(t, statusThenOK(100, tc.status, nil, "nope"))
-			rec := &recorder{}
-			c := newClient(t, srv.URL, testKey, append([]nodeaccess.Option{fast, nodeaccess.WithHook(rec.hook)}, tc.opts...)...)
+			rec := &testkit.Recorder{}
+			c := newClient(t, srv.URL, testKey, append([]nodeaccess.Option{fast, nodeaccess.WithHook(rec.Hook)}, tc.opts...)...)
 			_, err := call(context.Background(), t, c)
 			require.Error(t, err)
 			var he *nodeaccess.HTTPError
@@ -179,8 +179,8 @@ func TestRetryCounts(t *testing.T) {
 					assert.False(t, errors.Is(err, s), "%d matches %v", tc.status, s)
 				}
 			}
-			assert.Equal(t, tc.attempts, cnt.get())
-			assert.Len(t, rec.all(), tc.attempts)
+			assert.Equal(t, tc.attempts, cnt.Get())
+			assert.Len(t, rec.Attempts(), tc.attempts)
 		})
 	}
 }
@@ -198,7 +198,7 @@ func TestRetryIf(t *testing.T) {
 	resp, err := c.Do(context.Background(), req)
 	require.NoError(t, err)
 	resp.Release()
-	assert.Equal(t, 3, cnt.get())
+	assert.Equal(t, 3, cnt.Get())
 	assert.Equal(t, []string{`500 {"error":"upstream busy"}`, `500 {"error":"upstream busy"}`}, seen)
 
 	// RetryIf saying no keeps 500 final; it is not asked about 503.
@@ -207,36 +207,25 @@ func TestRetryIf(t *testing.T) {
 	asked := 0
 	_, err = c2.Do(context.Background(), &Request{Op: "get", Target: rpcTarget(t, c2), RetryIf: func(int, []byte) bool { asked++; return false }})
 	assert.ErrorIs(t, err, nodeaccess.ErrUnavailable)
-	assert.Equal(t, 3, cnt2.get())
+	assert.Equal(t, 3, cnt2.Get())
 	assert.Zero(t, asked)
-}
-
-// hijack takes over the connection of a request after reading its body.
-func hijack(t testing.TB, w http.ResponseWriter, r *http.Request) (net.Conn, *bufio.ReadWriter) {
-	_, _ = io.Copy(io.Discard, r.Body)
-	conn, rw, err := http.NewResponseController(w).Hijack()
-	if err != nil {
-		t.Errorf("hijack: %v", err)
-		panic(http.ErrAbortHandler)
-	}
-	return conn, rw
 }
 
 func TestConnectionReset(t *testing.T) {
 	t.Parallel()
 	srv, cnt := serve(t, func(w http.ResponseWriter, r *http.Request, _ int) {
-		conn, _ := hijack(t, w, r)
+		conn, _ := testkit.Hijack(t, w, r)
 		_ = conn.(*net.TCPConn).SetLinger(0)
 		_ = conn.Close()
 	})
-	rec := &recorder{}
-	c := newClient(t, srv.URL, testKey, fast, nodeaccess.WithHook(rec.hook))
+	rec := &testkit.Recorder{}
+	c := newClient(t, srv.URL, testKey, fast, nodeaccess.WithHook(rec.Hook))
 	_, err := call(context.Background(), t, c)
 	require.Error(t, err)
 	assert.ErrorIs(t, err, nodeaccess.ErrUnavailable)
 	assert.Contains(t, err.Error(), "service unavailable after 3 attempts: ")
-	assert.Equal(t, 3, cnt.get())
-	atts := rec.all()
+	assert.Equal(t, 3, cnt.Get())
+	atts := rec.Attempts()
 	require.Len(t, atts, 3)
 	for i, a := range atts {
 		assert.Equal(t, i+1, a.Number)
@@ -244,27 +233,27 @@ func TestConnectionReset(t *testing.T) {
 		assert.Error(t, a.Err)
 		assert.Equal(t, i < 2, a.WillRetry)
 	}
-	assertErrNoKey(t, testKey, err)
+	testkit.AssertErrNoKey(t, testKey, err)
 }
 
 func TestTruncatedBody(t *testing.T) {
 	t.Parallel()
 	srv, cnt := serve(t, func(w http.ResponseWriter, r *http.Request, _ int) {
-		conn, rw := hijack(t, w, r)
+		conn, rw := testkit.Hijack(t, w, r)
 		defer conn.Close()
 		fmt.Fprint(rw, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n")
 		fmt.Fprint(rw, `{"jsonrpc":"2.0","id"`) // 21 bytes of the 100 declared
 		_ = rw.Flush()
 	})
-	rec := &recorder{}
-	c := newClient(t, srv.URL, testKey, fast, nodeaccess.WithHook(rec.hook))
+	rec := &testkit.Recorder{}
+	c := newClient(t, srv.URL, testKey, fast, nodeaccess.WithHook(rec.Hook))
 	_, err := call(context.Background(), t, c)
 	require.Error(t, err)
 	assert.ErrorIs(t, err, nodeaccess.ErrUnavailable)
 	assert.ErrorIs(t, err, io.ErrUnexpectedEOF)
 	assert.Equal(t, "service unavailable after 3 attempts: unexpected EOF", err.Error())
-	assert.Equal(t, 3, cnt.get())
-	for _, a := range rec.all() {
+	assert.Equal(t, 3, cnt.Get())
+	for _, a := range rec.Attempts() {
 		assert.Equal(t, 200, a.StatusCode)
 		assert.Equal(t, int64(21), a.Bytes)
 	}
@@ -280,7 +269,7 @@ func TestInvalidJSONNotRetried(t *testing.T) {
 	_, err := call(context.Background(), t, c)
 	require.ErrorIs(t, err, nodeaccess.ErrInvalidResponse)
 	assert.Contains(t, err.Error(), `body starts "{\"jsonrpc\":\"2.0\",,}"`)
-	assert.Equal(t, 1, cnt.get())
+	assert.Equal(t, 1, cnt.Get())
 }
 
 const htmlPage = "<!DOCTYPE html>\n<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1></body></html>\n"
@@ -302,7 +291,7 @@ func TestHTMLErrorPage(t *testing.T) {
 	assert.Equal(t, htmlPage, string(he.Body))
 	assert.ErrorIs(t, err, nodeaccess.ErrUnavailable)
 	assert.Equal(t, "HTTP 502 Bad Gateway: <!DOCTYPE html> <html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1></body></html>", err.Error())
-	assert.Equal(t, 3, cnt.get())
+	assert.Equal(t, 3, cnt.Get())
 }
 
 func TestHTMLWith200(t *testing.T) {
@@ -315,7 +304,7 @@ func TestHTMLWith200(t *testing.T) {
 	_, err := call(context.Background(), t, c)
 	require.ErrorIs(t, err, nodeaccess.ErrInvalidResponse)
 	assert.Contains(t, err.Error(), `body is HTML or XML, not JSON (content-type "text/html", body starts "<!DOCTYPE html>\n<html>`)
-	assert.Equal(t, 1, cnt.get())
+	assert.Equal(t, 1, cnt.Get())
 }
 
 func TestErrorBodyCapped(t *testing.T) {
@@ -364,10 +353,10 @@ func TestResponseTooLarge(t *testing.T) {
 				w.Header().Set("Content-Length", fmt.Sprint(len(tc.body)))
 				io.WriteString(w, tc.body)
 			})
-			rec := &recorder{}
-			c := newClient(t, srv.URL, testKey, fast, nodeaccess.WithMaxResponseBytes(limit), nodeaccess.WithHook(rec.hook))
+			rec := &testkit.Recorder{}
+			c := newClient(t, srv.URL, testKey, fast, nodeaccess.WithMaxResponseBytes(limit), nodeaccess.WithHook(rec.Hook))
 			res, err := call(context.Background(), t, c)
-			assert.Equal(t, 1, cnt.get())
+			assert.Equal(t, 1, cnt.Get())
 			if tc.ok {
 				require.NoError(t, err)
 				res.Release()
@@ -376,7 +365,7 @@ func TestResponseTooLarge(t *testing.T) {
 			require.ErrorIs(t, err, nodeaccess.ErrResponseTooLarge)
 			assert.Equal(t, "response too large: body exceeds the 64-byte cap", err.Error())
 			assert.False(t, errors.Is(err, nodeaccess.ErrUnavailable))
-			atts := rec.all()
+			atts := rec.Attempts()
 			require.Len(t, atts, 1)
 			assert.False(t, atts[0].WillRetry)
 			assert.LessOrEqual(t, atts[0].Bytes, int64(limit))
@@ -469,7 +458,7 @@ func TestContextDeadline(t *testing.T) {
 			assert.Equal(t, context.DeadlineExceeded, err, "the context's own error")
 			assert.GreaterOrEqual(t, took, 190*time.Millisecond)
 			within(t, took, 6*time.Second, "a 200ms deadline")
-			assert.Equal(t, 1, cnt.get())
+			assert.Equal(t, 1, cnt.Get())
 		})
 	}
 }
@@ -480,8 +469,8 @@ func TestAttemptTimeout(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			srv, cnt := serve(t, h)
-			rec := &recorder{}
-			c := newClient(t, srv.URL, testKey, fast, nodeaccess.WithTimeout(100*time.Millisecond), nodeaccess.WithHook(rec.hook))
+			rec := &testkit.Recorder{}
+			c := newClient(t, srv.URL, testKey, fast, nodeaccess.WithTimeout(100*time.Millisecond), nodeaccess.WithHook(rec.Hook))
 			start := time.Now()
 			_, err := call(context.Background(), t, c)
 			took := time.Since(start)
@@ -490,11 +479,11 @@ func TestAttemptTimeout(t *testing.T) {
 			assert.Contains(t, err.Error(), "service unavailable after 3 attempts: attempt timed out after 100ms")
 			assert.GreaterOrEqual(t, took, 300*time.Millisecond)
 			within(t, took, 6*time.Second, "three 100ms attempts")
-			assert.Equal(t, 3, cnt.get())
-			for _, a := range rec.all() {
+			assert.Equal(t, 3, cnt.Get())
+			for _, a := range rec.Attempts() {
 				assert.GreaterOrEqual(t, a.Duration, 95*time.Millisecond)
 			}
-			assertErrNoKey(t, testKey, err)
+			testkit.AssertErrNoKey(t, testKey, err)
 		})
 	}
 }
@@ -502,12 +491,12 @@ func TestAttemptTimeout(t *testing.T) {
 func TestCancelDuringBackoff(t *testing.T) {
 	t.Parallel()
 	srv, cnt := serve(t, statusThenOK(100, 503, http.Header{"Retry-After": {"10"}}, ""))
-	rec := &recorder{}
-	c := newClient(t, srv.URL, testKey, nodeaccess.WithHook(rec.hook))
+	rec := &testkit.Recorder{}
+	c := newClient(t, srv.URL, testKey, nodeaccess.WithHook(rec.Hook))
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() {
 		// Cancel once the first attempt reported it will wait.
-		for len(rec.all()) == 0 {
+		for len(rec.Attempts()) == 0 {
 			time.Sleep(5 * time.Millisecond)
 		}
 		cancel()
@@ -516,8 +505,8 @@ func TestCancelDuringBackoff(t *testing.T) {
 	_, err := call(ctx, t, c)
 	within(t, time.Since(start), 6*time.Second, "a cancel during a 10s backoff")
 	assert.Equal(t, context.Canceled, err)
-	assert.Equal(t, 1, cnt.get())
-	atts := rec.all()
+	assert.Equal(t, 1, cnt.Get())
+	atts := rec.Attempts()
 	require.Len(t, atts, 1)
 	assert.True(t, atts[0].WillRetry)
 	assert.Equal(t, 10*time.Second, atts[0].Retry)
@@ -526,8 +515,8 @@ func TestCancelDuringBackoff(t *testing.T) {
 func TestNoRetryPastDeadline(t *testing.T) {
 	t.Parallel()
 	srv, cnt := serve(t, statusThenOK(100, 503, http.Header{"Retry-After": {"25"}}, "busy"))
-	rec := &recorder{}
-	c := newClient(t, srv.URL, testKey, nodeaccess.WithHook(rec.hook))
+	rec := &testkit.Recorder{}
+	c := newClient(t, srv.URL, testKey, nodeaccess.WithHook(rec.Hook))
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()
 	start := time.Now()
@@ -537,8 +526,8 @@ func TestNoRetryPastDeadline(t *testing.T) {
 	require.ErrorAs(t, err, &he, "the server's error, not the context's")
 	assert.Equal(t, 25*time.Second, he.RetryAfter)
 	assert.NoError(t, ctx.Err())
-	assert.Equal(t, 1, cnt.get())
-	atts := rec.all()
+	assert.Equal(t, 1, cnt.Get())
+	atts := rec.Attempts()
 	require.Len(t, atts, 1)
 	assert.False(t, atts[0].WillRetry)
 	assert.Zero(t, atts[0].Retry)
@@ -552,7 +541,7 @@ func TestCancelledBeforeStart(t *testing.T) {
 	cancel()
 	_, err := call(ctx, t, c)
 	assert.Equal(t, context.Canceled, err)
-	assert.Zero(t, cnt.get())
+	assert.Zero(t, cnt.Get())
 }
 
 func TestRedirectNotFollowed(t *testing.T) {
@@ -566,8 +555,8 @@ func TestRedirectNotFollowed(t *testing.T) {
 				w.WriteHeader(302)
 				io.WriteString(w, "moved to "+r.URL.String())
 			})
-			rec := &recorder{}
-			c := newClient(t, srv.URL, key, append(rec.options(), fast)...)
+			rec := &testkit.Recorder{}
+			c := newClient(t, srv.URL, key, append(rec.Options(), fast)...)
 			_, err := call(context.Background(), t, c)
 			var he *nodeaccess.HTTPError
 			require.ErrorAs(t, err, &he)
@@ -575,12 +564,12 @@ func TestRedirectNotFollowed(t *testing.T) {
 			assert.Equal(t, srvOther.URL+"/REDACTED/moved", he.Location)
 			assert.Equal(t, "moved to /REDACTED", string(he.Body))
 			assert.Equal(t, fmt.Sprintf("HTTP 302 Found (redirect to %s/REDACTED/moved): moved to /REDACTED", srvOther.URL), err.Error())
-			assert.Equal(t, 1, cnt.get())
-			assertErrNoKey(t, key, err)
+			assert.Equal(t, 1, cnt.Get())
+			testkit.AssertErrNoKey(t, key, err)
 			assertRecordNoKey(t, key, rec)
 		})
 	}
-	t.Cleanup(func() { assert.Zero(t, other.get(), "the redirect was followed") })
+	t.Cleanup(func() { assert.Zero(t, other.Get(), "the redirect was followed") })
 }
 
 // TestBodyResentOnRetry checks that every attempt sends the same body.

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/internal/testkit"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -33,12 +34,12 @@ func twoFailuresThenOK(w http.ResponseWriter, r *http.Request, n int) {
 func TestHookAttempts(t *testing.T) {
 	t.Parallel()
 	srv, _ := serve(t, twoFailuresThenOK)
-	rec := &recorder{}
-	c := newClient(t, srv.URL, testKey, fast, nodeaccess.WithHook(rec.hook))
+	rec := &testkit.Recorder{}
+	c := newClient(t, srv.URL, testKey, fast, nodeaccess.WithHook(rec.Hook))
 	res, err := c.CallRPC(context.Background(), &RPC{Op: "chainID", Target: rpcTarget(t, c), Method: "eth_chainId"})
 	require.NoError(t, err)
 	res.Release()
-	atts := rec.all()
+	atts := rec.Attempts()
 	require.Len(t, atts, 3)
 	for i, a := range atts {
 		assert.Equal(t, "test", a.Chain)
@@ -69,11 +70,11 @@ func TestHookAttempts(t *testing.T) {
 func TestHookFinalFailureAndOpDefault(t *testing.T) {
 	t.Parallel()
 	srv, _ := serve(t, func(w http.ResponseWriter, r *http.Request, _ int) { w.WriteHeader(503) })
-	rec := &recorder{}
-	c := newClient(t, srv.URL, testKey, fast, nodeaccess.WithHook(rec.hook), nodeaccess.WithMaxAttempts(2))
+	rec := &testkit.Recorder{}
+	c := newClient(t, srv.URL, testKey, fast, nodeaccess.WithHook(rec.Hook), nodeaccess.WithMaxAttempts(2))
 	_, err := call(context.Background(), t, c)
 	require.Error(t, err)
-	atts := rec.all()
+	atts := rec.Attempts()
 	require.Len(t, atts, 2)
 	assert.Equal(t, "eth_chainId", atts[0].Op, "Op defaults to the method")
 	assert.True(t, atts[0].WillRetry)
@@ -85,14 +86,14 @@ func TestHookFinalFailureAndOpDefault(t *testing.T) {
 func TestHookGetWithQuery(t *testing.T) {
 	t.Parallel()
 	srv, _ := serve(t, func(w http.ResponseWriter, r *http.Request, _ int) { io.WriteString(w, "{}") })
-	rec := &recorder{}
-	c := newClient(t, srv.URL, escKey, nodeaccess.WithHook(rec.hook))
+	rec := &testkit.Recorder{}
+	c := newClient(t, srv.URL, escKey, nodeaccess.WithHook(rec.Hook))
 	tg, err := c.Target("{key}/api/v3/{op}", "op", "walletStates")
 	require.NoError(t, err)
 	resp, err := c.Do(context.Background(), &Request{Op: "walletStates", Target: tg, Query: map[string][]string{"address": {"a+b"}}})
 	require.NoError(t, err)
 	resp.Release()
-	atts := rec.all()
+	atts := rec.Attempts()
 	require.Len(t, atts, 1)
 	assert.Equal(t, "GET", atts[0].Method)
 	assert.Equal(t, srv.URL+"/REDACTED/api/v3/walletStates?address=a%2Bb", atts[0].URL)
@@ -210,7 +211,7 @@ func TestSilentByDefault(t *testing.T) {
 }
 
 // syncBuffer is a bytes.Buffer safe for concurrent writes.
-type syncBuffer struct{ r recorder }
+type syncBuffer struct{ r testkit.Recorder }
 
 func (b *syncBuffer) Write(p []byte) (int, error) { return b.r.Write(p) }
-func (b *syncBuffer) String() string              { return b.r.log() }
+func (b *syncBuffer) String() string              { return b.r.Log() }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/internal/testkit"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -38,7 +39,7 @@ func TestKeyInStatusLine(t *testing.T) {
 		assert.Equal(t, 429, he.StatusCode)
 		assert.Contains(t, he.Status, "REDACTED")
 		for _, s := range []string{err.Error(), fmt.Sprintf("%+v %#v", err, he), he.Status, he.ContentType} {
-			assertNoKey(t, key, "status line", s)
+			testkit.AssertNoKey(t, key, "status line", s)
 		}
 	}
 }
@@ -50,22 +51,22 @@ func TestKeyInQueryMasked(t *testing.T) {
 	srv, _ := serve(t, func(w http.ResponseWriter, r *http.Request, _ int) {
 		w.WriteHeader(http.StatusServiceUnavailable)
 	})
-	rec := &recorder{}
+	rec := &testkit.Recorder{}
 	var logs syncBuffer
-	c := newClient(t, srv.URL, testKey, fast, nodeaccess.WithMaxAttempts(2), nodeaccess.WithHook(rec.hook),
+	c := newClient(t, srv.URL, testKey, fast, nodeaccess.WithMaxAttempts(2), nodeaccess.WithHook(rec.Hook),
 		nodeaccess.WithLogger(slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))))
 	tg, err := c.Target("api/v2/getBlock")
 	require.NoError(t, err)
 	_, err = c.Do(context.Background(), &Request{Op: "getBlock", Target: tg, Query: url.Values{"api_key": {testKey}}})
 	require.Error(t, err)
-	atts := rec.all()
+	atts := rec.Attempts()
 	require.Len(t, atts, 2)
 	for _, a := range atts {
 		assert.Equal(t, srv.URL+"/api/v2/getBlock?api_key=REDACTED", a.URL)
-		assertNoKey(t, testKey, "hook", fmt.Sprintf("%+v", a))
+		testkit.AssertNoKey(t, testKey, "hook", fmt.Sprintf("%+v", a))
 	}
-	assertNoKey(t, testKey, "log", logs.String())
-	assertNoKey(t, testKey, "error", fmt.Sprintf("%+v", c.Wrap("getBlock", err)))
+	testkit.AssertNoKey(t, testKey, "log", logs.String())
+	testkit.AssertNoKey(t, testKey, "error", fmt.Sprintf("%+v", c.Wrap("getBlock", err)))
 	var he *nodeaccess.HTTPError
 	require.ErrorAs(t, err, &he)
 	assert.Equal(t, srv.URL+"/api/v2/getBlock?api_key=REDACTED", he.URL)

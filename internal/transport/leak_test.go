@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/internal/testkit"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -250,8 +251,8 @@ func TestKeyNeverLeaks(t *testing.T) {
 			t.Run(lc.name+"/"+url.PathEscape(key[:7]), func(t *testing.T) {
 				t.Parallel()
 				base, opts := lc.setup(t, key)
-				rec := &recorder{}
-				c := newClient(t, base, key, append(append(rec.options(), fast), opts...)...)
+				rec := &testkit.Recorder{}
+				c := newClient(t, base, key, append(append(rec.Options(), fast), opts...)...)
 				ctx := context.Background()
 				if lc.ctx > 0 {
 					var cancel context.CancelFunc
@@ -261,11 +262,11 @@ func TestKeyNeverLeaks(t *testing.T) {
 				_, err := call(ctx, t, c)
 				require.Error(t, err)
 				lc.check(t, err)
-				assertErrNoKey(t, key, err)
+				testkit.AssertErrNoKey(t, key, err)
 				assertRecordNoKey(t, key, rec)
 				// Wrapping for the chain keeps the error's kind and adds nothing.
 				wrapped := c.Wrap("eth_chainId", err)
-				assertErrNoKey(t, key, wrapped)
+				testkit.AssertErrNoKey(t, key, wrapped)
 				assert.Equal(t, "test: eth_chainId: "+err.Error(), wrapped.Error())
 				for _, s := range []error{nodeaccess.ErrUnavailable, nodeaccess.ErrRateLimited, nodeaccess.ErrNotFound,
 					nodeaccess.ErrInvalidResponse, context.DeadlineExceeded} {
@@ -281,10 +282,10 @@ func TestClientFormatting(t *testing.T) {
 	for _, key := range []string{testKey, escKey} {
 		c := newClient(t, "https://node.example/v1", key)
 		s := fmt.Sprintf("%v %+v %#v %s %q %x", c, c, c, c, c, c)
-		assertNoKey(t, key, "client formatting", s)
+		testkit.AssertNoKey(t, key, "client formatting", s)
 		assert.Equal(t, "test client for https://node.example/v1 (key REDACTED)", c.String())
 		tg := rpcTarget(t, c)
-		assertNoKey(t, key, "target formatting", fmt.Sprintf("%v %+v %#v %s", tg, tg, tg, tg.Masked()))
+		testkit.AssertNoKey(t, key, "target formatting", fmt.Sprintf("%v %+v %#v %s", tg, tg, tg, tg.Masked()))
 		assert.Equal(t, "<nil>", (*Client)(nil).String())
 	}
 }
@@ -297,13 +298,13 @@ func TestBaseHoldingTheKey(t *testing.T) {
 		w.WriteHeader(404)
 		io.WriteString(w, echo(r))
 	})
-	rec := &recorder{}
-	c := newClient(t, srv.URL+"/"+url.PathEscape(escKey), escKey, append(rec.options(), fast)...)
+	rec := &testkit.Recorder{}
+	c := newClient(t, srv.URL+"/"+url.PathEscape(escKey), escKey, append(rec.Options(), fast)...)
 	_, err := call(context.Background(), t, c)
 	assert.ErrorIs(t, err, nodeaccess.ErrNotFound)
-	assertErrNoKey(t, escKey, err)
+	testkit.AssertErrNoKey(t, escKey, err)
 	assertRecordNoKey(t, escKey, rec)
-	assertNoKey(t, escKey, "client", fmt.Sprintf("%v %s %s", c, c.BaseMasked(), rpcTarget(t, c).Masked()))
+	testkit.AssertNoKey(t, escKey, "client", fmt.Sprintf("%v %s %s", c, c.BaseMasked(), rpcTarget(t, c).Masked()))
 }
 
 func TestRedactor(t *testing.T) {
@@ -329,9 +330,9 @@ func TestRedactor(t *testing.T) {
 	got := red.Err(wrapped)
 	assert.ErrorIs(t, got, nodeaccess.ErrUnavailable)
 	assert.ErrorIs(t, got, syscall.ECONNREFUSED)
-	assertErrNoKey(t, testKey, got)
+	testkit.AssertErrNoKey(t, testKey, got)
 	got = red.Err(fmt.Errorf("context: %w", inner))
-	assertErrNoKey(t, testKey, got)
+	testkit.AssertErrNoKey(t, testKey, got)
 	assert.Equal(t, "context: dial failed for REDACTED", got.Error())
 	clean := errors.New("clean")
 	assert.Same(t, clean, red.Err(clean))
@@ -345,7 +346,7 @@ func TestRedactorHead(t *testing.T) {
 	body := []byte(strings.Repeat("x", 10) + esc + "tail")
 	for n := 0; n <= len(body)+2; n++ {
 		got := string(r.Head(body, n))
-		assertNoKey(t, escKey, fmt.Sprintf("Head(%d)", n), got)
+		testkit.AssertNoKey(t, escKey, fmt.Sprintf("Head(%d)", n), got)
 		assert.LessOrEqual(t, len(got), n)
 		// The first n bytes of the body, a key that starts among them
 		// masked whole.

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/internal/testkit"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -84,8 +85,8 @@ func TestStreamContentNegotiation(t *testing.T) {
 			w.Header().Set("Content-Length", strconv.Itoa(size))
 			_, _ = w.Write(body)
 		})
-		rec := &recorder{}
-		c := newClient(t, srv.URL, testKey, fast, nodeaccess.WithUserAgent("stream-test/1"), nodeaccess.WithHook(rec.hook))
+		rec := &testkit.Recorder{}
+		c := newClient(t, srv.URL, testKey, fast, nodeaccess.WithUserAgent("stream-test/1"), nodeaccess.WithHook(rec.Hook))
 		calls := 0
 		var (
 			status  int
@@ -108,7 +109,7 @@ func TestStreamContentNegotiation(t *testing.T) {
 		})
 		require.NoError(t, err)
 		assert.Equal(t, 1, calls)
-		assert.Equal(t, 1, cnt.get())
+		assert.Equal(t, 1, cnt.Get())
 		assert.Equal(t, 200, status)
 		assert.Equal(t, []string{"application/octet-stream"}, ctype)
 		assert.Equal(t, []string{"fulu"}, version)
@@ -123,7 +124,7 @@ func TestStreamContentNegotiation(t *testing.T) {
 		assert.Equal(t, []string{ua}, got.header.Values("User-Agent"))
 		assert.Empty(t, got.header.Values("Content-Type"), "a GET sends no Content-Type")
 
-		atts := rec.all()
+		atts := rec.Attempts()
 		require.Len(t, atts, 1)
 		assert.Equal(t, "beaconState", atts[0].Op)
 		assert.Equal(t, srv.URL+"/REDACTED/eth/v2/debug/beacon/states/head", atts[0].URL)
@@ -160,7 +161,7 @@ func TestStreamContentNegotiation(t *testing.T) {
 // brokenStream answers 200 with a Content-Length of len(body) but sends only
 // the first half of body before closing the connection.
 func brokenStream(t testing.TB, w http.ResponseWriter, r *http.Request, body []byte) {
-	conn, rw := hijack(t, w, r)
+	conn, rw := testkit.Hijack(t, w, r)
 	defer conn.Close()
 	fmt.Fprintf(rw, "HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nContent-Length: %d\r\n\r\n", len(body))
 	_, _ = rw.Write(body[:len(body)/2])
@@ -182,12 +183,12 @@ func TestStreamBreakThenWhole(t *testing.T) {
 		w.Header().Set("Content-Length", strconv.Itoa(size))
 		_, _ = w.Write(body)
 	})
-	rec := &recorder{}
-	c := newClient(t, srv.URL, testKey, fast, nodeaccess.WithHook(rec.hook))
+	rec := &testkit.Recorder{}
+	c := newClient(t, srv.URL, testKey, fast, nodeaccess.WithHook(rec.Hook))
 	d := &decodeAll{}
 	err := c.Stream(context.Background(), &Request{Op: "beaconState", Target: streamTarget(t, c), Accept: streamAccept}, d.decode)
 	require.NoError(t, err)
-	assert.Equal(t, 2, cnt.get())
+	assert.Equal(t, 2, cnt.Get())
 	require.Equal(t, 2, d.calls)
 	// First call: half the body, then the break.
 	assert.Len(t, d.bodies[0], size/2)
@@ -200,7 +201,7 @@ func TestStreamBreakThenWhole(t *testing.T) {
 	assert.Len(t, d.bodies[1], size)
 	assert.Equal(t, 200, d.resps[1].StatusCode)
 
-	atts := rec.all()
+	atts := rec.Attempts()
 	require.Len(t, atts, 2)
 	assert.Equal(t, 1, atts[0].Number)
 	assert.Equal(t, 200, atts[0].StatusCode)
@@ -222,8 +223,8 @@ func TestStreamBreakEveryAttempt(t *testing.T) {
 	const size = 8 << 10
 	body := patternBody(size)
 	srv, cnt := serve(t, func(w http.ResponseWriter, r *http.Request, _ int) { brokenStream(t, w, r, body) })
-	rec := &recorder{}
-	c := newClient(t, srv.URL, testKey, fast, nodeaccess.WithHook(rec.hook))
+	rec := &testkit.Recorder{}
+	c := newClient(t, srv.URL, testKey, fast, nodeaccess.WithHook(rec.Hook))
 	d := &decodeAll{}
 	err := c.Stream(context.Background(), &Request{Target: streamTarget(t, c), Accept: streamAccept}, d.decode)
 	require.Error(t, err)
@@ -232,12 +233,12 @@ func TestStreamBreakEveryAttempt(t *testing.T) {
 	assert.Contains(t, err.Error(), "after 3 attempts")
 	assert.Equal(t, "service unavailable after 3 attempts: unexpected EOF", err.Error())
 	assert.Equal(t, 3, d.calls)
-	assert.Equal(t, 3, cnt.get())
+	assert.Equal(t, 3, cnt.Get())
 	for i := range d.calls {
 		assert.Len(t, d.bodies[i], size/2, "call %d", i+1)
 		assert.ErrorIs(t, d.errs[i], io.ErrUnexpectedEOF, "call %d", i+1)
 	}
-	atts := rec.all()
+	atts := rec.Attempts()
 	require.Len(t, atts, 3)
 	for i, a := range atts {
 		assert.Equal(t, i+1, a.Number)
@@ -246,7 +247,7 @@ func TestStreamBreakEveryAttempt(t *testing.T) {
 		assert.ErrorIs(t, a.Err, io.ErrUnexpectedEOF)
 		assert.Equal(t, i < 2, a.WillRetry)
 	}
-	assertErrNoKey(t, testKey, err)
+	testkit.AssertErrNoKey(t, testKey, err)
 }
 
 var (
@@ -267,8 +268,8 @@ func TestStreamDecoderError(t *testing.T) {
 	t.Run("retryable", func(t *testing.T) {
 		t.Parallel()
 		srv, cnt := serve(t, okServer)
-		rec := &recorder{}
-		c := newClient(t, srv.URL, testKey, fast, nodeaccess.WithHook(rec.hook))
+		rec := &testkit.Recorder{}
+		c := newClient(t, srv.URL, testKey, fast, nodeaccess.WithHook(rec.Hook))
 		calls := 0
 		err := c.Stream(context.Background(), &Request{Target: streamTarget(t, c)}, func(r *Response) error {
 			calls++
@@ -278,12 +279,12 @@ func TestStreamDecoderError(t *testing.T) {
 			return Retryable(errStreamRetry)
 		})
 		assert.Equal(t, 3, calls)
-		assert.Equal(t, 3, cnt.get())
+		assert.Equal(t, 3, cnt.Get())
 		require.Error(t, err)
 		assert.ErrorIs(t, err, errStreamRetry)
 		assert.Same(t, errStreamRetry, err, "the decoder's own error, unwrapped from Retryable")
 		assert.False(t, errors.Is(err, nodeaccess.ErrUnavailable))
-		atts := rec.all()
+		atts := rec.Attempts()
 		require.Len(t, atts, 3)
 		for i, a := range atts {
 			assert.Equal(t, 200, a.StatusCode)
@@ -303,15 +304,15 @@ func TestStreamDecoderError(t *testing.T) {
 			return Retryable(errStreamRetry)
 		})
 		assert.Equal(t, 3, calls)
-		assert.Equal(t, 3, cnt.get())
+		assert.Equal(t, 3, cnt.Get())
 		assert.Same(t, errStreamRetry, err)
 	})
 
 	t.Run("plain", func(t *testing.T) {
 		t.Parallel()
 		srv, cnt := serve(t, okServer)
-		rec := &recorder{}
-		c := newClient(t, srv.URL, testKey, fast, nodeaccess.WithHook(rec.hook))
+		rec := &testkit.Recorder{}
+		c := newClient(t, srv.URL, testKey, fast, nodeaccess.WithHook(rec.Hook))
 		calls := 0
 		err := c.Stream(context.Background(), &Request{Target: streamTarget(t, c)}, func(r *Response) error {
 			calls++
@@ -319,10 +320,10 @@ func TestStreamDecoderError(t *testing.T) {
 			return errStreamFinal
 		})
 		assert.Equal(t, 1, calls)
-		assert.Equal(t, 1, cnt.get())
+		assert.Equal(t, 1, cnt.Get())
 		assert.Same(t, errStreamFinal, err, "returned as it is")
 		assert.False(t, errors.Is(err, nodeaccess.ErrUnavailable))
-		atts := rec.all()
+		atts := rec.Attempts()
 		require.Len(t, atts, 1)
 		assert.False(t, atts[0].WillRetry)
 		assert.ErrorIs(t, atts[0].Err, errStreamFinal)
@@ -351,9 +352,9 @@ func TestStreamSlowBody(t *testing.T) {
 	t.Run("attempt timeout", func(t *testing.T) {
 		t.Parallel()
 		srv, cnt := serve(t, stalledStream)
-		rec := &recorder{}
+		rec := &testkit.Recorder{}
 		c := newClient(t, srv.URL, testKey, fast, nodeaccess.WithTimeout(500*time.Millisecond),
-			nodeaccess.WithMaxAttempts(2), nodeaccess.WithHook(rec.hook))
+			nodeaccess.WithMaxAttempts(2), nodeaccess.WithHook(rec.Hook))
 		d := &decodeAll{}
 		start := time.Now()
 		err := c.Stream(context.Background(), &Request{Target: streamTarget(t, c), Accept: streamAccept}, d.decode)
@@ -365,13 +366,13 @@ func TestStreamSlowBody(t *testing.T) {
 		assert.GreaterOrEqual(t, took, 990*time.Millisecond)
 		within(t, took, 6*time.Second, "two 500ms attempts")
 		assert.Equal(t, 2, d.calls)
-		assert.Equal(t, 2, cnt.get())
+		assert.Equal(t, 2, cnt.Get())
 		for i := range d.calls {
 			assert.Equal(t, "0123456789abcdef", string(d.bodies[i]), "call %d", i+1)
 			assert.Error(t, d.errs[i], "call %d", i+1)
 			assert.Equal(t, int64(-1), d.resps[i].ContentLength)
 		}
-		atts := rec.all()
+		atts := rec.Attempts()
 		require.Len(t, atts, 2)
 		for i, a := range atts {
 			assert.Equal(t, 200, a.StatusCode)
@@ -381,14 +382,14 @@ func TestStreamSlowBody(t *testing.T) {
 			assert.Equal(t, "attempt timed out after 500ms: context deadline exceeded", a.Err.Error())
 			assert.Equal(t, i == 0, a.WillRetry)
 		}
-		assertErrNoKey(t, testKey, err)
+		testkit.AssertErrNoKey(t, testKey, err)
 	})
 
 	t.Run("caller deadline", func(t *testing.T) {
 		t.Parallel()
 		srv, cnt := serve(t, stalledStream)
-		rec := &recorder{}
-		c := newClient(t, srv.URL, testKey, fast, nodeaccess.WithHook(rec.hook))
+		rec := &testkit.Recorder{}
+		c := newClient(t, srv.URL, testKey, fast, nodeaccess.WithHook(rec.Hook))
 		ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 		defer cancel()
 		d := &decodeAll{}
@@ -402,9 +403,9 @@ func TestStreamSlowBody(t *testing.T) {
 		assert.GreaterOrEqual(t, took, 190*time.Millisecond)
 		within(t, took, 6*time.Second, "a 200ms deadline")
 		assert.Equal(t, 1, d.calls)
-		assert.Equal(t, 1, cnt.get())
+		assert.Equal(t, 1, cnt.Get())
 		assert.Equal(t, "0123456789abcdef", string(d.bodies[0]))
-		atts := rec.all()
+		atts := rec.Attempts()
 		require.Len(t, atts, 1)
 		assert.False(t, atts[0].WillRetry)
 		assert.Equal(t, context.DeadlineExceeded, atts[0].Err, "the caller's deadline, not an attempt timeout")
@@ -438,7 +439,7 @@ func TestStreamHTTPError(t *testing.T) {
 			})
 			require.Error(t, err)
 			assert.Zero(t, calls, "the decoder is never called")
-			assert.Equal(t, tc.attempts, cnt.get())
+			assert.Equal(t, tc.attempts, cnt.Get())
 			var he *nodeaccess.HTTPError
 			require.ErrorAs(t, err, &he)
 			assert.Same(t, he, err, "the HTTPError is returned as it is")
@@ -450,7 +451,7 @@ func TestStreamHTTPError(t *testing.T) {
 			assert.Equal(t, srv.URL+"/REDACTED/eth/v2/debug/beacon/states/head", he.URL)
 			assert.ErrorIs(t, err, tc.is)
 			assert.Equal(t, fmt.Sprintf("HTTP %d %s: %s", tc.status, http.StatusText(tc.status), js), err.Error())
-			assertErrNoKey(t, testKey, err)
+			testkit.AssertErrNoKey(t, testKey, err)
 		})
 	}
 }
@@ -490,10 +491,10 @@ func TestStreamCap(t *testing.T) {
 				w.Header().Set("Content-Length", strconv.Itoa(tc.size))
 				_, _ = w.Write(body)
 			})
-			rec := &recorder{}
+			rec := &testkit.Recorder{}
 			// No WithMaxResponseBytes (which would replace the request's
 			// cap): the request's cap applies.
-			c := newClient(t, srv.URL, testKey, fast, nodeaccess.WithHook(rec.hook))
+			c := newClient(t, srv.URL, testKey, fast, nodeaccess.WithHook(rec.Hook))
 			d := &decodeAll{}
 			decode := d.decode
 			if tc.oneByte {
@@ -503,8 +504,8 @@ func TestStreamCap(t *testing.T) {
 				}
 			}
 			err := c.Stream(context.Background(), &Request{Target: streamTarget(t, c), Accept: streamAccept, MaxBytes: limit}, decode)
-			assert.Equal(t, 1, cnt.get(), "never retried")
-			atts := rec.all()
+			assert.Equal(t, 1, cnt.Get(), "never retried")
+			atts := rec.Attempts()
 			require.Len(t, atts, 1)
 			assert.False(t, atts[0].WillRetry)
 			if tc.ok {
@@ -562,7 +563,7 @@ func TestStreamUserCapWins(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, 1, d.calls)
 	assert.Equal(t, body, d.bodies[0])
-	assert.Equal(t, 2, cnt.get())
+	assert.Equal(t, 2, cnt.Get())
 }
 
 // Retryable(nil) is nil, so "return Retryable(err)" after a clean decode is a
@@ -571,15 +572,15 @@ func TestRetryableNil(t *testing.T) {
 	t.Parallel()
 	assert.NoError(t, Retryable(nil))
 	srv, cnt := serve(t, func(w http.ResponseWriter, r *http.Request, _ int) { _, _ = io.WriteString(w, "ok") })
-	rec := &recorder{}
-	c := newClient(t, srv.URL, testKey, fast, nodeaccess.WithHook(rec.hook))
+	rec := &testkit.Recorder{}
+	c := newClient(t, srv.URL, testKey, fast, nodeaccess.WithHook(rec.Hook))
 	err := c.Stream(context.Background(), &Request{Target: rpcTarget(t, c)}, func(r *Response) error {
 		_, err := io.ReadAll(r.Stream)
 		return Retryable(err)
 	})
 	require.NoError(t, err)
-	assert.Equal(t, 1, cnt.get())
-	require.Len(t, rec.all(), 1)
+	assert.Equal(t, 1, cnt.Get())
+	require.Len(t, rec.Attempts(), 1)
 }
 
 // TestStreamFinalStopsRetryOfBrokenBody: a body that breaks off is retried,
@@ -590,8 +591,8 @@ func TestStreamFinalStopsRetryOfBrokenBody(t *testing.T) {
 	const size = 8 << 10
 	body := patternBody(size)
 	srv, cnt := serve(t, func(w http.ResponseWriter, r *http.Request, _ int) { brokenStream(t, w, r, body) })
-	rec := &recorder{}
-	c := newClient(t, srv.URL, testKey, fast, nodeaccess.WithHook(rec.hook))
+	rec := &testkit.Recorder{}
+	c := newClient(t, srv.URL, testKey, fast, nodeaccess.WithHook(rec.Hook))
 	errPassedOn := errors.New("half the body was passed on")
 	calls := 0
 	var readErr error
@@ -602,14 +603,14 @@ func TestStreamFinalStopsRetryOfBrokenBody(t *testing.T) {
 	})
 	require.Error(t, err)
 	assert.Equal(t, 1, calls)
-	assert.Equal(t, 1, cnt.get())
+	assert.Equal(t, 1, cnt.Get())
 	assert.ErrorIs(t, readErr, io.ErrUnexpectedEOF)
 	assert.ErrorIs(t, err, errPassedOn)
 	assert.ErrorIs(t, err, io.ErrUnexpectedEOF)
 	assert.Equal(t, "half the body was passed on: unexpected EOF", err.Error())
 	var fe *finalErr
 	assert.False(t, errors.As(err, &fe), "returned unwrapped from Final")
-	atts := rec.all()
+	atts := rec.Attempts()
 	require.Len(t, atts, 1)
 	assert.Equal(t, 200, atts[0].StatusCode)
 	assert.Equal(t, int64(size/2), atts[0].Bytes)

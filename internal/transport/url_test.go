@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/internal/testkit"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -63,7 +64,7 @@ func TestTargetTemplates(t *testing.T) {
 			require.NoError(t, err)
 			assert.Equal(t, tc.want, tg.url.String())
 			assert.Equal(t, tc.masked, tg.Masked())
-			assertNoKey(t, tc.key, "Masked", tg.Masked())
+			testkit.AssertNoKey(t, tc.key, "Masked", tg.Masked())
 			// The escaped form round-trips: the path a server sees decodes to
 			// the key and the values, segment by segment.
 			back, err := url.Parse(tc.want)
@@ -125,7 +126,7 @@ func TestTargetErrors(t *testing.T) {
 		_, err := c.Target(tc.tmpl, tc.vars...)
 		require.Error(t, err, tc.name)
 		assert.Contains(t, err.Error(), tc.want, tc.name)
-		assertNoKey(t, testKey, tc.name, err.Error())
+		testkit.AssertNoKey(t, testKey, tc.name, err.Error())
 	}
 	// A value that is no path segment of its own (empty, "." or "..") would
 	// let a server or a proxy that normalises paths drop a segment.
@@ -136,7 +137,7 @@ func TestTargetErrors(t *testing.T) {
 		var ie *nodeaccess.InputError
 		require.ErrorAs(t, err, &ie)
 		assert.Equal(t, "id", ie.Arg)
-		assertNoKey(t, testKey, "var error", err.Error())
+		testkit.AssertNoKey(t, testKey, "var error", err.Error())
 	}
 }
 
@@ -193,7 +194,7 @@ func TestBadBaseURL(t *testing.T) {
 		assert.Contains(t, err.Error(), tc.want, "base %q", tc.base)
 		assert.True(t, strings.HasPrefix(err.Error(), "evm: invalid input: baseURL: "), err.Error())
 		assert.NotContains(t, err.Error(), "pass@")
-		assertNoKey(t, testKey, "base URL error", err.Error())
+		testkit.AssertNoKey(t, testKey, "base URL error", err.Error())
 	}
 }
 
@@ -221,7 +222,7 @@ func TestBadKey(t *testing.T) {
 		assert.Equal(t, "key", ie.Arg)
 		assert.Contains(t, err.Error(), tc.want)
 		if len(tc.key) > 2 {
-			assertNoKey(t, tc.key, "key error", err.Error())
+			testkit.AssertNoKey(t, tc.key, "key error", err.Error())
 			assert.NotContains(t, err.Error(), "k3y")
 		}
 	}
@@ -267,7 +268,7 @@ func TestSplitEndpoint(t *testing.T) {
 		require.Error(t, err, tc.endpoint)
 		assert.Contains(t, err.Error(), tc.want)
 		assert.ErrorIs(t, err, nodeaccess.ErrInvalidInput)
-		assertNoKey(t, testKey, "SplitEndpoint error", err.Error())
+		testkit.AssertNoKey(t, testKey, "SplitEndpoint error", err.Error())
 		assert.NotContains(t, err.Error(), "k3")
 	}
 	// A known suffix after the key: the key is the segment before it.

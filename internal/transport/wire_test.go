@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/internal/testkit"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"gopkg.in/h2non/gock.v1"
@@ -184,14 +185,14 @@ func TestWireNoRequestEscapes(t *testing.T) {
 	assert.True(t, gock.HasUnmatchedRequest())
 	assert.False(t, gock.IsDone())
 	assert.Zero(t, esc.n.Load())
-	assertErrNoKey(t, testKey, err)
+	testkit.AssertErrNoKey(t, testKey, err)
 
 	// Without interception the fallback gets the request, not the network.
 	gock.OffAll()
 	_, err = call(context.Background(), t, c)
 	require.Error(t, err)
 	assert.Equal(t, int32(1), esc.n.Load())
-	assertErrNoKey(t, testKey, err)
+	testkit.AssertErrNoKey(t, testKey, err)
 }
 
 // TestRPCIDsConcurrent runs many calls on one client at once: every id is
