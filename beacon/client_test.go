@@ -1,23 +1,18 @@
 package beacon_test
 
 import (
-	"bufio"
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
-	"net/http/httptest"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/beacon"
 	"github.com/nodeaccess/nodeaccess/evm"
+	"github.com/nodeaccess/nodeaccess/internal/testkit"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"gopkg.in/h2non/gock.v1"
@@ -34,89 +29,25 @@ const (
 // fast makes retries immediate.
 var fast = nodeaccess.WithBackoff(time.Millisecond, 2*time.Millisecond)
 
-// refuseAll is a transport that fails the test for any request: it proves
-// that bad input sends nothing.
-type refuseAll struct{ t *testing.T }
-
-func (r refuseAll) RoundTrip(req *http.Request) (*http.Response, error) {
-	r.t.Errorf("a request was sent: %s %s", req.Method, req.URL.Path)
-	return nil, errors.New("refused")
-}
-
-// gockClient returns a client whose requests gock answers, and arranges for
-// the test to fail if any request was left unmatched or any mock unused.
+// gockClient returns a client whose requests gock answers (see
+// testkit.GockHTTPClient: unmatched requests and unused mocks fail the test).
 func gockClient(t *testing.T, opts ...nodeaccess.Option) *beacon.Client {
 	t.Helper()
-	t.Cleanup(func() {
-		assert.False(t, gock.HasUnmatchedRequest(), "unmatched requests: %v", gock.GetUnmatchedRequests())
-		assert.True(t, gock.IsDone(), "pending mocks: %d", len(gock.Pending()))
-		gock.Off()
-		gock.CleanUnmatchedRequest()
-	})
-	gock.Intercept()
-	tr := gock.NewTransport()
-	tr.Transport = refuseAll{t} // a request no mock matches never reaches the network
-	opts = append([]nodeaccess.Option{nodeaccess.WithHTTPClient(&http.Client{Transport: tr})}, opts...)
+	opts = append([]nodeaccess.Option{nodeaccess.WithHTTPClient(testkit.GockHTTPClient(t))}, opts...)
 	c, err := beacon.New(testBase, testKey, opts...)
 	require.NoError(t, err)
 	return c
 }
 
-// exactGet matches a GET of exactly path (escaped form) with exactly the
-// Accept header accept and the SDK's User-Agent, and no body.
-func exactGet(t *testing.T, path, accept string) gock.MatchFunc {
-	return func(req *http.Request, _ *gock.Request) (bool, error) {
-		ok := true
-		if req.Method != http.MethodGet {
-			t.Errorf("method %s", req.Method)
-			ok = false
-		}
-		if got := req.URL.EscapedPath(); got != path {
-			t.Errorf("path\n got %s\nwant %s", got, path)
-			ok = false
-		}
-		if req.URL.RawQuery != "" {
-			t.Errorf("query %q", req.URL.RawQuery)
-			ok = false
-		}
-		if got := req.Header.Values("Accept"); len(got) != 1 || got[0] != accept {
-			t.Errorf("Accept %q, want %q", got, accept)
-			ok = false
-		}
-		if got := req.Header.Get("User-Agent"); got != "nodeaccess-go/"+nodeaccess.Version {
-			t.Errorf("User-Agent %q", got)
-			ok = false
-		}
-		if req.Header.Get("Content-Type") != "" {
-			t.Errorf("a GET with Content-Type %q", req.Header.Get("Content-Type"))
-			ok = false
-		}
-		return ok, nil
-	}
-}
-
 // mockState answers one GET of the state route for id.
 func mockState(t *testing.T, id, accept string) *gock.Response {
-	return gock.New(testBase).Get(".*").AddMatcher(exactGet(t, statePrefix+id, accept)).Reply(200)
+	return gock.New(testBase).Get(".*").
+		AddMatcher(testkit.ExactGET(t, statePrefix+id, "", map[string]string{"Accept": accept, "User-Agent": "nodeaccess-go/" + nodeaccess.Version})).Reply(200)
 }
-
-// counter counts a test server's requests.
-type counter struct{ n atomic.Int32 }
-
-func (c *counter) next() int { return int(c.n.Add(1)) }
-func (c *counter) get() int  { return int(c.n.Load()) }
 
 // serve starts a test server whose handler also gets the request's number
-// (from 1).
-func serve(t testing.TB, h func(w http.ResponseWriter, r *http.Request, n int)) (*httptest.Server, *counter) {
-	t.Helper()
-	cnt := &counter{}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		h(w, r, cnt.next())
-	}))
-	t.Cleanup(srv.Close)
-	return srv, cnt
-}
+// (from 1); see testkit.Serve.
+var serve = testkit.Serve
 
 // newClient returns a client for a test server, failing the test on error.
 func newClient(t testing.TB, base string, opts ...nodeaccess.Option) *beacon.Client {
@@ -126,43 +57,14 @@ func newClient(t testing.TB, base string, opts ...nodeaccess.Option) *beacon.Cli
 	return c
 }
 
-// hijack takes over a test server's connection, to write broken responses.
-func hijack(t testing.TB, w http.ResponseWriter, r *http.Request) (net.Conn, *bufio.ReadWriter) {
-	_, _ = io.Copy(io.Discard, r.Body)
-	conn, rw, err := http.NewResponseController(w).Hijack()
-	if err != nil {
-		t.Errorf("hijack: %v", err)
-		panic(http.ErrAbortHandler)
-	}
-	return conn, rw
-}
-
 // brokenBody answers 200 with the headers given and a Content-Length of
 // len(body), sends only the first cut bytes, and closes the connection.
 func brokenBody(t testing.TB, w http.ResponseWriter, r *http.Request, ctype, fork string, body []byte, cut int) {
-	conn, rw := hijack(t, w, r)
+	conn, rw := testkit.Hijack(t, w, r)
 	defer conn.Close()
 	fmt.Fprintf(rw, "HTTP/1.1 200 OK\r\nContent-Type: %s\r\nEth-Consensus-Version: %s\r\nContent-Length: %d\r\n\r\n", ctype, fork, len(body))
 	_, _ = rw.Write(body[:cut])
 	_ = rw.Flush()
-}
-
-// recorder keeps every attempt a hook saw.
-type recorder struct {
-	mu   sync.Mutex
-	atts []nodeaccess.Attempt
-}
-
-func (r *recorder) hook(a nodeaccess.Attempt) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.atts = append(r.atts, a)
-}
-
-func (r *recorder) all() []nodeaccess.Attempt {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return append([]nodeaccess.Attempt(nil), r.atts...)
 }
 
 // patternBody returns n bytes of a known pattern.
@@ -192,7 +94,7 @@ func TestNew(t *testing.T) {
 
 	for name, opts := range map[string][]nodeaccess.Option{
 		"unknown encoding":  {beacon.WithEncoding(beacon.Encoding(3))},
-		"zero preset":       {beacon.WithPreset(beacon.Preset{})},
+		"incomplete preset": {beacon.WithPreset(beacon.Preset{Name: "incomplete"})},
 		"evm option":        {evm.WithPathSuffix("evm")},
 		"bad nodeaccess op": {nodeaccess.WithTimeout(-1)},
 	} {

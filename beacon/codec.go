@@ -69,8 +69,16 @@ func newDecodeConfig(opts []DecodeOption) decodeConfig {
 	return c
 }
 
-// UsePreset decodes with preset p instead of the mainnet preset.
-func UsePreset(p Preset) DecodeOption { return func(c *decodeConfig) { c.preset = p } }
+// UsePreset decodes with preset p instead of the mainnet preset. The zero
+// Preset means MainnetPreset, as it does in State.Preset.
+func UsePreset(p Preset) DecodeOption {
+	return func(c *decodeConfig) {
+		if p == (Preset{}) {
+			p = MainnetPreset()
+		}
+		c.preset = p
+	}
+}
 
 // SizeHint tells a decoder the input's total size in bytes (a file's size,
 // a response's Content-Length), so it can size each list exactly once as

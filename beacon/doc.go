@@ -86,7 +86,9 @@
 //	st, _, err := beacon.ReadState(f, d.Encoding, d.Fork)
 //
 // A body that breaks off is fetched again only when the writer can be
-// rewound (an *os.File can); see DownloadState.
+// rewound: an *os.File written at its end (a new file, or one positioned
+// at its end) is truncated back to where the call started, keeping what it
+// held before; see DownloadState.
 //
 // # Timeouts, caps, progress
 //
@@ -108,7 +110,9 @@
 // mainnet; the validators are most of it) and the decoder's working space
 // (see DecodeSSZ and DecodeJSON), not the body besides it; the Content-Length
 // is passed to the decoder as a SizeHint so that it sizes the big lists
-// once. DownloadState holds a 256 KiB buffer whatever the size.
+// once (a list is given at most 1 GiB before its bytes arrive, so a node
+// that announces more and stalls costs no more). DownloadState holds a
+// 256 KiB buffer whatever the size.
 //
 // # Errors
 //

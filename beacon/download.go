@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"strings"
 
 	"github.com/nodeaccess/nodeaccess"
@@ -46,10 +47,15 @@ const downloadBuf = 256 << 10
 const sniffLen = 4 << 10
 
 // rewinder is a writer that can be put back to where a download started
-// (an *os.File): seek there and truncate.
+// (an *os.File): truncate there and seek there.
 type rewinder interface {
 	io.Seeker
 	Truncate(size int64) error
+}
+
+// statter is a writer that can tell its size (an *os.File).
+type statter interface {
+	Stat() (fs.FileInfo, error)
 }
 
 // DownloadState writes the body of the state id names to w as it arrives,
@@ -65,11 +71,16 @@ type rewinder interface {
 // fails before the body starts is retried as usual. Once bytes have gone to
 // w, another attempt would write them again, so a body that breaks off is
 // fetched again only when w can be rewound: when w has Seek and
-// Truncate(int64) error, as *os.File has, it is put back to its position at
-// the start of the call and truncated there (whatever w held after that
-// position is lost). Any other w gets no second attempt after its first
-// byte: the call fails with an error matching nodeaccess.ErrUnavailable and
-// the cause. On any error, w may hold part of a body: discard it.
+// Truncate(int64) error, as *os.File has, and the body is written at its
+// end (its position at the start of the call is its size, from Stat when w
+// has it, else from seeking to the end and back), w is truncated back to
+// that size and the next attempt writes from there: what w held before the
+// call stays. A w positioned before its end (a file opened with O_APPEND,
+// whose position reads 0 while writes go to the end, or one being
+// overwritten) is not truncated: like any other w, it gets no second
+// attempt after its first byte, and the call fails with an error matching
+// nodeaccess.ErrUnavailable and the cause. On any error, w may hold part
+// of a body after what it held before: discard that part.
 //
 // WithProgress reports the bytes as they are written.
 func (c *Client) DownloadState(ctx context.Context, id StateID, w io.Writer, opts ...CallOption) (Download, error) {
@@ -86,21 +97,24 @@ func (c *Client) DownloadState(ctx context.Context, id StateID, w io.Writer, opt
 		dl.rw = rw
 	}
 	if err := c.t.Stream(ctx, req, dl.attempt); err != nil {
-		return Download{}, c.t.Wrap(opState, apiError(err, id, c.t.Mask))
+		return Download{}, c.t.Wrap(opState, apiError(err, id, c.t.Mask, c.enc))
 	}
 	return dl.out, nil
 }
 
 // downloader is one DownloadState call; attempt runs once per HTTP attempt.
 type downloader struct {
-	c       *Client
-	w       io.Writer
-	rw      rewinder // w, when it can be rewound
-	cfg     *callConfig
-	buf     []byte
-	start   int64 // rw's position at the start, -1 before it is known
-	written int64 // bytes written by the attempts so far (the last one's)
-	out     Download
+	c     *Client
+	w     io.Writer
+	rw    rewinder // w, when it can be rewound
+	cfg   *callConfig
+	buf   []byte
+	start int64 // rw's position (and size) at the start, -1 before it is known
+	// noRewind says why a writer with Seek and Truncate is not rewound
+	// ("" when it is, or has neither).
+	noRewind string
+	written  int64 // bytes written by the attempts so far (the last one's)
+	out      Download
 }
 
 func (d *downloader) attempt(r *transport.Response) error {
@@ -143,18 +157,18 @@ func (d *downloader) attempt(r *transport.Response) error {
 		}
 		if rerr != nil {
 			if d.written > 0 && d.rw == nil && !errors.Is(rerr, nodeaccess.ErrResponseTooLarge) {
-				return transport.Final(fmt.Errorf("%w: the body broke off after %d bytes had been written, and the writer cannot be rewound for another attempt: %w",
-					nodeaccess.ErrUnavailable, d.written, rerr))
+				return transport.Final(fmt.Errorf("%w: the body broke off after %d bytes had been written, and the writer cannot be rewound for another attempt%s: %w",
+					nodeaccess.ErrUnavailable, d.written, d.noRewind, rerr))
 			}
 			return rerr
 		}
 	}
 	mask := d.c.t.Mask
-	d.out = Download{Fork: mask(quoteCap(fork)), Encoding: enc, ContentType: mask(ct), Bytes: d.written}
+	d.out = Download{Fork: quoteCap(mask(fork)), Encoding: enc, ContentType: mask(ct), Bytes: d.written}
 	if enc == EncodingJSON {
 		version, flags := sniffEnvelope(sniff)
 		if d.out.Fork == "" {
-			d.out.Fork = mask(quoteCap(version))
+			d.out.Fork = quoteCap(mask(version))
 		}
 		d.out.Flags = flags
 	}
@@ -162,31 +176,62 @@ func (d *downloader) attempt(r *transport.Response) error {
 }
 
 // rewind puts a rewindable writer back to where the call started before an
-// attempt writes; the first attempt records that position.
+// attempt writes; the first attempt records that position, and keeps the
+// writer as rewindable only when the position is its end (see start).
 func (d *downloader) rewind() error {
 	if d.rw == nil {
 		return nil
 	}
 	if d.start < 0 {
-		pos, err := d.rw.Seek(0, io.SeekCurrent)
-		if err != nil {
+		pos, size, err := d.startOf()
+		switch {
+		case err != nil:
 			d.rw = nil // a pipe or a terminal: not rewindable after all
-			return nil
+		case pos != size:
+			// Truncating at pos would cut what the writer held
+			// after it (or, with O_APPEND, whose position reads 0,
+			// all it held): write once, never truncate.
+			d.rw = nil
+			d.noRewind = fmt.Sprintf(" (writing started at byte %d of its %d, not at its end)", pos, size)
+		default:
+			d.start = pos
 		}
-		d.start = pos
 		return nil
 	}
 	if d.written == 0 {
 		return nil
 	}
-	if _, err := d.rw.Seek(d.start, io.SeekStart); err != nil {
-		return fmt.Errorf("rewinding the writer for another attempt: %w", err)
-	}
 	if err := d.rw.Truncate(d.start); err != nil {
 		return fmt.Errorf("truncating the writer for another attempt: %w", err)
 	}
+	if _, err := d.rw.Seek(d.start, io.SeekStart); err != nil {
+		return fmt.Errorf("rewinding the writer for another attempt: %w", err)
+	}
 	d.written = 0
 	return nil
+}
+
+// startOf returns the writer's position and size before anything is
+// written: the size from Stat when the writer has it, else by seeking to
+// the end and back.
+func (d *downloader) startOf() (pos, size int64, err error) {
+	if pos, err = d.rw.Seek(0, io.SeekCurrent); err != nil {
+		return 0, 0, err
+	}
+	if st, ok := d.rw.(statter); ok {
+		fi, err := st.Stat()
+		if err != nil {
+			return 0, 0, err
+		}
+		return pos, fi.Size(), nil
+	}
+	if size, err = d.rw.Seek(0, io.SeekEnd); err != nil {
+		return 0, 0, err
+	}
+	if _, err = d.rw.Seek(pos, io.SeekStart); err != nil {
+		return 0, 0, err
+	}
+	return pos, size, nil
 }
 
 // sniffEnvelope reads the members of a JSON state envelope that come before

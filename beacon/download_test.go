@@ -17,6 +17,7 @@ import (
 
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/beacon"
+	"github.com/nodeaccess/nodeaccess/internal/testkit"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -46,15 +47,15 @@ func TestDownloadIdenticalBytes(t *testing.T) {
 	for _, chunked := range []bool{false, true} {
 		t.Run(fmt.Sprint("chunked=", chunked), func(t *testing.T) {
 			srv, cnt := serve(t, sszHandler(body, "electra", chunked))
-			rec := &recorder{}
-			c := newClient(t, srv.URL, nodeaccess.WithHook(rec.hook))
+			rec := &testkit.Recorder{}
+			c := newClient(t, srv.URL, nodeaccess.WithHook(rec.Hook))
 			var buf bytes.Buffer
 			d, err := c.DownloadState(context.Background(), beacon.Finalized, &buf)
 			require.NoError(t, err)
 			assert.Equal(t, sha256.Sum256(body), sha256.Sum256(buf.Bytes()))
 			assert.Equal(t, beacon.Download{Fork: "electra", Encoding: beacon.EncodingSSZ, ContentType: "application/octet-stream", Bytes: int64(len(body))}, d)
-			assert.Equal(t, 1, cnt.get())
-			atts := rec.all()
+			assert.Equal(t, 1, cnt.Get())
+			atts := rec.Attempts()
 			require.Len(t, atts, 1)
 			assert.Equal(t, int64(len(body)), atts[0].Bytes)
 			assert.Equal(t, "getStateV2", atts[0].Op)
@@ -145,8 +146,8 @@ func TestDownloadBrokenBodyRewindsFile(t *testing.T) {
 		}
 		sszHandler(body, "fulu", false)(w, r, n)
 	})
-	rec := &recorder{}
-	c := newClient(t, srv.URL, fast, nodeaccess.WithHook(rec.hook))
+	rec := &testkit.Recorder{}
+	c := newClient(t, srv.URL, fast, nodeaccess.WithHook(rec.Hook))
 	f, err := os.Create(filepath.Join(t.TempDir(), "state.ssz"))
 	require.NoError(t, err)
 	defer f.Close()
@@ -156,13 +157,13 @@ func TestDownloadBrokenBodyRewindsFile(t *testing.T) {
 	d, err := c.DownloadState(context.Background(), beacon.Head, f, beacon.WithProgress(p.fn))
 	require.NoError(t, err)
 	assert.Equal(t, int64(len(body)), d.Bytes)
-	assert.Equal(t, 2, cnt.get())
+	assert.Equal(t, 2, cnt.Get())
 	got, err := os.ReadFile(f.Name())
 	require.NoError(t, err)
 	assert.Equal(t, "HEADER", string(got[:6]))
 	assert.Equal(t, len(body), len(got)-6)
 	assert.Equal(t, sha256.Sum256(body), sha256.Sum256(got[6:]))
-	atts := rec.all()
+	atts := rec.Attempts()
 	require.Len(t, atts, 2)
 	assert.True(t, atts[0].WillRetry)
 	assert.ErrorIs(t, atts[0].Err, io.ErrUnexpectedEOF)
@@ -184,17 +185,17 @@ func TestDownloadBrokenBodyNoRewind(t *testing.T) {
 	srv, cnt := serve(t, func(w http.ResponseWriter, r *http.Request, _ int) {
 		brokenBody(t, w, r, "application/octet-stream", "fulu", body, 1000)
 	})
-	rec := &recorder{}
-	c := newClient(t, srv.URL, fast, nodeaccess.WithHook(rec.hook))
+	rec := &testkit.Recorder{}
+	c := newClient(t, srv.URL, fast, nodeaccess.WithHook(rec.Hook))
 	var buf bytes.Buffer
 	_, err := c.DownloadState(context.Background(), beacon.Head, &buf)
 	require.Error(t, err)
-	assert.Equal(t, 1, cnt.get(), "no second attempt")
+	assert.Equal(t, 1, cnt.Get(), "no second attempt")
 	assert.ErrorIs(t, err, nodeaccess.ErrUnavailable)
 	assert.ErrorIs(t, err, io.ErrUnexpectedEOF)
 	assert.Equal(t, "beacon: getStateV2: service unavailable: the body broke off after 1000 bytes had been written, and the writer cannot be rewound for another attempt: unexpected EOF", err.Error())
 	assert.Equal(t, body[:1000], buf.Bytes(), "the partial body, as documented")
-	atts := rec.all()
+	atts := rec.Attempts()
 	require.Len(t, atts, 1)
 	assert.False(t, atts[0].WillRetry)
 	assert.Equal(t, int64(1000), atts[0].Bytes)
@@ -215,7 +216,7 @@ func TestDownloadBrokenBeforeFirstByte(t *testing.T) {
 	var buf bytes.Buffer
 	d, err := c.DownloadState(context.Background(), beacon.Head, &buf)
 	require.NoError(t, err)
-	assert.Equal(t, 2, cnt.get())
+	assert.Equal(t, 2, cnt.Get())
 	assert.Equal(t, body, buf.Bytes())
 	assert.Equal(t, int64(4096), d.Bytes)
 }
@@ -233,7 +234,7 @@ func TestDownloadBrokenEveryAttemptFile(t *testing.T) {
 	defer f.Close()
 	_, err = c.DownloadState(context.Background(), beacon.Head, f)
 	require.Error(t, err)
-	assert.Equal(t, 3, cnt.get())
+	assert.Equal(t, 3, cnt.Get())
 	assert.ErrorIs(t, err, nodeaccess.ErrUnavailable)
 	assert.Equal(t, "beacon: getStateV2: service unavailable after 3 attempts: unexpected EOF", err.Error())
 	st, err := f.Stat()
@@ -272,7 +273,7 @@ func TestDownloadWriterError(t *testing.T) {
 	assert.NotErrorIs(t, err, nodeaccess.ErrUnavailable)
 	_, err = c.DownloadState(context.Background(), beacon.Head, shortWriter{})
 	assert.ErrorIs(t, err, io.ErrShortWrite)
-	assert.Equal(t, 2, cnt.get(), "one attempt per call")
+	assert.Equal(t, 2, cnt.Get(), "one attempt per call")
 }
 
 // The body cap: 4 GiB by default (above the nodeaccess default for ordinary
@@ -280,7 +281,7 @@ func TestDownloadWriterError(t *testing.T) {
 func TestDownloadCap(t *testing.T) {
 	claim := func(n int64) func(http.ResponseWriter, *http.Request, int) {
 		return func(w http.ResponseWriter, r *http.Request, _ int) {
-			conn, rw := hijack(t, w, r)
+			conn, rw := testkit.Hijack(t, w, r)
 			defer conn.Close()
 			fmt.Fprintf(rw, "HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nEth-Consensus-Version: fulu\r\nContent-Length: %d\r\n\r\nabc", n)
 			_ = rw.Flush()
@@ -371,7 +372,7 @@ func TestDownloadStalled(t *testing.T) {
 	require.Error(t, err)
 	assert.ErrorIs(t, err, nodeaccess.ErrUnavailable)
 	assert.ErrorIs(t, err, context.DeadlineExceeded)
-	assert.Equal(t, 2, cnt.get())
+	assert.Equal(t, 2, cnt.Get())
 	st, err := f.Stat()
 	require.NoError(t, err)
 	assert.Equal(t, int64(4), st.Size())

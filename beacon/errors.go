@@ -78,6 +78,10 @@ type APIError struct {
 	// HTTP is the response as the transport saw it: status line, content
 	// type, the start of the body, Retry-After, the masked URL.
 	HTTP *nodeaccess.HTTPError
+
+	// asked is the encoding the call's Accept header asked for (see
+	// WithEncoding), for the hint of a 406.
+	asked Encoding
 }
 
 // Error names the state id, the status and the server's message.
@@ -113,7 +117,14 @@ func (e *APIError) Error() string {
 		b.WriteString(e.HTTP.Error())
 	}
 	if e.StatusCode == 406 {
-		b.WriteString(" (the node cannot serve the encoding asked for; WithEncoding(EncodingAuto) accepts both)")
+		switch e.asked {
+		case EncodingSSZ:
+			b.WriteString(" (the node cannot serve SSZ, which WithEncoding(EncodingSSZ) asked for; WithEncoding(EncodingAuto) accepts JSON too)")
+		case EncodingJSON:
+			b.WriteString(" (the node cannot serve JSON, which WithEncoding(EncodingJSON) asked for; WithEncoding(EncodingAuto) accepts SSZ too)")
+		default:
+			b.WriteString(" (the node serves the state in neither SSZ nor JSON, though the request accepted both)")
+		}
 	}
 	return b.String()
 }
@@ -151,13 +162,14 @@ func (e *APIError) As(target any) bool {
 // apiError turns a transport error for state id into an *APIError when it is
 // an error response, and returns it unchanged otherwise. mask removes the
 // access key from the server's message (which JSON escapes could have hidden
-// from the transport's own masking).
-func apiError(err error, id StateID, mask func(string) string) error {
+// from the transport's own masking); asked is the encoding the request
+// asked for.
+func apiError(err error, id StateID, mask func(string) string, asked Encoding) error {
 	var he *nodeaccess.HTTPError
 	if !errors.As(err, &he) {
 		return err
 	}
-	e := &APIError{StateID: id.String(), StatusCode: he.StatusCode, HTTP: he}
+	e := &APIError{StateID: id.String(), StatusCode: he.StatusCode, HTTP: he, asked: asked}
 	code, msg, hasBody := parseErrorBody(he.Body)
 	if hasBody {
 		e.Code, e.Message = code, mask(msg)

@@ -83,8 +83,8 @@ const layerBlock = 1024
 // workspace is the scratch memory of one hashing goroutine, reused across
 // the subtrees it hashes.
 type workspace struct {
-	scratch []byte // layerBlock chunks, for hashLayer
-	a, b, c []byte // grown as needed by the leaf builders
+	scratch []byte      // layerBlock chunks, for hashLayer
+	val     *valScratch // for fillValidators, made on first use
 }
 
 // get returns (*p)[:n], growing *p when it is too small.
@@ -169,9 +169,10 @@ type leafFiller func(ws *workspace, dst []byte, from, to int)
 // crypto/sha256 rather than in bulk.
 const smallTree = 16
 
-// taskDepth sets the subtree each goroutine hashes at a time: 2^13 leaves
-// (256 KiB of chunks, and 2 MiB of validator fields) stay in cache.
-const taskDepth = 13
+// taskDepth sets the subtree each goroutine hashes at a time: 2^12 leaves
+// (128 KiB of chunks; 1.3 MiB of buffers for as many validators) stay in a
+// core's L2 cache.
+const taskDepth = 12
 
 // treeRoot returns the root of a depth-depth tree whose first n leaves come
 // from fill and the rest are zero. Large trees are cut into subtrees of

@@ -5,10 +5,10 @@ package beacon
 // s.Version with s's preset. It checks s as EncodeSSZ does.
 //
 // The large lists (validators, balances, participation, inactivity scores)
-// are hashed in parallel by up to GOMAXPROCS goroutines, a subtree of 8192
+// are hashed in parallel by up to GOMAXPROCS goroutines, a subtree of 4096
 // leaves at a time, in contiguous buffers hashed with SIMD SHA-256; the
-// result does not depend on GOMAXPROCS. Memory stays bounded: about 3 MiB
-// per goroutine plus one chunk per 8192 leaves, whatever the state's size.
+// result does not depend on GOMAXPROCS. Memory stays bounded: about 2 MiB
+// per goroutine plus one chunk per 4096 leaves, whatever the state's size.
 // A mainnet state (2.15 million validators) hashes in well under a second
 // on two cores; see the package notes for measured numbers.
 func (s *State) HashTreeRoot() (Root, error) {
@@ -92,45 +92,6 @@ func collectionRoot(f *field, n int, packed int, fill leafFiller) Root {
 		return r
 	}
 	return mixInLength(r, uint64(n))
-}
-
-// fillValidators returns a leafFiller whose leaves are validator roots.
-// For a block of validators it builds, in contiguous buffers, the padded
-// public keys and each validator's 8 leaves, and hashes them layer by
-// layer: 8 SHA-256 blocks per validator, in bulk calls.
-func fillValidators(vals []Validator) leafFiller {
-	return func(ws *workspace, dst []byte, from, to int) {
-		k := to - from
-		keys := get(&ws.a, 64*k)
-		tree := get(&ws.b, 256*k)
-		for i := range k {
-			v := &vals[from+i]
-			kb := keys[64*i : 64*i+64]
-			copy(kb, v.PublicKey[:])
-			clear(kb[48:])
-			t := tree[256*i : 256*i+256]
-			copy(t[32:64], v.WithdrawalCredentials[:])
-			putChunk64(t[64:96], uint64(v.EffectiveBalance))
-			var slashed uint64
-			if v.Slashed {
-				slashed = 1
-			}
-			putChunk64(t[96:128], slashed)
-			putChunk64(t[128:160], uint64(v.ActivationEligibilityEpoch))
-			putChunk64(t[160:192], uint64(v.ActivationEpoch))
-			putChunk64(t[192:224], uint64(v.ExitEpoch))
-			putChunk64(t[224:256], uint64(v.WithdrawableEpoch))
-		}
-		hashChunks(dst, keys) // the key roots, for a moment
-		for i := range k {
-			copy(tree[256*i:256*i+32], dst[32*i:32*i+32])
-		}
-		l1 := get(&ws.c, 128*k)
-		hashChunks(l1, tree)
-		l2 := tree[:64*k]
-		hashChunks(l2, l1)
-		hashChunks(dst, l2)
-	}
 }
 
 // putChunk64 writes v as a uint64 chunk: 8 little-endian bytes, 24 zeros.

@@ -30,10 +30,10 @@ type (
 	} // Vector[elem, n]
 	listT struct {
 		elem  sszType
-		limit int
+		limit int64 // int64: limits reach 2^40, beyond a 32-bit int
 	} // List[elem, limit]
-	bitlistT   struct{ limit int } // Bitlist[limit]
-	bitvectorT struct{ n int }     // Bitvector[n]
+	bitlistT   struct{ limit int64 } // Bitlist[limit]
+	bitvectorT struct{ n int }       // Bitvector[n]
 	containerT []sszType
 )
 
@@ -88,19 +88,19 @@ func refZero(d int) [32]byte {
 
 // refMerkleize is merkleize(chunks, limit) of the spec: the chunks padded
 // with zero chunks to the next power of two of limit (at least 1).
-func refMerkleize(chunks [][32]byte, limit int) [32]byte {
-	if len(chunks) > limit {
+func refMerkleize(chunks [][32]byte, limit int64) [32]byte {
+	if int64(len(chunks)) > limit {
 		panic(fmt.Sprintf("reference: %d chunks over limit %d", len(chunks), limit))
 	}
 	depth := 0
-	for 1<<depth < limit {
+	for int64(1)<<depth < limit {
 		depth++
 	}
 	return refNode(chunks, depth, 0)
 }
 
-func refNode(chunks [][32]byte, depth, idx int) [32]byte {
-	if idx<<depth >= len(chunks) {
+func refNode(chunks [][32]byte, depth int, idx int64) [32]byte {
+	if idx<<depth >= int64(len(chunks)) { // int64: depth reaches 40
 		return refZero(depth)
 	}
 	if depth == 0 {
@@ -117,22 +117,22 @@ func refMixIn(root [32]byte, n int) [32]byte {
 }
 
 func (t uintT) root(b []byte) [32]byte  { return pack(b)[0] }
-func (t bytesT) root(b []byte) [32]byte { return refMerkleize(pack(b), (t.n+31)/32) }
+func (t bytesT) root(b []byte) [32]byte { return refMerkleize(pack(b), int64(t.n+31)/32) }
 func (t bitvectorT) root(b []byte) [32]byte {
-	return refMerkleize(pack(b), (t.n+255)/256)
+	return refMerkleize(pack(b), int64(t.n+255)/256)
 }
 
 func (t vectorT) root(b []byte) [32]byte {
 	if isBasic(t.elem) {
-		return refMerkleize(pack(b), (t.n*t.elem.size()+31)/32)
+		return refMerkleize(pack(b), int64(t.n*t.elem.size()+31)/32)
 	}
-	return refMerkleize(elemRoots(t.elem, b), t.n)
+	return refMerkleize(elemRoots(t.elem, b), int64(t.n))
 }
 
 func (t listT) root(b []byte) [32]byte {
 	if isBasic(t.elem) {
 		es := t.elem.size()
-		return refMixIn(refMerkleize(pack(b), (t.limit*es+31)/32), len(b)/es)
+		return refMixIn(refMerkleize(pack(b), (t.limit*int64(es)+31)/32), len(b)/es)
 	}
 	roots := elemRoots(t.elem, b)
 	return refMixIn(refMerkleize(roots, t.limit), len(roots))
@@ -157,7 +157,7 @@ func (t containerT) root(b []byte) [32]byte {
 	for i, f := range t {
 		roots[i] = f.root(parts[i])
 	}
-	return refMerkleize(roots, len(t))
+	return refMerkleize(roots, int64(len(t)))
 }
 
 // splitFields cuts a container's serialization into its fields.
@@ -219,33 +219,34 @@ var (
 
 // refStateType is the BeaconState of fork v with preset p, from the specs.
 func refStateType(v beacon.Version, p beacon.Preset) containerT {
-	n := func(x uint64) int { return int(x) }
+	n := func(x uint64) int { return int(x) }     // vector lengths: at most 2^24
+	l := func(x uint64) int64 { return int64(x) } // list limits: up to 2^40
 	fork := containerT{b4, b4, u64}
 	header := containerT{u64, u64, b32, b32, b32}
 	eth1 := containerT{b32, u64, b32}
 	attData := containerT{u64, u64, b32, refCheckpoint, refCheckpoint}
-	pendingAtt := containerT{bitlistT{n(p.MaxValidatorsPerCommittee)}, attData, u64, u64}
+	pendingAtt := containerT{bitlistT{l(p.MaxValidatorsPerCommittee)}, attData, u64, u64}
 	t := containerT{
 		u64, b32, u64, fork, header,
 		vectorT{b32, n(p.SlotsPerHistoricalRoot)}, vectorT{b32, n(p.SlotsPerHistoricalRoot)},
-		listT{b32, n(p.HistoricalRootsLimit)},
-		eth1, listT{eth1, n(p.EpochsPerEth1VotingPeriod * p.SlotsPerEpoch)}, u64,
-		listT{refValidator, n(p.ValidatorRegistryLimit)}, listT{u64, n(p.ValidatorRegistryLimit)},
+		listT{b32, l(p.HistoricalRootsLimit)},
+		eth1, listT{eth1, l(p.EpochsPerEth1VotingPeriod * p.SlotsPerEpoch)}, u64,
+		listT{refValidator, l(p.ValidatorRegistryLimit)}, listT{u64, l(p.ValidatorRegistryLimit)},
 		vectorT{b32, n(p.EpochsPerHistoricalVector)}, vectorT{u64, n(p.EpochsPerSlashingsVector)},
 	}
 	if v == beacon.Phase0 {
-		lim := n(p.MaxAttestations * p.SlotsPerEpoch)
+		lim := l(p.MaxAttestations * p.SlotsPerEpoch)
 		t = append(t, listT{pendingAtt, lim}, listT{pendingAtt, lim})
 	} else {
-		t = append(t, listT{u8, n(p.ValidatorRegistryLimit)}, listT{u8, n(p.ValidatorRegistryLimit)})
+		t = append(t, listT{u8, l(p.ValidatorRegistryLimit)}, listT{u8, l(p.ValidatorRegistryLimit)})
 	}
 	t = append(t, bitvectorT{4}, refCheckpoint, refCheckpoint, refCheckpoint)
 	if v >= beacon.Altair {
 		sync := containerT{vectorT{b48, n(p.SyncCommitteeSize)}, b48}
-		t = append(t, listT{u64, n(p.ValidatorRegistryLimit)}, sync, sync)
+		t = append(t, listT{u64, l(p.ValidatorRegistryLimit)}, sync, sync)
 	}
 	if v >= beacon.Bellatrix {
-		h := containerT{b32, b20, b32, b32, bytesT{256}, b32, u64, u64, u64, u64, listT{u8, n(p.MaxExtraDataBytes)}, u256, b32, b32}
+		h := containerT{b32, b20, b32, b32, bytesT{256}, b32, u64, u64, u64, u64, listT{u8, l(p.MaxExtraDataBytes)}, u256, b32, b32}
 		if v >= beacon.Capella {
 			h = append(h, b32)
 		}
@@ -255,13 +256,13 @@ func refStateType(v beacon.Version, p beacon.Preset) containerT {
 		t = append(t, h)
 	}
 	if v >= beacon.Capella {
-		t = append(t, u64, u64, listT{containerT{b32, b32}, n(p.HistoricalRootsLimit)})
+		t = append(t, u64, u64, listT{containerT{b32, b32}, l(p.HistoricalRootsLimit)})
 	}
 	if v >= beacon.Electra {
 		t = append(t, u64, u64, u64, u64, u64, u64,
-			listT{containerT{b48, b32, u64, b96, u64}, n(p.PendingDepositsLimit)},
-			listT{containerT{u64, u64, u64}, n(p.PendingPartialWithdrawalsLimit)},
-			listT{containerT{u64, u64}, n(p.PendingConsolidationsLimit)})
+			listT{containerT{b48, b32, u64, b96, u64}, l(p.PendingDepositsLimit)},
+			listT{containerT{u64, u64, u64}, l(p.PendingPartialWithdrawalsLimit)},
+			listT{containerT{u64, u64}, l(p.PendingConsolidationsLimit)})
 	}
 	if v >= beacon.Fulu {
 		t = append(t, vectorT{u64, n((p.MinSeedLookahead + 1) * p.SlotsPerEpoch)})

@@ -20,12 +20,27 @@ import (
 // itself for a *bytes.Reader, *strings.Reader, *bytes.Buffer or regular
 // *os.File) and the validator list is allocated once, with no copy, its
 // capacity an upper bound derived from the size (about 1.3 × the SSZ size
-// at the peak). Allocations do not grow with the validator count.
+// at the peak). Allocations do not grow with the validator count. A size
+// hint larger than the input costs no more than 1 GiB up front (2^23
+// validators; 256 MiB on 32-bit platforms), and a list that came out less
+// than half as long as the capacity its hint reserved is copied to its
+// exact length.
+//
+// When the input's size is unknown, DecodeJSON calls runtime.GC after
+// assembling a list of 8 MiB or more from its chunks: on mainnet once,
+// after the validator list (the per-validator lists after it are sized
+// from it, with no chunks). The chunks are then garbage as large as the
+// list, and without a collection the next lists would be allocated on top
+// of them, the peak nearing twice the state. The collection is cheap (the
+// lists hold no pointers), but it is a full, blocking GC of the program's
+// heap.
 //
 // The envelope's keys may come in any order, except that "version" must
 // come before "data" unless AssumeVersion is given: the fork decides what
 // "data" holds, and DecodeJSON does not buffer it (beacon nodes send
-// version first). With AssumeVersion, the envelope's version must be the
+// version first). A field given twice, in the envelope, the state object
+// or any object inside it, is an error (a *DecodeError naming it), not
+// "the last one wins"; unknown keys are skipped however often they come. With AssumeVersion, the envelope's version must be the
 // same fork. A version this package does not know returns an
 // *UnsupportedVersionError (errors.Is ErrUnsupportedVersion) naming it.
 // Missing execution_optimistic or finalized flags read as false.
@@ -88,6 +103,9 @@ func decodeJSON(r io.Reader, cfg decodeConfig, bare Version, hasBare bool) (*Sta
 		flags      Flags
 		envVersion Version
 		hasEnv     bool
+		// seenEnv holds the envelope's members read so far (a bit per
+		// envelopeKeys entry): each may come once.
+		seenEnv uint8
 	)
 	// decided checks the envelope's version against AssumeVersion and
 	// against a state already decoded.
@@ -115,6 +133,15 @@ func decodeJSON(r io.Reader, cfg decodeConfig, bare Version, hasBare bool) (*Sta
 			// Unreachable: stateBody consumes the rest of a bare object.
 			return nil, nil, d.errAt(keyOff, "internal error: key after a bare state")
 		}
+		for i, name := range envelopeKeys {
+			if string(k) != name {
+				continue
+			}
+			if seenEnv&(1<<i) != 0 {
+				return nil, nil, d.errAt(keyOff, "%s given twice (a key may come once in the envelope)", name)
+			}
+			seenEnv |= 1 << i
+		}
 		switch string(k) {
 		case "version":
 			mode = modeEnvelope
@@ -126,9 +153,6 @@ func decodeJSON(r io.Reader, cfg decodeConfig, bare Version, hasBare bool) (*Sta
 			v, err := ParseVersion(name)
 			if err != nil {
 				return nil, nil, err
-			}
-			if hasEnv && v != envVersion {
-				return nil, nil, d.errAt(off, "version given twice, as %s and %s", envVersion, v)
 			}
 			envVersion, hasEnv = v, true
 			if err := decided(off); err != nil {
@@ -148,9 +172,6 @@ func decodeJSON(r io.Reader, cfg decodeConfig, bare Version, hasBare bool) (*Sta
 			}
 		case "data":
 			mode = modeEnvelope
-			if st != nil {
-				return nil, nil, d.errAt(keyOff, "data given twice")
-			}
 			v := envVersion
 			switch {
 			case hasEnv:
@@ -209,6 +230,9 @@ func decodeJSON(r io.Reader, cfg decodeConfig, bare Version, hasBare bool) (*Sta
 	}
 	return st, &flags, nil
 }
+
+// envelopeKeys are the members of the beacon API's state envelope.
+var envelopeKeys = [...]string{"version", "execution_optimistic", "finalized", "data"}
 
 // inputSize returns the number of bytes left in r when r can tell, or -1.
 func inputSize(r io.Reader) int64 {
@@ -294,6 +318,12 @@ func (d *jsonDecoder) stateBody(s *State, k []byte) error {
 				return err
 			}
 			continue
+		}
+		if seen&(1<<i) != 0 {
+			// A repeated key is refused rather than decoded again: the
+			// last value would win, and each repeat of a list could
+			// reserve memory for the rest of the input anew.
+			return &DecodeError{Format: "json", Path: fields[i].name, Offset: keyOff, Reason: "given twice (a field may come once in the state)"}
 		}
 		if err := d.field(s, fields[i]); err != nil {
 			return inField(err, fields[i].name)

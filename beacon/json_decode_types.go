@@ -74,11 +74,12 @@ var minValidatorJSON = int64(len(`{"pubkey":"0x","withdrawal_credentials":"0x","
 	`"activation_eligibility_epoch":0,"activation_epoch":0,"exit_epoch":0,"withdrawable_epoch":0},`) + 2*48 + 2*32)
 
 // maxValidatorPrealloc caps the capacity a size hint can reserve for the
-// validator list (1 GiB of Validators; mainnet has ~2.2M): a hint is often
-// a server's Content-Length, and a lying one must not make DecodeJSON
-// reserve tens of gigabytes. A list longer than that still decodes, the
-// rest in chunks.
-const maxValidatorPrealloc = 1 << 23
+// validator list: 2^23 validators, 1 GiB (mainnet has ~2.2M), as the SSZ
+// decoder's maxPreallocBytes (a quarter of that on 32-bit platforms). A
+// hint is often a server's Content-Length, and a lying one must not make
+// DecodeJSON reserve tens of gigabytes. A list longer than that still
+// decodes, the rest in chunks.
+const maxValidatorPrealloc = maxPreallocBytes / 128
 
 // validatorCap is the capacity to give the validator list: when the input's
 // size is known, an upper bound of the validators the rest of it can hold
@@ -170,6 +171,14 @@ func (b *bigList[T]) finish() []T {
 		return []T{}
 	case !b.sized && len(b.cur) < cap(b.cur):
 		return append([]T(nil), b.cur...)[:len(b.cur):len(b.cur)]
+	case b.sized && uint64(cap(b.cur)) > 2*uint64(len(b.cur)):
+		// The capacity given up front was more than twice what came: a
+		// size hint larger than the input (a lying Content-Length).
+		// Keep an exact copy so the State does not hold the excess.
+		out := make([]T, len(b.cur))
+		copy(out, b.cur)
+		b.cur = nil
+		return out
 	}
 	return b.cur
 }
@@ -185,7 +194,12 @@ func decodeList[T any](d *jsonDecoder, f field, capHint int, elem func(*jsonDeco
 	case f.vector:
 		b.init(int(f.n))
 	case capHint > 0:
-		b.init(min(capHint, int(min(f.n, 1<<40))))
+		// Compared as uint64: f.n (a list limit, up to 2^40) does not
+		// fit an int on 32-bit platforms.
+		if uint64(capHint) > f.n {
+			capHint = int(f.n)
+		}
+		b.init(capHint)
 	}
 	for first := true; ; first = false {
 		more, err := d.more(first, ']')
@@ -245,6 +259,8 @@ func (d *jsonDecoder) object(what string, names []string, allowed uint64, fn fun
 			err = d.skipValue(0)
 		case allowed&(1<<i) == 0:
 			return &DecodeError{Format: "json", Path: names[i], Offset: off, Reason: "not a field of " + what + ": the version is wrong"}
+		case seen&(1<<i) != 0:
+			return &DecodeError{Format: "json", Path: names[i], Offset: off, Reason: "given twice (a field may come once in " + what + ")"}
 		default:
 			err = fn(i)
 			seen |= 1 << i
@@ -300,6 +316,7 @@ func (d *jsonDecoder) validator(v *Validator) error {
 		if !more {
 			break
 		}
+		keyOff := d.offset()
 		k, err := d.key()
 		if err != nil {
 			return err
@@ -331,6 +348,9 @@ func (d *jsonDecoder) validator(v *Validator) error {
 				return inField(err, validatorNames[bits.TrailingZeros8(bit)])
 			}
 			return err
+		}
+		if seen&bit != 0 {
+			return &DecodeError{Format: "json", Path: validatorNames[bits.TrailingZeros8(bit)], Offset: keyOff, Reason: "given twice (a field may come once in a validator)"}
 		}
 		seen |= bit
 	}

@@ -3,36 +3,22 @@ package beacon_test
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"log/slog"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/beacon"
+	"github.com/nodeaccess/nodeaccess/internal/testkit"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
 // leakKeys: a plain key and one whose escaped forms differ from it.
 var leakKeys = []string{"t3st-KEY-0123456789", "sEcReT%k3y:@+é"}
-
-// keyForms are the ways a server could echo key back that the SDK
-// recognises in raw text: as it is, path- and query-escaped, Go-quoted and
-// JSON-quoted. (A key whose every character a server writes as a JSON
-// \u escape is not recognised in a raw error body; where the SDK unescapes
-// text, the message of an APIError, it is masked: see unicodeEscaped.)
-func keyForms(key string) []string {
-	q := strconv.Quote(key)
-	js, _ := json.Marshal(key)
-	return []string{key, url.PathEscape(key), url.QueryEscape(key), q[1 : len(q)-1], string(js[1 : len(js)-1])}
-}
 
 // unicodeEscaped writes every byte of key as a JSON \u escape, which the
 // transport's masking of raw bodies cannot see.
@@ -46,88 +32,52 @@ func unicodeEscaped(key string) string {
 
 // leakWatch collects everything a client shows: hook attempts and log
 // records.
-type leakWatch struct {
-	mu   sync.Mutex
-	atts []nodeaccess.Attempt
-	log  bytes.Buffer
-}
+type leakWatch struct{ testkit.Recorder }
 
+// options makes a client report to w, with quick retries.
 func (w *leakWatch) options() []nodeaccess.Option {
-	return []nodeaccess.Option{
-		nodeaccess.WithHook(func(a nodeaccess.Attempt) { w.mu.Lock(); w.atts = append(w.atts, a); w.mu.Unlock() }),
-		nodeaccess.WithLogger(slog.New(slog.NewJSONHandler(&lockedWriter{w: &w.log, mu: &w.mu}, &slog.HandlerOptions{Level: slog.LevelDebug}))),
-		fast,
-	}
+	return append(w.Options(), fast)
 }
 
-type lockedWriter struct {
-	w  *bytes.Buffer
-	mu *sync.Mutex
-}
-
-func (l *lockedWriter) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.w.Write(p)
-}
-
-// assertNoKey fails when any form of key, or its first 6 characters, shows
-// in s.
-func assertNoKey(t *testing.T, key, what, s string) {
-	t.Helper()
-	for _, f := range keyForms(key) {
-		if strings.Contains(s, f) {
-			t.Errorf("%s shows the key (%q): %s", what, f, s)
-		}
-	}
-	if strings.Contains(s, key[:6]) {
-		t.Errorf("%s shows part of the key: %s", what, s)
-	}
-}
-
+// check fails unless err is an error whose renderings, typed fields, hook
+// attempts and log records all hide key.
 func (w *leakWatch) check(t *testing.T, key string, err error) {
 	t.Helper()
 	require.Error(t, err)
-	for _, s := range []string{err.Error(), fmt.Sprintf("%v|%+v|%s|%q", err, err, err, err)} {
-		assertNoKey(t, key, "error", s)
-	}
-	for e := err; e != nil; e = errors.Unwrap(e) {
-		assertNoKey(t, key, "wrapped error", e.Error())
-	}
+	testkit.AssertErrNoKey(t, key, err)
 	var ae *beacon.APIError
 	if errors.As(err, &ae) {
-		assertNoKey(t, key, "APIError", fmt.Sprintf("%+v %+v %s", *ae, *ae.HTTP, ae.HTTP.Body))
+		testkit.AssertNoKey(t, key, "APIError", fmt.Sprintf("%+v %+v %s", *ae, *ae.HTTP, ae.HTTP.Body))
 	}
 	var he *nodeaccess.HTTPError
 	if errors.As(err, &he) {
-		assertNoKey(t, key, "HTTPError", fmt.Sprintf("%+v %s", *he, he.Body))
+		testkit.AssertNoKey(t, key, "HTTPError", fmt.Sprintf("%+v %s", *he, he.Body))
 	}
 	var de *beacon.DecodeError
 	if errors.As(err, &de) {
-		assertNoKey(t, key, "DecodeError", fmt.Sprintf("%+v", *de))
+		testkit.AssertNoKey(t, key, "DecodeError", fmt.Sprintf("%+v", *de))
 	}
 	var ue *beacon.UnsupportedVersionError
 	if errors.As(err, &ue) {
-		assertNoKey(t, key, "UnsupportedVersionError", ue.Name)
+		testkit.AssertNoKey(t, key, "UnsupportedVersionError", ue.Name)
 	}
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	require.NotEmpty(t, w.atts, "the hook saw the attempts")
-	for _, a := range w.atts {
+	atts := w.Attempts()
+	require.NotEmpty(t, atts, "the hook saw the attempts")
+	for _, a := range atts {
 		s := fmt.Sprintf("%+v", a)
 		if a.Err != nil {
 			s += a.Err.Error()
 		}
-		assertNoKey(t, key, "hook", s)
+		testkit.AssertNoKey(t, key, "hook", s)
 	}
-	assertNoKey(t, key, "log", w.log.String())
+	testkit.AssertNoKey(t, key, "log", w.Log())
 }
 
 // TestKeyNeverLeaks runs every failure path of both calls against servers
 // that echo the key wherever they can.
 func TestKeyNeverLeaks(t *testing.T) {
 	for _, key := range leakKeys {
-		forms := keyForms(key)
+		forms := testkit.KeySpellings(key)
 		echoAll := strings.Join(forms, " | ") + " | " + unicodeEscaped(key)
 		jsonAll := strings.Join(append(forms[1:], unicodeEscaped(key)), " ")
 		cases := []struct {
@@ -154,7 +104,7 @@ func TestKeyNeverLeaks(t *testing.T) {
 				fmt.Fprintf(w, `{"code":503,"message":"%s"}`, jsonAll)
 			}},
 			{"status line and headers echoing the key", func(w http.ResponseWriter, r *http.Request) {
-				conn, rw := hijack(t, w, r)
+				conn, rw := testkit.Hijack(t, w, r)
 				defer conn.Close()
 				fmt.Fprintf(rw, "HTTP/1.1 418 %s\r\nContent-Type: text/%s\r\nLocation: /x/%s\r\nContent-Length: 2\r\n\r\nno", key, url.PathEscape(key), url.PathEscape(key))
 				_ = rw.Flush()
@@ -190,7 +140,7 @@ func TestKeyNeverLeaks(t *testing.T) {
 				watch := &leakWatch{}
 				c, err := beacon.New(srv.URL, key, watch.options()...)
 				require.NoError(t, err)
-				assertNoKey(t, key, "client", fmt.Sprintf("%v %+v %#v %s", c, c, c, c))
+				testkit.AssertNoKey(t, key, "client", fmt.Sprintf("%v %+v %#v %s", c, c, c, c))
 				_, err = c.State(context.Background(), beacon.Head)
 				watch.check(t, key, err)
 
@@ -201,7 +151,7 @@ func TestKeyNeverLeaks(t *testing.T) {
 				if err == nil {
 					// The JSON cases download fine; what they report must
 					// not show the key either.
-					assertNoKey(t, key, "download", fmt.Sprintf("%+v", d))
+					testkit.AssertNoKey(t, key, "download", fmt.Sprintf("%+v", d))
 					return
 				}
 				watch.check(t, key, err)
@@ -243,10 +193,10 @@ func TestConstructorErrorsHideKey(t *testing.T) {
 		} {
 			_, err := beacon.NewFromURL(ep)
 			require.Error(t, err, ep)
-			assertNoKey(t, key, "NewFromURL error", err.Error())
+			testkit.AssertNoKey(t, key, "NewFromURL error", err.Error())
 		}
 		_, err := beacon.New("https://node.example/"+key+"?q", key)
 		require.Error(t, err)
-		assertNoKey(t, key, "New error", err.Error())
+		testkit.AssertNoKey(t, key, "New error", err.Error())
 	}
 }

@@ -87,9 +87,13 @@ func WithEncoding(e Encoding) nodeaccess.Option {
 // WithPreset sets the preset states are decoded with: MainnetPreset (the
 // default; mainnet, Sepolia, Holesky, Hoodi) or MinimalPreset (devnets, the
 // consensus-specs test vectors), or a custom one, which must pass
-// Preset.Validate.
+// Preset.Validate. The zero Preset means MainnetPreset, as it does in
+// State.Preset and UsePreset.
 func WithPreset(p Preset) nodeaccess.Option {
 	return func(c *config.Config) error {
+		if p == (Preset{}) {
+			p = MainnetPreset()
+		}
 		if err := p.Validate(); err != nil {
 			return fmt.Errorf("beacon: WithPreset: %w", err)
 		}

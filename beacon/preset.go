@@ -10,7 +10,9 @@ import "fmt"
 // vectors often use the minimal one.
 //
 // Build one with MainnetPreset or MinimalPreset; a custom preset is checked
-// when it is first used.
+// when it is first used. The zero Preset means MainnetPreset everywhere: in
+// State.Preset, UsePreset and WithPreset. (Validate itself refuses it, as
+// it refuses any preset with a zero length.)
 type Preset struct {
 	// Name is "mainnet", "minimal", or a custom name.
 	Name string
@@ -78,19 +80,19 @@ func MinimalPreset() Preset {
 
 // Eth1DataVotesLimit is the limit of the eth1_data_votes list:
 // EPOCHS_PER_ETH1_VOTING_PERIOD * SLOTS_PER_EPOCH.
-func (p *Preset) Eth1DataVotesLimit() uint64 { return p.EpochsPerEth1VotingPeriod * p.SlotsPerEpoch }
+func (p Preset) Eth1DataVotesLimit() uint64 { return p.EpochsPerEth1VotingPeriod * p.SlotsPerEpoch }
 
 // EpochAttestationsLimit is the limit of phase0's previous and current
 // epoch attestation lists: MAX_ATTESTATIONS * SLOTS_PER_EPOCH.
-func (p *Preset) EpochAttestationsLimit() uint64 { return p.MaxAttestations * p.SlotsPerEpoch }
+func (p Preset) EpochAttestationsLimit() uint64 { return p.MaxAttestations * p.SlotsPerEpoch }
 
 // ProposerLookaheadLength is the length of fulu's proposer_lookahead vector:
 // (MIN_SEED_LOOKAHEAD + 1) * SLOTS_PER_EPOCH.
-func (p *Preset) ProposerLookaheadLength() uint64 { return (p.MinSeedLookahead + 1) * p.SlotsPerEpoch }
+func (p Preset) ProposerLookaheadLength() uint64 { return (p.MinSeedLookahead + 1) * p.SlotsPerEpoch }
 
 // Validate reports a preset that cannot describe a state: a zero length, or
 // a vector or limit too large to address.
-func (p *Preset) Validate() error {
+func (p Preset) Validate() error {
 	checks := []struct {
 		name string
 		v    uint64

@@ -20,15 +20,21 @@ import (
 // their length bit, no trailing bytes. Anything else is a *DecodeError
 // (matching ErrInvalidState) naming the field and the byte offset; an input
 // that ends early is a *DecodeError that also matches io.ErrUnexpectedEOF.
-// A failure of r itself is returned wrapped, not as a DecodeError.
+// An input whose known size (SizeHint, the reader's own size, or len(b)) is
+// smaller than the fork's fixed part is a DecodeError that does not match
+// io.ErrUnexpectedEOF: it is whole, so it is most likely a state of
+// another fork or preset, and fetching it again would not help. A failure
+// of r itself is returned wrapped, not as a DecodeError.
 //
 // With SizeHint (or when r is a *bytes.Reader, *bytes.Buffer,
 // *strings.Reader or a regular *os.File, whose remaining size is taken as
 // the hint), every list is allocated once with its exact length, so a
 // state costs its Go size (about 1.05 × the SSZ size) plus the read
-// buffer, whatever the validator count. The hint is trusted for that:
-// lengths up to it are allocated before their bytes arrive, so pass a true
-// size (or cap it, as a body size limit does). Without a size, a length
+// buffer, whatever the validator count. The hint is trusted for that, up
+// to a point: a list is given up to 1 GiB of memory (2^23 validators;
+// 256 MiB on 32-bit platforms) before its bytes arrive, so a lying hint (a server's Content-Length, then
+// a stall) costs at most that beyond the bytes that did arrive; a longer list grows by doubling as
+// its bytes arrive, to its exact length. Without a size, a length
 // claimed by an offset is not trusted: lists grow in bounded steps as
 // their bytes arrive, so a short hostile input cannot make the decoder
 // allocate more than a small multiple of its length.
@@ -94,6 +100,9 @@ type decoder struct {
 	// sized is true when the input's size is known: every length has
 	// then been checked against it and can be allocated exactly.
 	sized bool
+	// maxPrealloc is the most bytes a list is given before its bytes
+	// arrive; 0 means maxPreallocBytes (tests set less).
+	maxPrealloc uint64
 }
 
 // fail returns a *DecodeError for path at byte off.
@@ -139,8 +148,11 @@ func (d *decoder) decode(v Version, p Preset) (*State, error) {
 	fields := s.fields()
 	fixed := stateFixedSize(fields)
 	if d.r.size >= 0 && d.r.size < fixed {
-		return nil, &DecodeError{Format: "ssz", Offset: d.r.size, Err: io.ErrUnexpectedEOF,
-			Reason: fmt.Sprintf("the input has %d bytes, fewer than the %d of a %s state's fixed part (truncated)", d.r.size, fixed, v)}
+		// The whole input is known to be this short: not a body cut
+		// off (that would match io.ErrUnexpectedEOF and invite a
+		// retry) but a state of another fork or preset.
+		return nil, &DecodeError{Format: "ssz", Offset: d.r.size,
+			Reason: fmt.Sprintf("the input's %d bytes are fewer than the fixed part of %s %s state with the %s preset (%d bytes): likely a wrong fork or preset", d.r.size, article(v), v, presetName(p), fixed)}
 	}
 
 	var vars [16]varField
@@ -204,6 +216,22 @@ func (d *decoder) decode(v Version, p Preset) (*State, error) {
 		return nil, d.fail("", d.r.pos, "the input exceeds the 4 GiB that SSZ offsets address")
 	}
 	return s, nil
+}
+
+// article is the indefinite article before v's name: "an altair state".
+func article(v Version) string {
+	if strings.ContainsRune("aeiou", rune(v.String()[0])) {
+		return "an"
+	}
+	return "a"
+}
+
+// presetName names p in an error: its Name, or "custom" when it has none.
+func presetName(p Preset) string {
+	if p.Name == "" {
+		return "custom"
+	}
+	return p.Name
 }
 
 func le32(b []byte) uint32 {

@@ -5,6 +5,7 @@ import (
 	"math"
 	"runtime"
 	"sync"
+	"unsafe"
 )
 
 // stepBytes bounds what the decoder allocates for a collection before its
@@ -97,27 +98,59 @@ func decValidatorElem(b []byte, dst []Validator) (int, string) {
 	return -1, ""
 }
 
+// maxPreallocBytes caps the Go memory a list is given before its bytes
+// arrive: 1 GiB (2^23 validators, as the JSON decoder's
+// maxValidatorPrealloc; mainnet's ~2.2M take ~275 MB), 256 MiB on 32-bit
+// platforms. A size hint is often a server's Content-Length: a lying one
+// must not make the decoder reserve gigabytes for a body that then stalls.
+// A longer list still decodes: it grows by doubling as its bytes arrive, to
+// its exact length.
+const maxPreallocBytes = min(1<<30, math.MaxInt/8+1)
+
+// goSize is the size of a T in memory.
+func goSize[T any]() uint64 {
+	var z T
+	return uint64(unsafe.Sizeof(z))
+}
+
 // decodeElems decodes count elements of size bytes each into a new slice
 // (count < 0: elements up to the end of the input, at most limit). With a
-// known input size the slice is allocated once, exactly; otherwise it
-// starts at stepBytes' worth and doubles as the bytes arrive.
+// known input size the slice is allocated once, exactly (up to
+// maxPreallocBytes before the bytes arrive); otherwise it starts at
+// stepBytes' worth and doubles as the bytes arrive. A list whose bytes, in
+// the input or in memory, would not fit an int (on 32-bit platforms) is a
+// *DecodeError.
 func decodeElems[T any](d *decoder, path string, count int64, limit uint64, size int, dec elemDecoder[T]) ([]T, error) {
+	esz := goSize[T]()
+	// maxElems is the most elements whose bytes fit an int, in the
+	// input and in memory.
+	maxElems := uint64(math.MaxInt) / max(esz, uint64(size))
+	if count >= 0 && uint64(count) > maxElems {
+		return nil, d.fail(path, d.r.pos, "%d elements (%d bytes in memory) are more than this platform can hold (at most %d)", count, uint64(count)*esz, maxElems)
+	}
 	if d.r.src == nil && count >= 0 && count*int64(size) >= parallelMinBytes {
 		return decodeInMemory(d, path, int(count), size, dec)
 	}
 	block := readBufSize / size
+	maxPrealloc := uint64(maxPreallocBytes)
+	if d.maxPrealloc > 0 {
+		maxPrealloc = d.maxPrealloc
+	}
+	prealloc := int64(max(1, min(maxPrealloc/esz, maxElems)))
 	var s []T
 	switch {
 	case count >= 0 && (d.sized || count*int64(size) <= stepBytes):
-		s = make([]T, 0, count)
+		s = make([]T, 0, min(count, prealloc))
 	case count >= 0:
 		s = make([]T, 0, stepBytes/size)
 	default:
 		s = make([]T, 0, min(uint64(stepBytes/size), limit))
 	}
+	// want is the number of elements to decode (count < 0: the most
+	// there may be); count fits an int, as checked above.
 	want := int(count)
 	if count < 0 {
-		want = int(min(limit, uint64(maxSSZSize)/uint64(size), math.MaxInt))
+		want = int(min(limit, uint64(maxSSZSize)/uint64(size), maxElems))
 	}
 	for {
 		var k int
@@ -135,6 +168,9 @@ func decodeElems[T any](d *decoder, path string, count int64, limit uint64, size
 				return s, nil
 			}
 			if len(s) >= want {
+				if uint64(want) < limit {
+					return nil, d.fail(path, d.r.pos, "more than %d elements, more than an SSZ input or this platform can hold", want)
+				}
 				return nil, d.fail(path, d.r.pos, "more than %d elements, over the list's limit", limit)
 			}
 			k = max(1, min(d.r.buffered()/size, block, want-len(s)))
@@ -285,22 +321,26 @@ func (d *decoder) decodeAttestations(path string, scope int64, limit, bitsLimit 
 	case uint64(first/offsetSize) > limit:
 		return nil, d.fail(path, start, "%d elements, over the list's limit of %d", first/offsetSize, limit)
 	}
-	count := int(first / offsetSize)
-	offs := make([]int64, count+1)
-	offs[0], offs[count] = first, scope
+	count := int(first / offsetSize) // at most 2^30: fits an int
+	// The offsets grow as they are read: a first offset is only a claim.
+	offs := make([]int64, 1, min(count, 1024)+1)
+	offs[0] = first
 	for j := 1; j < count; j++ {
 		at := d.r.pos
 		if b, err = d.read(path, offsetSize); err != nil {
 			return nil, err
 		}
-		offs[j] = int64(le32(b))
-		if offs[j] < offs[j-1] || (scope >= 0 && offs[j] > scope) {
-			return nil, d.fail(fmt.Sprintf("%s[%d]", path, j), at, "offset %d is out of order or beyond the list's %d bytes", offs[j], scope)
+		o := int64(le32(b))
+		if o < offs[j-1] || (scope >= 0 && o > scope) {
+			return nil, d.fail(fmt.Sprintf("%s[%d]", path, j), at, "offset %d is out of order or beyond the list's %d bytes", o, scope)
 		}
+		offs = append(offs, o)
 	}
+	offs = append(offs, scope)
 	maxBits := int(bitsLimit/8) + 1 // the longest valid bitlist, in bytes
 	out := make([]PendingAttestation, 0, min(count, 64))
 	if d.sized {
+		// All the offsets have arrived: count is backed by 4 bytes each.
 		out = make([]PendingAttestation, 0, count)
 	}
 	for j := range count {

@@ -21,66 +21,127 @@ type State struct {
 	// means MainnetPreset.
 	Preset Preset
 
-	GenesisTime           uint64
+	// The consensus specs' BeaconState fields follow, in their SSZ order,
+	// each named in Go case (genesis_time is GenesisTime).
+
+	// GenesisTime is the chain's genesis, in Unix seconds.
+	GenesisTime uint64
+	// GenesisValidatorsRoot is the hash tree root of the genesis
+	// validator registry (it identifies the chain in signing domains).
 	GenesisValidatorsRoot Root
-	Slot                  Slot
-	Fork                  Fork
-	LatestBlockHeader     BeaconBlockHeader
-	BlockRoots            []Root // SLOTS_PER_HISTORICAL_ROOT roots
-	StateRoots            []Root // SLOTS_PER_HISTORICAL_ROOT roots
-	// HistoricalRoots is frozen since capella (HistoricalSummaries
-	// continues it).
-	HistoricalRoots  []Root
-	Eth1Data         Eth1Data
-	Eth1DataVotes    []Eth1Data
+	// Slot is the state's slot.
+	Slot Slot
+	// Fork is the fork the state is in.
+	Fork Fork
+	// LatestBlockHeader is the header of the latest block processed.
+	LatestBlockHeader BeaconBlockHeader
+	// BlockRoots are the last SLOTS_PER_HISTORICAL_ROOT block roots, a
+	// ring indexed by slot.
+	BlockRoots []Root
+	// StateRoots are the last SLOTS_PER_HISTORICAL_ROOT state roots, a
+	// ring indexed by slot.
+	StateRoots []Root
+	// HistoricalRoots are the roots of past batches of BlockRoots and
+	// StateRoots; frozen since capella (HistoricalSummaries continues it).
+	HistoricalRoots []Root
+	// Eth1Data is the eth1 deposit contract state last agreed on.
+	Eth1Data Eth1Data
+	// Eth1DataVotes are the votes of the current voting period.
+	Eth1DataVotes []Eth1Data
+	// Eth1DepositIndex is the number of eth1 deposits processed.
 	Eth1DepositIndex uint64
-	Validators       []Validator
-	Balances         []Gwei
-	RandaoMixes      []Root // EPOCHS_PER_HISTORICAL_VECTOR mixes
-	Slashings        []Gwei // EPOCHS_PER_SLASHINGS_VECTOR sums
+	// Validators is the validator registry.
+	Validators []Validator
+	// Balances are the validators' balances in gwei, one per validator.
+	Balances []Gwei
+	// RandaoMixes are the last EPOCHS_PER_HISTORICAL_VECTOR RANDAO mixes,
+	// a ring indexed by epoch.
+	RandaoMixes []Root
+	// Slashings are the sums of the balances slashed in the last
+	// EPOCHS_PER_SLASHINGS_VECTOR epochs, a ring indexed by epoch.
+	Slashings []Gwei
 
-	// PreviousEpochAttestations and CurrentEpochAttestations: phase0 only.
+	// PreviousEpochAttestations are the previous epoch's attestations:
+	// phase0 only.
 	PreviousEpochAttestations []PendingAttestation
-	CurrentEpochAttestations  []PendingAttestation
+	// CurrentEpochAttestations are the current epoch's attestations:
+	// phase0 only.
+	CurrentEpochAttestations []PendingAttestation
 
-	// PreviousEpochParticipation and CurrentEpochParticipation: altair and
-	// later (they replace phase0's epoch attestations), one per validator.
+	// PreviousEpochParticipation holds each validator's participation
+	// flags for the previous epoch: altair and later (it replaces
+	// phase0's epoch attestations), one per validator.
 	PreviousEpochParticipation []ParticipationFlags
-	CurrentEpochParticipation  []ParticipationFlags
+	// CurrentEpochParticipation holds each validator's participation
+	// flags for the current epoch: altair and later, one per validator.
+	CurrentEpochParticipation []ParticipationFlags
 
-	JustificationBits           JustificationBits
+	// JustificationBits says which of the last four epochs were justified.
+	JustificationBits JustificationBits
+	// PreviousJustifiedCheckpoint is the justified checkpoint before the
+	// current one.
 	PreviousJustifiedCheckpoint Checkpoint
-	CurrentJustifiedCheckpoint  Checkpoint
-	FinalizedCheckpoint         Checkpoint
+	// CurrentJustifiedCheckpoint is the latest justified checkpoint.
+	CurrentJustifiedCheckpoint Checkpoint
+	// FinalizedCheckpoint is the latest finalized checkpoint.
+	FinalizedCheckpoint Checkpoint
 
-	// InactivityScores, CurrentSyncCommittee, NextSyncCommittee: altair and
-	// later.
-	InactivityScores     []uint64
+	// InactivityScores holds each validator's inactivity score: altair
+	// and later, one per validator.
+	InactivityScores []uint64
+	// CurrentSyncCommittee is the sync committee of the current period:
+	// altair and later.
 	CurrentSyncCommittee SyncCommittee
-	NextSyncCommittee    SyncCommittee
+	// NextSyncCommittee is the sync committee of the next period: altair
+	// and later.
+	NextSyncCommittee SyncCommittee
 
-	// LatestExecutionPayloadHeader: bellatrix and later.
+	// LatestExecutionPayloadHeader is the header of the latest execution
+	// payload: bellatrix and later.
 	LatestExecutionPayloadHeader ExecutionPayloadHeader
 
-	// NextWithdrawalIndex, NextWithdrawalValidatorIndex,
-	// HistoricalSummaries: capella and later.
-	NextWithdrawalIndex          uint64
+	// NextWithdrawalIndex is the index of the next withdrawal: capella
+	// and later.
+	NextWithdrawalIndex uint64
+	// NextWithdrawalValidatorIndex is the validator the next withdrawal
+	// sweep starts at: capella and later.
 	NextWithdrawalValidatorIndex ValidatorIndex
-	HistoricalSummaries          []HistoricalSummary
+	// HistoricalSummaries continue HistoricalRoots, a summary per
+	// SLOTS_PER_HISTORICAL_ROOT slots: capella and later.
+	HistoricalSummaries []HistoricalSummary
 
-	// Electra and later.
-	DepositRequestsStartIndex     uint64
-	DepositBalanceToConsume       Gwei
-	ExitBalanceToConsume          Gwei
-	EarliestExitEpoch             Epoch
+	// DepositRequestsStartIndex is the index of the first deposit
+	// request (UNSET_DEPOSIT_REQUESTS_START_INDEX until one came):
+	// electra and later.
+	DepositRequestsStartIndex uint64
+	// DepositBalanceToConsume is the deposit churn left over: electra
+	// and later.
+	DepositBalanceToConsume Gwei
+	// ExitBalanceToConsume is the exit churn left in EarliestExitEpoch:
+	// electra and later.
+	ExitBalanceToConsume Gwei
+	// EarliestExitEpoch is the earliest epoch a new exit can take:
+	// electra and later.
+	EarliestExitEpoch Epoch
+	// ConsolidationBalanceToConsume is the consolidation churn left in
+	// EarliestConsolidationEpoch: electra and later.
 	ConsolidationBalanceToConsume Gwei
-	EarliestConsolidationEpoch    Epoch
-	PendingDeposits               []PendingDeposit
-	PendingPartialWithdrawals     []PendingPartialWithdrawal
-	PendingConsolidations         []PendingConsolidation
+	// EarliestConsolidationEpoch is the earliest epoch a new
+	// consolidation can take: electra and later.
+	EarliestConsolidationEpoch Epoch
+	// PendingDeposits are the deposits waiting to be applied: electra and
+	// later.
+	PendingDeposits []PendingDeposit
+	// PendingPartialWithdrawals are the partial withdrawals waiting to be
+	// processed: electra and later.
+	PendingPartialWithdrawals []PendingPartialWithdrawal
+	// PendingConsolidations are the consolidations waiting to be
+	// processed: electra and later.
+	PendingConsolidations []PendingConsolidation
 
-	// ProposerLookahead: fulu and later; (MIN_SEED_LOOKAHEAD+1) *
-	// SLOTS_PER_EPOCH proposer indices, from the current epoch on.
+	// ProposerLookahead holds the proposer indices of
+	// (MIN_SEED_LOOKAHEAD+1) * SLOTS_PER_EPOCH slots from the current
+	// epoch's first on: fulu and later.
 	ProposerLookahead []ValidatorIndex
 }
 
@@ -92,8 +153,14 @@ func (s *State) preset() Preset {
 	return s.Preset
 }
 
-// Epoch returns the epoch of the state's slot.
+// Epoch returns the epoch of the state's slot: Slot / SLOTS_PER_EPOCH of
+// the state's preset (mainnet's when Preset is zero). It returns 0 for an
+// incomplete non-zero Preset whose SlotsPerEpoch is 0 (one that
+// Preset.Validate refuses, and no decoder returns).
 func (s *State) Epoch() Epoch {
 	p := s.preset()
+	if p.SlotsPerEpoch == 0 {
+		return 0
+	}
 	return Epoch(uint64(s.Slot) / p.SlotsPerEpoch)
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"mime"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/internal/transport"
@@ -77,7 +78,7 @@ func (c *Client) State(ctx context.Context, id StateID, opts ...CallOption) (*St
 		return err
 	})
 	if err != nil {
-		return nil, c.t.Wrap(opState, apiError(err, id, c.t.Mask))
+		return nil, c.t.Wrap(opState, apiError(err, id, c.t.Mask, c.enc))
 	}
 	if root, ok := id.Root(); ok && !cfg.noVerify {
 		got, err := out.State.HashTreeRoot()
@@ -162,7 +163,7 @@ func (c *Client) responseEncoding(ct string) (Encoding, error) {
 	case mt == mediaJSON:
 		return EncodingJSON, nil
 	}
-	return 0, fmt.Errorf("%w: Content-Type %q is neither application/octet-stream (SSZ) nor application/json", nodeaccess.ErrInvalidResponse, c.t.Mask(quoteCap(ct)))
+	return 0, fmt.Errorf("%w: Content-Type %q is neither application/octet-stream (SSZ) nor application/json", nodeaccess.ErrInvalidResponse, quoteCap(c.t.Mask(ct)))
 }
 
 // decodeFailure shapes a decoder's error: a *DecodeError becomes an error
@@ -189,7 +190,7 @@ func unsupported(err error, mask func(string) string) error {
 	var ue *UnsupportedVersionError
 	if errors.As(err, &ue) {
 		cp := *ue
-		cp.Name = mask(quoteCap(cp.Name))
+		cp.Name = quoteCap(mask(cp.Name))
 		return &annotated{
 			msg:  fmt.Sprintf("unsupported version %q: this package decodes phase0 to %s (DownloadState still saves such a state undecoded)", cp.Name, Latest),
 			errs: []error{&cp},
@@ -208,9 +209,16 @@ func (e *annotated) Error() string   { return e.msg }
 func (e *annotated) Unwrap() []error { return e.errs }
 
 // quoteCap cuts a server's value to a length fit for a message.
-func quoteCap(s string) string {
-	if len(s) > maxQuoted {
-		return s[:maxQuoted] + "…"
+func quoteCap(s string) string { return cutAt(s, maxQuoted) }
+
+// cutAt cuts s to at most n bytes and marks the cut with "…"; the cut falls
+// on a rune boundary, so a multi-byte character is kept whole or dropped.
+func cutAt(s string, n int) string {
+	if len(s) <= n {
+		return s
 	}
-	return s
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
 }

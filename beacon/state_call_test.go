@@ -14,6 +14,7 @@ import (
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/beacon"
 	"github.com/nodeaccess/nodeaccess/beacon/beacontest"
+	"github.com/nodeaccess/nodeaccess/internal/testkit"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -144,7 +145,7 @@ func TestStateJSONVersionHeader(t *testing.T) {
 	_, err = c.State(context.Background(), beacon.Head)
 	require.Error(t, err)
 	assert.ErrorIs(t, err, nodeaccess.ErrInvalidResponse)
-	assert.Equal(t, 1, cnt.get(), "not retried")
+	assert.Equal(t, 1, cnt.Get(), "not retried")
 }
 
 // An SSZ body whose header names another fork does not decode as a state.
@@ -160,7 +161,7 @@ func TestStateSSZWrongFork(t *testing.T) {
 	require.ErrorAs(t, err, &de)
 	assert.Equal(t, "ssz", de.Format)
 	assert.Contains(t, err.Error(), "beacon: getStateV2: invalid response: ssz: ")
-	assert.Equal(t, 1, cnt.get(), "a complete but invalid body is not fetched again")
+	assert.Equal(t, 1, cnt.Get(), "a complete but invalid body is not fetched again")
 }
 
 // The preset matters: a minimal state does not decode as mainnet.
@@ -255,13 +256,13 @@ func TestStateTruncatedBody(t *testing.T) {
 			}
 			stateHandler(f.ssz, "application/octet-stream", "altair")(w, r, n)
 		})
-		rec := &recorder{}
-		c := newClient(t, srv.URL, fast, beacon.WithPreset(beacon.MinimalPreset()), nodeaccess.WithHook(rec.hook))
+		rec := &testkit.Recorder{}
+		c := newClient(t, srv.URL, fast, beacon.WithPreset(beacon.MinimalPreset()), nodeaccess.WithHook(rec.Hook))
 		res, err := c.State(context.Background(), beacon.Head)
 		require.NoError(t, err)
 		sameState(t, f.ssz, res.State)
-		assert.Equal(t, 2, cnt.get())
-		atts := rec.all()
+		assert.Equal(t, 2, cnt.Get())
+		atts := rec.Attempts()
 		require.Len(t, atts, 2)
 		assert.ErrorIs(t, atts[0].Err, io.ErrUnexpectedEOF)
 		assert.True(t, atts[0].WillRetry)
@@ -273,7 +274,7 @@ func TestStateTruncatedBody(t *testing.T) {
 		c := newClient(t, srv.URL, fast, beacon.WithPreset(beacon.MinimalPreset()))
 		_, err := c.State(context.Background(), beacon.Head)
 		require.Error(t, err)
-		assert.Equal(t, 3, cnt.get())
+		assert.Equal(t, 3, cnt.Get())
 		assert.ErrorIs(t, err, nodeaccess.ErrUnavailable)
 		assert.ErrorIs(t, err, io.ErrUnexpectedEOF)
 		assert.Equal(t, "beacon: getStateV2: service unavailable after 3 attempts: unexpected EOF", err.Error())
@@ -282,7 +283,7 @@ func TestStateTruncatedBody(t *testing.T) {
 		// No Content-Length, connection closed early: to HTTP the body
 		// ended cleanly, and only the decoder sees that it is short.
 		srv, cnt := serve(t, func(w http.ResponseWriter, r *http.Request, _ int) {
-			conn, rw := hijack(t, w, r)
+			conn, rw := testkit.Hijack(t, w, r)
 			defer conn.Close()
 			fmt.Fprintf(rw, "HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nEth-Consensus-Version: altair\r\nConnection: close\r\n\r\n")
 			_, _ = rw.Write(f.ssz[:len(f.ssz)/3])
@@ -291,7 +292,7 @@ func TestStateTruncatedBody(t *testing.T) {
 		c := newClient(t, srv.URL, fast, beacon.WithPreset(beacon.MinimalPreset()))
 		_, err := c.State(context.Background(), beacon.Head)
 		require.Error(t, err)
-		assert.Equal(t, 1, cnt.get())
+		assert.Equal(t, 1, cnt.Get())
 		assert.ErrorIs(t, err, nodeaccess.ErrInvalidResponse)
 		assert.ErrorIs(t, err, beacon.ErrInvalidState)
 		assert.ErrorIs(t, err, io.ErrUnexpectedEOF)
@@ -311,7 +312,7 @@ func TestStateGarbageBody(t *testing.T) {
 		require.Error(t, err, tc.body)
 		assert.ErrorIs(t, err, nodeaccess.ErrInvalidResponse, tc.body)
 		assert.ErrorIs(t, err, beacon.ErrInvalidState, tc.body)
-		assert.Equal(t, 1, cnt.get(), tc.body)
+		assert.Equal(t, 1, cnt.Get(), tc.body)
 	}
 }
 

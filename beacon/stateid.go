@@ -150,11 +150,7 @@ func isDecimal(s string) bool {
 }
 
 func badStateID(s, why string) error {
-	q := s
-	if len(q) > maxQuoted {
-		q = q[:maxQuoted] + "…"
-	}
-	return &nodeaccess.InputError{Arg: "stateID", Reason: strconv.Quote(q) + " " + why}
+	return &nodeaccess.InputError{Arg: "stateID", Reason: strconv.Quote(cutAt(s, maxQuoted)) + " " + why}
 }
 
 func zeroStateIDError() error {

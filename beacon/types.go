@@ -49,68 +49,115 @@ type Bitlist []byte
 
 // Fork is the state's fork: the version before the last fork, the current
 // version, and the epoch of the last fork.
+//
+// The fields of this package's containers are the consensus specs' fields,
+// in their order, named in Go case (previous_version is PreviousVersion);
+// where a Go name differs from that, its comment gives the specs' name.
 type Fork struct {
+	// PreviousVersion is the fork version before the last fork.
 	PreviousVersion ForkVersion
-	CurrentVersion  ForkVersion
-	Epoch           Epoch
+	// CurrentVersion is the fork version in force.
+	CurrentVersion ForkVersion
+	// Epoch is the epoch of the last fork.
+	Epoch Epoch
 }
 
 // Checkpoint is an epoch and the root of its boundary block.
 type Checkpoint struct {
+	// Epoch is the checkpoint's epoch.
 	Epoch Epoch
-	Root  Root
+	// Root is the root of the epoch's boundary block.
+	Root Root
 }
 
 // BeaconBlockHeader is a block header; the state keeps the latest one.
 type BeaconBlockHeader struct {
-	Slot          Slot
+	// Slot is the block's slot.
+	Slot Slot
+	// ProposerIndex is the index of the validator that proposed it.
 	ProposerIndex ValidatorIndex
-	ParentRoot    Root
-	StateRoot     Root
-	BodyRoot      Root
+	// ParentRoot is the hash tree root of the parent block.
+	ParentRoot Root
+	// StateRoot is the hash tree root of the post-state (zero in the
+	// state's latest_block_header until the next slot fills it in).
+	StateRoot Root
+	// BodyRoot is the hash tree root of the block's body.
+	BodyRoot Root
 }
 
 // Eth1Data is a vote on the deposit contract's state.
 type Eth1Data struct {
-	DepositRoot  Root
+	// DepositRoot is the deposit contract's deposit tree root.
+	DepositRoot Root
+	// DepositCount is the number of deposits the contract had made.
 	DepositCount uint64
-	BlockHash    Root
+	// BlockHash is the hash of the execution block voted for.
+	BlockHash Root
 }
 
 // Validator is one entry of the validator registry (121 bytes in SSZ).
 type Validator struct {
-	PublicKey                  BLSPubKey
-	WithdrawalCredentials      Root
-	EffectiveBalance           Gwei
-	Slashed                    bool
+	// PublicKey is the validator's BLS public key (`pubkey` in the
+	// consensus specs).
+	PublicKey BLSPubKey
+	// WithdrawalCredentials is the 0x00 (BLS), 0x01 or 0x02 (execution
+	// address) prefix and the withdrawal key's hash or the address.
+	WithdrawalCredentials Root
+	// EffectiveBalance is the balance that counts for rewards and
+	// committees, in gwei.
+	EffectiveBalance Gwei
+	// Slashed is true once the validator has been slashed.
+	Slashed bool
+	// ActivationEligibilityEpoch is when it became eligible to join the
+	// activation queue (FarFutureEpoch before).
 	ActivationEligibilityEpoch Epoch
-	ActivationEpoch            Epoch
-	ExitEpoch                  Epoch
-	WithdrawableEpoch          Epoch
+	// ActivationEpoch is when it became (or becomes) active.
+	ActivationEpoch Epoch
+	// ExitEpoch is when it exits (FarFutureEpoch when it has not).
+	ExitEpoch Epoch
+	// WithdrawableEpoch is when its balance may be withdrawn
+	// (FarFutureEpoch when not yet set).
+	WithdrawableEpoch Epoch
 }
 
 // AttestationData is what an attestation votes for.
 type AttestationData struct {
-	Slot            Slot
-	Index           uint64
+	// Slot is the slot attested to.
+	Slot Slot
+	// Index is the committee's index in the slot (a CommitteeIndex in
+	// the consensus specs).
+	Index uint64
+	// BeaconBlockRoot is the head block's root (the LMD GHOST vote).
 	BeaconBlockRoot Root
-	Source          Checkpoint
-	Target          Checkpoint
+	// Source is the justified checkpoint (the FFG source).
+	Source Checkpoint
+	// Target is the checkpoint voted for (the FFG target).
+	Target Checkpoint
 }
 
 // PendingAttestation is a phase0 attestation kept in the state until the
 // end of the next epoch.
 type PendingAttestation struct {
-	AggregationBits Bitlist // Bitlist[MAX_VALIDATORS_PER_COMMITTEE]
-	Data            AttestationData
-	InclusionDelay  Slot
-	ProposerIndex   ValidatorIndex
+	// AggregationBits has a bit per committee member that attested: a
+	// Bitlist[MAX_VALIDATORS_PER_COMMITTEE].
+	AggregationBits Bitlist
+	// Data is what was attested to.
+	Data AttestationData
+	// InclusionDelay is the number of slots until the attestation was
+	// included in a block.
+	InclusionDelay Slot
+	// ProposerIndex is the index of the proposer that included it.
+	ProposerIndex ValidatorIndex
 }
 
 // SyncCommittee is an altair sync committee: SYNC_COMMITTEE_SIZE public
 // keys and their aggregate.
 type SyncCommittee struct {
-	PublicKeys         []BLSPubKey // exactly SYNC_COMMITTEE_SIZE keys
+	// PublicKeys are the members' public keys, exactly
+	// SYNC_COMMITTEE_SIZE of them (`pubkeys` in the consensus specs).
+	PublicKeys []BLSPubKey
+	// AggregatePublicKey is the aggregate of PublicKeys
+	// (`aggregate_pubkey` in the consensus specs).
 	AggregatePublicKey BLSPubKey
 }
 
@@ -119,51 +166,85 @@ type SyncCommittee struct {
 // part of the header from capella on, BlobGasUsed and ExcessBlobGas from
 // deneb on; before that they are zero and are neither encoded nor hashed.
 type ExecutionPayloadHeader struct {
-	ParentHash       common.Hash
-	FeeRecipient     common.Address
-	StateRoot        Root
-	ReceiptsRoot     Root
-	LogsBloom        [256]byte
-	PrevRandao       Root
-	BlockNumber      uint64
-	GasLimit         uint64
-	GasUsed          uint64
-	Timestamp        uint64
-	ExtraData        []byte // at most MAX_EXTRA_DATA_BYTES
-	BaseFeePerGas    uint256.Int
-	BlockHash        common.Hash
+	// ParentHash is the parent execution block's hash.
+	ParentHash common.Hash
+	// FeeRecipient is the address that receives the priority fees.
+	FeeRecipient common.Address
+	// StateRoot is the execution state root.
+	StateRoot Root
+	// ReceiptsRoot is the root of the block's receipts.
+	ReceiptsRoot Root
+	// LogsBloom is the bloom filter of the block's logs.
+	LogsBloom [256]byte
+	// PrevRandao is the beacon chain's RANDAO mix the block used.
+	PrevRandao Root
+	// BlockNumber is the execution block number.
+	BlockNumber uint64
+	// GasLimit is the block's gas limit.
+	GasLimit uint64
+	// GasUsed is the gas the block used.
+	GasUsed uint64
+	// Timestamp is the block's Unix time in seconds.
+	Timestamp uint64
+	// ExtraData is the block's extra data, at most MAX_EXTRA_DATA_BYTES.
+	ExtraData []byte
+	// BaseFeePerGas is the block's base fee in wei (a uint256).
+	BaseFeePerGas uint256.Int
+	// BlockHash is the execution block's hash.
+	BlockHash common.Hash
+	// TransactionsRoot is the hash tree root of the block's
+	// transactions.
 	TransactionsRoot Root
-	WithdrawalsRoot  Root   // capella and later
-	BlobGasUsed      uint64 // deneb and later
-	ExcessBlobGas    uint64 // deneb and later
+	// WithdrawalsRoot is the hash tree root of the block's withdrawals:
+	// capella and later.
+	WithdrawalsRoot Root
+	// BlobGasUsed is the blob gas the block used: deneb and later.
+	BlobGasUsed uint64
+	// ExcessBlobGas is the blob gas beyond the target carried over:
+	// deneb and later.
+	ExcessBlobGas uint64
 }
 
 // HistoricalSummary is a capella summary of SLOTS_PER_HISTORICAL_ROOT
 // block and state roots.
 type HistoricalSummary struct {
+	// BlockSummaryRoot is the hash tree root of the period's block roots.
 	BlockSummaryRoot Root
+	// StateSummaryRoot is the hash tree root of the period's state roots.
 	StateSummaryRoot Root
 }
 
 // PendingDeposit is an electra deposit waiting to be applied.
 type PendingDeposit struct {
-	PublicKey             BLSPubKey
+	// PublicKey is the depositing validator's key (`pubkey` in the
+	// consensus specs).
+	PublicKey BLSPubKey
+	// WithdrawalCredentials are the deposit's withdrawal credentials.
 	WithdrawalCredentials Root
-	Amount                Gwei
-	Signature             BLSSignature
-	Slot                  Slot
+	// Amount is the deposit in gwei.
+	Amount Gwei
+	// Signature is the deposit message's BLS signature.
+	Signature BLSSignature
+	// Slot is the slot of the block that carried the deposit request
+	// (GENESIS_SLOT for deposits from the eth1 bridge).
+	Slot Slot
 }
 
 // PendingPartialWithdrawal is an electra partial withdrawal waiting to be
 // processed.
 type PendingPartialWithdrawal struct {
-	ValidatorIndex    ValidatorIndex
-	Amount            Gwei
+	// ValidatorIndex is the withdrawing validator's index.
+	ValidatorIndex ValidatorIndex
+	// Amount is the amount to withdraw in gwei.
+	Amount Gwei
+	// WithdrawableEpoch is the first epoch it may be processed.
 	WithdrawableEpoch Epoch
 }
 
 // PendingConsolidation is an electra consolidation waiting to be processed.
 type PendingConsolidation struct {
+	// SourceIndex is the validator whose balance moves.
 	SourceIndex ValidatorIndex
+	// TargetIndex is the validator that receives it.
 	TargetIndex ValidatorIndex
 }

@@ -58,6 +58,10 @@ var ErrUnsupportedVersion = errors.New("unsupported version")
 // decode, such as a fork newer than Fulu. Name is the name as the server or
 // the caller spelled it.
 type UnsupportedVersionError struct {
+	// Name is the version as it was given: a fork name from the server
+	// or the caller ("gloas"), or the String of a Version this package
+	// does not know ("Version(9)"). In the errors of Client calls it is
+	// cut to 80 bytes and has the access key masked.
 	Name string
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/beacon"
+	"github.com/nodeaccess/nodeaccess/internal/testkit"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"gopkg.in/h2non/gock.v1"
@@ -259,7 +260,7 @@ func TestErrorBodies(t *testing.T) {
 			"beacon: getStateV2: state 9: HTTP 400 Bad Request: Invalid state ID: 9", 400, false,
 			nil, []error{nodeaccess.ErrInvalidInput, nodeaccess.ErrNotFound, beacon.ErrDebugDisabled}},
 		{"406", 406, "application/json", `{"code":406,"message":"Accepted media type not supported"}`,
-			"beacon: getStateV2: state 9: HTTP 406 Not Acceptable: Accepted media type not supported (the node cannot serve the encoding asked for; WithEncoding(EncodingAuto) accepts both)", 406, false,
+			"beacon: getStateV2: state 9: HTTP 406 Not Acceptable: Accepted media type not supported (the node serves the state in neither SSZ nor JSON, though the request accepted both)", 406, false,
 			nil, []error{nodeaccess.ErrNotFound}},
 		{"500", 500, "application/json", `{"code":500,"message":"Internal server error: state regen failed","stacktraces":["a","b"]}`,
 			"beacon: getStateV2: state 9: HTTP 500 Internal Server Error: Internal server error: state regen failed", 500, false,
@@ -346,14 +347,9 @@ func TestBadInputSendsNothing(t *testing.T) {
 	c := gockClient(t)
 	check := func(err error, arg string) {
 		t.Helper()
-		require.Error(t, err)
-		assert.ErrorIs(t, err, nodeaccess.ErrInvalidInput)
-		var ie *nodeaccess.InputError
-		require.ErrorAs(t, err, &ie)
-		assert.Equal(t, arg, ie.Arg)
-		var oe *nodeaccess.OpError
-		require.ErrorAs(t, err, &oe)
+		oe, _ := testkit.RequireInputError(t, err, arg)
 		assert.Equal(t, "getStateV2", oe.Op)
+		testkit.AssertErrNoKey(t, testKey, err)
 	}
 	_, err := c.State(context.Background(), beacon.StateID{})
 	check(err, "stateID")
@@ -367,7 +363,7 @@ func TestBadInputSendsNothing(t *testing.T) {
 
 // A cancelled context returns the context's error, nothing sent.
 func TestCancelledContext(t *testing.T) {
-	c, err := beacon.New(testBase, testKey, nodeaccess.WithRoundTripper(refuseAll{t}))
+	c, err := beacon.New(testBase, testKey, nodeaccess.WithRoundTripper(testkit.Refuse{T: t}))
 	require.NoError(t, err)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -376,8 +372,6 @@ func TestCancelledContext(t *testing.T) {
 	_, err = c.DownloadState(ctx, beacon.Head, &bytes.Buffer{})
 	assert.True(t, errors.Is(err, context.Canceled), "%v", err)
 }
-
-var _ http.RoundTripper = refuseAll{}
 
 // A redirect is not followed (the key would travel with it); the error
 // says where it pointed, with the key masked.
@@ -391,6 +385,6 @@ func TestRedirectNotFollowed(t *testing.T) {
 	c := newClient(t, srv.URL)
 	_, err := c.State(context.Background(), beacon.Head)
 	require.Error(t, err)
-	assert.Equal(t, 1, cnt.get())
+	assert.Equal(t, 1, cnt.Get())
 	assert.Equal(t, "beacon: getStateV2: state head: HTTP 307 Temporary Redirect (redirect to https://other.example/beacon/REDACTED/x): moved", err.Error())
 }

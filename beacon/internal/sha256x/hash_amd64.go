@@ -13,12 +13,13 @@ import (
 // BW (VPSHUFB on ZMM). x/sys/cpu also checks that the OS saves ZMM state.
 var hasAVX512 = cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW
 
-// hashBlocks16 hashes 16*groups 64-byte blocks at src into 32-byte digests
-// at dst, 16 blocks at a time. groups must be at least 1 and the buffers
-// must hold 1024*groups and 512*groups bytes and not overlap.
+// hashBlocks16 hashes 16*groups 64-byte blocks at src into 32-byte digests,
+// 16 blocks at a time; the digest of block i goes to dst + i*stride. groups
+// must be at least 1, stride at least 32, src must hold 1024*groups bytes
+// and dst (16*groups-1)*stride+32, and the buffers must not overlap.
 //
 //go:noescape
-func hashBlocks16(dst, src *byte, groups int)
+func hashBlocks16(dst, src *byte, groups, stride int)
 
 // The tables below are read by hash_amd64.s (the lint directives tell
 // staticcheck, which does not read assembly, that they are used).

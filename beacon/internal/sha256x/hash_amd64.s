@@ -15,6 +15,7 @@
 //            free register that receives the next round's hk
 //   Z25-Z31  temporaries
 //   R8, R9   the round constants K and the padding block's K[t]+W[t]
+//   R10      the distance between two digests at dst (32: contiguous)
 //
 // Round t computes, with hk = h + K[t] on entry:
 //   hk' = g + K[t+1]                  (next round's h is this round's g)
@@ -35,17 +36,18 @@
 	VPTERNLOGD $0x96, Z30, Z29, Z28
 
 // CORE finishes a round once hk holds h + K[t] + W[t] and the next round's
-// hk has been taken from g.
+// hk has been taken from g. The sums are ordered for short dependency
+// chains: Ch before Σ1 (one step sooner), and Σ0 + Maj added to T1 at once.
 #define CORE(a, b, c, d, e, f, g, hk) \
 	SIGMAS(a, e);                    \
 	VPTERNLOGD $0xB8, f, e, g;       \
-	VPADDD     Z25, hk, hk;          \
 	VPADDD     g, hk, hk;            \
-	VPADDD     hk, d, d;             \
 	VMOVDQA32  a, Z29;               \
 	VPTERNLOGD $0xE8, c, b, Z29;     \
-	VPADDD     Z28, hk, hk;          \
-	VPADDD     Z29, hk, hk
+	VPADDD     Z25, hk, hk;          \
+	VPADDD     Z29, Z28, Z28;        \
+	VPADDD     hk, d, d;             \
+	VPADDD     Z28, hk, hk
 
 // DROUND is a first-block round with message word w; kn is the offset of
 // K[t+1] from R8 and n the register that receives the next hk.
@@ -74,11 +76,12 @@
 	VPTERNLOGD $0x96, Z31, Z30, Z29; \
 	VPADDD     Z29, w16, w16
 
-// func hashBlocks16(dst, src *byte, groups int)
-TEXT ·hashBlocks16(SB), NOSPLIT, $0-24
+// func hashBlocks16(dst, src *byte, groups, stride int)
+TEXT ·hashBlocks16(SB), NOSPLIT, $0-32
 	MOVQ  dst+0(FP), DI
 	MOVQ  src+8(FP), SI
 	MOVQ  groups+16(FP), CX
+	MOVQ  stride+24(FP), R10
 	LEAQ  ·roundK(SB), R8
 	LEAQ  ·padRoundKW(SB), R9
 	TESTQ CX, CX
@@ -443,26 +446,43 @@ group:
 	VSHUFI32X4 $0xDD, Z6, Z4, Z11
 	VSHUFI32X4 $0x88, Z7, Z5, Z13
 	VSHUFI32X4 $0xDD, Z7, Z5, Z15
-	// Z8+q holds messages 2q and 2q+1; digests are big-endian.
+	// Z8+q holds messages 2q and 2q+1; digests are big-endian. Digest j
+	// goes to DI + j*R10 (R10 = stride): the low half of Z8+q to DI, the
+	// high half to DI + R10, then DI moves on by two strides.
 	VPSHUFB ·bswapMask(SB), Z8, Z8
-	VMOVDQU32 Z8, 0(DI)
+	VMOVDQU64 Y8, (DI)
+	VEXTRACTI64X4 $1, Z8, (DI)(R10*1)
+	LEAQ (DI)(R10*2), DI
 	VPSHUFB ·bswapMask(SB), Z9, Z9
-	VMOVDQU32 Z9, 64(DI)
+	VMOVDQU64 Y9, (DI)
+	VEXTRACTI64X4 $1, Z9, (DI)(R10*1)
+	LEAQ (DI)(R10*2), DI
 	VPSHUFB ·bswapMask(SB), Z10, Z10
-	VMOVDQU32 Z10, 128(DI)
+	VMOVDQU64 Y10, (DI)
+	VEXTRACTI64X4 $1, Z10, (DI)(R10*1)
+	LEAQ (DI)(R10*2), DI
 	VPSHUFB ·bswapMask(SB), Z11, Z11
-	VMOVDQU32 Z11, 192(DI)
+	VMOVDQU64 Y11, (DI)
+	VEXTRACTI64X4 $1, Z11, (DI)(R10*1)
+	LEAQ (DI)(R10*2), DI
 	VPSHUFB ·bswapMask(SB), Z12, Z12
-	VMOVDQU32 Z12, 256(DI)
+	VMOVDQU64 Y12, (DI)
+	VEXTRACTI64X4 $1, Z12, (DI)(R10*1)
+	LEAQ (DI)(R10*2), DI
 	VPSHUFB ·bswapMask(SB), Z13, Z13
-	VMOVDQU32 Z13, 320(DI)
+	VMOVDQU64 Y13, (DI)
+	VEXTRACTI64X4 $1, Z13, (DI)(R10*1)
+	LEAQ (DI)(R10*2), DI
 	VPSHUFB ·bswapMask(SB), Z14, Z14
-	VMOVDQU32 Z14, 384(DI)
+	VMOVDQU64 Y14, (DI)
+	VEXTRACTI64X4 $1, Z14, (DI)(R10*1)
+	LEAQ (DI)(R10*2), DI
 	VPSHUFB ·bswapMask(SB), Z15, Z15
-	VMOVDQU32 Z15, 448(DI)
+	VMOVDQU64 Y15, (DI)
+	VEXTRACTI64X4 $1, Z15, (DI)(R10*1)
+	LEAQ (DI)(R10*2), DI
 
 	ADDQ $1024, SI
-	ADDQ $512, DI
 	DECQ CX
 	JNZ  group
 

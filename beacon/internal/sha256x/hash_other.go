@@ -6,6 +6,6 @@ package sha256x
 const hasAVX512 = false
 
 // hashBlocks16 is never called when hasAVX512 is false.
-func hashBlocks16(dst, src *byte, groups int) {
+func hashBlocks16(dst, src *byte, groups, stride int) {
 	panic("sha256x: no AVX-512 kernel in this build")
 }

@@ -105,7 +105,7 @@ func bytesHex(b []byte) string {
 func TestEveryCount(t *testing.T) {
 	paths(t, func(t *testing.T) {
 		r := rand.New(rand.NewPCG(1, 2))
-		for n := 0; n <= 70; n++ {
+		for n := 0; n <= 100; n++ {
 			check(t, randomBlocks(r, n))
 		}
 	})

@@ -1,0 +1,75 @@
+package beacon_test
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"runtime"
+	"testing"
+
+	"github.com/nodeaccess/nodeaccess/beacon"
+	"github.com/nodeaccess/nodeaccess/beacon/beacontest"
+)
+
+// FuzzDecodeSSZSizeHint decodes from a stream with a size hint that may lie
+// (smaller or larger than the input, up to gigabytes): never a panic;
+// success only when the hint is the input's size, with a state that
+// re-encodes to the input; a failure that matches io.ErrUnexpectedEOF only
+// when the input is shorter than the hint (a whole input shorter than the
+// fixed part is not a truncation); and no more allocated than what may be
+// reserved before bytes arrive (1 GiB) plus a small multiple of the input.
+func FuzzDecodeSSZSizeHint(f *testing.F) {
+	for _, v := range beacon.Versions() {
+		b, err := beacontest.NewState(v, beacon.MinimalPreset(), 3, uint64(v)+11).MarshalSSZ()
+		if err != nil {
+			f.Fatal(err)
+		}
+		n := int64(len(b))
+		for _, delta := range []int64{0, -1, 1, -n, 100 - n, 3 << 30, -n - 1} {
+			f.Add(b, uint8(v), true, delta)
+		}
+		f.Add(b[:len(b)/2], uint8(v), true, n-int64(len(b)/2))
+		f.Add(b[:100], uint8(v), false, int64(0)) // a mainnet state's fixed part is longer
+	}
+	f.Fuzz(func(t *testing.T, data []byte, fork uint8, minimal bool, delta int64) {
+		v := beacon.Version(fork % uint8(len(beacon.Versions())))
+		p := beacon.MainnetPreset()
+		if minimal {
+			p = beacon.MinimalPreset()
+		}
+		n := int64(len(data))
+		hint := n + delta
+		if delta > 1<<33 || delta < -n-1 {
+			hint = -1 // beyond what SSZ offsets address, or "unknown"
+		}
+		var (
+			s   *beacon.State
+			err error
+			a   runtime.MemStats
+			b   runtime.MemStats
+		)
+		runtime.ReadMemStats(&a)
+		s, err = beacon.DecodeSSZ(hardReader{bytes.NewReader(data)}, v, beacon.UsePreset(p), beacon.SizeHint(hint))
+		runtime.ReadMemStats(&b)
+		if alloc, limit := b.TotalAlloc-a.TotalAlloc, uint64(1<<30+16*len(data)+8<<20); alloc > limit {
+			t.Fatalf("hint %d for %d bytes: allocated %d (limit %d)", hint, n, alloc, limit)
+		}
+		if err == nil {
+			if hint >= 0 && hint != n {
+				t.Fatalf("hint %d for %d bytes: decoded without an error", hint, n)
+			}
+			out, err := s.MarshalSSZ()
+			if err != nil || !bytes.Equal(out, data) {
+				t.Fatalf("decoded, but does not re-encode to the input (%v)", err)
+			}
+			return
+		}
+		var de *beacon.DecodeError
+		if !errors.As(err, &de) {
+			t.Fatalf("not a DecodeError: %v", err)
+		}
+		if errors.Is(err, io.ErrUnexpectedEOF) && hint >= 0 && hint <= n {
+			t.Fatalf("hint %d for %d bytes: a truncation error, though the input is whole: %v", hint, n, err)
+		}
+	})
+}
