@@ -38,8 +38,8 @@
 // bounded buffer, and HashTreeRoot computes the SSZ hash_tree_root, hashing
 // 16 blocks at a time with AVX-512 where the CPU has it and spreading the
 // big lists over GOMAXPROCS goroutines. Decoding a mainnet-size state
-// (2.15 million validators) takes about 0.1 s from SSZ in memory and about
-// 1 s from a JSON stream on two cores; hashing it about 0.5 s (see the
+// (2.15 million validators) takes about 0.06 s from SSZ in memory and about
+// 0.7 s from a JSON stream on two cores; hashing it about 0.4-0.5 s (see the
 // repository's bench/README.md for the measurements).
 //
 // # Verifying
