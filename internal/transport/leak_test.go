@@ -387,4 +387,8 @@ func TestRedactASCIIEscapedKey(t *testing.T) {
 		assert.NotContains(t, got, `k\u00`, in)
 		assert.Contains(t, got, Mask, in)
 	}
+	// ASCII characters stay raw in that spelling, '<' included, which
+	// encoding/json would write as \u003c.
+	r = newRedactor(`a<"é`)
+	assert.Equal(t, `{"e":"REDACTED"}`, r.String(`{"e":"a<\"\u00e9"}`))
 }

@@ -50,9 +50,13 @@ func jsonASCII(key, hexFmt string) string {
 	var b strings.Builder
 	for _, r := range key {
 		switch {
+		case r == '"' || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
 		case r < utf8.RuneSelf:
-			js, _ := json.Marshal(string(r))
-			b.Write(js[1 : len(js)-1])
+			// Raw, as such encoders write '<', '>' and '&' (unlike
+			// encoding/json); a key holds no control characters.
+			b.WriteRune(r)
 		case r > 0xFFFF:
 			r1, r2 := utf16.EncodeRune(r)
 			fmt.Fprintf(&b, "\\u"+hexFmt+"\\u"+hexFmt, r1, r2)
