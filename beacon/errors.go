@@ -8,9 +8,9 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/internal/transport"
 )
 
 // Sentinels of the client calls, for errors.Is.
@@ -170,9 +170,9 @@ func apiError(err error, id StateID, mask func(string) string, asked Encoding) e
 		return err
 	}
 	e := &APIError{StateID: id.String(), StatusCode: he.StatusCode, HTTP: he, asked: asked}
-	code, msg, hasBody := parseErrorBody(he.Body)
+	code, msg, hasBody := parseErrorBody(he.Body, mask)
 	if hasBody {
-		e.Code, e.Message = code, mask(msg)
+		e.Code, e.Message = code, msg
 	}
 	switch he.StatusCode {
 	case 405, 501:
@@ -192,8 +192,10 @@ const maxMessage = 1000
 // transport keeps the first 4 KiB), so the members are read one by one and
 // what came before the cut counts. The code may be a number or a string;
 // "statusCode" (used by web frameworks in front of some nodes) stands in
-// for a missing "code".
-func parseErrorBody(b []byte) (code int, msg string, ok bool) {
+// for a missing "code". The message goes through mask and is then cut to
+// maxMessage: in that order, so that a cut through the access key leaves no
+// piece of it.
+func parseErrorBody(b []byte, mask func(string) string) (code int, msg string, ok bool) {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
 		return 0, "", false
@@ -225,13 +227,7 @@ func parseErrorBody(b []byte) (code int, msg string, ok bool) {
 	if msg == "" {
 		return 0, "", false
 	}
-	if len(msg) > maxMessage {
-		cut := maxMessage
-		for cut > 0 && !utf8.RuneStart(msg[cut]) {
-			cut--
-		}
-		msg = msg[:cut] + "…"
-	}
+	msg = transport.Cut(mask(msg), maxMessage)
 	if code == 0 {
 		code = statusCode
 	}

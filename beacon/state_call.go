@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"mime"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/internal/transport"
@@ -209,16 +208,4 @@ func (e *annotated) Error() string   { return e.msg }
 func (e *annotated) Unwrap() []error { return e.errs }
 
 // quoteCap cuts a server's value to a length fit for a message.
-func quoteCap(s string) string { return cutAt(s, maxQuoted) }
-
-// cutAt cuts s to at most n bytes and marks the cut with "…"; the cut falls
-// on a rune boundary, so a multi-byte character is kept whole or dropped.
-func cutAt(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
-}
+func quoteCap(s string) string { return transport.Cut(s, maxQuoted) }

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/internal/transport"
 )
 
 // StateID names the state a call asks for, as the beacon API's {state_id}
@@ -150,7 +151,7 @@ func isDecimal(s string) bool {
 }
 
 func badStateID(s, why string) error {
-	return &nodeaccess.InputError{Arg: "stateID", Reason: strconv.Quote(cutAt(s, maxQuoted)) + " " + why}
+	return &nodeaccess.InputError{Arg: "stateID", Reason: strconv.Quote(transport.Cut(s, maxQuoted)) + " " + why}
 }
 
 func zeroStateIDError() error {

@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"net/url"
 	"sync/atomic"
-	"unicode/utf8"
 
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/internal/config"
@@ -96,7 +95,7 @@ const maxMessage = 512
 // ASCII-escaped JSON) and only then caps the message, so that a key the cap
 // would cut through is masked whole rather than left half visible.
 func (c *Client) scrub(msg string) string {
-	return cut(c.t.Mask(msg), maxMessage)
+	return c.t.MaskCut(msg, maxMessage)
 }
 
 // retry5xx makes every 5xx retryable (the transport retries 429, 502, 503
@@ -162,16 +161,4 @@ func decode[T any](c *Client, resp *transport.Response, dec func([]byte) (T, err
 		return zero, c.t.InvalidBody(resp, err)
 	}
 	return v, nil
-}
-
-// cut returns s cut to at most n bytes (at a character boundary) with "…"
-// added when it was longer.
-func cut(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -78,4 +79,21 @@ func TestCheck(t *testing.T) {
 			assert.Equal(t, tc.attempts > 1, hooks[0].WillRetry)
 		})
 	}
+}
+
+// TestMaskCut: the key is masked before the cut, so a key the cut would
+// split leaves no piece behind; cuts fall on character boundaries.
+func TestMaskCut(t *testing.T) {
+	t.Parallel()
+	c, err := New(Settings{Chain: "test", BaseURL: "https://node.example", Key: "k3y-SECRET"})
+	require.NoError(t, err)
+	for pad := 0; pad < 12; pad++ {
+		s := strings.Repeat("x", 20-pad) + "k3y-SECRET and more"
+		got := c.MaskCut(s, 24)
+		assert.NotContains(t, got, "k3y", "pad %d: %q", pad, got)
+		assert.LessOrEqual(t, len(got), 24+len("…"))
+	}
+	assert.Equal(t, "short", Cut("short", 5))
+	assert.Equal(t, "ab…", Cut("abé", 3), "é (2 bytes) is dropped whole")
+	assert.Equal(t, "…", Cut("éé", 1))
 }

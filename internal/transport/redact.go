@@ -192,3 +192,22 @@ func (r redactor) Head(b []byte, n int) []byte {
 	}
 	return b
 }
+
+// Cut returns s cut to at most n bytes, at a character boundary, with "…"
+// added when it was longer.
+func Cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
+}
+
+// MaskCut masks every form of the access key in s and then cuts it to n
+// bytes (Cut): in that order, so that a cut through the key cannot leave a
+// piece of it that masking no longer recognises. Chain packages use it for
+// text they take from a response (a server's message after JSON
+// unescaping) and show in errors of their own.
+func (c *Client) MaskCut(s string, n int) string { return Cut(c.red.String(s), n) }
