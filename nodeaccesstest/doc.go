@@ -1,0 +1,30 @@
+// Package nodeaccesstest holds what the SDK's local servers share: a server
+// on 127.0.0.1 that checks the access key in the request path exactly, and
+// faults on demand.
+//
+// Users rarely import it except for its faults: the servers themselves are
+// in the chain packages' test packages ([github.com/nodeaccess/nodeaccess/evm/evmtest],
+// [github.com/nodeaccess/nodeaccess/hyper/hypertest],
+// [github.com/nodeaccess/nodeaccess/ton/tontest] and
+// [github.com/nodeaccess/nodeaccess/beacon/beacontest]), each of which
+// embeds a *Server and speaks its chain's wire. A test that wants to see how
+// its code behaves when the provider fails queues a fault:
+//
+//	srv.FailNext(2, nodeaccesstest.RateLimited(time.Second)) // 429 + Retry-After: 1, twice
+//	srv.FailNext(1, nodeaccesstest.ServerError(503))         // then one 503
+//	// the next call retries through all three and succeeds on the fourth attempt
+//
+// Faults apply to requests in the order they arrive, on every path, before
+// the key is checked. [RateLimited], [ServerError] and [DropConnection]
+// answer instead of the server; [SlowBody] and [TruncatedBody] let the
+// server answer and then delay or cut its body.
+//
+// What every server does the same way: it listens on 127.0.0.1 at a free
+// port ([Server.URL]); a request whose key segment is not exactly
+// [Server.Key] gets 403 (a key that merely starts with the right key, or is
+// a prefix of it, is wrong too); a path the server does not serve gets 404,
+// and a served path asked with the wrong method gets 405 with an Allow
+// header. These answers, and the faults' answers, carry the chain's own
+// error body, which the chain server provides as an [ErrorWriter]. The
+// wrong key is never written back.
+package nodeaccesstest

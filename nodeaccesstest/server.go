@@ -1,0 +1,326 @@
+package nodeaccesstest
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// ErrorWriter writes a chain's own error response for status with the
+// message msg: the body shape and content type its real servers use. r is
+// the request being answered, so that a server speaking two APIs (TON's v2
+// and v3) can pick the shape by path. It is called for the wrong key (403),
+// an unknown path (404), a wrong method (405, with the Allow header already
+// set) and the faults that answer instead of the server (429 with
+// Retry-After already set, [ServerError]'s status).
+type ErrorWriter func(w http.ResponseWriter, r *http.Request, status int, msg string)
+
+// Server is what every local server shares: an HTTP server on 127.0.0.1,
+// the exact key check, and the faults. The chain servers embed it. Its
+// methods are safe for concurrent use.
+type Server struct {
+	// URL is the base URL, "http://127.0.0.1:<port>", with no trailing
+	// slash.
+	URL string
+	// Key is the access key the server accepts in the path.
+	Key string
+
+	errw ErrorWriter
+	mux  *http.ServeMux
+	srv  *http.Server
+	done chan struct{} // closed by Close: pauses end
+	quit chan struct{} // closed when Serve has returned
+
+	mu     sync.Mutex
+	idle   *sync.Cond // signalled when active drops to 0
+	active int
+	closed bool
+	count  int
+	faults []queued
+}
+
+type queued struct {
+	f Fault
+	n int
+}
+
+// Start listens on 127.0.0.1 at a free port and serves. An empty key means a
+// random one (32 hex characters); a key with characters other than ASCII
+// letters, digits and "._~-" is refused, since it would not be one path
+// segment as written. errw writes the chain's error bodies; nil means a
+// text/plain body holding the message.
+//
+// Register the server's routes with [Server.Handle] before handing out
+// its URL: until then every path is unknown (404).
+func Start(key string, errw ErrorWriter) (*Server, error) {
+	if key == "" {
+		var b [16]byte
+		_, _ = rand.Read(b[:])
+		key = hex.EncodeToString(b[:])
+	}
+	for i := 0; i < len(key); i++ {
+		if !keyByte(key[i]) {
+			return nil, fmt.Errorf("nodeaccesstest: the access key may hold only ASCII letters, digits and ._~- (byte %d is %q)", i, key[i])
+		}
+	}
+	if errw == nil {
+		errw = plainError
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, fmt.Errorf("nodeaccesstest: listen on 127.0.0.1: %w", err)
+	}
+	s := &Server{
+		URL:  "http://" + ln.Addr().String(),
+		Key:  key,
+		errw: errw,
+		mux:  http.NewServeMux(),
+		done: make(chan struct{}),
+		quit: make(chan struct{}),
+	}
+	s.idle = sync.NewCond(&s.mu)
+	s.srv = &http.Server{
+		Handler:           s,
+		ReadHeaderTimeout: 30 * time.Second,
+		// Broken pipes from clients that give up are part of a test
+		// server's life; they are not worth a log line.
+		ErrorLog: log.New(io.Discard, "", 0),
+	}
+	go func() {
+		defer close(s.quit)
+		_ = s.srv.Serve(ln)
+	}()
+	return s, nil
+}
+
+func keyByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("._~-", c) >= 0
+}
+
+func plainError(w http.ResponseWriter, _ *http.Request, status int, msg string) {
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.WriteHeader(status)
+	_, _ = io.WriteString(w, msg+"\n")
+}
+
+// Handle registers h for a net/http ServeMux pattern ("POST /{key}/info",
+// "GET /beacon/{key}/eth/v2/debug/beacon/states/{state_id}"). When the
+// pattern holds the wildcard {key}, a request whose key segment is not
+// exactly [Server.Key] gets 403 through the [ErrorWriter] with the message
+// "invalid access key", and h does not run. Handle panics on a pattern the
+// ServeMux refuses, as ServeMux.Handle does.
+func (s *Server) Handle(pattern string, h http.Handler) {
+	if strings.Contains(pattern, "{key}") {
+		next := h
+		h = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if subtle.ConstantTimeCompare([]byte(r.PathValue("key")), []byte(s.Key)) != 1 {
+				s.errw(w, r, http.StatusForbidden, "invalid access key")
+				return
+			}
+			next.ServeHTTP(w, r)
+		})
+	}
+	s.mux.Handle(pattern, h)
+}
+
+// HandleFunc is [Server.Handle] for a function.
+func (s *Server) HandleFunc(pattern string, h func(http.ResponseWriter, *http.Request)) {
+	s.Handle(pattern, http.HandlerFunc(h))
+}
+
+// FailNext makes the next n requests, on any path and counted as they
+// arrive after the faults already queued, get f. n below 1 queues nothing.
+func (s *Server) FailNext(n int, f Fault) {
+	if n < 1 || f.kind == 0 {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.faults = append(s.faults, queued{f: f, n: n})
+}
+
+// ClearFaults drops the faults still queued.
+func (s *Server) ClearFaults() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.faults = nil
+}
+
+// Requests returns the number of requests the server has received, on every
+// path, the faulted and refused ones included.
+func (s *Server) Requests() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.count
+}
+
+// Close stops the server: it stops listening, ends the pauses of slow
+// bodies, closes the connections and waits for the handlers still running.
+// It may be called more than once.
+func (s *Server) Close() {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		<-s.quit
+		return
+	}
+	s.closed = true
+	s.mu.Unlock()
+	close(s.done)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	if s.srv.Shutdown(ctx) != nil {
+		_ = s.srv.Close() // a handler still writing to a client that stopped reading
+	}
+	<-s.quit
+	s.mu.Lock()
+	for s.active > 0 {
+		s.idle.Wait()
+	}
+	s.mu.Unlock()
+}
+
+// arrive counts a request and takes its fault, if one is queued. ok is
+// false when the server is closing.
+func (s *Server) arrive() (f Fault, ok bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return Fault{}, false
+	}
+	s.count++
+	s.active++
+	if len(s.faults) > 0 {
+		f = s.faults[0].f
+		if s.faults[0].n--; s.faults[0].n == 0 {
+			s.faults = s.faults[1:]
+		}
+	}
+	return f, true
+}
+
+func (s *Server) leave() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.active--; s.active == 0 {
+		s.idle.Broadcast()
+	}
+}
+
+// ServeHTTP applies the next fault, if any, and routes the request.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	f, ok := s.arrive()
+	if !ok {
+		s.errw(w, r, http.StatusServiceUnavailable, "server closing")
+		return
+	}
+	defer s.leave()
+	switch f.kind {
+	case rateLimited:
+		w.Header().Set("Retry-After", retryAfter(f.wait))
+		s.errw(w, r, f.status, "rate limit exceeded")
+	case serverError:
+		s.errw(w, r, f.status, strings.ToLower(http.StatusText(f.status)))
+	case dropConnection:
+		drop(w, r)
+	case slowBody, truncatedBody:
+		h := &heldWriter{header: make(http.Header)}
+		s.route(h, r)
+		h.replay(w, r, f, s.done)
+	default:
+		s.route(w, r)
+	}
+}
+
+// route runs the handler registered for r, or answers 404 or 405 through
+// the ErrorWriter.
+func (s *Server) route(w http.ResponseWriter, r *http.Request) {
+	h, pattern := s.mux.Handler(r)
+	if pattern != "" {
+		s.mux.ServeHTTP(w, r) // sets the path values
+		return
+	}
+	// No pattern: the mux's own answer says whether the path is unknown
+	// (404) or known under another method (405, with Allow).
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, r)
+	if rec.Code == http.StatusMethodNotAllowed {
+		w.Header().Set("Allow", rec.Header().Get("Allow"))
+		s.errw(w, r, http.StatusMethodNotAllowed, "method not allowed")
+		return
+	}
+	s.errw(w, r, http.StatusNotFound, "not found")
+}
+
+// drop reads the request and closes its connection without an answer.
+func drop(w http.ResponseWriter, r *http.Request) {
+	_, _ = io.Copy(io.Discard, io.LimitReader(r.Body, 64<<20))
+	conn, _, err := http.NewResponseController(w).Hijack()
+	if err != nil {
+		panic(http.ErrAbortHandler) // not HTTP/1: abort the stream instead
+	}
+	_ = conn.Close()
+}
+
+// heldWriter keeps a handler's whole answer so that a fault can replay it
+// slowly or cut.
+type heldWriter struct {
+	header http.Header
+	status int
+	body   []byte
+}
+
+func (h *heldWriter) Header() http.Header { return h.header }
+
+func (h *heldWriter) WriteHeader(code int) {
+	if h.status == 0 {
+		h.status = code
+	}
+}
+
+func (h *heldWriter) Write(p []byte) (int, error) {
+	h.WriteHeader(http.StatusOK)
+	h.body = append(h.body, p...)
+	return len(p), nil
+}
+
+// replay sends the held answer with its Content-Length and the first half
+// of its body, then either pauses and sends the rest (slowBody) or closes
+// the connection (truncatedBody).
+func (h *heldWriter) replay(w http.ResponseWriter, r *http.Request, f Fault, done <-chan struct{}) {
+	dst := w.Header()
+	for k, v := range h.header {
+		dst[k] = v
+	}
+	dst.Set("Content-Length", strconv.Itoa(len(h.body)))
+	dst.Del("Transfer-Encoding")
+	h.WriteHeader(http.StatusOK)
+	w.WriteHeader(h.status)
+	half := len(h.body) / 2
+	_, _ = w.Write(h.body[:half])
+	_ = http.NewResponseController(w).Flush()
+	if f.kind == truncatedBody {
+		panic(http.ErrAbortHandler) // net/http closes the connection mid-body
+	}
+	t := time.NewTimer(f.wait)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-r.Context().Done():
+		return
+	case <-done:
+		return
+	}
+	_, _ = w.Write(h.body[half:])
+}
