@@ -2,69 +2,40 @@ package hyper_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"log"
 	"math/big"
 	"net/http"
-	"net/http/httptest"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/evm"
 	"github.com/nodeaccess/nodeaccess/hyper"
+	"github.com/nodeaccess/nodeaccess/hyper/hypertest"
+	"github.com/nodeaccess/nodeaccess/nodeaccesstest"
 )
 
-// fakeHyperliquid stands in, in these examples, for a provider's node (which
-// serves userVaultEquities at /{key}/info and the EVM at /{key}/evm) and for
-// the public API (which serves allMids at /info). Real use passes the
-// provider's base URL to New and leaves the public API at its default.
-func fakeHyperliquid() (node, public *httptest.Server) {
-	node = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		switch r.URL.Path {
-		case "/YOUR-ACCESS-KEY/info":
-			var req struct{ Type, User string }
-			_ = json.NewDecoder(r.Body).Decode(&req)
-			if req.Type != "userVaultEquities" {
-				w.Header().Set("Content-Type", "text/plain")
-				w.WriteHeader(http.StatusUnprocessableEntity)
-				io.WriteString(w, "Failed to deserialize the JSON body into the target type")
-				return
-			}
-			io.WriteString(w, `[{"vaultAddress":"0x07fd993f0fa3a185f7207adccd29f7a87404689d","equity":"688536.0314879999","lockedUntilTimestamp":1737697731869},`+
-				`{"vaultAddress":"0x7f6ce756bdee0db22a8fbda15aa48023aae5a8be","equity":"100.003834","lockedUntilTimestamp":1749857239300}]`)
-		case "/YOUR-ACCESS-KEY/evm":
-			// decimals() of a token: 6.
-			io.WriteString(w, `{"jsonrpc":"2.0","id":1,"result":"0x0000000000000000000000000000000000000000000000000000000000000006"}`)
-		}
-	}))
-	public = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var req struct{ Type, Dex string }
-		_ = json.NewDecoder(r.Body).Decode(&req)
-		w.Header().Set("Content-Type", "application/json")
-		switch req.Dex {
-		case "":
-			io.WriteString(w, `{"BTC":"89926.5","ETH":"3102.75","HYPE":"28.7295","PURR/USDC":"0.0664375","@1":"21.522","@107":"28.718","@142":"89976.5"}`)
-		case "xyz":
-			io.WriteString(w, `{"xyz:CL":"60.123","xyz:GOLD":"4210.25"}`)
-		default:
-			io.WriteString(w, "null")
-		}
-	}))
-	return node, public
+// localHyperliquid starts, for these examples, a local provider's node
+// (userVaultEquities at /{key}/info) and public API (allMids at /info) with
+// the recorded data of package hypertest. Real use passes the provider's
+// base URL and key to New and leaves the public API at its default.
+func localHyperliquid() *hypertest.Server {
+	srv, err := hypertest.New(hypertest.WithKey("YOUR-ACCESS-KEY"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	return srv
 }
 
 // The vaults a user has deposited into, with exact equities.
 func ExampleClient_UserVaultEquities() {
-	node, public := fakeHyperliquid()
-	defer node.Close()
-	defer public.Close()
+	srv := localHyperliquid()
+	defer srv.Close()
 
-	c, err := hyper.New(node.URL, "YOUR-ACCESS-KEY", hyper.WithPublicURL(public.URL))
+	c, err := hyper.New(srv.URL, "YOUR-ACCESS-KEY", hyper.WithPublicURL(srv.Public.URL))
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -84,10 +55,9 @@ func ExampleClient_UserVaultEquities() {
 
 // An address typed by a user is checked before anything is sent.
 func ExampleClient_UserVaultEquitiesOf() {
-	node, public := fakeHyperliquid()
-	defer node.Close()
-	defer public.Close()
-	c, err := hyper.New(node.URL, "YOUR-ACCESS-KEY", hyper.WithPublicURL(public.URL))
+	srv := localHyperliquid()
+	defer srv.Close()
+	c, err := hyper.New(srv.URL, "YOUR-ACCESS-KEY", hyper.WithPublicURL(srv.Public.URL))
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -105,13 +75,12 @@ func ExampleClient_UserVaultEquitiesOf() {
 }
 
 // Mid prices from the public API: look a symbol up, count the key forms, and
-// walk the perps in key order without the spot index keys.
+// walk the first perps in key order without the spot index keys.
 func ExampleClient_AllMids() {
-	node, public := fakeHyperliquid()
-	defer node.Close()
-	defer public.Close()
+	srv := localHyperliquid()
+	defer srv.Close()
 	// Without WithPublicURL the client asks https://api.hyperliquid.xyz.
-	c, err := hyper.New(node.URL, "YOUR-ACCESS-KEY", hyper.WithPublicURL(public.URL))
+	c, err := hyper.New(srv.URL, "YOUR-ACCESS-KEY", hyper.WithPublicURL(srv.Public.URL))
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -122,8 +91,13 @@ func ExampleClient_AllMids() {
 	}
 	btc, _ := mids.Price("BTC")
 	fmt.Println("BTC:", btc)
-	fmt.Println(mids.Len(), "keys,", mids.Count(hyper.KeySpotIndex), "spot index keys")
+	fmt.Printf("%d keys: %d perps, %d spot pair, %d spot index keys\n", mids.Len(),
+		mids.Count(hyper.KeyPerp), mids.Count(hyper.KeySpotPair), mids.Count(hyper.KeySpotIndex))
+	n := 0
 	for m := range mids.OfKind(hyper.KeyPerp) {
+		if n++; n > 3 {
+			break
+		}
 		fmt.Println(m.Key, m.Price)
 	}
 	if m, ok := mids.SpotIndex(107); ok {
@@ -131,19 +105,18 @@ func ExampleClient_AllMids() {
 	}
 	// Output:
 	// BTC: 89926.5
-	// 7 keys, 3 spot index keys
-	// BTC 89926.5
-	// ETH 3102.75
-	// HYPE 28.7295
+	// 482 keys: 223 perps, 1 spot pair, 258 spot index keys
+	// 0G 0.898545
+	// 2Z 0.12065
+	// AAVE 197.01
 	// @107 spot index 28.718
 }
 
 // Mid prices of a builder-deployed perp dex.
 func ExampleDex() {
-	node, public := fakeHyperliquid()
-	defer node.Close()
-	defer public.Close()
-	c, err := hyper.New(node.URL, "YOUR-ACCESS-KEY", hyper.WithPublicURL(public.URL))
+	srv := localHyperliquid()
+	defer srv.Close()
+	c, err := hyper.New(srv.URL, "YOUR-ACCESS-KEY", hyper.WithPublicURL(srv.Public.URL))
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -166,10 +139,15 @@ func ExampleDex() {
 
 // HyperEVM through the evm package, at {base}/{key}/evm.
 func ExampleClient_EVM() {
-	node, public := fakeHyperliquid()
-	defer node.Close()
-	defer public.Close()
-	c, err := hyper.New(node.URL, "YOUR-ACCESS-KEY", hyper.WithPublicURL(public.URL))
+	srv := localHyperliquid()
+	defer srv.Close()
+	// The local node does not serve the EVM; this example answers
+	// decimals() of a token with 6 (the key in the path is checked first).
+	srv.HandleFunc("POST /{key}/evm", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"jsonrpc":"2.0","id":1,"result":"0x0000000000000000000000000000000000000000000000000000000000000006"}`)
+	})
+	c, err := hyper.New(srv.URL, "YOUR-ACCESS-KEY", hyper.WithPublicURL(srv.Public.URL))
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -198,26 +176,25 @@ func ExampleNew() {
 	// evm.Client{https://hyperliquid.node.example/REDACTED/evm}
 }
 
-// A request type the node does not serve.
+// A request type the node does not serve, or a body it cannot read: HTTP
+// 422 "Failed to deserialize the JSON body into the target type". Here the
+// local node is told to answer the next request that way.
 func ExampleErrUnsupportedRequest() {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/plain")
-		w.WriteHeader(http.StatusUnprocessableEntity)
-		io.WriteString(w, "Failed to deserialize the JSON body into the target type")
-	}))
+	srv := localHyperliquid()
 	defer srv.Close()
-	c, err := hyper.New(srv.URL, "YOUR-ACCESS-KEY")
+	c, err := hyper.New(srv.URL, "YOUR-ACCESS-KEY", hyper.WithPublicURL(srv.Public.URL))
 	if err != nil {
 		log.Fatal(err)
 	}
 
-	_, err = c.UserVaultEquities(context.Background(), common.HexToAddress("0x2b804617c6f63c040377e95bb276811747006f4b"))
+	srv.FailNext(1, nodeaccesstest.ServerError(http.StatusUnprocessableEntity))
+	_, err = c.UserVaultEquities(context.Background(), hypertest.DefaultUser)
 	fmt.Println(errors.Is(err, hyper.ErrUnsupportedRequest))
 	var he *nodeaccess.HTTPError
-	fmt.Println(errors.As(err, &he), he.StatusCode)
+	fmt.Println(errors.As(err, &he), he.StatusCode, string(he.Body))
 	// Output:
 	// true
-	// true 422
+	// true 422 Failed to deserialize the JSON body into the target type
 }
 
 // Addresses as users type them.

@@ -1,0 +1,249 @@
+package hypertest
+
+import (
+	"bytes"
+	"embed"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"sync"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/nodeaccess/nodeaccess/hyper"
+)
+
+//go:embed data/userVaultEquities_2025-08.json data/allMids_2025-12.json
+var recorded embed.FS
+
+// DefaultUser is the user whose vault equities the server knows by default:
+// the address of the recorded userVaultEquities body (data/SOURCES.md), with
+// two vaults:
+//
+//	0x07fd993f0fa3a185f7207adccd29f7a87404689d  688536.0314879999  locked until 2025-01-24T05:48:51.869Z
+//	0x7f6ce756bdee0db22a8fbda15aa48023aae5a8be  100.003834         locked until 2025-06-13T23:27:19.3Z
+//
+// Any other user has no vaults ([]) until one is set.
+var DefaultUser = common.HexToAddress("0x2b804617c6f63c040377e95bb276811747006f4b")
+
+// BuilderDex is the builder-deployed perp dex the public API knows by
+// default, besides the first perp dex "": allMids with dex "xyz" answers
+// {"xyz:CL":"60.123","xyz:GOLD":"4210.25"}. These two prices are
+// hand-written to show the "<dex>:<COIN>" key form; they are not recorded
+// market data. Any other dex name is unknown (the public API answers null).
+const BuilderDex = "xyz"
+
+// The default data, as the server serves it.
+var (
+	defaultEquities = mustRead("data/userVaultEquities_2025-08.json")
+	defaultMids     = mustRead("data/allMids_2025-12.json")
+	builderDexMids  = map[string]string{"xyz:CL": "60.123", "xyz:GOLD": "4210.25"}
+)
+
+func mustRead(name string) []byte {
+	b, err := recorded.ReadFile(name)
+	if err != nil {
+		panic("hypertest: embedded file missing: " + name) // a build defect, not a runtime condition
+	}
+	return b
+}
+
+// DefaultMids returns the mid prices the public API serves by default for
+// dex: the recorded allMids body for "" (482 keys, data/SOURCES.md), the
+// hand-written two keys for BuilderDex, and nil for any other name. The
+// values are the wire's decimal strings.
+func DefaultMids(dex string) map[string]string {
+	switch dex {
+	case "":
+		m := make(map[string]string, 512)
+		if err := json.Unmarshal(defaultMids, &m); err != nil {
+			panic("hypertest: embedded allMids body does not decode") // a build defect
+		}
+		return m
+	case BuilderDex:
+		return maps.Clone(builderDexMids)
+	}
+	return nil
+}
+
+// store holds what the server answers: the raw JSON body for each user and
+// each dex, kept as bytes so that what was set is what is served.
+type store struct {
+	mu       sync.RWMutex
+	equities map[common.Address][]byte
+	mids     map[string][]byte
+}
+
+func newStore(defaults bool) *store {
+	s := &store{equities: make(map[common.Address][]byte), mids: make(map[string][]byte)}
+	if defaults {
+		s.equities[DefaultUser] = defaultEquities
+		s.mids[""] = defaultMids
+		b, err := encodeMids(builderDexMids)
+		if err != nil {
+			panic("hypertest: default builder-dex mids: " + err.Error()) // a defect in this file
+		}
+		s.mids[BuilderDex] = b
+	}
+	return s
+}
+
+// vaultEquities returns the body for user: what was set, or [].
+func (s *store) vaultEquities(user common.Address) []byte {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if b, ok := s.equities[user]; ok {
+		return b
+	}
+	return []byte("[]")
+}
+
+// allMids returns the body for dex. A dex without data is unknown: the
+// first perp dex "" answers {} (it always exists), any other null.
+func (s *store) allMids(dex string) []byte {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if b, ok := s.mids[dex]; ok {
+		return b
+	}
+	if dex == "" {
+		return []byte("{}")
+	}
+	return []byte("null")
+}
+
+func (s *store) setEquities(user common.Address, body []byte) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if body == nil {
+		delete(s.equities, user)
+		return
+	}
+	s.equities[user] = body
+}
+
+func (s *store) setMids(dex string, body []byte) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if body == nil {
+		delete(s.mids, dex)
+		return
+	}
+	s.mids[dex] = body
+}
+
+// encodeEquities writes v as the node writes userVaultEquities: the vault
+// address in lower-case hex, the equity as a decimal string with the scale
+// it carries (a decimal read from "100.50" is written "100.50"), and
+// lockedUntilTimestamp in Unix milliseconds (left out for the zero time).
+func encodeEquities(v []hyper.VaultEquity) ([]byte, error) {
+	b := make([]byte, 0, 2+len(v)*128)
+	b = append(b, '[')
+	for i, e := range v {
+		if e.Equity.Exponent() > 100 || e.Equity.Exponent() < -100 {
+			return nil, fmt.Errorf("vault equity %d: equity exponent %d is out of the range clients read (±100)", i, e.Equity.Exponent())
+		}
+		if !e.LockedUntil.IsZero() && e.LockedUntil.UnixMilli() < 1 {
+			return nil, fmt.Errorf("vault equity %d: LockedUntil %s is not after 1970-01-01 (the wire carries Unix milliseconds)", i, e.LockedUntil.UTC())
+		}
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"vaultAddress":"`...)
+		b = append(b, lowerHex(e.VaultAddress)...)
+		b = append(b, `","equity":"`...)
+		if exp := e.Equity.Exponent(); exp < 0 {
+			b = append(b, e.Equity.StringFixed(-exp)...)
+		} else {
+			b = append(b, e.Equity.String()...)
+		}
+		b = append(b, '"')
+		if !e.LockedUntil.IsZero() {
+			b = append(b, `,"lockedUntilTimestamp":`...)
+			b = strconv.AppendInt(b, e.LockedUntil.UnixMilli(), 10)
+		}
+		b = append(b, '}')
+	}
+	return append(b, ']'), nil
+}
+
+func lowerHex(a common.Address) string {
+	const digits = "0123456789abcdef"
+	out := make([]byte, 2, 42)
+	out[0], out[1] = '0', 'x'
+	for _, c := range a {
+		out = append(out, digits[c>>4], digits[c&0xf])
+	}
+	return string(out)
+}
+
+// encodeMids writes mids as the public API writes allMids: one JSON object,
+// keys in byte order, each price a decimal string exactly as given. A price
+// must be digits with an optional fraction ("89926.5", "1.0").
+func encodeMids(mids map[string]string) ([]byte, error) {
+	keys := slices.Sorted(maps.Keys(mids))
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, k := range keys {
+		if !isPrice(mids[k]) {
+			return nil, fmt.Errorf("price of %s is %s: want digits with an optional fraction, such as \"89926.5\"", strconv.Quote(k), strconv.Quote(mids[k]))
+		}
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		writeJSONString(&b, k)
+		b.WriteByte(':')
+		writeJSONString(&b, mids[k])
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// writeJSONString writes s as a JSON string, with '<', '>' and '&' kept
+// as they are (encoding/json would escape them).
+func writeJSONString(b *bytes.Buffer, s string) {
+	enc := json.NewEncoder(b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s)       // a string always encodes
+	b.Truncate(b.Len() - 1) // the newline Encode adds
+}
+
+// isPrice reports whether s is a non-negative decimal: digits, then
+// optionally '.' and digits.
+func isPrice(s string) bool {
+	i := 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	if i == 0 {
+		return false
+	}
+	if i == len(s) {
+		return true
+	}
+	if s[i] != '.' || i+1 == len(s) {
+		return false
+	}
+	for i++; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// checkDex validates a dex name as hyper.Dex does: "" or 1 to 32 ASCII
+// letters, digits, '-' or '_'.
+func checkDex(name string) error {
+	if len(name) > 32 {
+		return fmt.Errorf("dex name of %d bytes is longer than 32", len(name))
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			return fmt.Errorf("dex name %s: want ASCII letters, digits, '-' or '_'", strconv.Quote(name))
+		}
+	}
+	return nil
+}

@@ -1,0 +1,83 @@
+// Package hypertest is a local Hyperliquid for tests and examples, in the
+// way of net/http/httptest: a provider's node and the official public API,
+// both on 127.0.0.1, speaking the /info wire the hyper package speaks, with
+// data the test sets and faults on demand.
+//
+// # What is served
+//
+// New starts two servers in one *Server:
+//
+//   - the node, at Server.URL with the access key Server.Key (random unless
+//     WithKey sets it): POST {URL}/{key}/info serves userVaultEquities. Like a
+//     node-access provider's node it answers HTTP 422 with the text/plain body
+//     "Failed to deserialize the JSON body into the target type" (UnsupportedBody)
+//     to every other request type, allMids included, which providers leave to
+//     the public API.
+//   - the public API, at Server.Public.URL, without a key: POST {Public.URL}/info
+//     serves allMids (with or without "dex") and userVaultEquities, and answers
+//     422 to other types.
+//
+// Both read the body as the real server does: a JSON object whose "type" is
+// a string; "user" must be a string of "0x" and 40 hex digits (either case);
+// "dex" a string, absent or null; other members are ignored. A malformed
+// body gets the same 422 as an unserved type, as from Hyperliquid. A
+// Content-Type other than JSON gets 415.
+//
+// Answers are application/json bodies, byte for byte what was set. A user
+// without data gets [] (what Hyperliquid answers to a user without
+// deposits). allMids for a dex without data answers null with HTTP 200 (the
+// public API's answer to a dex it does not know, which hyper.AllMids reports
+// as hyper.ErrUnknownDex); for the first perp dex "" without data it answers
+// {}.
+//
+// The wrong key gets 403, a path neither server serves 404, GET on an /info
+// path 405 (see WriteError for the bodies). The node does not serve the
+// chain's EVM at /{key}/evm (404); a test that needs it can add a handler
+// with HandleFunc("POST /{key}/evm", …), which gets the same key check.
+//
+// # Default data
+//
+// Without options the server answers with recorded data (data/SOURCES.md):
+//
+//   - userVaultEquities for DefaultUser (0x2b804617c6f63c040377e95bb276811747006f4b):
+//     the recorded body with two vaults, equities 688536.0314879999 and
+//     100.003834, locked until 2025-01-24T05:48:51.869Z and
+//     2025-06-13T23:27:19.3Z;
+//   - allMids of the first perp dex "": the recorded body of 2025-12, 482
+//     keys (perps such as "BTC": "89926.5", "PURR/USDC", "@1" to "@258");
+//   - allMids of BuilderDex ("xyz"): two hand-written keys, "xyz:CL" and
+//     "xyz:GOLD", to show the builder-dex key form (not market data).
+//
+// WithoutDefaults starts empty; WithVaultEquities and WithMids set data at
+// start; SetVaultEquities, SetVaultEquitiesJSON, SetMids and SetMidsJSON
+// change it at any time, from any goroutine. The typed setters take the
+// SDK's own types or the wire's decimal strings and keep every digit: an
+// equity decimal.RequireFromString("100.50") is served as "100.50".
+//
+// # Faults
+//
+// The node is the embedded *nodeaccesstest.Server and the public API is
+// Server.Public; each takes its own faults:
+//
+//	srv.FailNext(2, nodeaccesstest.ServerError(500))         // node: 500 null, twice
+//	srv.Public.FailNext(1, nodeaccesstest.RateLimited(time.Second)) // public: 429 + Retry-After: 1
+//
+// Hyperliquid's 500 with the body null is retried by the hyper client, as
+// are 429 and 502-504.
+//
+// # Use in a test
+//
+//	func TestDashboard(t *testing.T) {
+//		srv, err := hypertest.New()
+//		if err != nil {
+//			t.Fatal(err)
+//		}
+//		defer srv.Close()
+//		c, err := srv.Client() // hyper.New(srv.URL, srv.Key, hyper.WithPublicURL(srv.Public.URL))
+//		if err != nil {
+//			t.Fatal(err)
+//		}
+//		vaults, err := c.UserVaultEquities(ctx, hypertest.DefaultUser)
+//		// vaults[0].Equity is 688536.0314879999
+//	}
+package hypertest

@@ -1,0 +1,127 @@
+package hypertest
+
+import (
+	"encoding/json"
+	"maps"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/nodeaccess/nodeaccess/hyper"
+	"github.com/shopspring/decimal"
+)
+
+// The request reader never panics, accepts only the two served types with
+// their fields, and reads the user exactly.
+func FuzzParseInfo(f *testing.F) {
+	for _, s := range []string{
+		`{"type":"userVaultEquities","user":"0x2b804617c6f63c040377e95bb276811747006f4b"}`,
+		`{"type":"allMids"}`,
+		`{"type":"allMids","dex":"xyz"}`,
+		`{"type":"allMids","dex":null}`,
+		`{"type":"meta"}`,
+		`{"type":"userVaultEquities","user":"0x2B804617C6F63C040377E95BB276811747006F4B","x":[1]}`,
+		`null`, `[]`, `{}`, `{"type":1}`, `{"type":"userVaultEquities","user":"0x\u0030"}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		req, ok := parseInfo(body)
+		if !ok {
+			return
+		}
+		if !json.Valid(body) {
+			t.Fatalf("accepted invalid JSON %q", body)
+		}
+		var obj map[string]any
+		if err := json.Unmarshal(body, &obj); err != nil {
+			t.Fatalf("accepted a body that is not an object: %q", body)
+		}
+		switch req.typ {
+		case "userVaultEquities":
+			user, _ := obj["user"].(string)
+			if len(user) != 42 || !strings.HasPrefix(user, "0x") || common.HexToAddress(user) != req.user {
+				t.Fatalf("user %q read as %s", user, req.user.Hex())
+			}
+		case "allMids":
+			if dex, _ := obj["dex"].(string); dex != req.dex {
+				t.Fatalf("dex %q read as %q", dex, req.dex)
+			}
+		default:
+			t.Fatalf("accepted type %q", req.typ)
+		}
+	})
+}
+
+// The mids writer writes valid JSON that reads back to the same map, or
+// refuses.
+func FuzzEncodeMids(f *testing.F) {
+	f.Add("BTC", "89926.5", "@107", "28.718")
+	f.Add("xyz:CL", "60.123", "PURR/USDC", "0.0664375")
+	f.Add("a\"b\\c<&>\u2028", "1.0", "\x00", "00.10")
+	f.Add("k", "-1", "k2", "1e5")
+	f.Fuzz(func(t *testing.T, k1, v1, k2, v2 string) {
+		in := map[string]string{k1: v1, k2: v2}
+		b, err := encodeMids(in)
+		if err != nil {
+			if isPrice(v1) && isPrice(v2) {
+				t.Fatalf("refused valid prices %q %q: %v", v1, v2, err)
+			}
+			return
+		}
+		var out map[string]string
+		if err := json.Unmarshal(b, &out); err != nil {
+			t.Fatalf("wrote invalid JSON %q: %v", b, err)
+		}
+		// Invalid UTF-8 in a key becomes U+FFFD, as with encoding/json.
+		if strings.ToValidUTF8(k1, "\uFFFD") == k1 && strings.ToValidUTF8(k2, "\uFFFD") == k2 && !maps.Equal(in, out) {
+			t.Fatalf("%q read back as %v", b, out)
+		}
+	})
+}
+
+// The equities writer keeps every digit and the lock-up time to the
+// millisecond.
+func FuzzEncodeEquities(f *testing.F) {
+	f.Add("688536.0314879999", int64(1737697731869))
+	f.Add("100.50", int64(0))
+	f.Add("-0.0000000001", int64(1))
+	f.Add("1e20", int64(253402300799999))
+	f.Fuzz(func(t *testing.T, equity string, ms int64) {
+		d, err := decimal.NewFromString(equity)
+		if err != nil {
+			return
+		}
+		var lock time.Time
+		if ms != 0 {
+			lock = time.UnixMilli(ms).UTC()
+		}
+		v := hyper.VaultEquity{VaultAddress: common.HexToAddress("0x07fd993f0fa3a185f7207adccd29f7a87404689d"), Equity: d, LockedUntil: lock}
+		b, err := encodeEquities([]hyper.VaultEquity{v})
+		if err != nil {
+			return
+		}
+		var out []struct {
+			VaultAddress string `json:"vaultAddress"`
+			Equity       string `json:"equity"`
+			Locked       *int64 `json:"lockedUntilTimestamp"`
+		}
+		if err := json.Unmarshal(b, &out); err != nil || len(out) != 1 {
+			t.Fatalf("wrote %q: %v", b, err)
+		}
+		got := decimal.RequireFromString(out[0].Equity)
+		if !got.Equal(d) || d.Exponent() < 0 && got.Exponent() != d.Exponent() {
+			t.Fatalf("equity %s written as %s", equity, out[0].Equity)
+		}
+		if out[0].VaultAddress != "0x07fd993f0fa3a185f7207adccd29f7a87404689d" {
+			t.Fatalf("address written as %s", out[0].VaultAddress)
+		}
+		switch {
+		case lock.IsZero() && out[0].Locked != nil:
+			t.Fatalf("a zero lock-up written as %d", *out[0].Locked)
+		case !lock.IsZero() && (out[0].Locked == nil || *out[0].Locked != ms):
+			t.Fatalf("lock-up %d written as %v", ms, out[0].Locked)
+		}
+	})
+}

@@ -1,0 +1,219 @@
+package hypertest
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/hyper"
+	"github.com/nodeaccess/nodeaccess/nodeaccesstest"
+)
+
+// Server is a local Hyperliquid: a provider's node at URL with the access
+// key Key (POST /{key}/info serves userVaultEquities), and the official
+// public API at Public.URL, without a key (POST /info serves allMids and
+// userVaultEquities). Both run on 127.0.0.1 until Close.
+//
+// The embedded *nodeaccesstest.Server is the node: its FailNext, Requests
+// and HandleFunc act on the node. Public is the public API's own server;
+// queue its faults with s.Public.FailNext. The data (vault equities per
+// user, mids per dex) is shared by both and may be changed at any time
+// with the Set methods, which are safe for concurrent use.
+type Server struct {
+	*nodeaccesstest.Server
+
+	// Public is the public API: POST {Public.URL}/info. Its Key is not
+	// used (the public API takes none).
+	Public *nodeaccesstest.Server
+
+	data *store
+}
+
+// Option configures New.
+type Option func(*settings) error
+
+type settings struct {
+	key        string
+	noDefaults bool
+	data       []func(*store)
+}
+
+// WithKey sets the node's access key (ASCII letters, digits and "._~-").
+// Without it the key is random, 32 hex characters.
+func WithKey(key string) Option {
+	return func(s *settings) error {
+		if key == "" {
+			return errors.New("hypertest: WithKey: the key is empty")
+		}
+		s.key = key
+		return nil
+	}
+}
+
+// WithoutDefaults starts the server without its default data: no user has
+// vaults, the first perp dex "" has no mids ({}), and no builder dex is
+// known. Data options given with it still apply.
+func WithoutDefaults() Option {
+	return func(s *settings) error {
+		s.noDefaults = true
+		return nil
+	}
+}
+
+// WithVaultEquities sets the vaults of user at start, as SetVaultEquities
+// does.
+func WithVaultEquities(user common.Address, v []hyper.VaultEquity) Option {
+	return func(s *settings) error {
+		body, err := encodeEquities(v)
+		if err != nil {
+			return fmt.Errorf("hypertest: WithVaultEquities: %w", err)
+		}
+		s.data = append(s.data, func(st *store) { st.setEquities(user, body) })
+		return nil
+	}
+}
+
+// WithMids sets the mids of dex at start, as SetMids does.
+func WithMids(dex string, mids map[string]string) Option {
+	return func(s *settings) error {
+		body, err := midsBody(dex, mids)
+		if err != nil {
+			return fmt.Errorf("hypertest: WithMids: %w", err)
+		}
+		s.data = append(s.data, func(st *store) { st.setMids(dex, body) })
+		return nil
+	}
+}
+
+// New starts a local Hyperliquid node and public API on 127.0.0.1 and
+// returns them serving. Without options the node's key is random and the
+// data is the default (DefaultUser's recorded vaults; the recorded mids of
+// the first perp dex and the mids of BuilderDex). Close it when done.
+func New(opts ...Option) (*Server, error) {
+	var set settings
+	for _, o := range opts {
+		if o == nil {
+			continue
+		}
+		if err := o(&set); err != nil {
+			return nil, err
+		}
+	}
+	data := newStore(!set.noDefaults)
+	for _, f := range set.data {
+		f(data)
+	}
+	node, err := nodeaccesstest.Start(set.key, WriteError)
+	if err != nil {
+		return nil, fmt.Errorf("hypertest: %w", err)
+	}
+	public, err := nodeaccesstest.Start("", WriteError)
+	if err != nil {
+		node.Close()
+		return nil, fmt.Errorf("hypertest: %w", err)
+	}
+	s := &Server{Server: node, Public: public, data: data}
+	node.HandleFunc("POST /{key}/info", s.serveNode)
+	public.HandleFunc("POST /info", s.servePublic)
+	return s, nil
+}
+
+// Client returns a hyper.Client for this server: its node at URL with Key,
+// and its public API at Public.URL (hyper.WithPublicURL), with opts after
+// those (so a later hyper.WithPublicURL in opts wins).
+func (s *Server) Client(opts ...nodeaccess.Option) (*hyper.Client, error) {
+	all := make([]nodeaccess.Option, 0, len(opts)+1)
+	all = append(all, hyper.WithPublicURL(s.Public.URL))
+	all = append(all, opts...)
+	return hyper.New(s.URL, s.Key, all...)
+}
+
+// Close stops both servers and waits for their handlers. It may be called
+// more than once.
+func (s *Server) Close() {
+	s.Server.Close()
+	s.Public.Close()
+}
+
+// SetVaultEquities makes userVaultEquities for user answer v, from now on,
+// on the node and the public API. Each entry is written as the node writes
+// it: the vault address in lower-case hex, the equity as a decimal string
+// with the scale it carries (decimal.RequireFromString("100.50") is sent as
+// "100.50"), lockedUntilTimestamp in Unix milliseconds (left out for a zero
+// LockedUntil). An empty or nil v makes the user one without vaults ([]).
+// It fails, changing nothing, for a LockedUntil before 1970 or an equity
+// whose exponent is beyond ±100 (which clients refuse).
+func (s *Server) SetVaultEquities(user common.Address, v []hyper.VaultEquity) error {
+	body, err := encodeEquities(v)
+	if err != nil {
+		return fmt.Errorf("hypertest: SetVaultEquities: %w", err)
+	}
+	s.data.setEquities(user, body)
+	return nil
+}
+
+// SetVaultEquitiesJSON makes userVaultEquities for user answer body, byte
+// for byte, from now on: for bodies that SetVaultEquities cannot write
+// (numbers instead of strings, extra fields, an empty object). body must be
+// valid JSON; nil makes the user one without vaults ([]).
+func (s *Server) SetVaultEquitiesJSON(user common.Address, body []byte) error {
+	if body == nil {
+		s.data.setEquities(user, nil)
+		return nil
+	}
+	if !json.Valid(body) {
+		return errors.New("hypertest: SetVaultEquitiesJSON: the body is not valid JSON")
+	}
+	s.data.setEquities(user, bytes.Clone(body))
+	return nil
+}
+
+// SetMids makes allMids for dex answer mids, from now on: an object with
+// the keys in byte order and each price exactly as given. dex is "" for the
+// first perp dex or a builder dex's name (1 to 32 ASCII letters, digits,
+// '-', '_'); setting a dex makes it known. Real keys of a builder dex have
+// the form "<dex>:<COIN>"; the server does not insist. Each price must be
+// digits with an optional fraction ("89926.5", "0.00003066", "1.0"). A nil
+// mids makes dex unknown again (allMids answers null; for "" it answers
+// {}, since the first perp dex always exists).
+func (s *Server) SetMids(dex string, mids map[string]string) error {
+	body, err := midsBody(dex, mids)
+	if err != nil {
+		return fmt.Errorf("hypertest: SetMids: %w", err)
+	}
+	s.data.setMids(dex, body)
+	return nil
+}
+
+// SetMidsJSON makes allMids for dex answer body, byte for byte, from now on
+// (for bodies SetMids cannot write: numbers instead of strings, duplicate
+// keys, an odd shape). body must be valid JSON; nil makes dex unknown, as
+// with SetMids.
+func (s *Server) SetMidsJSON(dex string, body []byte) error {
+	if err := checkDex(dex); err != nil {
+		return fmt.Errorf("hypertest: SetMidsJSON: %w", err)
+	}
+	if body == nil {
+		s.data.setMids(dex, nil)
+		return nil
+	}
+	if !json.Valid(body) {
+		return errors.New("hypertest: SetMidsJSON: the body is not valid JSON")
+	}
+	s.data.setMids(dex, bytes.Clone(body))
+	return nil
+}
+
+// midsBody checks dex and writes mids (nil for a nil map).
+func midsBody(dex string, mids map[string]string) ([]byte, error) {
+	if err := checkDex(dex); err != nil {
+		return nil, err
+	}
+	if mids == nil {
+		return nil, nil
+	}
+	return encodeMids(mids)
+}
