@@ -3,69 +3,50 @@ package ton_test
 import (
 	"bytes"
 	"context"
-	"encoding/base64"
 	"errors"
 	"fmt"
-	"io"
 	"log"
-	"net/http"
-	"net/http/httptest"
-	"strconv"
+	"math/big"
 	"strings"
+	"time"
 
 	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/nodeaccesstest"
 	"github.com/nodeaccess/nodeaccess/ton"
+	"github.com/nodeaccess/nodeaccess/ton/tontest"
 )
 
-// fakeTON stands in for a provider's TON endpoint in these examples. It
-// answers getBlockTransactionsExt (REST and JSON-RPC) with a block of three
-// transactions served two at a time, accountStates with one account in the
-// indexer's shape, and pendingTransactions with the indexer's 404 for
-// accounts other than 0:00194AAD….
-func fakeTON() *httptest.Server {
-	const id = `"id":{"@type":"ton.blockIdExt","workchain":-1,"shard":"-9223372036854775808","seqno":39984096,"root_hash":"b26/Pw8BYz6VY7RyYB/w2Nf8pKBebsg+H4rT1pH5ZEM=","file_hash":"lLylrj7eZn0TSNxpg4yovJJ4x/ILgeeJ3byS6MFVTJw="}`
-	tx := func(acct, lt, hash string) string {
-		return `{"@type":"raw.transaction","account":"` + acct + `","utime":1724744427,"transaction_id":{"lt":"` + lt + `","hash":"` + hash + `"},"fee":"0","storage_fee":"0","other_fee":"0","out_msgs":[]}`
+// alice is an account the examples' local server knows, besides the
+// defaults of tontest (the recorded masterchain block 39984096 and the
+// account 0:00194AAD… with its states and its pending transaction).
+var alice = ton.MustParseAddress("0:5B6A643CF4E32FF0391C476456FED5BDB17EF10A55CBB7C2980C76D4AAD07875")
+
+// localTON starts a local TON endpoint (ton/tontest) that stands in for a
+// provider's in these examples: the defaults of tontest plus alice's state
+// and address book entry; opts come after those.
+func localTON(opts ...tontest.Option) *tontest.Server {
+	state := ton.AccountState{
+		Account: alice, Status: ton.StatusActive, Balance: big.NewInt(1234567890123),
+		Hash:                tontest.RecordedBlock().Transactions[0].Hash,
+		LastTransactionLT:   48756940000002,
+		LastTransactionHash: tontest.RecordedBlock().Transactions[1].Hash,
 	}
-	first := `{"ok":true,"result":{` + id + `,"req_count":2,"incomplete":true,"transactions":[` +
-		tx("-1:3333333333333333333333333333333333333333333333333333333333333333", "48756940000001", "RzoRGcEyx5Ia5tEKUWlCpFbg8B0scpuXSyNXf9a4Nsk=") + `,` +
-		tx("-1:3333333333333333333333333333333333333333333333333333333333333333", "48756940000002", "0kwvliWmBxHEXXWVNhNfBZsQFGaWejcojKq79d3Im+A=") + `]}}`
-	second := `{"ok":true,"result":{` + id + `,"req_count":2,"incomplete":false,"transactions":[` +
-		tx("-1:5555555555555555555555555555555555555555555555555555555555555555", "48756940000003", "AKRX7V8G5q2Jr9gxsZkkWu8xsnORTIB08SWuMt59Src=") + `]}}`
-	states := `{"accounts":[{"address":"0:5B6A643CF4E32FF0391C476456FED5BDB17EF10A55CBB7C2980C76D4AAD07875","account_state_hash":"RzoRGcEyx5Ia5tEKUWlCpFbg8B0scpuXSyNXf9a4Nsk=",
-		"balance":"1234567890123","status":"active","last_transaction_lt":"48756940000002","last_transaction_hash":"0kwvliWmBxHEXXWVNhNfBZsQFGaWejcojKq79d3Im+A="}],
-		"address_book":{"0:5B6A643CF4E32FF0391C476456FED5BDB17EF10A55CBB7C2980C76D4AAD07875":{"user_friendly":"UQBbamQ89OMv8DkcR2RW_tW9sX7xClXLt8KYDHbUqtB4dbz1","domain":"alice.ton"}}}`
-	pending := `{"transactions":[{"account":"0:00194AAD8E422BEDF43FEE746D6D929D369DBAB25468A69D513706EA6978B63A","hash":"L/DSNQ43lWUDdga8h4ci8hVp+nVS6/BxEF7KrAO0yTo=",
-		"lt":"36582626000003","now":1751972976,"mc_block_seqno":33013054,"trace_id":"6h4rXxxaXBcwgFnNiyyzXolMBo6wDeqiW2+LIq8feHE=","total_fees":"6617389","emulated":true}],"address_book":{}}`
-	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(r.Body)
-		w.Header().Set("Content-Type", "application/json")
-		switch p := r.URL.Path; {
-		case strings.HasSuffix(p, "/getBlockTransactionsExt"), strings.HasSuffix(p, "/jsonRPC"):
-			if r.URL.Query().Has("after_lt") || strings.Contains(string(body), "after_lt") {
-				io.WriteString(w, second)
-			} else {
-				io.WriteString(w, first)
-			}
-		case strings.HasSuffix(p, "/accountStates"):
-			io.WriteString(w, states)
-		case strings.HasSuffix(p, "/pendingTransactions"):
-			if strings.HasPrefix(r.URL.Query().Get("account"), "0:00194aad") {
-				io.WriteString(w, pending)
-				return
-			}
-			w.WriteHeader(http.StatusNotFound)
-			io.WriteString(w, `{"error":"emulated traces not found"}`)
-		}
-	}))
+	srv, err := tontest.New(append([]tontest.Option{
+		tontest.WithAccountStates(alice, state),
+		tontest.WithAddressBookEntry(alice, ton.AddressBookEntry{UserFriendly: "UQBbamQ89OMv8DkcR2RW_tW9sX7xClXLt8KYDHbUqtB4dbz1", Domain: "alice.ton"}),
+	}, opts...)...)
+	if err != nil {
+		log.Fatal(err)
+	}
+	return srv
 }
 
 // Read one page of a masterchain block's transactions, and the next page
 // while the block is incomplete.
 func ExampleClient_BlockTransactionsExt() {
-	node := fakeTON() // your provider's base URL in real use
+	node := localTON() // your provider's base URL and access key in real use
 	defer node.Close()
-	c, err := ton.New(node.URL, "YOUR-ACCESS-KEY")
+	c, err := ton.New(node.URL, node.Key)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -93,9 +74,9 @@ func ExampleClient_BlockTransactionsExt() {
 
 // Walk a whole block with an iterator, through the JSON-RPC form of API v2.
 func ExampleClient_AllBlockTransactions() {
-	node := fakeTON()
+	node := localTON()
 	defer node.Close()
-	c, err := ton.New(node.URL, "YOUR-ACCESS-KEY", ton.WithJSONRPC())
+	c, err := ton.New(node.URL, node.Key, ton.WithJSONRPC())
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -119,9 +100,9 @@ func ExampleClient_AllBlockTransactions() {
 
 // Read an account's state, and its user-friendly form from the address book.
 func ExampleClient_AccountStates() {
-	node := fakeTON()
+	node := localTON()
 	defer node.Close()
-	c, err := ton.New(node.URL, "YOUR-ACCESS-KEY")
+	c, err := ton.New(node.URL, node.Key)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -145,9 +126,9 @@ func ExampleClient_AccountStates() {
 
 // Walk every page of accountStates; the walk ends at a short page.
 func ExampleClient_AllAccountStates() {
-	node := fakeTON()
+	node := localTON(tontest.WithoutDefaults()) // alice's state only
 	defer node.Close()
-	c, err := ton.New(node.URL, "YOUR-ACCESS-KEY")
+	c, err := ton.New(node.URL, node.Key)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -165,9 +146,9 @@ func ExampleClient_AllAccountStates() {
 
 // List an account's pending transactions; nothing pending is an empty page.
 func ExampleClient_PendingTransactions() {
-	node := fakeTON()
+	node := localTON()
 	defer node.Close()
-	c, err := ton.New(node.URL, "YOUR-ACCESS-KEY")
+	c, err := ton.New(node.URL, node.Key)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -192,23 +173,17 @@ func ExampleClient_PendingTransactions() {
 // offset). The walk ends at a short page; nothing is yielded twice (a
 // server that ignores offset ends the walk with ErrRepeatedPage).
 func ExampleClient_AllPendingTransactions() {
-	// A stand-in for the provider's endpoint: three pending transactions,
-	// served limit at a time from offset.
-	node := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		q := r.URL.Query()
-		limit, _ := strconv.Atoi(q.Get("limit"))
-		offset, _ := strconv.Atoi(q.Get("offset"))
-		var txs []string
-		for i := offset; i < min(offset+limit, 3); i++ {
-			txs = append(txs, fmt.Sprintf(`{"account":%q,"hash":"%s","lt":"3658262600000%d","now":%d,"mc_block_seqno":33013054,"trace_id":null}`,
-				q.Get("account"), base64.StdEncoding.EncodeToString(bytes.Repeat([]byte{byte(i + 1)}, 32)), i+1, 1751972976+i))
-		}
-		w.Header().Set("Content-Type", "application/json")
-		fmt.Fprintf(w, `{"transactions":[%s],"address_book":{}}`, strings.Join(txs, ","))
-	}))
+	// A stand-in for the provider's endpoint: three pending transactions.
+	acct := ton.MustParseAddress("0:00194AAD8E422BEDF43FEE746D6D929D369DBAB25468A69D513706EA6978B63A")
+	var pending []ton.PendingTransaction
+	for i := range 3 {
+		pending = append(pending, ton.PendingTransaction{Account: acct, LT: 36582626000001 + uint64(i), MCBlockSeqno: 33013054,
+			Hash: ton.Hash(bytes.Repeat([]byte{byte(i + 1)}, 32)), Now: time.Unix(1751972976+int64(i), 0)})
+	}
+	node := localTON(tontest.WithPendingTransactions(acct, pending...))
 	defer node.Close()
 
-	c, err := ton.New(node.URL, "YOUR-ACCESS-KEY")
+	c, err := ton.New(node.URL, node.Key)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -276,13 +251,10 @@ func ExampleParseShardDecimal() {
 
 // Server errors reach the shared typed errors; the key never shows.
 func ExampleNew() {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(http.StatusTooManyRequests)
-		io.WriteString(w, `{"ok":false,"result":"Ratelimit exceed","code":429}`)
-	}))
+	srv := localTON()
 	defer srv.Close()
-	c, err := ton.New(srv.URL, "YOUR-ACCESS-KEY", nodeaccess.WithoutRetries())
+	srv.FailNext(1, nodeaccesstest.RateLimited(0)) // toncenter's 429 body
+	c, err := ton.New(srv.URL, srv.Key, nodeaccess.WithoutRetries())
 	if err != nil {
 		log.Fatal(err)
 	}

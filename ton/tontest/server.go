@@ -1,0 +1,228 @@
+package tontest
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/nodeaccesstest"
+	"github.com/nodeaccess/nodeaccess/ton"
+)
+
+// Server is a local TON node-access endpoint on 127.0.0.1: API v2 at
+// {URL}/api/v2/{Key}/… and API v3 at {URL}/{Key}/api/v3/…, as providers
+// lay them out. It runs until Close.
+//
+// The embedded *nodeaccesstest.Server gives URL, Key, FailNext, Requests
+// and Close. The data (blocks, account states, pending transactions,
+// address book entries) may be changed at any time with the Set methods,
+// which are safe for concurrent use; a request sees the data as it was
+// when the request arrived at its handler.
+type Server struct {
+	*nodeaccesstest.Server
+
+	data *store
+}
+
+// Option configures New.
+type Option func(*settings) error
+
+type settings struct {
+	key        string
+	noDefaults bool
+	data       []func(*store) error
+}
+
+// WithKey sets the access key (ASCII letters, digits and "._~-"). Without
+// it the key is random, 32 hex characters.
+func WithKey(key string) Option {
+	return func(s *settings) error {
+		if key == "" {
+			return errors.New("tontest: WithKey: the key is empty")
+		}
+		s.key = key
+		return nil
+	}
+}
+
+// WithoutDefaults starts the server without its default data: no block,
+// no account state, nothing pending. Data options given with it still
+// apply.
+func WithoutDefaults() Option {
+	return func(s *settings) error {
+		s.noDefaults = true
+		return nil
+	}
+}
+
+// WithBlock serves b from the start, as SetBlock does (replacing a default
+// block with the same reference).
+func WithBlock(b Block) Option {
+	return func(s *settings) error {
+		s.data = append(s.data, func(st *store) error { return st.setBlock(b) })
+		return nil
+	}
+}
+
+// WithAccountStates sets the states of account from the start, as
+// SetAccountStates does.
+func WithAccountStates(account ton.Address, states ...ton.AccountState) Option {
+	return func(s *settings) error {
+		s.data = append(s.data, func(st *store) error { return st.setStates(account, states) })
+		return nil
+	}
+}
+
+// WithPendingTransactions sets the pending transactions of account from
+// the start, as SetPendingTransactions does.
+func WithPendingTransactions(account ton.Address, txs ...ton.PendingTransaction) Option {
+	return func(s *settings) error {
+		s.data = append(s.data, func(st *store) error { return st.setPending(account, txs) })
+		return nil
+	}
+}
+
+// WithAddressBookEntry sets the address book entry of account from the
+// start, as SetAddressBookEntry does.
+func WithAddressBookEntry(account ton.Address, e ton.AddressBookEntry) Option {
+	return func(s *settings) error {
+		s.data = append(s.data, func(st *store) error { st.setBook(account, e); return nil })
+		return nil
+	}
+}
+
+// New starts a local TON endpoint on 127.0.0.1 and returns it serving.
+// Without options the key is random and the data is the default: the
+// recorded masterchain block DefaultBlock, and DefaultAccount with two
+// account states and one pending transaction (see the package
+// documentation). Close it when done.
+func New(opts ...Option) (*Server, error) {
+	var set settings
+	for _, o := range opts {
+		if o == nil {
+			continue
+		}
+		if err := o(&set); err != nil {
+			return nil, err
+		}
+	}
+	data := newStore()
+	if !set.noDefaults {
+		if err := data.loadDefaults(); err != nil {
+			return nil, err
+		}
+	}
+	for _, f := range set.data {
+		if err := f(data); err != nil {
+			return nil, err
+		}
+	}
+	srv, err := nodeaccesstest.Start(set.key, WriteError)
+	if err != nil {
+		return nil, fmt.Errorf("tontest: %w", err)
+	}
+	s := &Server{Server: srv, data: data}
+	srv.HandleFunc("GET /api/v2/{key}/getBlockTransactionsExt", s.serveBlockREST)
+	srv.HandleFunc("POST /api/v2/{key}/jsonRPC", s.serveBlockRPC)
+	srv.HandleFunc("GET /{key}/api/v3/accountStates", s.serveAccountStates)
+	srv.HandleFunc("GET /{key}/api/v3/pendingTransactions", s.servePending)
+	return s, nil
+}
+
+// Client returns a ton.Client for this server (ton.New with URL and Key),
+// with opts: pass ton.WithJSONRPC() for the JSON-RPC form of API v2, and
+// any nodeaccess option (retries, hooks, timeouts).
+func (s *Server) Client(opts ...nodeaccess.Option) (*ton.Client, error) {
+	return ton.New(s.URL, s.Key, opts...)
+}
+
+// SetBlock serves b from now on, replacing the block with the same
+// reference (workchain, shard, seqno) if there was one. The transactions
+// are served in the block's order, by account id and then logical time,
+// whatever their order in b. It fails, changing nothing, for a zero shard,
+// a transaction whose account is on another workchain than the block, a
+// zero logical time, two transactions with the same account and logical
+// time, a negative fee, or a Transaction member that is neither empty nor
+// a JSON object.
+func (s *Server) SetBlock(b Block) error { return s.data.setBlock(b) }
+
+// RemoveBlock stops serving the block ref; getBlockTransactionsExt then
+// answers it as a lite server answers a block it does not have.
+func (s *Server) RemoveBlock(ref ton.BlockRef) { s.data.removeBlock(ref) }
+
+// SetAccountStates makes accountStates list states for account from now
+// on (its historical states, in any order: the server sorts them by
+// last_trans_lt). No states removes the account. It fails, changing
+// nothing, for a state whose Account is not account, a negative balance,
+// or a Raw that is neither empty nor a JSON object.
+func (s *Server) SetAccountStates(account ton.Address, states ...ton.AccountState) error {
+	return s.data.setStates(account, states)
+}
+
+// SetPendingTransactions makes pendingTransactions list txs for account
+// from now on, in the order given. No transactions means nothing pending
+// (the indexer's 404 "emulated traces not found"). It fails, changing
+// nothing, for a transaction whose Account is not account, a zero logical
+// time, two transactions with the same hash, negative fees, or a Raw that
+// is neither empty nor a JSON object.
+func (s *Server) SetPendingTransactions(account ton.Address, txs ...ton.PendingTransaction) error {
+	return s.data.setPending(account, txs)
+}
+
+// SetAddressBookEntry sets what address_book says about account in v3
+// answers. Without an entry the server writes the account's user-friendly
+// form, bounceable unless its newest state is uninit or nonexist, with no
+// domain and no interfaces. An entry whose UserFriendly is "" gets that
+// default form.
+func (s *Server) SetAddressBookEntry(account ton.Address, e ton.AddressBookEntry) {
+	s.data.setBook(account, e)
+}
+
+// WriteError writes an error answer as the real servers do, in the form
+// of the API the request's path belongs to (it is the server's
+// nodeaccesstest.ErrorWriter):
+//
+//   - API v2 (paths under /api/v2/): {"ok":false,"error":"<msg>","code":<status>},
+//     and for 429 toncenter's rate-limit body {"ok":false,"result":"Ratelimit exceed","code":429};
+//   - API v3 and any other path: {"error":"<msg>"}.
+//
+// The HTTP status is status, the Content-Type application/json.
+func WriteError(w http.ResponseWriter, r *http.Request, status int, msg string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write(errorBody(r, status, msg))
+}
+
+func errorBody(r *http.Request, status int, msg string) []byte {
+	if !isV2(r) {
+		return appendV3Error(nil, msg)
+	}
+	if status == http.StatusTooManyRequests {
+		return []byte(`{"ok":false,"result":"Ratelimit exceed","code":429}`)
+	}
+	return appendV2Error(nil, status, msg)
+}
+
+func isV2(r *http.Request) bool { return strings.HasPrefix(r.URL.Path, "/api/v2/") }
+
+func appendV2Error(b []byte, status int, msg string) []byte {
+	b = append(b, `{"ok":false,"error":`...)
+	b = appendString(b, msg)
+	b = append(b, `,"code":`...)
+	b = appendInt(b, int64(status))
+	return append(b, '}')
+}
+
+func appendV3Error(b []byte, msg string) []byte {
+	b = append(b, `{"error":`...)
+	b = appendString(b, msg)
+	return append(b, '}')
+}
+
+// writeJSON writes a 200 JSON answer.
+func writeJSON(w http.ResponseWriter, body []byte) {
+	w.Header().Set("Content-Type", "application/json")
+	_, _ = w.Write(body)
+}

@@ -1,0 +1,416 @@
+package tontest
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"math/big"
+	"slices"
+	"sync"
+
+	"github.com/nodeaccess/nodeaccess/ton"
+)
+
+// Block is a block the server serves: its full identifier and its
+// transactions.
+//
+// Each transaction is served as toncenter's getBlockTransactionsExt writes
+// one (the "raw.transaction" of the recorded body): the typed fields give
+// account (raw form, and the bounceable user-friendly form in "address"),
+// transaction_id (lt and hash), utime, data, fee, storage_fee and other_fee;
+// a typed field left unset (nil fee, nil data, zero time) is left out. The
+// other members of the entry (in_msg, out_msgs, …) come from the
+// Transaction raw JSON when it is a JSON object, or from its "transaction"
+// member when the raw JSON is in the interface's {account, hash, lt,
+// transaction} shape; out_msgs is [] when the raw JSON has none.
+type Block struct {
+	// ID is the block: workchain, shard and seqno (the reference a request
+	// names), and the root and file hashes the answers carry.
+	ID ton.BlockID
+	// Transactions are the block's transactions, in any order.
+	Transactions []ton.BlockTransaction
+}
+
+// store is the server's data, kept rendered: each entry is stored as the
+// JSON the server writes for it, so that a request only assembles bytes.
+type store struct {
+	mu      sync.RWMutex
+	blocks  map[ton.BlockRef]*blockRec
+	states  map[ton.Address][]stateRec
+	pending map[ton.Address][]pendingRec
+	book    map[ton.Address]ton.AddressBookEntry
+}
+
+type blockRec struct {
+	ref    ton.BlockRef
+	idJSON []byte // the "id" member
+	txs    []txRec
+}
+
+type txRec struct {
+	account ton.Address
+	lt      uint64
+	entry   []byte
+}
+
+type stateRec struct {
+	account ton.Address
+	lt      uint64
+	hash    ton.Hash
+	status  ton.AccountStatus
+	plain   []byte // without code_boc, data_boc
+	withBOC []byte
+}
+
+type pendingRec struct {
+	entry    []byte
+	mentions []ton.Address // account, in_msg source, out_msgs destinations
+}
+
+func newStore() *store {
+	return &store{
+		blocks:  make(map[ton.BlockRef]*blockRec),
+		states:  make(map[ton.Address][]stateRec),
+		pending: make(map[ton.Address][]pendingRec),
+		book:    make(map[ton.Address]ton.AddressBookEntry),
+	}
+}
+
+func (s *store) setBlock(b Block) error {
+	rec, err := renderBlock(b)
+	if err != nil {
+		return fmt.Errorf("tontest: block %s: %w", b.ID.BlockRef, err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.blocks[rec.ref] = rec
+	return nil
+}
+
+func (s *store) removeBlock(ref ton.BlockRef) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.blocks, ref)
+}
+
+func (s *store) block(ref ton.BlockRef) *blockRec {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.blocks[ref] // never modified after it is stored
+}
+
+func renderBlock(b Block) (*blockRec, error) {
+	if b.ID.Shard == 0 {
+		return nil, fmt.Errorf("0 is not a shard id")
+	}
+	rec := &blockRec{ref: b.ID.BlockRef, txs: make([]txRec, 0, len(b.Transactions))}
+	rec.idJSON = renderObject([]member{
+		{"@type", jsonString("ton.blockIdExt")},
+		{"workchain", appendInt(nil, int64(b.ID.Workchain))},
+		{"shard", jsonString(b.ID.Shard.Decimal())},
+		{"seqno", jsonUint(uint64(b.ID.Seqno))},
+		{"root_hash", jsonString(b.ID.RootHash.String())},
+		{"file_hash", jsonString(b.ID.FileHash.String())},
+	}, nil)
+	for i := range b.Transactions {
+		tx := &b.Transactions[i]
+		if int32(tx.Account.Workchain) != b.ID.Workchain {
+			return nil, fmt.Errorf("transaction %d: account %s is not on the block's workchain %d", i, tx.Account, b.ID.Workchain)
+		}
+		entry, err := renderBlockTx(tx)
+		if err != nil {
+			return nil, fmt.Errorf("transaction %d: %w", i, err)
+		}
+		rec.txs = append(rec.txs, txRec{account: tx.Account, lt: tx.LT, entry: entry})
+	}
+	// A block lists its transactions by account id, then logical time:
+	// the order lite servers walk them in, and the one the cursor follows.
+	slices.SortFunc(rec.txs, func(a, b txRec) int {
+		if c := bytes.Compare(a.account.ID[:], b.account.ID[:]); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.lt, b.lt)
+	})
+	for i := 1; i < len(rec.txs); i++ {
+		if rec.txs[i].account == rec.txs[i-1].account && rec.txs[i].lt == rec.txs[i-1].lt {
+			return nil, fmt.Errorf("two transactions of account %s have lt %d", rec.txs[i].account, rec.txs[i].lt)
+		}
+	}
+	return rec, nil
+}
+
+// blockTxSkip are the members of a v2 transaction entry that the typed
+// fields own: a raw entry's own values for them are never served.
+var blockTxSkip = []string{"@type", "address", "utime", "data", "transaction_id", "fee", "storage_fee", "other_fee", "account", "hash", "lt", "transaction"}
+
+func renderBlockTx(tx *ton.BlockTransaction) ([]byte, error) {
+	if tx.LT == 0 {
+		return nil, fmt.Errorf("lt is 0 (logical times start at 1)")
+	}
+	fees := []struct {
+		name string
+		v    *big.Int
+	}{{"fee", tx.Fee}, {"storage_fee", tx.StorageFee}, {"other_fee", tx.OtherFee}}
+	for _, f := range fees {
+		if err := checkAmount(f.name, f.v); err != nil {
+			return nil, err
+		}
+	}
+	raw, err := rawObject(tx.Transaction)
+	if err != nil {
+		return nil, fmt.Errorf("the Transaction field: %w", err)
+	}
+	if inner := bytes.TrimSpace(raw["transaction"]); len(inner) > 0 && inner[0] == '{' {
+		if raw, err = rawObject(inner); err != nil {
+			return nil, fmt.Errorf("the Transaction field's transaction member: %w", err)
+		}
+	}
+	ms := []member{
+		{"@type", jsonString("raw.transaction")},
+		{"address", renderObject([]member{
+			{"@type", jsonString("accountAddress")},
+			{"account_address", jsonString(tx.Account.Friendly(true, false).String())},
+		}, nil)},
+	}
+	if !tx.Time.IsZero() {
+		ms = append(ms, member{"utime", appendInt(nil, tx.Time.Unix())})
+	}
+	if tx.Data != nil {
+		ms = append(ms, member{"data", jsonBOC(tx.Data)})
+	}
+	ms = append(ms, member{"transaction_id", renderObject([]member{
+		{"@type", jsonString("internal.transactionId")},
+		{"lt", jsonUintString(tx.LT)},
+		{"hash", jsonString(tx.Hash.String())},
+	}, nil)})
+	for _, f := range fees {
+		if f.v != nil {
+			ms = append(ms, member{f.name, jsonAmount(f.v)})
+		}
+	}
+	outMsgs := []byte(nil)
+	if raw["out_msgs"] == nil {
+		outMsgs = []byte("[]")
+	}
+	ms = append(ms, member{"in_msg", nil}, member{"out_msgs", outMsgs}, member{"account", jsonString(tx.Account.Raw())})
+	return renderObject(ms, raw, blockTxSkip...), nil
+}
+
+// stateSkip are the members of an account state that the typed fields own,
+// under the interface's and the indexer's names.
+var stateSkip = []string{"account", "address", "hash", "account_state_hash", "balance", "account_status", "status",
+	"last_trans_lt", "last_transaction_lt", "last_trans_hash", "last_transaction_hash", "frozen_hash", "code_hash",
+	"data_hash", "code_boc", "data_boc"}
+
+func (s *store) setStates(account ton.Address, states []ton.AccountState) error {
+	recs := make([]stateRec, 0, len(states))
+	for i := range states {
+		st := &states[i]
+		if st.Account != account {
+			return fmt.Errorf("tontest: account states of %s: state %d is of account %s", account, i, st.Account)
+		}
+		if err := checkAmount("balance", st.Balance); err != nil {
+			return fmt.Errorf("tontest: account states of %s: state %d: %w", account, i, err)
+		}
+		raw, err := rawObject(st.Raw)
+		if err != nil {
+			return fmt.Errorf("tontest: account states of %s: state %d: the Raw field: %w", account, i, err)
+		}
+		status := []byte("null")
+		if st.Status != "" {
+			status = jsonString(string(st.Status))
+		}
+		ms := []member{
+			{"account", jsonString(account.RawUpper())},
+			{"hash", jsonHash(st.Hash)},
+			{"balance", jsonAmount(st.Balance)},
+			{"account_status", status},
+			{"last_trans_lt", jsonUint(st.LastTransactionLT)},
+			{"last_trans_hash", jsonHash(st.LastTransactionHash)},
+			{"frozen_hash", jsonHash(st.FrozenHash)},
+			{"code_hash", jsonHash(st.CodeHash)},
+			{"data_hash", jsonHash(st.DataHash)},
+		}
+		rec := stateRec{account: account, lt: st.LastTransactionLT, hash: st.Hash, status: st.Status}
+		rec.plain = renderObject(ms, raw, stateSkip...)
+		rec.withBOC = renderObject(append(ms, member{"code_boc", jsonBOC(st.CodeBOC)}, member{"data_boc", jsonBOC(st.DataBOC)}), raw, stateSkip...)
+		recs = append(recs, rec)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(recs) == 0 {
+		delete(s.states, account)
+	} else {
+		s.states[account] = recs
+	}
+	return nil
+}
+
+// pendingOrder is the order of the members of a v3 transaction (the
+// recorded body's): the typed ones and those taken from Raw.
+var pendingOrder = []string{"account", "hash", "lt", "now", "mc_block_seqno", "trace_id", "prev_trans_hash", "prev_trans_lt",
+	"orig_status", "end_status", "total_fees", "total_fees_extra_currencies", "description", "block_ref", "in_msg",
+	"out_msgs", "account_state_before", "account_state_after", "emulated"}
+
+func (s *store) setPending(account ton.Address, txs []ton.PendingTransaction) error {
+	recs := make([]pendingRec, 0, len(txs))
+	seen := make(map[ton.Hash]bool, len(txs))
+	for i := range txs {
+		rec, err := renderPending(account, &txs[i])
+		if err == nil && seen[txs[i].Hash] {
+			err = fmt.Errorf("hash %s is listed twice", txs[i].Hash)
+		}
+		if err != nil {
+			return fmt.Errorf("tontest: pending transactions of %s: transaction %d: %w", account, i, err)
+		}
+		seen[txs[i].Hash] = true
+		recs = append(recs, rec)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(recs) == 0 {
+		delete(s.pending, account)
+	} else {
+		s.pending[account] = recs
+	}
+	return nil
+}
+
+func renderPending(account ton.Address, tx *ton.PendingTransaction) (pendingRec, error) {
+	switch {
+	case tx.Account != account:
+		return pendingRec{}, fmt.Errorf("it is of account %s", tx.Account)
+	case tx.LT == 0:
+		return pendingRec{}, fmt.Errorf("lt is 0 (logical times start at 1)")
+	}
+	if err := checkAmount("total_fees", tx.TotalFees); err != nil {
+		return pendingRec{}, err
+	}
+	raw, err := rawObject(tx.Raw)
+	if err != nil {
+		return pendingRec{}, fmt.Errorf("the Raw field: %w", err)
+	}
+	typed := map[string][]byte{
+		"account":        jsonString(account.RawUpper()),
+		"hash":           jsonString(tx.Hash.String()),
+		"lt":             jsonUintString(tx.LT),
+		"now":            []byte("null"),
+		"mc_block_seqno": []byte("null"),
+		"trace_id":       []byte("null"),
+	}
+	if !tx.Now.IsZero() {
+		typed["now"] = appendInt(nil, tx.Now.Unix())
+	}
+	if tx.MCBlockSeqno != 0 {
+		typed["mc_block_seqno"] = jsonUint(uint64(tx.MCBlockSeqno))
+	}
+	if tx.TraceID != "" {
+		typed["trace_id"] = jsonString(tx.TraceID)
+	}
+	if tx.TotalFees != nil {
+		typed["total_fees"] = jsonAmount(tx.TotalFees)
+	}
+	ms := make([]member, 0, len(pendingOrder))
+	for _, name := range pendingOrder {
+		if name == "total_fees" && tx.TotalFees == nil {
+			continue // typed: left out, never taken from Raw
+		}
+		ms = append(ms, member{name, typed[name]})
+	}
+	rec := pendingRec{entry: renderObject(ms, raw, "account", "hash", "lt", "now", "mc_block_seqno", "trace_id", "total_fees")}
+	rec.mentions = append(rec.mentions, account)
+	rec.mentions = append(rec.mentions, messageAddresses(raw)...)
+	return rec, nil
+}
+
+// messageAddresses returns the accounts a v3 transaction's messages name:
+// the source of in_msg and the destinations of out_msgs (the indexer puts
+// them in the address book too). Members that are absent, null or not
+// addresses are passed over.
+func messageAddresses(raw map[string]json.RawMessage) []ton.Address {
+	var out []ton.Address
+	var in struct {
+		Source *string `json:"source"`
+	}
+	if json.Unmarshal(raw["in_msg"], &in) == nil && in.Source != nil {
+		if a, err := ton.ParseAddress(*in.Source); err == nil {
+			out = append(out, a)
+		}
+	}
+	var outs []struct {
+		Destination *string `json:"destination"`
+	}
+	if json.Unmarshal(raw["out_msgs"], &outs) == nil {
+		for _, m := range outs {
+			if m.Destination == nil {
+				continue
+			}
+			if a, err := ton.ParseAddress(*m.Destination); err == nil {
+				out = append(out, a)
+			}
+		}
+	}
+	return out
+}
+
+func (s *store) setBook(account ton.Address, e ton.AddressBookEntry) {
+	e.Interfaces = slices.Clone(e.Interfaces)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.book[account] = e
+}
+
+// renderBook writes the address_book of accounts: keyed by the raw form in
+// upper case, as the indexer writes it, in key order. The caller holds the
+// read lock.
+func (s *store) renderBook(accounts []ton.Address) []byte {
+	entries := make(map[string][]byte, len(accounts))
+	for _, a := range accounts {
+		key := a.RawUpper()
+		if entries[key] != nil {
+			continue
+		}
+		e, ok := s.book[a]
+		if !ok || e.UserFriendly == "" {
+			e.UserFriendly = s.defaultFriendly(a)
+		}
+		domain := []byte("null")
+		if e.Domain != "" {
+			domain = jsonString(e.Domain)
+		}
+		ifaces := []byte("[]")
+		if len(e.Interfaces) > 0 {
+			ifaces, _ = json.Marshal(e.Interfaces) // strings always marshal
+		}
+		entries[key] = renderObject([]member{
+			{"user_friendly", jsonString(e.UserFriendly)},
+			{"domain", domain},
+			{"interfaces", ifaces},
+		}, nil)
+	}
+	b := []byte{'{'}
+	for i, k := range slices.Sorted(maps.Keys(entries)) {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendString(b, k)
+		b = append(b, ':')
+		b = append(b, entries[k]...)
+	}
+	return append(b, '}')
+}
+
+// defaultFriendly is the user-friendly form the server writes for an
+// account without an address book entry: non-bounceable when its newest
+// known state is uninit or nonexist (an account without code, where a
+// bounced message would come back), bounceable otherwise.
+func (s *store) defaultFriendly(a ton.Address) string {
+	bounceable := true
+	if states := s.states[a]; len(states) > 0 {
+		newest := slices.MaxFunc(states, func(x, y stateRec) int { return cmp.Compare(x.lt, y.lt) })
+		bounceable = newest.status != ton.StatusUninit && newest.status != ton.StatusNonexist
+	}
+	return a.Friendly(bounceable, false).String()
+}

@@ -1,0 +1,281 @@
+package tontest
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"net/http"
+	"sort"
+	"strconv"
+
+	"github.com/nodeaccess/nodeaccess/ton"
+)
+
+// defaultCount is getBlockTransactionsExt's count when none is sent.
+const defaultCount = 40
+
+// maxRPCBody bounds the JSON-RPC request bodies the server reads.
+const maxRPCBody = 1 << 20
+
+// blockQuery is a getBlockTransactionsExt request: the block and the page.
+type blockQuery struct {
+	ref          ton.BlockRef
+	count        int
+	afterAccount [32]byte // after_hash: the account id of the last transaction seen
+	afterLT      uint64   // after_lt
+}
+
+// paramFunc returns a request parameter as text and whether it was sent.
+type paramFunc func(name string) (string, bool)
+
+// validationError is a bad request, answered 422.
+type validationError struct{ msg string }
+
+func (e *validationError) Error() string { return e.msg }
+
+// invalid is a bad parameter, in the form of toncenter's messages
+// ("Validation error: query -> count: …").
+func invalid(loc, name, why string) error {
+	return &validationError{msg: "Validation error: " + loc + " -> " + name + ": " + why}
+}
+
+// parseBlockQuery reads the parameters of getBlockTransactionsExt as
+// toncenter does: workchain, shard (a signed 64-bit decimal) and seqno are
+// required; count defaults to 40; after_lt and after_hash (the base64
+// account id) continue after a transaction, each defaulting to zero when
+// the other is sent alone. loc names where the parameters are ("query",
+// "params") in error messages.
+func parseBlockQuery(get paramFunc, loc string) (blockQuery, error) {
+	var q blockQuery
+	integer := func(name string, bits int, required bool) (int64, bool, error) {
+		s, ok := get(name)
+		if !ok {
+			if required {
+				return 0, false, invalid(loc, name, "field required")
+			}
+			return 0, false, nil
+		}
+		v, err := strconv.ParseInt(s, 10, bits)
+		if err != nil {
+			return 0, false, invalid(loc, name, "value is not a valid integer")
+		}
+		return v, true, nil
+	}
+	wc, _, err := integer("workchain", 32, true)
+	if err != nil {
+		return q, err
+	}
+	shard, _, err := integer("shard", 64, true)
+	if err != nil {
+		return q, err
+	}
+	seqno, _, err := integer("seqno", 64, true)
+	if err != nil {
+		return q, err
+	}
+	if seqno < 0 || seqno > math.MaxUint32 {
+		return q, invalid(loc, "seqno", "value is not a valid block seqno")
+	}
+	q.ref = ton.BlockRef{Workchain: int32(wc), Shard: ton.ShardID(shard), Seqno: uint32(seqno)}
+	count, sent, err := integer("count", 32, false)
+	switch {
+	case err != nil:
+		return q, err
+	case !sent:
+		q.count = defaultCount
+	case count < 1:
+		return q, invalid(loc, "count", "ensure this value is greater than 0")
+	default:
+		q.count = int(count)
+	}
+	if s, ok := get("after_lt"); ok {
+		if q.afterLT, err = strconv.ParseUint(s, 10, 64); err != nil {
+			return q, invalid(loc, "after_lt", "value is not a valid integer")
+		}
+	}
+	if s, ok := get("after_hash"); ok {
+		id, err := base64.StdEncoding.DecodeString(s)
+		if err != nil {
+			id, err = base64.URLEncoding.DecodeString(s)
+		}
+		if err != nil || len(id) != 32 {
+			return q, invalid(loc, "after_hash", "not a 32-byte account id in base64")
+		}
+		copy(q.afterAccount[:], id)
+	}
+	return q, nil
+}
+
+// page returns the transactions of the block after the cursor, at most
+// count of them, and whether the block is incomplete. It follows the lite
+// server (listBlockTransactionsExt, which toncenter calls with the cursor
+// {account: after_hash, lt: after_lt}): the transactions of the cursor's
+// account with a logical time above after_lt, then those of the accounts
+// after it, in account id order. incomplete is true when the page is full:
+// the lite server stops at count without looking further, so a block of
+// exactly count transactions left says incomplete, and the next page is
+// empty and complete.
+func (rec *blockRec) page(q blockQuery) (txs []txRec, incomplete bool) {
+	i := sort.Search(len(rec.txs), func(i int) bool {
+		c := bytes.Compare(rec.txs[i].account.ID[:], q.afterAccount[:])
+		return c > 0 || c == 0 && rec.txs[i].lt > q.afterLT
+	})
+	end := len(rec.txs)
+	if end-i > q.count {
+		end = i + q.count
+	}
+	return rec.txs[i:end], end-i == q.count
+}
+
+// blockResult returns the result object of getBlockTransactionsExt, or
+// the lite server's error when the block is unknown.
+func (s *Server) blockResult(q blockQuery) ([]byte, error) {
+	rec := s.data.block(q.ref)
+	if rec == nil {
+		return nil, errUnknownBlock(q.ref)
+	}
+	txs, incomplete := rec.page(q)
+	b := make([]byte, 0, 256+len(txs)*2048)
+	b = append(b, `{"@type":"blocks.transactionsExt","id":`...)
+	b = append(b, rec.idJSON...)
+	b = append(b, `,"req_count":`...)
+	b = appendInt(b, int64(q.count))
+	b = append(b, `,"incomplete":`...)
+	b = strconv.AppendBool(b, incomplete)
+	b = append(b, `,"transactions":[`...)
+	for i, tx := range txs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, tx.entry...)
+	}
+	return append(b, "]}"...), nil
+}
+
+// unknownBlockError is the lite server's answer for a block it does not
+// have, which toncenter passes on as HTTP 500.
+type unknownBlockError struct{ ref ton.BlockRef }
+
+func errUnknownBlock(ref ton.BlockRef) error { return &unknownBlockError{ref} }
+
+// Error is the message of toncenter's answer for a seqno the lite server
+// has not got (toncenter/ton-http-api issue 136: "LITE_SERVER_NOTREADY:
+// cannot find block (-1,8000000000000000) seqno=2399: seqno not in db").
+func (e *unknownBlockError) Error() string {
+	return fmt.Sprintf("LITE_SERVER_NOTREADY: cannot find block (%d,%016x) seqno=%d: seqno not in db",
+		e.ref.Workchain, uint64(e.ref.Shard), e.ref.Seqno)
+}
+
+// writeV2Failure answers a failed v2 call: 422 for a bad parameter, 500 for
+// an unknown block, in the {"ok":false,…} form; rpc holds the JSON-RPC
+// members to add to a 422 (toncenter answers bad JSON-RPC parameters in
+// the JSON-RPC response, other failures in the plain v2 form).
+func writeV2Failure(w http.ResponseWriter, err error, rpc []byte) {
+	status := http.StatusInternalServerError
+	var ve *validationError
+	if errors.As(err, &ve) {
+		status = http.StatusUnprocessableEntity
+	}
+	b := appendV2Error(nil, status, err.Error())
+	if status == http.StatusUnprocessableEntity && rpc != nil {
+		b = append(b[:len(b)-1], rpc...)
+		b = append(b, '}')
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write(b)
+}
+
+// serveBlockREST answers GET /api/v2/{key}/getBlockTransactionsExt.
+func (s *Server) serveBlockREST(w http.ResponseWriter, r *http.Request) {
+	query := r.URL.Query()
+	q, err := parseBlockQuery(func(name string) (string, bool) {
+		v, ok := query[name]
+		if !ok || len(v) == 0 {
+			return "", false
+		}
+		return v[0], true
+	}, "query")
+	if err != nil {
+		writeV2Failure(w, err, nil)
+		return
+	}
+	res, err := s.blockResult(q)
+	if err != nil {
+		writeV2Failure(w, err, nil)
+		return
+	}
+	writeJSON(w, append(append([]byte(`{"ok":true,"result":`), res...), '}'))
+}
+
+// serveBlockRPC answers POST /api/v2/{key}/jsonRPC: the method
+// getBlockTransactionsExt with its parameters in an object, numbers sent as
+// JSON numbers or strings. The answer is the v2 body with the JSON-RPC
+// members added: {"ok":true,"result":{…},"jsonrpc":"2.0","id":<the request's id>}.
+func (s *Server) serveBlockRPC(w http.ResponseWriter, r *http.Request) {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxRPCBody))
+	if err != nil {
+		writeV2Failure(w, &validationError{msg: "Validation error: body: cannot be read (at most 1 MiB)"}, nil)
+		return
+	}
+	var req struct {
+		ID     json.RawMessage            `json:"id"`
+		Method *string                    `json:"method"`
+		Params map[string]json.RawMessage `json:"params"`
+	}
+	if err := json.Unmarshal(body, &req); err != nil {
+		writeV2Failure(w, &validationError{msg: "Validation error: body: value is not a valid JSON-RPC request"}, nil)
+		return
+	}
+	rpc := []byte(`,"jsonrpc":"2.0"`)
+	if id := bytes.TrimSpace(req.ID); len(id) > 0 && string(id) != "null" {
+		rpc = append(append(rpc, `,"id":`...), compact(id)...)
+	}
+	switch {
+	case req.Method == nil:
+		writeV2Failure(w, invalid("body", "method", "field required"), rpc)
+		return
+	case *req.Method != "getBlockTransactionsExt":
+		// toncenter's answer for a method it does not know; this server
+		// knows only getBlockTransactionsExt.
+		writeV2Failure(w, &validationError{msg: "Unknown method"}, rpc)
+		return
+	}
+	var bad error
+	q, err := parseBlockQuery(func(name string) (string, bool) {
+		v := bytes.TrimSpace(req.Params[name])
+		switch {
+		case len(v) == 0 || string(v) == "null":
+			return "", false
+		case v[0] == '"':
+			var s string
+			if json.Unmarshal(v, &s) != nil {
+				bad = invalid("params", name, "not a string")
+			}
+			return s, true
+		case v[0] == '-' || v[0] >= '0' && v[0] <= '9':
+			return string(v), true // a JSON number: its digits
+		}
+		bad = invalid("params", name, "not a number or a string")
+		return "", true
+	}, "params")
+	if bad != nil {
+		err = bad
+	}
+	if err != nil {
+		writeV2Failure(w, err, rpc)
+		return
+	}
+	res, err := s.blockResult(q)
+	if err != nil {
+		writeV2Failure(w, err, rpc)
+		return
+	}
+	out := append([]byte(`{"ok":true,"result":`), res...)
+	out = append(out, rpc...)
+	writeJSON(w, append(out, '}'))
+}
