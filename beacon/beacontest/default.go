@@ -1,0 +1,107 @@
+package beacontest
+
+import (
+	"github.com/nodeaccess/nodeaccess/beacon"
+)
+
+// The default chain: what a Server serves when New is given no state.
+//
+// Four mainnet-preset states of one made-up chain with mainnet's genesis
+// time and genesis validators root: its genesis (phase0, slot 0) and three
+// fulu states at the slots a node reports as finalized, justified and head,
+// each with DefaultValidators validators. The head state's checkpoints name
+// the epochs of the finalized and justified states, and its state_roots ring
+// holds their hash tree roots, as a real head state's does.
+//
+// Sizes and times (measured on a 2-core amd64 machine): the head state is
+// 5,021,637 bytes of SSZ and 12,798,603 bytes of JSON (the other fulu
+// states within a few kB of it, the phase0 genesis 4,804,257 and
+// 12,484,058); New takes about 0.15 s to generate and hash the four states;
+// encoding a state takes about 3 ms as SSZ and 45 ms as JSON, once per state
+// and encoding, on the first request that asks for it.
+const (
+	// DefaultFork is the fork of the default finalized, justified and head
+	// states (the genesis state is phase0).
+	DefaultFork = beacon.Fulu
+	// DefaultValidators is the number of validators in each default state.
+	DefaultValidators = 16384
+	// DefaultHeadSlot is the slot of the default head state: the last slot
+	// of epoch 412500.
+	DefaultHeadSlot beacon.Slot = 13_200_031
+	// DefaultJustifiedSlot is the slot of the default justified state: the
+	// first slot of epoch 412499, the head state's current justified
+	// checkpoint.
+	DefaultJustifiedSlot beacon.Slot = 13_199_968
+	// DefaultFinalizedSlot is the slot of the default finalized state: the
+	// first slot of epoch 412498, the head state's finalized checkpoint.
+	DefaultFinalizedSlot beacon.Slot = 13_199_936
+	// DefaultGenesisSlot is the slot of the default genesis state.
+	DefaultGenesisSlot beacon.Slot = 0
+)
+
+// Mainnet's genesis time, genesis validators root and fulu fork epoch, which
+// the default states share.
+const (
+	mainnetGenesisTime = 1606824023
+	mainnetFuluEpoch   = 411392
+)
+
+var mainnetGenesisValidatorsRoot = beacon.Root{
+	0x4b, 0x36, 0x3d, 0xb9, 0x4e, 0x28, 0x61, 0x20, 0xd7, 0x6e, 0xb9, 0x05, 0x34, 0x0f, 0xdd, 0x4e,
+	0x54, 0xbf, 0xe9, 0xf0, 0x6b, 0xf3, 0x3f, 0xf6, 0xcf, 0x5a, 0xd2, 0x7f, 0x51, 0x1b, 0xfe, 0x95,
+}
+
+// DefaultStates returns the default chain's four states, oldest first
+// (genesis, finalized, justified, head), newly generated: the same values
+// on every call, so a test can compare what a Server sent with them. See
+// the constants above for their slots and sizes.
+func DefaultStates() []*beacon.State {
+	p := beacon.MainnetPreset()
+	genesis := NewState(beacon.Phase0, p, DefaultValidators, 100)
+	shape(genesis, DefaultGenesisSlot)
+	genesis.Fork = beacon.Fork{}
+	genesis.PreviousJustifiedCheckpoint = beacon.Checkpoint{}
+	genesis.CurrentJustifiedCheckpoint = beacon.Checkpoint{}
+	genesis.FinalizedCheckpoint = beacon.Checkpoint{}
+
+	finalized := NewState(DefaultFork, p, DefaultValidators, 101)
+	shape(finalized, DefaultFinalizedSlot)
+	justified := NewState(DefaultFork, p, DefaultValidators, 102)
+	shape(justified, DefaultJustifiedSlot)
+	head := NewState(DefaultFork, p, DefaultValidators, 103)
+	shape(head, DefaultHeadSlot)
+	for _, st := range []*beacon.State{finalized, justified} {
+		if r, err := st.HashTreeRoot(); err == nil { // generated states are valid
+			head.StateRoots[uint64(st.Slot)%p.SlotsPerHistoricalRoot] = r
+		}
+	}
+	return []*beacon.State{genesis, finalized, justified, head}
+}
+
+// shape moves a generated state to slot: the header, the fork epoch, the
+// checkpoints (current justified one epoch back, previous justified and
+// finalized two), the payload timestamp and the chain's genesis values.
+func shape(st *beacon.State, slot beacon.Slot) {
+	spe := st.Preset.SlotsPerEpoch
+	if spe == 0 {
+		spe = beacon.MainnetPreset().SlotsPerEpoch
+	}
+	epoch := beacon.Epoch(uint64(slot) / spe)
+	st.Slot = slot
+	st.LatestBlockHeader.Slot = slot
+	st.GenesisTime = mainnetGenesisTime
+	st.GenesisValidatorsRoot = mainnetGenesisValidatorsRoot
+	if st.Version == beacon.Fulu {
+		st.Fork.Epoch = mainnetFuluEpoch
+	} else {
+		st.Fork.Epoch = epoch
+	}
+	if epoch >= 2 {
+		st.CurrentJustifiedCheckpoint.Epoch = epoch - 1
+		st.PreviousJustifiedCheckpoint.Epoch = epoch - 2
+		st.FinalizedCheckpoint.Epoch = epoch - 2
+	}
+	if st.Version >= beacon.Bellatrix {
+		st.LatestExecutionPayloadHeader.Timestamp = st.GenesisTime + uint64(slot)*12
+	}
+}

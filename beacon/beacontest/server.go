@@ -1,0 +1,199 @@
+package beacontest
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+
+	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/beacon"
+	"github.com/nodeaccess/nodeaccess/nodeaccesstest"
+)
+
+// StatePattern is the route a Server serves, as a net/http pattern.
+const StatePattern = "GET /beacon/{key}/eth/v2/debug/beacon/states/{state_id}"
+
+// writeChunk is how much of a body is written between two looks at the
+// request's context.
+const writeChunk = 256 << 10
+
+// Server is a beacon node on 127.0.0.1 that serves the states it holds from
+// GET {URL}/beacon/{Key}/eth/v2/debug/beacon/states/{state_id}, as SSZ or
+// JSON by the request's Accept header. It embeds *nodeaccesstest.Server: URL,
+// Key, FailNext, Requests and Close come from there. Its methods are safe for
+// concurrent use, also while it serves.
+//
+// The named ids map to held states as the package documentation says:
+// head is the newest state, genesis the oldest, finalized and justified the
+// newest state at or before the first slot of the head state's finalized and
+// current justified checkpoints (else the oldest); Pin overrides any of the
+// four.
+type Server struct {
+	*nodeaccesstest.Server
+	set *stateSet
+}
+
+// New starts a Server on 127.0.0.1 at a free port. With no WithState it
+// holds the default chain (DefaultStates); see the options for the rest.
+// Close it when done.
+func New(opts ...Option) (*Server, error) {
+	var cfg settings
+	for _, o := range opts {
+		if o == nil {
+			continue
+		}
+		if err := o(&cfg); err != nil {
+			return nil, err
+		}
+	}
+	states := cfg.states
+	if len(states) == 0 {
+		states = DefaultStates()
+	}
+	set := newStateSet()
+	for _, st := range states {
+		if _, err := set.add(st); err != nil {
+			return nil, err
+		}
+	}
+	for _, p := range cfg.pins {
+		if err := set.pin(p.id, p.slot); err != nil {
+			return nil, err
+		}
+	}
+	set.optimistic = cfg.optimistic
+	base, err := nodeaccesstest.Start(cfg.key, sharedError)
+	if err != nil {
+		return nil, fmt.Errorf("beacontest: %w", err)
+	}
+	s := &Server{Server: base, set: set}
+	s.HandleFunc(StatePattern, s.serveState)
+	return s, nil
+}
+
+// Client returns a beacon.Client for the server: its URL and key, and the
+// head state's preset (beacon.WithPreset), then opts (which may replace
+// the preset).
+func (s *Server) Client(opts ...nodeaccess.Option) (*beacon.Client, error) {
+	all := append([]nodeaccess.Option{beacon.WithPreset(s.set.headPreset())}, opts...)
+	return beacon.New(s.URL, s.Key, all...)
+}
+
+// Close stops the server (see nodeaccesstest.Server.Close) and drops the
+// states and their encodings. It may be called more than once.
+func (s *Server) Close() {
+	s.Server.Close()
+	s.set.clear()
+}
+
+// AddState holds st from now on, in place of any state at its slot, and
+// returns its hash tree root (the root a RootID names). The server keeps st
+// and encodes it when first asked for it: do not change st afterwards. An
+// invalid state (see beacon.State.Validate) is an error and changes
+// nothing.
+func (s *Server) AddState(st *beacon.State) (beacon.Root, error) { return s.set.add(st) }
+
+// RemoveState drops the state at slot; it reports whether one was held.
+// A named id pinned to that slot answers 404 until it is pinned again or
+// unpinned.
+func (s *Server) RemoveState(slot beacon.Slot) bool { return s.set.remove(slot) }
+
+// Pin makes id (beacon.Head, beacon.Genesis, beacon.Finalized or
+// beacon.Justified) name the state held at slot, whatever the package's
+// rule would pick. Another id, or a slot with no state, is an error.
+func (s *Server) Pin(id beacon.StateID, slot beacon.Slot) error { return s.set.pin(id, slot) }
+
+// Unpin returns id to the package's rule.
+func (s *Server) Unpin(id beacon.StateID) { s.set.unpin(id) }
+
+// SetExecutionOptimistic sets the execution_optimistic flag of the JSON
+// responses for the states after the finalized one, as a node whose
+// execution client is still syncing sends it (finalized states are never
+// optimistic).
+func (s *Server) SetExecutionOptimistic(b bool) { s.set.setOptimistic(b) }
+
+// Lookup returns what the server would serve for id now; ok is false when
+// it would answer 404.
+func (s *Server) Lookup(id beacon.StateID) (info Info, ok bool) { return s.set.lookup(id) }
+
+// States returns every held state's Info, oldest first.
+func (s *Server) States() []Info { return s.set.all() }
+
+// Body returns a copy of the body the server would send for id now, in enc
+// (beacon.EncodingSSZ or beacon.EncodingJSON): for comparing a saved
+// download with it byte for byte. An id with no state matches
+// nodeaccess.ErrNotFound.
+func (s *Server) Body(id beacon.StateID, enc beacon.Encoding) ([]byte, error) {
+	if enc != beacon.EncodingSSZ && enc != beacon.EncodingJSON {
+		return nil, fmt.Errorf("beacontest: Body: %s is not a body encoding (want EncodingSSZ or EncodingJSON)", enc)
+	}
+	b, _, err := s.set.body(id, enc)
+	if errors.Is(err, errNotFound) {
+		return nil, fmt.Errorf("beacontest: Body: state %s: %w", id, nodeaccess.ErrNotFound)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return append([]byte(nil), b...), nil
+}
+
+// serveState answers the state route: 400 for an id that does not parse,
+// 406 for an Accept header that accepts neither encoding, 404 for an id that
+// names no held state, else 200 with the state.
+func (s *Server) serveState(w http.ResponseWriter, r *http.Request) {
+	raw := r.PathValue("state_id")
+	id, err := beacon.ParseStateID(raw)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, "BAD_REQUEST: invalid state ID: "+quoteCut(raw))
+		return
+	}
+	enc, ok := negotiate(r.Header.Values("Accept"))
+	if !ok {
+		writeError(w, http.StatusNotAcceptable, "NOT_ACCEPTABLE: the state is served as application/octet-stream (SSZ) or application/json; the request accepts neither")
+		return
+	}
+	body, info, err := s.set.body(id, enc)
+	if errors.Is(err, errNotFound) {
+		writeError(w, http.StatusNotFound, "NOT_FOUND: "+notFound(id))
+		return
+	}
+	if err != nil {
+		writeError(w, http.StatusInternalServerError, "INTERNAL_SERVER_ERROR: "+err.Error())
+		return
+	}
+	h := w.Header()
+	if enc == beacon.EncodingSSZ {
+		h.Set("Content-Type", mediaSSZ)
+	} else {
+		h.Set("Content-Type", mediaJSON)
+	}
+	h.Set("Eth-Consensus-Version", info.Version.String())
+	h.Set("Content-Length", strconv.Itoa(len(body)))
+	h.Set("Vary", "Accept")
+	w.WriteHeader(http.StatusOK)
+	if r.Method == http.MethodHead {
+		return
+	}
+	for len(body) > 0 {
+		if r.Context().Err() != nil {
+			return
+		}
+		n := min(len(body), writeChunk)
+		if _, err := w.Write(body[:n]); err != nil {
+			return
+		}
+		body = body[n:]
+	}
+}
+
+// notFound says which state is not there.
+func notFound(id beacon.StateID) string {
+	if r, ok := id.Root(); ok {
+		return fmt.Sprintf("beacon state for state root 0x%x", r[:])
+	}
+	if slot, ok := id.Slot(); ok {
+		return "beacon state at slot " + strconv.FormatUint(uint64(slot), 10)
+	}
+	return "no " + id.String() + " state is held"
+}

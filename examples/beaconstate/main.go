@@ -1,0 +1,190 @@
+// Command beaconstate downloads a full beacon state with a progress bar,
+// saves it to disk as SSZ, and checks its hash tree root.
+//
+//	go run ./examples/beaconstate
+//	go run ./examples/beaconstate -out state.ssz
+//
+// With no configuration it starts a local beacon node in-process
+// (beacontest, serving a generated mainnet-preset fulu state of about 5 MB)
+// and says so in its first line. To read a state from a real node-access
+// service instead, set:
+//
+//	NODEACCESS_BEACON_URL    the beacon node's base URL (https://host), or the
+//	                         whole endpoint https://host/beacon/<KEY>
+//	NODEACCESS_BEACON_KEY    the access key (leave unset when the URL carries it)
+//	NODEACCESS_BEACON_STATE  the state id: head (default), genesis, finalized,
+//	                         justified, a slot, or a 0x state root
+//	NODEACCESS_BEACON_OUT    where to save the SSZ file (or -out; default: a
+//	                         new file in the temporary directory)
+//
+// What it shows:
+//
+//   - beacon.Client.DownloadState writes the body to the file as it arrives
+//     (a mainnet state is about 300 MB of SSZ: nothing holds it in memory),
+//     with beacon.WithProgress drawing the bar from the Content-Length;
+//   - beacon.ReadState decodes the saved file, and State.HashTreeRoot
+//     computes its root, timed;
+//   - asked for by its root (NODEACCESS_BEACON_STATE=0x…), the state is
+//     verified: its hash tree root must be the root asked for. A state asked
+//     for by name or slot has no root to check against; the program prints
+//     the root, which you can compare with one from a source you trust (and
+//     then ask for the state by that root: beacon.Client.State verifies it
+//     by itself).
+//
+// A mainnet download takes minutes; interrupt it with Ctrl-C.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/nodeaccess/nodeaccess/beacon"
+	"github.com/nodeaccess/nodeaccess/beacon/beacontest"
+)
+
+func main() {
+	out := flag.String("out", "", "the SSZ file to write (default: $NODEACCESS_BEACON_OUT, else a new file in the temporary directory)")
+	flag.Parse()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	getenv := func(k string) string {
+		if k == "NODEACCESS_BEACON_OUT" && *out != "" {
+			return *out
+		}
+		return os.Getenv(k)
+	}
+	if err := run(ctx, os.Stdout, getenv); err != nil {
+		log.Fatal(err)
+	}
+}
+
+// run is the program, with its output and environment passed in so that a
+// test can run it.
+func run(ctx context.Context, out io.Writer, getenv func(string) string) error {
+	c, stopLocal, err := connect(out, getenv)
+	if err != nil {
+		return err
+	}
+	defer stopLocal()
+
+	idText := getenv("NODEACCESS_BEACON_STATE")
+	if idText == "" {
+		idText = "head"
+	}
+	id, err := beacon.ParseStateID(idText)
+	if err != nil {
+		return fmt.Errorf("NODEACCESS_BEACON_STATE: %w", err)
+	}
+
+	f, err := createOut(getenv("NODEACCESS_BEACON_OUT"))
+	if err != nil {
+		return err
+	}
+	path := f.Name()
+	fmt.Fprintf(out, "Downloading state %s as SSZ to %s\n", id, path)
+	bar := &progressBar{w: out}
+	start := time.Now()
+	d, err := c.DownloadState(ctx, id, f, beacon.WithProgress(bar.update))
+	bar.end()
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		_ = os.Remove(path) // part of a body is no use
+		return err
+	}
+	fmt.Fprintf(out, "Saved %d bytes (%s) of %s %s in %s.\n", d.Bytes, size(d.Bytes), d.Fork, strings.ToUpper(d.Encoding.String()), since(start))
+
+	// Decode the file, as a later run would.
+	start = time.Now()
+	st, err := readFile(path, d)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "Decoded the file in %s: %s state at slot %d (epoch %d), %d validators.\n",
+		since(start), st.Version, st.Slot, st.Epoch(), len(st.Validators))
+
+	start = time.Now()
+	root, err := st.HashTreeRoot()
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "Hash tree root: %s (computed in %s)\n", beacon.RootID(root), since(start))
+	if want, ok := id.Root(); ok {
+		if root != want {
+			return &beacon.IntegrityError{Want: want, Got: root}
+		}
+		fmt.Fprintln(out, "Verified: the hash tree root is the state root asked for.")
+	} else {
+		fmt.Fprintf(out, "Not verified: %s names no root to check against. Compare the root with one you trust, or ask for the state by its root (NODEACCESS_BEACON_STATE=0x…) to have it checked.\n", id)
+	}
+	fmt.Fprintf(out, "State file: %s (%s)\n", path, size(d.Bytes))
+	return nil
+}
+
+// connect returns the client the environment asks for, or one for a local
+// server started here (stop closes it), and prints the first line.
+func connect(out io.Writer, getenv func(string) string) (c *beacon.Client, stop func(), err error) {
+	// SSZ: a third of JSON's size, and what the saved file holds.
+	ssz := beacon.WithEncoding(beacon.EncodingSSZ)
+	url, key := getenv("NODEACCESS_BEACON_URL"), getenv("NODEACCESS_BEACON_KEY")
+	if url == "" {
+		srv, err := beacontest.New()
+		if err != nil {
+			return nil, nil, err
+		}
+		fmt.Fprintf(out, "No NODEACCESS_BEACON_URL set: using a local beacon server at %s (key REDACTED).\n", srv.URL)
+		if c, err = srv.Client(ssz); err != nil {
+			srv.Close()
+			return nil, nil, err
+		}
+		return c, srv.Close, nil
+	}
+	if key == "" {
+		c, err = beacon.NewFromURL(url, ssz)
+	} else {
+		c, err = beacon.New(url, key, ssz)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	fmt.Fprintf(out, "Calling %s.\n", c)
+	return c, func() {}, nil
+}
+
+// createOut creates the file to save the state to: path, or a new file in
+// the temporary directory when path is empty.
+func createOut(path string) (*os.File, error) {
+	if path == "" {
+		return os.CreateTemp("", "beacon-state-*.ssz")
+	}
+	return os.Create(filepath.Clean(path))
+}
+
+// readFile decodes the saved state.
+func readFile(path string, d beacon.Download) (*beacon.State, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, _, err := beacon.ReadState(f, d.Encoding, d.Fork, beacon.SizeHint(d.Bytes))
+	return st, err
+}
+
+// since is the time since start, rounded for reading.
+func since(start time.Time) time.Duration {
+	d := time.Since(start)
+	if d < time.Second {
+		return d.Round(time.Millisecond)
+	}
+	return d.Round(100 * time.Millisecond)
+}

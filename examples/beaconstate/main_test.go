@@ -1,0 +1,200 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nodeaccess/nodeaccess/beacon"
+	"github.com/nodeaccess/nodeaccess/beacon/beacontest"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// defaultHead is the local server's head state, made apart from the server.
+func defaultHead(t *testing.T) (beacon.Root, []byte) {
+	t.Helper()
+	head := beacontest.DefaultStates()[3]
+	require.Equal(t, beacontest.DefaultHeadSlot, head.Slot)
+	root, err := head.HashTreeRoot()
+	require.NoError(t, err)
+	ssz, err := head.MarshalSSZ()
+	require.NoError(t, err)
+	return root, ssz
+}
+
+func runWith(t *testing.T, env map[string]string) (string, error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	var out bytes.Buffer
+	err := run(ctx, &out, func(k string) string { return env[k] })
+	return out.String(), err
+}
+
+// checkBar checks the progress line: frames drawn with \r, each a bar with
+// its percentage and sizes, growing, ending at 100% of the total.
+func checkBar(t *testing.T, line, total string) {
+	t.Helper()
+	frames := strings.Split(line, "\r")
+	require.Equal(t, "", frames[0], "the line starts with \\r")
+	frames = frames[1:]
+	require.GreaterOrEqual(t, len(frames), 2)
+	re := regexp.MustCompile(`^\[([# ]{30})\] +(\d+)%  \d+\.\d MB / ` + regexp.QuoteMeta(total) + `$`)
+	last := -1
+	for _, f := range frames {
+		m := re.FindStringSubmatch(f)
+		require.NotNil(t, m, "frame %q", f)
+		pct := 0
+		for _, c := range m[2] {
+			pct = pct*10 + int(c-'0')
+		}
+		assert.Greater(t, pct, last, "frame %q", f)
+		assert.Equal(t, strings.Repeat("#", strings.Count(m[1], "#")), strings.TrimRight(m[1], " "), "frame %q", f)
+		last = pct
+	}
+	assert.Equal(t, "[##############################] 100%  "+total+" / "+total, frames[len(frames)-1])
+}
+
+// With no configuration it serves itself: the lines a user sees, the root of
+// the served state, and the file holds the served state's SSZ exactly.
+func TestLocal(t *testing.T) {
+	root, ssz := defaultHead(t)
+	path := filepath.Join(t.TempDir(), "state.ssz")
+	got, err := runWith(t, map[string]string{"NODEACCESS_BEACON_OUT": path})
+	require.NoError(t, err)
+	lines := strings.Split(got, "\n")
+	require.Len(t, lines, 9, got)
+	assert.Regexp(t, `^No NODEACCESS_BEACON_URL set: using a local beacon server at http://127\.0\.0\.1:\d+ \(key REDACTED\)\.$`, lines[0])
+	assert.Equal(t, "Downloading state head as SSZ to "+path, lines[1])
+	checkBar(t, lines[2], "5.0 MB")
+	assert.Regexp(t, `^Saved 5021637 bytes \(5\.0 MB\) of fulu SSZ in \d+(\.\d+)?(µs|ms|s)\.$`, lines[3])
+	assert.Regexp(t, `^Decoded the file in \d+(\.\d+)?(µs|ms|s): fulu state at slot 13200031 \(epoch 412500\), 16384 validators\.$`, lines[4])
+	assert.Regexp(t, `^Hash tree root: `+beacon.RootID(root).String()+` \(computed in \d+(\.\d+)?(µs|ms|s)\)$`, lines[5])
+	assert.Equal(t, "Not verified: head names no root to check against. Compare the root with one you trust, or ask for the state by its root (NODEACCESS_BEACON_STATE=0x…) to have it checked.", lines[6])
+	assert.Equal(t, "State file: "+path+" (5.0 MB)", lines[7])
+	assert.Equal(t, "", lines[8])
+
+	file, err := os.ReadFile(path)
+	require.NoError(t, err)
+	require.True(t, bytes.Equal(ssz, file), "the file is not the served state's SSZ")
+	st, err := beacon.DecodeSSZ(bytes.NewReader(file), beacon.Fulu)
+	require.NoError(t, err)
+	fileRoot, err := st.HashTreeRoot()
+	require.NoError(t, err)
+	assert.Equal(t, root, fileRoot)
+}
+
+// With no output path it writes a new file in the temporary directory and
+// says where.
+func TestLocalDefaultOut(t *testing.T) {
+	_, ssz := defaultHead(t)
+	got, err := runWith(t, map[string]string{"NODEACCESS_BEACON_STATE": "13200031"})
+	require.NoError(t, err)
+	m := regexp.MustCompile(`(?m)^State file: (.+) \(5\.0 MB\)$`).FindStringSubmatch(got)
+	require.NotNil(t, m, got)
+	path := m[1]
+	t.Cleanup(func() { _ = os.Remove(path) })
+	assert.Equal(t, os.TempDir(), filepath.Dir(path))
+	assert.Regexp(t, `^beacon-state-\d+\.ssz$`, filepath.Base(path))
+	assert.Contains(t, got, "Downloading state 13200031 as SSZ to "+path+"\n")
+	file, err := os.ReadFile(path)
+	require.NoError(t, err)
+	assert.True(t, bytes.Equal(ssz, file))
+}
+
+// Configured from the environment it calls that endpoint (here a local
+// server started by the test, reached as a provider would be): by root the
+// state is verified; the key appears nowhere.
+func TestFromEnv(t *testing.T) {
+	const key = "sEcReT-example-key"
+	srv, err := beacontest.New(beacontest.WithKey(key))
+	require.NoError(t, err)
+	defer srv.Close()
+	fin, ok := srv.Lookup(beacon.Finalized)
+	require.True(t, ok)
+	want, err := srv.Body(beacon.Finalized, beacon.EncodingSSZ)
+	require.NoError(t, err)
+
+	for _, env := range []map[string]string{
+		{"NODEACCESS_BEACON_URL": srv.URL, "NODEACCESS_BEACON_KEY": key},
+		{"NODEACCESS_BEACON_URL": srv.URL + "/beacon/" + key},
+	} {
+		path := filepath.Join(t.TempDir(), "fin.ssz")
+		env["NODEACCESS_BEACON_OUT"] = path
+		env["NODEACCESS_BEACON_STATE"] = beacon.RootID(fin.Root).String()
+		got, err := runWith(t, env)
+		require.NoError(t, err)
+		lines := strings.Split(got, "\n")
+		require.Len(t, lines, 9, got)
+		assert.Equal(t, "Calling beacon.Client{"+srv.URL+"/beacon/REDACTED}.", lines[0])
+		assert.Equal(t, "Downloading state "+beacon.RootID(fin.Root).String()+" as SSZ to "+path, lines[1])
+		checkBar(t, lines[2], "5.0 MB")
+		assert.Regexp(t, `^Saved \d+ bytes \(5\.0 MB\) of fulu SSZ in `, lines[3])
+		assert.Regexp(t, `^Decoded the file in \S+: fulu state at slot 13199936 \(epoch 412498\), 16384 validators\.$`, lines[4])
+		assert.Regexp(t, `^Hash tree root: `+beacon.RootID(fin.Root).String()+` \(computed in `, lines[5])
+		assert.Equal(t, "Verified: the hash tree root is the state root asked for.", lines[6])
+		assert.NotContains(t, got, key)
+		assert.NotContains(t, got, "sEcReT")
+		file, err := os.ReadFile(path)
+		require.NoError(t, err)
+		assert.True(t, bytes.Equal(want, file))
+	}
+}
+
+// Failures: a bad state id names the variable; an unknown state and a wrong
+// key are the beacon client's errors, the half-written file is removed, and
+// the key appears nowhere.
+func TestErrors(t *testing.T) {
+	const key = "sEcReT-example-key"
+	srv, err := beacontest.New(beacontest.WithKey(key))
+	require.NoError(t, err)
+	defer srv.Close()
+	dir := t.TempDir()
+
+	_, err = runWith(t, map[string]string{"NODEACCESS_BEACON_STATE": "latest"})
+	require.Error(t, err)
+	assert.Equal(t, `NODEACCESS_BEACON_STATE: invalid input: stateID: "latest" is not head, genesis, finalized, justified, a decimal slot or a 0x state root`, err.Error())
+
+	path := filepath.Join(dir, "missing.ssz")
+	got, err := runWith(t, map[string]string{"NODEACCESS_BEACON_URL": srv.URL, "NODEACCESS_BEACON_KEY": key, "NODEACCESS_BEACON_STATE": "5", "NODEACCESS_BEACON_OUT": path})
+	require.Error(t, err)
+	assert.Equal(t, "beacon: getStateV2: state 5: HTTP 404 Not Found: NOT_FOUND: beacon state at slot 5", err.Error())
+	assert.NoFileExists(t, path)
+	assert.NotContains(t, got, key)
+
+	got, err = runWith(t, map[string]string{"NODEACCESS_BEACON_URL": srv.URL, "NODEACCESS_BEACON_KEY": "sEcReT-wrong", "NODEACCESS_BEACON_OUT": path})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "HTTP 403 Forbidden: FORBIDDEN: invalid access key")
+	assert.NotContains(t, err.Error()+got, "sEcReT")
+
+	_, err = runWith(t, map[string]string{"NODEACCESS_BEACON_URL": srv.URL, "NODEACCESS_BEACON_KEY": key, "NODEACCESS_BEACON_OUT": filepath.Join(dir, "no-such-dir", "x.ssz")})
+	require.Error(t, err)
+	assert.ErrorIs(t, err, os.ErrNotExist)
+}
+
+func TestProgressBar(t *testing.T) {
+	var b bytes.Buffer
+	p := &progressBar{w: &b}
+	p.end()
+	assert.Empty(t, b.String(), "no bar drawn, no line ended")
+	p.update(1_200_000, 2_700_000)
+	p.update(2_700_000, 2_700_000)
+	p.end()
+	assert.Equal(t, "\r[#############                 ]  44%  1.2 MB / 2.7 MB\r[##############################] 100%  2.7 MB / 2.7 MB\n", b.String())
+
+	b.Reset()
+	p = &progressBar{w: &b}
+	p.update(1_048_576, -1)
+	p.update(3_500, -1)
+	assert.Equal(t, "\r1.0 MB\r3.5 kB", b.String())
+
+	for n, want := range map[int64]string{0: "0 B", 999: "999 B", 1000: "1.0 kB", 5_021_637: "5.0 MB", 312_000_000_000: "312.0 GB", 1_500_000_000: "1.5 GB"} {
+		assert.Equal(t, want, size(n), n)
+	}
+}
