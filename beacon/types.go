@@ -1,7 +1,11 @@
 package beacon
 
 import (
+	"fmt"
+	"io"
+
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/holiman/uint256"
 )
 
@@ -23,7 +27,29 @@ type ValidatorIndex uint64
 const FarFutureEpoch = Epoch(1<<64 - 1)
 
 // Root is a 32-byte SSZ hash tree root, or any other Bytes32 of the state.
+// It prints as the beacon API writes it: "0x" and 64 lowercase hex digits.
 type Root [32]byte
+
+// String returns r as "0x" and 64 lowercase hex digits.
+func (r Root) String() string { return hexutil.Encode(r[:]) }
+
+// Format makes %s, %v and %q print String, and %x, %X, %#x and %#X print
+// the 32 bytes in hex as they would for a [32]byte (no prefix without #),
+// so that a Root prints the same whichever verb a caller picks.
+func (r Root) Format(f fmt.State, verb rune) {
+	switch verb {
+	case 'x', 'X':
+		if f.Flag('#') {
+			fmt.Fprintf(f, "%#"+string(verb), r[:])
+			return
+		}
+		fmt.Fprintf(f, "%"+string(verb), r[:])
+	case 'q':
+		fmt.Fprintf(f, "%q", r.String())
+	default:
+		_, _ = io.WriteString(f, r.String())
+	}
+}
 
 // ForkVersion is a 4-byte fork version (Version in the consensus specs),
 // such as 0x05000000 for electra on mainnet.
