@@ -60,11 +60,13 @@ func TruncatedBody() Fault { return Fault{kind: truncatedBody} }
 // DropConnection reads the request and closes the connection without an
 // answer. The client sees the connection end before any response.
 //
-// Go's http.Transport hides one such drop from a GET (or any replayable
+// Go's http.Transport hides such a drop from a GET (or any replayable
 // request) sent on a reused keep-alive connection: it re-sends the request
-// once on a new connection by itself, and the server counts two requests.
-// To make a GET client see the drop, queue two (FailNext(2,
-// DropConnection())) or use a fresh connection; a POST is never re-sent.
+// by itself on another connection, again while the connection it took had
+// been used before, and the server counts every attempt. To make a GET
+// client see the drop, start from a fresh connection (CloseIdleConnections
+// on its transport first) or queue one drop more than the client has idle
+// connections; a POST is never re-sent.
 func DropConnection() Fault { return Fault{kind: dropConnection} }
 
 // String says what the fault does, for test logs.
