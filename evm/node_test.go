@@ -1,8 +1,9 @@
 package evm_test
 
-// Tests against a real node: go-ethereum's simulated backend serving
-// JSON-RPC over HTTP on 127.0.0.1, with the Probe contract
-// (evm/internal/testcontract) in its genesis alloc.
+// Tests against a real node: evmtest's local server (go-ethereum's
+// simulated chain serving JSON-RPC on 127.0.0.1 through the SDK's shared
+// test server), with the Probe contract (evm/internal/testcontract) added
+// to its genesis alloc and without evmtest's default scenario.
 //
 // The chain the tests read, built once for the test binary by simNode:
 //
@@ -19,7 +20,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"math/big"
-	"net"
 	"os"
 	"sync"
 	"testing"
@@ -30,14 +30,13 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
-	"github.com/ethereum/go-ethereum/eth/ethconfig"
-	"github.com/ethereum/go-ethereum/ethclient/simulated"
-	"github.com/ethereum/go-ethereum/node"
 	"github.com/ethereum/go-ethereum/params"
 	"github.com/ethereum/go-ethereum/rpc"
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/evm"
+	"github.com/nodeaccess/nodeaccess/evm/evmtest"
 	"github.com/nodeaccess/nodeaccess/evm/internal/testcontract"
+	"github.com/nodeaccess/nodeaccess/internal/testkit"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -51,8 +50,8 @@ var (
 )
 
 const (
-	// simAccessKey is the access key the SDK puts in the path; the node
-	// serves JSON-RPC only below "/" + simAccessKey.
+	// simAccessKey is the access key the SDK puts in the path; the server
+	// answers JSON-RPC only at "/" + simAccessKey (and below it at /evm).
 	simAccessKey = "sim-Key_0123"
 	// simInitialValue is Probe.value in the genesis alloc (blocks 0 and 1).
 	simInitialValue = 0x5eed_cafe
@@ -71,13 +70,13 @@ var (
 
 // simEnv is the running node and what the tests know about its chain.
 type simEnv struct {
-	backend *simulated.Backend
-	client  *evm.Client
-	url     string
-	funded  common.Address // an EOA with a balance
-	head    uint64         // the number of the head block
-	hashes  []common.Hash  // hashes[n] is the hash of block n
-	setTx   common.Hash    // the setValue transaction, in block 2
+	srv    *evmtest.Server
+	client *evm.Client
+	url    string
+	funded common.Address // an EOA with a balance
+	head   uint64         // the number of the head block
+	hashes []common.Hash  // hashes[n] is the hash of block n
+	setTx  common.Hash    // the setValue transaction, in block 2
 }
 
 var (
@@ -86,16 +85,11 @@ var (
 	simNow  *simEnv
 )
 
-// TestMain stops the simulated node, if a test started it, after all tests.
+// TestMain stops the local node, if a test started it, after all tests.
 func TestMain(m *testing.M) {
 	code := m.Run()
 	if simNow != nil {
-		if err := simNow.backend.Close(); err != nil {
-			fmt.Fprintln(os.Stderr, "closing the simulated backend:", err)
-			if code == 0 {
-				code = 1
-			}
-		}
+		simNow.srv.Close()
 	}
 	os.Exit(code)
 }
@@ -105,7 +99,7 @@ func simNode(t *testing.T) *simEnv {
 	t.Helper()
 	simOnce.Do(func() { simNow, simErr = startSimNode() })
 	if simErr != nil {
-		t.Fatalf("starting the simulated node: %v", simErr)
+		t.Fatalf("starting the local node: %v", simErr)
 	}
 	return simNow
 }
@@ -125,72 +119,36 @@ func startSimNode() (*simEnv, error) {
 			Balance: big.NewInt(0),
 		},
 	}
-	// The port is chosen before the node listens on it, so another process
-	// can take it in between; then the start fails and is tried again.
-	for attempt := 0; ; attempt++ {
-		env.backend, env.url, err = newHTTPBackend(alloc)
-		if err == nil {
-			break
-		}
-		if attempt == 4 {
-			return nil, err
-		}
-	}
-	if err := env.buildChain(key); err != nil {
-		_ = env.backend.Close()
+	env.srv, err = evmtest.New(evmtest.WithKey(simAccessKey), evmtest.WithAlloc(alloc), evmtest.WithoutScenario())
+	if err != nil {
 		return nil, err
 	}
-	env.client, err = evm.New(env.url, simAccessKey, nodeaccess.WithoutRetries())
+	env.url = env.srv.URL
+	if err := env.buildChain(key); err != nil {
+		env.srv.Close()
+		return nil, err
+	}
+	env.client, err = env.srv.Client(nodeaccess.WithoutRetries())
 	if err != nil {
-		_ = env.backend.Close()
+		env.srv.Close()
 		return nil, err
 	}
 	return env, nil
 }
 
-// newHTTPBackend starts a simulated backend that serves eth, net and web3
-// over HTTP at http://127.0.0.1:<port>/<simAccessKey>, and returns it with
-// the base URL to give evm.New.
-func newHTTPBackend(alloc types.GenesisAlloc) (b *simulated.Backend, base string, err error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return nil, "", err
-	}
-	port := l.Addr().(*net.TCPAddr).Port
-	if err := l.Close(); err != nil {
-		return nil, "", err
-	}
-	// NewBackend panics when the node does not start (port taken).
-	defer func() {
-		if r := recover(); r != nil {
-			b, base, err = nil, "", fmt.Errorf("simulated backend on port %d: %v", port, r)
-		}
-	}()
-	b = simulated.NewBackend(alloc, func(nc *node.Config, _ *ethconfig.Config) {
-		nc.HTTPHost = "127.0.0.1"
-		nc.HTTPPort = port
-		nc.HTTPModules = []string{"eth", "net", "web3"}
-		// The SDK posts to {base}/{key}; geth serves everything whose path
-		// starts with the prefix. Requests to an IP address pass geth's
-		// virtual-host check whatever HTTPVirtualHosts holds.
-		nc.HTTPPathPrefix = "/" + simAccessKey
-	})
-	return b, fmt.Sprintf("http://127.0.0.1:%d", port), nil
-}
-
 // buildChain commits blocks 1 to 3, with the setValue transaction in block 2.
 func (env *simEnv) buildChain(key *ecdsa.PrivateKey) error {
 	ctx := context.Background()
-	ec := env.backend.Client()
-	env.backend.Commit() // block 1
+	ec := env.srv.EthClient()
+	env.srv.Commit() // block 1
 	chainID, err := ec.ChainID(ctx)
 	if err != nil {
 		return err
 	}
-	opts, err := bind.NewKeyedTransactorWithChainID(key, chainID)
-	if err != nil {
-		return err
+	if chainID.Int64() != evmtest.ChainID {
+		return fmt.Errorf("chain id %v, want %d", chainID, evmtest.ChainID)
 	}
+	opts := env.srv.TransactOpts(key)
 	opts.Context = ctx
 	tr, err := testcontract.NewProbeTransactor(simContract, ec)
 	if err != nil {
@@ -201,7 +159,7 @@ func (env *simEnv) buildChain(key *ecdsa.PrivateKey) error {
 		return err
 	}
 	env.setTx = tx.Hash()
-	env.backend.Commit() // block 2
+	env.srv.Commit() // block 2
 	receipt, err := ec.TransactionReceipt(ctx, tx.Hash())
 	if err != nil {
 		return fmt.Errorf("setValue receipt: %w", err)
@@ -209,7 +167,7 @@ func (env *simEnv) buildChain(key *ecdsa.PrivateKey) error {
 	if receipt.Status != types.ReceiptStatusSuccessful || receipt.BlockNumber.Uint64() != 2 {
 		return fmt.Errorf("setValue: status %d in block %v, want success in block 2", receipt.Status, receipt.BlockNumber)
 	}
-	env.backend.Commit() // block 3
+	env.srv.Commit() // block 3
 	if env.head, err = ec.BlockNumber(ctx); err != nil {
 		return err
 	}
@@ -536,21 +494,35 @@ func TestNodeAbigenBinding(t *testing.T) {
 	assert.ErrorIs(t, err, bind.ErrNoCode)
 }
 
-func TestNodeInternalOperationsUnsupported(t *testing.T) {
+// The local node answers ots_getInternalOperations as Erigon does (evmtest
+// has the tests of every operation type): a transaction whose only value
+// moves, if any, at the top level lists nothing, and a hash that is not a
+// transaction fails with -32000. A node without the method (-32601) is
+// covered by the wire tests.
+func TestNodeInternalOperations(t *testing.T) {
 	t.Parallel()
 	env := simNode(t)
 	ops, err := env.client.InternalOperations(t.Context(), env.setTx)
-	require.Error(t, err)
+	require.NoError(t, err)
+	assert.NotNil(t, ops)
+	assert.Empty(t, ops)
+
+	// A payable call with value: the value moves in the top-level call
+	// only, which Erigon leaves out.
+	to := simContract
+	r, err := env.srv.Transact(t.Context(), evmtest.Accounts()[0], &to, big.NewInt(5), simPack(t, "echo"))
+	require.NoError(t, err)
+	ops, err = env.client.InternalOperations(t.Context(), r.TxHash)
+	require.NoError(t, err)
+	assert.Equal(t, []evm.InternalOperation{}, ops)
+
+	ops, err = env.client.InternalOperations(t.Context(), env.hashes[2]) // a block's hash
 	assert.Nil(t, ops)
 	var op *nodeaccess.OpError
 	require.ErrorAs(t, err, &op)
 	assert.Equal(t, "evm", op.Chain)
 	assert.Equal(t, "ots_getInternalOperations", op.Op)
-	var rpcErr *nodeaccess.RPCError
-	require.ErrorAs(t, err, &rpcErr)
-	assert.Equal(t, -32601, rpcErr.Code)
-	assert.Equal(t, "the method ots_getInternalOperations does not exist/is not available", rpcErr.Message)
-	assert.Nil(t, rpcErr.Data)
+	assert.Equal(t, &nodeaccess.RPCError{Code: -32000, Message: "transaction " + env.hashes[2].Hex() + " not found"}, op.Err)
 }
 
 func TestNodeCallMsgFields(t *testing.T) {
@@ -631,18 +603,21 @@ func TestNodeCallMsgFields(t *testing.T) {
 	}
 }
 
-// The node serves JSON-RPC only below "/" + simAccessKey: a client with
-// another key reaches nothing, which shows the key travels in the path.
+// The node serves JSON-RPC only at "/" + simAccessKey: a client with another
+// key, including one that extends the real key or is a prefix of it, gets
+// 403, which shows the key travels in the path and is compared exactly.
 func TestNodeWrongKey(t *testing.T) {
 	t.Parallel()
 	env := simNode(t)
-	c, err := evm.New(env.url, "wrong-key", nodeaccess.WithoutRetries())
-	require.NoError(t, err)
-	_, err = c.Code(t.Context(), simContract, evm.Latest)
-	assert.ErrorIs(t, err, nodeaccess.ErrNotFound)
-	var he *nodeaccess.HTTPError
-	require.ErrorAs(t, err, &he)
-	assert.Equal(t, 404, he.StatusCode)
-	assert.Equal(t, "POST", he.Method)
-	assert.NotContains(t, err.Error(), "wrong-key")
+	for _, k := range []string{"wrong-key", simAccessKey + "0", simAccessKey[:len(simAccessKey)-1]} {
+		c, err := evm.New(env.url, k, nodeaccess.WithoutRetries())
+		require.NoError(t, err)
+		_, err = c.Code(t.Context(), simContract, evm.Latest)
+		assert.ErrorIs(t, err, nodeaccess.ErrUnauthorized, k)
+		var he *nodeaccess.HTTPError
+		require.ErrorAs(t, err, &he)
+		assert.Equal(t, 403, he.StatusCode)
+		assert.Equal(t, "POST", he.Method)
+		testkit.AssertErrNoKey(t, k, err)
+	}
 }

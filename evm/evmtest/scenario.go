@@ -1,0 +1,148 @@
+package evmtest
+
+import (
+	"context"
+	"fmt"
+	"math/big"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/params"
+	"github.com/nodeaccess/nodeaccess/evm"
+)
+
+// The addresses the default scenario pays. Neither has code or a key.
+var (
+	// Recipient receives the value Forwarder passes on in the Transfer
+	// transaction.
+	Recipient = common.HexToAddress("0x00000000000000000000000000000000000bEEF1")
+	// Beneficiary receives the balance of the Child destroyed in the
+	// SelfDestruct transaction.
+	Beneficiary = common.HexToAddress("0x00000000000000000000000000000000000bEEF2")
+)
+
+// The default scenario's amounts.
+var (
+	// TransferValue is the value of the Transfer transaction, forwarded to
+	// Recipient: 1.5 ether.
+	TransferValue = new(big.Int).Mul(big.NewInt(15), big.NewInt(params.Ether/10))
+	// CreateValue is the value the CREATE child is made with, and later
+	// sends to Beneficiary: 0.25 ether.
+	CreateValue = big.NewInt(params.Ether / 4)
+	// TokenTransferAmount is what Holder sends to Accounts()[1] in the
+	// TokenTransfer transaction: 34.567891 LUSD, leaving Holder 1200 LUSD.
+	TokenTransferAmount = big.NewInt(34_567_891)
+	// Create2Salt is the salt of the CREATE2 child.
+	Create2Salt = crypto.Keccak256Hash([]byte("nodeaccess evmtest salt"))
+)
+
+// Scenario is the default scenario: five transactions signed by Holder, one
+// per block in blocks 1 to 5, so that ots_getInternalOperations has every
+// operation type to list. Their hashes are the same on every run.
+type Scenario struct {
+	// Transfer (block 1) calls Forwarder.forward(Recipient) with
+	// TransferValue: one Transfer from Forwarder to Recipient.
+	Transfer ScenarioTx
+	// Create (block 2) calls Factory.create() with CreateValue: one Create
+	// from Factory to Created.
+	Create ScenarioTx
+	// Create2 (block 3) calls Factory.create2(Create2Salt) with no value: one
+	// Create2 from Factory to Created2, value 0 (Erigon lists zero-value
+	// creations).
+	Create2 ScenarioTx
+	// SelfDestruct (block 4) calls Created's destroy(Beneficiary): one
+	// SelfDestruct from Created to Beneficiary with CreateValue.
+	SelfDestruct ScenarioTx
+	// TokenTransfer (block 5) calls Token.transfer(Accounts()[1],
+	// TokenTransferAmount): an ERC-20 transfer moves no ether, so it has
+	// no internal operations (an empty list).
+	TokenTransfer ScenarioTx
+	// Created is the Child made by CREATE: crypto.CreateAddress(Factory, 0).
+	Created common.Address
+	// Created2 is the Child made by CREATE2:
+	// crypto.CreateAddress2(Factory, Create2Salt, keccak256(ChildInitCode(Holder))).
+	Created2 common.Address
+}
+
+// ScenarioTx is one transaction of the scenario.
+type ScenarioTx struct {
+	// Hash is the transaction's hash.
+	Hash common.Hash
+	// Block is the number of the block it is in.
+	Block uint64
+	// Operations is what ots_getInternalOperations returns for it, in
+	// order (never nil; empty when the transaction has none).
+	Operations []evm.InternalOperation
+}
+
+// Transactions returns the scenario's transactions in block order.
+func (sc Scenario) Transactions() []ScenarioTx {
+	return []ScenarioTx{sc.Transfer, sc.Create, sc.Create2, sc.SelfDestruct, sc.TokenTransfer}
+}
+
+func (sc Scenario) clone() Scenario {
+	for _, tx := range []*ScenarioTx{&sc.Transfer, &sc.Create, &sc.Create2, &sc.SelfDestruct, &sc.TokenTransfer} {
+		if tx.Operations == nil {
+			continue
+		}
+		ops := make([]evm.InternalOperation, len(tx.Operations))
+		for i, op := range tx.Operations {
+			op.Value = new(big.Int).Set(op.Value)
+			ops[i] = op
+		}
+		tx.Operations = ops
+	}
+	return sc
+}
+
+// runScenario mines the scenario's transactions and says what each one's
+// internal operations are. The expectations are worked out from the
+// contracts' code, not read back from the tracer.
+func (s *Server) runScenario(ctx context.Context) (Scenario, error) {
+	holder := devAccounts[0]
+	var sc Scenario
+	factoryNonce, err := s.ec.NonceAt(ctx, Factory, nil)
+	if err != nil {
+		return sc, fmt.Errorf("evmtest: scenario: %w", err)
+	}
+	sc.Created = crypto.CreateAddress(Factory, factoryNonce)
+	sc.Created2 = crypto.CreateAddress2(Factory, Create2Salt, crypto.Keccak256(ChildInitCode(holder.Address)))
+
+	steps := []struct {
+		name  string
+		tx    *ScenarioTx
+		to    common.Address
+		value *big.Int
+		data  []byte
+		ops   []evm.InternalOperation
+	}{
+		{"transfer", &sc.Transfer, Forwarder, TransferValue, pack(ForwarderABI.Pack("forward", Recipient)),
+			[]evm.InternalOperation{{Type: evm.Transfer, From: Forwarder, To: Recipient, Value: TransferValue}}},
+		{"create", &sc.Create, Factory, CreateValue, pack(FactoryABI.Pack("create")),
+			[]evm.InternalOperation{{Type: evm.Create, From: Factory, To: sc.Created, Value: CreateValue}}},
+		{"create2", &sc.Create2, Factory, nil, pack(FactoryABI.Pack("create2", Create2Salt)),
+			[]evm.InternalOperation{{Type: evm.Create2, From: Factory, To: sc.Created2, Value: new(big.Int)}}},
+		{"selfdestruct", &sc.SelfDestruct, sc.Created, nil, pack(ChildABI.Pack("destroy", Beneficiary)),
+			[]evm.InternalOperation{{Type: evm.SelfDestruct, From: sc.Created, To: Beneficiary, Value: CreateValue}}},
+		{"token transfer", &sc.TokenTransfer, Token, nil, pack(TokenABI.Pack("transfer", devAccounts[1].Address, TokenTransferAmount)),
+			[]evm.InternalOperation{}},
+	}
+	for _, st := range steps {
+		to := st.to
+		r, err := s.Transact(ctx, holder, &to, st.value, st.data)
+		if err != nil {
+			return Scenario{}, fmt.Errorf("evmtest: scenario %s: %w", st.name, err)
+		}
+		*st.tx = ScenarioTx{Hash: r.TxHash, Block: r.BlockNumber.Uint64(), Operations: st.ops}
+	}
+	return sc.clone(), nil
+}
+
+// pack returns the packed call data; the ABIs and arguments are the
+// package's own, so an error is a bug.
+func pack(data []byte, err error) []byte {
+	if err != nil {
+		panic("evmtest: packing a scenario call: " + err.Error())
+	}
+	return data
+}

@@ -1,0 +1,177 @@
+package evmtest
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"sync"
+
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/ethclient"
+	"github.com/ethereum/go-ethereum/rpc"
+	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/evm"
+	"github.com/nodeaccess/nodeaccess/nodeaccesstest"
+)
+
+// Server is a local EVM node: go-ethereum's simulated chain answering
+// JSON-RPC at {URL}/{Key} and {URL}/{Key}/evm. Make one with New and Close
+// it when done. Its methods are safe for concurrent use.
+type Server struct {
+	*nodeaccesstest.Server
+
+	chain    *chain
+	ec       *ethclient.Client
+	scenario Scenario
+
+	mu        sync.Mutex // orders Commit and Transact
+	closeOnce sync.Once
+}
+
+// Option configures New.
+type Option func(*settings) error
+
+type settings struct {
+	key        string
+	alloc      types.GenesisAlloc
+	noScenario bool
+}
+
+// WithKey sets the access key the server accepts (default: 32 random hex
+// characters). It must be one path segment of ASCII letters, digits and
+// "._~-".
+func WithKey(key string) Option {
+	return func(s *settings) error {
+		if key == "" {
+			return errors.New("evmtest: WithKey: empty key")
+		}
+		s.key = key
+		return nil
+	}
+}
+
+// WithAlloc adds accounts and contracts to the genesis: code, storage,
+// balances and nonces of your own (see TokenAccount for a token with
+// balances of your choice). An address that is also a default one (the
+// funded accounts, Token, Forwarder, Factory) takes the account given here;
+// the default scenario needs Holder's ether and the genesis contracts, so
+// replacing those makes New fail unless WithoutScenario is given too.
+// Several WithAlloc options add up, the later winning on conflict.
+func WithAlloc(alloc types.GenesisAlloc) Option {
+	return func(s *settings) error {
+		if s.alloc == nil {
+			s.alloc = make(types.GenesisAlloc, len(alloc))
+		}
+		for addr, acc := range alloc {
+			s.alloc[addr] = acc
+		}
+		return nil
+	}
+}
+
+// WithoutScenario starts the chain at its genesis, block 0, without the
+// default scenario's transactions; Server.Scenario then returns the zero
+// Scenario.
+func WithoutScenario() Option {
+	return func(s *settings) error {
+		s.noScenario = true
+		return nil
+	}
+}
+
+// New starts a local EVM node on 127.0.0.1 at a free port. The chain holds
+// the genesis contracts (Token, Forwarder, Factory), the funded Accounts
+// and what WithAlloc adds, and, unless WithoutScenario is given, the default
+// scenario's five transactions in blocks 1 to 5 (see Scenario).
+func New(opts ...Option) (*Server, error) {
+	var set settings
+	for _, o := range opts {
+		if o == nil {
+			return nil, errors.New("evmtest: nil Option")
+		}
+		if err := o(&set); err != nil {
+			return nil, err
+		}
+	}
+	c, err := newChain(set.alloc)
+	if err != nil {
+		return nil, err
+	}
+	base, err := nodeaccesstest.Start(set.key, WriteError)
+	if err != nil {
+		_ = c.close()
+		return nil, fmt.Errorf("evmtest: %w", err)
+	}
+	base.Handle("POST /{key}", c.rpc)
+	base.Handle("POST /{key}/evm", c.rpc)
+	s := &Server{Server: base, chain: c, ec: ethclient.NewClient(rpc.DialInProc(c.rpc))}
+	if !set.noScenario {
+		if s.scenario, err = s.runScenario(context.Background()); err != nil {
+			s.Close()
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// Close stops the HTTP server (see nodeaccesstest.Server.Close), then the
+// chain. It may be called more than once.
+func (s *Server) Close() {
+	s.Server.Close()
+	s.closeOnce.Do(func() {
+		s.ec.Close()
+		_ = s.chain.close()
+	})
+}
+
+// Client returns an evm.Client for this server: evm.New(s.URL, s.Key,
+// opts...). It posts to {URL}/{Key}; add evm.WithPathSuffix("evm") for
+// {URL}/{Key}/evm, the path of Hyperliquid's EVM on node-access services.
+func (s *Server) Client(opts ...nodeaccess.Option) (*evm.Client, error) {
+	return evm.New(s.URL, s.Key, opts...)
+}
+
+// Endpoint returns the whole endpoint URL as providers show it,
+// {URL}/{Key}, for evm.NewFromURL. It holds the key: do not log it.
+func (s *Server) Endpoint() string { return s.URL + "/" + s.Key }
+
+// EthClient returns a go-ethereum client of the chain's JSON-RPC, connected
+// in-process: no HTTP, no key, no faults. Use it to send transactions, read
+// receipts and deploy contracts with abigen bindings (it is a
+// bind.ContractBackend); the server closes it.
+func (s *Server) EthClient() *ethclient.Client { return s.ec }
+
+// Scenario returns the default scenario's transactions and what
+// ots_getInternalOperations lists for each; the zero Scenario when the
+// server was started WithoutScenario.
+func (s *Server) Scenario() Scenario { return s.scenario.clone() }
+
+// WriteError is the server's nodeaccesstest.ErrorWriter: a JSON-RPC 2.0
+// error object with "id": null and Content-Type application/json, as
+// JSON-RPC providers answer requests they refuse before reading them. The
+// code is -32005 ("limit exceeded", EIP-1474) for 429 and -32000 for every
+// other status; the message is msg:
+//
+//	{"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"invalid access key"}}
+func WriteError(w http.ResponseWriter, _ *http.Request, status int, msg string) {
+	code := -32000
+	if status == http.StatusTooManyRequests {
+		code = -32005
+	}
+	body, _ := json.Marshal(struct {
+		JSONRPC string `json:"jsonrpc"`
+		ID      any    `json:"id"`
+		Error   struct {
+			Code    int    `json:"code"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}{JSONRPC: "2.0", Error: struct {
+		Code    int    `json:"code"`
+		Message string `json:"message"`
+	}{code, msg}})
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write(body)
+}
