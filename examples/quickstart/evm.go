@@ -2,111 +2,122 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"math/big"
 
 	"github.com/ethereum/go-ethereum/common"
-	"github.com/nodeaccess/nodeaccess"
+	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/nodeaccess/nodeaccess/evm"
+	"github.com/nodeaccess/nodeaccess/evm/evmtest"
+	"github.com/shopspring/decimal"
 )
 
-// evmEP is where the EVM calls go and what they ask for.
-type evmEP struct {
-	describe string // the first line the program prints
-	client   *evm.Client
-	to       common.Address
-	data     []byte
-	tx       common.Hash
+// evmTarget is where the EVM calls go and what they ask for.
+type evmTarget struct {
+	client *evm.Client // eth_call, eth_getCode
+	ots    *evm.Client // ots_getInternalOperations
+	where  string
+	to     common.Address
+	data   []byte
+	token  bool // to is the local token and data its balanceOf(Holder): print the amount
+	txs    []common.Hash
 }
 
-// evmEndpoint reads the environment, or starts the local node when
-// NODEACCESS_EVM_URL is unset.
-func evmEndpoint(getenv func(string) string) (evmEP, func(), error) {
-	url := getenv("NODEACCESS_EVM_URL")
+// evmClients returns the clients for NODEACCESS_EVM_URL, or on a local
+// evmtest chain when it is unset.
+func evmClients(getenv func(string) string) (t evmTarget, stop func(), err error) {
+	url, key := getenv("NODEACCESS_EVM_URL"), getenv("NODEACCESS_EVM_KEY")
 	if url == "" {
-		n, err := startLocalNode()
+		srv, err := evmtest.New()
 		if err != nil {
-			return evmEP{}, nil, fmt.Errorf("starting the local node: %w", err)
+			return t, nil, fmt.Errorf("starting the local EVM: %w", err)
 		}
-		c, err := evm.New(n.baseURL, n.key)
+		t.client, err = srv.Client()
+		if err == nil {
+			// Otterscan's method is served, as on the exchange chain, at {key}/evm.
+			t.ots, err = srv.Client(evm.WithPathSuffix("evm"))
+		}
 		if err != nil {
-			n.close()
-			return evmEP{}, nil, err
+			srv.Close()
+			return t, nil, err
 		}
-		return evmEP{
-			describe: fmt.Sprintf("No NODEACCESS_EVM_URL set: calling a local go-ethereum node at %s (key %s).", n.baseURL, "REDACTED"),
-			client:   c, to: n.contract, tx: n.tx,
-		}, n.close, nil
+		t.where = "local evmtest " + srv.URL
+		t.to, t.token = evmtest.Token, true
+		t.data = append(common.FromHex("0x70a08231"), common.LeftPadBytes(evmtest.Holder[:], 32)...) // balanceOf(Holder)
+		for _, tx := range srv.Scenario().Transactions() {
+			t.txs = append(t.txs, tx.Hash)
+		}
+		return t, srv.Close, nil
 	}
-	var c *evm.Client
-	var err error
-	if key := getenv("NODEACCESS_EVM_KEY"); key != "" {
-		c, err = evm.New(url, key)
+	if key != "" {
+		t.client, err = evm.New(url, key)
 	} else {
-		c, err = evm.NewFromURL(url)
+		t.client, err = evm.NewFromURL(url)
 	}
 	if err != nil {
-		return evmEP{}, nil, err
+		return t, nil, err
 	}
-	ep := evmEP{describe: "Calling " + c.String() + ".", client: c}
+	t.ots, t.where = t.client, t.client.String()
 	if s := getenv("NODEACCESS_EVM_TO"); s != "" {
 		if !common.IsHexAddress(s) {
-			return evmEP{}, nil, fmt.Errorf("NODEACCESS_EVM_TO %q is not a 20-byte hex address", s)
+			return t, nil, fmt.Errorf("NODEACCESS_EVM_TO %q is not a 20-byte hex address", s)
 		}
-		ep.to = common.HexToAddress(s)
+		t.to = common.HexToAddress(s)
 	}
 	if s := getenv("NODEACCESS_EVM_DATA"); s != "" {
-		ep.data = common.FromHex(s)
-	}
-	if s := getenv("NODEACCESS_EVM_TX"); s != "" {
-		if ep.tx, err = evm.ParseHash(s); err != nil {
-			return evmEP{}, nil, fmt.Errorf("NODEACCESS_EVM_TX: %w", err)
+		if t.data, err = hexutil.Decode(s); err != nil {
+			return t, nil, fmt.Errorf("NODEACCESS_EVM_DATA %q is not 0x-prefixed hex with an even number of digits", s)
 		}
 	}
-	return ep, func() {}, nil
+	if s := getenv("NODEACCESS_EVM_TX"); s != "" {
+		h, err := evm.ParseHash(s)
+		if err != nil {
+			return t, nil, fmt.Errorf("NODEACCESS_EVM_TX: %w", err)
+		}
+		t.txs = []common.Hash{h}
+	}
+	return t, func() {}, nil
 }
 
 // runEVM makes the EVM calls and prints what they return.
-func runEVM(ctx context.Context, out io.Writer, ep evmEP) error {
-	fmt.Fprintln(out, "\n== EVM")
-	if ep.to == (common.Address{}) {
-		fmt.Fprintln(out, "eth_call: skipped (set NODEACCESS_EVM_TO)")
-	} else {
-		res, err := ep.client.Call(ctx, evm.CallMsg{To: ep.to, Data: ep.data}, evm.Latest)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(out, "eth_call %s at latest: 0x%x", ep.to.Hex(), res)
-		if len(res) == 32 {
-			fmt.Fprintf(out, " (uint256 %s)", new(big.Int).SetBytes(res))
-		}
-		fmt.Fprintln(out)
-		code, err := ep.client.Code(ctx, ep.to, evm.Latest)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(out, "eth_getCode %s: %d bytes\n", ep.to.Hex(), len(code))
-	}
-	if ep.tx == (common.Hash{}) {
-		fmt.Fprintln(out, "ots_getInternalOperations: skipped (set NODEACCESS_EVM_TX)")
-		return nil
-	}
-	ops, err := ep.client.InternalOperations(ctx, ep.tx)
-	var re *nodeaccess.RPCError
-	switch {
-	case errors.As(err, &re) && re.Code == -32601:
-		// go-ethereum (the local node) does not serve Otterscan's methods;
-		// Erigon, reth and anvil do.
-		fmt.Fprintf(out, "ots_getInternalOperations %s: not served by this node (%s)\n", ep.tx.Hex(), re.Message)
-		return nil
-	case err != nil:
+func runEVM(ctx context.Context, out io.Writer, getenv func(string) string) error {
+	t, stop, err := evmClients(getenv)
+	if err != nil {
 		return err
 	}
-	fmt.Fprintf(out, "ots_getInternalOperations %s: %d operations\n", ep.tx.Hex(), len(ops))
-	for _, op := range ops {
-		fmt.Fprintf(out, "  %-12s %s -> %s %s wei\n", op.Type, op.From.Hex(), op.To.Hex(), op.Value)
+	defer stop()
+	fmt.Fprintf(out, "\n== EVM (%s)\n", t.where)
+	if t.to == (common.Address{}) {
+		fmt.Fprintln(out, "eth_call, eth_getCode: skipped (set NODEACCESS_EVM_TO)")
+	} else {
+		res, err := t.client.Call(ctx, evm.CallMsg{To: t.to, Data: t.data}, evm.Latest)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "eth_call %s at latest: 0x%x\n", t.to.Hex(), res)
+		if t.token && len(res) == 32 {
+			amount := decimal.NewFromBigInt(new(big.Int).SetBytes(res), -evmtest.TokenDecimals)
+			fmt.Fprintf(out, "  balanceOf(%s) = %s %s\n", evmtest.Holder.Hex(), amount.StringFixed(evmtest.TokenDecimals), evmtest.TokenSymbol)
+		}
+		code, err := t.client.Code(ctx, t.to, evm.Latest)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "eth_getCode %s: %d bytes\n", t.to.Hex(), len(code))
+	}
+	if len(t.txs) == 0 {
+		fmt.Fprintln(out, "ots_getInternalOperations: skipped (set NODEACCESS_EVM_TX)")
+	}
+	for _, tx := range t.txs {
+		ops, err := t.ots.InternalOperations(ctx, tx)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "ots_getInternalOperations %s: %d operations\n", tx.Hex(), len(ops))
+		for _, op := range ops {
+			fmt.Fprintf(out, "  %-12s %s -> %s %s wei\n", op.Type, op.From.Hex(), op.To.Hex(), op.Value)
+		}
 	}
 	return nil
 }

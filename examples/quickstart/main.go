@@ -1,22 +1,43 @@
-// Command quickstart calls the SDK's operations and prints their typed
-// results.
+// Command quickstart calls every operation of the SDK, on every chain, and
+// prints the typed results.
 //
 //	go run ./examples/quickstart
 //
-// With no configuration it starts a local node in-process (go-ethereum's
-// simulated backend serving JSON-RPC on 127.0.0.1, with a small contract in
-// its genesis) and says so in its first line. To call a real node-access
-// service instead, set:
+// With no configuration it starts the SDK's local servers in-process, on
+// 127.0.0.1 (evm/evmtest: go-ethereum's simulated chain; hyper/hypertest,
+// ton/tontest: recorded data; beacon/beacontest: a generated state), and
+// says so in its first line. Each chain whose URL is set in the environment
+// is called on that service instead; the others stay local:
 //
-//	NODEACCESS_EVM_URL   the EVM node's base URL (https://host), or the whole
-//	                     endpoint with the key as its last path segment
-//	NODEACCESS_EVM_KEY   the access key (leave unset when the URL carries it)
-//	NODEACCESS_EVM_TO    the contract to eth_call (default: the local one)
-//	NODEACCESS_EVM_DATA  the call data, hex (default: 0x, no call data)
-//	NODEACCESS_EVM_TX    a transaction hash for ots_getInternalOperations
+//	NODEACCESS_EVM_URL      an EVM node's base URL (https://host), or the whole
+//	                        endpoint with the key as its last path segment
+//	NODEACCESS_EVM_KEY      its access key (unset when the URL carries it)
+//	NODEACCESS_EVM_TO       the contract to eth_call and eth_getCode
+//	NODEACCESS_EVM_DATA     the call data, hex (default: none)
+//	NODEACCESS_EVM_TX       a transaction hash for ots_getInternalOperations
 //
-// The other chains (Hyperliquid, TON, the beacon state) join this program as
-// their packages land.
+//	NODEACCESS_HYPER_URL         the Hyperliquid node's base URL, or the
+//	                             endpoint with the key as its last segment
+//	NODEACCESS_HYPER_KEY         its access key (unset when the URL carries it)
+//	NODEACCESS_HYPER_PUBLIC_URL  the public API for allMids (default
+//	                             https://api.hyperliquid.xyz)
+//	NODEACCESS_HYPER_USER        the user for userVaultEquities (default
+//	                             0x2b804617c6f63c040377e95bb276811747006f4b)
+//
+//	NODEACCESS_TON_URL      the TON service's base URL
+//	NODEACCESS_TON_KEY      its access key (required: v2 and v3 paths put it
+//	                        in different places)
+//	NODEACCESS_TON_SEQNO    a masterchain block for getBlockTransactionsExt
+//	NODEACCESS_TON_ACCOUNT  an account for accountStates and pendingTransactions
+//
+//	NODEACCESS_BEACON_URL   the consensus node's base URL, or the endpoint
+//	                        with the key as its last segment
+//	NODEACCESS_BEACON_KEY   its access key (unset when the URL carries it)
+//	NODEACCESS_BEACON_STATE the state id (default head); a mainnet state is
+//	                        about 300 MB: this downloads and decodes all of it
+//
+// A call the environment gives no input for is skipped with a line saying
+// which variable to set. The access keys are never printed.
 package main
 
 import (
@@ -25,25 +46,57 @@ import (
 	"io"
 	"log"
 	"os"
+	"strings"
 	"time"
 )
 
 func main() {
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
 	defer cancel()
 	if err := run(ctx, os.Stdout, os.Getenv); err != nil {
 		log.Fatal(err)
 	}
 }
 
+// chains are the sections the program runs, in order.
+var chains = []struct {
+	name, env string
+	run       func(ctx context.Context, out io.Writer, getenv func(string) string) error
+}{
+	{"EVM", "NODEACCESS_EVM_URL", runEVM},
+	{"Hyperliquid", "NODEACCESS_HYPER_URL", runHyper},
+	{"TON", "NODEACCESS_TON_URL", runTON},
+	{"beacon", "NODEACCESS_BEACON_URL", runBeacon},
+}
+
 // run is the program, with its output and environment passed in so that a
 // test can run it.
 func run(ctx context.Context, out io.Writer, getenv func(string) string) error {
-	ep, stop, err := evmEndpoint(getenv)
-	if err != nil {
-		return err
+	fmt.Fprintln(out, firstLine(getenv))
+	for _, c := range chains {
+		if err := c.run(ctx, out, getenv); err != nil {
+			return fmt.Errorf("%s: %w", c.name, err)
+		}
 	}
-	defer stop()
-	fmt.Fprintln(out, ep.describe)
-	return runEVM(ctx, out, ep)
+	return nil
+}
+
+// firstLine says where the calls go.
+func firstLine(getenv func(string) string) string {
+	var remote, local []string
+	for _, c := range chains {
+		if getenv(c.env) != "" {
+			remote = append(remote, c.name)
+		} else {
+			local = append(local, c.name)
+		}
+	}
+	switch {
+	case len(remote) == 0:
+		return "No NODEACCESS_*_URL set: every call goes to local servers started in-process on 127.0.0.1 (evmtest, hypertest, tontest, beacontest)."
+	case len(local) == 0:
+		return "Calling the services in NODEACCESS_*_URL for " + strings.Join(remote, ", ") + "."
+	}
+	return "Calling the services in NODEACCESS_*_URL for " + strings.Join(remote, ", ") +
+		"; local servers started in-process on 127.0.0.1 for " + strings.Join(local, ", ") + "."
 }
