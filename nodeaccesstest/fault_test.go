@@ -37,7 +37,6 @@ func TestFailNextOrder(t *testing.T) {
 	s.FailNext(2, nodeaccesstest.RateLimited(1500*time.Millisecond))
 	s.FailNext(1, nodeaccesstest.ServerError(503))
 	s.FailNext(0, nodeaccesstest.ServerError(500)) // nothing
-	s.FailNext(3, nodeaccesstest.Fault{})          // nothing
 	s.FailNext(1, nodeaccesstest.ServerError(502))
 
 	want := []answer{

@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
@@ -36,18 +37,19 @@ type Server struct {
 	// Key is the access key the server accepts in the path.
 	Key string
 
-	errw ErrorWriter
-	mux  *http.ServeMux
-	srv  *http.Server
-	done chan struct{} // closed by Close: pauses end
-	quit chan struct{} // closed when Serve has returned
+	errw   ErrorWriter
+	mux    *http.ServeMux
+	srv    *http.Server
+	done   chan struct{} // closed by Close: pauses end
+	quit   chan struct{} // closed when Serve has returned
+	closed chan struct{} // closed when Close has finished
 
-	mu     sync.Mutex
-	idle   *sync.Cond // signalled when active drops to 0
-	active int
-	closed bool
-	count  int
-	faults []queued
+	mu      sync.Mutex
+	idle    *sync.Cond // signalled when active drops to 0
+	active  int
+	closing bool
+	count   int
+	faults  []queued
 }
 
 type queued struct {
@@ -82,20 +84,18 @@ func Start(key string, errw ErrorWriter) (*Server, error) {
 		return nil, fmt.Errorf("nodeaccesstest: listen on 127.0.0.1: %w", err)
 	}
 	s := &Server{
-		URL:  "http://" + ln.Addr().String(),
-		Key:  key,
-		errw: errw,
-		mux:  http.NewServeMux(),
-		done: make(chan struct{}),
-		quit: make(chan struct{}),
+		URL:    "http://" + ln.Addr().String(),
+		Key:    key,
+		errw:   errw,
+		mux:    http.NewServeMux(),
+		done:   make(chan struct{}),
+		quit:   make(chan struct{}),
+		closed: make(chan struct{}),
 	}
 	s.idle = sync.NewCond(&s.mu)
 	s.srv = &http.Server{
 		Handler:           s,
 		ReadHeaderTimeout: 30 * time.Second,
-		// Broken pipes from clients that give up are part of a test
-		// server's life; they are not worth a log line.
-		ErrorLog: log.New(io.Discard, "", 0),
 	}
 	go func() {
 		defer close(s.quit)
@@ -140,9 +140,17 @@ func (s *Server) HandleFunc(pattern string, h func(http.ResponseWriter, *http.Re
 }
 
 // FailNext makes the next n requests, on any path and counted as they
-// arrive after the faults already queued, get f. n below 1 queues nothing.
+// arrive after the faults already queued, get f. n = 0 queues nothing; a
+// negative n or the zero Fault (a Fault not made by this package's
+// functions) is a mistake in the test, and FailNext panics rather than let
+// the test pass without its fault.
 func (s *Server) FailNext(n int, f Fault) {
-	if n < 1 || f.kind == 0 {
+	switch {
+	case f.kind == 0:
+		panic("nodeaccesstest: FailNext with the zero Fault: make one with RateLimited, ServerError, SlowBody, TruncatedBody or DropConnection")
+	case n < 0:
+		panic(fmt.Sprintf("nodeaccesstest: FailNext(%d, %v): negative count", n, f))
+	case n == 0:
 		return
 	}
 	s.mu.Lock()
@@ -167,16 +175,18 @@ func (s *Server) Requests() int {
 
 // Close stops the server: it stops listening, ends the pauses of slow
 // bodies, closes the connections and waits for the handlers still running.
-// It may be called more than once.
+// It may be called more than once, also concurrently: every call returns
+// when the server has stopped.
 func (s *Server) Close() {
 	s.mu.Lock()
-	if s.closed {
+	if s.closing {
 		s.mu.Unlock()
-		<-s.quit
+		<-s.closed
 		return
 	}
-	s.closed = true
+	s.closing = true
 	s.mu.Unlock()
+	defer close(s.closed)
 	close(s.done)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
@@ -196,7 +206,7 @@ func (s *Server) Close() {
 func (s *Server) arrive() (f Fault, ok bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.closed {
+	if s.closing {
 		return Fault{}, false
 	}
 	s.count++
@@ -226,6 +236,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer s.leave()
+	defer s.recoverPanic(w, r)
 	switch f.kind {
 	case rateLimited:
 		w.Header().Set("Retry-After", retryAfter(f.wait))
@@ -241,6 +252,25 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	default:
 		s.route(w, r)
 	}
+}
+
+// recoverPanic turns a handler's panic into a 500 through the ErrorWriter
+// (when nothing was written yet, the client reads it; otherwise the
+// connection ends) and a log line with the stack on the standard logger,
+// so that a bug in a handler is not mistaken for a network failure. The
+// key in the logged path is written {key}. http.ErrAbortHandler, which the
+// faults use to cut a connection, goes on to net/http.
+func (s *Server) recoverPanic(w http.ResponseWriter, r *http.Request) {
+	v := recover()
+	if v == nil {
+		return
+	}
+	if v == http.ErrAbortHandler {
+		panic(v)
+	}
+	path := strings.ReplaceAll(r.URL.EscapedPath(), s.Key, "{key}")
+	log.Printf("nodeaccesstest: panic serving %s %s: %v\n%s", r.Method, path, v, debug.Stack())
+	s.errw(w, r, http.StatusInternalServerError, "internal error: the handler panicked")
 }
 
 // route runs the handler registered for r, or answers 404 or 405 through
@@ -303,7 +333,9 @@ func (h *heldWriter) replay(w http.ResponseWriter, r *http.Request, f Fault, don
 	for k, v := range h.header {
 		dst[k] = v
 	}
-	dst.Set("Content-Length", strconv.Itoa(len(h.body)))
+	if r.Method != http.MethodHead || dst.Get("Content-Length") == "" {
+		dst.Set("Content-Length", strconv.Itoa(len(h.body)))
+	}
 	dst.Del("Transfer-Encoding")
 	h.WriteHeader(http.StatusOK)
 	w.WriteHeader(h.status)

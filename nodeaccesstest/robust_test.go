@@ -1,0 +1,104 @@
+package nodeaccesstest_test
+
+import (
+	"bytes"
+	"io"
+	"log"
+	"net/http"
+	"os"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/nodeaccess/nodeaccess/nodeaccesstest"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// A mistake in a test's fault is loud, not a test that passes without it.
+func TestFailNextRefusesMistakes(t *testing.T) {
+	s := start(t, "k")
+	assert.PanicsWithValue(t, "nodeaccesstest: FailNext with the zero Fault: make one with RateLimited, ServerError, SlowBody, TruncatedBody or DropConnection",
+		func() { s.FailNext(1, nodeaccesstest.Fault{}) })
+	assert.PanicsWithValue(t, "nodeaccesstest: FailNext(-1, HTTP 500): negative count",
+		func() { s.FailNext(-1, nodeaccesstest.ServerError(500)) })
+}
+
+// A handler's panic becomes a 500 in the chain's error body and a log line
+// with the stack, the key masked; the server keeps serving.
+func TestHandlerPanic(t *testing.T) {
+	var logged bytes.Buffer
+	log.SetOutput(&logged)
+	t.Cleanup(func() { log.SetOutput(os.Stderr) })
+
+	s := start(t, "secret-key-123")
+	s.HandleFunc("GET /{key}/boom", func(http.ResponseWriter, *http.Request) {
+		panic("a bug in a handler")
+	})
+	for _, fault := range []bool{false, true} {
+		if fault {
+			s.FailNext(1, nodeaccesstest.SlowBody(time.Millisecond)) // the panic under a held answer
+		}
+		a, err := do(t, http.DefaultClient, "GET", s.URL+"/secret-key-123/boom", "")
+		require.NoError(t, err)
+		assert.Equal(t, 500, a.status)
+		assert.Equal(t, `{"code":500,"message":"internal error: the handler panicked","path":"/secret-key-123/boom"}`, a.body)
+	}
+	out := logged.String()
+	assert.Contains(t, out, "nodeaccesstest: panic serving GET /{key}/boom: a bug in a handler\n")
+	assert.Contains(t, out, "robust_test.go", "the stack is logged")
+	assert.NotContains(t, out, "secret-key-123")
+
+	a, err := do(t, http.DefaultClient, "GET", s.URL+"/open", "")
+	require.NoError(t, err)
+	assert.Equal(t, "open to all", a.body)
+}
+
+// HEAD under a held answer keeps the Content-Length the handler set.
+func TestSlowBodyHead(t *testing.T) {
+	s := start(t, "k")
+	s.HandleFunc("GET /{key}/big", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Length", "12345")
+		w.WriteHeader(200)
+	})
+	s.FailNext(1, nodeaccesstest.SlowBody(time.Millisecond))
+	resp, err := http.Head(s.URL + "/k/big")
+	require.NoError(t, err)
+	resp.Body.Close()
+	assert.Equal(t, int64(12345), resp.ContentLength)
+}
+
+// Concurrent Close calls all return once the server has stopped, handlers
+// included.
+func TestCloseConcurrent(t *testing.T) {
+	s, err := nodeaccesstest.Start("k", jsonError)
+	require.NoError(t, err)
+	var finished atomic.Bool
+	entered := make(chan struct{})
+	s.HandleFunc("GET /{key}/slow", func(w http.ResponseWriter, _ *http.Request) {
+		defer finished.Store(true)
+		close(entered)
+		time.Sleep(300 * time.Millisecond)
+		_, _ = io.WriteString(w, strings.Repeat("x", 10))
+	})
+	go func() {
+		if resp, err := http.Get(s.URL + "/k/slow"); err == nil {
+			resp.Body.Close()
+		}
+	}()
+	<-entered
+	var wg sync.WaitGroup
+	var after atomic.Int32
+	for range 3 {
+		wg.Go(func() {
+			s.Close()
+			if finished.Load() {
+				after.Add(1)
+			}
+		})
+	}
+	wg.Wait()
+	assert.Equal(t, int32(3), after.Load(), "every Close returned after the handler finished")
+}
