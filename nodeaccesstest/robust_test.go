@@ -102,3 +102,41 @@ func TestCloseConcurrent(t *testing.T) {
 	wg.Wait()
 	assert.Equal(t, int32(3), after.Load(), "every Close returned after the handler finished")
 }
+
+// Received keeps what each request carried, the key written {key} and only
+// as a whole segment, with the fault it got; the handler still reads the
+// whole body.
+func TestReceived(t *testing.T) {
+	s := start(t, "k")
+	s.FailNext(1, nodeaccesstest.ServerError(503))
+	body := `{"n":1234567890}`
+	for _, p := range []string{"/k/info", "/k/info", "/kk/info?x=1&x=2", "/k/bank"} {
+		req, err := http.NewRequest("POST", s.URL+p, strings.NewReader(body))
+		require.NoError(t, err)
+		req.Header.Set("X-Test", "yes")
+		resp, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		resp.Body.Close()
+	}
+	got := s.Received()
+	require.Len(t, got, 4)
+	assert.Equal(t, []string{"/{key}/info", "/{key}/info", "/kk/info", "/{key}/bank"},
+		[]string{got[0].Path, got[1].Path, got[2].Path, got[3].Path})
+	assert.Equal(t, nodeaccesstest.ServerError(503), got[0].Fault)
+	assert.Equal(t, nodeaccesstest.Fault{}, got[1].Fault)
+	assert.Equal(t, "POST", got[1].Method)
+	assert.Equal(t, body, string(got[1].Body))
+	assert.Equal(t, "yes", got[1].Header.Get("X-Test"))
+	assert.Equal(t, []string{"1", "2"}, got[2].Query["x"])
+
+	// The handler read the body the log had read first.
+	a, err := do(t, http.DefaultClient, "POST", s.URL+"/k/info", strings.Repeat("7", 3<<20))
+	require.NoError(t, err)
+	assert.Equal(t, `{"got":`+strings.Repeat("7", 3<<20)+`}`, a.body)
+	last := s.Received()[4]
+	assert.Len(t, last.Body, 1<<20, "the log keeps the first MiB")
+
+	// The slice is the caller's.
+	got[0].Path = "changed"
+	assert.Equal(t, "/{key}/info", s.Received()[0].Path)
+}

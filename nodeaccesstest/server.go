@@ -1,6 +1,7 @@
 package nodeaccesstest
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"crypto/subtle"
@@ -11,7 +12,9 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -50,6 +53,31 @@ type Server struct {
 	closing bool
 	count   int
 	faults  []queued
+	log     []Request // the last maxLog requests
+}
+
+// maxLog is how many requests Received keeps; maxLogBody how many bytes of
+// each body.
+const (
+	maxLog     = 1000
+	maxLogBody = 1 << 20
+)
+
+// Request is a request a [Server] received, as [Server.Received] keeps it.
+type Request struct {
+	// Method is the HTTP method.
+	Method string
+	// Path is the request's escaped path with the server's key written
+	// "{key}" ("/{key}/info"), so that a log of it never holds the key.
+	Path string
+	// Query is the parsed query string.
+	Query url.Values
+	// Header is a copy of the request's header.
+	Header http.Header
+	// Body is the request body, its first MiB at most.
+	Body []byte
+	// Fault is the fault the request got, the zero Fault when none.
+	Fault Fault
 }
 
 type queued struct {
@@ -165,6 +193,15 @@ func (s *Server) ClearFaults() {
 	s.faults = nil
 }
 
+// Received returns the requests the server has received, oldest first: the
+// last 1000, on every path, the faulted and refused ones included. A test
+// asserts with it what its code sent.
+func (s *Server) Received() []Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.log)
+}
+
 // Requests returns the number of requests the server has received, on every
 // path, the faulted and refused ones included.
 func (s *Server) Requests() int {
@@ -203,7 +240,8 @@ func (s *Server) Close() {
 
 // arrive counts a request and takes its fault, if one is queued. ok is
 // false when the server is closing.
-func (s *Server) arrive() (f Fault, ok bool) {
+func (s *Server) arrive(r *http.Request) (f Fault, ok bool) {
+	rec := s.record(r)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closing {
@@ -217,7 +255,28 @@ func (s *Server) arrive() (f Fault, ok bool) {
 			s.faults = s.faults[1:]
 		}
 	}
+	rec.Fault = f
+	if len(s.log) == maxLog {
+		s.log = slices.Delete(s.log, 0, 1)
+	}
+	s.log = append(s.log, rec)
 	return f, true
+}
+
+// record copies what Received keeps of r, and puts back the body it read.
+func (s *Server) record(r *http.Request) Request {
+	body, _ := io.ReadAll(io.LimitReader(r.Body, maxLogBody))
+	r.Body = struct {
+		io.Reader
+		io.Closer
+	}{io.MultiReader(bytes.NewReader(body), r.Body), r.Body}
+	return Request{
+		Method: r.Method,
+		Path:   s.maskPath(r),
+		Query:  r.URL.Query(),
+		Header: r.Header.Clone(),
+		Body:   body,
+	}
 }
 
 func (s *Server) leave() {
@@ -230,7 +289,7 @@ func (s *Server) leave() {
 
 // ServeHTTP applies the next fault, if any, and routes the request.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	f, ok := s.arrive()
+	f, ok := s.arrive(r)
 	if !ok {
 		s.errw(w, r, http.StatusServiceUnavailable, "server closing")
 		return
@@ -254,6 +313,19 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// maskPath is r's escaped path with every segment that is the key written
+// "{key}". (The key's characters need no escaping, so its escaped form is
+// itself.)
+func (s *Server) maskPath(r *http.Request) string {
+	segs := strings.Split(r.URL.EscapedPath(), "/")
+	for i, seg := range segs {
+		if seg == s.Key {
+			segs[i] = "{key}"
+		}
+	}
+	return strings.Join(segs, "/")
+}
+
 // recoverPanic turns a handler's panic into a 500 through the ErrorWriter
 // (when nothing was written yet, the client reads it; otherwise the
 // connection ends) and a log line with the stack on the standard logger,
@@ -268,8 +340,7 @@ func (s *Server) recoverPanic(w http.ResponseWriter, r *http.Request) {
 	if v == http.ErrAbortHandler {
 		panic(v)
 	}
-	path := strings.ReplaceAll(r.URL.EscapedPath(), s.Key, "{key}")
-	log.Printf("nodeaccesstest: panic serving %s %s: %v\n%s", r.Method, path, v, debug.Stack())
+	log.Printf("nodeaccesstest: panic serving %s %s: %v\n%s", r.Method, s.maskPath(r), v, debug.Stack())
 	s.errw(w, r, http.StatusInternalServerError, "internal error: the handler panicked")
 }
 
