@@ -54,7 +54,8 @@ func SlowBody(delay time.Duration) Fault {
 // TruncatedBody lets the server answer and cuts the body: the status, the
 // headers (with the whole body's Content-Length) and the first half of the
 // body are sent, then the connection is closed. The client reads an
-// unexpected end of the body.
+// unexpected end of the body. An empty body is sent as a Content-Length of
+// 1 and no byte, so that it is cut too.
 func TruncatedBody() Fault { return Fault{kind: truncatedBody} }
 
 // DropConnection reads the request and closes the connection without an
@@ -66,7 +67,8 @@ func TruncatedBody() Fault { return Fault{kind: truncatedBody} }
 // been used before, and the server counts every attempt. To make a GET
 // client see the drop, start from a fresh connection (CloseIdleConnections
 // on its transport first) or queue one drop more than the client has idle
-// connections; a POST is never re-sent.
+// connections. A POST is not re-sent unless it carries an Idempotency-Key
+// or X-Idempotency-Key header.
 func DropConnection() Fault { return Fault{kind: dropConnection} }
 
 // String says what the fault does, for test logs.

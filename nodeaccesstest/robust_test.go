@@ -140,3 +140,30 @@ func TestReceived(t *testing.T) {
 	got[0].Path = "changed"
 	assert.Equal(t, "/{key}/info", s.Received()[0].Path)
 }
+
+// A path ServeMux would clean gets the chain's 404, not a redirect that
+// carries the (wrong) key in its Location.
+func TestUncleanPaths(t *testing.T) {
+	s := start(t, "k")
+	c := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	for _, p := range []string{"/WRONGKEY//info", "/x/../WRONGKEY/info", "/k/./info", "/k//info", "//k/info", "/k/info/"} {
+		a, err := do(t, c, "POST", s.URL+p, "{}")
+		require.NoError(t, err, p)
+		assert.Equal(t, 404, a.status, p)
+		assert.Empty(t, a.header.Get("Location"), p)
+		assert.Contains(t, a.body, `"message":"not found"`, p)
+	}
+}
+
+// An empty body is cut too: the client is promised a byte that never comes.
+func TestTruncatedEmptyBody(t *testing.T) {
+	s := start(t, "k")
+	s.HandleFunc("GET /{key}/empty", func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(200) })
+	s.FailNext(1, nodeaccesstest.TruncatedBody())
+	resp, err := http.Get(s.URL + "/k/empty")
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	assert.Equal(t, int64(1), resp.ContentLength)
+	_, err = io.ReadAll(resp.Body)
+	assert.ErrorIs(t, err, io.ErrUnexpectedEOF)
+}

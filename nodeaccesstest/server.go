@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"path"
 	"runtime/debug"
 	"slices"
 	"strconv"
@@ -347,6 +348,14 @@ func (s *Server) recoverPanic(w http.ResponseWriter, r *http.Request) {
 // route runs the handler registered for r, or answers 404 or 405 through
 // the ErrorWriter.
 func (s *Server) route(w http.ResponseWriter, r *http.Request) {
+	// A path with "//", "." or ".." segments: ServeMux would answer with a
+	// redirect to the cleaned path, past the key check and the chain's
+	// error body, and with the wrong key in its Location. No route of a
+	// chain server has such a path.
+	if p := r.URL.Path; p != cleanPath(p) {
+		s.errw(w, r, http.StatusNotFound, "not found")
+		return
+	}
 	h, pattern := s.mux.Handler(r)
 	if pattern != "" {
 		s.mux.ServeHTTP(w, r) // sets the path values
@@ -362,6 +371,19 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.errw(w, r, http.StatusNotFound, "not found")
+}
+
+// cleanPath is p as ServeMux cleans it: path.Clean, keeping a trailing
+// slash.
+func cleanPath(p string) string {
+	if p == "" || p[0] != '/' {
+		p = "/" + p
+	}
+	np := path.Clean(p)
+	if strings.HasSuffix(p, "/") && np != "/" {
+		np += "/"
+	}
+	return np
 }
 
 // drop reads the request and closes its connection without an answer.
@@ -408,6 +430,10 @@ func (h *heldWriter) replay(w http.ResponseWriter, r *http.Request, f Fault, don
 		dst.Set("Content-Length", strconv.Itoa(len(h.body)))
 	}
 	dst.Del("Transfer-Encoding")
+	if f.kind == truncatedBody && len(h.body) == 0 {
+		// Nothing to cut: promise a byte that never comes.
+		dst.Set("Content-Length", "1")
+	}
 	h.WriteHeader(http.StatusOK)
 	w.WriteHeader(h.status)
 	half := len(h.body) / 2
