@@ -59,8 +59,8 @@ func runBeacon(ctx context.Context, out io.Writer, getenv func(string) string) e
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(out, "beacon state %s: %s, slot %d, %d validators, %d bytes of %s\n",
-		id, res.Version, st.Slot, len(st.Validators), res.Bytes, res.Encoding)
+	fmt.Fprintf(out, "beacon state %s: %s, slot %d, %s, %s of %s\n",
+		id, res.Version, st.Slot, count(len(st.Validators), "validator"), count(int(res.Bytes), "byte"), res.Encoding)
 	fmt.Fprintf(out, "  hash tree root %s\n", root)
 	fmt.Fprintf(out, "  finalized checkpoint: epoch %d, root %s\n", st.FinalizedCheckpoint.Epoch, st.FinalizedCheckpoint.Root)
 	return nil

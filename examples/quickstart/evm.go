@@ -104,7 +104,7 @@ func runEVM(ctx context.Context, out io.Writer, getenv func(string) string) erro
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(out, "eth_getCode %s: %d bytes\n", t.to.Hex(), len(code))
+		fmt.Fprintf(out, "eth_getCode %s: %s\n", t.to.Hex(), count(len(code), "byte"))
 	}
 	if len(t.txs) == 0 {
 		fmt.Fprintln(out, "ots_getInternalOperations: skipped (set NODEACCESS_EVM_TX)")
@@ -114,7 +114,7 @@ func runEVM(ctx context.Context, out io.Writer, getenv func(string) string) erro
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(out, "ots_getInternalOperations %s: %d operations\n", tx.Hex(), len(ops))
+		fmt.Fprintf(out, "ots_getInternalOperations %s: %s\n", tx.Hex(), count(len(ops), "operation"))
 		for _, op := range ops {
 			fmt.Fprintf(out, "  %-12s %s -> %s %s wei\n", op.Type, op.From.Hex(), op.To.Hex(), op.Value)
 		}

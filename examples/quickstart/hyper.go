@@ -63,7 +63,7 @@ func runHyper(ctx context.Context, out io.Writer, getenv func(string) string) er
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(out, "userVaultEquities %s: %d vaults\n", user.Hex(), len(vaults))
+	fmt.Fprintf(out, "userVaultEquities %s: %s\n", user.Hex(), count(len(vaults), "vault"))
 	for _, v := range vaults {
 		lock := "no lock-up"
 		switch {
@@ -79,8 +79,8 @@ func runHyper(ctx context.Context, out io.Writer, getenv func(string) string) er
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(out, "allMids: %d mids (%d perps, %d spot pairs by name, %d spot pairs by index)\n",
-		mids.Len(), mids.Count(hyper.KeyPerp), mids.Count(hyper.KeySpotPair), mids.Count(hyper.KeySpotIndex))
+	fmt.Fprintf(out, "allMids: %s (%s, %s by name, %s by index)\n",
+		count(mids.Len(), "mid"), count(mids.Count(hyper.KeyPerp), "perp"), count(mids.Count(hyper.KeySpotPair), "spot pair"), count(mids.Count(hyper.KeySpotIndex), "spot pair"))
 	for _, coin := range []string{"BTC", "ETH", "HYPE"} {
 		if p, ok := mids.Price(coin); ok {
 			fmt.Fprintf(out, "  %-5s %s\n", coin, p)

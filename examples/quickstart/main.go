@@ -10,7 +10,9 @@
 // is called on that service instead; the others stay local:
 //
 //	NODEACCESS_EVM_URL      an EVM node's base URL (https://host), or the whole
-//	                        endpoint with the key as its last path segment
+//	                        endpoint with the key as its last path segment; for
+//	                        the exchange chain's EVM, where node-access services
+//	                        serve ots_getInternalOperations, https://host/<KEY>/evm
 //	NODEACCESS_EVM_KEY      its access key (unset when the URL carries it)
 //	NODEACCESS_EVM_TO       the contract to eth_call and eth_getCode
 //	NODEACCESS_EVM_DATA     the call data, hex (default: none)
@@ -46,6 +48,7 @@ import (
 	"io"
 	"log"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -99,4 +102,12 @@ func firstLine(getenv func(string) string) string {
 	}
 	return "Calling the services in NODEACCESS_*_URL for " + strings.Join(remote, ", ") +
 		"; local servers started in-process on 127.0.0.1 for " + strings.Join(local, ", ") + "."
+}
+
+// count writes n and the noun, in the plural unless n is 1.
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
 }

@@ -70,7 +70,7 @@ func TestQuickstartLocal(t *testing.T) {
 
 // servers starts the four local servers with known keys, as a user would
 // reach a provider: from the environment.
-func servers(t *testing.T) (env map[string]string, keys []string) {
+func servers(t *testing.T) (env map[string]string, keys []string, evmSrv *evmtest.Server) {
 	t.Helper()
 	keys = []string{"qs-EVM-key-0a1b2c", "qs-HYPER-key-3d4e5f", "qs-TON-key-6a7b8c", "qs-BEACON-key-9d0e1f"}
 	e, err := evmtest.New(evmtest.WithKey(keys[0]))
@@ -87,7 +87,7 @@ func servers(t *testing.T) (env map[string]string, keys []string) {
 	t.Cleanup(b.Close)
 	tx := e.Scenario().Create.Hash
 	return map[string]string{
-		"NODEACCESS_EVM_URL":          e.Endpoint(), // the key inside the URL
+		"NODEACCESS_EVM_URL":          e.Endpoint() + "/evm", // the key inside the URL, the exchange chain's EVM path
 		"NODEACCESS_EVM_TO":           evmtest.Token.Hex(),
 		"NODEACCESS_EVM_DATA":         "0x313ce567", // decimals()
 		"NODEACCESS_EVM_TX":           tx.Hex(),
@@ -101,25 +101,30 @@ func servers(t *testing.T) (env map[string]string, keys []string) {
 		"NODEACCESS_TON_ACCOUNT":      tontest.DefaultAccount,
 		"NODEACCESS_BEACON_URL":       b.URL + "/beacon/" + keys[3],
 		"NODEACCESS_BEACON_STATE":     "finalized",
-	}, keys
+	}, keys, e
 }
 
 // Configured from the environment, every chain calls the given endpoint
 // instead, and no key is printed.
 func TestQuickstartFromEnv(t *testing.T) {
-	env, keys := servers(t)
+	env, keys, evmSrv := servers(t)
 	got, err := runQuickstart(t, env)
 	require.NoError(t, err)
+	// Every EVM call went to the endpoint's path, {key}/evm.
+	for _, r := range evmSrv.Received() {
+		assert.Equal(t, "/{key}/evm", r.Path)
+	}
+	assert.Equal(t, 3, evmSrv.Requests(), "eth_call, eth_getCode, ots_getInternalOperations")
 	assert.True(t, strings.HasPrefix(got, "Calling the services in NODEACCESS_*_URL for EVM, Hyperliquid, TON, beacon.\n"), got)
 	for _, k := range keys {
 		assert.NotContains(t, got, k)
 	}
-	assert.Regexp(t, `\n== EVM \(evm\.Client\{http://127\.0\.0\.1:\d+/REDACTED\}\)\n`, got)
+	assert.Regexp(t, `\n== EVM \(evm\.Client\{http://127\.0\.0\.1:\d+/REDACTED/evm\}\)\n`, got)
 	assert.Contains(t, got, "eth_call 0x000000000000000000000000000000000000E020 at latest: 0x0000000000000000000000000000000000000000000000000000000000000006\n")
 	assert.NotContains(t, got, "balanceOf", "the token line is for the local default only")
-	assert.Contains(t, got, "ots_getInternalOperations "+env["NODEACCESS_EVM_TX"]+": 1 operations\n  create       0x000000000000000000000000000000000000FaC7 -> ")
+	assert.Contains(t, got, "ots_getInternalOperations "+env["NODEACCESS_EVM_TX"]+": 1 operation\n  create       0x000000000000000000000000000000000000FaC7 -> ")
 	assert.Contains(t, got, "userVaultEquities 0x2b804617c6f63c040377e95bb276811747006f4b: 2 vaults\n")
-	assert.Contains(t, got, "allMids: 482 mids (223 perps, 1 spot pairs by name, 258 spot pairs by index)\n")
+	assert.Contains(t, got, "allMids: 482 mids (223 perps, 1 spot pair by name, 258 spot pairs by index)\n")
 	assert.Contains(t, got, "getBlockTransactionsExt (-1,8000000000000000,39984096): 3 transactions, incomplete=false\n")
 	assert.Contains(t, got, "pendingTransactions "+tontest.DefaultAccount+": 1 pending\n")
 	assert.Regexp(t, `\nbeacon state finalized: fulu, slot \d+, 16384 validators, \d+ bytes of ssz\n`, got)
@@ -128,7 +133,7 @@ func TestQuickstartFromEnv(t *testing.T) {
 // Only the chains whose URL is set leave the machine; the first line says
 // which, and a real endpoint without inputs skips the calls that need them.
 func TestQuickstartPartialEnv(t *testing.T) {
-	env, _ := servers(t)
+	env, _, _ := servers(t)
 	got, err := runQuickstart(t, map[string]string{
 		"NODEACCESS_TON_URL": env["NODEACCESS_TON_URL"],
 		"NODEACCESS_TON_KEY": env["NODEACCESS_TON_KEY"],
@@ -147,7 +152,7 @@ func TestQuickstartPartialEnv(t *testing.T) {
 // Bad settings stop the program with an error that names the variable and
 // the bad value, before anything is sent.
 func TestQuickstartBadEnv(t *testing.T) {
-	env, keys := servers(t)
+	env, keys, _ := servers(t)
 	for _, c := range []struct{ name, value, want string }{
 		{"NODEACCESS_EVM_TO", "0x12", `EVM: NODEACCESS_EVM_TO "0x12" is not a 20-byte hex address`},
 		{"NODEACCESS_EVM_DATA", "0x123", `EVM: NODEACCESS_EVM_DATA "0x123" is not 0x-prefixed hex with an even number of digits`},

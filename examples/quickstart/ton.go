@@ -81,7 +81,7 @@ func runTON(ctx context.Context, out io.Writer, getenv func(string) string) erro
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(out, "getBlockTransactionsExt %s: %d transactions, incomplete=%t\n", page.Block.BlockRef, len(page.Transactions), page.Incomplete)
+		fmt.Fprintf(out, "getBlockTransactionsExt %s: %s, incomplete=%t\n", page.Block.BlockRef, count(len(page.Transactions), "transaction"), page.Incomplete)
 		for _, tx := range page.Transactions {
 			fmt.Fprintf(out, "  lt %d  %s  fee %s TON\n", tx.LT, tx.Account.Friendly(true, false), nanoTON(tx.Fee))
 		}
@@ -93,7 +93,7 @@ func runTON(ctx context.Context, out io.Writer, getenv func(string) string) erro
 		for i := 0; same && i < len(page.Transactions); i++ {
 			same = again.Transactions[i].Hash == page.Transactions[i].Hash
 		}
-		fmt.Fprintf(out, "getBlockTransactionsExt (JSON-RPC form): %d transactions, the same: %t\n", len(again.Transactions), same)
+		fmt.Fprintf(out, "getBlockTransactionsExt (JSON-RPC form): %s, the same: %t\n", count(len(again.Transactions), "transaction"), same)
 	}
 
 	if t.account == "" {
@@ -104,7 +104,7 @@ func runTON(ctx context.Context, out io.Writer, getenv func(string) string) erro
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(out, "accountStates %s: %d states\n", t.account, len(states.States))
+	fmt.Fprintf(out, "accountStates %s: %s\n", t.account, count(len(states.States), "state"))
 	for _, s := range states.States {
 		fmt.Fprintf(out, "  %s  last lt %d  balance %s TON\n", s.Status, s.LastTransactionLT, nanoTON(s.Balance))
 	}
