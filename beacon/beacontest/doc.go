@@ -6,7 +6,7 @@
 // # The server
 //
 //	srv, err := beacontest.New() // the default chain, a random key
-//	defer srv.Close()
+//	defer srv.Close()            // (in a test, srv := beacontest.NewT(t) does both)
 //	c, err := srv.Client()       // a *beacon.Client for srv.URL and srv.Key
 //	res, err := c.State(ctx, beacon.Head)
 //
@@ -66,6 +66,7 @@
 // head state is about 5 MB of SSZ and 12.8 MB of JSON, so a progress bar
 // moves; New takes about 0.15 s. Server.Lookup and Server.States give the
 // slots, roots and forks; Server.Body the exact bytes a request would get.
+// WithoutDefaults starts with no state at all.
 //
 // # Your data
 //

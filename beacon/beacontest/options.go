@@ -14,6 +14,7 @@ type settings struct {
 	states     []*beacon.State
 	pins       []pin
 	optimistic bool
+	noDefaults bool
 }
 
 type pin struct {
@@ -30,6 +31,16 @@ func WithKey(key string) Option {
 			return errors.New("beacontest: WithKey: empty key (leave WithKey out for a random one)")
 		}
 		s.key = key
+		return nil
+	}
+}
+
+// WithoutDefaults starts the server with no state (every state id is then
+// 404 until AddState), instead of the default states when no WithState is
+// given.
+func WithoutDefaults() Option {
+	return func(s *settings) error {
+		s.noDefaults = true
 		return nil
 	}
 }

@@ -48,7 +48,7 @@ func New(opts ...Option) (*Server, error) {
 		}
 	}
 	states := cfg.states
-	if len(states) == 0 {
+	if len(states) == 0 && !cfg.noDefaults {
 		states = DefaultStates()
 	}
 	set := newStateSet()

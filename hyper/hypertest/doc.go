@@ -68,11 +68,7 @@
 // # Use in a test
 //
 //	func TestDashboard(t *testing.T) {
-//		srv, err := hypertest.New()
-//		if err != nil {
-//			t.Fatal(err)
-//		}
-//		defer srv.Close()
+//		srv := hypertest.NewT(t) // New, closed when the test ends, t.Fatal if it cannot start
 //		c, err := srv.Client() // hyper.New(srv.URL, srv.Key, hyper.WithPublicURL(srv.Public.URL))
 //		if err != nil {
 //			t.Fatal(err)

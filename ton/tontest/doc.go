@@ -9,6 +9,9 @@
 //	c, err := srv.Client() // or srv.Client(ton.WithJSONRPC())
 //	for tx, err := range c.AllBlockTransactions(ctx, ton.BlockTransactionsQuery{Block: tontest.DefaultBlock, Count: 2}) { … }
 //
+// In a test, NewT(t) does the same in one line: it closes the server when
+// the test ends and stops the test if the server cannot start.
+//
 // # What it serves
 //
 // The four calls of the ton package, on the paths providers use (the key
