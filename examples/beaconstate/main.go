@@ -11,7 +11,8 @@
 //
 //	NODEACCESS_BEACON_URL    the beacon node's base URL (https://host), or the
 //	                         whole endpoint https://host/beacon/<KEY>
-//	NODEACCESS_BEACON_KEY    the access key (leave unset when the URL carries it)
+//	NODEACCESS_BEACON_KEY    the access key (leave unset when the URL carries
+//	                         it; refused without NODEACCESS_BEACON_URL)
 //	NODEACCESS_BEACON_STATE  the state id: head (default), genesis, finalized,
 //	                         justified, a slot, or a 0x state root
 //	NODEACCESS_BEACON_OUT    where to save the SSZ file (or -out; default: a
@@ -19,11 +20,17 @@
 //
 // What it shows:
 //
-//   - beacon.Client.DownloadState writes the body to the file as it arrives
-//     (a mainnet state is about 300 MB of SSZ: nothing holds it in memory),
-//     with beacon.WithProgress drawing the bar from the Content-Length;
-//   - beacon.ReadState decodes the saved file, and State.HashTreeRoot
-//     computes its root, timed;
+//   - beacon.Client.DownloadState writes the body to a file as it arrives,
+//     through a 256 KiB buffer (a mainnet state is about 300 MB of SSZ; the
+//     download never holds it in memory), with beacon.WithProgress drawing
+//     the bar from the Content-Length; when the body breaks off and the
+//     client fetches it again, the bar says so and starts again on a new
+//     line;
+//   - beacon.ReadState then decodes the downloaded file, streaming from it,
+//     into a beacon.State, which does hold the whole state in memory: about
+//     1.05 × the file's size for SSZ (some 320 MB for a mainnet state; were
+//     the node to answer in JSON, about 400 MB at the peak for its ~900 MB),
+//     and State.HashTreeRoot computes its root, timed, with a few MB more;
 //   - asked for by its root (NODEACCESS_BEACON_STATE=0x…), the state is
 //     verified: its hash tree root must be the root asked for. A state asked
 //     for by name or slot has no root to check against; the program prints
@@ -31,18 +38,28 @@
 //     then ask for the state by that root: beacon.Client.State verifies it
 //     by itself).
 //
+// The file at the output path is written only when all of that succeeded:
+// the body goes to a new hidden file beside it (.beacon-state-*), which is
+// renamed over the path once the download is complete, the state decoded and
+// (asked for by root) its root verified. After any failure or an interrupt,
+// only that new file is removed, and the path holds what it held before. A
+// new file gets mode 0644 (a state is public data); a file that is replaced
+// keeps its permission bits. An existing path that is not itself a regular
+// file (a directory, a device, a symbolic link such as /dev/stdout) is
+// refused before anything is sent.
+//
 // A mainnet download takes minutes; interrupt it with Ctrl-C.
 package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"log"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -84,30 +101,26 @@ func run(ctx context.Context, out io.Writer, getenv func(string) string) error {
 		return fmt.Errorf("NODEACCESS_BEACON_STATE: %w", err)
 	}
 
-	f, err := createOut(getenv("NODEACCESS_BEACON_OUT"))
+	o, err := createOut(getenv("NODEACCESS_BEACON_OUT"))
 	if err != nil {
 		return err
 	}
-	path := f.Name()
-	fmt.Fprintf(out, "Downloading state %s as SSZ to %s\n", id, path)
+	defer o.discard() // the new file only, unless it was put in place
+	fmt.Fprintf(out, "Downloading state %s as SSZ to %s\n", id, o.path)
 	bar := &progressBar{w: out}
 	start := time.Now()
-	d, err := c.DownloadState(ctx, id, f, beacon.WithProgress(bar.update))
+	d, err := c.DownloadState(ctx, id, o.f, beacon.WithProgress(bar.update))
 	bar.end()
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
 	if err != nil {
-		_ = os.Remove(path) // part of a body is no use
-		return err
+		return o.nothingSaved(err)
 	}
-	fmt.Fprintf(out, "Saved %d bytes (%s) of %s %s in %s.\n", d.Bytes, size(d.Bytes), d.Fork, strings.ToUpper(d.Encoding.String()), since(start))
+	fmt.Fprintf(out, "Downloaded %d bytes (%s) of %s %s in %s.\n", d.Bytes, size(d.Bytes), d.Fork, strings.ToUpper(d.Encoding.String()), since(start))
 
 	// Decode the file, as a later run would.
 	start = time.Now()
-	st, err := readFile(path, d)
+	st, err := readFile(o.f, d)
 	if err != nil {
-		return err
+		return o.nothingSaved(err)
 	}
 	fmt.Fprintf(out, "Decoded the file in %s: %s state at slot %d (epoch %d), %d validators.\n",
 		since(start), st.Version, st.Slot, st.Epoch(), len(st.Validators))
@@ -115,18 +128,21 @@ func run(ctx context.Context, out io.Writer, getenv func(string) string) error {
 	start = time.Now()
 	root, err := st.HashTreeRoot()
 	if err != nil {
-		return err
+		return o.nothingSaved(err)
 	}
 	fmt.Fprintf(out, "Hash tree root: %s (computed in %s)\n", beacon.RootID(root), since(start))
 	if want, ok := id.Root(); ok {
 		if root != want {
-			return &beacon.IntegrityError{Want: want, Got: root}
+			return o.nothingSaved(&beacon.IntegrityError{Want: want, Got: root})
 		}
 		fmt.Fprintln(out, "Verified: the hash tree root is the state root asked for.")
 	} else {
 		fmt.Fprintf(out, "Not verified: %s names no root to check against. Compare the root with one you trust, or ask for the state by its root (NODEACCESS_BEACON_STATE=0x…) to have it checked.\n", id)
 	}
-	fmt.Fprintf(out, "State file: %s (%s)\n", path, size(d.Bytes))
+	if err := o.commit(); err != nil {
+		return o.nothingSaved(err)
+	}
+	fmt.Fprintf(out, "State file: %s (%s)\n", o.path, size(d.Bytes))
 	return nil
 }
 
@@ -136,6 +152,9 @@ func connect(out io.Writer, getenv func(string) string) (c *beacon.Client, stop 
 	// SSZ: a third of JSON's size, and what the saved file holds.
 	ssz := beacon.WithEncoding(beacon.EncodingSSZ)
 	url, key := getenv("NODEACCESS_BEACON_URL"), getenv("NODEACCESS_BEACON_KEY")
+	if url == "" && key != "" {
+		return nil, nil, errors.New("NODEACCESS_BEACON_KEY is set but NODEACCESS_BEACON_URL is not: set both, or neither to use a local server")
+	}
 	if url == "" {
 		srv, err := beacontest.New()
 		if err != nil {
@@ -160,22 +179,11 @@ func connect(out io.Writer, getenv func(string) string) (c *beacon.Client, stop 
 	return c, func() {}, nil
 }
 
-// createOut creates the file to save the state to: path, or a new file in
-// the temporary directory when path is empty.
-func createOut(path string) (*os.File, error) {
-	if path == "" {
-		return os.CreateTemp("", "beacon-state-*.ssz")
-	}
-	return os.Create(filepath.Clean(path))
-}
-
-// readFile decodes the saved state.
-func readFile(path string, d beacon.Download) (*beacon.State, error) {
-	f, err := os.Open(path)
-	if err != nil {
+// readFile decodes the downloaded state from f, from its start.
+func readFile(f *os.File, d beacon.Download) (*beacon.State, error) {
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		return nil, err
 	}
-	defer f.Close()
 	st, _, err := beacon.ReadState(f, d.Encoding, d.Fork, beacon.SizeHint(d.Bytes))
 	return st, err
 }

@@ -38,7 +38,9 @@ func runWith(t *testing.T, env map[string]string) (string, error) {
 }
 
 // checkBar checks the progress line: frames drawn with \r, each a bar with
-// its percentage and sizes, growing, ending at 100% of the total.
+// its percentage and sizes, growing, none narrower than the one before (a
+// narrower one would leave characters of the longer one on the screen),
+// ending at 100% of the total.
 func checkBar(t *testing.T, line, total string) {
 	t.Helper()
 	frames := strings.Split(line, "\r")
@@ -46,8 +48,10 @@ func checkBar(t *testing.T, line, total string) {
 	frames = frames[1:]
 	require.GreaterOrEqual(t, len(frames), 2)
 	re := regexp.MustCompile(`^\[([# ]{30})\] +(\d+)%  \d+\.\d MB / ` + regexp.QuoteMeta(total) + `$`)
-	last := -1
+	last, width := -1, 0
 	for _, f := range frames {
+		assert.GreaterOrEqual(t, len(f), width, "frame %q is narrower than the one before", f)
+		width = len(f)
 		m := re.FindStringSubmatch(f)
 		require.NotNil(t, m, "frame %q", f)
 		pct := 0
@@ -73,7 +77,7 @@ func TestLocal(t *testing.T) {
 	assert.Regexp(t, `^No NODEACCESS_BEACON_URL set: using a local beacon server at http://127\.0\.0\.1:\d+ \(key REDACTED\)\.$`, lines[0])
 	assert.Equal(t, "Downloading state head as SSZ to "+path, lines[1])
 	checkBar(t, lines[2], "5.0 MB")
-	assert.Regexp(t, `^Saved 5021637 bytes \(5\.0 MB\) of fulu SSZ in \d+(\.\d+)?(µs|ms|s)\.$`, lines[3])
+	assert.Regexp(t, `^Downloaded 5021637 bytes \(5\.0 MB\) of fulu SSZ in \d+(\.\d+)?(µs|ms|s)\.$`, lines[3])
 	assert.Regexp(t, `^Decoded the file in \d+(\.\d+)?(µs|ms|s): fulu state at slot 13200031 \(epoch 412500\), 16384 validators\.$`, lines[4])
 	assert.Regexp(t, `^Hash tree root: `+beacon.RootID(root).String()+` \(computed in \d+(\.\d+)?(µs|ms|s)\)$`, lines[5])
 	assert.Equal(t, "Not verified: head names no root to check against. Compare the root with one you trust, or ask for the state by its root (NODEACCESS_BEACON_STATE=0x…) to have it checked.", lines[6])
@@ -88,6 +92,8 @@ func TestLocal(t *testing.T) {
 	fileRoot, err := st.HashTreeRoot()
 	require.NoError(t, err)
 	assert.Equal(t, root, fileRoot)
+	assertMode(t, path, 0o644)
+	assertDir(t, filepath.Dir(path), "state.ssz") // no temporary file left beside it
 }
 
 // With no output path it writes a new file in the temporary directory and
@@ -106,6 +112,7 @@ func TestLocalDefaultOut(t *testing.T) {
 	file, err := os.ReadFile(path)
 	require.NoError(t, err)
 	assert.True(t, bytes.Equal(ssz, file))
+	assertMode(t, path, 0o644)
 }
 
 // Configured from the environment it calls that endpoint (here a local
@@ -135,7 +142,7 @@ func TestFromEnv(t *testing.T) {
 		assert.Equal(t, "Calling beacon.Client{"+srv.URL+"/beacon/REDACTED}.", lines[0])
 		assert.Equal(t, "Downloading state "+beacon.RootID(fin.Root).String()+" as SSZ to "+path, lines[1])
 		checkBar(t, lines[2], "5.0 MB")
-		assert.Regexp(t, `^Saved \d+ bytes \(5\.0 MB\) of fulu SSZ in `, lines[3])
+		assert.Regexp(t, `^Downloaded \d+ bytes \(5\.0 MB\) of fulu SSZ in `, lines[3])
 		assert.Regexp(t, `^Decoded the file in \S+: fulu state at slot 13199936 \(epoch 412498\), 16384 validators\.$`, lines[4])
 		assert.Regexp(t, `^Hash tree root: `+beacon.RootID(fin.Root).String()+` \(computed in `, lines[5])
 		assert.Equal(t, "Verified: the hash tree root is the state root asked for.", lines[6])
@@ -147,9 +154,9 @@ func TestFromEnv(t *testing.T) {
 	}
 }
 
-// Failures: a bad state id names the variable; an unknown state and a wrong
-// key are the beacon client's errors, the half-written file is removed, and
-// the key appears nowhere.
+// Failures: a bad state id names the variable, and so does a key without a
+// URL; an unknown state and a wrong key are the beacon client's errors, no
+// file is left, and the key appears nowhere.
 func TestErrors(t *testing.T) {
 	const key = "sEcReT-example-key"
 	srv, err := beacontest.New(beacontest.WithKey(key))
@@ -161,21 +168,32 @@ func TestErrors(t *testing.T) {
 	require.Error(t, err)
 	assert.Equal(t, `NODEACCESS_BEACON_STATE: invalid input: stateID: "latest" is not head, genesis, finalized, justified, a decimal slot or a 0x state root`, err.Error())
 
-	path := filepath.Join(dir, "missing.ssz")
-	got, err := runWith(t, map[string]string{"NODEACCESS_BEACON_URL": srv.URL, "NODEACCESS_BEACON_KEY": key, "NODEACCESS_BEACON_STATE": "5", "NODEACCESS_BEACON_OUT": path})
+	// As examples/vaults: a key set without a URL is refused, not ignored
+	// for the local demo (nothing printed, no server started).
+	got, err := runWith(t, map[string]string{"NODEACCESS_BEACON_KEY": key})
 	require.Error(t, err)
-	assert.Equal(t, "beacon: getStateV2: state 5: HTTP 404 Not Found: NOT_FOUND: beacon state at slot 5", err.Error())
+	assert.Equal(t, "NODEACCESS_BEACON_KEY is set but NODEACCESS_BEACON_URL is not: set both, or neither to use a local server", err.Error())
+	assert.NotContains(t, err.Error(), "sEcReT")
+	assert.Empty(t, got)
+
+	path := filepath.Join(dir, "missing.ssz")
+	got, err = runWith(t, map[string]string{"NODEACCESS_BEACON_URL": srv.URL, "NODEACCESS_BEACON_KEY": key, "NODEACCESS_BEACON_STATE": "5", "NODEACCESS_BEACON_OUT": path})
+	require.Error(t, err)
+	assert.Equal(t, "beacon: getStateV2: state 5: HTTP 404 Not Found: NOT_FOUND: beacon state at slot 5 (nothing was saved to "+path+")", err.Error())
 	assert.NoFileExists(t, path)
+	assertDir(t, dir)
 	assert.NotContains(t, got, key)
 
 	got, err = runWith(t, map[string]string{"NODEACCESS_BEACON_URL": srv.URL, "NODEACCESS_BEACON_KEY": "sEcReT-wrong", "NODEACCESS_BEACON_OUT": path})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "HTTP 403 Forbidden: FORBIDDEN: invalid access key")
 	assert.NotContains(t, err.Error()+got, "sEcReT")
+	assertDir(t, dir)
 
 	_, err = runWith(t, map[string]string{"NODEACCESS_BEACON_URL": srv.URL, "NODEACCESS_BEACON_KEY": key, "NODEACCESS_BEACON_OUT": filepath.Join(dir, "no-such-dir", "x.ssz")})
 	require.Error(t, err)
 	assert.ErrorIs(t, err, os.ErrNotExist)
+	assert.Contains(t, err.Error(), "saving to "+filepath.Join(dir, "no-such-dir", "x.ssz")+": ")
 }
 
 func TestProgressBar(t *testing.T) {
@@ -188,11 +206,39 @@ func TestProgressBar(t *testing.T) {
 	p.end()
 	assert.Equal(t, "\r[#############                 ]  44%  1.2 MB / 2.7 MB\r[##############################] 100%  2.7 MB / 2.7 MB\n", b.String())
 
+	// A frame narrower than the one before is padded with spaces to its
+	// width: "999.9 kB" then "1.0 MB" would leave "1.0 MBkB".
 	b.Reset()
 	p = &progressBar{w: &b}
-	p.update(1_048_576, -1)
-	p.update(3_500, -1)
-	assert.Equal(t, "\r1.0 MB\r3.5 kB", b.String())
+	p.update(999_900, -1)
+	p.update(1_000_000, -1)
+	p.update(1_500_000, -1)
+	assert.Equal(t, "\r999.9 kB\r1.0 MB  \r1.5 MB", b.String())
+
+	b.Reset()
+	p = &progressBar{w: &b}
+	p.update(999_900, 1_000_000_000_000)
+	p.update(1_000_000, 1_000_000_000_000)
+	assert.Equal(t, "\r[                              ]   0%  999.9 kB / 1000.0 GB"+
+		"\r[                              ]   0%  1.0 MB / 1000.0 GB  ", b.String())
+
+	// A count that does not grow is DownloadState fetching the body again
+	// (WithProgress counts from 0 again): the bar says so and starts again
+	// on a new line instead of going backwards; the new line owes nothing
+	// to the old one's width.
+	b.Reset()
+	p = &progressBar{w: &b}
+	p.update(2_000_000, 2_700_000)
+	p.update(1_000_000, 2_700_000)
+	p.update(1_000_000, 2_700_000) // an attempt that broke off before its second MiB
+	p.update(2_700_000, 2_700_000)
+	p.end()
+	assert.Equal(t, "\r[######################        ]  74%  2.0 MB / 2.7 MB"+
+		"\nThe download broke off after 2.0 MB; fetching the state again from the start.\n"+
+		"\r[###########                   ]  37%  1.0 MB / 2.7 MB"+
+		"\nThe download broke off after 1.0 MB; fetching the state again from the start.\n"+
+		"\r[###########                   ]  37%  1.0 MB / 2.7 MB"+
+		"\r[##############################] 100%  2.7 MB / 2.7 MB\n", b.String())
 
 	for n, want := range map[int64]string{0: "0 B", 999: "999 B", 1000: "1.0 kB", 5_021_637: "5.0 MB", 312_000_000_000: "312.0 GB", 1_500_000_000: "1.5 GB"} {
 		assert.Equal(t, want, size(n), n)

@@ -13,7 +13,8 @@
 //
 //	NODEACCESS_TON_URL        the provider's base URL (https://host)
 //	NODEACCESS_TON_KEY        the access key (required with the URL: TON endpoints
-//	                          put it in a different place for API v2 and v3)
+//	                          put it in a different place for API v2 and v3;
+//	                          refused without the URL)
 //	NODEACCESS_TON_SEQNO      the block's seqno (required with the URL)
 //	NODEACCESS_TON_WORKCHAIN  the block's workchain (default -1, the masterchain)
 //	NODEACCESS_TON_SHARD      the block's shard, as a signed decimal
@@ -29,6 +30,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log"
@@ -62,7 +64,8 @@ func run(ctx context.Context, out io.Writer, getenv func(string) string) error {
 }
 
 // setup makes the client and the first query: from the environment, or
-// against a local server when NODEACCESS_TON_URL is unset.
+// against a local server when NODEACCESS_TON_URL and NODEACCESS_TON_KEY are
+// both unset (a key without a URL is refused, rather than ignored).
 func setup(getenv func(string) string, out io.Writer) (*ton.Client, ton.BlockTransactionsQuery, func(), error) {
 	q := ton.BlockTransactionsQuery{Count: 2}
 	if s := getenv("NODEACCESS_TON_COUNT"); s != "" {
@@ -72,7 +75,10 @@ func setup(getenv func(string) string, out io.Writer) (*ton.Client, ton.BlockTra
 		}
 		q.Count = n
 	}
-	url := getenv("NODEACCESS_TON_URL")
+	url, key := getenv("NODEACCESS_TON_URL"), getenv("NODEACCESS_TON_KEY")
+	if url == "" && key != "" {
+		return nil, q, nil, errors.New("NODEACCESS_TON_KEY is set but NODEACCESS_TON_URL is not: set both, or neither to use a local server")
+	}
 	if url == "" {
 		srv, err := tontest.New()
 		if err != nil {
@@ -87,7 +93,6 @@ func setup(getenv func(string) string, out io.Writer) (*ton.Client, ton.BlockTra
 		q.Block = tontest.DefaultBlock
 		return c, q, srv.Close, nil
 	}
-	key := getenv("NODEACCESS_TON_KEY")
 	if key == "" {
 		return nil, q, nil, fmt.Errorf("NODEACCESS_TON_KEY is required with NODEACCESS_TON_URL")
 	}

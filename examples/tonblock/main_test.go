@@ -138,3 +138,18 @@ func TestFormatTON(t *testing.T) {
 		assert.Regexp(t, regexp.MustCompile(`^\d+(\.\d*[1-9])?$`), formatTON(v))
 	}
 }
+
+// A key without a URL is refused, as examples/vaults does, rather than
+// ignored for the local demo: the error names the variables, not the key,
+// and nothing is printed (no local server is started).
+func TestKeyWithoutURL(t *testing.T) {
+	const key = "s3cret-KEY-alone"
+	var out bytes.Buffer
+	err := run(context.Background(), &out, func(k string) string {
+		return map[string]string{"NODEACCESS_TON_KEY": key, "NODEACCESS_TON_SEQNO": "5"}[k]
+	})
+	require.Error(t, err)
+	assert.Equal(t, "NODEACCESS_TON_KEY is set but NODEACCESS_TON_URL is not: set both, or neither to use a local server", err.Error())
+	assert.NotContains(t, err.Error(), "s3cret")
+	assert.Empty(t, out.String())
+}
