@@ -12,7 +12,9 @@ package evm_test
 //	block 2: simFunded sends Probe.setValue(simUpdatedValue) (transaction simSetTx)
 //	block 3: empty (head)
 //
-// so the value read tells which block's state a call ran against.
+// so the value read tells which block's state a call ran against. No test
+// changes that chain (TestMain checks that the head is still block 3 at the
+// end); a test that mines starts a node of its own (simOwnNode).
 
 import (
 	"context"
@@ -85,10 +87,15 @@ var (
 	simNow  *simEnv
 )
 
-// TestMain stops the local node, if a test started it, after all tests.
+// TestMain stops the local node, if a test started it, after all tests,
+// and fails the run if a test changed its chain.
 func TestMain(m *testing.M) {
 	code := m.Run()
 	if simNow != nil {
+		if n, err := simNow.srv.EthClient().BlockNumber(context.Background()); err != nil || n != simNow.head {
+			fmt.Fprintf(os.Stderr, "FAIL: the shared node's head is block %d (%v), want %d: a test mined on it\n", n, err, simNow.head)
+			code = 1
+		}
 		simNow.srv.Close()
 	}
 	os.Exit(code)
@@ -111,15 +118,7 @@ func startSimNode() (*simEnv, error) {
 		return nil, err
 	}
 	env := &simEnv{funded: crypto.PubkeyToAddress(key.PublicKey)}
-	alloc := types.GenesisAlloc{
-		env.funded: {Balance: new(big.Int).Mul(big.NewInt(100), big.NewInt(params.Ether))},
-		simContract: {
-			Code:    testcontract.RuntimeCode(),
-			Storage: map[common.Hash]common.Hash{{}: common.BigToHash(big.NewInt(simInitialValue))},
-			Balance: big.NewInt(0),
-		},
-	}
-	env.srv, err = evmtest.New(evmtest.WithKey(simAccessKey), evmtest.WithAlloc(alloc), evmtest.WithoutScenario())
+	env.srv, err = evmtest.New(simOptions(env.funded)...)
 	if err != nil {
 		return nil, err
 	}
@@ -182,6 +181,29 @@ func (env *simEnv) buildChain(key *ecdsa.PrivateKey) error {
 		env.hashes = append(env.hashes, h.Hash())
 	}
 	return nil
+}
+
+// simOptions are the options of the shared node: the key, Probe with
+// simInitialValue and 100 ether for funded in genesis, no scenario.
+func simOptions(funded common.Address) []evmtest.Option {
+	return []evmtest.Option{evmtest.WithKey(simAccessKey), evmtest.WithoutScenario(), evmtest.WithAlloc(types.GenesisAlloc{
+		funded: {Balance: new(big.Int).Mul(big.NewInt(100), big.NewInt(params.Ether))},
+		simContract: {
+			Code:    testcontract.RuntimeCode(),
+			Storage: map[common.Hash]common.Hash{{}: common.BigToHash(big.NewInt(simInitialValue))},
+			Balance: big.NewInt(0),
+		},
+	})}
+}
+
+// simOwnNode starts a node with the shared node's genesis (at block 0), for
+// a test that mines; the test's end closes it.
+func simOwnNode(t *testing.T) (*evmtest.Server, *evm.Client) {
+	t.Helper()
+	srv := evmtest.NewT(t, simOptions(simNode(t).funded)...)
+	c, err := srv.Client(nodeaccess.WithoutRetries())
+	require.NoError(t, err)
+	return srv, c
 }
 
 func mustProbeABI() *abi.ABI {
@@ -507,12 +529,13 @@ func TestNodeInternalOperations(t *testing.T) {
 	assert.NotNil(t, ops)
 	assert.Empty(t, ops)
 
-	// A payable call with value: the value moves in the top-level call
-	// only, which Erigon leaves out.
+	// A payable call with value, on a node of the test's own: the value
+	// moves in the top-level call only, which Erigon leaves out.
+	srv, c := simOwnNode(t)
 	to := simContract
-	r, err := env.srv.Transact(t.Context(), evmtest.Accounts()[0], &to, big.NewInt(5), simPack(t, "echo"))
+	r, err := srv.Transact(t.Context(), evmtest.Accounts()[0], &to, big.NewInt(5), simPack(t, "echo"))
 	require.NoError(t, err)
-	ops, err = env.client.InternalOperations(t.Context(), r.TxHash)
+	ops, err = c.InternalOperations(t.Context(), r.TxHash)
 	require.NoError(t, err)
 	assert.Equal(t, []evm.InternalOperation{}, ops)
 

@@ -23,9 +23,12 @@ type Account struct {
 // AccountCount is the number of funded accounts of every Server's chain.
 const AccountCount = 4
 
-// AccountBalance is the ether every funded account starts with: 10,000
-// ether, in wei.
-var AccountBalance = new(big.Int).Mul(big.NewInt(10_000), big.NewInt(params.Ether))
+// AccountBalance returns the ether every funded account starts with:
+// 10,000 ether, in wei (10^22). It is a new big.Int on every call: change
+// it as you like.
+func AccountBalance() *big.Int {
+	return new(big.Int).Mul(big.NewInt(10_000), big.NewInt(params.Ether))
+}
 
 // devAccounts are the funded accounts. Key i is keccak256("nodeaccess
 // evmtest account <i>"), so the addresses are the same on every run.
@@ -42,12 +45,12 @@ var devAccounts = func() []Account {
 }()
 
 // Holder is the token holder a program reads: Accounts()[0], holding
-// HolderBalance (1234.567891 LUSD) of Token in genesis. It also signs the
+// HolderBalance() (1234.567891 LUSD) of Token in genesis. It also signs the
 // default scenario's transactions.
 var Holder = devAccounts[0].Address
 
 // Accounts returns the funded accounts (AccountCount of them, each with
-// AccountBalance wei in genesis), in a new slice. Accounts()[0] is Holder.
+// AccountBalance() wei in genesis), in a new slice. Accounts()[0] is Holder.
 // The keys are shared with every caller: do not modify them.
 func Accounts() []Account {
 	return append([]Account(nil), devAccounts...)

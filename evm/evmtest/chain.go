@@ -9,6 +9,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core"
+	"github.com/ethereum/go-ethereum/core/rawdb"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/eth"
@@ -59,7 +60,7 @@ func newChain(alloc types.GenesisAlloc) (*chain, error) {
 	genesisAlloc := core.SystemContractAllocs()
 	maps.Copy(genesisAlloc, genesisContracts())
 	for _, a := range devAccounts {
-		genesisAlloc[a.Address] = types.Account{Balance: AccountBalance}
+		genesisAlloc[a.Address] = types.Account{Balance: AccountBalance()}
 	}
 	maps.Copy(genesisAlloc, alloc)
 
@@ -70,6 +71,15 @@ func newChain(alloc types.GenesisAlloc) (*chain, error) {
 		Alloc:    genesisAlloc,
 	}
 	ethConf.SyncMode = ethconfig.FullSync
+	// An archive node, as node-access services run: the state of every
+	// block stays readable (eth_call, eth_getBalance, ... at any block,
+	// ots_getInternalOperations of any transaction), not only the last 128
+	// blocks' as with go-ethereum's defaults. With the hash scheme the
+	// in-memory database keeps the whole trie of every block, so that any
+	// block's state can be read, traced on, or made the head again
+	// (Revert).
+	ethConf.NoPruning = true
+	ethConf.StateScheme = rawdb.HashScheme
 	ethConf.TxPool.NoLocals = true
 	ethConf.LogNoHistory = true
 

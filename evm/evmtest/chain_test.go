@@ -65,7 +65,7 @@ func TestTokenThroughEthCall(t *testing.T) {
 			assert.Equal(t, big.NewInt(b.afterTransfer).String(), tokenBig(t, c, evmtest.Token, blk, "balanceOf", b.who), "%s at %v", b.who, blk)
 		}
 	}
-	assert.Equal(t, big.NewInt(1_234_567_891), evmtest.HolderBalance)
+	assert.Equal(t, big.NewInt(1_234_567_891), evmtest.HolderBalance())
 }
 
 // eth_getCode is answered by the chain: the genesis contracts' code, the
@@ -108,8 +108,8 @@ func TestCodeFromChain(t *testing.T) {
 		who  common.Address
 		want *big.Int
 	}{
-		{evmtest.Recipient, evmtest.TransferValue},
-		{evmtest.Beneficiary, evmtest.CreateValue},
+		{evmtest.Recipient, evmtest.TransferValue()},
+		{evmtest.Beneficiary, evmtest.CreateValue()},
 		{sc.Created, new(big.Int)},
 		{evmtest.Forwarder, new(big.Int)},
 	} {
@@ -213,4 +213,49 @@ func TestTransact(t *testing.T) {
 	assert.EqualError(t, err, "evmtest: Transact: from.Address is not the key's address")
 	_, err = s.Transact(ctx, evmtest.Account{Address: acc[1].Address}, &to, nil, nil)
 	assert.EqualError(t, err, "evmtest: Transact: from has no key")
+}
+
+// The amounts are new big.Ints on every call: a caller that changes one
+// changes neither the next call's nor a server's.
+func TestAmountsAreCopies(t *testing.T) {
+	t.Parallel()
+	amounts := []struct {
+		name string
+		f    func() *big.Int
+		want string
+	}{
+		{"AccountBalance", evmtest.AccountBalance, "10000000000000000000000"},
+		{"HolderBalance", evmtest.HolderBalance, "1234567891"},
+		{"TransferValue", evmtest.TransferValue, "1500000000000000000"},
+		{"CreateValue", evmtest.CreateValue, "250000000000000000"},
+		{"TokenTransferAmount", evmtest.TokenTransferAmount, "34567891"},
+	}
+	for _, a := range amounts {
+		v := a.f()
+		assert.Equal(t, a.want, v.String(), a.name)
+		v.Mul(v, big.NewInt(3))
+		assert.NotSame(t, v, a.f(), a.name)
+		assert.Equal(t, a.want, a.f().String(), a.name)
+	}
+
+	// A server started after that has the amounts of the documentation.
+	s := fresh(t)
+	ctx := t.Context()
+	ec := s.EthClient()
+	acc := evmtest.Accounts()
+	for _, b := range []struct {
+		who  common.Address
+		want string
+	}{
+		{acc[3].Address, "10000000000000000000000"}, // no transaction of its own
+		{evmtest.Recipient, "1500000000000000000"},
+		{evmtest.Beneficiary, "250000000000000000"},
+	} {
+		got, err := ec.BalanceAt(ctx, b.who, nil)
+		require.NoError(t, err)
+		assert.Equal(t, b.want, got.String(), b.who.Hex())
+	}
+	c := client(t, s)
+	assert.Equal(t, "1234567891", tokenBig(t, c, evmtest.Token, evm.Earliest, "balanceOf", evmtest.Holder))
+	assert.Equal(t, "534567891", tokenBig(t, c, evmtest.Token, evm.Latest, "balanceOf", acc[1].Address))
 }

@@ -36,14 +36,16 @@ const (
 	TokenDecimals = 6
 )
 
-// Token balances in genesis, in the token's smallest unit (10^-6 LUSD).
-var (
-	// HolderBalance is Holder's balance: 1234.567891 LUSD.
-	HolderBalance = big.NewInt(1_234_567_891)
-	// tokenBalances are the other holders' balances: Accounts()[1] holds
-	// 500 LUSD, Accounts()[2] 0.000001 LUSD.
-	tokenBalances = []*big.Int{HolderBalance, big.NewInt(500_000_000), big.NewInt(1)}
-)
+// HolderBalance returns Holder's token balance in genesis, in the token's
+// smallest unit (10^-6 LUSD): 1234.567891 LUSD. It is a new big.Int on
+// every call.
+func HolderBalance() *big.Int { return big.NewInt(1_234_567_891) }
+
+// tokenBalances returns the genesis token balances of Accounts()[0]
+// (Holder), [1] (500 LUSD) and [2] (0.000001 LUSD).
+func tokenBalances() []*big.Int {
+	return []*big.Int{HolderBalance(), big.NewInt(500_000_000), big.NewInt(1)}
+}
 
 //go:embed contracts/*.abi contracts/*.bin contracts/*.bin-runtime
 var artifacts embed.FS
@@ -130,8 +132,9 @@ func TokenBalanceSlot(holder common.Address) common.Hash {
 
 // genesisContracts is the alloc of the contracts every chain starts with.
 func genesisContracts() types.GenesisAlloc {
-	balances := make(map[common.Address]*big.Int, len(tokenBalances))
-	for i, b := range tokenBalances {
+	genesis := tokenBalances()
+	balances := make(map[common.Address]*big.Int, len(genesis))
+	for i, b := range genesis {
 		balances[devAccounts[i].Address] = b
 	}
 	return types.GenesisAlloc{

@@ -10,6 +10,13 @@
 //	c, err := srv.Client() // an *evm.Client for srv.URL and srv.Key
 //	out, err := c.Call(ctx, evm.CallMsg{To: evmtest.Token, Data: calldata}, evm.Latest)
 //
+// In a test, NewT does the same and closes the server when the test ends:
+//
+//	srv := evmtest.NewT(t)
+//
+// A *Server prints as "evmtest.Server{http://127.0.0.1:PORT/REDACTED}"
+// with every fmt verb; its Key and Endpoint hold the key.
+//
 // # What is served
 //
 // POST {URL}/{Key} and POST {URL}/{Key}/evm (the path of Hyperliquid's EVM on
@@ -48,13 +55,16 @@
 // # The chain
 //
 // Chain id 1337 (ChainID), with every fork of go-ethereum's dev chain (Cancun,
-// Prague, Osaka, ...) active from genesis. The genesis holds:
+// Prague, Osaka, ...) active from genesis. The node is an archive node, as
+// node-access services run: the state of every block stays readable
+// (eth_call and eth_getBalance at "earliest" or any number), and every
+// transaction can be traced, however many blocks later. The genesis holds:
 //
-//   - Accounts(): AccountCount funded accounts (AccountBalance wei each) with
+//   - Accounts(): AccountCount funded accounts (AccountBalance() wei each) with
 //     their keys, derived from fixed strings so the addresses never change;
 //     Accounts()[0] is Holder.
 //   - Token: the ERC-20 "Local USD" (TokenName, TokenSymbol "LUSD",
-//     TokenDecimals 6). Holder holds 1234.567891 LUSD (HolderBalance),
+//     TokenDecimals 6). Holder holds 1234.567891 LUSD (HolderBalance()),
 //     Accounts()[1] 500 and Accounts()[2] 0.000001. TokenAccount makes more
 //     instances with balances of your choice.
 //   - Forwarder, which passes on the value it receives with a CALL, and
@@ -66,8 +76,36 @@
 // transfer, a CREATE, a CREATE2, a SELFDESTRUCT and an ERC-20 transfer, so
 // that every operation type appears. Their hashes are the same on every
 // run; Server.Scenario returns them with the operations each one lists.
-// Blocks are made only by Server.Commit and Server.Transact; the chain does
-// not mine on its own. Block hashes depend on the time of mining.
+// The amounts (TransferValue, CreateValue, TokenTransferAmount, and
+// AccountBalance and HolderBalance above) are functions that return a new
+// big.Int on every call, so that no test can change another's.
+//
+// Blocks are made only by Server.Commit, Server.Transact and
+// Server.AdjustTime; the chain does not mine on its own. Block hashes depend
+// on the time of mining.
+//
+// # Time and snapshots
+//
+// Server.AdjustTime mines an empty block some time after the head, for code
+// that depends on block time; the chain's time never goes back.
+// Server.Snapshot and Server.Revert take the chain back to an earlier point
+// (its head, safe and finalized blocks, its state, an empty pool), so that
+// tests can share one Server and each start from the same chain:
+//
+//	snap := srv.Snapshot()
+//	t.Cleanup(func() { require.NoError(t, srv.Revert(snap)) })
+//
+// A reverted chain is a reorganised one: the dropped blocks stay readable by
+// hash, and their numbers are mined again with other hashes. Not offered:
+// taking the clock back (go-ethereum's simulated beacon keeps the time of
+// the latest block it sealed), and keeping the pool's transactions across a
+// Revert (it empties the pool, as go-ethereum's Rollback does).
+//
+// # After Close
+//
+// Close stops the HTTP server and the chain. After it, Transact,
+// SendTransaction, AdjustTime and Revert return ErrClosed, and Commit, which
+// has no error result, panics; Scenario and Snapshot still answer.
 //
 // # In your tests
 //
@@ -76,8 +114,7 @@
 // Commit), and point the code under test at URL and Key, or at
 // Server.Client:
 //
-//	srv, err := evmtest.New(evmtest.WithAlloc(types.GenesisAlloc{mine: {Code: code}}))
-//	...
+//	srv := evmtest.NewT(t, evmtest.WithAlloc(types.GenesisAlloc{mine: {Code: code}}))
 //	srv.FailNext(2, nodeaccesstest.RateLimited(time.Second))
 //	got, err := myCodeUnderTest(srv.URL, srv.Key) // retries twice, then succeeds
 //

@@ -52,18 +52,18 @@ func ExampleServer_Scenario() {
 		}
 		fmt.Printf("block %d: %d operation(s)\n", tx.Block, len(ops))
 		for _, op := range ops {
-			fmt.Printf("  %s %s -> %s %s wei\n", op.Type, op.From.Hex()[:8], op.To.Hex()[:8], op.Value)
+			fmt.Printf("  %s %s -> %s %s wei\n", op.Type, op.From.Hex(), op.To.Hex(), op.Value)
 		}
 	}
 	// Output:
 	// block 1: 1 operation(s)
-	//   transfer 0x000000 -> 0x000000 1500000000000000000 wei
+	//   transfer 0x000000000000000000000000000000000000F044 -> 0x00000000000000000000000000000000000bEEf1 1500000000000000000 wei
 	// block 2: 1 operation(s)
-	//   create 0x000000 -> 0x6ea65f 250000000000000000 wei
+	//   create 0x000000000000000000000000000000000000FaC7 -> 0x6ea65f16DcE8e13980e1BA3706A8d8b54731D3cc 250000000000000000 wei
 	// block 3: 1 operation(s)
-	//   create2 0x000000 -> 0xEDEb12 0 wei
+	//   create2 0x000000000000000000000000000000000000FaC7 -> 0xEDEb125Db342266374b8ad5a5387Ee40BAD2602f 0 wei
 	// block 4: 1 operation(s)
-	//   selfdestruct 0x6ea65f -> 0x000000 250000000000000000 wei
+	//   selfdestruct 0x6ea65f16DcE8e13980e1BA3706A8d8b54731D3cc -> 0x00000000000000000000000000000000000bEEf2 250000000000000000 wei
 	// block 5: 0 operation(s)
 }
 
@@ -110,4 +110,52 @@ func ExampleServer_FailNext() {
 	fmt.Println(len(code) > 0, "after", attempts, "attempts")
 	// Output:
 	// true after 3 attempts
+}
+
+// Move the chain's clock forward: an empty block an hour after the head.
+func ExampleServer_AdjustTime() {
+	srv, err := evmtest.New()
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer srv.Close()
+	ctx := context.Background()
+	before, _ := srv.EthClient().HeaderByNumber(ctx, nil)
+	if err := srv.AdjustTime(time.Hour); err != nil {
+		log.Fatal(err)
+	}
+	after, _ := srv.EthClient().HeaderByNumber(ctx, nil)
+	fmt.Println("block", after.Number, "is", after.Time-before.Time, "seconds after block", before.Number)
+	// Output:
+	// block 6 is 3600 seconds after block 5
+}
+
+// Take the chain back to a snapshot after a test changed it.
+func ExampleServer_Revert() {
+	srv, err := evmtest.New()
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer srv.Close()
+	ctx := context.Background()
+	snap := srv.Snapshot()
+	from, to := evmtest.Accounts()[3], evmtest.Recipient
+	if _, err := srv.Transact(ctx, from, &to, big.NewInt(1000), nil); err != nil {
+		log.Fatal(err)
+	}
+	balance := func() *big.Int {
+		b, err := srv.EthClient().BalanceAt(ctx, evmtest.Recipient, nil)
+		if err != nil {
+			log.Fatal(err)
+		}
+		return b
+	}
+	fmt.Println("after the transfer:", balance())
+	if err := srv.Revert(snap); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("after Revert:", balance(), "at block", snap.Block())
+	// Output:
+	// after the transfer: 1500000000000001000
+	// after Revert: 1500000000000000000 at block 5
 }

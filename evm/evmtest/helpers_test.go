@@ -60,18 +60,21 @@ func client(t *testing.T, s *evmtest.Server, opts ...nodeaccess.Option) *evm.Cli
 	return c
 }
 
-// post sends body to path on s and returns the status, the Content-Type and
-// the body of the answer.
+// post sends body to path on s as application/json and returns the status,
+// the Content-Type and the body of the answer.
 func post(t *testing.T, s *evmtest.Server, path, body string) (int, string, string) {
 	t.Helper()
-	return do(t, http.MethodPost, s.URL+path, body)
+	return postType(t, s, path, "application/json", body)
 }
 
-func do(t *testing.T, method, url, body string) (int, string, string) {
+// postType is post with the request's Content-Type ctype; "" sends none.
+func postType(t *testing.T, s *evmtest.Server, path, ctype, body string) (int, string, string) {
 	t.Helper()
-	req, err := http.NewRequestWithContext(t.Context(), method, url, bytes.NewReader([]byte(body)))
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, s.URL+path, bytes.NewReader([]byte(body)))
 	require.NoError(t, err)
-	req.Header.Set("Content-Type", "application/json")
+	if ctype != "" {
+		req.Header.Set("Content-Type", ctype)
+	}
 	resp, err := http.DefaultClient.Do(req)
 	require.NoError(t, err)
 	defer resp.Body.Close()

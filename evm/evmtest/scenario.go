@@ -21,29 +21,34 @@ var (
 	Beneficiary = common.HexToAddress("0x00000000000000000000000000000000000bEEF2")
 )
 
-// The default scenario's amounts.
-var (
-	// TransferValue is the value of the Transfer transaction, forwarded to
-	// Recipient: 1.5 ether.
-	TransferValue = new(big.Int).Mul(big.NewInt(15), big.NewInt(params.Ether/10))
-	// CreateValue is the value the CREATE child is made with, and later
-	// sends to Beneficiary: 0.25 ether.
-	CreateValue = big.NewInt(params.Ether / 4)
-	// TokenTransferAmount is what Holder sends to Accounts()[1] in the
-	// TokenTransfer transaction: 34.567891 LUSD, leaving Holder 1200 LUSD.
-	TokenTransferAmount = big.NewInt(34_567_891)
-	// Create2Salt is the salt of the CREATE2 child.
-	Create2Salt = crypto.Keccak256Hash([]byte("nodeaccess evmtest salt"))
-)
+// The default scenario's amounts. Each function returns a new big.Int on
+// every call, so that no caller can change what another one, or the next
+// New, sees.
+
+// TransferValue returns the value of the Transfer transaction, forwarded
+// to Recipient: 1.5 ether, in wei.
+func TransferValue() *big.Int { return big.NewInt(15 * params.Ether / 10) }
+
+// CreateValue returns the value the CREATE child is made with, and later
+// sends to Beneficiary: 0.25 ether, in wei.
+func CreateValue() *big.Int { return big.NewInt(params.Ether / 4) }
+
+// TokenTransferAmount returns what Holder sends to Accounts()[1] in the
+// TokenTransfer transaction, in the token's smallest unit: 34.567891 LUSD,
+// leaving Holder 1200 LUSD.
+func TokenTransferAmount() *big.Int { return big.NewInt(34_567_891) }
+
+// Create2Salt is the salt of the CREATE2 child.
+var Create2Salt = crypto.Keccak256Hash([]byte("nodeaccess evmtest salt"))
 
 // Scenario is the default scenario: five transactions signed by Holder, one
 // per block in blocks 1 to 5, so that ots_getInternalOperations has every
 // operation type to list. Their hashes are the same on every run.
 type Scenario struct {
 	// Transfer (block 1) calls Forwarder.forward(Recipient) with
-	// TransferValue: one Transfer from Forwarder to Recipient.
+	// TransferValue(): one Transfer from Forwarder to Recipient.
 	Transfer ScenarioTx
-	// Create (block 2) calls Factory.create() with CreateValue: one Create
+	// Create (block 2) calls Factory.create() with CreateValue(): one Create
 	// from Factory to Created.
 	Create ScenarioTx
 	// Create2 (block 3) calls Factory.create2(Create2Salt) with no value: one
@@ -51,10 +56,10 @@ type Scenario struct {
 	// creations).
 	Create2 ScenarioTx
 	// SelfDestruct (block 4) calls Created's destroy(Beneficiary): one
-	// SelfDestruct from Created to Beneficiary with CreateValue.
+	// SelfDestruct from Created to Beneficiary with CreateValue().
 	SelfDestruct ScenarioTx
 	// TokenTransfer (block 5) calls Token.transfer(Accounts()[1],
-	// TokenTransferAmount): an ERC-20 transfer moves no ether, so it has
+	// TokenTransferAmount()): an ERC-20 transfer moves no ether, so it has
 	// no internal operations (an empty list).
 	TokenTransfer ScenarioTx
 	// Created is the Child made by CREATE: crypto.CreateAddress(Factory, 0).
@@ -116,15 +121,15 @@ func (s *Server) runScenario(ctx context.Context) (Scenario, error) {
 		data  []byte
 		ops   []evm.InternalOperation
 	}{
-		{"transfer", &sc.Transfer, Forwarder, TransferValue, pack(ForwarderABI.Pack("forward", Recipient)),
-			[]evm.InternalOperation{{Type: evm.Transfer, From: Forwarder, To: Recipient, Value: TransferValue}}},
-		{"create", &sc.Create, Factory, CreateValue, pack(FactoryABI.Pack("create")),
-			[]evm.InternalOperation{{Type: evm.Create, From: Factory, To: sc.Created, Value: CreateValue}}},
+		{"transfer", &sc.Transfer, Forwarder, TransferValue(), pack(ForwarderABI.Pack("forward", Recipient)),
+			[]evm.InternalOperation{{Type: evm.Transfer, From: Forwarder, To: Recipient, Value: TransferValue()}}},
+		{"create", &sc.Create, Factory, CreateValue(), pack(FactoryABI.Pack("create")),
+			[]evm.InternalOperation{{Type: evm.Create, From: Factory, To: sc.Created, Value: CreateValue()}}},
 		{"create2", &sc.Create2, Factory, nil, pack(FactoryABI.Pack("create2", Create2Salt)),
 			[]evm.InternalOperation{{Type: evm.Create2, From: Factory, To: sc.Created2, Value: new(big.Int)}}},
 		{"selfdestruct", &sc.SelfDestruct, sc.Created, nil, pack(ChildABI.Pack("destroy", Beneficiary)),
-			[]evm.InternalOperation{{Type: evm.SelfDestruct, From: sc.Created, To: Beneficiary, Value: CreateValue}}},
-		{"token transfer", &sc.TokenTransfer, Token, nil, pack(TokenABI.Pack("transfer", devAccounts[1].Address, TokenTransferAmount)),
+			[]evm.InternalOperation{{Type: evm.SelfDestruct, From: sc.Created, To: Beneficiary, Value: CreateValue()}}},
+		{"token transfer", &sc.TokenTransfer, Token, nil, pack(TokenABI.Pack("transfer", devAccounts[1].Address, TokenTransferAmount())),
 			[]evm.InternalOperation{}},
 	}
 	for _, st := range steps {

@@ -17,8 +17,9 @@ import (
 )
 
 // Server is a local EVM node: go-ethereum's simulated chain answering
-// JSON-RPC at {URL}/{Key} and {URL}/{Key}/evm. Make one with New and Close
-// it when done. Its methods are safe for concurrent use.
+// JSON-RPC at {URL}/{Key} and {URL}/{Key}/evm. Make one with New (or NewT
+// in a test) and Close it when done. Its methods are safe for concurrent
+// use.
 type Server struct {
 	*nodeaccesstest.Server
 
@@ -26,9 +27,17 @@ type Server struct {
 	ec       *ethclient.Client
 	scenario Scenario
 
-	mu        sync.Mutex // orders Commit and Transact
+	// mu orders what changes the chain (Commit, Transact, SendTransaction,
+	// AdjustTime, Revert) and Close.
+	mu        sync.Mutex
+	closed    bool // set by Close, under mu
 	closeOnce sync.Once
 }
+
+// ErrClosed is returned by the Server's methods that change the chain
+// (Transact, SendTransaction, AdjustTime, Revert) once Close has been
+// called. Commit, which returns no error, panics instead.
+var ErrClosed = errors.New("evmtest: Server closed")
 
 // Option configures New.
 type Option func(*settings) error
@@ -117,14 +126,33 @@ func New(opts ...Option) (*Server, error) {
 }
 
 // Close stops the HTTP server (see nodeaccesstest.Server.Close), then the
-// chain. It may be called more than once.
+// chain. It waits for a Commit or Transact under way. It may be called more
+// than once. After it, the methods that change the chain return ErrClosed
+// (Commit panics); Scenario, Snapshot, URL and Key still answer.
 func (s *Server) Close() {
 	s.Server.Close()
+	s.mu.Lock()
+	s.closed = true
+	s.mu.Unlock()
 	s.closeOnce.Do(func() {
 		s.ec.Close()
 		_ = s.chain.close()
 	})
 }
+
+// String describes the server with its key masked, as the SDK's clients
+// describe themselves: "evmtest.Server{http://127.0.0.1:PORT/REDACTED}".
+func (s *Server) String() string {
+	if s == nil || s.Server == nil {
+		return "<nil>"
+	}
+	return "evmtest.Server{" + s.URL + "/REDACTED}"
+}
+
+// Format prints String for every verb, so that no formatting of a *Server
+// (%v, %+v, %#v, %s) can reach the key. Printing the embedded
+// *nodeaccesstest.Server, or Key or Endpoint, does show it.
+func (s *Server) Format(f fmt.State, _ rune) { _, _ = f.Write([]byte(s.String())) }
 
 // Client returns an evm.Client for this server: evm.New(s.URL, s.Key,
 // opts...). It posts to {URL}/{Key}; add evm.WithPathSuffix("evm") for

@@ -293,3 +293,29 @@ func TestClose(t *testing.T) {
 		t.Errorf("%d goroutines after Close, %d before New:\n%s", n, base, buf[:runtime.Stack(buf, true)])
 	}
 }
+
+// The limits of go-ethereum's JSON-RPC server, before any JSON is read: a
+// body over 5 MiB gets 413, a Content-Type other than JSON's (or none) 415,
+// both text/plain.
+func TestBodyLimits(t *testing.T) {
+	t.Parallel()
+	s := shared(t)
+	const limit = 5 << 20
+	// Exactly at the limit: read, and not JSON-RPC.
+	status, ctype, body := post(t, s, "/"+testKey, strings.Repeat(" ", limit-2)+"{}")
+	assert.Equal(t, 200, status)
+	assert.Equal(t, "application/json", ctype)
+	assert.Equal(t, `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request"}}`, body)
+
+	status, ctype, body = post(t, s, "/"+testKey+"/evm", strings.Repeat(" ", limit-1)+"{}")
+	assert.Equal(t, 413, status)
+	assert.Equal(t, "text/plain; charset=utf-8", ctype)
+	assert.Equal(t, "content length too large (5242881>5242880)\n", body)
+
+	for _, ct := range []string{"", "text/plain", "application/x-www-form-urlencoded"} {
+		status, ctype, body = postType(t, s, "/"+testKey, ct, rpcBody("eth_chainId", `[]`))
+		assert.Equal(t, 415, status, ct)
+		assert.Equal(t, "text/plain; charset=utf-8", ctype, ct)
+		assert.Equal(t, "invalid content type, only application/json is supported\n", body, ct)
+	}
+}

@@ -21,16 +21,50 @@ var ErrTxFailed = errors.New("evmtest: transaction failed")
 
 // Commit seals a block with the transactions waiting in the pool (none is
 // fine: the block is empty) and returns its hash. Blocks are only made by
-// Commit and Transact: the chain does not mine on its own.
+// Commit, Transact and AdjustTime: the chain does not mine on its own. The
+// block's timestamp is the wall clock's, or its parent's plus one second
+// when the chain is ahead of the wall clock (see AdjustTime).
+//
+// Commit panics when called after Close, and if the block cannot be sealed
+// (which only a failure inside go-ethereum causes). It has no error result,
+// as go-ethereum's simulated backend's Commit has none, and returning the
+// hash of a block that was not made would let a test go on against a chain
+// that is not what it believes; a panic stops it where the mistake is.
 func (s *Server) Commit() common.Hash {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.chain.beacon.Commit()
+	if s.closed {
+		panic("evmtest: Commit on a closed Server")
+	}
+	h, err := s.commit()
+	if err != nil {
+		panic("evmtest: Commit: " + err.Error())
+	}
+	return h
+}
+
+// commit seals a block and returns its hash, or an error when the head did
+// not move on (the simulated beacon logs its sealing errors and returns the
+// head's hash whatever happened). The caller holds mu.
+func (s *Server) commit() (common.Hash, error) {
+	bc := s.chain.eth.BlockChain()
+	parent := bc.CurrentBlock()
+	h := s.chain.beacon.Commit()
+	if head := bc.CurrentBlock(); head.ParentHash != parent.Hash() || head.Hash() != h {
+		return common.Hash{}, fmt.Errorf("block %d was not sealed", parent.Number.Uint64()+1)
+	}
+	return h, nil
 }
 
 // SendTransaction adds a signed transaction to the pool; the next Commit
 // mines it. Sign with types.LatestSignerForChainID(big.NewInt(ChainID)).
+// After Close it returns ErrClosed.
 func (s *Server) SendTransaction(ctx context.Context, tx *types.Transaction) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return ErrClosed
+	}
 	return s.ec.SendTransaction(ctx, tx)
 }
 
@@ -51,7 +85,7 @@ func (s *Server) TransactOpts(key *ecdsa.PrivateKey) *bind.TransactOpts {
 // limit is estimated first: a transaction the node estimates to fail (a
 // revert) is not sent, and the estimate's error is returned. A transaction
 // that is mined and fails returns its receipt and an error matching
-// ErrTxFailed.
+// ErrTxFailed. After Close it returns ErrClosed.
 func (s *Server) Transact(ctx context.Context, from Account, to *common.Address, value *big.Int, data []byte) (*types.Receipt, error) {
 	if from.Key == nil {
 		return nil, errors.New("evmtest: Transact: from has no key")
@@ -64,6 +98,9 @@ func (s *Server) Transact(ctx context.Context, from Account, to *common.Address,
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.closed {
+		return nil, ErrClosed
+	}
 	nonce, err := s.ec.PendingNonceAt(ctx, from.Address)
 	if err != nil {
 		return nil, fmt.Errorf("evmtest: nonce: %w", err)
@@ -93,7 +130,9 @@ func (s *Server) Transact(ctx context.Context, from Account, to *common.Address,
 	if err := s.ec.SendTransaction(ctx, tx); err != nil {
 		return nil, fmt.Errorf("evmtest: sending: %w", err)
 	}
-	s.chain.beacon.Commit()
+	if _, err := s.commit(); err != nil {
+		return nil, fmt.Errorf("evmtest: mining %s: %w", tx.Hash().Hex(), err)
+	}
 	receipt, err := s.ec.TransactionReceipt(ctx, tx.Hash())
 	if err != nil {
 		return nil, fmt.Errorf("evmtest: transaction %s was not mined: %w", tx.Hash().Hex(), err)

@@ -61,11 +61,9 @@ func TestERC20Local(t *testing.T) {
 func TestERC20FromEnv(t *testing.T) {
 	token := common.HexToAddress("0x00000000000000000000000000000000000a110c")
 	alice := common.HexToAddress("0x00000000000000000000000000000000000a11ce")
-	srv, err := evmtest.New(evmtest.WithKey("erc20-example-key"), evmtest.WithAlloc(types.GenesisAlloc{
+	srv := evmtest.NewT(t, evmtest.WithKey("erc20-example-key"), evmtest.WithAlloc(types.GenesisAlloc{
 		token: evmtest.TokenAccount(map[common.Address]*big.Int{alice: big.NewInt(42_000_001), evmtest.Holder: big.NewInt(5)}),
 	}))
-	require.NoError(t, err)
-	defer srv.Close()
 	head, err := srv.EthClient().HeaderByNumber(t.Context(), big.NewInt(2))
 	require.NoError(t, err)
 
