@@ -2,6 +2,7 @@ package nodeaccesstest_test
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"log"
 	"net/http"
@@ -166,4 +167,23 @@ func TestTruncatedEmptyBody(t *testing.T) {
 	assert.Equal(t, int64(1), resp.ContentLength)
 	_, err = io.ReadAll(resp.Body)
 	assert.ErrorIs(t, err, io.ErrUnexpectedEOF)
+}
+
+// Printing a server never shows its key, whatever the verb, alone or
+// embedded.
+func TestServerPrintsNoKey(t *testing.T) {
+	s := start(t, "print-me-not")
+	type chainServer struct {
+		*nodeaccesstest.Server
+		Public *nodeaccesstest.Server
+	}
+	c := chainServer{s, s}
+	for _, verb := range []string{"%v", "%+v", "%#v", "%s"} {
+		for _, v := range []any{s, c, &c, []any{s}} {
+			got := fmt.Sprintf(verb, v)
+			assert.NotContains(t, got, "print-me-not", verb)
+			assert.Contains(t, got, "key REDACTED", verb)
+		}
+	}
+	assert.Equal(t, "nodeaccesstest.Server{"+s.URL+", key REDACTED}", s.String())
 }

@@ -194,6 +194,18 @@ func (s *Server) ClearFaults() {
 	s.faults = nil
 }
 
+// String describes the server with its key masked:
+// "nodeaccesstest.Server{http://127.0.0.1:PORT, key REDACTED}".
+func (s *Server) String() string {
+	return "nodeaccesstest.Server{" + s.URL + ", key REDACTED}"
+}
+
+// Format prints String for every verb (%v, %+v, %#v, %s, ...), so that a
+// server printed in a log, alone or inside a struct, never shows its key.
+// The chain servers that embed a *Server print the same way unless they
+// describe themselves.
+func (s *Server) Format(f fmt.State, _ rune) { _, _ = io.WriteString(f, s.String()) }
+
 // Received returns the requests the server has received, oldest first: the
 // last 1000, on every path, the faulted and refused ones included. A test
 // asserts with it what its code sent.
