@@ -30,6 +30,19 @@
 // it, path-escaped, and masks it ("REDACTED") in every error, log line, hook
 // payload and String of a client.
 //
+// # Testing without a network
+//
+// Each chain package has a local server for tests, in the way of
+// net/http/httptest: [github.com/nodeaccess/nodeaccess/evm/evmtest] (a real
+// EVM), [github.com/nodeaccess/nodeaccess/hyper/hypertest],
+// [github.com/nodeaccess/nodeaccess/ton/tontest] and
+// [github.com/nodeaccess/nodeaccess/beacon/beacontest]. Each serves its
+// chain's wire on 127.0.0.1 with realistic default data, checks the key
+// exactly, and fails on demand with the faults of
+// [github.com/nodeaccess/nodeaccess/nodeaccesstest] (429 with Retry-After,
+// 5xx, slow or truncated bodies, dropped connections). The programs in
+// examples/ run against them by default: go run ./examples/quickstart.
+//
 // # Options
 //
 // Options are passed to a constructor and validated there; a bad option
