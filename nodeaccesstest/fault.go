@@ -55,7 +55,8 @@ func SlowBody(delay time.Duration) Fault {
 // headers (with the whole body's Content-Length) and the first half of the
 // body are sent, then the connection is closed. The client reads an
 // unexpected end of the body. An empty body is sent as a Content-Length of
-// 1 and no byte, so that it is cut too.
+// 1 and no byte, so that it is cut too. A HEAD request has no body to cut:
+// it gets the headers, and the connection is closed after them.
 func TruncatedBody() Fault { return Fault{kind: truncatedBody} }
 
 // DropConnection reads the request and closes the connection without an

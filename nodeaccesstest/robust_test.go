@@ -30,9 +30,7 @@ func TestFailNextRefusesMistakes(t *testing.T) {
 // A handler's panic becomes a 500 in the chain's error body and a log line
 // with the stack, the key masked; the server keeps serving.
 func TestHandlerPanic(t *testing.T) {
-	var logged bytes.Buffer
-	log.SetOutput(&logged)
-	t.Cleanup(func() { log.SetOutput(os.Stderr) })
+	logged := captureLog(t)
 
 	s := start(t, "secret-key-123")
 	s.HandleFunc("GET /{key}/boom", func(http.ResponseWriter, *http.Request) {
@@ -47,7 +45,7 @@ func TestHandlerPanic(t *testing.T) {
 		assert.Equal(t, 500, a.status)
 		assert.Equal(t, `{"code":500,"message":"internal error: the handler panicked","path":"/secret-key-123/boom"}`, a.body)
 	}
-	out := logged.String()
+	out := logged.wait(t, "robust_test.go")
 	assert.Contains(t, out, "nodeaccesstest: panic serving GET /{key}/boom: a bug in a handler\n")
 	assert.Contains(t, out, "robust_test.go", "the stack is logged")
 	assert.NotContains(t, out, "secret-key-123")
@@ -104,14 +102,14 @@ func TestCloseConcurrent(t *testing.T) {
 	assert.Equal(t, int32(3), after.Load(), "every Close returned after the handler finished")
 }
 
-// Received keeps what each request carried, the key written {key} and only
-// as a whole segment, with the fault it got; the handler still reads the
-// whole body.
+// Received keeps what each request carried, every occurrence of the key in
+// the path written {key} (also percent-encoded or run into another
+// segment), with the fault it got; the handler still reads the whole body.
 func TestReceived(t *testing.T) {
-	s := start(t, "k")
+	s := start(t, "the-key")
 	s.FailNext(1, nodeaccesstest.ServerError(503))
 	body := `{"n":1234567890}`
-	for _, p := range []string{"/k/info", "/k/info", "/kk/info?x=1&x=2", "/k/bank"} {
+	for _, p := range []string{"/the-key/info", "/%74he-key/info", "/the-keyy/info?x=1&x=2", "/the-key/bank", "/kk/the-keyevm"} {
 		req, err := http.NewRequest("POST", s.URL+p, strings.NewReader(body))
 		require.NoError(t, err)
 		req.Header.Set("X-Test", "yes")
@@ -120,9 +118,9 @@ func TestReceived(t *testing.T) {
 		resp.Body.Close()
 	}
 	got := s.Received()
-	require.Len(t, got, 4)
-	assert.Equal(t, []string{"/{key}/info", "/{key}/info", "/kk/info", "/{key}/bank"},
-		[]string{got[0].Path, got[1].Path, got[2].Path, got[3].Path})
+	require.Len(t, got, 5)
+	assert.Equal(t, []string{"/{key}/info", "/{key}/info", "/{key}y/info", "/{key}/bank", "/kk/{key}evm"},
+		[]string{got[0].Path, got[1].Path, got[2].Path, got[3].Path, got[4].Path})
 	assert.Equal(t, nodeaccesstest.ServerError(503), got[0].Fault)
 	assert.Equal(t, nodeaccesstest.Fault{}, got[1].Fault)
 	assert.Equal(t, "POST", got[1].Method)
@@ -131,15 +129,53 @@ func TestReceived(t *testing.T) {
 	assert.Equal(t, []string{"1", "2"}, got[2].Query["x"])
 
 	// The handler read the body the log had read first.
-	a, err := do(t, http.DefaultClient, "POST", s.URL+"/k/info", strings.Repeat("7", 3<<20))
+	a, err := do(t, http.DefaultClient, "POST", s.URL+"/the-key/info", strings.Repeat("7", 3<<20))
 	require.NoError(t, err)
 	assert.Equal(t, `{"got":`+strings.Repeat("7", 3<<20)+`}`, a.body)
-	last := s.Received()[4]
-	assert.Len(t, last.Body, 1<<20, "the log keeps the first MiB")
+	last := s.Received()[5]
+	assert.Len(t, last.Body, 64<<10, "the log keeps the first 64 KiB")
 
-	// The slice is the caller's.
-	got[0].Path = "changed"
-	assert.Equal(t, "/{key}/info", s.Received()[0].Path)
+	// What Received returns is the caller's, to its bytes.
+	got[1].Path = "changed"
+	got[1].Header.Set("X-Test", "changed")
+	got[1].Body[0] = 'X'
+	got[2].Query["x"][0] = "changed"
+	again := s.Received()
+	assert.Equal(t, "/{key}/info", again[1].Path)
+	assert.Equal(t, "yes", again[1].Header.Get("X-Test"))
+	assert.Equal(t, body, string(again[1].Body))
+	assert.Equal(t, []string{"1", "2"}, again[2].Query["x"])
+}
+
+// A handler that panics after its answer started cuts the connection; it
+// does not get a 500 appended to what it wrote.
+func TestHandlerPanicAfterWriting(t *testing.T) {
+	logged := captureLog(t)
+	s := start(t, "k")
+	s.HandleFunc("GET /{key}/half", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Length", "100")
+		_, _ = io.WriteString(w, `{"result":"partial`)
+		http.NewResponseController(w).Flush()
+		panic("a bug after writing")
+	})
+	resp, err := http.Get(s.URL + "/k/half")
+	require.NoError(t, err)
+	b, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	assert.ErrorIs(t, err, io.ErrUnexpectedEOF)
+	assert.Equal(t, `{"result":"partial`, string(b))
+	assert.Contains(t, logged.wait(t, "a bug after writing"), "nodeaccesstest: panic serving GET /{key}/half: a bug after writing\n")
+}
+
+// A subtree pattern would redirect before the key check: Handle refuses it.
+func TestHandleRefusesSubtreePatterns(t *testing.T) {
+	s := start(t, "k")
+	for _, p := range []string{"GET /{key}/dir/", "/{key}/", "POST  /x/"} {
+		assert.PanicsWithValue(t, fmt.Sprintf("nodeaccesstest: pattern %q ends in \"/\": ServeMux would redirect a request without the slash before the key check; end it in {$} or a name", p),
+			func() { s.HandleFunc(p, func(http.ResponseWriter, *http.Request) {}) }, p)
+	}
+	assert.NotPanics(t, func() { s.HandleFunc("GET /", func(http.ResponseWriter, *http.Request) {}) })
+	assert.NotPanics(t, func() { s.HandleFunc("GET /{key}/dir/{$}", func(http.ResponseWriter, *http.Request) {}) })
 }
 
 // A path ServeMux would clean gets the chain's 404, not a redirect that
@@ -186,4 +222,57 @@ func TestServerPrintsNoKey(t *testing.T) {
 		}
 	}
 	assert.Equal(t, "nodeaccesstest.Server{"+s.URL+", key REDACTED}", s.String())
+}
+
+// syncLog is the standard logger's output during a test, safe to read while
+// the server's goroutines write to it.
+type syncLog struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (l *syncLog) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.Write(p)
+}
+
+// wait returns the log once it holds want (the server logs on its own
+// goroutine, which the client's answer does not order), or fails the test.
+func (l *syncLog) wait(t *testing.T, want string) string {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		l.mu.Lock()
+		out := l.buf.String()
+		l.mu.Unlock()
+		if strings.Contains(out, want) || time.Now().After(deadline) {
+			return out
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+func captureLog(t *testing.T) *syncLog {
+	l := &syncLog{}
+	log.SetOutput(l)
+	t.Cleanup(func() { log.SetOutput(os.Stderr) })
+	return l
+}
+
+// TruncatedBody on HEAD: the handler's headers as they were, then the
+// connection is closed.
+func TestTruncatedHead(t *testing.T) {
+	s := start(t, "k")
+	s.HandleFunc("GET /{key}/big", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Length", "12345")
+		w.WriteHeader(200)
+	})
+	s.FailNext(1, nodeaccesstest.TruncatedBody())
+	c := &http.Client{Transport: &http.Transport{}}
+	resp, err := c.Head(s.URL + "/k/big")
+	require.NoError(t, err)
+	resp.Body.Close()
+	assert.Equal(t, int64(12345), resp.ContentLength)
+	assert.Equal(t, 1, s.Requests())
 }

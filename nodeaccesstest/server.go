@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"maps"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -61,21 +62,22 @@ type Server struct {
 // each body.
 const (
 	maxLog     = 1000
-	maxLogBody = 1 << 20
+	maxLogBody = 64 << 10
 )
 
 // Request is a request a [Server] received, as [Server.Received] keeps it.
 type Request struct {
 	// Method is the HTTP method.
 	Method string
-	// Path is the request's escaped path with the server's key written
-	// "{key}" ("/{key}/info"), so that a log of it never holds the key.
+	// Path is the request's path, unescaped, with every occurrence of the
+	// server's key written "{key}" ("/{key}/info"), so that a log of it
+	// never holds the key. Query, Header and Body are as sent.
 	Path string
 	// Query is the parsed query string.
 	Query url.Values
-	// Header is a copy of the request's header.
+	// Header is the request's header.
 	Header http.Header
-	// Body is the request body, its first MiB at most.
+	// Body is the request body, its first 64 KiB at most.
 	Body []byte
 	// Fault is the fault the request got, the zero Fault when none.
 	Fault Fault
@@ -148,8 +150,18 @@ func plainError(w http.ResponseWriter, _ *http.Request, status int, msg string) 
 // pattern holds the wildcard {key}, a request whose key segment is not
 // exactly [Server.Key] gets 403 through the [ErrorWriter] with the message
 // "invalid access key", and h does not run. Handle panics on a pattern the
-// ServeMux refuses, as ServeMux.Handle does.
+// ServeMux refuses, as ServeMux.Handle does, and on a pattern whose path
+// ends in "/" (other than "/" itself): for such a subtree pattern ServeMux
+// redirects a request without the slash before any handler runs, past the
+// key check, with the wrong key in Location.
 func (s *Server) Handle(pattern string, h http.Handler) {
+	p := pattern
+	if i := strings.IndexAny(p, " \t"); i >= 0 {
+		p = strings.TrimLeft(p[i:], " \t")
+	}
+	if strings.HasSuffix(p, "/") && p != "/" {
+		panic(fmt.Sprintf("nodeaccesstest: pattern %q ends in \"/\": ServeMux would redirect a request without the slash before the key check; end it in {$} or a name", pattern))
+	}
 	if strings.Contains(pattern, "{key}") {
 		next := h
 		h = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -208,11 +220,22 @@ func (s *Server) Format(f fmt.State, _ rune) { _, _ = io.WriteString(f, s.String
 
 // Received returns the requests the server has received, oldest first: the
 // last 1000, on every path, the faulted and refused ones included. A test
-// asserts with it what its code sent.
+// asserts with it what its code sent. The result is the caller's: changing
+// it changes nothing the server keeps.
 func (s *Server) Received() []Request {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return slices.Clone(s.log)
+	out := make([]Request, len(s.log))
+	for i, r := range s.log {
+		r.Query = maps.Clone(r.Query)
+		for k, v := range r.Query {
+			r.Query[k] = slices.Clone(v)
+		}
+		r.Header = r.Header.Clone()
+		r.Body = slices.Clone(r.Body)
+		out[i] = r
+	}
+	return out
 }
 
 // Requests returns the number of requests the server has received, on every
@@ -308,7 +331,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer s.leave()
-	defer s.recoverPanic(w, r)
+	tw := &trackedWriter{ResponseWriter: w}
+	w = tw
+	defer s.recoverPanic(tw, r)
 	switch f.kind {
 	case rateLimited:
 		w.Header().Set("Retry-After", retryAfter(f.wait))
@@ -326,26 +351,46 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// maskPath is r's escaped path with every segment that is the key written
-// "{key}". (The key's characters need no escaping, so its escaped form is
-// itself.)
+// maskPath is r's path, unescaped, with every occurrence of the key written
+// "{key}": the key is masked also where a client sent it percent-encoded
+// or run into another segment.
 func (s *Server) maskPath(r *http.Request) string {
-	segs := strings.Split(r.URL.EscapedPath(), "/")
-	for i, seg := range segs {
-		if seg == s.Key {
-			segs[i] = "{key}"
-		}
-	}
-	return strings.Join(segs, "/")
+	return strings.ReplaceAll(r.URL.Path, s.Key, "{key}")
 }
 
-// recoverPanic turns a handler's panic into a 500 through the ErrorWriter
-// (when nothing was written yet, the client reads it; otherwise the
-// connection ends) and a log line with the stack on the standard logger,
-// so that a bug in a handler is not mistaken for a network failure. The
-// key in the logged path is written {key}. http.ErrAbortHandler, which the
-// faults use to cut a connection, goes on to net/http.
-func (s *Server) recoverPanic(w http.ResponseWriter, r *http.Request) {
+// trackedWriter notes whether anything of the answer went out, so that a
+// panic after that cuts the connection instead of appending a second answer.
+type trackedWriter struct {
+	http.ResponseWriter
+	wrote bool
+}
+
+func (t *trackedWriter) WriteHeader(code int) {
+	t.wrote = true
+	t.ResponseWriter.WriteHeader(code)
+}
+
+func (t *trackedWriter) Write(p []byte) (int, error) {
+	t.wrote = true
+	return t.ResponseWriter.Write(p)
+}
+
+// Flush sends what was written (http.Flusher, for handlers that assert it).
+func (t *trackedWriter) Flush() {
+	t.wrote = true
+	_ = http.NewResponseController(t.ResponseWriter).Flush()
+}
+
+// Unwrap lets http.ResponseController reach the connection.
+func (t *trackedWriter) Unwrap() http.ResponseWriter { return t.ResponseWriter }
+
+// recoverPanic turns a handler's panic into a log line with the stack on the
+// standard logger (the key in the path written {key}) and, when nothing of
+// the answer went out yet, a 500 through the ErrorWriter; otherwise the
+// connection is cut, as net/http does. A bug in a handler is so not
+// mistaken for a network failure. http.ErrAbortHandler, which the faults use
+// to cut a connection, goes on to net/http.
+func (s *Server) recoverPanic(w *trackedWriter, r *http.Request) {
 	v := recover()
 	if v == nil {
 		return
@@ -354,6 +399,9 @@ func (s *Server) recoverPanic(w http.ResponseWriter, r *http.Request) {
 		panic(v)
 	}
 	log.Printf("nodeaccesstest: panic serving %s %s: %v\n%s", r.Method, s.maskPath(r), v, debug.Stack())
+	if w.wrote {
+		panic(http.ErrAbortHandler)
+	}
 	s.errw(w, r, http.StatusInternalServerError, "internal error: the handler panicked")
 }
 
@@ -442,7 +490,7 @@ func (h *heldWriter) replay(w http.ResponseWriter, r *http.Request, f Fault, don
 		dst.Set("Content-Length", strconv.Itoa(len(h.body)))
 	}
 	dst.Del("Transfer-Encoding")
-	if f.kind == truncatedBody && len(h.body) == 0 {
+	if f.kind == truncatedBody && len(h.body) == 0 && r.Method != http.MethodHead {
 		// Nothing to cut: promise a byte that never comes.
 		dst.Set("Content-Length", "1")
 	}
