@@ -150,8 +150,8 @@ func (s *Server) String() string {
 }
 
 // Format prints String for every verb, so that no formatting of a *Server
-// (%v, %+v, %#v, %s) can reach the key. Printing the embedded
-// *nodeaccesstest.Server, or Key or Endpoint, does show it.
+// (%v, %+v, %#v, %s) can reach the key (the embedded
+// *nodeaccesstest.Server masks it too). Key and Endpoint return it.
 func (s *Server) Format(f fmt.State, _ rune) { _, _ = f.Write([]byte(s.String())) }
 
 // Client returns an evm.Client for this server: evm.New(s.URL, s.Key,

@@ -22,8 +22,9 @@ var ErrTxFailed = errors.New("evmtest: transaction failed")
 // Commit seals a block with the transactions waiting in the pool (none is
 // fine: the block is empty) and returns its hash. Blocks are only made by
 // Commit, Transact and AdjustTime: the chain does not mine on its own. The
-// block's timestamp is the wall clock's, or its parent's plus one second
-// when the chain is ahead of the wall clock (see AdjustTime).
+// block's timestamp is the wall clock's, or, when the chain is ahead of the
+// wall clock, one second after the latest block sealed (after a Revert,
+// that may be a dropped block; see AdjustTime).
 //
 // Commit panics when called after Close, and if the block cannot be sealed
 // (which only a failure inside go-ethereum causes). It has no error result,
