@@ -61,6 +61,7 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/nodeaccess/nodeaccess/beacon"
@@ -70,7 +71,9 @@ import (
 func main() {
 	out := flag.String("out", "", "the SSZ file to write (default: $NODEACCESS_BEACON_OUT, else a new file in the temporary directory)")
 	flag.Parse()
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	// Ctrl-C, kill and a closed terminal end the program through ctx, so
+	// that the new file is removed; SIGKILL cannot be caught.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	getenv := func(k string) string {
 		if k == "NODEACCESS_BEACON_OUT" && *out != "" {
@@ -116,9 +119,16 @@ func run(ctx context.Context, out io.Writer, getenv func(string) string) error {
 	}
 	fmt.Fprintf(out, "Downloaded %d bytes (%s) of %s %s in %s.\n", d.Bytes, size(d.Bytes), d.Fork, strings.ToUpper(d.Encoding.String()), since(start))
 
-	// Decode the file, as a later run would.
+	// Decode the file, as a later run would. An interrupt during the
+	// decoding or the hashing (seconds on mainnet) ends the run too.
+	if err := ctx.Err(); err != nil {
+		return o.nothingSaved(err)
+	}
 	start = time.Now()
 	st, err := readFile(o.f, d)
+	if err == nil {
+		err = ctx.Err()
+	}
 	if err != nil {
 		return o.nothingSaved(err)
 	}
@@ -127,6 +137,9 @@ func run(ctx context.Context, out io.Writer, getenv func(string) string) error {
 
 	start = time.Now()
 	root, err := st.HashTreeRoot()
+	if err == nil {
+		err = ctx.Err()
+	}
 	if err != nil {
 		return o.nothingSaved(err)
 	}
@@ -138,6 +151,9 @@ func run(ctx context.Context, out io.Writer, getenv func(string) string) error {
 		fmt.Fprintln(out, "Verified: the hash tree root is the state root asked for.")
 	} else {
 		fmt.Fprintf(out, "Not verified: %s names no root to check against. Compare the root with one you trust, or ask for the state by its root (NODEACCESS_BEACON_STATE=0x…) to have it checked.\n", id)
+	}
+	if err := ctx.Err(); err != nil {
+		return o.nothingSaved(err)
 	}
 	if err := o.commit(); err != nil {
 		return o.nothingSaved(err)
