@@ -125,6 +125,9 @@ func configure(getenv func(string) string) (config, error) {
 		return cfg, err
 	}
 	url := getenv("NODEACCESS_EVM_URL")
+	if url == "" && getenv("NODEACCESS_EVM_KEY") != "" {
+		return cfg, errors.New("NODEACCESS_EVM_KEY is set but NODEACCESS_EVM_URL is not: set both, or neither to use a local server")
+	}
 	if url == "" {
 		srv, err := evmtest.New()
 		if err != nil {

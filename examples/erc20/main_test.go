@@ -111,6 +111,7 @@ func TestERC20BadEnv(t *testing.T) {
 		{map[string]string{"NODEACCESS_EVM_URL": "https://node.example/k"}, "NODEACCESS_EVM_TOKEN is not set"},
 		{map[string]string{"NODEACCESS_EVM_TOKEN": "0x12"}, `NODEACCESS_EVM_TOKEN "0x12" is not a 20-byte hex address`},
 		{map[string]string{"NODEACCESS_EVM_HOLDER": "alice"}, `NODEACCESS_EVM_HOLDER "alice" is not a 20-byte hex address`},
+		{map[string]string{"NODEACCESS_EVM_KEY": "secret-key-1"}, "NODEACCESS_EVM_KEY is set but NODEACCESS_EVM_URL is not: set both, or neither to use a local server"},
 		{map[string]string{"NODEACCESS_EVM_BLOCK": "yesterday"}, `NODEACCESS_EVM_BLOCK: invalid input: block: "yesterday" is not a block tag, number or hash`},
 	} {
 		out, err := runWith(t, tt.env)

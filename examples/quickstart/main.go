@@ -39,7 +39,8 @@
 //	                        about 300 MB: this downloads and decodes all of it
 //
 // A call the environment gives no input for is skipped with a line saying
-// which variable to set. The access keys are never printed.
+// which variable to set. A key set without its URL is refused (set both, or
+// neither). The access keys are never printed.
 package main
 
 import (
@@ -75,6 +76,14 @@ var chains = []struct {
 // run is the program, with its output and environment passed in so that a
 // test can run it.
 func run(ctx context.Context, out io.Writer, getenv func(string) string) error {
+	for _, c := range chains {
+		// A key without its URL is a typo away from a real call: refuse it
+		// rather than quietly call the local server.
+		key := strings.TrimSuffix(c.env, "_URL") + "_KEY"
+		if getenv(c.env) == "" && getenv(key) != "" {
+			return fmt.Errorf("%s is set but %s is not: set both, or neither to use a local server", key, c.env)
+		}
+	}
 	fmt.Fprintln(out, firstLine(getenv))
 	for _, c := range chains {
 		if err := c.run(ctx, out, getenv); err != nil {

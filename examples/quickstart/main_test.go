@@ -178,3 +178,14 @@ func TestQuickstartBadEnv(t *testing.T) {
 		}
 	}
 }
+
+// A key set without its URL stops the program before anything starts: the
+// user meant a real service.
+func TestQuickstartKeyWithoutURL(t *testing.T) {
+	for _, chain := range []string{"EVM", "HYPER", "TON", "BEACON"} {
+		out, err := runQuickstart(t, map[string]string{"NODEACCESS_" + chain + "_KEY": "secret-key-1"})
+		require.Error(t, err, chain)
+		assert.Equal(t, "NODEACCESS_"+chain+"_KEY is set but NODEACCESS_"+chain+"_URL is not: set both, or neither to use a local server", err.Error())
+		assert.Empty(t, out)
+	}
+}
