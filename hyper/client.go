@@ -43,7 +43,7 @@ type publicURLKey struct{}
 // rawURL instead of MainnetAPIURL: an absolute http or https URL without
 // query, fragment or user info, such as a proxy in front of the public API.
 // The public API never receives the node's access key; a URL that holds the
-// key as a path segment is refused.
+// key anywhere is refused.
 func WithPublicURL(rawURL string) nodeaccess.Option {
 	return publicURLOption("WithPublicURL", rawURL)
 }
@@ -89,11 +89,11 @@ func New(baseURL, key string, opts ...nodeaccess.Option) (*Client, error) {
 	}
 	if holdsKey(publicURL, key) {
 		return nil, fmt.Errorf("%s: %w", chain, &nodeaccess.InputError{Arg: "option",
-			Reason: "the public API URL holds the access key as a path segment; the public API takes no key"})
+			Reason: "the public API URL holds the access key; the public API takes no key"})
 	}
-	// The public API gets a transport of its own that has no key at all, so
-	// that nothing it sends or reports can carry it.
-	public, err := transport.New(transport.Settings{Chain: chain, BaseURL: publicURL, Keyless: true, Options: opts})
+	// The public API gets a keyless transport of its own, which never sends
+	// the key and masks it in everything it reports.
+	public, err := transport.New(transport.Settings{Chain: chain, BaseURL: publicURL, Key: key, Keyless: true, Options: opts})
 	if err != nil {
 		return nil, err
 	}
@@ -134,21 +134,17 @@ func sharedOptions(opts []nodeaccess.Option) []nodeaccess.Option {
 	return out
 }
 
-// holdsKey reports whether a path segment of rawURL is the key.
+// holdsKey reports whether rawURL holds the key anywhere, as written or
+// percent-encoded: a public API URL must not carry it to a third party.
 func holdsKey(rawURL, key string) bool {
-	u, err := url.Parse(rawURL)
-	if err != nil || key == "" {
+	if key == "" {
 		return false
 	}
-	for _, seg := range strings.Split(u.EscapedPath(), "/") {
-		if seg == key || seg == url.PathEscape(key) {
-			return true
-		}
-		if s, err := url.PathUnescape(seg); err == nil && s == key {
-			return true
-		}
+	if strings.Contains(rawURL, key) || strings.Contains(rawURL, url.PathEscape(key)) || strings.Contains(rawURL, url.QueryEscape(key)) {
+		return true
 	}
-	return false
+	u, err := url.PathUnescape(rawURL)
+	return err == nil && strings.Contains(u, key)
 }
 
 // NewFromURL takes the node's whole endpoint URL as providers show it, with

@@ -9,7 +9,9 @@
 //   - the official public API, POST {public}/info, for AllMids, which the
 //     node does not serve. The public API is MainnetAPIURL unless
 //     WithTestnet or WithPublicURL chose another, and it never receives the
-//     key: its requests go through a transport that has no key at all.
+//     key: its requests go through a keyless transport of their own (a
+//     public URL that holds the key is refused, and the key is masked in
+//     everything that transport reports).
 //
 // EVM returns an *evm.Client at {base}/{key}/evm for eth_call, eth_getCode
 // and ots_getInternalOperations on HyperEVM, made with the same key and

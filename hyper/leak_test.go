@@ -176,11 +176,13 @@ func TestPublicURLHoldingTheKeyIsRefused(t *testing.T) {
 			"https://proxy.example/" + url.PathEscape(key),
 			"https://proxy.example/" + url.PathEscape(key) + "/",
 			"https://proxy.example/a/" + url.PathEscape(key) + "/b",
+			"https://proxy.example/x" + url.PathEscape(key),
+			"https://proxy.example/" + url.PathEscape(key) + "y/info",
 		} {
 			_, err := hyper.New(testBase, key, hyper.WithPublicURL(u))
 			require.Error(t, err, u)
 			assert.ErrorIs(t, err, nodeaccess.ErrInvalidInput)
-			assert.Equal(t, "hyper: invalid input: option: the public API URL holds the access key as a path segment; the public API takes no key", err.Error())
+			assert.Equal(t, "hyper: invalid input: option: the public API URL holds the access key; the public API takes no key", err.Error())
 		}
 		_, err := hyper.New(testBase, key, hyper.WithPublicURL("https://proxy.example/?k="+url.QueryEscape(key)))
 		require.ErrorIs(t, err, nodeaccess.ErrInvalidInput)

@@ -21,7 +21,9 @@ type Settings struct {
 	BaseURL string
 	// Key is the access key; empty only when Keyless is set.
 	Key string
-	// Keyless makes a client for a public API that takes no key.
+	// Keyless makes a client for a public API that takes no key: {key}
+	// targets are refused, and a Key given with Keyless is never sent, only
+	// masked wherever it appears (a URL the user built with it by mistake).
 	Keyless bool
 	// Options are the user's options.
 	Options []nodeaccess.Option
@@ -63,13 +65,14 @@ type Client struct {
 // New validates the base URL, the key and the options, and returns a client.
 // Errors name the bad value, never the key.
 func New(s Settings) (*Client, error) {
+	red := newRedactor(s.Key)
 	if s.Keyless {
 		s.Key = ""
 	}
 	base, err := parseBase(s.BaseURL)
 	if err != nil {
 		// The message quotes the base URL, which may hold the key.
-		reason := newRedactor(s.Key).String(err.Error())
+		reason := red.String(err.Error())
 		return nil, fmt.Errorf("%s: %w", s.Chain, &nodeaccess.InputError{Arg: "baseURL", Reason: reason})
 	}
 	if !s.Keyless {
@@ -77,7 +80,7 @@ func New(s Settings) (*Client, error) {
 			return nil, fmt.Errorf("%s: %w", s.Chain, &nodeaccess.InputError{Arg: "key", Reason: err.Error()})
 		}
 	}
-	c := &Client{chain: s.Chain, base: base, key: s.Key, red: newRedactor(s.Key)}
+	c := &Client{chain: s.Chain, base: base, key: s.Key, red: red}
 	for _, o := range append(append([]nodeaccess.Option{}, s.Defaults...), s.Options...) {
 		if o == nil {
 			continue
@@ -189,7 +192,7 @@ func (c *Client) String() string {
 		return "<nil>"
 	}
 	if c.key == "" {
-		return fmt.Sprintf("%s client for %s (no key)", c.chain, c.base)
+		return fmt.Sprintf("%s client for %s (no key)", c.chain, c.BaseMasked())
 	}
 	return fmt.Sprintf("%s client for %s (key %s)", c.chain, c.BaseMasked(), Mask)
 }

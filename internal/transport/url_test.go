@@ -154,7 +154,17 @@ func TestKeylessClient(t *testing.T) {
 	assert.Contains(t, err.Error(), "keyless")
 	assert.Equal(t, "hyper client for https://api.node.example (no key)", c.String())
 	assert.Equal(t, "https://api.node.example", c.BaseMasked())
-	assert.Equal(t, "text with ignored", c.red.String("text with ignored"))
+	assert.Equal(t, "text with REDACTED", c.red.String("text with ignored"), "a key given with Keyless is still masked")
+
+	// A key the user put into a keyless client's URL by mistake is masked
+	// everywhere the client shows the URL, and never becomes a {key}.
+	c, err = New(Settings{Chain: "hyper", BaseURL: "https://proxy.example/x" + testKey, Key: testKey, Keyless: true})
+	require.NoError(t, err)
+	tg, err = c.Target("info")
+	require.NoError(t, err)
+	assert.Equal(t, "https://proxy.example/xREDACTED/info", tg.Masked())
+	assert.Equal(t, "hyper client for https://proxy.example/xREDACTED (no key)", c.String())
+	assert.Equal(t, "https://proxy.example/xREDACTED", c.BaseMasked())
 
 	// An empty key needs Keyless.
 	_, err = New(Settings{Chain: "hyper", BaseURL: "https://api.node.example"})
