@@ -10,9 +10,10 @@
 // embeds a *Server and speaks its chain's wire. A test that wants to see how
 // its code behaves when the provider fails queues a fault:
 //
-//	srv.FailNext(2, nodeaccesstest.RateLimited(time.Second)) // 429 + Retry-After: 1, twice
+//	srv.FailNext(1, nodeaccesstest.RateLimited(time.Second)) // 429 + Retry-After: 1
 //	srv.FailNext(1, nodeaccesstest.ServerError(503))         // then one 503
-//	// the next call retries through all three and succeeds on the fourth attempt
+//	// the next call (3 attempts by default) retries through both and
+//	// succeeds on its third attempt
 //
 // Faults apply to requests in the order they arrive, on every path, before
 // the key is checked. [RateLimited], [ServerError] and [DropConnection]

@@ -134,3 +134,30 @@ func ExampleServer_FailNext() {
 	// 429 Ratelimit exceed
 	// true 2
 }
+
+// The faults of the README's test: a 429 with Retry-After, then a 503. The
+// client's three default attempts retry through both, and the walk reads
+// the whole block.
+func ExampleServer_FailNext_retried() {
+	srv, err := tontest.New()
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer srv.Close()
+	c, err := srv.Client()
+	if err != nil {
+		log.Fatal(err)
+	}
+	srv.FailNext(1, nodeaccesstest.RateLimited(time.Second))
+	srv.FailNext(1, nodeaccesstest.ServerError(503))
+	n := 0
+	for _, err := range c.AllBlockTransactions(context.Background(), ton.BlockTransactionsQuery{Block: tontest.DefaultBlock, Count: 2}) {
+		if err != nil {
+			log.Fatal(err)
+		}
+		n++
+	}
+	fmt.Println(n, "transactions,", srv.Requests(), "requests")
+	// Output:
+	// 3 transactions, 4 requests
+}
