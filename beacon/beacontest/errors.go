@@ -5,7 +5,8 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/nodeaccess/nodeaccess/internal/transport"
 )
 
 // errorBody is the beacon API's error body, as Lighthouse sends it.
@@ -53,14 +54,4 @@ func statusName(status int) string {
 
 // quoteCut quotes a value from the request for a message, cut to 80 bytes
 // at a character boundary.
-func quoteCut(s string) string {
-	const max = 80
-	if len(s) > max {
-		n := max
-		for n > 0 && !utf8.RuneStart(s[n]) {
-			n--
-		}
-		s = s[:n] + "…"
-	}
-	return strconv.Quote(s)
-}
+func quoteCut(s string) string { return strconv.Quote(transport.Cut(s, 80)) }

@@ -190,7 +190,7 @@ func (s *Server) serveState(w http.ResponseWriter, r *http.Request) {
 // notFound says which state is not there.
 func notFound(id beacon.StateID) string {
 	if r, ok := id.Root(); ok {
-		return fmt.Sprintf("beacon state for state root 0x%x", r[:])
+		return "beacon state for state root " + r.String()
 	}
 	if slot, ok := id.Slot(); ok {
 		return "beacon state at slot " + strconv.FormatUint(uint64(slot), 10)

@@ -2,6 +2,7 @@ package beacontest
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"slices"
@@ -222,18 +223,8 @@ func (s *stateSet) all() []Info {
 	for _, e := range s.bySlot {
 		out = append(out, infoOf(e, s.flags(e)))
 	}
-	slices.SortFunc(out, func(a, b Info) int { return cmpSlot(a.Slot, b.Slot) })
+	slices.SortFunc(out, func(a, b Info) int { return cmp.Compare(a.Slot, b.Slot) })
 	return out
-}
-
-func cmpSlot(a, b beacon.Slot) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // headPreset is the head state's preset (MainnetPreset with no state).

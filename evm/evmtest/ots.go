@@ -12,6 +12,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/core/vm"
 	"github.com/ethereum/go-ethereum/eth"
+	"github.com/nodeaccess/nodeaccess/evm"
 )
 
 // otsAPI is the part of Otterscan's ots namespace the server answers:
@@ -21,19 +22,11 @@ type otsAPI struct{ eth *eth.Ethereum }
 // internalOperation is one entry of ots_getInternalOperations' result, in
 // Erigon's JSON: {"type":0,"from":"0x…","to":"0x…","value":"0x…"}.
 type internalOperation struct {
-	Type  int            `json:"type"`
-	From  common.Address `json:"from"`
-	To    common.Address `json:"to"`
-	Value *hexutil.Big   `json:"value"`
+	Type  evm.OperationType `json:"type"`
+	From  common.Address    `json:"from"`
+	To    common.Address    `json:"to"`
+	Value *hexutil.Big      `json:"value"`
 }
-
-// The operation types, as Otterscan numbers them.
-const (
-	opTransfer     = 0
-	opSelfDestruct = 1
-	opCreate       = 2
-	opCreate2      = 3
-)
 
 // GetInternalOperations re-executes the mined transaction hash on the state
 // before it, with a tracer, and returns the internal operations in
@@ -88,19 +81,19 @@ func (t *opsTracer) onEnter(depth int, typ byte, from, to common.Address, _ []by
 	if value != nil {
 		v.Set(value)
 	}
-	var kind int
+	var kind evm.OperationType
 	switch vm.OpCode(typ) {
 	case vm.CALL:
 		if v.Sign() == 0 {
 			return
 		}
-		kind = opTransfer
+		kind = evm.Transfer
 	case vm.SELFDESTRUCT:
-		kind = opSelfDestruct
+		kind = evm.SelfDestruct
 	case vm.CREATE:
-		kind = opCreate
+		kind = evm.Create
 	case vm.CREATE2:
-		kind = opCreate2
+		kind = evm.Create2
 	default:
 		return
 	}

@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/nodeaccess/nodeaccess/hyper"
 )
 
@@ -151,7 +152,7 @@ func encodeEquities(v []hyper.VaultEquity) ([]byte, error) {
 			b = append(b, ',')
 		}
 		b = append(b, `{"vaultAddress":"`...)
-		b = append(b, lowerHex(e.VaultAddress)...)
+		b = append(b, hexutil.Encode(e.VaultAddress[:])...)
 		b = append(b, `","equity":"`...)
 		if exp := e.Equity.Exponent(); exp < 0 {
 			b = append(b, e.Equity.StringFixed(-exp)...)
@@ -166,16 +167,6 @@ func encodeEquities(v []hyper.VaultEquity) ([]byte, error) {
 		b = append(b, '}')
 	}
 	return append(b, ']'), nil
-}
-
-func lowerHex(a common.Address) string {
-	const digits = "0123456789abcdef"
-	out := make([]byte, 2, 42)
-	out[0], out[1] = '0', 'x'
-	for _, c := range a {
-		out = append(out, digits[c>>4], digits[c&0xf])
-	}
-	return string(out)
 }
 
 // encodeMids writes mids as the public API writes allMids: one JSON object,

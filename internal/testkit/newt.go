@@ -10,30 +10,30 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// FakeTB is a testing.TB that records what a helper asks of a test: the
+// fakeTB is a testing.TB that records what a helper asks of a test: the
 // message of Fatalf in Fatalled (which ends the calling goroutine, as testing's does)
 // and the functions given to Cleanup, which it does not run.
-type FakeTB struct {
+type fakeTB struct {
 	testing.TB
 	Fatalled string
 	Cleanups []func()
 }
 
 // Helper does nothing.
-func (f *FakeTB) Helper() {}
+func (f *fakeTB) Helper() {}
 
 // Cleanup records fn.
-func (f *FakeTB) Cleanup(fn func()) { f.Cleanups = append(f.Cleanups, fn) }
+func (f *fakeTB) Cleanup(fn func()) { f.Cleanups = append(f.Cleanups, fn) }
 
 // Fatalf records the message and ends the goroutine.
-func (f *FakeTB) Fatalf(format string, args ...any) {
+func (f *fakeTB) Fatalf(format string, args ...any) {
 	f.Fatalled = fmt.Sprintf(format, args...)
 	runtime.Goexit()
 }
 
-// RunTB runs fn with tb on a goroutine of its own and waits for it, so that
+// runTB runs fn with tb on a goroutine of its own and waits for it, so that
 // tb's Fatalf ends fn and nothing else.
-func RunTB(tb *FakeTB, fn func(testing.TB)) {
+func runTB(tb *fakeTB, fn func(testing.TB)) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -49,9 +49,9 @@ func RunTB(tb *FakeTB, fn func(testing.TB)) {
 // key error and registers nothing.
 func CheckNewT(t *testing.T, newT func(tb testing.TB, key string) (url string)) {
 	t.Helper()
-	tb := &FakeTB{TB: t}
+	tb := &fakeTB{TB: t}
 	var url string
-	RunTB(tb, func(tb testing.TB) { url = newT(tb, "newt-key") })
+	runTB(tb, func(tb testing.TB) { url = newT(tb, "newt-key") })
 	require.Empty(t, tb.Fatalled)
 	require.Len(t, tb.Cleanups, 1, "Close is registered")
 	resp, err := http.Get(url + "/")
@@ -61,8 +61,8 @@ func CheckNewT(t *testing.T, newT func(tb testing.TB, key string) (url string)) 
 	_, err = http.Get(url + "/")
 	assert.Error(t, err, "closed by the cleanup")
 
-	tb = &FakeTB{TB: t}
-	RunTB(tb, func(tb testing.TB) { url = newT(tb, "bad/key") })
+	tb = &fakeTB{TB: t}
+	runTB(tb, func(tb testing.TB) { url = newT(tb, "bad/key") })
 	assert.Contains(t, tb.Fatalled, "may hold only ASCII letters, digits and ._~-")
 	assert.Empty(t, tb.Cleanups)
 }
