@@ -31,7 +31,6 @@ import (
 	"log"
 	"math/big"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/ethereum/go-ethereum/accounts/abi/bind"
@@ -40,6 +39,7 @@ import (
 	"github.com/nodeaccess/nodeaccess/evm"
 	"github.com/nodeaccess/nodeaccess/evm/evmtest"
 	"github.com/nodeaccess/nodeaccess/examples/erc20/erc20"
+	"github.com/shopspring/decimal"
 )
 
 func main() {
@@ -209,18 +209,5 @@ func callOpts(ctx context.Context, b evm.Block) (*bind.CallOpts, error) {
 // digits after the point, exactly: 1234567891 with 6 decimals is
 // "1234.567891". Zero decimals print no point.
 func formatUnits(amount *big.Int, decimals uint8) string {
-	s := amount.String()
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	if decimals > 0 {
-		d := int(decimals)
-		if len(s) <= d {
-			s = strings.Repeat("0", d-len(s)+1) + s
-		}
-		s = s[:len(s)-d] + "." + s[len(s)-d:]
-	}
-	if neg {
-		s = "-" + s
-	}
-	return s
+	return decimal.NewFromBigInt(amount, -int32(decimals)).StringFixed(int32(decimals))
 }

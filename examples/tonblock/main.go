@@ -37,11 +37,11 @@ import (
 	"math/big"
 	"os"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/nodeaccess/nodeaccess/ton"
 	"github.com/nodeaccess/nodeaccess/ton/tontest"
+	"github.com/shopspring/decimal"
 )
 
 func main() {
@@ -194,18 +194,11 @@ func walk(ctx context.Context, out io.Writer, c *ton.Client, q ton.BlockTransact
 	return nil
 }
 
-// nanoPerTON is 10^9: TON amounts are integers of nanotons.
-var nanoPerTON = big.NewInt(1_000_000_000)
-
 // formatTON writes a non-negative nanoton amount in TON, exactly: the
 // integer part, and the fraction with its trailing zeros dropped
 // ("6617389" nanotons is "0.006617389", 10^9 is "1", 0 is "0").
 func formatTON(nano *big.Int) string {
-	whole, frac := new(big.Int).QuoRem(nano, nanoPerTON, new(big.Int))
-	if frac.Sign() == 0 {
-		return whole.String()
-	}
-	return whole.String() + "." + strings.TrimRight(fmt.Sprintf("%09s", frac.String()), "0")
+	return decimal.NewFromBigInt(nano, -9).String()
 }
 
 func plural(n int, word string) string {
