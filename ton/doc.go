@@ -59,8 +59,8 @@
 //
 // Every error an operation returns is one *nodeaccess.OpError ("ton:
 // accountStates: …"); a constructor's is a plain error over an
-// *nodeaccess.InputError. Bad arguments (a negative count, limit or offset, a limit over MaxLimit, an
-// address that does not parse, a zero shard, an unknown sort order) are
+// *nodeaccess.InputError. Bad arguments (a negative count, limit or
+// offset, a limit over MaxLimit, an address that does not parse, a zero shard, an unknown sort order) are
 // *nodeaccess.InputError values and nothing is sent. A server error with a
 // non-2xx status reaches both a *nodeaccess.HTTPError (status, Retry-After,
 // the start of the body) and a *nodeaccess.RPCError whose Code is the body's
