@@ -118,8 +118,8 @@
 //
 // Every error an operation returns is a *nodeaccess.OpError ("beacon:
 // getStateV2: …"); a constructor's is a plain error over an
-// *nodeaccess.InputError. An error response is an *APIError with the node's message from its
-// {"code","message"} body; it matches nodeaccess.ErrNotFound for a state
+// *nodeaccess.InputError. An error response is an *APIError with the
+// node's message from its {"code","message"} body; it matches nodeaccess.ErrNotFound for a state
 // that is not there (the error names the state id), ErrDebugDisabled when
 // the node does not serve the /eth/v2/debug routes at all (405, 501, or a
 // bare 404), and otherwise what its status matches (ErrRateLimited,
