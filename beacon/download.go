@@ -163,12 +163,11 @@ func (d *downloader) attempt(r *transport.Response) error {
 			return rerr
 		}
 	}
-	mask := d.c.t.Mask
-	d.out = Download{Fork: quoteCap(mask(fork)), Encoding: enc, ContentType: mask(ct), Bytes: d.written}
+	d.out = Download{Fork: d.c.t.MaskCut(fork, maxQuoted), Encoding: enc, ContentType: d.c.t.Mask(ct), Bytes: d.written}
 	if enc == EncodingJSON {
 		version, flags := sniffEnvelope(sniff)
 		if d.out.Fork == "" {
-			d.out.Fork = quoteCap(mask(version))
+			d.out.Fork = d.c.t.MaskCut(version, maxQuoted)
 		}
 		d.out.Flags = flags
 	}

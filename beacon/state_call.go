@@ -162,7 +162,7 @@ func (c *Client) responseEncoding(ct string) (Encoding, error) {
 	case mt == mediaJSON:
 		return EncodingJSON, nil
 	}
-	return 0, fmt.Errorf("%w: Content-Type %q is neither application/octet-stream (SSZ) nor application/json", nodeaccess.ErrInvalidResponse, quoteCap(c.t.Mask(ct)))
+	return 0, fmt.Errorf("%w: Content-Type %q is neither application/octet-stream (SSZ) nor application/json", nodeaccess.ErrInvalidResponse, c.t.MaskCut(ct, maxQuoted))
 }
 
 // decodeFailure shapes a decoder's error: a *DecodeError becomes an error
