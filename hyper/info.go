@@ -3,7 +3,6 @@ package hyper
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"net/http"
 
@@ -80,12 +79,6 @@ func decode[T any](t *transport.Client, resp *transport.Response, dec func([]byt
 		return v, nil
 	}
 	var zero T
-	if !json.Valid(resp.Body) {
-		// DecodeJSON tells an HTML page, an empty and a truncated body apart.
-		if jerr := t.DecodeJSON(resp, new(json.RawMessage)); jerr != nil {
-			return zero, jerr
-		}
-	}
 	return zero, t.InvalidBody(resp, err)
 }
 

@@ -158,8 +158,15 @@ func (c *Client) rpcError(resp *Response, raw []byte) error {
 
 // InvalidBody returns an error matching nodeaccess.ErrInvalidResponse that
 // says why the body was rejected and shows its content type and its start
-// (scrubbed of the key).
+// (scrubbed of the key). A body that is not JSON at all is reported as such
+// (empty, truncated, an HTML page) instead of by the decoder's why.
 func (c *Client) InvalidBody(resp *Response, why error) error {
+	if !json.Valid(resp.Body) {
+		var raw json.RawMessage
+		if err := json.Unmarshal(resp.Body, &raw); err != nil {
+			why = jsonProblem(resp.Body, err)
+		}
+	}
 	ct := c.red.String(resp.Header.Get("Content-Type"))
 	return fmt.Errorf("%w: %w (content-type %q, body starts %q)", nodeaccess.ErrInvalidResponse, why, ct, c.red.Head(resp.Body, 120))
 }
@@ -169,7 +176,7 @@ func (c *Client) InvalidBody(resp *Response, why error) error {
 // (such as an HTML error page) apart.
 func (c *Client) DecodeJSON(resp *Response, v any) error {
 	if err := json.Unmarshal(resp.Body, v); err != nil {
-		return c.InvalidBody(resp, jsonProblem(resp.Body, err))
+		return c.InvalidBody(resp, err)
 	}
 	return nil
 }
