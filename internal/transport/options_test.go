@@ -1,7 +1,6 @@
 package transport
 
 import (
-	"errors"
 	"fmt"
 	"net/http"
 	"testing"
@@ -81,22 +80,8 @@ func TestOptionsApplied(t *testing.T) {
 	assert.Same(t, hc, c.hc)
 	assert.False(t, c.ownRT)
 
-	// The chain's defaults come first, the user's options after.
-	s := Settings{Chain: "beacon", BaseURL: "https://node.example", Key: testKey,
-		Defaults: []nodeaccess.Option{nodeaccess.WithTimeout(5 * time.Minute), nodeaccess.WithMaxResponseBytes(1 << 30)}}
-	c, err := New(s)
-	require.NoError(t, err)
-	assert.Equal(t, 5*time.Minute, c.timeout(&Request{}))
-	assert.Equal(t, int64(1<<30), c.Config().MaxResponseBytes)
-	s.Options = []nodeaccess.Option{nodeaccess.WithTimeout(time.Second)}
-	c, err = New(s)
-	require.NoError(t, err)
-	assert.Equal(t, time.Second, c.timeout(&Request{}))
-	assert.Equal(t, int64(1<<30), c.Config().MaxResponseBytes)
-	assert.Len(t, s.Defaults, 2, "New does not modify the settings")
-
 	// A hook of the wrong type in the untyped slot is ignored.
-	c, err = New(Settings{Chain: "x", BaseURL: "https://node.example", Key: testKey,
+	c, err := New(Settings{Chain: "x", BaseURL: "https://node.example", Key: testKey,
 		Options: []nodeaccess.Option{func(c *config.Config) error { c.Hook = "not a func"; return nil }}})
 	require.NoError(t, err)
 	assert.Nil(t, c.hook)
@@ -112,11 +97,6 @@ func TestBadOptionFailsNew(t *testing.T) {
 	require.ErrorAs(t, err, &ie)
 	assert.Equal(t, "option", ie.Arg)
 	assert.Equal(t, "evm: invalid input: option: nodeaccess: WithMaxAttempts: 0 is outside 1..20", err.Error())
-
-	// A failing chain default fails too.
-	_, err = New(Settings{Chain: "evm", BaseURL: "https://node.example", Key: testKey,
-		Defaults: []nodeaccess.Option{func(*config.Config) error { return errors.New("boom") }}})
-	assert.ErrorIs(t, err, nodeaccess.ErrInvalidInput)
 
 	// An option whose message quotes a value holding the key (a URL given
 	// to a chain option) does not leak it.

@@ -25,11 +25,11 @@ type Settings struct {
 	// targets are refused, and a Key given with Keyless is never sent, only
 	// masked wherever it appears (a URL the user built with it by mistake).
 	Keyless bool
-	// Options are the user's options.
+	// Options are the user's options. A chain's own defaults (a longer
+	// timeout, a larger body cap) are not options: they are the
+	// Request.Timeout and Request.MaxBytes of its calls, which the user's
+	// options override.
 	Options []nodeaccess.Option
-	// Defaults are applied before the user's options (a chain's own
-	// defaults, such as a longer timeout).
-	Defaults []nodeaccess.Option
 }
 
 // Client sends requests for one chain client. It is safe for concurrent use.
@@ -81,7 +81,7 @@ func New(s Settings) (*Client, error) {
 		}
 	}
 	c := &Client{chain: s.Chain, base: base, key: s.Key, red: red}
-	for _, o := range append(append([]nodeaccess.Option{}, s.Defaults...), s.Options...) {
+	for _, o := range s.Options {
 		if o == nil {
 			continue
 		}
