@@ -28,8 +28,9 @@ import (
 // the request being answered, so that a server speaking two APIs (TON's v2
 // and v3) can pick the shape by path. It is called for the wrong key (403),
 // an unknown path (404), a wrong method (405, with the Allow header already
-// set) and the faults that answer instead of the server (429 with
-// Retry-After already set, [ServerError]'s status).
+// set), the faults that answer instead of the server (429 with
+// Retry-After already set, [ServerError]'s status), a request that arrives
+// while the server closes (503) and a handler's panic (500).
 type ErrorWriter func(w http.ResponseWriter, r *http.Request, status int, msg string)
 
 // Server is what every local server shares: an HTTP server on 127.0.0.1,

@@ -23,8 +23,8 @@
 // q=0 refuses it), so that the beacon client's default
 // "application/octet-stream;q=1,application/json;q=0.9" gets SSZ. At equal
 // quality a type named by its own range beats one reached by a wildcard,
-// then the one named first wins, and JSON wins between wildcards. A 200 carries Content-Type (application/octet-stream
-// or application/json), Eth-Consensus-Version (the state's fork),
+// then the one named first wins, and JSON wins between wildcards. A 200
+// carries Content-Type (application/octet-stream or application/json), Eth-Consensus-Version (the state's fork),
 // Content-Length and "Vary: Accept"; a JSON body is the beacon API's
 // response {"version","execution_optimistic","finalized","data"}. Each state
 // is encoded once per encoding, when first asked for, and the bytes are kept.

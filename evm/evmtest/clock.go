@@ -9,8 +9,9 @@ import (
 // AdjustTime moves the chain's clock forward: it mines an empty block whose
 // timestamp is d after the head's, as go-ethereum's simulated backend's
 // AdjustTime does (after a Revert past later blocks, one second after the
-// latest block ever sealed, dropped ones included, if that is later). Use it for code that reads a block's time or a contract
-// that reads block.timestamp (vesting, deadlines, rate windows).
+// latest block ever sealed, dropped ones included, if that is later). Use
+// it for code that reads a block's time or a contract that reads
+// block.timestamp (vesting, deadlines, rate windows).
 //
 // Timestamps are whole seconds: d is truncated to seconds, and a block is
 // always at least one second after its parent, so a d under a second (zero

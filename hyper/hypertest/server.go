@@ -144,8 +144,9 @@ func (s *Server) Close() {
 // with the scale it carries (decimal.RequireFromString("100.50") is sent as
 // "100.50"), lockedUntilTimestamp in Unix milliseconds (left out for a zero
 // LockedUntil). An empty or nil v makes the user one without vaults ([]).
-// It fails, changing nothing, for a LockedUntil before 1970 or an equity
-// whose exponent is beyond ±100 (which clients refuse).
+// It fails, changing nothing, for a LockedUntil not after
+// 1970-01-01T00:00:00Z or an equity whose exponent is beyond ±100 (which
+// clients refuse).
 func (s *Server) SetVaultEquities(user common.Address, v []hyper.VaultEquity) error {
 	body, err := encodeEquities(v)
 	if err != nil {
