@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -31,35 +32,111 @@ type nonComparableCtx struct {
 	tags []string
 }
 
+// attemptParents are caller contexts of both kinds newAttempt handles: one
+// that never ends (a rootAttempt) and one that can (an attemptCtx).
+func attemptParents() map[string]func() (context.Context, context.CancelCauseFunc) {
+	return map[string]func() (context.Context, context.CancelCauseFunc){
+		"never ends": func() (context.Context, context.CancelCauseFunc) {
+			return context.WithValue(context.Background(), ctxKey{}, "trace-42"), nil
+		},
+		"can end": func() (context.Context, context.CancelCauseFunc) {
+			return context.WithCancelCause(context.WithValue(context.Background(), ctxKey{}, "trace-42"))
+		},
+	}
+}
+
 // An attempt's context behaves as a context.WithTimeout of the caller's
 // would: the caller's values and cancellation, the attempt's deadline, the
-// errors and causes the context package gives; and it ends with the attempt.
+// errors and causes the context package gives, to contexts derived from it
+// too; and it ends with the attempt.
 func TestAttemptContext(t *testing.T) {
 	t.Parallel()
 	const timeout = time.Minute
+	for name, mk := range attemptParents() {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 
-	t.Run("values, deadline, end", func(t *testing.T) {
-		t.Parallel()
-		parent := context.WithValue(context.Background(), ctxKey{}, "trace-42")
-		start := time.Now()
-		a := newAttempt(parent, timeout)
-		require.NotNil(t, a)
-		assert.Equal(t, "trace-42", a.Value(ctxKey{}))
-		dl, ok := a.Deadline()
-		require.True(t, ok)
-		assert.False(t, dl.Before(start.Add(timeout)))
-		assert.False(t, dl.After(time.Now().Add(timeout)))
-		assert.NoError(t, a.Err())
-		select {
-		case <-a.Done():
-			t.Fatal("done before its end")
-		default:
-		}
-		a.end()
-		<-a.Done()
-		assert.Equal(t, context.Canceled, a.Err())
-		assert.Equal(t, context.Canceled, context.Cause(a))
-	})
+			t.Run("values, deadline, end", func(t *testing.T) {
+				t.Parallel()
+				parent, _ := mk()
+				start := time.Now()
+				a := newAttempt(parent, timeout)
+				require.NotNil(t, a)
+				assert.Equal(t, "trace-42", a.Value(ctxKey{}))
+				dl, ok := a.Deadline()
+				require.True(t, ok)
+				assert.False(t, dl.Before(start.Add(timeout)))
+				assert.False(t, dl.After(time.Now().Add(timeout)))
+				assert.NoError(t, a.Err())
+				// A context derived from the attempt's, as net/http derives
+				// one per request, and a function to run after it.
+				sub, subCancel := context.WithCancelCause(a)
+				defer subCancel(nil)
+				ran := make(chan struct{})
+				context.AfterFunc(a, func() { close(ran) })
+				select {
+				case <-a.Done():
+					t.Fatal("done before its end")
+				case <-sub.Done():
+					t.Fatal("derived context done before the attempt's end")
+				default:
+				}
+				a.end()
+				<-a.Done()
+				<-sub.Done()
+				<-ran
+				assert.Equal(t, context.Canceled, a.Err())
+				assert.Equal(t, context.Canceled, context.Cause(a))
+				assert.Equal(t, context.Canceled, sub.Err())
+				assert.Equal(t, context.Canceled, context.Cause(sub))
+				if parent.Done() != nil {
+					assert.NoError(t, parent.Err(), "the caller's context goes on")
+				}
+				// After the end, a function runs at once.
+				late := make(chan struct{})
+				assert.False(t, context.AfterFunc(a, func() { close(late) })())
+				<-late
+			})
+
+			t.Run("the deadline", func(t *testing.T) {
+				t.Parallel()
+				parent, _ := mk()
+				a := newAttempt(parent, 20*time.Millisecond)
+				require.NotNil(t, a)
+				defer a.end()
+				sub, subCancel := context.WithCancelCause(a)
+				defer subCancel(nil)
+				<-a.Done()
+				<-sub.Done()
+				assert.Equal(t, context.DeadlineExceeded, a.Err())
+				assert.Equal(t, context.DeadlineExceeded, context.Cause(a))
+				assert.Equal(t, context.DeadlineExceeded, context.Cause(sub), "net/http reports the cause")
+				if parent.Done() != nil {
+					assert.NoError(t, parent.Err(), "the caller's context goes on")
+				}
+			})
+
+			t.Run("a stopped function does not run", func(t *testing.T) {
+				t.Parallel()
+				parent, _ := mk()
+				a := newAttempt(parent, timeout)
+				require.NotNil(t, a)
+				ran := make(chan struct{}, 2)
+				stop1 := context.AfterFunc(a, func() { ran <- struct{}{} })
+				stop2 := context.AfterFunc(a, func() { ran <- struct{}{} })
+				assert.True(t, stop1())
+				assert.False(t, stop1(), "stopped already")
+				a.end()
+				<-ran
+				assert.False(t, stop2(), "ran already")
+				select {
+				case <-ran:
+					t.Fatal("a stopped function ran")
+				case <-time.After(20 * time.Millisecond):
+				}
+			})
+		})
+	}
 
 	t.Run("the caller's cancellation", func(t *testing.T) {
 		t.Parallel()
@@ -92,24 +169,6 @@ func TestAttemptContext(t *testing.T) {
 		assert.Nil(t, newAttempt(parent, timeout), "the caller's context is used as it is")
 	})
 
-	t.Run("the deadline", func(t *testing.T) {
-		t.Parallel()
-		child, stop := context.WithCancel(context.WithValue(context.Background(), ctxKey{}, 1))
-		defer stop()
-		a := newAttempt(child, 20*time.Millisecond)
-		require.NotNil(t, a)
-		defer a.end()
-		// A context derived from the attempt's, as net/http derives one.
-		sub, subCancel := context.WithCancelCause(a)
-		defer subCancel(nil)
-		<-a.Done()
-		<-sub.Done()
-		assert.Equal(t, context.DeadlineExceeded, a.Err())
-		assert.Equal(t, context.DeadlineExceeded, context.Cause(a))
-		assert.Equal(t, context.DeadlineExceeded, context.Cause(sub), "net/http reports the cause")
-		assert.NoError(t, child.Err(), "the caller's context goes on")
-	})
-
 	t.Run("a non-comparable context type", func(t *testing.T) {
 		t.Parallel()
 		nc := nonComparableCtx{Context: context.Background(), tags: []string{"x"}}
@@ -121,23 +180,28 @@ func TestAttemptContext(t *testing.T) {
 	})
 }
 
+// expiry counts the expire calls a timer makes.
+type expiry struct{ n atomic.Int32 }
+
+func (e *expiry) expire() { e.n.Add(1) }
+
 // A pooled timer's late firing, after its attempt was over and another
 // attempt took the timer, leaves the new attempt alone; a firing at the
 // deadline ends it.
 func TestAttemptTimerLateFiring(t *testing.T) {
 	t.Parallel()
-	a := newAttempt(context.Background(), time.Hour)
-	require.NotNil(t, a)
-	defer a.end()
-	a.timer.fire() // as a firing meant for the timer's previous attempt
-	assert.NoError(t, a.Err())
+	e := &expiry{}
+	s := startTimer(e, time.Now().Add(time.Hour), time.Hour)
+	s.fire() // as a firing meant for the timer's previous attempt
+	assert.Zero(t, e.n.Load())
+	s.stop()
 
-	b := newAttempt(context.Background(), time.Hour)
-	require.NotNil(t, b)
-	defer b.end()
-	b.deadline = time.Now() // (before the timer fires: no race)
-	b.timer.fire()
-	assert.Equal(t, context.DeadlineExceeded, b.Err())
+	s = startTimer(e, time.Now(), time.Hour)
+	s.fire()
+	assert.Equal(t, int32(1), e.n.Load())
+	s.stop()
+	s.fire() // late, after the stop
+	assert.Equal(t, int32(1), e.n.Load())
 }
 
 // The context a request carries holds the caller's values, whatever path
