@@ -145,6 +145,8 @@ type lifecycleOp struct {
 	attempts int
 	// wantErr: the call fails (by design of the operation).
 	wantErr bool
+	// httpClient: requests go through the user's *http.Client.
+	httpClient bool
 }
 
 // streamSize is the body of the streamed operation: large enough that the
@@ -165,6 +167,12 @@ func lifecycleOps() []lifecycleOp {
 			name: "JSON-RPC call", calls: 300, timeout: time.Minute, attempts: 1,
 			handler: func(w http.ResponseWriter, r *http.Request, _ int) { rpcOK(w, r, `"0x1"`) },
 			run:     rpc,
+		},
+		{
+			name: "JSON-RPC call through an *http.Client", calls: 100, timeout: time.Minute, attempts: 1,
+			httpClient: true,
+			handler:    func(w http.ResponseWriter, r *http.Request, _ int) { rpcOK(w, r, `"0x1"`) },
+			run:        rpc,
 		},
 		{
 			// Every call's first attempt gets a 503 and is retried.
@@ -239,8 +247,9 @@ func lifecycleOps() []lifecycleOp {
 // TestCallsLeaveNothingBehind: after a call returns, no goroutine and no
 // memory it created remains (apart from idle connections, closed here, and
 // pooled buffers), and the context each attempt ran under has ended, for
-// every kind of caller context and for calls that succeed, are retried,
-// stream their body, or time out.
+// every kind of caller context and for calls that succeed (through the
+// SDK's transport or the user's *http.Client), are retried, stream their
+// body, or time out.
 func TestCallsLeaveNothingBehind(t *testing.T) {
 	for _, op := range lifecycleOps() {
 		t.Run(op.name, func(t *testing.T) {
@@ -249,6 +258,9 @@ func TestCallsLeaveNothingBehind(t *testing.T) {
 			t.Cleanup(tr.CloseIdleConnections)
 			rec := &ctxRecorder{rt: tr}
 			opts := append([]nodeaccess.Option{nodeaccess.WithRoundTripper(rec), nodeaccess.WithTimeout(op.timeout)}, op.opts...)
+			if op.httpClient {
+				opts[0] = nodeaccess.WithHTTPClient(&http.Client{Transport: rec})
+			}
 			c := newClient(t, srv.URL, testKey, opts...)
 			for _, kind := range callerKinds() {
 				t.Run(kind.name, func(t *testing.T) {
