@@ -63,7 +63,11 @@
 // ordinary calls); the context bounds the call as a whole. When an attempt's
 // own timeout ends it, the error matches ErrUnavailable (and
 // context.DeadlineExceeded); when the caller's context ends the call, the
-// error is that context's error.
+// error is that context's error. Each attempt runs under a context derived
+// from the caller's (its values and cancellation kept), which ends with the
+// attempt: when a call returns, nothing it started goes on (no goroutine,
+// no timer, no reference to the caller's context), whatever kind of context
+// the caller passed.
 //
 // The SDK's own HTTP transport keeps connections alive and pools up to 128 idle connections per
 // host, and does not follow redirects (a 3xx is an *HTTPError), so the key

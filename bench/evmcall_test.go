@@ -335,6 +335,29 @@ func BenchmarkEthCallCancelable(b *testing.B) {
 	}
 }
 
+// BenchmarkEthCallContextPerCall is BenchmarkEthCall with a new context for
+// every call, ended when the call returned, as a server handler's request
+// context is: a context.WithCancel of a long-lived one (the context's own
+// allocations count for both libraries alike).
+func BenchmarkEthCallContextPerCall(b *testing.B) {
+	for _, c := range clients(b) {
+		b.Run(c.name, func(b *testing.B) {
+			warm(b, c, 1)
+			base, stop := context.WithCancel(context.Background())
+			defer stop()
+			b.ReportAllocs()
+			for b.Loop() {
+				ctx, cancel := context.WithCancel(base)
+				err := check(c.call(ctx))
+				cancel()
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
 // BenchmarkEthCallParallel is 64 goroutines sharing one client; calls/s is
 // the throughput of all of them together.
 func BenchmarkEthCallParallel(b *testing.B) {

@@ -2,8 +2,10 @@ package transport
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -11,33 +13,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
-
-func TestDeadlineShareWindow(t *testing.T) {
-	t.Parallel()
-	var s deadlineShare
-	const timeout = 30 * time.Second
-	bg := context.Background()
-	start := time.Now()
-	a := s.get(bg, timeout)
-	b := s.get(bg, timeout)
-	assert.Same(t, a, b, "attempts within one window share the context")
-	dl, ok := a.Deadline()
-	require.True(t, ok)
-	left := dl.Sub(start)
-	assert.GreaterOrEqual(t, left, timeout, "never less than the timeout")
-	assert.LessOrEqual(t, left, timeout+timeout/64+time.Second/10)
-
-	// Another timeout does not reuse a context made for a longer one.
-	short := s.get(bg, time.Second)
-	dl, _ = short.Deadline()
-	assert.LessOrEqual(t, time.Until(dl), time.Second+time.Second/64+10*time.Millisecond)
-
-	// A window of 1/64 of 64 ms is 1 ms: after it, a new context.
-	c1 := s.get(bg, 64*time.Millisecond)
-	time.Sleep(3 * time.Millisecond)
-	c2 := s.get(bg, 64*time.Millisecond)
-	assert.NotSame(t, c1, c2)
-}
 
 // ctxProbe is a transport that records the context of each request and
 // answers a JSON-RPC result.
@@ -57,61 +32,180 @@ type nonComparableCtx struct {
 	tags []string
 }
 
+// attemptParents are caller contexts of both kinds newAttempt handles: one
+// that never ends (a rootAttempt) and one that can (an attemptCtx).
+func attemptParents() map[string]func() (context.Context, context.CancelCauseFunc) {
+	return map[string]func() (context.Context, context.CancelCauseFunc){
+		"never ends": func() (context.Context, context.CancelCauseFunc) {
+			return context.WithValue(context.Background(), ctxKey{}, "trace-42"), nil
+		},
+		"can end": func() (context.Context, context.CancelCauseFunc) {
+			return context.WithCancelCause(context.WithValue(context.Background(), ctxKey{}, "trace-42"))
+		},
+	}
+}
+
+// An attempt's context behaves as a context.WithTimeout of the caller's
+// would: the caller's values and cancellation, the attempt's deadline, the
+// errors and causes the context package gives, to contexts derived from it
+// too; and it ends with the attempt.
 func TestAttemptContext(t *testing.T) {
 	t.Parallel()
-	c := newClient(t, "https://node.example", testKey, nodeaccess.WithTimeout(time.Minute))
-	timeout := time.Minute
+	const timeout = time.Minute
+	for name, mk := range attemptParents() {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 
-	// Background and TODO: shared per window.
-	a, cancelA := c.attemptContext(context.Background(), timeout)
-	b, cancelB := c.attemptContext(context.Background(), timeout)
-	assert.Nil(t, cancelA)
-	assert.Nil(t, cancelB)
-	assert.Same(t, a, b)
-	todo, _ := c.attemptContext(context.TODO(), timeout)
-	assert.NotSame(t, a, todo, "another parent, another context")
+			t.Run("values, deadline, end", func(t *testing.T) {
+				t.Parallel()
+				parent, _ := mk()
+				start := time.Now()
+				a := newAttempt(parent, timeout)
+				require.NotNil(t, a)
+				assert.Equal(t, "trace-42", a.Value(ctxKey{}))
+				dl, ok := a.Deadline()
+				require.True(t, ok)
+				assert.False(t, dl.Before(start.Add(timeout)))
+				assert.False(t, dl.After(time.Now().Add(timeout)))
+				assert.NoError(t, a.Err())
+				// A context derived from the attempt's, as net/http derives
+				// one per request, and a function to run after it.
+				sub, subCancel := context.WithCancelCause(a)
+				defer subCancel(nil)
+				ran := make(chan struct{})
+				context.AfterFunc(a, func() { close(ran) })
+				select {
+				case <-a.Done():
+					t.Fatal("done before its end")
+				case <-sub.Done():
+					t.Fatal("derived context done before the attempt's end")
+				default:
+				}
+				a.end()
+				<-a.Done()
+				<-sub.Done()
+				<-ran
+				assert.Equal(t, context.Canceled, a.Err())
+				assert.Equal(t, context.Canceled, context.Cause(a))
+				assert.Equal(t, context.Canceled, sub.Err())
+				assert.Equal(t, context.Canceled, context.Cause(sub))
+				if parent.Done() != nil {
+					assert.NoError(t, parent.Err(), "the caller's context goes on")
+				}
+				// After the end, a function runs at once.
+				late := make(chan struct{})
+				assert.False(t, context.AfterFunc(a, func() { close(late) })())
+				<-late
+			})
 
-	// A caller's context with values and cancellation: the derived context
-	// keeps both, and is shared by the calls made under that caller context.
-	parent, cancelParent := context.WithCancel(context.WithValue(context.Background(), ctxKey{}, "trace-42"))
-	v1, cancel1 := c.attemptContext(parent, timeout)
-	v2, _ := c.attemptContext(parent, timeout)
-	assert.Nil(t, cancel1)
-	assert.Same(t, v1, v2)
-	assert.Equal(t, "trace-42", v1.Value(ctxKey{}))
-	dl, ok := v1.Deadline()
-	require.True(t, ok)
-	assert.InDelta(t, float64(timeout), float64(time.Until(dl)), float64(2*time.Second))
-	cancelParent()
-	assert.ErrorIs(t, v1.Err(), context.Canceled, "the caller's cancellation reaches the attempt")
+			t.Run("the deadline", func(t *testing.T) {
+				t.Parallel()
+				parent, _ := mk()
+				a := newAttempt(parent, 20*time.Millisecond)
+				require.NotNil(t, a)
+				defer a.end()
+				sub, subCancel := context.WithCancelCause(a)
+				defer subCancel(nil)
+				<-a.Done()
+				<-sub.Done()
+				assert.Equal(t, context.DeadlineExceeded, a.Err())
+				assert.Equal(t, context.DeadlineExceeded, context.Cause(a))
+				assert.Equal(t, context.DeadlineExceeded, context.Cause(sub), "net/http reports the cause")
+				if parent.Done() != nil {
+					assert.NoError(t, parent.Err(), "the caller's context goes on")
+				}
+			})
 
-	// A sooner deadline of the caller is used as it is.
-	soon, cancelSoon := context.WithTimeout(context.Background(), time.Second)
-	defer cancelSoon()
-	s, cancel2 := c.attemptContext(soon, timeout)
-	assert.Nil(t, cancel2)
-	assert.Equal(t, soon, s)
+			t.Run("a stopped function does not run", func(t *testing.T) {
+				t.Parallel()
+				parent, _ := mk()
+				a := newAttempt(parent, timeout)
+				require.NotNil(t, a)
+				ran := make(chan struct{}, 2)
+				stop1 := context.AfterFunc(a, func() { ran <- struct{}{} })
+				stop2 := context.AfterFunc(a, func() { ran <- struct{}{} })
+				assert.True(t, stop1())
+				assert.False(t, stop1(), "stopped already")
+				a.end()
+				<-ran
+				assert.False(t, stop2(), "ran already")
+				select {
+				case <-ran:
+					t.Fatal("a stopped function ran")
+				case <-time.After(20 * time.Millisecond):
+				}
+			})
+		})
+	}
 
-	// A later deadline gets the per-attempt timeout under it.
-	late, cancelLate := context.WithTimeout(context.Background(), time.Hour)
-	defer cancelLate()
-	l, _ := c.attemptContext(late, timeout)
-	dl, _ = l.Deadline()
-	assert.Less(t, time.Until(dl), 2*time.Minute)
+	t.Run("the caller's cancellation", func(t *testing.T) {
+		t.Parallel()
+		cause := errors.New("shutting down")
+		parent, cancel := context.WithCancelCause(context.Background())
+		a := newAttempt(parent, timeout)
+		require.NotNil(t, a)
+		defer a.end()
+		cancel(cause)
+		<-a.Done()
+		assert.Equal(t, context.Canceled, a.Err())
+		assert.Equal(t, cause, context.Cause(a))
+	})
 
-	// A context type that cannot be compared gets a timer context of its own.
-	nc := nonComparableCtx{Context: context.Background(), tags: []string{"x"}}
-	assert.NotPanics(t, func() {
-		own, cancel := c.attemptContext(nc, timeout)
-		require.NotNil(t, cancel)
+	t.Run("the caller's later deadline", func(t *testing.T) {
+		t.Parallel()
+		parent, cancel := context.WithTimeout(context.Background(), time.Hour)
 		defer cancel()
-		_, ok := own.Deadline()
-		assert.True(t, ok)
+		a := newAttempt(parent, timeout)
+		require.NotNil(t, a)
+		defer a.end()
+		dl, _ := a.Deadline()
+		assert.Less(t, time.Until(dl), 2*timeout, "the attempt's deadline, not the caller's")
+	})
+
+	t.Run("the caller's sooner deadline", func(t *testing.T) {
+		t.Parallel()
+		parent, cancel := context.WithTimeout(context.Background(), time.Second)
+		defer cancel()
+		assert.Nil(t, newAttempt(parent, timeout), "the caller's context is used as it is")
+	})
+
+	t.Run("a non-comparable context type", func(t *testing.T) {
+		t.Parallel()
+		nc := nonComparableCtx{Context: context.Background(), tags: []string{"x"}}
+		assert.NotPanics(t, func() {
+			a := newAttempt(nc, timeout)
+			require.NotNil(t, a)
+			a.end()
+		})
 	})
 }
 
+// expiry counts the expire calls a timer makes.
+type expiry struct{ n atomic.Int32 }
+
+func (e *expiry) expire() { e.n.Add(1) }
+
+// A pooled timer's late firing, after its attempt was over and another
+// attempt took the timer, leaves the new attempt alone; a firing at the
+// deadline ends it.
+func TestAttemptTimerLateFiring(t *testing.T) {
+	t.Parallel()
+	e := &expiry{}
+	s := startTimer(e, time.Now().Add(time.Hour), time.Hour)
+	s.fire() // as a firing meant for the timer's previous attempt
+	assert.Zero(t, e.n.Load())
+	s.stop()
+
+	s = startTimer(e, time.Now(), time.Hour)
+	s.fire()
+	assert.Equal(t, int32(1), e.n.Load())
+	s.stop()
+	s.fire() // late, after the stop
+	assert.Equal(t, int32(1), e.n.Load())
+}
+
 // The context a request carries holds the caller's values, whatever path
-// attemptContext took.
+// newAttempt took.
 func TestRequestCarriesCallerValues(t *testing.T) {
 	t.Parallel()
 	probe := &ctxProbe{}

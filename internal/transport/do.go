@@ -230,9 +230,10 @@ func urlErrOp(method string) string {
 
 func (c *Client) attempt(ctx context.Context, r *Request, decode func(*Response) error) (resp Response, o outcome) {
 	timeout := c.timeout(r)
-	actx, cancel := c.attemptContext(ctx, timeout)
-	if cancel != nil {
-		defer cancel()
+	actx := ctx
+	if a := newAttempt(ctx, timeout); a != nil {
+		defer a.end()
+		actx = a
 	}
 	hresp, err := c.send(c.newRequest(actx, r))
 	if err != nil {

@@ -53,8 +53,7 @@ type Client struct {
 	// userMaxBytes is the user's WithMaxResponseBytes, 0 when not set.
 	userMaxBytes int64
 
-	ids       atomic.Uint64
-	deadlines deadlineShare
+	ids atomic.Uint64
 
 	// headers shared read-only by requests sent through the SDK's own
 	// transport, which never modifies them.
