@@ -36,8 +36,11 @@ type Settings struct {
 type Client struct {
 	chain string
 	base  *url.URL
-	key   string
-	red   redactor
+	// red holds the access key (nil for none) behind a pointer, so that fmt
+	// never reaches it; sendKey is false for a keyless client, whose red
+	// only masks a key given by mistake.
+	red     *redactor
+	sendKey bool
 	// Requests go through hc when the user gave an *http.Client, and
 	// straight to rt otherwise (no redirects are followed then).
 	hc    *http.Client
@@ -72,7 +75,7 @@ func New(s Settings) (*Client, error) {
 	base, err := parseBase(s.BaseURL)
 	if err != nil {
 		// The message quotes the base URL, which may hold the key.
-		reason := red.String(err.Error())
+		reason := red.Text(err.Error())
 		return nil, fmt.Errorf("%s: %w", s.Chain, &nodeaccess.InputError{Arg: "baseURL", Reason: reason})
 	}
 	if !s.Keyless {
@@ -80,7 +83,7 @@ func New(s Settings) (*Client, error) {
 			return nil, fmt.Errorf("%s: %w", s.Chain, &nodeaccess.InputError{Arg: "key", Reason: err.Error()})
 		}
 	}
-	c := &Client{chain: s.Chain, base: base, key: s.Key, red: red}
+	c := &Client{chain: s.Chain, base: base, red: red, sendKey: s.Key != ""}
 	for _, o := range s.Options {
 		if o == nil {
 			continue
@@ -88,7 +91,7 @@ func New(s Settings) (*Client, error) {
 		if err := o(&c.cfg); err != nil {
 			// An option's message may quote its value (a URL, a header),
 			// which may hold the key.
-			return nil, fmt.Errorf("%s: %w", s.Chain, &nodeaccess.InputError{Arg: "option", Reason: c.red.String(err.Error())})
+			return nil, fmt.Errorf("%s: %w", s.Chain, &nodeaccess.InputError{Arg: "option", Reason: c.red.Text(err.Error())})
 		}
 	}
 	if opt := c.cfg.ForeignExt(s.Chain); opt != "" {
@@ -167,7 +170,7 @@ func (c *Client) Config() *config.Config { return &c.cfg }
 
 // BaseMasked returns the base URL, with the key masked should the user have
 // put it there too.
-func (c *Client) BaseMasked() string { return c.red.String(c.base.String()) }
+func (c *Client) BaseMasked() string { return c.red.Text(c.base.String()) }
 
 // Wrap wraps err once in a *nodeaccess.OpError naming the chain and op; nil
 // stays nil and an error already wrapped is returned as it is.
@@ -175,8 +178,9 @@ func (c *Client) Wrap(op string, err error) error {
 	if err == nil {
 		return nil
 	}
-	if oe, ok := err.(*nodeaccess.OpError); ok {
-		return oe
+	if _, ok := err.(*nodeaccess.OpError); ok {
+		// Masked again: a chain package may have built it itself.
+		return c.red.Err(err)
 	}
 	return &nodeaccess.OpError{Chain: c.chain, Op: op, Err: c.red.Err(err)}
 }
@@ -184,14 +188,14 @@ func (c *Client) Wrap(op string, err error) error {
 // Mask returns s with every form of the access key replaced by Mask, for a
 // chain package that shows text taken from a response (a server's message
 // after JSON unescaping, say) in an error of its own.
-func (c *Client) Mask(s string) string { return c.red.String(s) }
+func (c *Client) Mask(s string) string { return c.red.Text(s) }
 
 // String describes the client without its key.
 func (c *Client) String() string {
 	if c == nil {
 		return "<nil>"
 	}
-	if c.key == "" {
+	if !c.sendKey {
 		return fmt.Sprintf("%s client for %s (no key)", c.chain, c.BaseMasked())
 	}
 	return fmt.Sprintf("%s client for %s (key %s)", c.chain, c.BaseMasked(), Mask)
