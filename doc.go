@@ -65,9 +65,13 @@
 // context.DeadlineExceeded); when the caller's context ends the call, the
 // error is that context's error.
 //
-// The SDK's own HTTP transport keeps connections alive and pools up to 128 idle connections per
-// host, and does not follow redirects (a 3xx is an *HTTPError), so the key
-// travels only to the host the user named.
+// The SDK's own HTTP transport keeps connections alive and pools up to 128
+// idle connections per host, and does not follow redirects (a 3xx is an
+// *HTTPError), so the key travels only to the host the user named. With
+// WithHTTPClient, redirects within the origin (scheme, host and port) are
+// followed as the user's client follows them, without a Referer header;
+// a redirect to another origin never is, whatever the client's
+// CheckRedirect says. No request carries the key in a header.
 //
 // # Errors
 //

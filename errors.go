@@ -55,9 +55,12 @@ type HTTPError struct {
 	// URL is the request URL with the access key masked.
 	URL string
 	// Location is the Location header of a redirect (3xx) with the access
-	// key masked. The SDK's own HTTP client does not follow redirects, so
-	// that the key in the path never travels to a place the user did not
-	// name; pass WithHTTPClient with a client of yours to follow them.
+	// key masked. The SDK never follows a redirect to another origin
+	// (scheme, host or port), so that the key in the path never travels to
+	// a place the user did not name: such a 3xx ends the call with this
+	// error. Without WithHTTPClient no redirect is followed at all; with it,
+	// redirects within the origin are followed as the user's client follows
+	// them (see WithHTTPClient).
 	Location string
 }
 

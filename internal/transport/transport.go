@@ -41,8 +41,9 @@ type Client struct {
 	// only masks a key given by mistake.
 	red     *redactor
 	sendKey bool
-	// Requests go through hc when the user gave an *http.Client, and
-	// straight to rt otherwise (no redirects are followed then).
+	// Requests go through hc, a copy of the user's *http.Client that
+	// follows only same-origin redirects (redirect.go), when the user gave
+	// one, and straight to rt otherwise (no redirects are followed then).
 	hc    *http.Client
 	rt    http.RoundTripper
 	ownRT bool // rt is the SDK's own transport, which never modifies requests
@@ -94,6 +95,10 @@ func New(s Settings) (*Client, error) {
 			return nil, fmt.Errorf("%s: %w", s.Chain, &nodeaccess.InputError{Arg: "option", Reason: c.red.Text(err.Error())})
 		}
 	}
+	if c.red.holds(c.cfg.UserAgent) {
+		// The SDK never puts the key in a header.
+		return nil, fmt.Errorf("%s: %w", s.Chain, &nodeaccess.InputError{Arg: "option", Reason: "WithUserAgent: the user agent holds the access key"})
+	}
 	if opt := c.cfg.ForeignExt(s.Chain); opt != "" {
 		return nil, fmt.Errorf("%s: %w", s.Chain, &nodeaccess.InputError{Arg: "option", Reason: fmt.Sprintf("%s is an option of another package, not of %s", opt, s.Chain)})
 	}
@@ -128,7 +133,7 @@ func (c *Client) applyDefaults() {
 	c.ua = []string{ua}
 	switch {
 	case cfg.HTTPClient != nil:
-		c.hc = cfg.HTTPClient
+		c.hc = c.guardRedirects(cfg.HTTPClient)
 	case cfg.RoundTripper != nil:
 		c.rt = cfg.RoundTripper
 	default:
