@@ -48,7 +48,10 @@ type HTTPError struct {
 	// access key replaced by "REDACTED" wherever the server echoed it.
 	Body []byte
 	// RetryAfter is the delay the server asked for in a Retry-After header
-	// (seconds or an HTTP date), or 0 when it sent none.
+	// (seconds or an HTTP date), or 0 when it sent none, an unreadable one,
+	// or one that means "now". A delay beyond 2^31 seconds (about 68
+	// years), a number too large for int64 included, reads as 2^31 seconds:
+	// longer than any cap, so the call ends at once.
 	RetryAfter time.Duration
 	// Method is the request method.
 	Method string
