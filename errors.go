@@ -36,7 +36,8 @@ var (
 )
 
 // HTTPError is a response with a status outside 2xx. The access key never
-// appears in it: URL is masked and Body is scrubbed.
+// appears in it: URL is masked, and Status, ContentType, Body and Location
+// are scrubbed of every spelling of it the package documentation lists.
 type HTTPError struct {
 	// StatusCode is the HTTP status code, such as 429.
 	StatusCode int
@@ -45,7 +46,9 @@ type HTTPError struct {
 	// ContentType is the response's Content-Type header.
 	ContentType string
 	// Body is the start of the response body (at most 4 KiB), with the
-	// access key replaced by "REDACTED" wherever the server echoed it.
+	// access key replaced by "REDACTED" wherever the server echoed it, in
+	// any of the spellings the package documentation lists (percent-,
+	// JSON- and HTML-escaped, character by character).
 	Body []byte
 	// RetryAfter is the delay the server asked for in a Retry-After header
 	// (seconds or an HTTP date), or 0 when it sent none, an unreadable one,
