@@ -189,7 +189,7 @@ func TestUserClientSettingsApply(t *testing.T) {
 			}
 		default:
 			http.SetCookie(w, &http.Cookie{Name: "session", Value: "s1", Path: "/"})
-			http.Redirect(w, r, "/next", 307)
+			http.Redirect(w, r, "/next", http.StatusTemporaryRedirect)
 		}
 	})
 	// CheckRedirect: called, sees no Referer, and its error ends the call.
@@ -242,7 +242,7 @@ func TestUserClientUnchanged(t *testing.T) {
 			io.WriteString(w, "{}")
 			return
 		}
-		http.Redirect(w, r, "/next", 302)
+		http.Redirect(w, r, "/next", http.StatusFound)
 	})
 	for name, hc := range userClients(t) {
 		before := clientFields(hc)
