@@ -179,3 +179,47 @@ func TestMaskKeepsCleanErrors(t *testing.T) {
 		assert.True(t, got.Err == e, "%T was replaced", e)
 	}
 }
+
+// joined is shaped like ton's serverError and hyper's unsupportedError: an
+// unexported type with unexported fields, an Is method of its own, and
+// typed causes.
+type joined struct {
+	msg  string
+	http *nodeaccess.HTTPError
+	rpc  *nodeaccess.RPCError
+}
+
+var errJoined = errors.New("joined sentinel")
+
+func (e *joined) Error() string        { return e.msg + ": " + e.http.Error() + "; " + e.rpc.Error() }
+func (e *joined) Unwrap() []error      { return []error{e.http, e.rpc} }
+func (e *joined) Is(target error) bool { return target == errJoined }
+
+// TestMaskOpaqueErrorKeepsWhatItCan: an error whose own fields Err cannot
+// reach keeps its Is method's answers and its typed causes (masked copies),
+// and its text is masked.
+func TestMaskOpaqueErrorKeepsWhatItCan(t *testing.T) {
+	t.Parallel()
+	const key = "sEcReT-k3y"
+	c, err := transport.New(transport.Settings{Chain: "ton", BaseURL: "https://node.example", Key: key})
+	require.NoError(t, err)
+	in := &joined{
+		msg:  "server says " + key,
+		http: &nodeaccess.HTTPError{StatusCode: 429, Status: "429 Too Many Requests", Body: []byte(`{"error":"` + key + `"}`)},
+		rpc:  &nodeaccess.RPCError{Code: 429, Message: "limit for " + key},
+	}
+	got := c.Wrap("accountStates", in)
+	testkit.AssertErrNoKey(t, key, got)
+	assert.Equal(t, `ton: accountStates: server says REDACTED: HTTP 429 Too Many Requests: {"error":"REDACTED"}; json-rpc error 429: limit for REDACTED`, got.Error())
+	assert.ErrorIs(t, got, errJoined)
+	assert.ErrorIs(t, got, nodeaccess.ErrRateLimited)
+	var he *nodeaccess.HTTPError
+	require.ErrorAs(t, got, &he)
+	assert.Equal(t, `{"error":"REDACTED"}`, string(he.Body))
+	assert.Equal(t, 429, he.StatusCode)
+	var re *nodeaccess.RPCError
+	require.ErrorAs(t, got, &re)
+	assert.Equal(t, "limit for REDACTED", re.Message)
+	var j *joined
+	assert.False(t, errors.As(got, &j), "the original, which holds the key, must not be reachable")
+}
