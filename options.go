@@ -172,7 +172,8 @@ func WithLogger(l *slog.Logger) Option {
 
 // WithUserAgent appends s to the User-Agent header, after the SDK's own
 // "nodeaccess-go/<Version>". s must not contain control characters (tab
-// aside), which HTTP does not allow in a header.
+// aside), which HTTP does not allow in a header, nor the access key in any
+// spelling (the constructor refuses it: no header carries the key).
 func WithUserAgent(s string) Option {
 	return func(c *config.Config) error {
 		if strings.ContainsAny(s, "\r\n") {
