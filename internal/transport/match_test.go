@@ -306,3 +306,26 @@ func BenchmarkMask(b *testing.B) {
 		}
 	})
 }
+
+// FuzzMaskText: whatever a server sends, masking never panics, Text and
+// Bytes agree, and Head keeps to its length.
+func FuzzMaskText(f *testing.F) {
+	f.Add("k+é😀", `\ud83d\ude00 %25C3%a9 &#x2B &#43; \u{1F600} \U0001f600 \x \u &# %`)
+	f.Add("a", `\ud83d\u`)
+	f.Add("😀😀", `\ud83d\ude00\ud83d`)
+	f.Fuzz(func(t *testing.T, key, text string) {
+		if checkKey(key) != nil {
+			return
+		}
+		r := newRedactor(key)
+		got := r.Text(text)
+		if b := string(r.Bytes([]byte(text))); b != got {
+			t.Fatalf("Text %q, Bytes %q", got, b)
+		}
+		for _, n := range []int{0, 1, len(text) / 2, len(text)} {
+			if h := r.Head([]byte(text), n); len(h) > n {
+				t.Fatalf("Head(%d) has %d bytes", n, len(h))
+			}
+		}
+	})
+}

@@ -107,7 +107,9 @@ func (r *redactor) Bytes(b []byte) []byte {
 // a plain cut would leave partly visible). b is never modified.
 func (r *redactor) Head(b []byte, n int) []byte {
 	if len(b) <= n {
-		return r.Bytes(b)
+		// Masking can lengthen it (a one-character key becomes Mask).
+		m := r.Bytes(b)
+		return m[:min(len(m), n)]
 	}
 	var out []byte
 	from := 0
