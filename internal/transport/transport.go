@@ -177,8 +177,9 @@ func (c *Client) Config() *config.Config { return &c.cfg }
 // put it there too.
 func (c *Client) BaseMasked() string { return c.red.Text(c.base.String()) }
 
-// Wrap wraps err once in a *nodeaccess.OpError naming the chain and op; nil
-// stays nil and an error already wrapped is returned as it is.
+// Wrap wraps err once in a *nodeaccess.OpError naming the chain and op, with
+// the key masked (Err: types and chain kept); nil stays nil and an
+// *OpError is not wrapped again, only masked.
 func (c *Client) Wrap(op string, err error) error {
 	if err == nil {
 		return nil
