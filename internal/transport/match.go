@@ -57,12 +57,22 @@ func find[T text](r *redactor, s T, from int) (int, int) {
 		if !r.first[s[i]] {
 			continue
 		}
+		if r.second != 0 && !escapeIntro(s[i]) && (i+1 >= len(s) ||
+			!sameByte(s[i+1], r.second) && !escapeIntro(s[i+1])) {
+			// The key's first character as itself, not followed by its
+			// second as itself or by an escape: the common miss, decided
+			// without the matcher.
+			continue
+		}
 		if end := matchAt(r, s, i); end > i {
 			return i, end
 		}
 	}
 	return -1, -1
 }
+
+// escapeIntro reports the bytes that start an escape.
+func escapeIntro(c byte) bool { return c == '%' || c == '\\' || c == '&' }
 
 // add adds p to the set of positions f.
 func add(f []int, p int) []int {

@@ -27,6 +27,9 @@ type redactor struct {
 	first [256]bool
 	// longest is the length of the longest spelling of the key.
 	longest int
+	// second is the key's second character when it and the first are
+	// ASCII, 0 otherwise: find's quick test of a candidate.
+	second byte
 }
 
 func newRedactor(key string) *redactor {
@@ -39,6 +42,9 @@ func newRedactor(key string) *redactor {
 		kr.n = utf8.EncodeRune(kr.utf[:], c)
 		r.runes = append(r.runes, kr)
 		r.longest += max(5*kr.n, maxRuneSpelling)
+	}
+	if len(r.runes) > 1 && r.runes[0].r < utf8.RuneSelf && r.runes[1].r < utf8.RuneSelf {
+		r.second = byte(r.runes[1].r)
 	}
 	for _, b := range []byte{'%', '\\', '&', r.runes[0].utf[0]} {
 		r.first[b] = true
