@@ -117,20 +117,24 @@ func (r *redactor) copyErr(err error, depth int) (error, bool) {
 	if v.Kind() != reflect.Struct {
 		return err, false
 	}
-	cp := reflect.New(v.Type()).Elem()
-	cp.Set(v)
-	changed := false
-	for i := range cp.NumField() {
-		f := cp.Field(i)
-		if !f.CanSet() {
+	// The copy is made at the first field that changes, so that an error
+	// without the key costs nothing.
+	var cp reflect.Value
+	for i := range v.NumField() {
+		if !v.Type().Field(i).IsExported() {
 			continue
 		}
-		if m, ok := r.maskField(f, depth); ok {
-			f.Set(m)
-			changed = true
+		m, ok := r.maskField(v.Field(i), depth)
+		if !ok {
+			continue
 		}
+		if !cp.IsValid() {
+			cp = reflect.New(v.Type()).Elem()
+			cp.Set(v)
+		}
+		cp.Field(i).Set(m)
 	}
-	if !changed {
+	if !cp.IsValid() {
 		return err, false
 	}
 	if ptr {
