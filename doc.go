@@ -28,7 +28,7 @@
 //
 // The key is a secret path segment: the SDK puts it where each operation needs
 // it, path-escaped, and masks it ("REDACTED") in every error, log line, hook
-// payload and String of a client.
+// payload and formatting of a client (see The access key below).
 //
 // # Testing without a network
 //
@@ -69,9 +69,48 @@
 // no timer, no reference to the caller's context), whatever kind of context
 // the caller passed.
 //
-// The SDK's own HTTP transport keeps connections alive and pools up to 128 idle connections per
-// host, and does not follow redirects (a 3xx is an *HTTPError), so the key
-// travels only to the host the user named.
+// The SDK's own HTTP transport keeps connections alive and pools up to 128
+// idle connections per host, and does not follow redirects (a 3xx is an
+// *HTTPError), so the key travels only to the host the user named. With
+// WithHTTPClient, redirects within the origin (scheme, host and port) are
+// followed as the user's client follows them, without a Referer header;
+// a redirect to another origin never is, whatever the client's
+// CheckRedirect says. No request carries the key in a header.
+//
+// # The access key
+//
+// The SDK sends the key only in the path of requests to the origin (scheme,
+// host and port) of the base URL: never in a header, never to another origin
+// (see WithHTTPClient for redirects). No formatting of a client shows it,
+// under any fmt verb, of the client or of the dereferenced value, alone or
+// inside a struct of the caller's.
+//
+// What a server echoes back is masked in every error (HTTPError's Status,
+// ContentType, Body and Location; RPCError's Message and Data; the chain
+// packages' own errors), hook payload and log line, whatever the spelling.
+// For each character of the key independently, these spellings are
+// recognised, in any combination (one character escaped, the next not):
+//
+//   - the character itself, letters in either case;
+//   - each byte of its UTF-8 encoding as itself, percent-escaped in either
+//     case of hex digit (%2B, %2b), percent-escaped twice (%252B), or as
+//     \x2b;
+//   - a JSON or JavaScript escape in either case (\u002B, \u002b; a
+//     surrogate pair beyond the BMP), Go's \U0001F600, \u{1F600}, and \xE9
+//     for a character below U+0100;
+//   - a backslash before punctuation (\/, \", \\);
+//   - an HTML character reference, decimal or hex, with or without its ";"
+//     (&#43;, &#x2B;), and &amp; &lt; &gt; &quot; &apos;.
+//
+// The longest match is masked, so no tail of an escape is left. Escapes
+// nested deeper than the double percent-escape (a JSON escape of the "%" of
+// a percent-escape) and encodings of the key as a whole (base64, hex) are not
+// recognised.
+//
+// Masking keeps an error's type and chain: errors.Is and errors.As work on a
+// masked error as on the original (an *InputError quoting an argument that
+// happens to be the key still matches ErrInvalidInput), and errors.As never
+// hands out an error that holds the key.
 //
 // # Errors
 //

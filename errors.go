@@ -36,7 +36,8 @@ var (
 )
 
 // HTTPError is a response with a status outside 2xx. The access key never
-// appears in it: URL is masked and Body is scrubbed.
+// appears in it: URL is masked, and Status, ContentType, Body and Location
+// are scrubbed of every spelling of it the package documentation lists.
 type HTTPError struct {
 	// StatusCode is the HTTP status code, such as 429.
 	StatusCode int
@@ -45,19 +46,27 @@ type HTTPError struct {
 	// ContentType is the response's Content-Type header.
 	ContentType string
 	// Body is the start of the response body (at most 4 KiB), with the
-	// access key replaced by "REDACTED" wherever the server echoed it.
+	// access key replaced by "REDACTED" wherever the server echoed it, in
+	// any of the spellings the package documentation lists (percent-,
+	// JSON- and HTML-escaped, character by character).
 	Body []byte
 	// RetryAfter is the delay the server asked for in a Retry-After header
-	// (seconds or an HTTP date), or 0 when it sent none.
+	// (seconds or an HTTP date), or 0 when it sent none, an unreadable one,
+	// or one that means "now". A delay beyond 2^31 seconds (about 68
+	// years), a number too large for int64 included, reads as 2^31 seconds:
+	// longer than any cap, so the call ends at once.
 	RetryAfter time.Duration
 	// Method is the request method.
 	Method string
 	// URL is the request URL with the access key masked.
 	URL string
 	// Location is the Location header of a redirect (3xx) with the access
-	// key masked. The SDK's own HTTP client does not follow redirects, so
-	// that the key in the path never travels to a place the user did not
-	// name; pass WithHTTPClient with a client of yours to follow them.
+	// key masked. The SDK never follows a redirect to another origin
+	// (scheme, host or port), so that the key in the path never travels to
+	// a place the user did not name: such a 3xx ends the call with this
+	// error. Without WithHTTPClient no redirect is followed at all; with it,
+	// redirects within the origin are followed as the user's client follows
+	// them (see WithHTTPClient).
 	Location string
 }
 

@@ -35,9 +35,18 @@ const (
 // never panics.
 type Option func(*config.Config) error
 
-// WithHTTPClient makes the client send through hc instead of the SDK's own
-// *http.Client. The client's Timeout, if set, applies on top of the SDK's
-// per-attempt timeout.
+// WithHTTPClient makes the client send through a copy of hc instead of the
+// SDK's own transport; hc itself is never modified. hc's Transport, Jar and
+// Timeout apply (the Timeout on top of the SDK's per-attempt timeout).
+//
+// Redirects: one within the origin of the request (same scheme, host and
+// port, a missing port being the scheme's default) is followed as hc would
+// follow it (hc's CheckRedirect decides, or net/http's default of at most 10
+// redirects; a 301, 302 or 303 turns a POST into a GET without body), but
+// without the Referer header net/http adds, which would be the previous URL
+// and so the access key. A redirect to another origin is never followed,
+// whatever hc's CheckRedirect says: the 3xx ends the call as an *HTTPError
+// whose Location has the key masked.
 func WithHTTPClient(hc *http.Client) Option {
 	return func(c *config.Config) error {
 		if hc == nil {
@@ -48,8 +57,12 @@ func WithHTTPClient(hc *http.Client) Option {
 	}
 }
 
-// WithRoundTripper keeps the SDK's own *http.Client but sends through rt, for
-// example a transport with a proxy, custom TLS, or instrumentation.
+// WithRoundTripper makes the client send each request through rt (a
+// transport with a proxy, custom TLS, or instrumentation) instead of the
+// SDK's own transport. As with the SDK's own, no redirect is followed: a 3xx
+// is an *HTTPError with the key masked in its Location. The SDK puts the
+// access key in the request URL only, never in a header; rt sees that URL,
+// so it must not log it.
 func WithRoundTripper(rt http.RoundTripper) Option {
 	return func(c *config.Config) error {
 		if rt == nil {
@@ -159,7 +172,8 @@ func WithLogger(l *slog.Logger) Option {
 
 // WithUserAgent appends s to the User-Agent header, after the SDK's own
 // "nodeaccess-go/<Version>". s must not contain control characters (tab
-// aside), which HTTP does not allow in a header.
+// aside), which HTTP does not allow in a header, nor the access key in any
+// spelling (the constructor refuses it: no header carries the key).
 func WithUserAgent(s string) Option {
 	return func(c *config.Config) error {
 		if strings.ContainsAny(s, "\r\n") {

@@ -399,17 +399,17 @@ func (c *Client) netFailure(parent, actx context.Context, timeout time.Duration,
 func (c *Client) httpFailure(r *Request, resp *http.Response) outcome {
 	// Read a little past the cap, so that a key the cap cuts through is
 	// still recognised and masked.
-	head, _, _ := readCapped(make([]byte, 0, 512), resp.Body, int64(ErrorBodyCap+c.red.longest()))
+	head, _, _ := readCapped(make([]byte, 0, 512), resp.Body, int64(ErrorBodyCap+c.red.Longest()))
 	// Drain a little more so that the connection can be reused.
 	_, _ = io.CopyN(io.Discard, resp.Body, 64<<10)
 	he := &nodeaccess.HTTPError{
 		StatusCode:  resp.StatusCode,
-		Status:      c.red.String(resp.Status),
-		ContentType: c.red.String(resp.Header.Get("Content-Type")),
+		Status:      c.red.Text(resp.Status),
+		ContentType: c.red.Text(resp.Header.Get("Content-Type")),
 		Body:        c.red.Head(head, ErrorBodyCap),
 		RetryAfter:  parseRetryAfter(resp.Header.Get("Retry-After"), time.Now()),
 		Method:      methodOf(r),
-		Location:    c.red.String(resp.Header.Get("Location")),
+		Location:    c.red.Text(resp.Header.Get("Location")),
 		URL:         c.maskedURL(r),
 	}
 	o := outcome{err: he, status: resp.StatusCode, bytes: int64(len(head)), retryAfter: he.RetryAfter}
@@ -433,7 +433,7 @@ func methodOf(r *Request) string {
 // segment replaced by Mask, and the key masked in the query too.
 func (c *Client) maskedURL(r *Request) string {
 	_, m := r.Target.withQuery(r.Query)
-	return c.red.String(m)
+	return c.red.Text(m)
 }
 
 // report calls the hook and the logger with one attempt's outcome.

@@ -153,7 +153,7 @@ func (c *Client) rpcError(resp *Response, raw []byte) error {
 		return c.InvalidBody(resp, fmt.Errorf("error code %s is not an integer", obj.Code.String()))
 	}
 	obj.Data = c.red.value(obj.Data)
-	return &nodeaccess.RPCError{Code: int(code), Message: c.red.String(obj.Message), Data: obj.Data}
+	return &nodeaccess.RPCError{Code: int(code), Message: c.red.Text(obj.Message), Data: obj.Data}
 }
 
 // InvalidBody returns an error matching nodeaccess.ErrInvalidResponse that
@@ -167,7 +167,7 @@ func (c *Client) InvalidBody(resp *Response, why error) error {
 			why = jsonProblem(resp.Body, err)
 		}
 	}
-	ct := c.red.String(resp.Header.Get("Content-Type"))
+	ct := c.red.Text(resp.Header.Get("Content-Type"))
 	return fmt.Errorf("%w: %w (content-type %q, body starts %q)", nodeaccess.ErrInvalidResponse, why, ct, c.red.Head(resp.Body, 120))
 }
 

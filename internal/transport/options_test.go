@@ -75,9 +75,12 @@ func TestOptionsApplied(t *testing.T) {
 	assert.False(t, c.ownRT)
 	assert.Nil(t, c.hc)
 
-	// An *http.Client wins over a RoundTripper.
+	// An *http.Client wins over a RoundTripper; the client sends through a
+	// copy of it that guards redirects (redirect_test.go).
 	c = newClient(t, "https://node.example", testKey, nodeaccess.WithRoundTripper(rt), nodeaccess.WithHTTPClient(hc))
-	assert.Same(t, hc, c.hc)
+	require.NotNil(t, c.hc)
+	assert.NotSame(t, hc, c.hc)
+	assert.Equal(t, hc.Transport, c.hc.Transport)
 	assert.False(t, c.ownRT)
 
 	// A hook of the wrong type in the untyped slot is ignored.

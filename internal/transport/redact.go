@@ -1,14 +1,9 @@
 package transport
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
-	"net/url"
-	"slices"
-	"strconv"
 	"strings"
-	"unicode/utf16"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -16,181 +11,169 @@ import (
 // message is shown.
 const Mask = "REDACTED"
 
-// redactor removes the access key from text: the key itself, its path- and
-// query-escaped forms, and the forms Go's %q and JSON quoting give it (a
-// message that quotes a value holding the key would otherwise hide it from a
-// plain match).
+// redactor holds the access key and removes it from text. It finds the key
+// in every spelling the matcher (match.go) accepts: each character of the
+// key written as itself or escaped, independently of the others.
+//
+// A redactor is only ever held through a pointer, and formats itself as
+// Mask under every verb: fmt, which reaches unexported fields by
+// reflection, prints a pointer below the top level as an address, so no
+// formatting of a value that holds a client reaches the key (see
+// TestNoKeyReachableByFmt). A nil *redactor has no key and masks nothing.
 type redactor struct {
-	needles []string
+	key   string
+	runes []keyRune
+	// first marks the bytes a spelling of the key can start with.
+	first [256]bool
+	// longest is the length of the longest spelling of the key.
+	longest int
+	// second is the key's second character when it and the first are
+	// ASCII, 0 otherwise: find's quick test of a candidate.
+	second byte
 }
 
-func newRedactor(key string) redactor {
+func newRedactor(key string) *redactor {
 	if key == "" {
-		return redactor{}
+		return nil
 	}
-	r := redactor{needles: []string{key}}
-	quoted := strconv.Quote(key)
-	js, _ := json.Marshal(key)
-	ascii := strconv.QuoteToASCII(key)
-	forms := []string{url.PathEscape(key), url.QueryEscape(key), quoted[1 : len(quoted)-1], string(js[1 : len(js)-1]),
-		ascii[1 : len(ascii)-1], jsonASCII(key, "%04x"), jsonASCII(key, "%04X")}
-	for _, v := range forms {
-		if !slices.Contains(r.needles, v) {
-			r.needles = append(r.needles, v)
+	r := &redactor{key: key}
+	for _, c := range key {
+		kr := keyRune{r: c}
+		kr.n = utf8.EncodeRune(kr.utf[:], c)
+		r.runes = append(r.runes, kr)
+		r.longest += max(5*kr.n, maxRuneSpelling)
+	}
+	if len(r.runes) > 1 && r.runes[0].r < utf8.RuneSelf && r.runes[1].r < utf8.RuneSelf {
+		r.second = byte(r.runes[1].r)
+	}
+	for _, b := range []byte{'%', '\\', '&', r.runes[0].utf[0]} {
+		r.first[b] = true
+		if isLetter(b) {
+			r.first[b^0x20] = true
+		}
+	}
+	if c := r.runes[0].r; c >= utf8.RuneSelf {
+		// The first character in another case ("É" for "é").
+		for f := unicode.SimpleFold(c); f != c; f = unicode.SimpleFold(f) {
+			var buf [utf8.UTFMax]byte
+			utf8.EncodeRune(buf[:], f)
+			r.first[buf[0]] = true
 		}
 	}
 	return r
 }
 
-// jsonASCII returns key as an ASCII-only JSON string body, the way
-// encoders that escape every non-ASCII character write it (Python's
-// json.dumps: "\u00e9", a surrogate pair beyond the BMP); hexFmt picks lower-
-// or upper-case hex digits.
-func jsonASCII(key, hexFmt string) string {
-	var b strings.Builder
-	for _, r := range key {
-		switch {
-		case r == '"' || r == '\\':
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		case r < utf8.RuneSelf:
-			// Raw, as such encoders write '<', '>' and '&' (unlike
-			// encoding/json); a key holds no control characters.
-			b.WriteRune(r)
-		case r > 0xFFFF:
-			r1, r2 := utf16.EncodeRune(r)
-			fmt.Fprintf(&b, "\\u"+hexFmt+"\\u"+hexFmt, r1, r2)
-		default:
-			fmt.Fprintf(&b, "\\u"+hexFmt, r)
-		}
+// String returns Mask: a redactor never prints its key.
+func (r *redactor) String() string { return Mask }
+
+// GoString returns Mask, for %#v.
+func (r *redactor) GoString() string { return Mask }
+
+// Format prints Mask under every verb.
+func (r *redactor) Format(f fmt.State, _ rune) { _, _ = f.Write([]byte(Mask)) }
+
+// Text returns s with every spelling of the key replaced by Mask; s itself
+// when it holds none (without allocating).
+func (r *redactor) Text(s string) string {
+	i, end := find(r, s, 0)
+	if i < 0 {
+		return s
 	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for i >= 0 {
+		b.WriteString(s[:i])
+		b.WriteString(Mask)
+		s = s[end:]
+		i, end = find(r, s, 0)
+	}
+	b.WriteString(s)
 	return b.String()
 }
 
-// longest returns the length of the longest form of the key.
-func (r redactor) longest() int {
-	n := 0
-	for _, nd := range r.needles {
-		n = max(n, len(nd))
+// Bytes returns b with every spelling of the key replaced by Mask; b itself
+// when it holds none. b is never modified.
+func (r *redactor) Bytes(b []byte) []byte {
+	i, end := find(r, b, 0)
+	if i < 0 {
+		return b
 	}
-	return n
+	out := make([]byte, 0, len(b))
+	for i >= 0 {
+		out = append(out, b[:i]...)
+		out = append(out, Mask...)
+		b = b[end:]
+		i, end = find(r, b, 0)
+	}
+	return append(out, b...)
 }
 
-// String returns s with every form of the key replaced by Mask.
-func (r redactor) String(s string) string {
-	for _, n := range r.needles {
-		if strings.Contains(s, n) {
-			s = strings.ReplaceAll(s, n, Mask)
-		}
+// Head returns at most the first n bytes of b with every spelling of the key
+// masked, including one that starts before byte n and straddles it (which
+// a plain cut would leave partly visible). b is never modified.
+func (r *redactor) Head(b []byte, n int) []byte {
+	if len(b) <= n {
+		// Masking can lengthen it (a one-character key becomes Mask).
+		m := r.Bytes(b)
+		return m[:min(len(m), n)]
 	}
-	return s
+	var out []byte
+	from := 0
+	for from < n {
+		i, end := find(r, b, from)
+		if i < 0 || i >= n {
+			break
+		}
+		if out == nil {
+			out = make([]byte, 0, n+len(Mask))
+		}
+		out = append(out, b[from:i]...)
+		out = append(out, Mask...)
+		from = end
+	}
+	if out == nil {
+		return b[:n]
+	}
+	if from < n {
+		out = append(out, b[from:n]...)
+	}
+	return out[:min(len(out), n)]
+}
+
+// Longest returns the length of the longest spelling of the key that Text
+// recognises, 0 for no key: how far past a cut to read so that a key the cut
+// goes through is still recognised.
+func (r *redactor) Longest() int {
+	if r == nil {
+		return 0
+	}
+	return r.longest
 }
 
 // value returns v, a decoded JSON value, with the key masked in every string
-// in it, map keys included.
-func (r redactor) value(v any) any {
-	if len(r.needles) == 0 {
+// in it, map keys included. v itself is not modified: slices and maps that
+// change are copies.
+func (r *redactor) value(v any) any {
+	if r == nil {
 		return v
 	}
 	switch x := v.(type) {
 	case string:
-		return r.String(x)
+		return r.Text(x)
 	case []any:
-		for i := range x {
-			x[i] = r.value(x[i])
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = r.value(e)
 		}
+		return out
 	case map[string]any:
 		m := make(map[string]any, len(x))
 		for k, e := range x {
-			m[r.String(k)] = r.value(e)
+			m[r.Text(k)] = r.value(e)
 		}
 		return m
 	}
 	return v
-}
-
-// Bytes returns b with every form of the key replaced by Mask; b itself is
-// not modified.
-func (r redactor) Bytes(b []byte) []byte {
-	for _, n := range r.needles {
-		if bytes.Contains(b, []byte(n)) {
-			b = bytes.ReplaceAll(b, []byte(n), []byte(Mask))
-		}
-	}
-	return b
-}
-
-// Err returns an error safe to show: a *url.Error is rebuilt with its URL
-// scrubbed, and an error whose message contains the key is replaced by one
-// with the message scrubbed, whose causes are in turn made safe the same
-// way. errors.Is still reaches the original causes (the sentinels, the net
-// and syscall errors), but no error in the chain prints the key, so errors.As
-// cannot hand the caller one that does. An error that prints no key is
-// returned as it is, wrappers and all.
-func (r redactor) Err(err error) error {
-	if err == nil || len(r.needles) == 0 {
-		return err
-	}
-	if ue, ok := err.(*url.Error); ok {
-		return &url.Error{Op: ue.Op, URL: r.String(ue.URL), Err: r.Err(ue.Err)}
-	}
-	msg := err.Error()
-	clean := r.String(msg)
-	if clean == msg {
-		return err
-	}
-	s := &scrubbed{msg: clean}
-	switch x := err.(type) {
-	case interface{ Unwrap() []error }:
-		for _, e := range x.Unwrap() {
-			if e = r.Err(e); e != nil {
-				s.errs = append(s.errs, e)
-			}
-		}
-	case interface{ Unwrap() error }:
-		if e := r.Err(x.Unwrap()); e != nil {
-			s.errs = []error{e}
-		}
-	}
-	return s
-}
-
-// scrubbed is an error whose message had the key removed; its causes are
-// scrubbed too.
-type scrubbed struct {
-	msg  string
-	errs []error
-}
-
-func (e *scrubbed) Error() string   { return e.msg }
-func (e *scrubbed) Unwrap() []error { return e.errs }
-
-// Head returns at most the first n bytes of b with every form of the key
-// masked, including a key that straddles byte n (which a plain cut would
-// leave half visible).
-func (r redactor) Head(b []byte, n int) []byte {
-	if len(r.needles) == 0 || len(b) <= n {
-		b = r.Bytes(b)
-	} else {
-		var out []byte
-	scan:
-		for i := 0; i < n; {
-			for _, nd := range r.needles {
-				if i+len(nd) <= len(b) && string(b[i:i+len(nd)]) == nd {
-					out = append(out, Mask...)
-					i += len(nd)
-					continue scan
-				}
-			}
-			out = append(out, b[i])
-			i++
-		}
-		b = out
-	}
-	if len(b) > n {
-		b = b[:n]
-	}
-	return b
 }
 
 // Cut returns s cut to at most n bytes, at a character boundary, with "…"
@@ -210,4 +193,4 @@ func Cut(s string, n int) string {
 // piece of it that masking no longer recognises. Chain packages use it for
 // text they take from a response (a server's message after JSON
 // unescaping) and show in errors of their own.
-func (c *Client) MaskCut(s string, n int) string { return Cut(c.red.String(s), n) }
+func (c *Client) MaskCut(s string, n int) string { return Cut(c.red.Text(s), n) }

@@ -51,28 +51,51 @@ func backoff(base, max time.Duration, n int) time.Duration {
 	return rand.N(bound + 1)
 }
 
+// maxRetryAfter is the longest Retry-After parseRetryAfter returns: about
+// 68 years, longer than any cap, so that it always ends the call.
+const maxRetryAfter = (1 << 31) * time.Second
+
 // parseRetryAfter reads a Retry-After header: delay-seconds or an HTTP date.
-// It returns 0 for an absent or unreadable header.
+// It returns 0 for an absent or unreadable header, and for a delay that is
+// not positive or a date not in the future (both mean "now"). A delay or a
+// date beyond maxRetryAfter, a number of seconds too large for int64
+// included, is maxRetryAfter: longer than the cap, so the call ends at once
+// instead of being retried as if the header were absent.
 func parseRetryAfter(v string, now time.Time) time.Duration {
 	v = strings.TrimSpace(v)
 	if v == "" {
 		return 0
 	}
-	if secs, err := strconv.ParseInt(v, 10, 64); err == nil {
+	secs, err := strconv.ParseInt(v, 10, 64)
+	switch {
+	case err == nil:
 		if secs <= 0 {
 			return 0
 		}
-		if secs > 1<<31 {
-			secs = 1 << 31
+		if secs > int64(maxRetryAfter/time.Second) {
+			return maxRetryAfter
 		}
 		return time.Duration(secs) * time.Second
+	case errors.Is(err, strconv.ErrRange) && v[0] != '-' && allDigits(strings.TrimPrefix(v, "+")):
+		// A delay too large for int64 (ParseInt reports the overflow before
+		// it looks at the rest, hence the check for digits).
+		return maxRetryAfter
 	}
 	if t, err := http.ParseTime(v); err == nil {
 		if d := t.Sub(now); d > 0 {
-			return d
+			return min(d, maxRetryAfter)
 		}
 	}
 	return 0
+}
+
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // retryableNetErr reports whether a failure to get (or to finish reading) a

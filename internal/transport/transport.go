@@ -36,10 +36,14 @@ type Settings struct {
 type Client struct {
 	chain string
 	base  *url.URL
-	key   string
-	red   redactor
-	// Requests go through hc when the user gave an *http.Client, and
-	// straight to rt otherwise (no redirects are followed then).
+	// red holds the access key (nil for none) behind a pointer, so that fmt
+	// never reaches it; sendKey is false for a keyless client, whose red
+	// only masks a key given by mistake.
+	red     *redactor
+	sendKey bool
+	// Requests go through hc, a copy of the user's *http.Client that
+	// follows only same-origin redirects (redirect.go), when the user gave
+	// one, and straight to rt otherwise (no redirects are followed then).
 	hc    *http.Client
 	rt    http.RoundTripper
 	ownRT bool // rt is the SDK's own transport, which never modifies requests
@@ -71,7 +75,7 @@ func New(s Settings) (*Client, error) {
 	base, err := parseBase(s.BaseURL)
 	if err != nil {
 		// The message quotes the base URL, which may hold the key.
-		reason := red.String(err.Error())
+		reason := red.Text(err.Error())
 		return nil, fmt.Errorf("%s: %w", s.Chain, &nodeaccess.InputError{Arg: "baseURL", Reason: reason})
 	}
 	if !s.Keyless {
@@ -79,7 +83,7 @@ func New(s Settings) (*Client, error) {
 			return nil, fmt.Errorf("%s: %w", s.Chain, &nodeaccess.InputError{Arg: "key", Reason: err.Error()})
 		}
 	}
-	c := &Client{chain: s.Chain, base: base, key: s.Key, red: red}
+	c := &Client{chain: s.Chain, base: base, red: red, sendKey: s.Key != ""}
 	for _, o := range s.Options {
 		if o == nil {
 			continue
@@ -87,8 +91,12 @@ func New(s Settings) (*Client, error) {
 		if err := o(&c.cfg); err != nil {
 			// An option's message may quote its value (a URL, a header),
 			// which may hold the key.
-			return nil, fmt.Errorf("%s: %w", s.Chain, &nodeaccess.InputError{Arg: "option", Reason: c.red.String(err.Error())})
+			return nil, fmt.Errorf("%s: %w", s.Chain, &nodeaccess.InputError{Arg: "option", Reason: c.red.Text(err.Error())})
 		}
+	}
+	if c.red.holds(c.cfg.UserAgent) {
+		// The SDK never puts the key in a header.
+		return nil, fmt.Errorf("%s: %w", s.Chain, &nodeaccess.InputError{Arg: "option", Reason: "WithUserAgent: the user agent holds the access key"})
 	}
 	if opt := c.cfg.ForeignExt(s.Chain); opt != "" {
 		return nil, fmt.Errorf("%s: %w", s.Chain, &nodeaccess.InputError{Arg: "option", Reason: fmt.Sprintf("%s is an option of another package, not of %s", opt, s.Chain)})
@@ -124,7 +132,7 @@ func (c *Client) applyDefaults() {
 	c.ua = []string{ua}
 	switch {
 	case cfg.HTTPClient != nil:
-		c.hc = cfg.HTTPClient
+		c.hc = c.guardRedirects(cfg.HTTPClient)
 	case cfg.RoundTripper != nil:
 		c.rt = cfg.RoundTripper
 	default:
@@ -166,16 +174,18 @@ func (c *Client) Config() *config.Config { return &c.cfg }
 
 // BaseMasked returns the base URL, with the key masked should the user have
 // put it there too.
-func (c *Client) BaseMasked() string { return c.red.String(c.base.String()) }
+func (c *Client) BaseMasked() string { return c.red.Text(c.base.String()) }
 
-// Wrap wraps err once in a *nodeaccess.OpError naming the chain and op; nil
-// stays nil and an error already wrapped is returned as it is.
+// Wrap wraps err once in a *nodeaccess.OpError naming the chain and op, with
+// the key masked (Err: types and chain kept); nil stays nil and an
+// *OpError is not wrapped again, only masked.
 func (c *Client) Wrap(op string, err error) error {
 	if err == nil {
 		return nil
 	}
-	if oe, ok := err.(*nodeaccess.OpError); ok {
-		return oe
+	if _, ok := err.(*nodeaccess.OpError); ok {
+		// Masked again: a chain package may have built it itself.
+		return c.red.Err(err)
 	}
 	return &nodeaccess.OpError{Chain: c.chain, Op: op, Err: c.red.Err(err)}
 }
@@ -183,14 +193,14 @@ func (c *Client) Wrap(op string, err error) error {
 // Mask returns s with every form of the access key replaced by Mask, for a
 // chain package that shows text taken from a response (a server's message
 // after JSON unescaping, say) in an error of its own.
-func (c *Client) Mask(s string) string { return c.red.String(s) }
+func (c *Client) Mask(s string) string { return c.red.Text(s) }
 
 // String describes the client without its key.
 func (c *Client) String() string {
 	if c == nil {
 		return "<nil>"
 	}
-	if c.key == "" {
+	if !c.sendKey {
 		return fmt.Sprintf("%s client for %s (no key)", c.chain, c.BaseMasked())
 	}
 	return fmt.Sprintf("%s client for %s (key %s)", c.chain, c.BaseMasked(), Mask)

@@ -69,13 +69,27 @@ func checkKey(key string) error {
 
 // Target is a request URL made from a template, with its masked form for
 // errors, logs and hooks. Build one with Client.Target.
+//
+// The URL holds the key, so it sits two pointers away from the Target: fmt
+// prints a pointer below the top level as an address, and even a verb that
+// does not fit a pointer (%s) opens only one, so no formatting of a value
+// holding a Target (a chain client dereferenced) shows the key.
 type Target struct {
+	t *target
+}
+
+type target struct {
 	url    *url.URL
 	masked string
 }
 
 // Masked returns the URL with the access key replaced by Mask.
-func (t Target) Masked() string { return t.masked }
+func (t Target) Masked() string {
+	if t.t == nil {
+		return ""
+	}
+	return t.t.masked
+}
 
 // Target expands tmpl, a path relative to the base URL, into a request URL.
 // Placeholders: {key} is the access key; any other {name} takes the value
@@ -109,10 +123,10 @@ func (c *Client) Target(tmpl string, vars ...string) (Target, error) {
 		name := rest[open+1 : open+end]
 		rest = rest[open+end+1:]
 		if name == "key" {
-			if c.key == "" {
+			if !c.sendKey {
 				return Target{}, fmt.Errorf("transport: template %q needs a key on a keyless client", tmpl)
 			}
-			raw.WriteString(url.PathEscape(c.key))
+			raw.WriteString(url.PathEscape(c.red.key))
 			masked.WriteString(Mask)
 			continue
 		}
@@ -140,7 +154,7 @@ func (c *Client) Target(tmpl string, vars ...string) (Target, error) {
 	}
 	// The base URL itself may hold the key (a user who passed the whole
 	// endpoint as the base), so the masked form is scrubbed as well.
-	return Target{url: u, masked: c.red.String(c.base.Scheme + "://" + c.base.Host + masked.String())}, nil
+	return Target{&target{url: u, masked: c.red.Text(c.base.Scheme + "://" + c.base.Host + masked.String())}}, nil
 }
 
 func lookupVar(vars []string, name string) (string, bool) {
@@ -156,11 +170,11 @@ func lookupVar(vars []string, name string) (string, bool) {
 // masked form. q's values are query-escaped by url.Values.Encode.
 func (t Target) withQuery(q url.Values) (*url.URL, string) {
 	if len(q) == 0 {
-		return t.url, t.masked
+		return t.t.url, t.t.masked
 	}
-	u := *t.url
+	u := *t.t.url
 	u.RawQuery = q.Encode()
-	return &u, t.masked + "?" + u.RawQuery
+	return &u, t.t.masked + "?" + u.RawQuery
 }
 
 // SplitEndpoint splits a whole endpoint URL as providers show it,

@@ -62,14 +62,14 @@ func TestTargetTemplates(t *testing.T) {
 			c := newClient(t, tc.base, tc.key)
 			tg, err := c.Target(tc.tmpl, tc.vars...)
 			require.NoError(t, err)
-			assert.Equal(t, tc.want, tg.url.String())
+			assert.Equal(t, tc.want, tg.t.url.String())
 			assert.Equal(t, tc.masked, tg.Masked())
 			testkit.AssertNoKey(t, tc.key, "Masked", tg.Masked())
 			// The escaped form round-trips: the path a server sees decodes to
 			// the key and the values, segment by segment.
 			back, err := url.Parse(tc.want)
 			require.NoError(t, err)
-			assert.Equal(t, tg.url.Path, back.Path)
+			assert.Equal(t, tg.t.url.Path, back.Path)
 		})
 	}
 }
@@ -105,9 +105,9 @@ func TestTargetQueryMasked(t *testing.T) {
 	assert.Equal(t, "https://node.example/sEcReT%25k3y:@+%3F%23%C3%A9/api/v3/runGetMethod?a=%C3%A9&b=x%2B%2F%3D", u.String())
 	assert.Equal(t, "https://node.example/REDACTED/api/v3/runGetMethod?a=%C3%A9&b=x%2B%2F%3D", masked)
 	// The target itself is unchanged.
-	assert.Empty(t, tg.url.RawQuery)
+	assert.Empty(t, tg.t.url.RawQuery)
 	u2, m2 := tg.withQuery(nil)
-	assert.Same(t, tg.url, u2)
+	assert.Same(t, tg.t.url, u2)
 	assert.Equal(t, tg.Masked(), m2)
 }
 
@@ -147,14 +147,14 @@ func TestKeylessClient(t *testing.T) {
 	require.NoError(t, err)
 	tg, err := c.Target("info")
 	require.NoError(t, err)
-	assert.Equal(t, "https://api.node.example/info", tg.url.String())
+	assert.Equal(t, "https://api.node.example/info", tg.t.url.String())
 	assert.Equal(t, "https://api.node.example/info", tg.Masked())
 	_, err = c.Target("{key}/info")
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "keyless")
 	assert.Equal(t, "hyper client for https://api.node.example (no key)", c.String())
 	assert.Equal(t, "https://api.node.example", c.BaseMasked())
-	assert.Equal(t, "text with REDACTED", c.red.String("text with ignored"), "a key given with Keyless is still masked")
+	assert.Equal(t, "text with REDACTED", c.red.Text("text with ignored"), "a key given with Keyless is still masked")
 
 	// A key the user put into a keyless client's URL by mistake is masked
 	// everywhere the client shows the URL, and never becomes a {key}.
@@ -258,7 +258,7 @@ func TestSplitEndpoint(t *testing.T) {
 		c := newClient(t, base, key)
 		tg, err := c.Target("{key}")
 		require.NoError(t, err)
-		assert.Equal(t, strings.TrimSuffix(tc.endpoint, "/"), tg.url.String())
+		assert.Equal(t, strings.TrimSuffix(tc.endpoint, "/"), tg.t.url.String())
 	}
 	bad := []struct{ endpoint, want string }{
 		{"https://node.example", "has no key segment"},

@@ -1,0 +1,42 @@
+package nodeaccess_test
+
+import (
+	"net/http"
+	"reflect"
+	"testing"
+
+	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/beacon"
+	"github.com/nodeaccess/nodeaccess/evm"
+	"github.com/nodeaccess/nodeaccess/hyper"
+	"github.com/nodeaccess/nodeaccess/internal/testkit"
+	"github.com/nodeaccess/nodeaccess/ton"
+	"github.com/stretchr/testify/require"
+)
+
+// TestNoClientPrintsTheKey: no formatting of any chain client, by pointer
+// or dereferenced, alone or inside a struct, under any verb, shows the key;
+// and no string fmt could reach by reflection from a dereferenced client
+// holds it. With a user's HTTP client and a key also put into the base URL
+// by mistake, so that every field that could hold it is set.
+func TestNoClientPrintsTheKey(t *testing.T) {
+	t.Parallel()
+	for _, key := range testkit.LeakKeys {
+		for _, opts := range [][]nodeaccess.Option{nil, {nodeaccess.WithHTTPClient(&http.Client{})}} {
+			e, err := evm.New("https://node.example/v1", key, opts...)
+			require.NoError(t, err)
+			es, err := evm.New("https://node.example", key, append(opts, evm.WithPathSuffix("evm"))...)
+			require.NoError(t, err)
+			h, err := hyper.New("https://node.example", key, append(opts, hyper.WithPublicURL("http://127.0.0.1:1"))...)
+			require.NoError(t, err)
+			o, err := ton.New("https://node.example", key, append(opts, ton.WithJSONRPC())...)
+			require.NoError(t, err)
+			b, err := beacon.New("https://node.example", key, opts...)
+			require.NoError(t, err)
+			for _, c := range []any{e, es, h, h.EVM(), o, b} {
+				testkit.AssertFormatNoKey(t, key, c)
+				testkit.AssertUnprintable(t, key, reflect.ValueOf(c).Elem().Interface())
+			}
+		}
+	}
+}

@@ -1,0 +1,20 @@
+package hypertest_test
+
+import (
+	"testing"
+
+	"github.com/nodeaccess/nodeaccess/hyper/hypertest"
+	"github.com/nodeaccess/nodeaccess/internal/testkit"
+)
+
+// TestServerFormattingShowsNoKey: no formatting of the server, by pointer or
+// dereferenced, alone or inside a struct, under any verb, shows its key.
+// (The key is the embedded *nodeaccesstest.Server's exported Key field, so
+// fmt still reaches it through an unexported field holding a Server value
+// under %s: testkit.AssertUnprintable would fail.)
+func TestServerFormattingShowsNoKey(t *testing.T) {
+	t.Parallel()
+	const key = "sEcReT-k3y"
+	srv := hypertest.NewT(t, hypertest.WithKey(key))
+	testkit.AssertFormatNoKey(t, key, srv)
+}

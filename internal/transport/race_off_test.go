@@ -1,0 +1,6 @@
+//go:build !race
+
+package transport
+
+// raceEnabled is true under -race, which adds allocations of its own.
+const raceEnabled = false
