@@ -57,16 +57,16 @@ func New(baseURL, key string, opts ...nodeaccess.Option) (*Client, error) {
 //	https://host/beacon/<KEY>
 //
 // with http or https, a host name (ASCII letters, digits, '-', '.') or IP
-// address, any port, and one trailing slash or none.
-// Anything else is refused, so that no segment is ever mistaken for the key
-// and shown unmasked: another segment before /beacon or after the key
+// address, any port, and one trailing slash or none. Anything else is
+// refused, so that no segment is ever mistaken for the key and shown
+// unmasked: another segment before /beacon or after the key
 // ("/v1/beacon/<KEY>", "/beacon/<KEY>/eth"), "/Beacon", an empty or dot
-// segment, a query, a fragment or user info, a key segment that is one of
-// the path names evm, info and beacon (the key is missing), that holds an
-// escaped '/', or that is not %-escaped exactly as it is sent
-// (url.PathEscape). For a base URL with a path of its own
-// ("https://host/v1" and a key), call New. The refusal is an error over a
-// *nodeaccess.InputError whose message quotes no part of the URL.
+// segment, a query, a fragment or user info, a key segment that is one of the
+// path names evm, info and beacon (the key is missing), that holds an escaped
+// '/' or a '\', or that is not %-escaped exactly as it is sent
+// (url.PathEscape). For a base URL with a path of its own ("https://host/v1"
+// and a key), call New. The refusal is an error over a *nodeaccess.InputError
+// whose message quotes no part of the URL.
 func NewFromURL(endpoint string, opts ...nodeaccess.Option) (*Client, error) {
 	ep, err := transport.ParseEndpoint("beacon.NewFromURL", endpoint, "beacon/{key}")
 	if err != nil {

@@ -61,16 +61,16 @@ func New(baseURL, key string, opts ...nodeaccess.Option) (*Client, error) {
 //	https://host/<KEY>/evm  Hyperliquid's EVM: the same with WithPathSuffix("evm")
 //
 // with http or https, a host name (ASCII letters, digits, '-', '.') or IP
-// address, any port, and one trailing slash or none.
-// Anything else is refused, so that no segment is ever mistaken for the key
-// and shown unmasked: another segment before or after the key ("/v2/<KEY>",
-// "/<KEY>/info", "/<KEY>/EVM"), an empty or dot segment, a query, a
-// fragment or user info, a key segment that is one of the path names evm,
-// info and beacon (the key is missing), that holds an escaped '/', or that
-// is not %-escaped exactly as it is sent (url.PathEscape). For a base URL
-// with a path of its own ("https://host/v2" and a key), call New. The
-// refusal is an error over a *nodeaccess.InputError whose message quotes no
-// part of the URL.
+// address, any port, and one trailing slash or none. Anything else is
+// refused, so that no segment is ever mistaken for the key and shown
+// unmasked: another segment before or after the key ("/v2/<KEY>",
+// "/<KEY>/info", "/<KEY>/EVM"), an empty or dot segment, a query, a fragment
+// or user info, a key segment that is one of the path names evm, info and
+// beacon (the key is missing), that holds an escaped '/' or a '\', or that is
+// not %-escaped exactly as it is sent (url.PathEscape). For a base URL with a
+// path of its own ("https://host/v2" and a key), call New. The refusal is an
+// error over a *nodeaccess.InputError whose message quotes no part of the
+// URL.
 func NewFromURL(endpoint string, opts ...nodeaccess.Option) (*Client, error) {
 	ep, err := transport.ParseEndpoint("evm.NewFromURL", endpoint, "{key}", "{key}/evm")
 	if err != nil {

@@ -156,17 +156,16 @@ func holdsKey(rawURL, key string) bool {
 //	https://host/<KEY>/evm
 //
 // with http or https, a host name (ASCII letters, digits, '-', '.') or IP
-// address, any port, and one trailing slash or none.
-// Each gives the same client (/info at {base}/{key}/info, EVM at
-// {base}/{key}/evm). Anything else is refused, so that no segment is ever
-// mistaken for the key and shown unmasked: another segment before or after
-// the key ("/hl/<KEY>", "/<KEY>/rpc", "/<KEY>/INFO"), an empty or dot
-// segment, a query, a fragment or user info, a key segment that is one of
-// the path names evm, info and beacon (the key is missing), that holds an
-// escaped '/', or that is not %-escaped exactly as it is sent
-// (url.PathEscape). For a base URL with a path of its own, call New. The
-// refusal is an error over a *nodeaccess.InputError whose message quotes no
-// part of the URL.
+// address, any port, and one trailing slash or none. Each gives the same
+// client (/info at {base}/{key}/info, EVM at {base}/{key}/evm). Anything else
+// is refused, so that no segment is ever mistaken for the key and shown
+// unmasked: another segment before or after the key ("/hl/<KEY>",
+// "/<KEY>/rpc", "/<KEY>/INFO"), an empty or dot segment, a query, a fragment
+// or user info, a key segment that is one of the path names evm, info and
+// beacon (the key is missing), that holds an escaped '/' or a '\', or that is
+// not %-escaped exactly as it is sent (url.PathEscape). For a base URL with a
+// path of its own, call New. The refusal is an error over a
+// *nodeaccess.InputError whose message quotes no part of the URL.
 func NewFromURL(endpoint string, opts ...nodeaccess.Option) (*Client, error) {
 	ep, err := transport.ParseEndpoint("hyper.NewFromURL", endpoint, "{key}", "{key}/info", "{key}/evm")
 	if err != nil {
