@@ -2,8 +2,6 @@ package beacon
 
 import (
 	"fmt"
-	"net/url"
-	"strings"
 
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/internal/transport"
@@ -52,29 +50,29 @@ func New(baseURL, key string, opts ...nodeaccess.Option) (*Client, error) {
 	return c, nil
 }
 
-// NewFromURL takes the node's endpoint as providers show it,
-// "https://host/beacon/<KEY>" (a path before /beacon is kept), and returns
-// New(base, key, opts...).
+// NewFromURL takes the node's endpoint as providers show it, with the
+// access key in the path, and returns New(base, key, opts...). It takes
+// exactly one shape:
+//
+//	https://host/beacon/<KEY>
+//
+// with http or https, a host name (ASCII letters, digits, '-', '.') or IP
+// address, any port, and one trailing slash or none. Anything else is
+// refused, so that no segment is ever mistaken for the key and shown
+// unmasked: another segment before /beacon or after the key
+// ("/v1/beacon/<KEY>", "/beacon/<KEY>/eth"), "/Beacon", an empty or dot
+// segment, a query, a fragment or user info, a key segment that is one of the
+// path names evm, info and beacon (the key is missing), that holds an escaped
+// '/' or a '\', or that is not %-escaped exactly as it is sent
+// (url.PathEscape). For a base URL with a path of its own ("https://host/v1"
+// and a key), call New. The refusal is an error over a *nodeaccess.InputError
+// whose message quotes no part of the URL.
 func NewFromURL(endpoint string, opts ...nodeaccess.Option) (*Client, error) {
-	base, key, _, err := transport.SplitEndpoint(endpoint)
+	ep, err := transport.ParseEndpoint("beacon.NewFromURL", endpoint, "beacon/{key}")
 	if err != nil {
 		return nil, fmt.Errorf("beacon: %w", err)
 	}
-	u, err := url.Parse(base)
-	if err != nil || !strings.HasSuffix(u.EscapedPath(), "/beacon") {
-		host := ""
-		if u != nil {
-			host = u.Host
-		}
-		return nil, fmt.Errorf("beacon: %w", &nodeaccess.InputError{Arg: "endpoint",
-			Reason: fmt.Sprintf("endpoint URL for host %q must end in /beacon/<KEY>", host)})
-	}
-	p := strings.TrimSuffix(u.EscapedPath(), "/beacon")
-	u.RawPath = p
-	if u.Path, err = url.PathUnescape(p); err != nil {
-		u.Path = p
-	}
-	return New(u.String(), key, opts...)
+	return New(ep.Base, ep.Key, opts...)
 }
 
 // Encoding returns the encoding the client asks for.

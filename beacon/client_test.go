@@ -125,34 +125,16 @@ func TestEncodingString(t *testing.T) {
 		[]string{beacon.EncodingAuto.String(), beacon.EncodingSSZ.String(), beacon.EncodingJSON.String(), beacon.Encoding(9).String()})
 }
 
-func TestNewFromURL(t *testing.T) {
-	c, err := beacon.NewFromURL("https://node.example/beacon/" + testKey)
-	require.NoError(t, err)
-	assert.Equal(t, "beacon.Client{https://node.example/beacon/REDACTED}", c.String())
-	c, err = beacon.NewFromURL("https://node.example/v1/beacon/" + testKey + "/")
-	require.NoError(t, err)
-	assert.Equal(t, "beacon.Client{https://node.example/v1/beacon/REDACTED}", c.String())
-	c, err = beacon.NewFromURL("https://node.example/beacon/"+testKey, beacon.WithEncoding(beacon.EncodingSSZ))
-	require.NoError(t, err)
-	assert.Equal(t, beacon.EncodingSSZ, c.Encoding())
-	for _, bad := range []string{"https://node.example/", "https://node.example/" + testKey, "https://node.example/evm/" + testKey,
-		"node.example/beacon/" + testKey, "https://node.example/beacon/" + testKey + "?x=1"} {
-		_, err = beacon.NewFromURL(bad)
-		require.Error(t, err, bad)
-		assert.ErrorIs(t, err, nodeaccess.ErrInvalidInput, bad)
-		assert.NotContains(t, err.Error(), testKey, bad)
-	}
-}
-
-// The state calls' path: the key under /beacon, then the state id.
+// The state calls' path from NewFromURL: the key under /beacon, then the
+// state id.
 func TestNewFromURLRequestPath(t *testing.T) {
 	srv, _ := serve(t, func(w http.ResponseWriter, r *http.Request, _ int) {
-		assert.Equal(t, "/v1/beacon/"+testKey+"/eth/v2/debug/beacon/states/head", r.URL.EscapedPath())
+		assert.Equal(t, "/beacon/"+testKey+"/eth/v2/debug/beacon/states/head", r.URL.EscapedPath())
 		w.Header().Set("Content-Type", "application/octet-stream")
 		w.Header().Set("Eth-Consensus-Version", "fulu")
 		_, _ = io.WriteString(w, "ssz")
 	})
-	c, err := beacon.NewFromURL(srv.URL + "/v1/beacon/" + testKey)
+	c, err := beacon.NewFromURL(srv.URL + "/beacon/" + testKey)
 	require.NoError(t, err)
 	var sb strings.Builder
 	d, err := c.DownloadState(context.Background(), beacon.Head, &sb)

@@ -7,8 +7,9 @@
 //
 // A Client is made from the node's base URL and the access key, and reads
 // GET {base}/beacon/{key}/eth/v2/debug/beacon/states/{state_id};
-// NewFromURL takes the endpoint as providers show it
-// ("https://host/beacon/<KEY>"):
+// NewFromURL takes the endpoint as providers show it, in exactly one shape,
+// https://host/beacon/<KEY> (any other path is refused: call New for a base
+// URL with a path of its own):
 //
 //	c, err := beacon.New("https://node.example", key)
 //	res, err := c.State(ctx, beacon.Finalized)

@@ -82,6 +82,29 @@ func Example() {
 	// flags with SSZ: <nil>
 }
 
+// The node's endpoint URL as providers show it, in the one shape
+// NewFromURL takes. Any other path is refused without a guess at the key;
+// New takes a base URL with a path of its own.
+func ExampleNewFromURL() {
+	c, err := beacon.NewFromURL("https://eth-beacon.node.example/beacon/YOUR-ACCESS-KEY")
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(c)
+
+	_, err = beacon.NewFromURL("https://eth-beacon.node.example/v1/beacon/YOUR-ACCESS-KEY")
+	fmt.Println(err)
+	c, err = beacon.New("https://eth-beacon.node.example/v1", "YOUR-ACCESS-KEY")
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(c)
+	// Output:
+	// beacon.Client{https://eth-beacon.node.example/beacon/REDACTED}
+	// beacon: invalid input: endpoint: the endpoint URL's path is not a form beacon.NewFromURL takes (https://host/beacon/<KEY>, with no other path segment); for a base URL with a path of its own, use beacon.New(baseURL, key)
+	// beacon.Client{https://eth-beacon.node.example/v1/beacon/REDACTED}
+}
+
 // Ask for JSON to get the execution_optimistic and finalized flags.
 func ExampleClient_State_json() {
 	node := fakeBeaconNode()

@@ -53,19 +53,33 @@ func New(baseURL, key string, opts ...nodeaccess.Option) (*Client, error) {
 	return &Client{t: t, target: target}, nil
 }
 
-// NewFromURL takes a whole endpoint URL as providers show it, with the access
-// key as its last path segment ("https://host/<KEY>"), and returns New(base,
-// key, opts...). An endpoint ending in "/<KEY>/evm" (Hyperliquid's EVM) is
-// read as that key with WithPathSuffix("evm").
+// NewFromURL takes a whole endpoint URL as providers show it, with the
+// access key in the path, and returns New(base, key, opts...). It takes
+// exactly two shapes:
+//
+//	https://host/<KEY>      JSON-RPC at the key: New("https://host", key)
+//	https://host/<KEY>/evm  Hyperliquid's EVM: the same with WithPathSuffix("evm")
+//
+// with http or https, a host name (ASCII letters, digits, '-', '.') or IP
+// address, any port, and one trailing slash or none. Anything else is
+// refused, so that no segment is ever mistaken for the key and shown
+// unmasked: another segment before or after the key ("/v2/<KEY>",
+// "/<KEY>/info", "/<KEY>/EVM"), an empty or dot segment, a query, a fragment
+// or user info, a key segment that is one of the path names evm, info and
+// beacon (the key is missing), that holds an escaped '/' or a '\', or that is
+// not %-escaped exactly as it is sent (url.PathEscape). For a base URL with a
+// path of its own ("https://host/v2" and a key), call New. The refusal is an
+// error over a *nodeaccess.InputError whose message quotes no part of the
+// URL.
 func NewFromURL(endpoint string, opts ...nodeaccess.Option) (*Client, error) {
-	base, key, suffix, err := transport.SplitEndpoint(endpoint, "evm")
+	ep, err := transport.ParseEndpoint("evm.NewFromURL", endpoint, "{key}", "{key}/evm")
 	if err != nil {
 		return nil, fmt.Errorf("evm: %w", err)
 	}
-	if suffix != "" {
-		opts = append([]nodeaccess.Option{WithPathSuffix(suffix)}, opts...)
+	if ep.Shape == "{key}/evm" {
+		opts = append([]nodeaccess.Option{WithPathSuffix("evm")}, opts...)
 	}
-	return New(base, key, opts...)
+	return New(ep.Base, ep.Key, opts...)
 }
 
 // String describes the client; the key is masked.

@@ -3,11 +3,16 @@
 //
 // A Client is made from the node's base URL and the access key, and posts to
 // {base}/{key} (or {base}/{key}/{suffix} with WithPathSuffix, such as
-// Hyperliquid's EVM at {base}/{key}/evm); NewFromURL takes the whole endpoint
-// as providers show it:
+// Hyperliquid's EVM at {base}/{key}/evm):
 //
 //	c, err := evm.New("https://node.example", key)
 //	out, err := c.Call(ctx, evm.CallMsg{To: token, Data: calldata}, evm.Latest)
+//
+// NewFromURL takes the whole endpoint as providers show it, in exactly two
+// shapes: https://host/<KEY> and https://host/<KEY>/evm. It refuses any
+// other path (a segment before the key, such as "/v2/<KEY>", or after it,
+// such as "/<KEY>/info"), so that no segment is taken for the key by a
+// guess and shown unmasked; call New for a base URL with a path.
 //
 // # Block selectors
 //

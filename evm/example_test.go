@@ -137,6 +137,31 @@ func ExampleNew() {
 	// evm: invalid input: baseURL: base URL "ftp://eth.node.example": scheme must be http or https
 }
 
+// A whole endpoint URL as providers show it, in one of the two shapes
+// NewFromURL takes. Any other path is refused without a guess at the key,
+// and the refusal quotes no part of the URL.
+func ExampleNewFromURL() {
+	c, err := evm.NewFromURL("https://eth.node.example/YOUR-ACCESS-KEY")
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(c)
+	c, err = evm.NewFromURL("https://hyperliquid.node.example/YOUR-ACCESS-KEY/evm")
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(c)
+
+	_, err = evm.NewFromURL("https://eth.node.example/v2/YOUR-ACCESS-KEY")
+	fmt.Println(errors.Is(err, nodeaccess.ErrInvalidInput))
+	fmt.Println(err)
+	// Output:
+	// evm.Client{https://eth.node.example/REDACTED}
+	// evm.Client{https://hyperliquid.node.example/REDACTED/evm}
+	// true
+	// evm: invalid input: endpoint: the endpoint URL's path is not a form evm.NewFromURL takes (https://host/<KEY>, https://host/<KEY>/evm, with no other path segment); for a base URL with a path of its own, use evm.New(baseURL, key)
+}
+
 // Parse a block selector as a user types it.
 func ExampleParseBlock() {
 	for _, s := range []string{"finalized", "19000000", "0x121eac0", "-1"} {

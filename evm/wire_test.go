@@ -405,21 +405,6 @@ func TestOperationTypeString(t *testing.T) {
 		[]string{evm.Transfer.String(), evm.SelfDestruct.String(), evm.Create.String(), evm.Create2.String(), evm.EOFCreate.String(), evm.OperationType(-1).String()})
 }
 
-func TestNewFromURL(t *testing.T) {
-	c, err := evm.NewFromURL("https://node.example/prefix/" + testKey)
-	require.NoError(t, err)
-	assert.Equal(t, "evm.Client{https://node.example/prefix/REDACTED}", c.String())
-	// Hyperliquid's EVM endpoint as providers show it: the key, then /evm.
-	c, err = evm.NewFromURL("https://node.example/" + testKey + "/evm")
-	require.NoError(t, err)
-	assert.Equal(t, "evm.Client{https://node.example/REDACTED/evm}", c.String())
-	for _, bad := range []string{"https://node.example/", "https://node.example", "https://node.example/evm", "node.example/" + testKey} {
-		_, err = evm.NewFromURL(bad)
-		require.Error(t, err, bad)
-		assert.ErrorIs(t, err, nodeaccess.ErrInvalidInput, bad)
-	}
-}
-
 // Bad input sends nothing, shown with gock as well: no mock is registered,
 // so any request would be an unmatched one.
 func TestBadInputNothingReachesGock(t *testing.T) {

@@ -148,15 +148,30 @@ func holdsKey(rawURL, key string) bool {
 }
 
 // NewFromURL takes the node's whole endpoint URL as providers show it, with
-// the access key as its last path segment ("https://host/<KEY>"), and returns
-// New(base, key, opts...). A URL ending in "/<KEY>/info" or "/<KEY>/evm" (the
-// two endpoints below the key) is read the same way.
+// the access key in the path, and returns New(base, key, opts...). It takes
+// exactly three shapes, the key alone and the two endpoints below it:
+//
+//	https://host/<KEY>
+//	https://host/<KEY>/info
+//	https://host/<KEY>/evm
+//
+// with http or https, a host name (ASCII letters, digits, '-', '.') or IP
+// address, any port, and one trailing slash or none. Each gives the same
+// client (/info at {base}/{key}/info, EVM at {base}/{key}/evm). Anything else
+// is refused, so that no segment is ever mistaken for the key and shown
+// unmasked: another segment before or after the key ("/hl/<KEY>",
+// "/<KEY>/rpc", "/<KEY>/INFO"), an empty or dot segment, a query, a fragment
+// or user info, a key segment that is one of the path names evm, info and
+// beacon (the key is missing), that holds an escaped '/' or a '\', or that is
+// not %-escaped exactly as it is sent (url.PathEscape). For a base URL with a
+// path of its own, call New. The refusal is an error over a
+// *nodeaccess.InputError whose message quotes no part of the URL.
 func NewFromURL(endpoint string, opts ...nodeaccess.Option) (*Client, error) {
-	base, key, _, err := transport.SplitEndpoint(endpoint, "info", "evm")
+	ep, err := transport.ParseEndpoint("hyper.NewFromURL", endpoint, "{key}", "{key}/info", "{key}/evm")
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", chain, err)
 	}
-	return New(base, key, opts...)
+	return New(ep.Base, ep.Key, opts...)
 }
 
 // EVM returns the client for the chain's EVM at {base}/{key}/evm, made by

@@ -65,31 +65,6 @@ func TestEVMPackageRefusesHyperOptions(t *testing.T) {
 	assert.Equal(t, "evm.Client{https://node.example/REDACTED/evm}", c.EVM().String())
 }
 
-func TestNewFromURL(t *testing.T) {
-	for endpoint, want := range map[string]string{
-		"https://node.example/" + testKey:               "hyper.Client{node https://node.example/REDACTED/info, public https://api.hyperliquid.xyz/info}",
-		"https://node.example/" + testKey + "/":         "hyper.Client{node https://node.example/REDACTED/info, public https://api.hyperliquid.xyz/info}",
-		"https://node.example/" + testKey + "/info":     "hyper.Client{node https://node.example/REDACTED/info, public https://api.hyperliquid.xyz/info}",
-		"https://node.example/" + testKey + "/evm":      "hyper.Client{node https://node.example/REDACTED/info, public https://api.hyperliquid.xyz/info}",
-		"https://node.example/hype/" + testKey + "/evm": "hyper.Client{node https://node.example/hype/REDACTED/info, public https://api.hyperliquid.xyz/info}",
-	} {
-		c, err := hyper.NewFromURL(endpoint)
-		require.NoError(t, err, endpoint)
-		assert.Equal(t, want, c.String(), endpoint)
-	}
-	c, err := hyper.NewFromURL("https://node.example/"+testKey+"/evm", hyper.WithTestnet())
-	require.NoError(t, err)
-	assert.Equal(t, "hyper.Client{node https://node.example/REDACTED/info, public https://api.hyperliquid-testnet.xyz/info}", c.String())
-	assert.Equal(t, "evm.Client{https://node.example/REDACTED/evm}", c.EVM().String())
-
-	for _, bad := range []string{"https://node.example/", "https://node.example", "https://node.example/info", "node.example/" + testKey, "https://node.example/" + testKey + "?x=1"} {
-		_, err := hyper.NewFromURL(bad)
-		require.Error(t, err, bad)
-		assert.ErrorIs(t, err, nodeaccess.ErrInvalidInput, bad)
-		assert.NotContains(t, err.Error(), testKey)
-	}
-}
-
 // One client shared by many goroutines (run with -race).
 func TestConcurrentUse(t *testing.T) {
 	node := newScript(t, reply{200, "application/json", vaultsBody})

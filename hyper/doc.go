@@ -23,6 +23,12 @@
 //	btc, ok := mids.Price("BTC")
 //	out, err := c.EVM().Call(ctx, evm.CallMsg{To: token, Data: calldata}, evm.Latest)
 //
+// NewFromURL takes the node's whole endpoint as providers show it, in
+// exactly three shapes: https://host/<KEY>, https://host/<KEY>/info and
+// https://host/<KEY>/evm. It refuses any other path (a segment before the
+// key, or another after it), so that no segment is taken for the key by a
+// guess and shown unmasked; call New for a base URL with a path.
+//
 // # Types
 //
 // Equities and prices are decimal.Decimal values holding the digits exactly

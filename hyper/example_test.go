@@ -176,6 +176,30 @@ func ExampleNew() {
 	// evm.Client{https://hyperliquid.node.example/REDACTED/evm}
 }
 
+// The node's whole endpoint URL as providers show it: the key alone, or
+// either endpoint below it, gives the same client. Any other path is
+// refused without a guess at the key.
+func ExampleNewFromURL() {
+	for _, endpoint := range []string{
+		"https://hyperliquid.node.example/YOUR-ACCESS-KEY",
+		"https://hyperliquid.node.example/YOUR-ACCESS-KEY/info",
+		"https://hyperliquid.node.example/YOUR-ACCESS-KEY/evm",
+	} {
+		c, err := hyper.NewFromURL(endpoint)
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println(c)
+	}
+	_, err := hyper.NewFromURL("https://hyperliquid.node.example/YOUR-ACCESS-KEY/rpc")
+	fmt.Println(err)
+	// Output:
+	// hyper.Client{node https://hyperliquid.node.example/REDACTED/info, public https://api.hyperliquid.xyz/info}
+	// hyper.Client{node https://hyperliquid.node.example/REDACTED/info, public https://api.hyperliquid.xyz/info}
+	// hyper.Client{node https://hyperliquid.node.example/REDACTED/info, public https://api.hyperliquid.xyz/info}
+	// hyper: invalid input: endpoint: the endpoint URL's path is not a form hyper.NewFromURL takes (https://host/<KEY>, https://host/<KEY>/info, https://host/<KEY>/evm, with no other path segment); for a base URL with a path of its own, use hyper.New(baseURL, key)
+}
+
 // A request type the node does not serve, or a body it cannot read: HTTP
 // 422 "Failed to deserialize the JSON body into the target type". Here the
 // local node is told to answer the next request that way.

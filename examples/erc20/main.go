@@ -11,7 +11,8 @@
 // set:
 //
 //	NODEACCESS_EVM_URL     the EVM node's base URL (https://host), or the whole
-//	                       endpoint with the key as its last path segment
+//	                       endpoint https://host/<KEY> (or https://host/<KEY>/evm;
+//	                       evm.NewFromURL refuses any other path)
 //	NODEACCESS_EVM_KEY     the access key (leave unset when the URL carries it)
 //	NODEACCESS_EVM_TOKEN   the token contract's address (required with a URL)
 //	NODEACCESS_EVM_HOLDER  an address whose balance to print (optional with a URL)

@@ -10,16 +10,17 @@
 // is called on that service instead; the others stay local:
 //
 //	NODEACCESS_EVM_URL      an EVM node's base URL (https://host), or the whole
-//	                        endpoint with the key as its last path segment; for
-//	                        the exchange chain's EVM, where node-access services
-//	                        serve ots_getInternalOperations, https://host/<KEY>/evm
+//	                        endpoint https://host/<KEY>; for the exchange chain's
+//	                        EVM, where node-access services serve
+//	                        ots_getInternalOperations, https://host/<KEY>/evm
 //	NODEACCESS_EVM_KEY      its access key (unset when the URL carries it)
 //	NODEACCESS_EVM_TO       the contract to eth_call and eth_getCode
 //	NODEACCESS_EVM_DATA     the call data, hex (default: none)
 //	NODEACCESS_EVM_TX       a transaction hash for ots_getInternalOperations
 //
 //	NODEACCESS_HYPER_URL         the Hyperliquid node's base URL, or the
-//	                             endpoint with the key as its last segment
+//	                             endpoint https://host/<KEY> (or …/<KEY>/info,
+//	                             …/<KEY>/evm)
 //	NODEACCESS_HYPER_KEY         its access key (unset when the URL carries it)
 //	NODEACCESS_HYPER_PUBLIC_URL  the public API for allMids (default
 //	                             https://api.hyperliquid.xyz)
@@ -33,7 +34,7 @@
 //	NODEACCESS_TON_ACCOUNT  an account for accountStates and pendingTransactions
 //
 //	NODEACCESS_BEACON_URL   the consensus node's base URL, or the endpoint
-//	                        with the key as its last segment
+//	                        https://host/beacon/<KEY>
 //	NODEACCESS_BEACON_KEY   its access key (unset when the URL carries it)
 //	NODEACCESS_BEACON_STATE the state id (default head); a mainnet state is
 //	                        about 300 MB: this downloads and decodes all of it

@@ -12,8 +12,9 @@
 // node-access service instead, set:
 //
 //	NODEACCESS_HYPER_URL         the node's base URL (https://host), or the
-//	                             whole endpoint with the key as its last path
-//	                             segment (https://host/<KEY>)
+//	                             whole endpoint https://host/<KEY> (or
+//	                             https://host/<KEY>/info, https://host/<KEY>/evm;
+//	                             hyper.NewFromURL refuses any other path)
 //	NODEACCESS_HYPER_KEY         the access key (leave unset when the URL
 //	                             carries it)
 //	NODEACCESS_HYPER_PUBLIC_URL  the public API that serves allMids (default

@@ -3,7 +3,6 @@ package transport
 import (
 	"fmt"
 	"net/url"
-	"slices"
 	"strings"
 	"unicode"
 
@@ -175,48 +174,4 @@ func (t Target) withQuery(q url.Values) (*url.URL, string) {
 	u := *t.t.url
 	u.RawQuery = q.Encode()
 	return &u, t.t.masked + "?" + u.RawQuery
-}
-
-// SplitEndpoint splits a whole endpoint URL as providers show it,
-// "https://host/path/<KEY>", into the base URL and the key. When the last
-// segment is one of suffixes ("https://host/<KEY>/evm" with suffix "evm"),
-// the key is the segment before it and suffix is returned too. Errors are
-// *nodeaccess.InputError values that never quote the key or part of it.
-func SplitEndpoint(endpoint string, suffixes ...string) (base, key, suffix string, err error) {
-	bad := func(reason string) (string, string, string, error) {
-		return "", "", "", &nodeaccess.InputError{Arg: "endpoint", Reason: reason}
-	}
-	u, err := url.Parse(endpoint)
-	if err != nil {
-		// Parse errors quote the offending piece, which may be part of the
-		// key: keep only the reason before the quote.
-		reason, _, _ := strings.Cut(urlParseReason(err), "\"")
-		return bad("endpoint URL does not parse: " + strings.TrimSpace(reason))
-	}
-	if u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
-		return bad("endpoint URL must be absolute http or https, with a host")
-	}
-	if u.RawQuery != "" || u.Fragment != "" || u.User != nil {
-		return bad(fmt.Sprintf("endpoint URL for host %q has a query, a fragment or user info", u.Host))
-	}
-	p := strings.TrimRight(u.EscapedPath(), "/")
-	i := strings.LastIndexByte(p, '/')
-	if i >= 0 && slices.Contains(suffixes, p[i+1:]) {
-		suffix = p[i+1:]
-		p = p[:i]
-		i = strings.LastIndexByte(p, '/')
-	}
-	if i < 0 || i == len(p)-1 {
-		return bad(fmt.Sprintf("endpoint URL for host %q has no key segment", u.Host))
-	}
-	k, err := url.PathUnescape(p[i+1:])
-	if err != nil {
-		return bad(fmt.Sprintf("endpoint URL for host %q: key segment is not valid escaping", u.Host))
-	}
-	// Keep the base path as it was escaped ("a%2Fb" stays one segment).
-	u.Path, u.RawPath = p[:i], p[:i]
-	if ru, err := url.PathUnescape(p[:i]); err == nil {
-		u.Path = ru
-	}
-	return u.String(), k, suffix, nil
 }

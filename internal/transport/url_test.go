@@ -238,59 +238,6 @@ func TestBadKey(t *testing.T) {
 	}
 }
 
-func TestSplitEndpoint(t *testing.T) {
-	t.Parallel()
-	ok := []struct{ endpoint, base, key string }{
-		{"https://node.example/sEcReT-k3y", "https://node.example", testKey},
-		{"https://node.example/sEcReT-k3y/", "https://node.example", testKey},
-		{"https://node.example/v1/eth/sEcReT-k3y", "https://node.example/v1/eth", testKey},
-		{"http://127.0.0.1:8545/sEcReT-k3y", "http://127.0.0.1:8545", testKey},
-		{"https://node.example/sEcReT%25k3y:@+%3F%23%C3%A9", "https://node.example", escKey},
-		{"https://node.example/a%2Fb/sEcReT-k3y", "https://node.example/a%2Fb", testKey},
-	}
-	for _, tc := range ok {
-		base, key, suffix, err := SplitEndpoint(tc.endpoint)
-		require.NoError(t, err, tc.endpoint)
-		assert.Empty(t, suffix)
-		assert.Equal(t, tc.base, base, tc.endpoint)
-		assert.Equal(t, tc.key, key, tc.endpoint)
-		// What SplitEndpoint returns builds the same endpoint again.
-		c := newClient(t, base, key)
-		tg, err := c.Target("{key}")
-		require.NoError(t, err)
-		assert.Equal(t, strings.TrimSuffix(tc.endpoint, "/"), tg.t.url.String())
-	}
-	bad := []struct{ endpoint, want string }{
-		{"https://node.example", "has no key segment"},
-		{"https://node.example/", "has no key segment"},
-		{"https://node.example/sEcReT%zz", "does not parse"},
-		{"https://node.example/sEcReT-k3y\x01", "does not parse"},
-		{"http://[::1/sEcReT-k3y", "does not parse"},
-		{"https://node.example/sEcReT%k3y", "does not parse"}, // the parse error would quote "%k3"
-		{"node.example/sEcReT-k3y", "must be absolute http or https"},
-		{"ftp://node.example/sEcReT-k3y", "must be absolute http or https"},
-		{"https://node.example/sEcReT-k3y?x=1", "has a query, a fragment or user info"},
-		{"https://u:p@node.example/sEcReT-k3y", "has a query, a fragment or user info"},
-		{"https://node.example/evm", "has no key segment"}, // only the suffix is left
-	}
-	for _, tc := range bad {
-		_, _, _, err := SplitEndpoint(tc.endpoint, "evm")
-		require.Error(t, err, tc.endpoint)
-		assert.Contains(t, err.Error(), tc.want)
-		assert.ErrorIs(t, err, nodeaccess.ErrInvalidInput)
-		testkit.AssertNoKey(t, testKey, "SplitEndpoint error", err.Error())
-		assert.NotContains(t, err.Error(), "k3")
-	}
-	// A known suffix after the key: the key is the segment before it.
-	base, key, suffix, err := SplitEndpoint("https://node.example/sEcReT-k3y/evm/", "evm", "info")
-	require.NoError(t, err)
-	assert.Equal(t, []string{"https://node.example", testKey, "evm"}, []string{base, key, suffix})
-	// Without that suffix declared, "evm" is just the last segment.
-	base, key, suffix, err = SplitEndpoint("https://node.example/sEcReT-k3y/evm")
-	require.NoError(t, err)
-	assert.Equal(t, []string{"https://node.example/sEcReT-k3y", "evm", ""}, []string{base, key, suffix})
-}
-
 func TestInputErrorIsNotOtherSentinels(t *testing.T) {
 	t.Parallel()
 	_, err := New(Settings{Chain: "evm", BaseURL: "ftp://x", Key: testKey})

@@ -1,0 +1,77 @@
+package hyper_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"testing"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/hyper"
+	"github.com/nodeaccess/nodeaccess/internal/testkit"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// NewFromURL takes https://host/<KEY>, https://host/<KEY>/info and
+// https://host/<KEY>/evm and nothing else: no segment around the key is
+// ever taken for it (issue 11: "/<KEY>/rpc" was read as the key "rpc", and
+// the real key printed).
+func TestNewFromURLShapes(t *testing.T) {
+	// The node's /info and the EVM below the key, whichever shape the
+	// client came from.
+	wire := []string{"{key}/info", "{key}/evm"}
+	testkit.CheckNewFromURL(t, testkit.NewFromURLCheck{
+		New: func(endpoint string, opts ...nodeaccess.Option) (fmt.Stringer, error) {
+			c, err := hyper.NewFromURL(endpoint, opts...)
+			if err != nil {
+				return nil, err
+			}
+			return withEVM{c}, nil
+		},
+		Shapes: map[string][]string{"{key}": wire, "{key}/info": wire, "{key}/evm": wire},
+		Call: func(ctx context.Context, c fmt.Stringer) error {
+			hc := c.(withEVM).Client
+			_, err1 := hc.UserVaultEquities(ctx, common.HexToAddress("0x1"))
+			_, err2 := hc.EVM().InternalOperations(ctx, common.Hash{})
+			return errors.Join(err1, err2)
+		},
+	})
+}
+
+// withEVM prints a hyper.Client and its EVM client.
+type withEVM struct{ *hyper.Client }
+
+func (w withEVM) String() string { return w.Client.String() + " " + w.EVM().String() }
+
+// The refusal as users read it: the reason and the shapes, never a part of
+// the URL.
+func TestNewFromURLRefusal(t *testing.T) {
+	for _, ep := range []string{
+		"https://host/" + testKey + "/rpc",
+		"https://host/" + testKey + "/INFO",
+		"https://host/hl/" + testKey + "/info",
+		"https://host/" + testKey + "/info/x",
+	} {
+		c, err := hyper.NewFromURL(ep)
+		require.Error(t, err, "accepted %s as %v", ep, c)
+		assert.Equal(t, "hyper: invalid input: endpoint: the endpoint URL's path is not a form hyper.NewFromURL takes "+
+			"(https://host/<KEY>, https://host/<KEY>/info, https://host/<KEY>/evm, with no other path segment); "+
+			"for a base URL with a path of its own, use hyper.New(baseURL, key)", err.Error(), ep)
+	}
+	_, err := hyper.NewFromURL("https://host/info/")
+	assert.EqualError(t, err, "hyper: invalid input: endpoint: the key segment is a path name (evm, info or beacon), not a key: the key is missing")
+}
+
+// Every shape gives New's client for the host and the key, with the
+// options given.
+func TestNewFromURLIsNew(t *testing.T) {
+	for _, ep := range []string{"https://node.example/" + testKey, "https://node.example/" + testKey + "/",
+		"https://node.example/" + testKey + "/info", "https://node.example/" + testKey + "/evm/"} {
+		c, err := hyper.NewFromURL(ep, hyper.WithTestnet())
+		require.NoError(t, err, ep)
+		assert.Equal(t, "hyper.Client{node https://node.example/REDACTED/info, public https://api.hyperliquid-testnet.xyz/info}", c.String(), ep)
+		assert.Equal(t, "evm.Client{https://node.example/REDACTED/evm}", c.EVM().String(), ep)
+	}
+}
