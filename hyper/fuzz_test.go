@@ -83,7 +83,7 @@ func FuzzDecodeMids(f *testing.F) {
 			checkDecimal(t, e.Price)
 			checkClassified(t, e)
 		}
-		for _, k := range []KeyKind{KeyUnknown, KeyPerp, KeySpotPair, KeySpotIndex, KeyBuilderDex} {
+		for _, k := range []KeyKind{KeyUnknown, KeyPerp, KeySpotPair, KeySpotIndex, KeyBuilderDex, KeyOutcome} {
 			total += mids.Count(k)
 		}
 		if total != mids.Len() {
@@ -103,6 +103,8 @@ func checkClassified(t *testing.T, m Mid) {
 		rebuilt = "@" + strconv.Itoa(m.Index)
 	case KeyBuilderDex:
 		rebuilt = m.Dex + ":" + m.Coin
+	case KeyOutcome:
+		rebuilt = "#" + strconv.Itoa(m.Index)
 	case KeyUnknown:
 		return
 	default:
