@@ -53,6 +53,12 @@
 // anything pending (ton.Client reads that 404 as an empty page). address_book
 // is keyed by the raw address in upper case, as the indexer writes it.
 //
+// WithMaxLimit(n) makes both v3 calls serve at most n items a page,
+// whatever limit asks for, without a word: the behaviour of a server that
+// caps limit silently (the interface states no maximum), for testing code
+// that walks pages. ton's walkers read on until an empty page, so they
+// return everything from such a server.
+//
 // # Errors
 //
 // A wrong key gets 403, an unknown path 404 and a wrong method 405 (from
