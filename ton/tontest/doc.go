@@ -32,10 +32,13 @@
 //
 // Pages of a block follow the lite server that toncenter calls: the
 // transactions are in the block's order (by account id, then logical
-// time); after_hash is the account id of the last transaction seen
-// (base64) and after_lt its logical time, and the next page starts after
-// that transaction. As on the lite server, incomplete is true whenever a
-// page holds count transactions: a block of exactly count transactions
+// time); after_hash is the account id of the last transaction seen and
+// after_lt its logical time, and the next page starts after that
+// transaction. after_hash is read in every form toncenter's servers read:
+// 64 hex digits (either case), 44 characters of base64 or base64url, 43 of
+// unpadded base64url, or an account address, raw or user-friendly (ton.Client
+// sends standard base64). As on the lite server, incomplete is true whenever
+// a page holds count transactions: a block of exactly count transactions
 // left says incomplete, and the next page is empty and complete.
 //
 // API v3 answers use the interface's member names: accountStates
