@@ -70,7 +70,8 @@
 // States are decoded with the mainnet preset (mainnet, Sepolia, Holesky,
 // Hoodi); WithPreset(MinimalPreset()) reads devnets and the spec's test
 // vectors. A fork this package does not decode yet (gloas) fails with an
-// error matching ErrUnsupportedVersion that names it; DownloadState still
+// error matching ErrUnsupportedVersion (and nodeaccess.ErrInvalidResponse:
+// an answer this package cannot read) that names it; DownloadState still
 // saves such a state.
 //
 // # Saving and reading back

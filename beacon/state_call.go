@@ -52,8 +52,8 @@ type StateResponse struct {
 // error response, an *APIError (ErrDebugDisabled when the node does not serve
 // the debug routes, nodeaccess.ErrNotFound when the state is not there); a
 // fork this package cannot decode (such as gloas), an error matching
-// ErrUnsupportedVersion that names it (DownloadState still saves such a
-// state); a body that is not a valid state, an error matching both
+// ErrUnsupportedVersion and nodeaccess.ErrInvalidResponse that names it
+// (DownloadState still saves such a state); a body that is not a valid state, an error matching both
 // nodeaccess.ErrInvalidResponse and ErrInvalidState (with the *DecodeError);
 // an SSZ body without an Eth-Consensus-Version header or a Content-Type that
 // is neither SSZ nor JSON, nodeaccess.ErrInvalidResponse. A body that breaks
@@ -184,7 +184,8 @@ func decodeFailure(err error, mask func(string) string) error {
 	return err
 }
 
-// unsupported shapes an error matching ErrUnsupportedVersion.
+// unsupported shapes an error matching ErrUnsupportedVersion and
+// nodeaccess.ErrInvalidResponse.
 func unsupported(err error, mask func(string) string) error {
 	var ue *UnsupportedVersionError
 	if errors.As(err, &ue) {
@@ -192,7 +193,7 @@ func unsupported(err error, mask func(string) string) error {
 		cp.Name = quoteCap(mask(cp.Name))
 		return &annotated{
 			msg:  fmt.Sprintf("unsupported version %q: this package decodes phase0 to %s (DownloadState still saves such a state undecoded)", cp.Name, Latest),
-			errs: []error{&cp},
+			errs: []error{nodeaccess.ErrInvalidResponse, &cp}, // an answer this package cannot read
 		}
 	}
 	return err
