@@ -99,7 +99,7 @@ func (c *Client) Call(ctx context.Context, msg CallMsg, block Block) ([]byte, er
 	*bp = params
 	out, err := rpc(ctx, c, op, params, decodeHexBytes)
 	if err != nil {
-		return nil, c.t.Wrap(op, asRevert(err))
+		return nil, c.t.Wrap(op, asRevert(err, c.t.Mask))
 	}
 	return out, nil
 }

@@ -26,9 +26,10 @@
 // all of these are read: go-ethereum's, reth's and anvil's code 3 with the
 // data as hex; Besu's code -32000 "Execution reverted"; Nethermind's code 3
 // or -32000, and its older -32015 "VM execution error." with the data
-// "Reverted 0x…" or "revert: <reason>"; ganache's and hardhat's "VM
-// Exception while processing transaction: revert…" with the data in an
-// object. A node error is a revert when its code is 3, when its message or
+// "Reverted 0x…" or "revert: <reason>"; ganache's "VM Exception while
+// processing transaction: revert…" with the data in an object. (Hardhat 3
+// answers a revert with a bare -32603 "Internal error" that says nothing
+// of it; that stays an *RPCError.) A node error is a revert when its code is 3, when its message or
 // text data speaks of a revert in any case, or when its data is a
 // well-formed Error(string) or Panic(uint256); the request's own errors
 // (-32700, -32600 to -32602) never are.

@@ -138,15 +138,20 @@ func protocolError(code int) bool {
 //     "execution reverted" anywhere (geth, Erigon, Besu's "Execution
 //     reverted", a relay's "[Request ID: …] execution reverted: …"), a text
 //     that starts with "revert" (Nethermind's data "revert",
-//     "revert: <reason>", "Reverted 0x<data>"), or ganache's and hardhat's
-//     "VM Exception while processing transaction: revert…";
+//     "revert: <reason>", "Reverted 0x<data>"), or ganache's "VM Exception
+//     while processing transaction: revert…" (hardhat 2 wrote "…: reverted
+//     with reason string '…'");
 //   - revert data that is a well-formed Error(string) or Panic(uint256),
 //     whatever the message.
 //
 // The request's own errors (see protocolError) are never reverts. The revert data is read from a hex string data member,
 // from Nethermind's "Reverted 0x…" text, or from an object's "data" or
 // "return" member (hardhat, ganache), one level down at most.
-func asRevert(err error) error {
+//
+// mask masks the access key in the reason, which may come ABI-encoded in
+// the data, where the transport's scrubbing of the node's text cannot see
+// it.
+func asRevert(err error, mask func(string) string) error {
 	var re *nodeaccess.RPCError
 	if !errors.As(err, &re) || protocolError(re.Code) {
 		return err
@@ -169,6 +174,9 @@ func asRevert(err error) error {
 		if rev.Reason == "" {
 			rev.Reason = textReason(re.Message)
 		}
+	}
+	if mask != nil {
+		rev.Reason = mask(rev.Reason)
 	}
 	return rev
 }

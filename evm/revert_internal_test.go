@@ -37,7 +37,7 @@ func FuzzAsRevert(f *testing.F) {
 			return
 		}
 		re := &nodeaccess.RPCError{Code: m.Code, Message: m.Message, Data: m.Data}
-		out := asRevert(re)
+		out := asRevert(re, nil)
 		rev, isRev := out.(*RevertError)
 		if !isRev {
 			if out != error(re) {

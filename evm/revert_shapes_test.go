@@ -2,8 +2,10 @@ package evm_test
 
 import (
 	"context"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"math/big"
 	"os"
 	"path/filepath"
 	"slices"
@@ -11,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ethereum/go-ethereum/common"
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/evm"
 	"github.com/stretchr/testify/assert"
@@ -191,4 +194,19 @@ func itoa(n int) string { return strconv.Itoa(n) }
 func jsonString(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
+}
+
+// A reason that holds the access key, ABI-encoded in the revert data where
+// the transport's scrubbing of the node's text cannot see it, is masked.
+func TestRevertReasonEchoingKeyIsMasked(t *testing.T) {
+	reason := "proxy https://node.example/" + testKey + "/ refused"
+	data := "0x08c379a0" + hex.EncodeToString(common.LeftPadBytes([]byte{0x20}, 32)) +
+		hex.EncodeToString(common.LeftPadBytes(big.NewInt(int64(len(reason))).Bytes(), 32)) +
+		hex.EncodeToString(common.RightPadBytes([]byte(reason), 64))
+	err := callWithError(t, `{"code":-32000,"message":"Execution reverted","data":"`+data+`"}`)
+	var rev *evm.RevertError
+	require.ErrorAs(t, err, &rev)
+	assert.NotContains(t, rev.Reason, testKey)
+	assert.NotContains(t, err.Error(), testKey)
+	assert.Contains(t, rev.Reason, "proxy https://node.example/")
 }

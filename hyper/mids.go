@@ -18,7 +18,9 @@ type KeyKind uint8
 const (
 	// KeyUnknown is a key of none of the forms below.
 	KeyUnknown KeyKind = iota
-	// KeyPerp is a perpetual's symbol on the first perp dex: "BTC", "kPEPE".
+	// KeyPerp is a perpetual's symbol on the first perp dex: "BTC", "kPEPE",
+	// "0G". It starts with an ASCII letter or digit; a key led by any other
+	// character is of a marked form ("@", "#") or KeyUnknown.
 	KeyPerp
 	// KeySpotPair is a spot pair by name: "PURR/USDC", the one pair
 	// Hyperliquid names.

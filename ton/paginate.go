@@ -31,7 +31,11 @@ const WalkPageSize = 100
 // ErrRepeatedPage when a page holds a state an earlier page already
 // yielded. That is what a server that ignores offset answers (the v3
 // indexer does for this call), and also what a list that changed between
-// two page requests gives; nothing is yielded twice. The memory the walk
+// two page requests gives; nothing is yielded twice. Since a short page
+// does not end the walk, such a server ends it with ErrRepeatedPage even
+// when its one page held fewer states than the limit, after every state it
+// served: on the indexer, whose accountStates takes neither limit nor
+// offset, call AccountStates instead. The memory the walk
 // keeps grows with the number of states yielded. The address books of the
 // pages are not collected: use AccountStates for them.
 //
