@@ -70,8 +70,7 @@
 // States are decoded with the mainnet preset (mainnet, Sepolia, Holesky,
 // Hoodi); WithPreset(MinimalPreset()) reads devnets and the spec's test
 // vectors. A fork this package does not decode yet (gloas) fails with an
-// error matching ErrUnsupportedVersion (and nodeaccess.ErrInvalidResponse:
-// an answer this package cannot read) that names it; DownloadState still
+// error matching ErrUnsupportedVersion that names it; DownloadState still
 // saves such a state.
 //
 // # Saving and reading back
@@ -126,6 +125,9 @@
 // bare 404), and otherwise what its status matches (ErrRateLimited,
 // ErrUnavailable, …); errors.As reaches the *nodeaccess.HTTPError. A body
 // that is not a valid state matches both nodeaccess.ErrInvalidResponse and
-// ErrInvalidState, with a *DecodeError that names the field and the byte.
+// ErrInvalidState, with a *DecodeError that names the field and the byte;
+// a state of a fork this package does not decode matches both
+// nodeaccess.ErrInvalidResponse (an answer it cannot read) and
+// ErrUnsupportedVersion.
 // The access key never appears in an error, a hook or a log record.
 package beacon

@@ -52,8 +52,8 @@ type StateResponse struct {
 // error response, an *APIError (ErrDebugDisabled when the node does not serve
 // the debug routes, nodeaccess.ErrNotFound when the state is not there); a
 // fork this package cannot decode (such as gloas), an error matching
-// ErrUnsupportedVersion and nodeaccess.ErrInvalidResponse that names it
-// (DownloadState still saves such a state); a body that is not a valid state, an error matching both
+// ErrUnsupportedVersion that names it (DownloadState still saves such a
+// state); a body that is not a valid state, an error matching both
 // nodeaccess.ErrInvalidResponse and ErrInvalidState (with the *DecodeError);
 // an SSZ body without an Eth-Consensus-Version header or a Content-Type that
 // is neither SSZ nor JSON, nodeaccess.ErrInvalidResponse. A body that breaks
