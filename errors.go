@@ -10,7 +10,9 @@ import (
 )
 
 // Sentinel errors. Every error an SDK call returns can be tested against
-// these with errors.Is; the typed errors below match the ones that fit them.
+// these with errors.Is, or reaches one of the types below with errors.As;
+// the typed errors below, and the chain packages' own sentinels and types,
+// match the ones that fit them.
 var (
 	// ErrInvalidInput: the call's arguments were rejected before anything
 	// was sent.
@@ -21,14 +23,18 @@ var (
 	// ErrUnauthorized: the server answered 401 or 403, usually a wrong or
 	// revoked access key.
 	ErrUnauthorized = errors.New("unauthorized")
-	// ErrNotFound: the server answered 404.
+	// ErrNotFound: the server answered 404, or said in another way that
+	// what was asked for does not exist (hyper.ErrUnknownDex: the public
+	// API answers null for a perp dex it does not know).
 	ErrNotFound = errors.New("not found")
 	// ErrUnavailable: the server answered 5xx, or the network failed, and
 	// the retries the client was allowed did not help.
 	ErrUnavailable = errors.New("service unavailable")
 	// ErrInvalidResponse: the server answered 2xx with a body that is not
 	// what the operation returns (not JSON, an HTML page, truncated JSON, a
-	// JSON-RPC envelope with a wrong version or id).
+	// JSON-RPC envelope with a wrong version or id), or one this SDK cannot
+	// read (beacon.ErrUnsupportedVersion: a state of a fork it does not
+	// know), or pages that contradict one another (ton.ErrRepeatedPage).
 	ErrInvalidResponse = errors.New("invalid response")
 	// ErrResponseTooLarge: the response body exceeded the client's cap (see
 	// WithMaxResponseBytes). The body was not read further.

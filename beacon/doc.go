@@ -126,6 +126,9 @@
 // bare 404), and otherwise what its status matches (ErrRateLimited,
 // ErrUnavailable, …); errors.As reaches the *nodeaccess.HTTPError. A body
 // that is not a valid state matches both nodeaccess.ErrInvalidResponse and
-// ErrInvalidState, with a *DecodeError that names the field and the byte.
+// ErrInvalidState, with a *DecodeError that names the field and the byte;
+// a state of a fork this package does not decode matches both
+// nodeaccess.ErrInvalidResponse (an answer it cannot read) and
+// ErrUnsupportedVersion.
 // The access key never appears in an error, a hook or a log record.
 package beacon

@@ -184,7 +184,8 @@ func decodeFailure(err error, mask func(string) string) error {
 	return err
 }
 
-// unsupported shapes an error matching ErrUnsupportedVersion.
+// unsupported shapes an error matching ErrUnsupportedVersion and
+// nodeaccess.ErrInvalidResponse.
 func unsupported(err error, mask func(string) string) error {
 	var ue *UnsupportedVersionError
 	if errors.As(err, &ue) {
@@ -192,7 +193,7 @@ func unsupported(err error, mask func(string) string) error {
 		cp.Name = quoteCap(mask(cp.Name))
 		return &annotated{
 			msg:  fmt.Sprintf("unsupported version %q: this package decodes phase0 to %s (DownloadState still saves such a state undecoded)", cp.Name, Latest),
-			errs: []error{&cp},
+			errs: []error{nodeaccess.ErrInvalidResponse, &cp}, // an answer this package cannot read
 		}
 	}
 	return err

@@ -324,6 +324,7 @@ func TestStateJSONBodyUnsupportedVersion(t *testing.T) {
 	_, err := c.State(context.Background(), beacon.Head)
 	require.Error(t, err)
 	assert.ErrorIs(t, err, beacon.ErrUnsupportedVersion)
+	assert.ErrorIs(t, err, nodeaccess.ErrInvalidResponse)
 	assert.Equal(t, `beacon: getStateV2: unsupported version "gloas": this package decodes phase0 to fulu (DownloadState still saves such a state undecoded)`, err.Error())
 }
 

@@ -180,7 +180,9 @@ func TestUnsupportedVersion(t *testing.T) {
 		_, err := c.State(context.Background(), beacon.Head)
 		require.Error(t, err, ctype)
 		assert.ErrorIs(t, err, beacon.ErrUnsupportedVersion, ctype)
-		assert.NotErrorIs(t, err, nodeaccess.ErrInvalidResponse, ctype)
+		// Issue 11 point 7: every operation error matches a root sentinel;
+		// an answer this package cannot read is an invalid response.
+		assert.ErrorIs(t, err, nodeaccess.ErrInvalidResponse, ctype)
 		var ue *beacon.UnsupportedVersionError
 		require.ErrorAs(t, err, &ue, ctype)
 		assert.Equal(t, "gloas", ue.Name)

@@ -3,7 +3,6 @@ package evm
 import (
 	"context"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"math/big"
 
@@ -100,7 +99,7 @@ func (c *Client) Call(ctx context.Context, msg CallMsg, block Block) ([]byte, er
 	*bp = params
 	out, err := rpc(ctx, c, op, params, decodeHexBytes)
 	if err != nil {
-		return nil, c.t.Wrap(op, asRevert(err))
+		return nil, c.t.Wrap(op, asRevert(err, c.t.Mask))
 	}
 	return out, nil
 }
@@ -120,166 +119,4 @@ func rpc[T any](ctx context.Context, c *Client, method string, params []byte, de
 		return zero, c.t.InvalidBody(&res.Response, fmt.Errorf("%s result: %w", method, err))
 	}
 	return v, nil
-}
-
-// ErrReverted matches every *RevertError.
-var ErrReverted = errors.New("execution reverted")
-
-// RevertError is a call that the EVM reverted. Reach it with errors.As; its
-// cause is the node's *nodeaccess.RPCError.
-type RevertError struct {
-	// Data is the revert data: empty for a bare revert, ABI-encoded
-	// Error(string), Panic(uint256), or a custom error otherwise.
-	Data []byte
-	// Reason is the message of an Error(string) revert, "" otherwise.
-	Reason string
-	// PanicCode is the code of a Panic(uint256) revert (such as 0x11 for an
-	// arithmetic overflow), nil otherwise.
-	PanicCode *big.Int
-	// RPC is the node's error.
-	RPC *nodeaccess.RPCError
-}
-
-// The selectors of the two revert forms that Solidity defines.
-var (
-	errorSelector = [4]byte{0x08, 0xc3, 0x79, 0xa0} // Error(string)
-	panicSelector = [4]byte{0x4e, 0x48, 0x7b, 0x71} // Panic(uint256)
-)
-
-// Error describes the revert: its reason, its panic code, or the custom
-// error's selector.
-func (e *RevertError) Error() string {
-	switch {
-	case e.Reason != "":
-		return fmt.Sprintf("execution reverted: %q", e.Reason)
-	case len(e.Data) >= 4 && [4]byte(e.Data[:4]) == errorSelector:
-		if r, ok := decodeErrorString(e.Data[4:]); ok {
-			return fmt.Sprintf("execution reverted: %q", r) // an empty reason
-		}
-		return fmt.Sprintf("execution reverted: Error(string) with malformed data (%d bytes)", len(e.Data))
-	case e.PanicCode != nil:
-		return fmt.Sprintf("execution reverted: panic 0x%x (%s)", e.PanicCode, panicMeaning(e.PanicCode))
-	case len(e.Data) >= 4:
-		return fmt.Sprintf("execution reverted: custom error 0x%x (%d bytes of data)", e.Data[:4], len(e.Data))
-	}
-	return "execution reverted"
-}
-
-// Unwrap returns the node's error (nil when RPC is nil).
-func (e *RevertError) Unwrap() error {
-	if e.RPC == nil {
-		return nil
-	}
-	return e.RPC
-}
-
-// Is matches ErrReverted.
-func (e *RevertError) Is(target error) bool { return target == ErrReverted }
-
-// ErrorCode returns the JSON-RPC code (3 on go-ethereum based nodes), or 3
-// when RPC is nil.
-func (e *RevertError) ErrorCode() int {
-	if e.RPC == nil {
-		return 3
-	}
-	return e.RPC.Code
-}
-
-// ErrorData returns the revert data as a 0x-prefixed hex string, as
-// go-ethereum's rpc.DataError does; when the node's data was not a hex
-// string it returns the node's data as it came.
-func (e *RevertError) ErrorData() any {
-	if e.RPC != nil && e.Data == nil && e.RPC.Data != nil {
-		return e.RPC.Data
-	}
-	return "0x" + hex.EncodeToString(e.Data)
-}
-
-// panicMeaning names Solidity's panic codes.
-func panicMeaning(code *big.Int) string {
-	if !code.IsUint64() {
-		return "unknown panic code"
-	}
-	switch code.Uint64() {
-	case 0x00:
-		return "generic compiler panic"
-	case 0x01:
-		return "assertion failed"
-	case 0x11:
-		return "arithmetic overflow or underflow"
-	case 0x12:
-		return "division or modulo by zero"
-	case 0x21:
-		return "invalid enum value"
-	case 0x22:
-		return "invalid storage byte array encoding"
-	case 0x31:
-		return "pop on an empty array"
-	case 0x32:
-		return "array index out of bounds"
-	case 0x41:
-		return "out of memory"
-	case 0x51:
-		return "call to an uninitialised function"
-	}
-	return "unknown panic code"
-}
-
-// asRevert turns a node's revert error (code 3, or a message starting with
-// "execution reverted") into a *RevertError; other errors pass unchanged.
-func asRevert(err error) error {
-	var re *nodeaccess.RPCError
-	if !errors.As(err, &re) {
-		return err
-	}
-	if re.Code != 3 && !hasPrefix(re.Message, "execution reverted") {
-		return err
-	}
-	rev := &RevertError{RPC: re}
-	if s, ok := re.Data.(string); ok {
-		if b, derr := decodeHex(s); derr == nil {
-			rev.Data = b
-		}
-	}
-	rev.Reason, rev.PanicCode = decodeRevertData(rev.Data)
-	return rev
-}
-
-func hasPrefix(s, p string) bool { return len(s) >= len(p) && s[:len(p)] == p }
-
-// decodeRevertData decodes Error(string) and Panic(uint256) revert data.
-func decodeRevertData(data []byte) (reason string, panicCode *big.Int) {
-	if len(data) < 4 {
-		return "", nil
-	}
-	body := data[4:]
-	switch [4]byte(data[:4]) {
-	case panicSelector:
-		if len(body) == 32 {
-			return "", new(big.Int).SetBytes(body)
-		}
-	case errorSelector:
-		r, _ := decodeErrorString(body)
-		return r, nil
-	}
-	return "", nil
-}
-
-// decodeErrorString decodes the ABI encoding of one string (the arguments
-// of Error(string)): an offset, then at the offset a length and the bytes.
-// ok is false when the encoding is malformed.
-func decodeErrorString(body []byte) (reason string, ok bool) {
-	if len(body) < 64 {
-		return "", false
-	}
-	off := new(big.Int).SetBytes(body[:32])
-	if !off.IsUint64() || off.Uint64() > uint64(len(body))-32 {
-		return "", false
-	}
-	o := off.Uint64()
-	n := new(big.Int).SetBytes(body[o : o+32])
-	if !n.IsUint64() || n.Uint64() > uint64(len(body))-o-32 {
-		return "", false
-	}
-	return string(body[o+32 : o+32+n.Uint64()]), true
 }

@@ -27,7 +27,17 @@
 // A call the EVM reverts fails with a *RevertError (errors.As), which matches
 // ErrReverted (errors.Is) and carries the revert data, the reason of an
 // Error(string) revert and the code of a Panic(uint256). Its cause is the
-// node's *nodeaccess.RPCError.
+// node's *nodeaccess.RPCError. Nodes report reverts in several shapes, and
+// all of these are read: go-ethereum's, reth's and anvil's code 3 with the
+// data as hex; Besu's code -32000 "Execution reverted"; Nethermind's code 3
+// or -32000, and its older -32015 "VM execution error." with the data
+// "Reverted 0x…" or "revert: <reason>"; ganache's "VM Exception while
+// processing transaction: revert…" with the data in an object. (Hardhat 3
+// answers a revert with a bare -32603 "Internal error" that says nothing
+// of it; that stays an *RPCError.) A node error is a revert when its code is 3, when its message or
+// text data speaks of a revert in any case, or when its data is a
+// well-formed Error(string) or Panic(uint256); the request's own errors
+// (-32700, -32600 to -32602) never are.
 //
 // # Internal operations
 //

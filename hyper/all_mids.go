@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 
@@ -27,8 +26,18 @@ func Dex(name string) MidsOption { return func(r *midsRequest) { r.dex = name } 
 
 // ErrUnknownDex matches the error of AllMids when the public API answered
 // null (HTTP 200) for the dex named with Dex: its answer to a dex name it
-// does not know.
-var ErrUnknownDex = errors.New("unknown perp dex")
+// does not know. It also matches nodeaccess.ErrNotFound (errors.Is), as a
+// 404 does: what was asked for does not exist.
+var ErrUnknownDex error = &notFound{"unknown perp dex"}
+
+// notFound is a sentinel of this package that also matches
+// nodeaccess.ErrNotFound.
+type notFound struct{ msg string }
+
+func (e *notFound) Error() string { return e.msg }
+
+// Is matches nodeaccess.ErrNotFound.
+func (e *notFound) Is(target error) bool { return target == nodeaccess.ErrNotFound }
 
 const maxDexName = 32
 
@@ -51,10 +60,10 @@ func checkDex(name string) error {
 // {"type":"allMids"}, or {"type":"allMids","dex":"xyz"} with Dex("xyz").
 // The node's access key is never sent there.
 //
-// The result tells the four key forms apart (perp "BTC", spot pair
-// "PURR/USDC", spot index "@107", builder dex "xyz:CL") and looks a key up
-// in one map access; see Mids. A dex the public API does not know fails with
-// ErrUnknownDex.
+// The result tells the five key forms apart (perp "BTC", spot pair
+// "PURR/USDC", spot index "@107", builder dex "xyz:CL", outcome side "#20")
+// and looks a key up in one map access; see Mids. A dex the public API does
+// not know fails with ErrUnknownDex (which matches nodeaccess.ErrNotFound).
 func (c *Client) AllMids(ctx context.Context, opts ...MidsOption) (*Mids, error) {
 	const op = "allMids"
 	var r midsRequest

@@ -173,7 +173,8 @@ func TestKeyKind(t *testing.T) {
 	assert.False(t, KeyUnknown.IsKnown())
 	assert.True(t, KeyPerp.IsKnown())
 	assert.True(t, KeyBuilderDex.IsKnown())
-	assert.False(t, KeyKind(5).IsKnown())
+	assert.True(t, KeyKind(5).IsKnown(), "KeyOutcome")
+	assert.False(t, KeyKind(6).IsKnown())
 	_, _, ok := Mid{Key: "BTC", Kind: KeyPerp}.SpotPair()
 	assert.False(t, ok)
 }

@@ -39,13 +39,18 @@
 // them from text and refuse anything but "0x" and 40 hex digits (with a
 // valid EIP-55 checksum when the case is mixed).
 //
-// allMids returns keys in four forms: perp symbols ("BTC"), the named spot
+// allMids returns keys in five forms: perp symbols ("BTC"), the named spot
 // pair "PURR/USDC", spot index keys ("@107", an index into the spot
-// metadata's universe) and builder-dex keys ("xyz:CL"). Mids tells them
-// apart (KeyKind), looks keys up in one map access, counts them per kind and
-// iterates in key order. Resolving "@N" to its tokens needs the spot
-// metadata, which this package does not fetch; applications that trade by
-// symbol may ignore those keys (Mids.OfKind).
+// metadata's universe), builder-dex keys ("xyz:CL") and the sides of HIP-4
+// outcome markets ("#20", "#21": N = 10*outcome + side, live on mainnet
+// since 2026-05-02, priced between 0 and 1). Mids tells them apart
+// (KeyKind), looks keys up in one map access, counts them per kind and
+// iterates in key order; OfKind(KeyPerp) yields perp symbols only, never an
+// outcome side, and a key led by a marker the SDK does not know is
+// KeyUnknown, not a perp. Resolving "@N" to its tokens needs the spot
+// metadata, and "#N" to its question the outcome metadata (the public
+// API's spotMeta and outcomeMeta), which this package does not fetch;
+// applications that trade by symbol may ignore those keys (Mids.OfKind).
 //
 // # Errors
 //
@@ -66,5 +71,6 @@
 //   - A 2xx body that is not the expected JSON (an HTML page, truncated
 //     JSON, a price that is not a decimal) matches
 //     nodeaccess.ErrInvalidResponse.
-//   - AllMids for a dex the public API does not know matches ErrUnknownDex.
+//   - AllMids for a dex the public API does not know matches ErrUnknownDex
+//     and nodeaccess.ErrNotFound.
 package hyper

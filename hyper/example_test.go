@@ -91,8 +91,8 @@ func ExampleClient_AllMids() {
 	}
 	btc, _ := mids.Price("BTC")
 	fmt.Println("BTC:", btc)
-	fmt.Printf("%d keys: %d perps, %d spot pair, %d spot index keys\n", mids.Len(),
-		mids.Count(hyper.KeyPerp), mids.Count(hyper.KeySpotPair), mids.Count(hyper.KeySpotIndex))
+	fmt.Printf("%d keys: %d perps, %d spot pair, %d spot index keys, %d outcome sides\n", mids.Len(),
+		mids.Count(hyper.KeyPerp), mids.Count(hyper.KeySpotPair), mids.Count(hyper.KeySpotIndex), mids.Count(hyper.KeyOutcome))
 	n := 0
 	for m := range mids.OfKind(hyper.KeyPerp) {
 		if n++; n > 3 {
@@ -103,13 +103,19 @@ func ExampleClient_AllMids() {
 	if m, ok := mids.SpotIndex(107); ok {
 		fmt.Println(m.Key, m.Kind, m.Price)
 	}
+	// HIP-4 outcome sides: "#21" is outcome 2, side 1 ("No" in a binary market).
+	if m, ok := mids.Outcome(2, 1); ok {
+		id, side, _ := m.Outcome()
+		fmt.Println(m.Key, m.Kind, id, side, m.Price)
+	}
 	// Output:
 	// BTC: 89926.5
-	// 482 keys: 223 perps, 1 spot pair, 258 spot index keys
+	// 486 keys: 223 perps, 1 spot pair, 258 spot index keys, 4 outcome sides
 	// 0G 0.898545
 	// 2Z 0.12065
 	// AAVE 197.01
 	// @107 spot index 28.718
+	// #21 outcome 2 1 0.4875
 }
 
 // Mid prices of a builder-deployed perp dex.

@@ -264,6 +264,15 @@ func TestUnknownDex(t *testing.T) {
 	_, err := c.AllMids(context.Background(), hyper.Dex("nope"))
 	require.ErrorIs(t, err, hyper.ErrUnknownDex)
 	assert.Equal(t, `hyper: allMids: unknown perp dex "nope": the public API answered null`, err.Error())
+	// What a 404 would match: the dex asked for does not exist.
+	assert.ErrorIs(t, err, nodeaccess.ErrNotFound)
+	assert.ErrorIs(t, hyper.ErrUnknownDex, nodeaccess.ErrNotFound)
+	for _, other := range []error{nodeaccess.ErrInvalidInput, nodeaccess.ErrInvalidResponse, nodeaccess.ErrUnavailable} {
+		assert.NotErrorIs(t, err, other)
+	}
+	var op *nodeaccess.OpError
+	require.ErrorAs(t, err, &op)
+	assert.Equal(t, [2]string{"hyper", "allMids"}, [2]string{op.Chain, op.Op})
 	reqs := public.requests()
 	require.Len(t, reqs, 1)
 	assert.Equal(t, `{"type":"allMids","dex":"nope"}`, reqs[0].body)

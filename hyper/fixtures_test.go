@@ -109,7 +109,7 @@ func TestRecordedMids(t *testing.T) {
 			require.NoError(t, json.Unmarshal(body, &plain))
 			require.Equal(t, len(plain), mids.Len())
 			total := 0
-			for _, k := range []KeyKind{KeyUnknown, KeyPerp, KeySpotPair, KeySpotIndex, KeyBuilderDex} {
+			for _, k := range []KeyKind{KeyUnknown, KeyPerp, KeySpotPair, KeySpotIndex, KeyBuilderDex, KeyOutcome} {
 				assert.Equal(t, f.counts[k], mids.Count(k), "count of %s", k)
 				total += f.counts[k]
 			}

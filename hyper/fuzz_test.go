@@ -51,6 +51,7 @@ func FuzzDecodeVaultEquities(f *testing.F) {
 func FuzzDecodeMids(f *testing.F) {
 	f.Add(readFixture(f, "allMids_2023-07.json"))
 	f.Add(readFixture(f, "allMids_2025-12.json"))
+	f.Add(readFixture(f, "allMids_hip4_handwritten.json"))
 	for _, s := range []string{
 		`{}`, `null`, `{"BTC":30135.5,"@0":"0.1","xyz:CL":"60","PURR/USDC":"0.0664375"}`,
 		`{"@01":"1","a:b:c":"2","":"3","\u0042TC":"4"}`, `{"BTC":"1","BTC":"2"}`, `{"x":"1e5"}`,
@@ -83,7 +84,7 @@ func FuzzDecodeMids(f *testing.F) {
 			checkDecimal(t, e.Price)
 			checkClassified(t, e)
 		}
-		for _, k := range []KeyKind{KeyUnknown, KeyPerp, KeySpotPair, KeySpotIndex, KeyBuilderDex} {
+		for _, k := range []KeyKind{KeyUnknown, KeyPerp, KeySpotPair, KeySpotIndex, KeyBuilderDex, KeyOutcome} {
 			total += mids.Count(k)
 		}
 		if total != mids.Len() {
@@ -103,6 +104,8 @@ func checkClassified(t *testing.T, m Mid) {
 		rebuilt = "@" + strconv.Itoa(m.Index)
 	case KeyBuilderDex:
 		rebuilt = m.Dex + ":" + m.Coin
+	case KeyOutcome:
+		rebuilt = "#" + strconv.Itoa(m.Index)
 	case KeyUnknown:
 		return
 	default:

@@ -18,7 +18,9 @@ type KeyKind uint8
 const (
 	// KeyUnknown is a key of none of the forms below.
 	KeyUnknown KeyKind = iota
-	// KeyPerp is a perpetual's symbol on the first perp dex: "BTC", "kPEPE".
+	// KeyPerp is a perpetual's symbol on the first perp dex: "BTC", "kPEPE",
+	// "0G". It starts with an ASCII letter or digit; a key led by any other
+	// character is of a marked form ("@", "#") or KeyUnknown.
 	KeyPerp
 	// KeySpotPair is a spot pair by name: "PURR/USDC", the one pair
 	// Hyperliquid names.
@@ -31,10 +33,18 @@ const (
 	// KeyBuilderDex is a perpetual on a builder-deployed perp dex:
 	// "xyz:CL", the dex name, a colon and the coin.
 	KeyBuilderDex
+	// KeyOutcome is one side of a HIP-4 outcome market: "#N", where N is
+	// the outcome's encoding 10*outcome + side (Hyperliquid's API docs,
+	// "Asset IDs"): "#20" is side 0 of outcome 2, "#21" its side 1. The
+	// outcome ids and the names of the sides are in the public API's
+	// outcomeMeta answer (side 0 is the first of an outcome's sideSpecs,
+	// "Yes" in the binary markets, side 1 the second, "No"); Mid.Outcome
+	// splits N. Outcome markets are live on mainnet since 2026-05-02.
+	KeyOutcome
 )
 
-// String names the kind: "perp", "spot pair", "spot index", "builder dex"
-// or "unknown".
+// String names the kind: "perp", "spot pair", "spot index", "builder
+// dex", "outcome" or "unknown".
 func (k KeyKind) String() string {
 	switch k {
 	case KeyPerp:
@@ -45,33 +55,39 @@ func (k KeyKind) String() string {
 		return "spot index"
 	case KeyBuilderDex:
 		return "builder dex"
+	case KeyOutcome:
+		return "outcome"
 	case KeyUnknown:
 		return "unknown"
 	}
 	return "kind(" + strconv.Itoa(int(k)) + ")"
 }
 
-// IsKnown reports whether k is one of the four key forms.
-func (k KeyKind) IsKnown() bool { return k >= KeyPerp && k <= KeyBuilderDex }
+// IsKnown reports whether k is one of the five key forms.
+func (k KeyKind) IsKnown() bool { return k >= KeyPerp && k <= KeyOutcome }
 
 // Mid is one entry of allMids: a key, what form it has, and the mid price.
 type Mid struct {
 	// Key is the key as the server sent it: "BTC", "PURR/USDC", "@107",
-	// "xyz:CL".
+	// "xyz:CL", "#20".
 	Key string
 	// Kind is the key's form.
 	Kind KeyKind
 	// Price is the mid price ((best bid + best ask) / 2, or the last trade
-	// price when the book is empty), exactly as the server wrote it.
+	// price when the book is empty), exactly as the server wrote it. The
+	// price of an outcome side lies between 0 and 1 (it settles at 0 or 1,
+	// or at a fraction); the SDK does not refuse other values, which are
+	// the server's to send.
 	Price decimal.Decimal
-	// Index is N of a spot index key "@N" (KeySpotIndex), 0 otherwise.
+	// Index is N of a spot index key "@N" (KeySpotIndex) or of an outcome
+	// key "#N" (KeyOutcome, N = 10*outcome + side), 0 otherwise.
 	Index int
 	// Dex is the dex name of a builder-dex key ("xyz" of "xyz:CL"), ""
 	// otherwise.
 	Dex string
 	// Coin is the symbol without the dex prefix: "BTC" of "BTC", "CL" of
 	// "xyz:CL", the pair's name "PURR/USDC" of a spot pair; "" for spot
-	// index and unknown keys.
+	// index, outcome and unknown keys.
 	Coin string
 }
 
@@ -85,10 +101,25 @@ func (m Mid) SpotPair() (base, quote string, ok bool) {
 	return base, quote, true
 }
 
-// maxSpotIndex bounds N of "@N": larger numbers are KeyUnknown.
+// Outcome splits the key "#N" of an outcome side (KeyOutcome) into the
+// outcome id and the side: "#20" is outcome 2, side 0; "#21" outcome 2,
+// side 1 (N = 10*outcome + side). Hyperliquid's docs define sides 0 and 1
+// only; a key with another last digit is still an outcome key, and side is
+// that digit. ok is false for other kinds.
+func (m Mid) Outcome() (outcome, side int, ok bool) {
+	if m.Kind != KeyOutcome {
+		return 0, 0, false
+	}
+	return m.Index / 10, m.Index % 10, true
+}
+
+// maxSpotIndex bounds N of "@N" and "#N": larger numbers are KeyUnknown.
 const maxSpotIndex = 1<<31 - 1
 
-// classify splits key into its form and parts.
+// classify splits key into its form and parts. A perp symbol starts with
+// an ASCII letter or digit: a key led by any other character ("#20",
+// "+10", "$X") is of a form with a marker of its own, and one the SDK does
+// not know stays KeyUnknown rather than pass for a perp.
 func classify(key string) (m Mid) {
 	m.Key = key
 	switch {
@@ -97,6 +128,11 @@ func classify(key string) (m Mid) {
 		n, ok := spotIndex(key[1:])
 		if ok {
 			m.Kind, m.Index = KeySpotIndex, n
+		}
+	case key[0] == '#':
+		n, ok := spotIndex(key[1:])
+		if ok {
+			m.Kind, m.Index = KeyOutcome, n
 		}
 	case strings.IndexByte(key, ':') >= 0:
 		dex, coin, _ := strings.Cut(key, ":")
@@ -108,13 +144,18 @@ func classify(key string) (m Mid) {
 		if base != "" && quote != "" && !strings.ContainsAny(quote, "/@") {
 			m.Kind, m.Coin = KeySpotPair, key
 		}
-	case strings.IndexByte(key, '@') < 0:
+	case isAlnum(key[0]) && strings.IndexByte(key, '@') < 0:
 		m.Kind, m.Coin = KeyPerp, key
 	}
 	return m
 }
 
-// spotIndex reads the N of "@N": decimal digits, no sign, no leading zero
+// isAlnum reports whether c is an ASCII letter or digit.
+func isAlnum(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+// spotIndex reads the N of "@N" and "#N": decimal digits, no sign, no leading zero
 // (so that each index has one key), at most maxSpotIndex.
 func spotIndex(s string) (int, bool) {
 	if s == "" || len(s) > 10 || s[0] == '0' && len(s) > 1 {
@@ -142,7 +183,7 @@ type Mids struct {
 	entries []Mid
 	byKey   map[string]int
 	byIndex map[int]int
-	counts  [KeyBuilderDex + 1]int
+	counts  [KeyOutcome + 1]int
 }
 
 // newMids builds a Mids from entries, which it sorts. A key given twice is
@@ -176,7 +217,7 @@ func (m *Mids) Dex() string { return m.dex }
 func (m *Mids) Len() int { return len(m.entries) }
 
 // Get returns the entry of key exactly as the server wrote it ("BTC",
-// "PURR/USDC", "@107", "xyz:CL").
+// "PURR/USDC", "@107", "xyz:CL", "#20").
 func (m *Mids) Get(key string) (Mid, bool) {
 	i, ok := m.byKey[key]
 	if !ok {
@@ -192,6 +233,21 @@ func (m *Mids) Price(key string) (decimal.Decimal, bool) {
 		return decimal.Decimal{}, false
 	}
 	return m.entries[i].Price, true
+}
+
+// Outcome returns the entry of one side of an outcome: the key "#N" with
+// N = 10*outcome + side (Outcome(2, 1) is "#21").
+func (m *Mids) Outcome(outcome, side int) (Mid, bool) {
+	if outcome < 0 || side < 0 || side > 9 || outcome > (maxSpotIndex-side)/10 {
+		return Mid{}, false
+	}
+	var buf [12]byte
+	key := strconv.AppendInt(append(buf[:0], '#'), int64(10*outcome+side), 10)
+	i, ok := m.byKey[string(key)]
+	if !ok {
+		return Mid{}, false
+	}
+	return m.entries[i], true
 }
 
 // SpotIndex returns the entry of the spot index key "@n".
@@ -223,7 +279,8 @@ func (m *Mids) All() iter.Seq2[string, Mid] {
 }
 
 // OfKind yields the entries of kind k, in key order; OfKind(KeyPerp) gives
-// the symbols an application trades by, without the spot index keys.
+// the perp symbols an application trades by, without the spot index keys
+// and the outcome sides (OfKind(KeyOutcome) gives those).
 func (m *Mids) OfKind(k KeyKind) iter.Seq[Mid] {
 	return func(yield func(Mid) bool) {
 		for _, e := range m.entries {

@@ -45,11 +45,13 @@
 //
 // AccountStates and PendingTransactions return one page (limit and offset,
 // limit at most MaxLimit); AllAccountStates and AllPendingTransactions walk
-// every page as an iter.Seq2, stopping at a short page, at the first error
+// every page as an iter.Seq2, stopping at an empty page, at the first error
 // (yielded once), or with ErrRepeatedPage when a next page holds an item an
 // earlier page yielded (a server that ignores offset, as the v3 indexer does
 // on accountStates, or a list that changed between pages): no walk loops
-// forever or yields an item twice. A block that does not fit one
+// forever or yields an item twice. A page shorter than the limit does not
+// end a walk, since a server may cap limit silently; the empty page that
+// proves the end costs one request more than stopping at a short page. A block that does not fit one
 // getBlockTransactionsExt page comes back Incomplete: its Next cursor asks
 // for the rest, and AllBlockTransactions walks the whole block. Each range
 // over a walk's sequence is a walk of its own, so a sequence may be ranged

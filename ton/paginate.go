@@ -15,7 +15,15 @@ const WalkPageSize = 100
 
 // AllAccountStates walks every page of accountStates from q.Offset on,
 // with q.Limit (or WalkPageSize) states a page, until a page comes back
-// shorter than the limit. On an error it yields the error once and stops.
+// empty. On an error it yields the error once and stops.
+//
+// A page shorter than the limit does not end the walk: a server may cap
+// limit below what was asked without saying so (the interface states no
+// maximum), so the next page is asked for at the offset after the states
+// that came, and only an empty page proves the end. That costs one request
+// more than stopping at a short page would: a walk of n states whose pages
+// hold p states each (the limit, or the server's cap below it) makes
+// ceil(n/p)+1 requests, the last one answered with an empty page.
 //
 // The walk never loops forever: it remembers every state it yielded (by
 // account, state hash and last transaction lt, so that the historical
@@ -23,7 +31,11 @@ const WalkPageSize = 100
 // ErrRepeatedPage when a page holds a state an earlier page already
 // yielded. That is what a server that ignores offset answers (the v3
 // indexer does for this call), and also what a list that changed between
-// two page requests gives; nothing is yielded twice. The memory the walk
+// two page requests gives; nothing is yielded twice. Since a short page
+// does not end the walk, such a server ends it with ErrRepeatedPage even
+// when its one page held fewer states than the limit, after every state it
+// served: on the indexer, whose accountStates takes neither limit nor
+// offset, call AccountStates instead. The memory the walk
 // keeps grows with the number of states yielded. The address books of the
 // pages are not collected: use AccountStates for them.
 //
@@ -38,7 +50,7 @@ func (c *Client) AllAccountStates(ctx context.Context, q AccountStatesQuery) ite
 		h  Hash
 		lt uint64
 	}
-	return walk(c, "accountStates", q.Limit, q.Offset,
+	return walk(c, "accountStates", q.Offset,
 		func(offset int) ([]AccountState, error) {
 			page := q // a copy: the sequence may be ranged concurrently
 			page.Offset = offset
@@ -52,12 +64,15 @@ func (c *Client) AllAccountStates(ctx context.Context, q AccountStatesQuery) ite
 }
 
 // AllPendingTransactions walks every page of pendingTransactions the way
-// AllAccountStates walks accountStates; a transaction is known by its hash.
+// AllAccountStates walks accountStates, until an empty page (a short page
+// does not end it: the server may cap limit; see AllAccountStates for the
+// one request that costs); a transaction is known by its hash. Nothing
+// pending at all (the indexer's 404) is an empty first page.
 func (c *Client) AllPendingTransactions(ctx context.Context, q PendingTransactionsQuery) iter.Seq2[PendingTransaction, error] {
 	if q.Limit == 0 {
 		q.Limit = WalkPageSize
 	}
-	return walk(c, "pendingTransactions", q.Limit, q.Offset,
+	return walk(c, "pendingTransactions", q.Offset,
 		func(offset int) ([]PendingTransaction, error) {
 			page := q // a copy: the sequence may be ranged concurrently
 			page.Offset = offset
@@ -70,11 +85,14 @@ func (c *Client) AllPendingTransactions(ctx context.Context, q PendingTransactio
 		func(t PendingTransaction) Hash { return t.Hash })
 }
 
-// walk yields the items of pages fetched with limit and increasing offsets
-// from start, until a short page, an error, or a page holding an item an
-// earlier page yielded. All state lives inside the returned function, so
-// that every range over the sequence is a walk of its own.
-func walk[T any, K comparable](c *Client, op string, limit, start int, fetch func(offset int) ([]T, error), key func(T) K) iter.Seq2[T, error] {
+// walk yields the items of pages fetched with increasing offsets from
+// start, until an empty page, an error, or a page holding an item an
+// earlier page yielded. A page shorter than the limit asked for is not the
+// end: a server that caps limit silently answers every page short, and
+// stopping there would drop the rest without a word. All state lives inside
+// the returned function, so that every range over the sequence is a walk
+// of its own.
+func walk[T any, K comparable](c *Client, op string, start int, fetch func(offset int) ([]T, error), key func(T) K) iter.Seq2[T, error] {
 	return func(yield func(T, error) bool) {
 		var zero T
 		offset := start
@@ -99,7 +117,7 @@ func walk[T any, K comparable](c *Client, op string, limit, start int, fetch fun
 					return
 				}
 			}
-			if len(items) < limit {
+			if len(items) == 0 {
 				return
 			}
 			if offset > math.MaxInt-len(items) {

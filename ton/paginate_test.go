@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"math/big"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -25,11 +26,13 @@ func account(i int) string { return fmt.Sprintf("0:%062x%02x", 0, i) }
 
 // pagedServer serves n account states and n pending transactions with
 // limit/offset. With ignoreOffset it always serves the first page; failAt
-// makes the request with that offset fail with a 422.
+// makes the request with that offset fail with a 422; maxLimit > 0 caps
+// limit silently, as a server may (the interface states no maximum).
 type pagedServer struct {
 	n            int
 	ignoreOffset bool
 	failAt       int
+	maxLimit     int
 	mu           sync.Mutex
 	queries      []string
 }
@@ -41,6 +44,9 @@ func (p *pagedServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	limit, _ := strconv.Atoi(q.Get("limit"))
 	offset, _ := strconv.Atoi(q.Get("offset"))
+	if p.maxLimit > 0 {
+		limit = min(limit, p.maxLimit)
+	}
 	if p.ignoreOffset {
 		offset = 0
 	}
@@ -87,9 +93,14 @@ func TestAllAccountStates(t *testing.T) {
 		for i, b := range got {
 			assert.Equal(t, int64(i), b)
 		}
-		// Pages until a short one: n/10 full pages and one short (maybe empty).
+		// Pages until an empty one: ceil(n/10) pages with states, then the
+		// empty page that proves the end.
 		want := []string{}
-		for off := 0; off <= n; off += 10 {
+		offsets := []int{}
+		for off := 0; off < n; off += 10 {
+			offsets = append(offsets, off)
+		}
+		for _, off := range append(offsets, n) {
 			q := "account_address=" + acctEscape + "&address=" + acctEscape + "&include_boc=false&limit=10"
 			if off > 0 {
 				q += "&offset=" + strconv.Itoa(off)
@@ -109,7 +120,7 @@ func TestAllAccountStatesDefaultsAndOffset(t *testing.T) {
 		count++
 	}
 	assert.Equal(t, 130, count)
-	assert.Equal(t, []string{"include_boc=false&limit=100&offset=20", "include_boc=false&limit=100&offset=120"}, p.queries)
+	assert.Equal(t, []string{"include_boc=false&limit=100&offset=20", "include_boc=false&limit=100&offset=120", "include_boc=false&limit=100&offset=150"}, p.queries)
 }
 
 func TestAllAccountStatesRepeatingServer(t *testing.T) {
@@ -363,4 +374,82 @@ func TestWalkSequencesAreReusable(t *testing.T) {
 		go func() { defer wg.Done(); assert.Equal(t, wantL, lts()) }()
 	}
 	wg.Wait()
+}
+
+// The class of issue 11 point 8: a server that caps limit below what was
+// asked, without saying so, answers every page short. Both walkers still
+// return every item once, in order, whatever the cap, the page size asked
+// for and the number of items, and end on the empty page: ceil(n/p)+1
+// requests for pages of p = min(limit, cap) items.
+func TestWalksOverCappedServers(t *testing.T) {
+	for _, n := range []int{0, 1, 7, 10, 11, 25, 100, 101} {
+		for _, limit := range []int{0, 3, 10, 100} {
+			for _, maxLimit := range []int{0, 1, 3, 7, 10, 50} {
+				p := &pagedServer{n: n, maxLimit: maxLimit}
+				c := newPaged(t, p)
+				per := limit
+				if per == 0 {
+					per = ton.WalkPageSize
+				}
+				if maxLimit > 0 {
+					per = min(per, maxLimit)
+				}
+				name := fmt.Sprintf("n=%d limit=%d cap=%d", n, limit, maxLimit)
+				want := make([]uint64, n)
+				for i := range want {
+					want[i] = uint64(i)
+				}
+
+				states, errs := collect(c.AllAccountStates(context.Background(), ton.AccountStatesQuery{Limit: limit}))
+				require.Empty(t, errs, name)
+				got := make([]uint64, len(states))
+				for i, s := range states {
+					got[i] = uint64(s.Balance.Int64())
+				}
+				assert.Equal(t, want, got, "accountStates %s", name)
+				requests := (n+per-1)/per + 1
+				assert.Len(t, p.queries, requests, "accountStates %s", name)
+
+				p.queries = nil
+				txs, errs := collect(c.AllPendingTransactions(context.Background(), ton.PendingTransactionsQuery{Account: acctLower, Limit: limit}))
+				require.Empty(t, errs, name)
+				got = got[:0]
+				for _, tx := range txs {
+					got = append(got, tx.LT)
+				}
+				assert.Equal(t, want, append([]uint64{}, got...), "pendingTransactions %s", name)
+				assert.Len(t, p.queries, requests, "pendingTransactions %s", name)
+			}
+		}
+	}
+}
+
+// A server that ignores offset ends the walk with ErrRepeatedPage even when
+// its page is shorter than the limit: a short page is no longer taken for
+// the end, and the walk cannot tell "that is all" from "that is all it
+// serves". Every item it served was yielded first.
+func TestWalkShortPageIgnoringOffset(t *testing.T) {
+	p := &pagedServer{n: 4, ignoreOffset: true}
+	c := newPaged(t, p)
+	states, errs := collect(c.AllAccountStates(context.Background(), ton.AccountStatesQuery{Limit: 10}))
+	assert.Len(t, states, 4)
+	require.Len(t, errs, 1)
+	assert.Equal(t, "ton: accountStates: invalid response: server repeated an item of an earlier page: item 0 of the page at offset 4 was already yielded from the page at offset 0 (the server ignores offset, or the list changed between pages)", errs[0])
+	assert.Len(t, p.queries, 2)
+}
+
+// The same on the wire, with the recorded v3 transaction body (testdata/
+// SOURCES.md) as the page of a server that answers one transaction to
+// limit=10: the walk asks for the page after it (offset=1), and only the
+// empty answer there ends it. Every request is pinned; gock fails the test
+// on a request it does not expect and on one that does not come.
+func TestAllPendingTransactionsCappedOnTheWire(t *testing.T) {
+	c := gockClient(t)
+	mockGET(t, pathPending, "account="+axelarAcctEscape+"&limit=10", 200, string(testdata(t, v3TxFixture)))
+	mockGET(t, pathPending, "account="+axelarAcctEscape+"&limit=10&offset=1", 200, `{"transactions":[],"address_book":{}}`)
+	txs, errs := collect(c.AllPendingTransactions(context.Background(), ton.PendingTransactionsQuery{Account: axelarAcct, Limit: 10}))
+	require.Empty(t, errs)
+	require.Len(t, txs, 1)
+	assert.Equal(t, ton.MustParseAddress(axelarAcct), txs[0].Account)
+	assert.Equal(t, big.NewInt(6617389), txs[0].TotalFees)
 }

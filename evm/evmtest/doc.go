@@ -104,8 +104,9 @@
 // # After Close
 //
 // Close stops the HTTP server and the chain. After it, Transact,
-// SendTransaction, AdjustTime and Revert return ErrClosed, and Commit, which
-// has no error result, panics; Scenario and Snapshot still answer.
+// SendTransaction, AdjustTime and Revert return ErrClosed (which matches
+// nodeaccess.ErrUnavailable), and Commit, which has no error result,
+// panics; Scenario and Snapshot still answer.
 //
 // # In your tests
 //

@@ -36,8 +36,18 @@ type Server struct {
 
 // ErrClosed is returned by the Server's methods that change the chain
 // (Transact, SendTransaction, AdjustTime, Revert) once Close has been
-// called. Commit, which returns no error, panics instead.
-var ErrClosed = errors.New("evmtest: Server closed")
+// called. Commit, which returns no error, panics instead. It also matches
+// nodeaccess.ErrUnavailable (errors.Is): the server no longer serves.
+var ErrClosed error = &closedError{"evmtest: Server closed"}
+
+// closedError is ErrClosed (a type with a field: pointers to distinct
+// zero-size values may compare equal).
+type closedError struct{ msg string }
+
+func (e *closedError) Error() string { return e.msg }
+
+// Is matches nodeaccess.ErrUnavailable.
+func (*closedError) Is(target error) bool { return target == nodeaccess.ErrUnavailable }
 
 // Option configures New.
 type Option func(*settings) error

@@ -79,8 +79,9 @@ func runHyper(ctx context.Context, out io.Writer, getenv func(string) string) er
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(out, "allMids: %s (%s, %s by name, %s by index)\n",
-		count(mids.Len(), "mid"), count(mids.Count(hyper.KeyPerp), "perp"), count(mids.Count(hyper.KeySpotPair), "spot pair"), count(mids.Count(hyper.KeySpotIndex), "spot pair"))
+	fmt.Fprintf(out, "allMids: %s (%s, %s by name, %s by index, %s)\n",
+		count(mids.Len(), "mid"), count(mids.Count(hyper.KeyPerp), "perp"), count(mids.Count(hyper.KeySpotPair), "spot pair"), count(mids.Count(hyper.KeySpotIndex), "spot pair"),
+		count(mids.Count(hyper.KeyOutcome), "outcome side"))
 	for _, coin := range []string{"BTC", "ETH", "HYPE"} {
 		if p, ok := mids.Price(coin); ok {
 			fmt.Fprintf(out, "  %-5s %s\n", coin, p)

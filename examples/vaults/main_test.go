@@ -41,7 +41,7 @@ func TestVaultsLocal(t *testing.T) {
 		"  0x7F6CE756BDEe0db22A8FbDA15aA48023AAE5a8bE     100.003834        0.01%  locked until 2025-06-13 23:27:19.300 UTC",
 		"  TOTAL (2 vaults)                            688636.0353219999",
 		"",
-		"Mid prices from the public API (482 keys):",
+		"Mid prices from the public API (486 keys):",
 		"  BTC   89926.5",
 		"  ETH    3102.75",
 		"  HYPE     28.7295",
@@ -63,7 +63,7 @@ func TestVaultsLocalNow(t *testing.T) {
 	assert.True(t, strings.HasSuffix(lines[4], "unlocked since 2025-01-24 05:48:51.869 UTC"), lines[4])
 	assert.True(t, strings.HasSuffix(lines[5], "unlocked since 2025-06-13 23:27:19.300 UTC"), lines[5])
 	assert.Equal(t, []string{
-		"Mid prices from the public API (482 keys):",
+		"Mid prices from the public API (486 keys):",
 		"  PURR/USDC   0.0664375",
 		"  @107       28.718",
 		"  NOPE       not listed",

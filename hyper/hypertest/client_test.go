@@ -66,10 +66,22 @@ func TestClientDefaultMids(t *testing.T) {
 
 	mids, err := c.AllMids(ctx)
 	require.NoError(t, err)
-	assert.Equal(t, 482, mids.Len())
+	assert.Equal(t, 486, mids.Len())
 	assert.Equal(t, 223, mids.Count(hyper.KeyPerp))
 	assert.Equal(t, 1, mids.Count(hyper.KeySpotPair))
 	assert.Equal(t, 258, mids.Count(hyper.KeySpotIndex))
+	assert.Equal(t, 4, mids.Count(hyper.KeyOutcome))
+	assert.Zero(t, mids.Count(hyper.KeyUnknown))
+	for m := range mids.OfKind(hyper.KeyPerp) {
+		assert.NotEqual(t, byte('#'), m.Key[0], "an outcome side handed out as a perp")
+	}
+	var outcomes []string
+	for m := range mids.OfKind(hyper.KeyOutcome) {
+		o, side, ok := m.Outcome()
+		require.True(t, ok)
+		outcomes = append(outcomes, fmt.Sprintf("%s=%d/%d@%s", m.Key, o, side, m.Price))
+	}
+	assert.Equal(t, []string{"#10=1/0@0.735", "#11=1/1@0.265", "#20=2/0@0.5125", "#21=2/1@0.4875"}, outcomes)
 	for key, text := range map[string]string{"BTC": "89926.5", "@1": "21.522", "@10": "0.00003066", "@149": "1.0", "@107": "28.718"} {
 		p, ok := mids.Price(key)
 		require.True(t, ok, key)
@@ -77,7 +89,7 @@ func TestClientDefaultMids(t *testing.T) {
 	}
 	// DefaultMids is what is served.
 	def := hypertest.DefaultMids("")
-	assert.Len(t, def, 482)
+	assert.Len(t, def, 486)
 	for key, m := range mids.All() {
 		assertDecimal(t, def[key], m.Price)
 	}
@@ -189,7 +201,7 @@ func TestSetterErrors(t *testing.T) {
 	// Nothing changed.
 	assert.Equal(t, `[]`, postJSON(t, srv.URL+"/"+testKey+"/info", `{"type":"userVaultEquities","user":"0x00000000000000000000000000000000000000aa"}`).body)
 	assert.Equal(t, xyzBody, postJSON(t, srv.Public.URL+"/info", `{"type":"allMids","dex":"xyz"}`).body)
-	assert.Equal(t, readData(t, "allMids_2025-12.json"), postJSON(t, srv.Public.URL+"/info", `{"type":"allMids"}`).body)
+	assert.Equal(t, `{"#10":"0.735","#11":"0.265","#20":"0.5125","#21":"0.4875",`+readData(t, "allMids_2025-12.json")[1:], postJSON(t, srv.Public.URL+"/info", `{"type":"allMids"}`).body)
 }
 
 func TestOptions(t *testing.T) {

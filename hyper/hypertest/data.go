@@ -35,12 +35,34 @@ var DefaultUser = common.HexToAddress("0x2b804617c6f63c040377e95bb276811747006f4
 // market data. Any other dex name is unknown (the public API answers null).
 const BuilderDex = "xyz"
 
+// outcomeMids are the HIP-4 outcome sides the public API serves by default
+// with the first perp dex "", besides its recorded mids: two binary outcome
+// markets, ids 1 and 2, each with side 0 ("Yes", "#10", "#20") and side 1
+// ("No", "#11", "#21"), keys "#N" with N = 10*outcome + side as Hyperliquid
+// documents them. The prices are hand-written (the two sides of an outcome
+// add up to 1), not market data: no recorded allMids body with outcome keys
+// exists in the project's fixtures (data/SOURCES.md).
+var outcomeMids = map[string]string{"#10": "0.735", "#11": "0.265", "#20": "0.5125", "#21": "0.4875"}
+
 // The default data, as the server serves it.
 var (
 	defaultEquities = mustRead("data/userVaultEquities_2025-08.json")
-	defaultMids     = mustRead("data/allMids_2025-12.json")
+	defaultMids     = withOutcomes(mustRead("data/allMids_2025-12.json"))
 	builderDexMids  = map[string]string{"xyz:CL": "60.123", "xyz:GOLD": "4210.25"}
 )
+
+// withOutcomes puts outcomeMids into the recorded allMids body, whose
+// bytes stay as they are: the entries go right after its opening brace,
+// where their keys sort ('#' comes before digits, '@' and letters).
+func withOutcomes(recordedBody []byte) []byte {
+	extra, err := encodeMids(outcomeMids)
+	if err != nil || len(recordedBody) < 2 || recordedBody[0] != '{' {
+		panic("hypertest: default allMids body") // a build defect
+	}
+	b := append([]byte(nil), extra[:len(extra)-1]...) // without its closing brace
+	b = append(b, ',')
+	return append(b, recordedBody[1:]...)
+}
 
 func mustRead(name string) []byte {
 	b, err := recorded.ReadFile(name)
@@ -51,9 +73,11 @@ func mustRead(name string) []byte {
 }
 
 // DefaultMids returns the mid prices the public API serves by default for
-// dex: the recorded allMids body for "" (482 keys, data/SOURCES.md), the
-// hand-written two keys for BuilderDex, and nil for any other name. The
-// values are the wire's decimal strings.
+// dex: for "" the recorded allMids body (482 keys, data/SOURCES.md) with the
+// four hand-written HIP-4 outcome sides "#10", "#11", "#20" and "#21"
+// (outcomes 1 and 2, sides 0 and 1; not market data), 486 keys in all; the hand-written two keys
+// for BuilderDex; nil for any other name. The values are the wire's decimal
+// strings.
 func DefaultMids(dex string) map[string]string {
 	switch dex {
 	case "":

@@ -37,14 +37,17 @@
 //
 // # Default data
 //
-// Without options the server answers with recorded data (data/SOURCES.md):
+// Without options the server answers with recorded data (data/SOURCES.md)
+// and a few hand-written keys of forms no recorded body shows:
 //
 //   - userVaultEquities for DefaultUser (0x2b804617c6f63c040377e95bb276811747006f4b):
 //     the recorded body with two vaults, equities 688536.0314879999 and
 //     100.003834, locked until 2025-01-24T05:48:51.869Z and
 //     2025-06-13T23:27:19.3Z;
 //   - allMids of the first perp dex "": the recorded body of 2025-12, 482
-//     keys (perps such as "BTC": "89926.5", "PURR/USDC", "@1" to "@258");
+//     keys (perps such as "BTC": "89926.5", "PURR/USDC", "@1" to "@258"),
+//     and four hand-written HIP-4 outcome sides ("#10": "0.735", "#11",
+//     "#20", "#21": "0.4875"; not market data), 486 keys in all;
 //   - allMids of BuilderDex ("xyz"): two hand-written keys, "xyz:CL" and
 //     "xyz:GOLD", to show the builder-dex key form (not market data).
 //

@@ -45,7 +45,7 @@ func Example() {
 	// Output:
 	// 0x07Fd993f0fA3A185F7207ADcCD29f7A87404689D 688536.0314879999 2025-01-24T05:48:51.869Z
 	// 0x7F6CE756BDEe0db22A8FbDA15aA48023AAE5a8bE 100.003834 2025-06-13T23:27:19.3Z
-	// 482 mids, BTC 89926.5
+	// 486 mids, BTC 89926.5
 }
 
 // Vaults of your own test user, with every digit kept.
@@ -140,5 +140,5 @@ func Example_faults() {
 	// 2 <nil>
 	// attempt 1 allMids 429
 	// attempt 2 allMids 200
-	// 482 <nil>
+	// 486 <nil>
 }

@@ -87,7 +87,8 @@ func TestWireExactAnswers(t *testing.T) {
 	node := srv.URL + "/" + testKey + "/info"
 	public := srv.Public.URL + "/info"
 	equities := readData(t, "userVaultEquities_2025-08.json")
-	mids := readData(t, "allMids_2025-12.json")
+	// The recorded body, byte for byte, after the hand-written outcome sides.
+	mids := `{"#10":"0.735","#11":"0.265","#20":"0.5125","#21":"0.4875",` + readData(t, "allMids_2025-12.json")[1:]
 
 	for _, tc := range []struct {
 		name, url, body, want string

@@ -32,10 +32,13 @@
 //
 // Pages of a block follow the lite server that toncenter calls: the
 // transactions are in the block's order (by account id, then logical
-// time); after_hash is the account id of the last transaction seen
-// (base64) and after_lt its logical time, and the next page starts after
-// that transaction. As on the lite server, incomplete is true whenever a
-// page holds count transactions: a block of exactly count transactions
+// time); after_hash is the account id of the last transaction seen and
+// after_lt its logical time, and the next page starts after that
+// transaction. after_hash is read in every form toncenter's servers read:
+// 64 hex digits (either case), 44 characters of base64 or base64url, 43 of
+// unpadded base64url, or an account address, raw or user-friendly (ton.Client
+// sends standard base64). As on the lite server, incomplete is true whenever
+// a page holds count transactions: a block of exactly count transactions
 // left says incomplete, and the next page is empty and complete.
 //
 // API v3 answers use the interface's member names: accountStates
@@ -52,6 +55,12 @@
 // 404 {"error":"emulated traces not found"} when none of the accounts has
 // anything pending (ton.Client reads that 404 as an empty page). address_book
 // is keyed by the raw address in upper case, as the indexer writes it.
+//
+// WithMaxLimit(n) makes both v3 calls serve at most n items a page,
+// whatever limit asks for, without a word: the behaviour of a server that
+// caps limit silently (the interface states no maximum), for testing code
+// that walks pages. ton's walkers read on until an empty page, so they
+// return everything from such a server.
 //
 // # Errors
 //

@@ -23,7 +23,8 @@ import (
 type Server struct {
 	*nodeaccesstest.Server
 
-	data *store
+	data     *store
+	maxLimit int // WithMaxLimit; 0: no cap below the indexer's 1000
 }
 
 // Option configures New.
@@ -32,6 +33,7 @@ type Option func(*settings) error
 type settings struct {
 	key        string
 	noDefaults bool
+	maxLimit   int
 	data       []func(*store) error
 }
 
@@ -53,6 +55,22 @@ func WithKey(key string) Option {
 func WithoutDefaults() Option {
 	return func(s *settings) error {
 		s.noDefaults = true
+		return nil
+	}
+}
+
+// WithMaxLimit makes the v3 calls (accountStates, pendingTransactions)
+// serve at most n items a page whatever limit asks for, silently: the
+// answer is a page of n items, with no error and no sign that it was cut,
+// as a server may do (the interface states no maximum for limit). A limit
+// the indexer refuses (above 1000) is still refused with its 422. n must be
+// at least 1.
+func WithMaxLimit(n int) Option {
+	return func(s *settings) error {
+		if n < 1 {
+			return fmt.Errorf("tontest: WithMaxLimit: %d is not a page size: want at least 1", n)
+		}
+		s.maxLimit = n
 		return nil
 	}
 }
@@ -123,7 +141,7 @@ func New(opts ...Option) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("tontest: %w", err)
 	}
-	s := &Server{Server: srv, data: data}
+	s := &Server{Server: srv, data: data, maxLimit: set.maxLimit}
 	srv.HandleFunc("GET /api/v2/{key}/getBlockTransactionsExt", s.serveBlockREST)
 	srv.HandleFunc("POST /api/v2/{key}/jsonRPC", s.serveBlockRPC)
 	srv.HandleFunc("GET /{key}/api/v3/accountStates", s.serveAccountStates)

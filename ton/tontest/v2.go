@@ -3,6 +3,7 @@ package tontest
 import (
 	"bytes"
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -45,8 +46,9 @@ func invalid(loc, name, why string) error {
 
 // parseBlockQuery reads the parameters of getBlockTransactionsExt as
 // toncenter does: workchain, shard (a signed 64-bit decimal) and seqno are
-// required; count defaults to 40; after_lt and after_hash (the base64
-// account id) continue after a transaction, each defaulting to zero when
+// required; count defaults to 40; after_lt and after_hash (the account
+// id: hex, base64 or an address, see parseAfterHash) continue after a
+// transaction, each defaulting to zero when
 // the other is sent alone. loc names where the parameters are ("query",
 // "params") in error messages.
 func parseBlockQuery(get paramFunc, loc string) (blockQuery, error) {
@@ -98,16 +100,43 @@ func parseBlockQuery(get paramFunc, loc string) (blockQuery, error) {
 		}
 	}
 	if s, ok := get("after_hash"); ok {
-		id, err := base64.StdEncoding.DecodeString(s)
-		if err != nil {
-			id, err = base64.URLEncoding.DecodeString(s)
+		id, ok := parseAfterHash(s)
+		if !ok {
+			return q, invalid(loc, "after_hash", "not a 32-byte account id (64 hex digits, base64, base64url or an address)")
 		}
-		if err != nil || len(id) != 32 {
-			return q, invalid(loc, "after_hash", "not a 32-byte account id in base64")
-		}
-		copy(q.afterAccount[:], id)
+		q.afterAccount = id
 	}
 	return q, nil
+}
+
+// parseAfterHash reads the account id of after_hash in the forms toncenter
+// reads it (ton-http-api-cpp's ton_hash and ton_addr_without_workchain;
+// pytonlib's hash_to_hex): 64 hex digits in either case, 44 characters of
+// base64 or base64url, 43 of unpadded base64url, or an account address
+// (raw or user-friendly), of which the id counts.
+func parseAfterHash(s string) (id [32]byte, ok bool) {
+	var b []byte
+	var err error
+	switch len(s) {
+	case 64:
+		b, err = hex.DecodeString(s)
+	case 44:
+		if b, err = base64.StdEncoding.DecodeString(s); err != nil {
+			b, err = base64.URLEncoding.DecodeString(s)
+		}
+	case 43:
+		b, err = base64.RawURLEncoding.DecodeString(s)
+	default:
+		a, aerr := ton.ParseAddress(s)
+		if aerr != nil {
+			return id, false
+		}
+		return a.ID, true
+	}
+	if err != nil || len(b) != 32 {
+		return id, false
+	}
+	return [32]byte(b), true
 }
 
 // page returns the transactions of the block after the cursor, at most

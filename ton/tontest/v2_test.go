@@ -115,7 +115,7 @@ func TestV2BadParameters(t *testing.T) {
 		ok + "&count=0":                                  "query -> count: ensure this value is greater than 0",
 		ok + "&count=ten":                                "query -> count: value is not a valid integer",
 		ok + "&after_lt=-5":                              "query -> after_lt: value is not a valid integer",
-		ok + "&after_hash=MzMz":                          "query -> after_hash: not a 32-byte account id in base64",
+		ok + "&after_hash=MzMz":                          "query -> after_hash: not a 32-byte account id (64 hex digits, base64, base64url or an address)",
 	} {
 		r := get(t, s, pathBlock+"?"+q)
 		assert.Equal(t, http.StatusUnprocessableEntity, r.status, q)

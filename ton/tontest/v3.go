@@ -47,6 +47,17 @@ func writeV3Failure(w http.ResponseWriter, err error) {
 }
 
 // parsePage reads limit (default 10, at most 1000; below 1 counts as 1, as
+// on the indexer) and offset (default 0), and caps limit at WithMaxLimit's
+// n without a word.
+func (s *Server) parsePage(q url.Values) (limit, offset int, err error) {
+	limit, offset, err = parsePage(q)
+	if err == nil && s.maxLimit > 0 {
+		limit = min(limit, s.maxLimit)
+	}
+	return limit, offset, err
+}
+
+// parsePage reads limit (default 10, at most 1000; below 1 counts as 1, as
 // on the indexer) and offset (default 0).
 func parsePage(q url.Values) (limit, offset int, err error) {
 	limit = defaultLimit
@@ -118,7 +129,7 @@ func (s *Server) serveAccountStates(w http.ResponseWriter, r *http.Request) {
 // then applies offset and limit. include_boc (default false, as in the
 // interface) adds code_boc and data_boc.
 func (s *Server) accountStates(q url.Values) ([]byte, error) {
-	limit, offset, err := parsePage(q)
+	limit, offset, err := s.parsePage(q)
 	if err != nil {
 		return nil, err
 	}
@@ -204,7 +215,7 @@ func (s *Server) servePending(w http.ResponseWriter, r *http.Request) {
 // accounts has anything pending it is the indexer's 404 "emulated traces
 // not found"; an offset past the end of a non-empty list is an empty page.
 func (s *Server) pendingTransactions(q url.Values) ([]byte, error) {
-	limit, offset, err := parsePage(q)
+	limit, offset, err := s.parsePage(q)
 	if err != nil {
 		return nil, err
 	}

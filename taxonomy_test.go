@@ -1,0 +1,361 @@
+package nodeaccess_test
+
+import (
+	"context"
+	"errors"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/beacon"
+	"github.com/nodeaccess/nodeaccess/beacon/beacontest"
+	"github.com/nodeaccess/nodeaccess/evm"
+	"github.com/nodeaccess/nodeaccess/evm/evmtest"
+	"github.com/nodeaccess/nodeaccess/hyper"
+	"github.com/nodeaccess/nodeaccess/hyper/hypertest"
+	"github.com/nodeaccess/nodeaccess/ton"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The README's promise ("Options and errors"): every error an operation
+// returns is an *OpError over one of the root package's sentinels or types
+// (or the context's error). The chain packages and the local servers define
+// errors of their own; each must also match a root, so that code written
+// against the root taxonomy handles it.
+//
+// The errors are found in the sources with go/parser, not listed by hand:
+// every exported package-level Err… variable and every exported type with
+// an Error() string method, in every package of the module outside the
+// root (whose sentinels and types are the roots), internal/, examples/ and
+// bench/. Each must have a case below that produces it the way a user gets
+// it (a real operation against a local server), so a new error added
+// without a case, or without wiring to a root, fails this test.
+
+// taxCase says how a user gets one error of a package, and checks it is
+// that error.
+type taxCase struct {
+	// op: the error comes from an operation, so it is an *OpError.
+	op bool
+	// produce makes the error the way a user gets it.
+	produce func(t *testing.T) error
+	// is reports whether err is (or wraps) the package's error.
+	is func(err error) bool
+	// exempt, when set, is why the error matches no root; produce and is
+	// are then unset.
+	exempt string
+}
+
+func isErr(target error) func(error) bool {
+	return func(err error) bool { return errors.Is(err, target) }
+}
+
+func asErr[T error]() func(error) bool {
+	return func(err error) bool {
+		var e T
+		return errors.As(err, &e)
+	}
+}
+
+// rootSentinels and matchesRoot are the root taxonomy.
+var rootSentinels = []error{nodeaccess.ErrInvalidInput, nodeaccess.ErrRateLimited, nodeaccess.ErrUnauthorized,
+	nodeaccess.ErrNotFound, nodeaccess.ErrUnavailable, nodeaccess.ErrInvalidResponse, nodeaccess.ErrResponseTooLarge,
+	context.Canceled, context.DeadlineExceeded}
+
+func matchesRoot(err error) bool {
+	for _, s := range rootSentinels {
+		if errors.Is(err, s) {
+			return true
+		}
+	}
+	var he *nodeaccess.HTTPError
+	var re *nodeaccess.RPCError
+	var ie *nodeaccess.InputError
+	return errors.As(err, &he) || errors.As(err, &re) || errors.As(err, &ie)
+}
+
+func taxonomyCases() map[string]taxCase {
+	return map[string]taxCase{
+		"beacon.ErrIntegrity":   {op: true, produce: beaconIntegrity, is: isErr(beacon.ErrIntegrity)},
+		"beacon.IntegrityError": {op: true, produce: beaconIntegrity, is: asErr[*beacon.IntegrityError]()},
+		"beacon.ErrDebugDisabled": {op: true, is: isErr(beacon.ErrDebugDisabled),
+			produce: func(t *testing.T) error { return beaconAnswer(t, http.StatusMethodNotAllowed, "", "", nil) }},
+		"beacon.APIError": {op: true, is: asErr[*beacon.APIError](),
+			produce: func(t *testing.T) error {
+				return beaconAnswer(t, http.StatusNotFound, "application/json", "", []byte(`{"code":404,"message":"State not found"}`))
+			}},
+		"beacon.ErrInvalidState":       {op: true, produce: beaconGarbage, is: isErr(beacon.ErrInvalidState)},
+		"beacon.DecodeError":           {op: true, produce: beaconGarbage, is: asErr[*beacon.DecodeError]()},
+		"beacon.ErrUnsupportedVersion": {op: true, produce: beaconUnknownFork, is: isErr(beacon.ErrUnsupportedVersion)},
+		"beacon.UnsupportedVersionError": {op: true, produce: beaconUnknownFork,
+			is: asErr[*beacon.UnsupportedVersionError]()},
+
+		"evm.ErrReverted": {op: true, produce: evmRevert, is: isErr(evm.ErrReverted)},
+		"evm.RevertError": {op: true, produce: evmRevert, is: asErr[*evm.RevertError]()},
+		"evm/evmtest.ErrClosed": {is: isErr(evmtest.ErrClosed), produce: func(t *testing.T) error {
+			srv, err := evmtest.New()
+			require.NoError(t, err)
+			srv.Close()
+			return srv.AdjustTime(0)
+		}},
+		"evm/evmtest.ErrTxFailed": {exempt: "a test's own transaction that was mined and failed (its receipt comes with it): " +
+			"a result of the local chain's helper Transact, not of a call to a node-access service; no root sentinel means it"},
+
+		"hyper.ErrUnknownDex": {op: true, is: isErr(hyper.ErrUnknownDex), produce: func(t *testing.T) error {
+			srv := hypertest.NewT(t)
+			c, err := srv.Client()
+			require.NoError(t, err)
+			_, err = c.AllMids(context.Background(), hyper.Dex("nope"))
+			return err
+		}},
+		"hyper.ErrUnsupportedRequest": {op: true, is: isErr(hyper.ErrUnsupportedRequest), produce: func(t *testing.T) error {
+			srv := answer(t, http.StatusUnprocessableEntity, "text/plain", "Failed to deserialize the JSON body into the target type")
+			c, err := hyper.New(srv.URL, "k3y", hyper.WithPublicURL(srv.URL), nodeaccess.WithoutRetries())
+			require.NoError(t, err)
+			_, err = c.UserVaultEquities(context.Background(), hypertest.DefaultUser)
+			return err
+		}},
+
+		"ton.ErrRepeatedPage": {op: true, is: isErr(ton.ErrRepeatedPage), produce: func(t *testing.T) error {
+			// A server that ignores offset: the same page every time.
+			srv := answer(t, http.StatusOK, "application/json",
+				`{"accounts":[{"address":"0:`+strings.Repeat("ab", 32)+`","balance":"1","status":"active"}],"address_book":{}}`)
+			c, err := ton.New(srv.URL, "k3y", nodeaccess.WithoutRetries())
+			require.NoError(t, err)
+			for _, err := range c.AllAccountStates(context.Background(), ton.AccountStatesQuery{Limit: 1}) {
+				if err != nil {
+					return err
+				}
+			}
+			return nil
+		}},
+	}
+}
+
+func TestEveryPackageErrorMatchesARoot(t *testing.T) {
+	found := exportedErrors(t, ".")
+	cases := taxonomyCases()
+	var missing, stale []string
+	for _, name := range found {
+		if _, ok := cases[name]; !ok {
+			missing = append(missing, name)
+		}
+	}
+	for name := range cases {
+		if !slices.Contains(found, name) {
+			stale = append(stale, name)
+		}
+	}
+	slices.Sort(stale)
+	require.Empty(t, missing, "errors defined without a case here: wire each to a root sentinel or type and add a case that produces it")
+	require.Empty(t, stale, "cases for errors the sources no longer define")
+	for _, name := range found {
+		c := cases[name]
+		t.Run(name, func(t *testing.T) {
+			if c.exempt != "" {
+				t.Skipf("exempt: %s", c.exempt)
+			}
+			err := c.produce(t)
+			require.Error(t, err)
+			assert.True(t, c.is(err), "the case does not produce %s: %v", name, err)
+			assert.True(t, matchesRoot(err), "%s matches no root sentinel or type: %v", name, err)
+			if c.op {
+				var op *nodeaccess.OpError
+				assert.True(t, errors.As(err, &op), "an operation error that is not an *OpError: %v", err)
+			}
+		})
+	}
+}
+
+// exportedErrors lists "pkg.Name" (pkg the directory, such as "hyper" or
+// "evm/evmtest") for every exported Err… variable and every exported type
+// with an Error() string method in the module's packages, roots excepted.
+func exportedErrors(t *testing.T, root string) []string {
+	t.Helper()
+	var out []string
+	fset := token.NewFileSet()
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			base := d.Name()
+			if path != root && (strings.HasPrefix(base, ".") || base == "testdata" || base == "internal" ||
+				base == "examples" || base == "bench") {
+				return filepath.SkipDir
+			}
+			if path != root {
+				if _, err := os.Stat(filepath.Join(path, "go.mod")); err == nil {
+					return filepath.SkipDir // another module
+				}
+			}
+			return nil
+		}
+		rel, err := filepath.Rel(root, filepath.Dir(path))
+		if err != nil {
+			return err
+		}
+		dir := filepath.ToSlash(rel)
+		if dir == "." || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		for _, decl := range f.Decls {
+			switch d := decl.(type) {
+			case *ast.GenDecl:
+				if d.Tok != token.VAR {
+					continue
+				}
+				for _, spec := range d.Specs {
+					for _, n := range spec.(*ast.ValueSpec).Names {
+						if n.IsExported() && strings.HasPrefix(n.Name, "Err") {
+							out = append(out, dir+"."+n.Name)
+						}
+					}
+				}
+			case *ast.FuncDecl:
+				if name, ok := errorMethodOf(d); ok && ast.IsExported(name) {
+					out = append(out, dir+"."+name)
+				}
+			}
+		}
+		return nil
+	})
+	require.NoError(t, err)
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// The discovery itself, on a module made for the test: what a future
+// package could add is found, and what is not an exported error is not.
+func TestExportedErrorsFindsNewErrors(t *testing.T) {
+	root := t.TempDir()
+	write := func(rel, src string) {
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, os.WriteFile(p, []byte(src), 0o644))
+	}
+	write("go.mod", "module example.com/m\n")
+	write("root.go", "package m\nimport \"errors\"\nvar ErrRoot = errors.New(\"root\")\n")
+	write("chain/errs.go", `package chain
+import "errors"
+var (
+	ErrNew, errHidden = errors.New("new"), errors.New("hidden")
+	Other = 1
+)
+type FooError struct{}
+func (FooError) Error() string { return "foo" }
+type BarError struct{}
+func (*BarError) Error() string { return "bar" }
+type notExported struct{}
+func (*notExported) Error() string { return "x" }
+type Stringer struct{}
+func (Stringer) Error(int) string { return "not the error method" }
+`)
+	write("chain/chaintest/srv.go", "package chaintest\nimport \"errors\"\nvar ErrClosed = errors.New(\"closed\")\n")
+	write("chain/errs_test.go", "package chain\nimport \"errors\"\nvar ErrTestOnly = errors.New(\"t\")\n")
+	write("internal/x/x.go", "package x\nimport \"errors\"\nvar ErrInternal = errors.New(\"i\")\n")
+	write("examples/e/e.go", "package main\nimport \"errors\"\nvar ErrExample = errors.New(\"e\")\n")
+	write("bench/go.mod", "module example.com/b\n")
+	write("bench/b.go", "package b\nimport \"errors\"\nvar ErrBench = errors.New(\"b\")\n")
+	write("chain/testdata/t.go", "package t\nimport \"errors\"\nvar ErrData = errors.New(\"d\")\n")
+	assert.Equal(t, []string{"chain.BarError", "chain.ErrNew", "chain.FooError", "chain/chaintest.ErrClosed"}, exportedErrors(t, root))
+}
+
+// errorMethodOf returns the receiver type of an Error() string method.
+func errorMethodOf(d *ast.FuncDecl) (string, bool) {
+	if d.Recv == nil || len(d.Recv.List) != 1 || d.Name.Name != "Error" ||
+		len(d.Type.Params.List) != 0 || d.Type.Results == nil || len(d.Type.Results.List) != 1 {
+		return "", false
+	}
+	if res, ok := d.Type.Results.List[0].Type.(*ast.Ident); !ok || res.Name != "string" {
+		return "", false
+	}
+	typ := d.Recv.List[0].Type
+	if star, ok := typ.(*ast.StarExpr); ok {
+		typ = star.X
+	}
+	id, ok := typ.(*ast.Ident)
+	if !ok {
+		return "", false
+	}
+	return id.Name, true
+}
+
+// answer starts a server that answers every request with status, Content-Type
+// ctype and body.
+func answer(t *testing.T, status int, ctype, body string) *httptest.Server {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", ctype)
+		w.WriteHeader(status)
+		_, _ = w.Write([]byte(body))
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// beaconAnswer asks a beacon client for a state of a server that answers
+// status with the Eth-Consensus-Version fork and body.
+func beaconAnswer(t *testing.T, status int, ctype, fork string, body []byte, ids ...beacon.StateID) error {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if ctype != "" {
+			w.Header().Set("Content-Type", ctype)
+		}
+		if fork != "" {
+			w.Header().Set("Eth-Consensus-Version", fork)
+		}
+		w.WriteHeader(status)
+		_, _ = w.Write(body)
+	}))
+	t.Cleanup(srv.Close)
+	c, err := beacon.New(srv.URL, "k3y", nodeaccess.WithoutRetries(), beacon.WithPreset(beacon.MinimalPreset()))
+	require.NoError(t, err)
+	id := beacon.Head
+	if len(ids) > 0 {
+		id = ids[0]
+	}
+	_, err = c.State(context.Background(), id)
+	return err
+}
+
+// beaconIntegrity: a state asked for by a root that is not its root.
+func beaconIntegrity(t *testing.T) error {
+	st := beacontest.NewState(beacon.Phase0, beacon.MinimalPreset(), 4, 1)
+	b, err := st.MarshalSSZ()
+	require.NoError(t, err)
+	return beaconAnswer(t, http.StatusOK, "application/octet-stream", "phase0", b, beacon.RootID(beacon.Root{1}))
+}
+
+// beaconGarbage: an SSZ body that is no state.
+func beaconGarbage(t *testing.T) error {
+	return beaconAnswer(t, http.StatusOK, "application/octet-stream", "fulu", []byte("not a state"))
+}
+
+// beaconUnknownFork: a fork this package does not know.
+func beaconUnknownFork(t *testing.T) error {
+	return beaconAnswer(t, http.StatusOK, "application/octet-stream", "zzfork", []byte("body"))
+}
+
+// evmRevert: Besu's revert (besu-eth/besu#5705).
+func evmRevert(t *testing.T) error {
+	srv := answer(t, http.StatusOK, "application/json", `{"jsonrpc":"2.0","id":1,"error":{"code":-32000,"message":"Execution reverted","data":"0x08c379a0000000000000000000000000000000000000000000000000000000000000002000000000000000000000000000000000000000000000000000000000000000026`+
+		`45524332303a207472616e7366657220616d6f756e7420657863656564732062616c616e63650000000000000000000000000000000000000000000000000000"}}`)
+	c, err := evm.New(srv.URL, "k3y", nodeaccess.WithoutRetries())
+	require.NoError(t, err)
+	_, err = c.Call(context.Background(), evm.CallMsg{To: [20]byte{1}}, evm.Latest)
+	return err
+}
