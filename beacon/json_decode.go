@@ -56,7 +56,11 @@ import (
 // fractions, leading zeros or values beyond the type), bytes are
 // 0x-prefixed hex of exactly the type's length (either case), bitfields
 // are the hex of their SSZ bytes, booleans (slashed, the envelope's flags)
-// are JSON booleans or the strings "true" and "false". Unknown fields are
+// are JSON booleans or the strings "true" and "false". Any character of a
+// string value may be a JSON escape ("\u0032\u0032" is "22", as a proxy
+// that re-encodes JSON may send it): the value is read unescaped, and one
+// whose escapes decode to characters it cannot hold is an error that shows
+// what it decoded to. Unknown fields are
 // skipped; a missing field, or a field of another fork (inactivity_scores
 // in a phase0 state), is an error: it means the version or the data is
 // wrong. Vectors must have exactly the preset's length and lists stay
