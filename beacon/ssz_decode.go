@@ -21,10 +21,11 @@ import (
 // (matching ErrInvalidState) naming the field and the byte offset; an input
 // that ends early is a *DecodeError that also matches io.ErrUnexpectedEOF.
 // An input whose known size (SizeHint, the reader's own size, or len(b)) is
-// smaller than the fork's fixed part is a DecodeError that does not match
-// io.ErrUnexpectedEOF: it is whole, so it is most likely a state of
-// another fork or preset, and fetching it again would not help. A failure
-// of r itself is returned wrapped, not as a DecodeError.
+// smaller than the fork's fixed part is reported as truncated before any
+// of it is read, with both sizes and the field it ends in (it matches
+// io.ErrUnexpectedEOF too; the reason adds that a state of another fork or
+// preset looks the same). A failure of r itself is returned wrapped, not
+// as a DecodeError.
 //
 // With SizeHint (or when r is a *bytes.Reader, *bytes.Buffer,
 // *strings.Reader or a regular *os.File, whose remaining size is taken as
@@ -148,11 +149,19 @@ func (d *decoder) decode(v Version, p Preset) (*State, error) {
 	fields := s.fields()
 	fixed := stateFixedSize(fields)
 	if d.r.size >= 0 && d.r.size < fixed {
-		// The whole input is known to be this short: not a body cut
-		// off (that would match io.ErrUnexpectedEOF and invite a
-		// retry) but a state of another fork or preset.
-		return nil, &DecodeError{Format: "ssz", Offset: d.r.size,
-			Reason: fmt.Sprintf("the input's %d bytes are fewer than the fixed part of %s %s state with the %s preset (%d bytes): likely a wrong fork or preset", d.r.size, article(v), v, presetName(p), fixed)}
+		// The whole input is known to be this short: it ends inside
+		// the fixed part, in the field named. (A state of another fork
+		// or preset can look the same; the reason says so.)
+		path, at := "", int64(0)
+		for i := range fields {
+			if at += int64(fields[i].fixedSize()); at > d.r.size {
+				path = fields[i].name
+				break
+			}
+		}
+		return nil, &DecodeError{Format: "ssz", Path: path, Offset: d.r.size, Err: io.ErrUnexpectedEOF,
+			Reason: fmt.Sprintf("the input ends early (truncated): its %d bytes end inside the fixed part of %s %s state with the %s preset, which is %d bytes (or it is a state of another fork or preset)",
+				d.r.size, article(v), v, presetName(p), fixed)}
 	}
 
 	var vars [16]varField
