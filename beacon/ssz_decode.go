@@ -187,7 +187,7 @@ func (d *decoder) decode(v Version, p Preset) (*State, error) {
 		vf := &vars[k]
 		switch {
 		case k == 0 && vf.off != fixed:
-			return nil, d.fail(vf.f.name, vf.at, "offset %d: the first offset must be %d, the size of a %s state's fixed part", vf.off, fixed, v)
+			return nil, d.fail(vf.f.name, vf.at, "offset %d: the first offset must be %d, the size of %s %s state's fixed part", vf.off, fixed, article(v), v)
 		case k > 0 && vf.off < vars[k-1].off:
 			return nil, d.fail(vf.f.name, vf.at, "offset %d is before the previous field's offset %d", vf.off, vars[k-1].off)
 		case d.r.size >= 0 && vf.off > d.r.size:
@@ -227,9 +227,15 @@ func (d *decoder) decode(v Version, p Preset) (*State, error) {
 	return s, nil
 }
 
-// article is the indefinite article before v's name: "an altair state".
-func article(v Version) string {
-	if strings.ContainsRune("aeiou", rune(v.String()[0])) {
+// article is the indefinite article before v's name: "an altair state",
+// "a fulu state".
+func article(v Version) string { return articleFor(v.String()) }
+
+// articleFor is the indefinite article before a fork's name. Every fork
+// name so far (phase0 to fulu, gloas, heze) is read as it is spelt, so a
+// name that starts with a vowel takes "an".
+func articleFor(name string) string {
+	if name != "" && strings.IndexByte("aeiouAEIOU", name[0]) >= 0 {
 		return "an"
 	}
 	return "a"
