@@ -231,12 +231,16 @@ func (s *envelopeScanner) endMember() {
 }
 
 // envelopeBool reads a flag as DecodeJSON does: true or false, or the
-// strings "true" and "false".
+// strings "true" and "false" (escapes and all).
 func envelopeBool(v []byte) (b, ok bool) {
-	switch string(v) {
-	case "true", `"true"`:
+	text := string(v)
+	if len(v) > 0 && v[0] == '"' && json.Unmarshal(v, &text) != nil {
+		return false, false
+	}
+	switch text {
+	case "true":
 		return true, true
-	case "false", `"false"`:
+	case "false":
 		return false, true
 	}
 	return false, false

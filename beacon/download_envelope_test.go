@@ -68,6 +68,8 @@ func TestEnvelopeScannerSplits(t *testing.T) {
 		{`{"data":` + data + `,"version":"fulu","version":"deneb","execution_optimistic":true,"finalized":false}`, "", &beacon.Flags{ExecutionOptimistic: true}},
 		{`{"data":` + data + `,"version":"fulu","execution_optimistic":true,"finalized":false,"finalized":true}`, "fulu", nil},
 		{`{"data":` + data + `,"version":"fulu","execution_optimistic":1,"finalized":false}`, "fulu", nil},
+		{`{"data":` + data + `,"version":"fulu","execution_optimistic":"true","finalized":"false"}`, "fulu", &beacon.Flags{ExecutionOptimistic: true}},
+		{`{"data":` + data + `,"version":"fulu","execution_optimistic":""true"","finalized":false}`, "fulu", nil},
 		{`{"data":` + data + `,"version":7,"execution_optimistic":false}`, "", nil},
 		{`{"data":` + data + `,"version":"` + strings.Repeat("x", 300) + `"}`, "", nil},
 		{`{"data":` + data + `,"x":{"version":"fulu","execution_optimistic":true,"finalized":true}}`, "", nil},
