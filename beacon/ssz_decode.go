@@ -22,10 +22,11 @@ import (
 // that ends early is a *DecodeError that also matches io.ErrUnexpectedEOF.
 // An input whose known size (SizeHint, the reader's own size, or len(b)) is
 // smaller than the fork's fixed part is reported as truncated before any
-// of it is read, with both sizes and the field it ends in (it matches
-// io.ErrUnexpectedEOF too; the reason adds that a state of another fork or
-// preset looks the same). A failure of r itself is returned wrapped, not
-// as a DecodeError.
+// of it is read, with both sizes and the field it ends in (the reason adds
+// that a state of another fork or preset looks the same). It does not match
+// io.ErrUnexpectedEOF: the input is whole as far as its size says, so
+// fetching it again would not help. A failure of r itself is returned
+// wrapped, not as a DecodeError.
 //
 // With SizeHint (or when r is a *bytes.Reader, *bytes.Buffer,
 // *strings.Reader or a regular *os.File, whose remaining size is taken as
@@ -151,7 +152,10 @@ func (d *decoder) decode(v Version, p Preset) (*State, error) {
 	if d.r.size >= 0 && d.r.size < fixed {
 		// The whole input is known to be this short: it ends inside
 		// the fixed part, in the field named. (A state of another fork
-		// or preset can look the same; the reason says so.)
+		// or preset can look the same; the reason says so.) It does
+		// not match io.ErrUnexpectedEOF, which says that the input broke
+		// off before its known size and invites another attempt:
+		// fetching this input again would bring the same bytes.
 		path, at := "", int64(0)
 		for i := range fields {
 			if at += int64(fields[i].fixedSize()); at > d.r.size {
@@ -159,8 +163,8 @@ func (d *decoder) decode(v Version, p Preset) (*State, error) {
 				break
 			}
 		}
-		return nil, &DecodeError{Format: "ssz", Path: path, Offset: d.r.size, Err: io.ErrUnexpectedEOF,
-			Reason: fmt.Sprintf("the input ends early (truncated): its %d bytes end inside the fixed part of %s %s state with the %s preset, which is %d bytes (or it is a state of another fork or preset)",
+		return nil, &DecodeError{Format: "ssz", Path: path, Offset: d.r.size,
+			Reason: fmt.Sprintf("the input is truncated: its %d bytes (its whole size) end inside the fixed part of %s %s state with the %s preset, which is %d bytes (or it is a state of another fork or preset)",
 				d.r.size, article(v), v, presetName(p), fixed)}
 	}
 
