@@ -30,8 +30,10 @@
 // same way whatever the fork, and a field of a later fork is empty in a
 // state of an earlier one. Validate, which the encoders and HashTreeRoot
 // call first, refuses a field set that the fork does not have, a vector of
-// the wrong length and a list over the preset's limit, so nothing is
-// dropped silently when a state is encoded.
+// the wrong length, a list over the preset's limit, a malformed bitfield
+// and an SSZ encoding over 4 GiB, so nothing is dropped silently when a
+// state is encoded; they refuse nothing else, so a state that passes
+// Validate encodes and hashes.
 //
 // The codecs work without a client too: DecodeSSZ and DecodeJSON read any
 // io.Reader while it streams (UnmarshalSSZ a byte slice), EncodeSSZ,

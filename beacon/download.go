@@ -19,8 +19,8 @@ type Download struct {
 	// Fork is the state's fork as the node named it in the
 	// Eth-Consensus-Version header ("fulu", or a fork this package does not
 	// decode, such as "gloas"); for a JSON body sent without the header, the
-	// body's "version" member when it comes before "data" (as nodes send
-	// it); "" when neither named it.
+	// body's "version" member, before or after "data" (Lodestar sends it
+	// after); "" when neither named it (or the body named it twice).
 	Fork string
 	// Encoding is the body's encoding, EncodingSSZ or EncodingJSON, as its
 	// Content-Type said.
@@ -30,8 +30,10 @@ type Download struct {
 	// Bytes is the number of bytes written.
 	Bytes int64
 	// Flags holds execution_optimistic and finalized for a JSON body that
-	// has them before "data" (as nodes send them); nil otherwise, and always
-	// nil for SSZ, which does not carry them.
+	// has both, once each, as booleans that DecodeJSON reads (true, or the
+	// string "true"), before or after "data" (the body is followed as it
+	// is written, not held); nil otherwise, and always nil for SSZ, which
+	// does not carry them.
 	Flags *Flags
 }
 
@@ -41,10 +43,6 @@ func (d *Download) Version() (Version, error) { return ParseVersion(d.Fork) }
 
 // downloadBuf is the copy buffer of a download.
 const downloadBuf = 256 << 10
-
-// sniffLen is how much of a JSON body is kept to read its envelope's
-// version and flags.
-const sniffLen = 4 << 10
 
 // rewinder is a writer that can be put back to where a download started
 // (an *os.File): truncate there and seek there.
@@ -133,15 +131,15 @@ func (d *downloader) attempt(r *transport.Response) error {
 	}
 	d.written = 0
 	pr := newProgressReader(r.Stream, d.cfg.progress, r.ContentLength)
-	var sniff []byte
+	var env *envelopeScanner
 	if enc == EncodingJSON {
-		sniff = make([]byte, 0, sniffLen)
+		env = &envelopeScanner{}
 	}
 	for {
 		n, rerr := pr.Read(d.buf)
 		if n > 0 {
-			if len(sniff) < cap(sniff) {
-				sniff = append(sniff, d.buf[:min(n, cap(sniff)-len(sniff))]...)
+			if env != nil {
+				env.write(d.buf[:n])
 			}
 			m, werr := d.w.Write(d.buf[:n])
 			d.written += int64(m)
@@ -164,8 +162,8 @@ func (d *downloader) attempt(r *transport.Response) error {
 		}
 	}
 	d.out = Download{Fork: d.c.t.MaskCut(fork, maxQuoted), Encoding: enc, ContentType: d.c.t.Mask(ct), Bytes: d.written}
-	if enc == EncodingJSON {
-		version, flags := sniffEnvelope(sniff)
+	if env != nil {
+		version, flags := env.result()
 		if d.out.Fork == "" {
 			d.out.Fork = d.c.t.MaskCut(version, maxQuoted)
 		}
@@ -236,7 +234,10 @@ func (d *downloader) startOf() (pos, size int64, err error) {
 // sniffEnvelope reads the members of a JSON state envelope that come before
 // "data" from the start of the body: the version and the two flags. It
 // returns what it found; a prefix that is cut or malformed gives what came
-// before the problem.
+// before the problem. DownloadState no longer uses it (envelopeScanner
+// follows the whole body, so that members after "data" count too); it is
+// kept for FuzzSniffEnvelope and TestSniffEnvelope, whose file has another
+// owner.
 func sniffEnvelope(prefix []byte) (version string, flags *Flags) {
 	dec := json.NewDecoder(bytes.NewReader(prefix))
 	if t, err := dec.Token(); err != nil || t != json.Delim('{') {

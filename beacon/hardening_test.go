@@ -267,9 +267,10 @@ func TestSSZHostileSizeHint(t *testing.T) {
 	}
 }
 
-// A whole input (its size known) shorter than the fork's fixed part is a
-// state of another fork or preset: said so, and not a truncation that
-// invites a retry.
+// A whole input (its size known) shorter than the fork's fixed part, here
+// a state of another preset, is reported as truncated with both sizes, and
+// the reason says that another fork or preset looks the same; it does not
+// match io.ErrUnexpectedEOF, which invites a retry.
 func TestSSZShorterThanFixedPart(t *testing.T) {
 	minimal, err := beacontest.NewState(beacon.Altair, beacon.MinimalPreset(), 3, 1).MarshalSSZ()
 	if err != nil {
@@ -288,8 +289,8 @@ func TestSSZShorterThanFixedPart(t *testing.T) {
 	} {
 		err := decode()
 		de := hardDecodeError(t, err)
-		want := "the input's " + strconv.Itoa(len(minimal)) + " bytes are fewer than the fixed part of an altair state with the mainnet preset ("
-		if !strings.Contains(de.Reason, want) || !strings.Contains(de.Reason, "likely a wrong fork or preset") {
+		want := "truncated: its " + strconv.Itoa(len(minimal)) + " bytes (its whole size) end inside the fixed part of an altair state with the mainnet preset, which is "
+		if !strings.Contains(de.Reason, want) || !strings.Contains(de.Reason, "or it is a state of another fork or preset") {
 			t.Fatalf("%s: err = %v, want %q", name, err, want)
 		}
 		if errors.Is(err, io.ErrUnexpectedEOF) || !errors.Is(err, beacon.ErrInvalidState) {

@@ -2,7 +2,7 @@ package beacon
 
 // HashTreeRoot returns the SSZ hash_tree_root of s (the state root a block
 // commits to), as ssz/simple-serialize.md defines it for the BeaconState of
-// s.Version with s's preset. It checks s as EncodeSSZ does.
+// s.Version with s's preset. It checks s with Validate first.
 //
 // The large lists (validators, balances, participation, inactivity scores)
 // are hashed in parallel by up to GOMAXPROCS goroutines, a subtree of 4096
@@ -12,7 +12,7 @@ package beacon
 // A mainnet state (2.15 million validators) hashes in well under a second
 // on two cores; see the package notes for measured numbers.
 func (s *State) HashTreeRoot() (Root, error) {
-	if err := s.checkSSZ(); err != nil {
+	if err := s.Validate(); err != nil {
 		return Root{}, err
 	}
 	fields := s.fields()

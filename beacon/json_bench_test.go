@@ -78,10 +78,28 @@ func jsonPeakHeap(fn func()) uint64 {
 	return peak.Load() - base
 }
 
-func benchDecodeJSON(b *testing.B, hint bool) {
+// jsonDataFirst returns the envelope env with its members before "data"
+// moved after it, as Lodestar orders them: {data, version, …}.
+func jsonDataFirst(b *testing.B, env []byte) []byte {
+	i := bytes.Index(env, []byte(`"data":`))
+	if i < 0 || env[len(env)-1] != '}' {
+		b.Fatal("not an envelope")
+	}
+	out := make([]byte, 0, len(env))
+	out = append(out, '{')
+	out = append(out, env[i:len(env)-1]...)
+	out = append(out, ',')
+	out = append(out, env[1:i-1]...)
+	return append(out, '}')
+}
+
+func benchDecodeJSON(b *testing.B, hint, dataFirst bool) {
 	for _, n := range jsonBenchSizes {
 		b.Run(fmt.Sprintf("validators=%d", n), func(b *testing.B) {
 			_, data := jsonBenchFixture(b, n)
+			if dataFirst {
+				data = jsonDataFirst(b, data)
+			}
 			decode := func() *beacon.State {
 				opts := []beacon.DecodeOption{}
 				if hint {
@@ -116,11 +134,20 @@ func benchDecodeJSON(b *testing.B, hint bool) {
 
 // BenchmarkDecodeJSON decodes a JSON response from a stream of unknown
 // size: the validator list is assembled from chunks at the end.
-func BenchmarkDecodeJSON(b *testing.B) { benchDecodeJSON(b, false) }
+func BenchmarkDecodeJSON(b *testing.B) { benchDecodeJSON(b, false, false) }
 
 // BenchmarkDecodeJSONSizeHint decodes a stream whose size is given (a
 // file's size, a Content-Length): the validator list is allocated once.
-func BenchmarkDecodeJSONSizeHint(b *testing.B) { benchDecodeJSON(b, true) }
+func BenchmarkDecodeJSONSizeHint(b *testing.B) { benchDecodeJSON(b, true, false) }
+
+// BenchmarkDecodeJSONDataFirst decodes a response whose "data" comes
+// before "version" (Lodestar's order), from a stream of unknown size: the
+// peak must be that of BenchmarkDecodeJSON.
+func BenchmarkDecodeJSONDataFirst(b *testing.B) { benchDecodeJSON(b, false, true) }
+
+// BenchmarkDecodeJSONDataFirstSizeHint is BenchmarkDecodeJSONDataFirst
+// with the input's size given.
+func BenchmarkDecodeJSONDataFirstSizeHint(b *testing.B) { benchDecodeJSON(b, true, true) }
 
 func BenchmarkEncodeJSON(b *testing.B) {
 	for _, n := range jsonBenchSizes {

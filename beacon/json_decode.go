@@ -35,22 +35,32 @@ import (
 // lists hold no pointers), but it is a full, blocking GC of the program's
 // heap.
 //
-// The envelope's keys may come in any order, except that "version" must
-// come before "data" unless AssumeVersion is given: the fork decides what
-// "data" holds, and DecodeJSON does not buffer it (beacon nodes send
-// version first). A field given twice, in the envelope, the state object
-// or any object inside it, is an error (a *DecodeError naming it), not
-// "the last one wins"; unknown keys are skipped however often they come. With AssumeVersion, the envelope's version must be the
-// same fork. A version this package does not know returns an
-// *UnsupportedVersionError (errors.Is ErrUnsupportedVersion) naming it.
-// Missing execution_optimistic or finalized flags read as false.
+// The envelope's keys may come in any order, and so may the members of
+// every object inside it. Most beacon nodes send "version" first;
+// Lodestar sends "data" first ({data, version, execution_optimistic,
+// finalized}). A "data" that comes before "version" is not buffered: it is
+// decoded as it streams, with the fields of every fork allowed (a State
+// holds them all), and checked against the fork when "version" comes,
+// with the same errors as with the version first; the memory used is the
+// same. An envelope with "data" and no "version" is an error unless
+// AssumeVersion is given. A field given twice, in the envelope, the state
+// object or any object inside it, is an error (a *DecodeError naming it),
+// not "the last one wins"; unknown keys are skipped however often they
+// come. With AssumeVersion, the envelope's version must be the same fork.
+// A version this package does not know returns an *UnsupportedVersionError
+// (errors.Is ErrUnsupportedVersion) naming it. Missing
+// execution_optimistic or finalized flags read as false.
 //
 // The state object follows the beacon API: integers are decimal strings
 // (bare JSON numbers are accepted too, but not negative numbers,
 // fractions, leading zeros or values beyond the type), bytes are
 // 0x-prefixed hex of exactly the type's length (either case), bitfields
 // are the hex of their SSZ bytes, booleans (slashed, the envelope's flags)
-// are JSON booleans or the strings "true" and "false". Unknown fields are
+// are JSON booleans or the strings "true" and "false". Any character of a
+// string value may be a JSON escape ("\u0032\u0032" is "22", as a proxy
+// that re-encodes JSON may send it): the value is read unescaped, and one
+// whose escapes decode to characters it cannot hold is an error that shows
+// what it decoded to. Unknown fields are
 // skipped; a missing field, or a field of another fork (inactivity_scores
 // in a phase0 state), is an error: it means the version or the data is
 // wrong. Vectors must have exactly the preset's length and lists stay
@@ -106,6 +116,9 @@ func decodeJSON(r io.Reader, cfg decodeConfig, bare Version, hasBare bool) (*Sta
 		// seenEnv holds the envelope's members read so far (a bit per
 		// envelopeKeys entry): each may come once.
 		seenEnv uint8
+		// pend is set when "data" came before "version": st holds the
+		// fields of any fork until the version settles it.
+		pend *unsettled
 	)
 	// decided checks the envelope's version against AssumeVersion and
 	// against a state already decoded.
@@ -178,7 +191,17 @@ func decodeJSON(r io.Reader, cfg decodeConfig, bare Version, hasBare bool) (*Sta
 			case cfg.hasVersion:
 				v = cfg.version
 			default:
-				return nil, nil, d.errAt(keyOff, `"data" comes before "version": the fork must be known first (give AssumeVersion to decode such input)`)
+				// "data" before "version" (Lodestar's order): decode
+				// it with the fields of every fork and check them
+				// against the fork when "version" has come.
+				st = &State{Preset: cfg.preset}
+				if err := d.expect('{', "'{' (the state object)"); err != nil {
+					return nil, nil, err
+				}
+				if pend, err = d.unsettledBody(st); err != nil {
+					return nil, nil, err
+				}
+				continue
 			}
 			st = &State{Version: v, Preset: cfg.preset}
 			if err := d.expect('{', "'{' (the state object)"); err != nil {
@@ -220,8 +243,12 @@ func decodeJSON(r io.Reader, cfg decodeConfig, bare Version, hasBare bool) (*Sta
 	case st == nil:
 		return nil, nil, &DecodeError{Format: "json", Path: "data", Offset: -1, Reason: "missing field (no state in the input)"}
 	case !hasEnv && !cfg.hasVersion:
-		// Unreachable: data is refused before version is known.
-		return nil, nil, &DecodeError{Format: "json", Path: "version", Offset: -1, Reason: "missing field"}
+		return nil, nil, &DecodeError{Format: "json", Path: "version", Offset: -1,
+			Reason: `missing field: the envelope has "data" but no "version" to name its fork (give AssumeVersion to decode such input)`}
+	case pend != nil:
+		if err := d.settle(st, envVersion, pend); err != nil {
+			return nil, nil, err
+		}
 	}
 	if mode == modeEnvelope && hasEnv {
 		if err := decided(-1); err != nil {
@@ -284,6 +311,21 @@ func forkRange(mask uint32) string {
 // k, when not nil, is the first member's key, already read with its colon.
 func (d *jsonDecoder) stateBody(s *State, k []byte) error {
 	fields := s.fields()
+	seen, err := d.members(s, fields, k, nil)
+	if err != nil {
+		return err
+	}
+	if seen != 1<<len(fields)-1 {
+		return d.missing(fields, seen)
+	}
+	return nil
+}
+
+// members decodes the members of a state object whose '{' is consumed,
+// the ones named in fields, and returns which came (a bit per field). k,
+// when not nil, is the first member's key, already read with its colon.
+// at, when not nil, receives the offset of each field's key.
+func (d *jsonDecoder) members(s *State, fields []field, k []byte, at []int64) (uint64, error) {
 	var seen uint64
 	have := k != nil
 	for first := !have; ; first = false {
@@ -291,14 +333,14 @@ func (d *jsonDecoder) stateBody(s *State, k []byte) error {
 		if !have {
 			more, err := d.more(first, '}')
 			if err != nil {
-				return err
+				return 0, err
 			}
 			if !more {
 				break
 			}
 			keyOff = d.offset()
 			if k, err = d.key(); err != nil {
-				return err
+				return 0, err
 			}
 		}
 		have = false
@@ -311,11 +353,11 @@ func (d *jsonDecoder) stateBody(s *State, k []byte) error {
 		}
 		if i < 0 {
 			if mask, ok := stateFieldForks[string(k)]; ok {
-				return &DecodeError{Format: "json", Path: string(k), Offset: keyOff,
-					Reason: fmt.Sprintf("not a field of a %s state (it is %s): the version is wrong", s.Version, forkRange(mask))}
+				return 0, &DecodeError{Format: "json", Path: string(k), Offset: keyOff,
+					Reason: fmt.Sprintf("not a field of %s %s state (it is %s): the version is wrong", article(s.Version), s.Version, forkRange(mask))}
 			}
 			if err := d.skipValue(0); err != nil {
-				return err
+				return 0, err
 			}
 			continue
 		}
@@ -323,17 +365,17 @@ func (d *jsonDecoder) stateBody(s *State, k []byte) error {
 			// A repeated key is refused rather than decoded again: the
 			// last value would win, and each repeat of a list could
 			// reserve memory for the rest of the input anew.
-			return &DecodeError{Format: "json", Path: fields[i].name, Offset: keyOff, Reason: "given twice (a field may come once in the state)"}
+			return 0, &DecodeError{Format: "json", Path: fields[i].name, Offset: keyOff, Reason: "given twice (a field may come once in the state)"}
+		}
+		if at != nil {
+			at[i] = keyOff
 		}
 		if err := d.field(s, fields[i]); err != nil {
-			return inField(err, fields[i].name)
+			return 0, inField(err, fields[i].name)
 		}
 		seen |= 1 << i
 	}
-	if seen != 1<<len(fields)-1 {
-		return d.missing(fields, seen)
-	}
-	return nil
+	return seen, nil
 }
 
 // missing reports the first field of fields not in seen.

@@ -204,8 +204,15 @@ func payloadHeaderFields(v Version) uint64 {
 
 // payloadHeader decodes the execution payload header of fork v, whose
 // extra data holds at most maxExtra bytes.
+// While the fork is unsettled (d.hdr is set), every fork's members are
+// allowed, none is required, and d.hdr records which came: settle checks
+// them against the fork.
 func (d *jsonDecoder) payloadHeader(h *ExecutionPayloadHeader, v Version, maxExtra uint64) error {
-	return d.object("a "+v.String()+" execution payload header", payloadHeaderNames, payloadHeaderFields(v), func(i int) (err error) {
+	what, allowed, required, at := article(v)+" "+v.String()+" execution payload header", payloadHeaderFields(v), payloadHeaderFields(v), []int64(nil)
+	if d.hdr != nil {
+		what, allowed, required, at = "an execution payload header", 1<<len(payloadHeaderNames)-1, 0, d.hdr.at
+	}
+	seen, err := d.objectOf(what, payloadHeaderNames, allowed, required, at, func(i int) (err error) {
 		switch i {
 		case 0:
 			return d.hexInto(h.ParentHash[:])
@@ -243,4 +250,8 @@ func (d *jsonDecoder) payloadHeader(h *ExecutionPayloadHeader, v Version, maxExt
 		}
 		return d.u64(&h.ExcessBlobGas)
 	})
+	if d.hdr != nil {
+		d.hdr.seen = seen
+	}
+	return err
 }

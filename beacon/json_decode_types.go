@@ -230,14 +230,22 @@ func decodeList[T any](d *jsonDecoder, f field, capHint int, elem func(*jsonDeco
 // this object (another is "not a field of" what, which names the object
 // for that error), and each of them is required. Other keys are skipped.
 func (d *jsonDecoder) object(what string, names []string, allowed uint64, fn func(i int) error) error {
+	_, err := d.objectOf(what, names, allowed, allowed, nil, fn)
+	return err
+}
+
+// objectOf is object with the required members apart from the allowed
+// ones; it returns the members that came (a bit per name), and records
+// the offset of each one's key in at when at is not nil.
+func (d *jsonDecoder) objectOf(what string, names []string, allowed, required uint64, at []int64, fn func(i int) error) (uint64, error) {
 	if err := d.expect('{', "'{' (an object)"); err != nil {
-		return err
+		return 0, err
 	}
 	var seen uint64
 	for first := true; ; first = false {
 		more, err := d.more(first, '}')
 		if err != nil {
-			return err
+			return 0, err
 		}
 		if !more {
 			break
@@ -245,7 +253,7 @@ func (d *jsonDecoder) object(what string, names []string, allowed uint64, fn fun
 		off := d.offset()
 		k, err := d.key()
 		if err != nil {
-			return err
+			return 0, err
 		}
 		i := -1
 		for j, n := range names {
@@ -258,24 +266,27 @@ func (d *jsonDecoder) object(what string, names []string, allowed uint64, fn fun
 		case i < 0:
 			err = d.skipValue(0)
 		case allowed&(1<<i) == 0:
-			return &DecodeError{Format: "json", Path: names[i], Offset: off, Reason: "not a field of " + what + ": the version is wrong"}
+			return 0, &DecodeError{Format: "json", Path: names[i], Offset: off, Reason: "not a field of " + what + ": the version is wrong"}
 		case seen&(1<<i) != 0:
-			return &DecodeError{Format: "json", Path: names[i], Offset: off, Reason: "given twice (a field may come once in " + what + ")"}
+			return 0, &DecodeError{Format: "json", Path: names[i], Offset: off, Reason: "given twice (a field may come once in " + what + ")"}
 		default:
+			if at != nil {
+				at[i] = off
+			}
 			err = fn(i)
 			seen |= 1 << i
 		}
 		if err != nil {
 			if i >= 0 {
-				return inField(err, names[i])
+				return 0, inField(err, names[i])
 			}
-			return err
+			return 0, err
 		}
 	}
-	if missing := allowed &^ seen; missing != 0 {
-		return &DecodeError{Format: "json", Path: names[bits.TrailingZeros64(missing)], Offset: d.offset(), Reason: "missing field"}
+	if missing := required &^ seen; missing != 0 {
+		return 0, &DecodeError{Format: "json", Path: names[bits.TrailingZeros64(missing)], Offset: d.offset(), Reason: "missing field"}
 	}
-	return nil
+	return seen, nil
 }
 
 func (d *jsonDecoder) u64(p *uint64) (err error) {

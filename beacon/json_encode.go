@@ -9,15 +9,14 @@ import (
 
 // EncodeJSON writes s to w as the beacon API's JSON "data" object: compact,
 // the keys in the consensus specs' field order, integers as decimal
-// strings, bytes as lower-case 0x-hex. It calls s.Validate first (and
-// refuses justification bits above the four of the bitvector) and writes
-// nothing when that fails.
+// strings, bytes as lower-case 0x-hex. It calls s.Validate first and
+// writes nothing when that fails.
 //
 // The output streams through one bounded buffer, with no allocation per
 // value, so a mainnet state (~900 MB of JSON) can be served from memory or
 // written to a file without being built whole.
 func (s *State) EncodeJSON(w io.Writer) error {
-	if err := s.checkJSON(); err != nil {
+	if err := s.Validate(); err != nil {
 		return err
 	}
 	e := newJSONEncoder(w)
@@ -29,7 +28,7 @@ func (s *State) EncodeJSON(w io.Writer) error {
 // {"version":…,"execution_optimistic":…,"finalized":…,"data":…}, as a
 // beacon node serves it from /eth/v2/debug/beacon/states/{state_id}.
 func (s *State) EncodeJSONResponse(w io.Writer, f Flags) error {
-	if err := s.checkJSON(); err != nil {
+	if err := s.Validate(); err != nil {
 		return err
 	}
 	e := newJSONEncoder(w)
@@ -43,19 +42,6 @@ func (s *State) EncodeJSONResponse(w io.Writer, f Flags) error {
 	e.state(s)
 	e.raw(`}`)
 	return e.flush()
-}
-
-// checkJSON is Validate plus what the JSON form cannot carry:
-// justification bits beyond the 4 of the Bitvector[4] (DecodeJSON refuses
-// them, so they would not come back).
-func (s *State) checkJSON() error {
-	if err := s.Validate(); err != nil {
-		return err
-	}
-	if s.JustificationBits > 0x0f {
-		return fmt.Errorf("beacon: justification_bits: 0x%02x sets bits beyond the 4 of the bitvector", uint8(s.JustificationBits))
-	}
-	return nil
 }
 
 const (

@@ -49,6 +49,13 @@ type jsonDecoder struct {
 	preset Preset
 	// keyBuf holds a key that had escapes, once unescaped.
 	keyBuf []byte
+	// hdr, while a state object is decoded before its fork is known,
+	// records the execution payload header's members (see settle).
+	hdr *unsettledHeader
+	// escBuf holds a value with escapes while it is unescaped, and sub
+	// decodes its plain form (see unescaped).
+	escBuf []byte
+	sub    *jsonDecoder
 }
 
 func newJSONDecoder(r io.Reader, hint int64) *jsonDecoder {

@@ -1,6 +1,7 @@
 package beacon
 
 import (
+	"fmt"
 	"strconv"
 
 	"github.com/holiman/uint256"
@@ -67,17 +68,28 @@ func (d *jsonDecoder) hexInto(dst []byte) error {
 	}
 	n := 2*len(dst) + 4
 	if !d.fill(n) {
-		return d.hexError(len(dst))
+		return d.hexSlow(dst)
 	}
 	b := d.buf[d.pos : d.pos+n]
 	if b[1] != '0' || b[2] != 'x' || b[n-1] != '"' {
-		return d.hexError(len(dst))
+		return d.hexSlow(dst)
 	}
 	if !hexFast(dst, b[3:n-1]) {
-		return d.hexError(len(dst))
+		return d.hexSlow(dst)
 	}
 	d.pos += n
 	return nil
+}
+
+// hexSlow decodes a "0x…" string of len(dst) bytes that hexInto's fast
+// path refused: one with escapes, or says what is wrong with it.
+func (d *jsonDecoder) hexSlow(dst []byte) error {
+	if d.escapedString(2*len(dst) + 2) {
+		return d.unescaped(2*len(dst)+2, fmt.Sprintf("a 0x-prefixed hex string of %d bytes", len(dst)), func(s *jsonDecoder) error {
+			return s.hexInto(dst)
+		})
+	}
+	return d.hexError(len(dst))
 }
 
 // hexError consumes a string that hexInto refused and says what is wrong
@@ -122,6 +134,14 @@ func (d *jsonDecoder) hexBytes(max int) ([]byte, error) {
 	}
 	if c != '"' {
 		return nil, d.unexpected("a 0x-hex string")
+	}
+	if d.escapedString(2*max + 2) {
+		var out []byte
+		err := d.unescaped(2*max+2, fmt.Sprintf("a 0x-prefixed hex string of at most %d bytes", max), func(s *jsonDecoder) (err error) {
+			out, err = s.hexBytes(max)
+			return err
+		})
+		return out, err
 	}
 	start := d.offset()
 	var raw []byte
@@ -190,6 +210,8 @@ func (d *jsonDecoder) number(maxDigits int) (first, n int, quoted bool, err erro
 		return first, n, quoted, nil
 	}
 	switch c := d.buf[i]; {
+	case quoted && c == '\\':
+		return 0, 0, false, errEscaped
 	case n == 0 && c == '-':
 		return 0, 0, false, d.errAt(d.base+int64(i), "negative integer")
 	case n == 0 && c == '"':
@@ -221,6 +243,14 @@ func (d *jsonDecoder) uint64v() (uint64, error) {
 // is wrong with it.
 func (d *jsonDecoder) uint64Slow() (uint64, error) {
 	first, n, quoted, err := d.number(20)
+	if err == errEscaped {
+		var v uint64
+		err = d.unescaped(80, "a decimal integer", func(s *jsonDecoder) (err error) {
+			v, err = s.uint64Slow()
+			return err
+		})
+		return v, err
+	}
 	if err != nil {
 		return 0, err
 	}
@@ -263,6 +293,9 @@ func (d *jsonDecoder) uint8v() (uint8, error) {
 // uint256v decodes a decimal uint256 (base_fee_per_gas).
 func (d *jsonDecoder) uint256v(z *uint256.Int) error {
 	first, n, quoted, err := d.number(78)
+	if err == errEscaped {
+		return d.unescaped(80, "a decimal integer", func(s *jsonDecoder) error { return s.uint256v(z) })
+	}
 	if err != nil {
 		return err
 	}
@@ -305,6 +338,13 @@ func (d *jsonDecoder) boolv() (bool, error) {
 		case len(rest) >= 7 && rest[:7] == `"false"`:
 			d.pos += 7
 			return false, nil
+		case d.escapedString(5):
+			var b bool
+			err := d.unescaped(5, "a boolean", func(s *jsonDecoder) (err error) {
+				b, err = s.boolv()
+				return err
+			})
+			return b, err
 		}
 	}
 	return false, d.unexpected("a boolean")

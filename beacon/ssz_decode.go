@@ -21,10 +21,12 @@ import (
 // (matching ErrInvalidState) naming the field and the byte offset; an input
 // that ends early is a *DecodeError that also matches io.ErrUnexpectedEOF.
 // An input whose known size (SizeHint, the reader's own size, or len(b)) is
-// smaller than the fork's fixed part is a DecodeError that does not match
-// io.ErrUnexpectedEOF: it is whole, so it is most likely a state of
-// another fork or preset, and fetching it again would not help. A failure
-// of r itself is returned wrapped, not as a DecodeError.
+// smaller than the fork's fixed part is reported as truncated before any
+// of it is read, with both sizes and the field it ends in (the reason adds
+// that a state of another fork or preset looks the same). It does not match
+// io.ErrUnexpectedEOF: the input is whole as far as its size says, so
+// fetching it again would not help. A failure of r itself is returned
+// wrapped, not as a DecodeError.
 //
 // With SizeHint (or when r is a *bytes.Reader, *bytes.Buffer,
 // *strings.Reader or a regular *os.File, whose remaining size is taken as
@@ -148,11 +150,22 @@ func (d *decoder) decode(v Version, p Preset) (*State, error) {
 	fields := s.fields()
 	fixed := stateFixedSize(fields)
 	if d.r.size >= 0 && d.r.size < fixed {
-		// The whole input is known to be this short: not a body cut
-		// off (that would match io.ErrUnexpectedEOF and invite a
-		// retry) but a state of another fork or preset.
-		return nil, &DecodeError{Format: "ssz", Offset: d.r.size,
-			Reason: fmt.Sprintf("the input's %d bytes are fewer than the fixed part of %s %s state with the %s preset (%d bytes): likely a wrong fork or preset", d.r.size, article(v), v, presetName(p), fixed)}
+		// The whole input is known to be this short: it ends inside
+		// the fixed part, in the field named. (A state of another fork
+		// or preset can look the same; the reason says so.) It does
+		// not match io.ErrUnexpectedEOF, which says that the input broke
+		// off before its known size and invites another attempt:
+		// fetching this input again would bring the same bytes.
+		path, at := "", int64(0)
+		for i := range fields {
+			if at += int64(fields[i].fixedSize()); at > d.r.size {
+				path = fields[i].name
+				break
+			}
+		}
+		return nil, &DecodeError{Format: "ssz", Path: path, Offset: d.r.size,
+			Reason: fmt.Sprintf("the input is truncated: its %d bytes (its whole size) end inside the fixed part of %s %s state with the %s preset, which is %d bytes (or it is a state of another fork or preset)",
+				d.r.size, article(v), v, presetName(p), fixed)}
 	}
 
 	var vars [16]varField
@@ -178,7 +191,7 @@ func (d *decoder) decode(v Version, p Preset) (*State, error) {
 		vf := &vars[k]
 		switch {
 		case k == 0 && vf.off != fixed:
-			return nil, d.fail(vf.f.name, vf.at, "offset %d: the first offset must be %d, the size of a %s state's fixed part", vf.off, fixed, v)
+			return nil, d.fail(vf.f.name, vf.at, "offset %d: the first offset must be %d, the size of %s %s state's fixed part", vf.off, fixed, article(v), v)
 		case k > 0 && vf.off < vars[k-1].off:
 			return nil, d.fail(vf.f.name, vf.at, "offset %d is before the previous field's offset %d", vf.off, vars[k-1].off)
 		case d.r.size >= 0 && vf.off > d.r.size:
@@ -218,9 +231,15 @@ func (d *decoder) decode(v Version, p Preset) (*State, error) {
 	return s, nil
 }
 
-// article is the indefinite article before v's name: "an altair state".
-func article(v Version) string {
-	if strings.ContainsRune("aeiou", rune(v.String()[0])) {
+// article is the indefinite article before v's name: "an altair state",
+// "a fulu state".
+func article(v Version) string { return articleFor(v.String()) }
+
+// articleFor is the indefinite article before a fork's name. Every fork
+// name so far (phase0 to fulu, gloas, heze) is read as it is spelt, so a
+// name that starts with a vowel takes "an".
+func articleFor(name string) string {
+	if name != "" && strings.IndexByte("aeiouAEIOU", name[0]) >= 0 {
 		return "an"
 	}
 	return "a"

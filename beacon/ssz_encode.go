@@ -12,11 +12,10 @@ import (
 const writeBufSize = 64 << 10
 
 // EncodeSSZ writes s in SSZ to w, through one 64 KiB buffer (never the
-// whole encoding at once). It first checks s with Validate (and that the
-// justification bits fit their Bitvector[4]); an invalid state writes
-// nothing. A failure of w is returned wrapped.
+// whole encoding at once). It first checks s with Validate; an invalid
+// state writes nothing. A failure of w is returned wrapped.
 func (s *State) EncodeSSZ(w io.Writer) error {
-	if err := s.checkSSZ(); err != nil {
+	if err := s.Validate(); err != nil {
 		return err
 	}
 	fields := s.fields()
@@ -36,7 +35,7 @@ func (s *State) EncodeSSZ(w io.Writer) error {
 // MarshalSSZ returns s in SSZ, in one allocation of exactly SizeSSZ bytes.
 // It checks s as EncodeSSZ does.
 func (s *State) MarshalSSZ() ([]byte, error) {
-	if err := s.checkSSZ(); err != nil {
+	if err := s.Validate(); err != nil {
 		return nil, err
 	}
 	fields := s.fields()

@@ -245,7 +245,7 @@ func TestSSZBadArguments(t *testing.T) {
 		t.Fatalf("bad preset: err = %v", err)
 	}
 	_, err := beacon.UnmarshalSSZ(b[:100], beacon.Phase0)
-	if errors.Is(err, io.ErrUnexpectedEOF) || !strings.Contains(err.Error(), "fewer than the fixed part of a phase0 state with the mainnet preset (2687377 bytes)") {
+	if errors.Is(err, io.ErrUnexpectedEOF) || !strings.Contains(err.Error(), "its 100 bytes (its whole size) end inside the fixed part of a phase0 state with the mainnet preset, which is 2687377 bytes") {
 		t.Fatalf("short input: err = %v", err)
 	}
 }

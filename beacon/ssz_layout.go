@@ -164,19 +164,7 @@ func sliceLen(ptr any) int {
 	return 0
 }
 
-// checkSSZ validates s for encoding and hashing: s.Validate, plus what SSZ
-// needs beyond it (the justification bits fit in a Bitvector[4]).
-func (s *State) checkSSZ() error {
-	if err := s.Validate(); err != nil {
-		return err
-	}
-	if s.JustificationBits > 0x0f {
-		return fmt.Errorf("beacon: justification_bits: %#x has bits beyond the 4 of the Bitvector[4]", uint8(s.JustificationBits))
-	}
-	return nil
-}
-
-// sszSize returns the SSZ size of s, whose schema is fields, or an error
+// sszSize returns the SSZ size of s, whose schema is fields, and an error
 // when it does not fit SSZ's 32-bit offsets.
 func (s *State) sszSize(fields []field) (int64, error) {
 	n := stateFixedSize(fields)
@@ -186,7 +174,7 @@ func (s *State) sszSize(fields []field) (int64, error) {
 		}
 	}
 	if n > maxSSZSize {
-		return 0, fmt.Errorf("beacon: ssz: the state's encoding (%d bytes) exceeds the 4 GiB that SSZ offsets address", n)
+		return n, fmt.Errorf("beacon: ssz: the state's encoding (%d bytes) exceeds the 4 GiB that SSZ offsets address", n)
 	}
 	return n, nil
 }
@@ -194,11 +182,14 @@ func (s *State) sszSize(fields []field) (int64, error) {
 // SizeSSZ returns the length of s in SSZ, after checking s as EncodeSSZ
 // does.
 func (s *State) SizeSSZ() (int, error) {
-	if err := s.checkSSZ(); err != nil {
+	if err := s.Validate(); err != nil {
 		return 0, err
 	}
 	n, err := s.sszSize(s.fields())
-	if err == nil && n > math.MaxInt {
+	if err != nil {
+		return 0, err
+	}
+	if n > math.MaxInt {
 		return 0, fmt.Errorf("beacon: ssz: the state's encoding (%d bytes) does not fit in an int on this platform", n)
 	}
 	return int(n), err

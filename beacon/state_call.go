@@ -133,7 +133,7 @@ func (c *Client) decodeState(r *transport.Response, cfg *callConfig) (*StateResp
 		return nil, fmt.Errorf("%w: the decoder returned no state", nodeaccess.ErrInvalidResponse)
 	}
 	if hasFork && res.State.Version != v {
-		return nil, fmt.Errorf("%w: the Eth-Consensus-Version header says %s, the body is a %s state", nodeaccess.ErrInvalidResponse, v, res.State.Version)
+		return nil, fmt.Errorf("%w: the Eth-Consensus-Version header says %s, the body is %s %s state", nodeaccess.ErrInvalidResponse, v, article(res.State.Version), res.State.Version)
 	}
 	pr.finish()
 	res.Version, res.Bytes = res.State.Version, pr.n

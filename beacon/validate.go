@@ -4,8 +4,12 @@ import "fmt"
 
 // Validate checks that s can be encoded and hashed: a known Version, a
 // valid preset, vectors of exactly the preset's length, lists within the
-// preset's limits, well-formed bitlists, and no field set that the fork does
-// not have. EncodeSSZ, EncodeJSON and HashTreeRoot call it first.
+// preset's limits, well-formed bitlists, justification bits within the
+// four of their Bitvector[4], no field set that the fork does not have,
+// and an SSZ encoding that fits the 4 GiB its 32-bit offsets address.
+// EncodeSSZ, MarshalSSZ, SizeSSZ, EncodeJSON, EncodeJSONResponse and
+// HashTreeRoot call it first and refuse nothing else: a state that passes
+// Validate encodes and hashes. The error names the field.
 func (s *State) Validate() error {
 	if !s.Version.IsKnown() {
 		return &UnsupportedVersionError{Name: s.Version.String()}
@@ -15,12 +19,26 @@ func (s *State) Validate() error {
 		return err
 	}
 	if name := s.foreignField(); name != "" {
-		return fmt.Errorf("beacon: %s is not a field of a %s state; clear it or change Version", name, s.Version)
+		return fmt.Errorf("beacon: %s is not a field of %s %s state; clear it or change Version", name, article(s.Version), s.Version)
 	}
-	for _, f := range s.fields() {
+	fields := s.fields()
+	for _, f := range fields {
 		if err := checkField(f); err != nil {
 			return fmt.Errorf("beacon: %s: %w", f.name, err)
 		}
+	}
+	if n, err := s.sszSize(fields); err != nil {
+		// Name the largest field: what to cut.
+		big := -1
+		var bigSize int64
+		for i := range fields {
+			if fields[i].variable() {
+				if sz := fields[i].varSize(s.Version); big < 0 || sz > bigSize {
+					big, bigSize = i, sz
+				}
+			}
+		}
+		return fmt.Errorf("beacon: %s: %d bytes of SSZ, and the state's encoding (%d bytes) exceeds the 4 GiB that SSZ offsets address", fields[big].name, bigSize, n)
 	}
 	return nil
 }
@@ -49,15 +67,28 @@ func (s *State) foreignField() string {
 		return "latest_execution_payload_header"
 	case v < Capella && h.WithdrawalsRoot != Root{}:
 		return "latest_execution_payload_header.withdrawals_root"
-	case v < Deneb && (h.BlobGasUsed != 0 || h.ExcessBlobGas != 0):
-		return "latest_execution_payload_header.blob_gas_used/excess_blob_gas"
-	case v < Capella && (s.NextWithdrawalIndex != 0 || s.NextWithdrawalValidatorIndex != 0):
-		return "next_withdrawal_index/next_withdrawal_validator_index"
+	case v < Deneb && h.BlobGasUsed != 0:
+		return "latest_execution_payload_header.blob_gas_used"
+	case v < Deneb && h.ExcessBlobGas != 0:
+		return "latest_execution_payload_header.excess_blob_gas"
+	case v < Capella && s.NextWithdrawalIndex != 0:
+		return "next_withdrawal_index"
+	case v < Capella && s.NextWithdrawalValidatorIndex != 0:
+		return "next_withdrawal_validator_index"
 	case v < Capella && s.HistoricalSummaries != nil:
 		return "historical_summaries"
-	case v < Electra && (s.DepositRequestsStartIndex != 0 || s.DepositBalanceToConsume != 0 || s.ExitBalanceToConsume != 0 ||
-		s.EarliestExitEpoch != 0 || s.ConsolidationBalanceToConsume != 0 || s.EarliestConsolidationEpoch != 0):
-		return "an electra balance or epoch field"
+	case v < Electra && s.DepositRequestsStartIndex != 0:
+		return "deposit_requests_start_index"
+	case v < Electra && s.DepositBalanceToConsume != 0:
+		return "deposit_balance_to_consume"
+	case v < Electra && s.ExitBalanceToConsume != 0:
+		return "exit_balance_to_consume"
+	case v < Electra && s.EarliestExitEpoch != 0:
+		return "earliest_exit_epoch"
+	case v < Electra && s.ConsolidationBalanceToConsume != 0:
+		return "consolidation_balance_to_consume"
+	case v < Electra && s.EarliestConsolidationEpoch != 0:
+		return "earliest_consolidation_epoch"
 	case v < Electra && s.PendingDeposits != nil:
 		return "pending_deposits"
 	case v < Electra && s.PendingPartialWithdrawals != nil:
@@ -120,6 +151,11 @@ func checkField(f field) error {
 	case *ExecutionPayloadHeader:
 		if uint64(len(p.ExtraData)) > f.n {
 			return fmt.Errorf("extra_data: %d bytes, over the limit of %d", len(p.ExtraData), f.n)
+		}
+		return nil
+	case *JustificationBits:
+		if *p > 0x0f {
+			return fmt.Errorf("0x%02x sets bits beyond the 4 of the Bitvector[4]", uint8(*p))
 		}
 		return nil
 	default:

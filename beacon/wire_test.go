@@ -115,7 +115,7 @@ func TestDownloadContentTypes(t *testing.T) {
 		{"json without version header", "application/json", "", js, beacon.EncodingJSON,
 			beacon.Download{Fork: "deneb", Encoding: beacon.EncodingJSON, ContentType: "application/json", Bytes: int64(len(js)), Flags: &beacon.Flags{Finalized: true}}},
 		{"json, flags after data", "application/json", "", late, beacon.EncodingJSON,
-			beacon.Download{Fork: "altair", Encoding: beacon.EncodingJSON, ContentType: "application/json", Bytes: int64(len(late))}},
+			beacon.Download{Fork: "altair", Encoding: beacon.EncodingJSON, ContentType: "application/json", Bytes: int64(len(late)), Flags: &beacon.Flags{ExecutionOptimistic: true, Finalized: true}}},
 		{"ssz without content type when ssz was asked", "", "capella", ssz, beacon.EncodingSSZ,
 			beacon.Download{Fork: "capella", Encoding: beacon.EncodingSSZ, Bytes: 5000}},
 		{"ssz in upper case", "Application/Octet-Stream", "bellatrix", ssz, beacon.EncodingAuto,
