@@ -75,6 +75,11 @@ func TestGloasLodestarSSZ(t *testing.T) {
 		t.Run(v.name, func(t *testing.T) {
 			raw := readVector(t, v, ".ssz")
 			want := vectorRoot(t, v.name)
+			// The test's own reference (htr_ref_test.go) agrees with
+			// Lodestar, so the two check each other.
+			if ref := beacon.Root(refStateType(beacon.Gloas, v.preset).root(raw)); ref != want {
+				t.Fatalf("the reference gives %s, Lodestar %s", ref, want)
+			}
 			for _, mode := range []string{"stream", "memory"} {
 				var st *beacon.State
 				var err error
@@ -103,4 +108,59 @@ func TestGloasLodestarSSZ(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestGloasLodestarJSON: each Lodestar beacon API body decodes to the
+// state its SSZ holds (the same SSZ bytes, Lodestar's root), with its
+// flags; EncodeJSONResponse's output decodes back to it too.
+func TestGloasLodestarJSON(t *testing.T) {
+	for _, v := range gloasVectors {
+		t.Run(v.name, func(t *testing.T) {
+			raw := readVector(t, v, ".ssz")
+			body := readVector(t, v, ".json")
+			st, flags, err := beacon.DecodeJSON(bytes.NewReader(body), beacon.UsePreset(v.preset))
+			if err != nil {
+				t.Fatalf("decode: %v", err)
+			}
+			if st.Version != beacon.Gloas || flags == nil || flags.Finalized || flags.ExecutionOptimistic {
+				t.Fatalf("version %v, flags %+v", st.Version, flags)
+			}
+			if got, want := mustRoot(t, st), vectorRoot(t, v.name); got != want {
+				t.Fatalf("root %s, Lodestar's %s", got, want)
+			}
+			out, err := st.MarshalSSZ()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(out, raw) {
+				t.Fatal("the JSON body's state encodes to other SSZ than Lodestar's")
+			}
+			var buf bytes.Buffer
+			if err := st.EncodeJSONResponse(&buf, *flags); err != nil {
+				t.Fatal(err)
+			}
+			// Lodestar writes execution addresses checksummed (EIP-55),
+			// this package in lower case, as every other hex; the rest is
+			// byte for byte the same.
+			if !bytes.Equal(buf.Bytes(), bytes.ToLower(body)) {
+				t.Fatal("EncodeJSONResponse differs from Lodestar's body (addresses in lower case)")
+			}
+			back, _, err := beacon.DecodeJSON(&buf, beacon.UsePreset(v.preset))
+			if err != nil {
+				t.Fatalf("decode our JSON: %v", err)
+			}
+			if got := mustRoot(t, back); got != vectorRoot(t, v.name) {
+				t.Fatalf("our JSON decodes to root %s", got)
+			}
+		})
+	}
+}
+
+func mustRoot(t testing.TB, st *beacon.State) beacon.Root {
+	t.Helper()
+	r, err := st.HashTreeRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
 }

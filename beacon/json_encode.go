@@ -176,9 +176,7 @@ func (e *jsonEncoder) field(s *State, f field) {
 	case *[]PendingConsolidation:
 		encodeList(e, *p, (*jsonEncoder).pendingConsolidation)
 	default:
-		if e.err == nil {
-			e.err = fmt.Errorf("beacon: json: internal error: no encoder for %T", f.ptr)
-		}
+		e.gloasField(f)
 	}
 }
 

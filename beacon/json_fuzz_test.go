@@ -43,7 +43,7 @@ func FuzzDecodeJSON(f *testing.F) {
 			}
 			f.Add(env, uint8(1+v))
 			f.Add(env[:len(env)/2], uint8(0))
-			f.Add(bytes.Replace(env, []byte(v.String()), []byte("gloas"), 1), uint8(0))
+			f.Add(bytes.Replace(env, []byte(v.String()), []byte("heze"), 1), uint8(0))
 			f.Add(bytes.Replace(bare, []byte(`"0x`), []byte(`"0X`), 3), uint8(1+v))
 			f.Add(bytes.ReplaceAll(env, []byte(`":"`), []byte(`": `)), uint8(0))
 		}

@@ -14,6 +14,9 @@ func (s *State) Validate() error {
 	if err := p.Validate(); err != nil {
 		return err
 	}
+	if err := s.checkGloasPreset(p); err != nil {
+		return err
+	}
 	if name := s.foreignField(); name != "" {
 		return fmt.Errorf("beacon: %s is not a field of a %s state; clear it or change Version", name, s.Version)
 	}
@@ -66,6 +69,10 @@ func (s *State) foreignField() string {
 		return "pending_consolidations"
 	case v < Fulu && s.ProposerLookahead != nil:
 		return "proposer_lookahead"
+	case v >= Gloas && !h.isZero():
+		return "latest_execution_payload_header"
+	case v < Gloas:
+		return s.gloasForeign()
 	}
 	return ""
 }
@@ -123,7 +130,7 @@ func checkField(f field) error {
 		}
 		return nil
 	default:
-		return nil
+		return checkGloasField(f)
 	}
 	if f.vector && uint64(n) != f.n {
 		return fmt.Errorf("has %d elements, the preset's vector has %d", n, f.n)
