@@ -2,6 +2,7 @@ package beacon_test
 
 import (
 	"bytes"
+	"os"
 	"strings"
 	"testing"
 
@@ -47,6 +48,10 @@ func FuzzDecodeJSON(f *testing.F) {
 			f.Add(bytes.Replace(bare, []byte(`"0x`), []byte(`"0X`), 3), uint8(1+v))
 			f.Add(bytes.ReplaceAll(env, []byte(`":"`), []byte(`": `)), uint8(0))
 		}
+	}
+	// Lodestar's Gloas body (testdata/gloas, minimal preset).
+	if b, err := os.ReadFile("testdata/gloas/minimal-1.json"); err == nil {
+		f.Add(b, uint8(16))
 	}
 	f.Add([]byte(`{"data":{},"version":"fulu"}`), uint8(7))
 	f.Add([]byte(`{"zz":[{"a":"\u00e9"},-1.5e3,true,null],"version":"phase0","data":{"genesis_time":1}}`), uint8(0))
