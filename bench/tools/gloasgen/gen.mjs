@@ -10,6 +10,11 @@
 //	LODESTAR_PRESET=minimal node gen.mjs -out DIR -seed 1 -validators 21 -builders 5 -name minimal-1
 //	LODESTAR_PRESET=mainnet node gen.mjs -out DIR -seed 2 -validators 86 -builders 17 -name mainnet-2
 //	node gen.mjs -out DIR -progressive
+//	LODESTAR_PRESET=minimal node gen.mjs -check FILE.ssz
+//
+// -check reads a Gloas state's SSZ made elsewhere and prints, as one JSON
+// line, Lodestar's hash tree root of it and whether Lodestar re-serializes
+// it to the same bytes.
 //
 // -gzip writes the SSZ and JSON files gzipped (.ssz.gz, .json.gz).
 //
@@ -17,7 +22,7 @@
 // command makes the same files. Lodestar keeps most uint64 fields as JS
 // numbers, so the values stay below 2^53 there; fields Lodestar keeps as
 // bigints take any uint64.
-import {writeFileSync, mkdirSync} from "node:fs";
+import {readFileSync, writeFileSync, mkdirSync} from "node:fs";
 import {gzipSync} from "node:zlib";
 import {join} from "node:path";
 import {
@@ -42,7 +47,7 @@ import {ssz} from "@lodestar/types";
 import {ACTIVE_PRESET} from "@lodestar/params";
 
 function args() {
-  const a = {out: ".", seed: 1, validators: 8, builders: 3, name: "", progressive: false, gzip: false};
+  const a = {out: ".", seed: 1, validators: 8, builders: 3, name: "", progressive: false, gzip: false, check: ""};
   const v = process.argv.slice(2);
   for (let i = 0; i < v.length; i++) {
     switch (v[i]) {
@@ -53,6 +58,7 @@ function args() {
       case "-name": a.name = v[++i]; break;
       case "-progressive": a.progressive = true; break;
       case "-gzip": a.gzip = true; break;
+      case "-check": a.check = v[++i]; break;
       default: throw new Error(`unknown argument ${v[i]}`);
     }
   }
@@ -197,5 +203,14 @@ function genProgressive(a) {
   console.log(`progressive.json: ${out.lists.length} lists, ${out.containers.length} containers`);
 }
 
+// check prints Lodestar's view of a state serialized elsewhere.
+function check(a) {
+  const T = ssz.gloas.BeaconState;
+  const bytes = new Uint8Array(readFileSync(a.check));
+  const v = T.deserialize(bytes);
+  const same = Buffer.compare(Buffer.from(T.serialize(v)), Buffer.from(bytes)) === 0;
+  console.log(JSON.stringify({preset: ACTIVE_PRESET, root: hex(T.hashTreeRoot(v)), reserialized_same: same}));
+}
+
 const a = args();
-if (a.progressive) genProgressive(a); else genState(a);
+if (a.check) check(a); else if (a.progressive) genProgressive(a); else genState(a);
