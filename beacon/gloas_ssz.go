@@ -177,11 +177,14 @@ func (d *decoder) decodeGloasFixed(f *field) error {
 	case *[]BuilderPendingPayment:
 		*p, err = decodeElems(d, name, int64(f.n), f.n, sizeBuilderPay, decBuilderPayElem)
 	case *[][]ValidatorIndex:
+		// One allocation for the window, cut into its committees.
+		var flat []ValidatorIndex
+		if flat, err = decodeElems(d, name, int64(f.n*f.bits), f.n*f.bits, 8, decU64s[ValidatorIndex]); err != nil {
+			return err
+		}
 		out := make([][]ValidatorIndex, f.n)
 		for i := range out {
-			if out[i], err = decodeElems(d, fmt.Sprintf("%s[%d]", name, i), int64(f.bits), f.bits, 8, decU64s[ValidatorIndex]); err != nil {
-				return err
-			}
+			out[i] = flat[uint64(i)*f.bits : uint64(i+1)*f.bits : uint64(i+1)*f.bits]
 		}
 		*p = out
 	default:
