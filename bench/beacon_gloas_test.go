@@ -195,7 +195,10 @@ var bigGloasState = sync.OnceValue(func() (f struct {
 // BenchmarkBeaconGloas decodes (SSZ, from a slice) and hashes a
 // mainnet-size gloas state next to the same for fulu (bigState), with
 // SetBytes on both so that their MB/s compare: gloas's progressive lists
-// should cost no more per byte than fulu's binary ones.
+// should cost no more per byte than fulu's binary ones. It also reports
+// cpu-ns/B, the process's CPU time (user + system, all goroutines) per
+// input byte, which a machine shared with other work disturbs less than
+// the wall time.
 func BenchmarkBeaconGloas(b *testing.B) {
 	forks := []struct {
 		v beacon.Version
@@ -209,13 +212,17 @@ func BenchmarkBeaconGloas(b *testing.B) {
 			_, raw := fk.f()
 			b.SetBytes(int64(len(raw)))
 			b.ReportAllocs()
+			var cpu int64
 			for b.Loop() {
 				settle(b)
+				c := cpuTime()
 				st, err := beacon.UnmarshalSSZ(raw, fk.v)
+				cpu += cpuTime() - c
 				if err != nil || len(st.Validators) != mainnetValidators {
 					b.Fatal(err)
 				}
 			}
+			reportCPU(b, cpu, len(raw))
 		})
 		b.Run("HashTreeRoot/"+fk.v.String(), func(b *testing.B) {
 			st, raw := fk.f()
@@ -225,12 +232,25 @@ func BenchmarkBeaconGloas(b *testing.B) {
 			}
 			b.SetBytes(int64(len(raw)))
 			b.ReportAllocs()
+			var cpu int64
 			for b.Loop() {
 				settle(b)
-				if r, err := st.HashTreeRoot(); err != nil || r != want {
+				c := cpuTime()
+				r, err := st.HashTreeRoot()
+				cpu += cpuTime() - c
+				if err != nil || r != want {
 					b.Fatal(err)
 				}
 			}
+			reportCPU(b, cpu, len(raw))
 		})
 	}
+}
+
+// reportCPU reports cpu-ns/B: CPU time per iteration and input byte.
+func reportCPU(b *testing.B, cpu int64, size int) {
+	if cpuTime() < 0 || b.N == 0 {
+		return
+	}
+	b.ReportMetric(float64(cpu)/float64(b.N)/float64(size), "cpu-ns/B")
 }
