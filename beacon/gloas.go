@@ -96,11 +96,11 @@ func (p Preset) PTCWindowLength() uint64 { return (2 + p.MinSeedLookahead) * p.S
 func (p Preset) BuilderPendingPaymentsLength() uint64 { return 2 * p.SlotsPerEpoch }
 
 // gloasZero reports whether no gloas field is set.
-func (g *State) gloasZero() bool {
-	b := &g.LatestExecutionPayloadBid
-	return g.LatestBlockHash == common.Hash{} && g.Builders == nil && g.NextWithdrawalBuilderIndex == 0 &&
-		g.ExecutionPayloadAvailability == nil && g.BuilderPendingPayments == nil && g.BuilderPendingWithdrawals == nil &&
-		g.PayloadExpectedWithdrawals == nil && g.PTCWindow == nil &&
+func (s *State) gloasZero() bool {
+	b := &s.LatestExecutionPayloadBid
+	return s.LatestBlockHash == common.Hash{} && s.Builders == nil && s.NextWithdrawalBuilderIndex == 0 &&
+		s.ExecutionPayloadAvailability == nil && s.BuilderPendingPayments == nil && s.BuilderPendingWithdrawals == nil &&
+		s.PayloadExpectedWithdrawals == nil && s.PTCWindow == nil &&
 		b.ParentBlockHash == common.Hash{} && b.ParentBlockRoot == Root{} && b.BlockHash == common.Hash{} &&
 		b.PrevRandao == Root{} && b.FeeRecipient == common.Address{} && b.GasLimit == 0 && b.BuilderIndex == 0 &&
 		b.Slot == 0 && b.Value == 0 && b.ExecutionPayment == 0 && b.BlobKZGCommitments == nil && b.ExecutionRequestsRoot == Root{}

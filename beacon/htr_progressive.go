@@ -22,16 +22,15 @@ package beacon
 // progressiveRoot returns merkleize_progressive of the n leaves that fill
 // writes.
 func progressiveRoot(n int, fill leafFiller) Root {
-	// roots of the subtrees, the last first when chained.
-	var subs [32]Root
-	k := 0
+	// The roots of the subtrees (21 for 2^40 leaves), chained from the
+	// last one back.
+	subs := make([]Root, 0, 24)
 	for start, size, depth := 0, 1, 0; start < n; start, size, depth = start+size, size*4, depth+2 {
 		m := min(size, n-start)
-		subs[k] = treeRoot(m, depth, offsetFill(fill, start))
-		k++
+		subs = append(subs, treeRoot(m, depth, offsetFill(fill, start)))
 	}
 	r := Root{}
-	for i := k - 1; i >= 0; i-- {
+	for i := len(subs) - 1; i >= 0; i-- {
 		r = hashPair(&subs[i], &r)
 	}
 	return r
