@@ -18,7 +18,7 @@
 //     (getBlockTransactionsExt, REST or JSON-RPC) and v3 (accountStates,
 //     pendingTransactions), with TON addresses, shard ids and page iterators.
 //   - [github.com/nodeaccess/nodeaccess/beacon]: the Ethereum consensus
-//     layer's full beacon state (phase0 to fulu), SSZ or JSON, decoded while
+//     layer's full beacon state (phase0 to gloas), SSZ or JSON, decoded while
 //     it streams, verified by its hash tree root.
 //
 // Every client is built the same way, from the node's base URL and the access

@@ -1,5 +1,5 @@
 // Package beacon reads the full beacon state of Ethereum's consensus layer
-// through a node-access service: every fork from phase0 to fulu, as SSZ or
+// through a node-access service: every fork from phase0 to gloas, as SSZ or
 // JSON, decoded while it streams in, checked against its hash tree root, or
 // saved to disk as it came.
 //
@@ -72,9 +72,27 @@
 //
 // States are decoded with the mainnet preset (mainnet, Sepolia, Holesky,
 // Hoodi); WithPreset(MinimalPreset()) reads devnets and the spec's test
-// vectors. A fork this package does not decode yet (gloas) fails with an
+// vectors. A fork this package does not decode yet (heze) fails with an
 // error matching ErrUnsupportedVersion that names it; DownloadState still
 // saves such a state.
+//
+// # Gloas
+//
+// Gloas (EIP-7732, enshrined proposer-builder separation; on Sepolia since
+// epoch 353024, 2026-10-06) is read as the consensus-specs release
+// GloasSpec defines its BeaconState. The state is a progressive container
+// (EIP-7495): its hash tree root merkleizes the fields progressively and
+// mixes in the active-fields bitvector. The validator registry, balances,
+// participation, inactivity scores, the pending lists and the new builder
+// lists are progressive lists (EIP-7916), hashed in subtrees of 1, 4, 16,
+// 64, … leaves; that rule applies to any progressive list, whatever the
+// fork. LatestBlockHash replaces the execution payload header (which a
+// gloas state does not have), and Builders, NextWithdrawalBuilderIndex,
+// ExecutionPayloadAvailability, BuilderPendingPayments,
+// BuilderPendingWithdrawals, LatestExecutionPayloadBid,
+// PayloadExpectedWithdrawals and PTCWindow follow the fulu fields. The
+// layout was checked against Lodestar (@lodestar/types 1.50.0) on random
+// states of both presets, SSZ, JSON and root.
 //
 // # Saving and reading back
 //

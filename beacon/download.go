@@ -18,7 +18,7 @@ import (
 type Download struct {
 	// Fork is the state's fork as the node named it in the
 	// Eth-Consensus-Version header ("fulu", or a fork this package does not
-	// decode, such as "gloas"); for a JSON body sent without the header, the
+	// decode, such as "heze"); for a JSON body sent without the header, the
 	// body's "version" member, before or after "data" (Lodestar sends it
 	// after); "" when neither named it (or the body named it twice).
 	Fork string
@@ -58,7 +58,7 @@ type statter interface {
 
 // DownloadState writes the body of the state id names to w as it arrives,
 // without decoding it: SSZ or JSON as negotiated (see WithEncoding), byte
-// for byte, for a fork this package decodes or not (gloas included). It
+// for byte, for a fork this package decodes or not (heze, after gloas, included). It
 // returns the fork, the encoding and the size; decode the saved body later
 // with ReadState, DecodeSSZ or DecodeJSON. A state asked for by its root is
 // not verified here; ReadState and then State.HashTreeRoot do that.

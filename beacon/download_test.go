@@ -384,8 +384,8 @@ func TestReadStateArguments(t *testing.T) {
 	assert.Equal(t, "invalid input: enc: auto is not a body encoding (want EncodingSSZ or EncodingJSON)", err.Error())
 	_, _, err = beacon.ReadState(bytes.NewReader(nil), beacon.EncodingSSZ, "")
 	assert.ErrorIs(t, err, nodeaccess.ErrInvalidInput)
-	_, _, err = beacon.ReadState(bytes.NewReader(nil), beacon.EncodingSSZ, "gloas")
+	_, _, err = beacon.ReadState(bytes.NewReader(nil), beacon.EncodingSSZ, "heze")
 	assert.ErrorIs(t, err, beacon.ErrUnsupportedVersion)
-	_, _, err = beacon.ReadState(bytes.NewReader(nil), beacon.EncodingJSON, "gloas")
+	_, _, err = beacon.ReadState(bytes.NewReader(nil), beacon.EncodingJSON, "heze")
 	assert.ErrorIs(t, err, beacon.ErrUnsupportedVersion)
 }

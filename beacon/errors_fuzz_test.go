@@ -77,7 +77,7 @@ var envelopeSeeds = []string{
 	`{"version":"deneb","execution_optimistic":false,"finalized":true,"data":{"genesis_time":"1"}}`,
 	`{"data":{},"version":"fulu"}`,
 	`{"version":"altair","execution_optimistic":"true","finalized":true,"data":`,
-	`{"version":"gloas","execution_optimistic":false,"finalized":false,"da`,
+	`{"version":"heze","execution_optimistic":false,"finalized":false,"da`,
 	`{"version":`,
 	`[1,2]`,
 	``,
@@ -105,7 +105,7 @@ func TestSniffEnvelope(t *testing.T) {
 		{envelopeSeeds[0], "deneb", &Flags{Finalized: true}},
 		{envelopeSeeds[1], "", nil},
 		{envelopeSeeds[2], "altair", nil},
-		{envelopeSeeds[3], "gloas", &Flags{}},
+		{envelopeSeeds[3], "heze", &Flags{}},
 		{envelopeSeeds[4], "", nil},
 		{envelopeSeeds[5], "", nil},
 	} {

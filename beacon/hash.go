@@ -85,7 +85,16 @@ const layerBlock = 1024
 type workspace struct {
 	scratch []byte      // layerBlock chunks, for hashLayer
 	val     *valScratch // for fillValidators, made on first use
+	leaves  []byte      // treeRoot's leaf buffer
 }
+
+// workspaces recycles workspaces across treeRoot calls: a state hashes
+// several lists in a row, and a progressive list one subtree after another,
+// each of which would otherwise allocate its goroutines' buffers anew
+// (about 2 MiB each for validators). A workspace holds no result between
+// calls: its validator pair caches are keyed by the exact pair, so a reused
+// entry is the digest hashing would give.
+var workspaces = sync.Pool{New: func() any { return new(workspace) }}
 
 // get returns (*p)[:n], growing *p when it is too small.
 func get(p *[]byte, n int) []byte {
@@ -194,8 +203,9 @@ func treeRoot(n int, depth int, fill leafFiller) Root {
 		return merkleSmall(chunks[:n], depth)
 	}
 	if n <= sub || depth <= taskDepth {
-		ws := &workspace{}
-		leaves := make([]byte, 32*n)
+		ws := workspaces.Get().(*workspace)
+		defer workspaces.Put(ws)
+		leaves := get(&ws.leaves, 32*n)
 		fill(ws, leaves, 0, n)
 		return ws.reduce(leaves, depth)
 	}
@@ -203,8 +213,9 @@ func treeRoot(n int, depth int, fill leafFiller) Root {
 	roots := make([]byte, 32*tasks)
 	var next atomic.Int64
 	run := func() {
-		ws := &workspace{}
-		leaves := make([]byte, 32*sub)
+		ws := workspaces.Get().(*workspace)
+		defer workspaces.Put(ws)
+		leaves := get(&ws.leaves, 32*sub)
 		for {
 			t := int(next.Add(1) - 1)
 			if t >= tasks {

@@ -20,6 +20,9 @@ func (s *State) HashTreeRoot() (Root, error) {
 	for i := range fields {
 		roots[i] = s.fieldRoot(&fields[i])
 	}
+	if s.Version >= Gloas {
+		return progressiveContainerRoot(roots), nil
+	}
 	return merkleSmall(roots, depthFor(uint64(len(roots)))), nil
 }
 
@@ -74,18 +77,22 @@ func (s *State) fieldRoot(f *field) Root {
 			return pendingAttestationRoot(a, bitsLimit)
 		}))
 	}
-	return Root{} // unreachable: every schema type is handled above
+	return s.gloasFieldRoot(f)
 }
 
 // collectionRoot returns the root of a vector or list field of n elements.
 // packed is the byte size of a basic element packed into chunks, or 0 for
 // composite elements (one leaf each). A list mixes in its length; its tree
-// is as deep as its limit needs.
+// is as deep as its limit needs; a progressive list's tree grows with its
+// length instead (see progressiveRoot).
 func collectionRoot(f *field, n int, packed int, fill leafFiller) Root {
 	leaves, limit := uint64(n), f.n
 	if packed > 0 {
 		leaves = (uint64(n)*uint64(packed) + 31) / 32
 		limit = (f.n*uint64(packed) + 31) / 32
+	}
+	if f.progressive {
+		return progressiveListRoot(n, int(leaves), fill)
 	}
 	r := treeRoot(int(leaves), depthFor(limit), fill)
 	if f.vector {

@@ -157,6 +157,11 @@ func (t containerT) root(b []byte) [32]byte {
 	for i, f := range t {
 		roots[i] = f.root(parts[i])
 	}
+	if len(t) > 0 {
+		if _, ok := t[len(t)-1].(progressiveMarkT); ok {
+			return refProgressiveContainer(roots[:len(t)-1])
+		}
+	}
 	return refMerkleize(roots, int64(len(t)))
 }
 
@@ -244,6 +249,9 @@ func refStateType(v beacon.Version, p beacon.Preset) containerT {
 	if v >= beacon.Altair {
 		sync := containerT{vectorT{b48, n(p.SyncCommitteeSize)}, b48}
 		t = append(t, listT{u64, l(p.ValidatorRegistryLimit)}, sync, sync)
+	}
+	if v >= beacon.Gloas {
+		return refGloasState(t, p)
 	}
 	if v >= beacon.Bellatrix {
 		h := containerT{b32, b20, b32, b32, bytesT{256}, b32, u64, u64, u64, u64, listT{u8, l(p.MaxExtraDataBytes)}, u256, b32, b32}

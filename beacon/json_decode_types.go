@@ -1,7 +1,6 @@
 package beacon
 
 import (
-	"fmt"
 	"math/bits"
 	"reflect"
 	"runtime"
@@ -62,7 +61,7 @@ func (d *jsonDecoder) field(s *State, f field) error {
 	case *[]PendingConsolidation:
 		*p, err = decodeList(d, f, 0, (*jsonDecoder).pendingConsolidation)
 	default:
-		err = fmt.Errorf("beacon: json: internal error: no decoder for %T", f.ptr)
+		err = d.gloasField(f)
 	}
 	return err
 }

@@ -2,7 +2,6 @@ package beacon
 
 import (
 	"encoding/hex"
-	"fmt"
 	"io"
 	"strconv"
 )
@@ -162,9 +161,7 @@ func (e *jsonEncoder) field(s *State, f field) {
 	case *[]PendingConsolidation:
 		encodeList(e, *p, (*jsonEncoder).pendingConsolidation)
 	default:
-		if e.err == nil {
-			e.err = fmt.Errorf("beacon: json: internal error: no encoder for %T", f.ptr)
-		}
+		e.gloasField(f)
 	}
 }
 

@@ -154,13 +154,13 @@ func TestJSONDecodeErrorOffset(t *testing.T) {
 }
 
 func TestJSONUnsupportedVersion(t *testing.T) {
-	in := strings.Replace(string(jsonEncodeResponse(t, jsonTestState(beacon.Fulu), beacon.Flags{})), `"version":"fulu"`, `"version":"gloas"`, 1)
+	in := strings.Replace(string(jsonEncodeResponse(t, jsonTestState(beacon.Fulu), beacon.Flags{})), `"version":"fulu"`, `"version":"heze"`, 1)
 	_, _, err := beacon.DecodeJSON(strings.NewReader(in), jsonMinimal)
 	var ue *beacon.UnsupportedVersionError
-	if !errors.As(err, &ue) || ue.Name != "gloas" || !errors.Is(err, beacon.ErrUnsupportedVersion) {
-		t.Fatalf("err = %v, want an UnsupportedVersionError naming gloas", err)
+	if !errors.As(err, &ue) || ue.Name != "heze" || !errors.Is(err, beacon.ErrUnsupportedVersion) {
+		t.Fatalf("err = %v, want an UnsupportedVersionError naming heze", err)
 	}
-	if !strings.Contains(err.Error(), `"gloas"`) {
+	if !strings.Contains(err.Error(), `"heze"`) {
 		t.Fatalf("err = %v", err)
 	}
 	_, _, err = beacon.DecodeJSON(strings.NewReader(`{}`), beacon.AssumeVersion(beacon.Version(99)))

@@ -2,6 +2,7 @@ package beacon_test
 
 import (
 	"bytes"
+	"os"
 	"strings"
 	"testing"
 
@@ -43,10 +44,14 @@ func FuzzDecodeJSON(f *testing.F) {
 			}
 			f.Add(env, uint8(1+v))
 			f.Add(env[:len(env)/2], uint8(0))
-			f.Add(bytes.Replace(env, []byte(v.String()), []byte("gloas"), 1), uint8(0))
+			f.Add(bytes.Replace(env, []byte(v.String()), []byte("heze"), 1), uint8(0))
 			f.Add(bytes.Replace(bare, []byte(`"0x`), []byte(`"0X`), 3), uint8(1+v))
 			f.Add(bytes.ReplaceAll(env, []byte(`":"`), []byte(`": `)), uint8(0))
 		}
+	}
+	// Lodestar's Gloas body (testdata/gloas, minimal preset).
+	if b, err := os.ReadFile("testdata/gloas/minimal-1.json"); err == nil {
+		f.Add(b, uint8(16))
 	}
 	f.Add([]byte(`{"data":{},"version":"fulu"}`), uint8(7))
 	f.Add([]byte(`{"zz":[{"a":"\u00e9"},-1.5e3,true,null],"version":"phase0","data":{"genesis_time":1}}`), uint8(0))

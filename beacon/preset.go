@@ -32,6 +32,13 @@ type Preset struct {
 	PendingDepositsLimit           uint64 // PENDING_DEPOSITS_LIMIT (electra)
 	PendingPartialWithdrawalsLimit uint64 // PENDING_PARTIAL_WITHDRAWALS_LIMIT (electra)
 	PendingConsolidationsLimit     uint64 // PENDING_CONSOLIDATIONS_LIMIT (electra)
+
+	// The Gloas values: a custom preset may leave them zero when it
+	// describes no Gloas state (a Gloas state's Validate refuses zero).
+
+	MaxWithdrawalsPerPayload   uint64 // MAX_WITHDRAWALS_PER_PAYLOAD (capella; bounds gloas's payload_expected_withdrawals)
+	MaxBlobCommitmentsPerBlock uint64 // MAX_BLOB_COMMITMENTS_PER_BLOCK (deneb; bounds the gloas bid's blob_kzg_commitments)
+	PTCSize                    uint64 // PTC_SIZE (gloas)
 }
 
 // MainnetPreset returns the consensus-specs mainnet preset.
@@ -53,6 +60,9 @@ func MainnetPreset() Preset {
 		PendingDepositsLimit:           1 << 27,
 		PendingPartialWithdrawalsLimit: 1 << 27,
 		PendingConsolidationsLimit:     1 << 18,
+		MaxWithdrawalsPerPayload:       16,
+		MaxBlobCommitmentsPerBlock:     4096,
+		PTCSize:                        512,
 	}
 }
 
@@ -75,6 +85,9 @@ func MinimalPreset() Preset {
 		PendingDepositsLimit:           1 << 27,
 		PendingPartialWithdrawalsLimit: 64,
 		PendingConsolidationsLimit:     64,
+		MaxWithdrawalsPerPayload:       4,
+		MaxBlobCommitmentsPerBlock:     4096,
+		PTCSize:                        16,
 	}
 }
 
@@ -116,6 +129,19 @@ func (p Preset) Validate() error {
 	for _, c := range checks {
 		if c.v == 0 || c.v > c.max {
 			return fmt.Errorf("beacon: preset %q: %s = %d is out of range (1..%d)", p.Name, c.name, c.v, c.max)
+		}
+	}
+	for _, c := range []struct {
+		name string
+		v    uint64
+		max  uint64
+	}{
+		{"MaxWithdrawalsPerPayload", p.MaxWithdrawalsPerPayload, 1 << 16},
+		{"MaxBlobCommitmentsPerBlock", p.MaxBlobCommitmentsPerBlock, 1 << 20},
+		{"PTCSize", p.PTCSize, 1 << 16},
+	} {
+		if c.v > c.max {
+			return fmt.Errorf("beacon: preset %q: %s = %d is out of range (0..%d)", p.Name, c.name, c.v, c.max)
 		}
 	}
 	if p.MinSeedLookahead > 1<<8 {

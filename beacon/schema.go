@@ -21,7 +21,11 @@ package beacon
 //	*[]Eth1Data, *[]Validator, *[]PendingAttestation (element bitlist
 //	limit: MAX_VALIDATORS_PER_COMMITTEE), *[]ParticipationFlags,
 //	*[]uint64, *[]HistoricalSummary, *[]PendingDeposit,
-//	*[]PendingPartialWithdrawal, *[]PendingConsolidation.
+//	*[]PendingPartialWithdrawal, *[]PendingConsolidation;
+//	gloas adds *Bitvector (n bits), *[]Builder, *[]BuilderPendingPayment,
+//	*[]BuilderPendingWithdrawal, *ExecutionPayloadBid (n =
+//	MAX_BLOB_COMMITMENTS_PER_BLOCK), *[]Withdrawal and *[][]ValidatorIndex
+//	(n vectors of bits indices each), see gloas.go.
 type field struct {
 	name string // the JSON name, as the consensus specs spell the field
 	ptr  any
@@ -30,8 +34,12 @@ type field struct {
 	vector bool
 	n      uint64
 	// bits is the bitlist limit of each element's aggregation_bits
-	// (MAX_VALIDATORS_PER_COMMITTEE), for *[]PendingAttestation.
+	// (MAX_VALIDATORS_PER_COMMITTEE), for *[]PendingAttestation; the
+	// inner vector's length (PTC_SIZE) for *[][]ValidatorIndex.
 	bits uint64
+	// progressive marks a ProgressiveList (EIP-7916, gloas and later):
+	// hashed with merkleize_progressive; n still bounds its length.
+	progressive bool
 }
 
 // fields returns the schema of s for its Version and preset, in SSZ order.
@@ -39,7 +47,8 @@ type field struct {
 func (s *State) fields() []field {
 	p := s.preset()
 	v := s.Version
-	f := make([]field, 0, 38)
+	f := make([]field, 0, 46)
+	g := v >= Gloas // progressive registry lists
 	f = append(f,
 		field{name: "genesis_time", ptr: &s.GenesisTime},
 		field{name: "genesis_validators_root", ptr: &s.GenesisValidatorsRoot},
@@ -52,8 +61,8 @@ func (s *State) fields() []field {
 		field{name: "eth1_data", ptr: &s.Eth1Data},
 		field{name: "eth1_data_votes", ptr: &s.Eth1DataVotes, n: p.Eth1DataVotesLimit()},
 		field{name: "eth1_deposit_index", ptr: &s.Eth1DepositIndex},
-		field{name: "validators", ptr: &s.Validators, n: p.ValidatorRegistryLimit},
-		field{name: "balances", ptr: &s.Balances, n: p.ValidatorRegistryLimit},
+		field{name: "validators", ptr: &s.Validators, n: p.ValidatorRegistryLimit, progressive: g},
+		field{name: "balances", ptr: &s.Balances, n: p.ValidatorRegistryLimit, progressive: g},
 		field{name: "randao_mixes", ptr: &s.RandaoMixes, vector: true, n: p.EpochsPerHistoricalVector},
 		field{name: "slashings", ptr: &s.Slashings, vector: true, n: p.EpochsPerSlashingsVector},
 	)
@@ -64,8 +73,8 @@ func (s *State) fields() []field {
 		)
 	} else {
 		f = append(f,
-			field{name: "previous_epoch_participation", ptr: &s.PreviousEpochParticipation, n: p.ValidatorRegistryLimit},
-			field{name: "current_epoch_participation", ptr: &s.CurrentEpochParticipation, n: p.ValidatorRegistryLimit},
+			field{name: "previous_epoch_participation", ptr: &s.PreviousEpochParticipation, n: p.ValidatorRegistryLimit, progressive: g},
+			field{name: "current_epoch_participation", ptr: &s.CurrentEpochParticipation, n: p.ValidatorRegistryLimit, progressive: g},
 		)
 	}
 	f = append(f,
@@ -76,10 +85,13 @@ func (s *State) fields() []field {
 	)
 	if v >= Altair {
 		f = append(f,
-			field{name: "inactivity_scores", ptr: &s.InactivityScores, n: p.ValidatorRegistryLimit},
+			field{name: "inactivity_scores", ptr: &s.InactivityScores, n: p.ValidatorRegistryLimit, progressive: g},
 			field{name: "current_sync_committee", ptr: &s.CurrentSyncCommittee, n: p.SyncCommitteeSize},
 			field{name: "next_sync_committee", ptr: &s.NextSyncCommittee, n: p.SyncCommitteeSize},
 		)
+	}
+	if g {
+		return s.gloasFields(f)
 	}
 	if v >= Bellatrix {
 		f = append(f, field{name: "latest_execution_payload_header", ptr: &s.LatestExecutionPayloadHeader, n: p.MaxExtraDataBytes})

@@ -315,7 +315,7 @@ func (d *decoder) decodeFixed(f *field) error {
 	case *[]ValidatorIndex:
 		*p, err = decodeElems(d, name, int64(f.n), f.n, 8, decU64s[ValidatorIndex])
 	default:
-		return fmt.Errorf("beacon: ssz: %s: no fixed-size decoder for %T", name, f.ptr) // unreachable: the schema's types are all handled
+		return d.decodeGloasFixed(f)
 	}
 	return err
 }
@@ -326,6 +326,9 @@ func (d *decoder) decodeVariable(f *field, scope int64) error {
 	name := f.name
 	if p, ok := f.ptr.(*ExecutionPayloadHeader); ok {
 		return d.decodeHeader(name, p, scope, f.n)
+	}
+	if p, ok := f.ptr.(*ExecutionPayloadBid); ok {
+		return d.decodeBid(name, p, scope, f.n)
 	}
 	if p, ok := f.ptr.(*[]PendingAttestation); ok {
 		var err error
@@ -368,7 +371,7 @@ func (d *decoder) decodeVariable(f *field, scope int64) error {
 	case *[]PendingConsolidation:
 		*p, err = decodeElems(d, name, count, f.n, size, decPendingConsolidationElem)
 	default:
-		return fmt.Errorf("beacon: ssz: %s: no variable-size decoder for %T", name, f.ptr) // unreachable
+		return d.decodeGloasList(f, count, size)
 	}
 	return err
 }

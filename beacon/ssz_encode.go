@@ -126,6 +126,8 @@ func (s *State) encodeFixed(e *sszWriter, f *field) {
 		encodeElems(e, *p, 8, encGwei)
 	case *[]ValidatorIndex:
 		encodeElems(e, *p, 8, encValidatorIndex)
+	default:
+		encodeGloas(e, f)
 	}
 }
 
@@ -157,6 +159,8 @@ func (s *State) encodeVariable(e *sszWriter, f *field) {
 		encodeElems(e, *p, sizePendingPartialWd, encPendingPartialWithdrawal)
 	case *[]PendingConsolidation:
 		encodeElems(e, *p, sizePendingConsol, encPendingConsolidation)
+	default:
+		encodeGloas(e, f)
 	}
 }
 

@@ -26,6 +26,10 @@ func FuzzDecodeSSZ(f *testing.F) {
 		f.Add(b, uint8(beacon.Phase0), false)
 		f.Add(b[:len(b)-7], uint8(beacon.Phase0), false)
 	}
+	// Lodestar's Gloas state (testdata/gloas, minimal preset).
+	if b, err := os.ReadFile("testdata/gloas/minimal-1.ssz"); err == nil {
+		f.Add(b, uint8(beacon.Gloas), true)
+	}
 	for _, v := range beacon.Versions() {
 		b, err := beacontest.NewState(v, beacon.MinimalPreset(), 3, uint64(v)).MarshalSSZ()
 		if err != nil {

@@ -52,7 +52,7 @@ func (f *field) variable() bool {
 		*[]PendingPartialWithdrawal, *[]PendingConsolidation:
 		return !f.vector
 	}
-	return false
+	return gloasVariable(f)
 }
 
 // elemSize returns the SSZ size of one element of a collection field, or 0
@@ -78,7 +78,7 @@ func elemSize(ptr any) int {
 	case *[]PendingConsolidation:
 		return sizePendingConsol
 	}
-	return 0
+	return gloasElemSize(ptr)
 }
 
 // fixedSize returns the number of bytes f takes in the state's fixed part:
@@ -105,6 +105,9 @@ func (f *field) fixedSize() int {
 	case *SyncCommittee:
 		return sizePubKey * int(f.n+1)
 	}
+	if n, ok := gloasFixedSize(f); ok {
+		return n
+	}
 	return elemSize(f.ptr) * int(f.n) // a vector
 }
 
@@ -123,6 +126,8 @@ func (f *field) varSize(v Version) int64 {
 	switch p := f.ptr.(type) {
 	case *ExecutionPayloadHeader:
 		return int64(headerFixedSize(v) + len(p.ExtraData))
+	case *ExecutionPayloadBid:
+		return sizeBidFixed + sizeKZG*int64(len(p.BlobKZGCommitments))
 	case *[]PendingAttestation:
 		n := int64(0)
 		for i := range *p {
@@ -161,7 +166,7 @@ func sliceLen(ptr any) int {
 	case *[]PendingAttestation:
 		return len(*p)
 	}
-	return 0
+	return gloasSliceLen(ptr)
 }
 
 // sszSize returns the SSZ size of s, whose schema is fields, and an error

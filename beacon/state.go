@@ -1,6 +1,8 @@
 package beacon
 
-// State is a BeaconState of any fork from phase0 to fulu.
+import "github.com/ethereum/go-ethereum/common"
+
+// State is a BeaconState of any fork from phase0 to gloas.
 //
 // One struct carries the fields of every fork; Version says which of them
 // belong to this state. The fields every fork has (slot, fork, validators,
@@ -11,7 +13,8 @@ package beacon
 // silently.
 //
 // Vectors (BlockRoots, StateRoots, RandaoMixes, Slashings, the sync
-// committees' keys, ProposerLookahead) must have exactly the preset's
+// committees' keys, ProposerLookahead, gloas's ExecutionPayloadAvailability,
+// BuilderPendingPayments and PTCWindow) must have exactly the preset's
 // length; lists must stay within the preset's limits. Decoders guarantee
 // both; encoders and HashTreeRoot check them.
 type State struct {
@@ -143,6 +146,38 @@ type State struct {
 	// (MIN_SEED_LOOKAHEAD+1) * SLOTS_PER_EPOCH slots from the current
 	// epoch's first on: fulu and later.
 	ProposerLookahead []ValidatorIndex
+
+	// The fields gloas adds (EIP-7732): gloas and later. LatestBlockHash
+	// comes between NextSyncCommittee and NextWithdrawalIndex in the SSZ
+	// order, in place of LatestExecutionPayloadHeader, which a gloas
+	// state does not have; the others come last, in this order.
+
+	// LatestBlockHash is the hash of the latest execution payload (it
+	// replaces the execution payload header).
+	LatestBlockHash common.Hash
+	// Builders is the builder registry.
+	Builders []Builder
+	// NextWithdrawalBuilderIndex is the builder the next withdrawal
+	// sweep starts at.
+	NextWithdrawalBuilderIndex BuilderIndex
+	// ExecutionPayloadAvailability has a bit per slot of the last
+	// SLOTS_PER_HISTORICAL_ROOT: whether its payload was revealed.
+	ExecutionPayloadAvailability Bitvector
+	// BuilderPendingPayments holds the builder payments of the last
+	// 2 * SLOTS_PER_EPOCH slots.
+	BuilderPendingPayments []BuilderPendingPayment
+	// BuilderPendingWithdrawals are the builder payments waiting to be
+	// withdrawn.
+	BuilderPendingWithdrawals []BuilderPendingWithdrawal
+	// LatestExecutionPayloadBid is the bid of the latest block.
+	LatestExecutionPayloadBid ExecutionPayloadBid
+	// PayloadExpectedWithdrawals are the withdrawals the next payload
+	// must carry.
+	PayloadExpectedWithdrawals []Withdrawal
+	// PTCWindow holds the payload timeliness committees (PTC_SIZE
+	// validator indices each) of (2 + MIN_SEED_LOOKAHEAD) * SLOTS_PER_EPOCH
+	// slots.
+	PTCWindow [][]ValidatorIndex
 }
 
 // preset returns the state's preset, MainnetPreset for the zero value.

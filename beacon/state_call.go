@@ -51,7 +51,7 @@ type StateResponse struct {
 // Errors: a zero or bad id, a *nodeaccess.InputError with nothing sent; an
 // error response, an *APIError (ErrDebugDisabled when the node does not serve
 // the debug routes, nodeaccess.ErrNotFound when the state is not there); a
-// fork this package cannot decode (such as gloas), an error matching
+// fork this package cannot decode (such as heze, the fork after gloas), an error matching
 // ErrUnsupportedVersion that names it (DownloadState still saves such a
 // state); a body that is not a valid state, an error matching both
 // nodeaccess.ErrInvalidResponse and ErrInvalidState (with the *DecodeError);

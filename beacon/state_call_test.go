@@ -319,13 +319,13 @@ func TestStateGarbageBody(t *testing.T) {
 // A JSON body naming a fork this package does not decode, without a
 // header: the decoder's unsupported-version error, shaped like the header's.
 func TestStateJSONBodyUnsupportedVersion(t *testing.T) {
-	srv, _ := serve(t, stateHandler([]byte(`{"version":"gloas","execution_optimistic":false,"finalized":true,"data":{}}`), "application/json", ""))
+	srv, _ := serve(t, stateHandler([]byte(`{"version":"heze","execution_optimistic":false,"finalized":true,"data":{}}`), "application/json", ""))
 	c := newClient(t, srv.URL)
 	_, err := c.State(context.Background(), beacon.Head)
 	require.Error(t, err)
 	assert.ErrorIs(t, err, beacon.ErrUnsupportedVersion)
 	assert.ErrorIs(t, err, nodeaccess.ErrInvalidResponse)
-	assert.Equal(t, `beacon: getStateV2: unsupported version "gloas": this package decodes phase0 to fulu (DownloadState still saves such a state undecoded)`, err.Error())
+	assert.Equal(t, `beacon: getStateV2: unsupported version "heze": this package decodes phase0 to gloas (DownloadState still saves such a state undecoded)`, err.Error())
 }
 
 func TestStateProgress(t *testing.T) {

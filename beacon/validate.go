@@ -18,6 +18,9 @@ func (s *State) Validate() error {
 	if err := p.Validate(); err != nil {
 		return err
 	}
+	if err := s.checkGloasPreset(p); err != nil {
+		return err
+	}
 	if name := s.foreignField(); name != "" {
 		return fmt.Errorf("beacon: %s is not a field of %s %s state; clear it or change Version", name, article(s.Version), s.Version)
 	}
@@ -97,6 +100,10 @@ func (s *State) foreignField() string {
 		return "pending_consolidations"
 	case v < Fulu && s.ProposerLookahead != nil:
 		return "proposer_lookahead"
+	case v >= Gloas && !h.isZero():
+		return "latest_execution_payload_header"
+	case v < Gloas:
+		return s.gloasForeign()
 	}
 	return ""
 }
@@ -159,7 +166,7 @@ func checkField(f field) error {
 		}
 		return nil
 	default:
-		return nil
+		return checkGloasField(f)
 	}
 	if f.vector && uint64(n) != f.n {
 		return fmt.Errorf("has %d elements, the preset's vector has %d", n, f.n)

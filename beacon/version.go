@@ -6,9 +6,10 @@ import (
 )
 
 // Version is a consensus fork of the beacon chain. Versions are ordered:
-// Phase0 < Altair < … < Fulu, so v >= Capella reads "capella or later".
+// Phase0 < Altair < … < Fulu < Gloas, so v >= Capella reads "capella or
+// later".
 //
-// The zero value is Phase0. A fork name this package does not know (gloas
+// The zero value is Phase0. A fork name this package does not know (heze
 // and later) does not parse into a Version: ParseVersion returns an
 // *UnsupportedVersionError that names it, and the raw-bytes calls
 // (Client.DownloadState) still work for such states.
@@ -23,12 +24,15 @@ const (
 	Deneb
 	Electra
 	Fulu
+	// Gloas is the fork of enshrined proposer-builder separation
+	// (EIP-7732), whose state is a progressive container; see GloasSpec.
+	Gloas
 )
 
 // Latest is the newest fork this package decodes.
-const Latest = Fulu
+const Latest = Gloas
 
-var versionNames = [...]string{"phase0", "altair", "bellatrix", "capella", "deneb", "electra", "fulu"}
+var versionNames = [...]string{"phase0", "altair", "bellatrix", "capella", "deneb", "electra", "fulu", "gloas"}
 
 // Versions returns every fork this package decodes, oldest first.
 func Versions() []Version {
@@ -55,17 +59,17 @@ func (v Version) IsKnown() bool { return v <= Latest }
 var ErrUnsupportedVersion = errors.New("unsupported version")
 
 // UnsupportedVersionError reports a consensus version this package cannot
-// decode, such as a fork newer than Fulu. Name is the name as the server or
+// decode, such as a fork newer than Gloas. Name is the name as the server or
 // the caller spelled it.
 type UnsupportedVersionError struct {
 	// Name is the version as it was given: a fork name from the server
-	// or the caller ("gloas"), or the String of a Version this package
+	// or the caller ("heze"), or the String of a Version this package
 	// does not know ("Version(9)"). In the errors of Client calls it is
 	// cut to 80 bytes and has the access key masked.
 	Name string
 }
 
-// Error names the version: `beacon: unsupported version "gloas"`.
+// Error names the version: `beacon: unsupported version "heze"`.
 func (e *UnsupportedVersionError) Error() string {
 	return fmt.Sprintf("beacon: unsupported version %q (this package decodes phase0 to %s)", e.Name, Latest)
 }

@@ -120,8 +120,8 @@ func TestDownloadContentTypes(t *testing.T) {
 			beacon.Download{Fork: "capella", Encoding: beacon.EncodingSSZ, Bytes: 5000}},
 		{"ssz in upper case", "Application/Octet-Stream", "bellatrix", ssz, beacon.EncodingAuto,
 			beacon.Download{Fork: "bellatrix", Encoding: beacon.EncodingSSZ, ContentType: "Application/Octet-Stream", Bytes: 5000}},
-		{"gloas", "application/octet-stream", "gloas", ssz, beacon.EncodingAuto,
-			beacon.Download{Fork: "gloas", Encoding: beacon.EncodingSSZ, ContentType: "application/octet-stream", Bytes: 5000}},
+		{"heze", "application/octet-stream", "heze", ssz, beacon.EncodingAuto,
+			beacon.Download{Fork: "heze", Encoding: beacon.EncodingSSZ, ContentType: "application/octet-stream", Bytes: 5000}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := gockClient(t, beacon.WithEncoding(tc.enc))
@@ -147,9 +147,9 @@ func TestDownloadVersion(t *testing.T) {
 	v, err := (&beacon.Download{Fork: "electra"}).Version()
 	require.NoError(t, err)
 	assert.Equal(t, beacon.Electra, v)
-	_, err = (&beacon.Download{Fork: "gloas"}).Version()
+	_, err = (&beacon.Download{Fork: "heze"}).Version()
 	assert.ErrorIs(t, err, beacon.ErrUnsupportedVersion)
-	assert.Contains(t, err.Error(), `"gloas"`)
+	assert.Contains(t, err.Error(), `"heze"`)
 }
 
 // An SSZ body needs the version header: without it both calls fail before
@@ -176,7 +176,7 @@ func TestUnsupportedVersion(t *testing.T) {
 	for _, ctype := range []string{"application/octet-stream", "application/json"} {
 		c := gockClient(t)
 		mockState(t, "head", acceptAuto).SetHeader("Content-Type", ctype).
-			SetHeader("Eth-Consensus-Version", "gloas").BodyString("body")
+			SetHeader("Eth-Consensus-Version", "heze").BodyString("body")
 		_, err := c.State(context.Background(), beacon.Head)
 		require.Error(t, err, ctype)
 		assert.ErrorIs(t, err, beacon.ErrUnsupportedVersion, ctype)
@@ -185,8 +185,8 @@ func TestUnsupportedVersion(t *testing.T) {
 		assert.ErrorIs(t, err, nodeaccess.ErrInvalidResponse, ctype)
 		var ue *beacon.UnsupportedVersionError
 		require.ErrorAs(t, err, &ue, ctype)
-		assert.Equal(t, "gloas", ue.Name)
-		assert.Equal(t, `beacon: getStateV2: unsupported version "gloas": this package decodes phase0 to fulu (DownloadState still saves such a state undecoded)`, err.Error())
+		assert.Equal(t, "heze", ue.Name)
+		assert.Equal(t, `beacon: getStateV2: unsupported version "heze": this package decodes phase0 to gloas (DownloadState still saves such a state undecoded)`, err.Error())
 	}
 }
 

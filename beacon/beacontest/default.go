@@ -101,7 +101,7 @@ func shape(st *beacon.State, slot beacon.Slot) {
 		st.PreviousJustifiedCheckpoint.Epoch = epoch - 2
 		st.FinalizedCheckpoint.Epoch = epoch - 2
 	}
-	if st.Version >= beacon.Bellatrix {
+	if st.Version >= beacon.Bellatrix && st.Version < beacon.Gloas {
 		st.LatestExecutionPayloadHeader.Timestamp = st.GenesisTime + uint64(slot)*12
 	}
 }

@@ -90,8 +90,11 @@
 // # Making states
 //
 // NewState makes a deterministic state of any fork and preset with every
-// list non-empty, at any validator count up to the mainnet size:
+// list non-empty, at any validator count up to the mainnet size; a gloas
+// state also has builders, a bid with blob commitments, every gloas vector
+// at the preset's length, and some uint64 values above 2^53:
 //
 //	st := beacontest.NewState(beacon.Fulu, beacon.MainnetPreset(), 1000, 1)
 //	root, err := st.HashTreeRoot()
+//	gl := beacontest.NewState(beacon.Gloas, beacon.MainnetPreset(), 1000, 1) // Sepolia's fork
 package beacontest

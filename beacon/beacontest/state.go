@@ -11,7 +11,8 @@ import (
 // validators (at least 1), filled from a random generator seeded with seed:
 // the same arguments give the same state, byte for byte. Every list the
 // fork has is non-empty (and within the preset's limits), every vector has
-// the preset's length, and the execution payload header has extra data, so
+// the preset's length, and the execution payload header has extra data
+// (gloas: the bid has commitments, the builder registry has builders), so
 // an encoder or decoder that skips a field is caught. Values are random but
 // well-formed (bitlists have their length bit, balances and epochs are
 // plausible), not a consistent chain history.
@@ -74,7 +75,7 @@ func NewState(v beacon.Version, p beacon.Preset, validators int, seed uint64) *b
 		s.CurrentSyncCommittee = g.syncCommittee(p)
 		s.NextSyncCommittee = g.syncCommittee(p)
 	}
-	if v >= beacon.Bellatrix {
+	if v >= beacon.Bellatrix && v < beacon.Gloas {
 		h := &s.LatestExecutionPayloadHeader
 		h.ParentHash = common.Hash(g.root())
 		g.fill(h.FeeRecipient[:])
@@ -138,6 +139,9 @@ func NewState(v beacon.Version, p beacon.Preset, validators int, seed uint64) *b
 		for i := range s.ProposerLookahead {
 			s.ProposerLookahead[i] = beacon.ValidatorIndex(g.u64n(uint64(n)))
 		}
+	}
+	if v >= beacon.Gloas {
+		g.gloas(s, p, n)
 	}
 	return s
 }

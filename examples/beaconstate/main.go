@@ -6,7 +6,9 @@
 //
 // With no configuration it starts a local beacon node in-process
 // (beacontest, serving a generated mainnet-preset fulu state of about 5 MB)
-// and says so in its first line. To read a state from a real node-access
+// and says so in its first line. Any fork the beacon package decodes, gloas
+// (Sepolia's current fork) included, is read the same way; a newer one is
+// still saved, and reported as beacon.ErrUnsupportedVersion when decoded. To read a state from a real node-access
 // service instead, set:
 //
 //	NODEACCESS_BEACON_URL    the beacon node's base URL (https://host), or the
