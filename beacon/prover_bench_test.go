@@ -18,18 +18,14 @@ func BenchmarkNewProver(b *testing.B) {
 			s, data := benchFixture(b, n)
 			b.SetBytes(int64(len(data)))
 			b.ReportAllocs()
-			var p *beacon.Prover
 			for b.Loop() {
-				p = nil
-				var err error
-				if p, err = beacon.NewProver(s); err != nil {
+				if _, err := beacon.NewProver(s); err != nil {
 					b.Fatal(err)
 				}
 			}
 			b.StopTimer()
-			p = nil
 			before := liveHeap()
-			p, _ = beacon.NewProver(s)
+			p, _ := beacon.NewProver(s)
 			b.ReportMetric(float64(liveHeap()-before), "retained-B")
 			runtime.KeepAlive(p)
 		})

@@ -94,7 +94,7 @@ func TestGIndexArithmetic(t *testing.T) {
 	assert.Equal(t, uint64(3), beacon.GIndex(11).Index())
 	g, err := beacon.ConcatGIndices(11, 43, 2)
 	require.NoError(t, err)
-	assert.Equal(t, beacon.GIndex(11<<6|(43-32)<<1|0), g)
+	assert.Equal(t, beacon.GIndex(11<<6|(43-32)<<1), g) // 43 then its left child
 	g, err = beacon.ConcatGIndices()
 	require.NoError(t, err)
 	assert.Equal(t, beacon.GIndex(1), g)
