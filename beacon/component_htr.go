@@ -74,11 +74,10 @@ func (a PendingAttestation) HashTreeRoot() (Root, error) {
 // pubkeys is a Vector[BLSPubkey, SYNC_COMMITTEE_SIZE]: it must hold 512
 // (mainnet) or 32 (minimal) keys.
 func (c SyncCommittee) HashTreeRoot() (Root, error) {
-	n := uint64(len(c.PublicKeys))
-	if n != MainnetPreset().SyncCommitteeSize && n != MinimalPreset().SyncCommitteeSize {
-		return Root{}, fmt.Errorf("beacon: sync committee: %d public keys, want %d (mainnet) or %d (minimal)",
-			n, MainnetPreset().SyncCommitteeSize, MinimalPreset().SyncCommitteeSize)
+	if err := c.checkSize(); err != nil {
+		return Root{}, err
 	}
+	n := uint64(len(c.PublicKeys))
 	keys := treeRoot(len(c.PublicKeys), depthFor(n), fillElems(c.PublicKeys, pubKeyRoot))
 	agg := pubKeyRoot(&c.AggregatePublicKey)
 	return hashPair(&keys, &agg), nil
@@ -93,11 +92,29 @@ func (h ExecutionPayloadHeader) HashTreeRoot(v Version) (Root, error) {
 	if err := checkHeaderVersion(v); err != nil {
 		return Root{}, err
 	}
-	maxExtra := MainnetPreset().MaxExtraDataBytes
-	if uint64(len(h.ExtraData)) > maxExtra {
-		return Root{}, fmt.Errorf("beacon: execution payload header: extra_data: %d bytes, over the limit of %d", len(h.ExtraData), maxExtra)
+	if err := h.checkExtra(); err != nil {
+		return Root{}, err
 	}
-	return headerRoot(&h, v, maxExtra), nil
+	return headerRoot(&h, v, MainnetPreset().MaxExtraDataBytes), nil
+}
+
+// checkSize refuses a committee of neither preset's size.
+func (c *SyncCommittee) checkSize() error {
+	n := uint64(len(c.PublicKeys))
+	if n != MainnetPreset().SyncCommitteeSize && n != MinimalPreset().SyncCommitteeSize {
+		return fmt.Errorf("beacon: sync committee: %d public keys, want %d (mainnet) or %d (minimal)",
+			n, MainnetPreset().SyncCommitteeSize, MinimalPreset().SyncCommitteeSize)
+	}
+	return nil
+}
+
+// checkExtra refuses extra_data over MAX_EXTRA_DATA_BYTES (32 in both
+// presets).
+func (h *ExecutionPayloadHeader) checkExtra() error {
+	if maxExtra := MainnetPreset().MaxExtraDataBytes; uint64(len(h.ExtraData)) > maxExtra {
+		return fmt.Errorf("beacon: execution payload header: extra_data: %d bytes, over the limit of %d", len(h.ExtraData), maxExtra)
+	}
+	return nil
 }
 
 // LatestBlockRoot returns the root of the block that produced s, the one

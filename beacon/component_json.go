@@ -3,6 +3,7 @@ package beacon
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 
 	"github.com/nodeaccess/nodeaccess"
 )
@@ -140,8 +141,13 @@ func (a *AttestationData) UnmarshalJSON(b []byte) error {
 }
 
 // MarshalJSON writes a as the beacon API does: aggregation_bits, data,
-// inclusion_delay, proposer_index.
+// inclusion_delay, proposer_index. A malformed bitlist (no length bit, or
+// over MAX_VALIDATORS_PER_COMMITTEE bits) is an error, as in HashTreeRoot:
+// nothing is written that would not read back.
 func (a PendingAttestation) MarshalJSON() ([]byte, error) {
+	if err := a.AggregationBits.check(MainnetPreset().MaxValidatorsPerCommittee); err != nil {
+		return nil, fmt.Errorf("beacon: pending attestation: aggregation_bits: %w", err)
+	}
 	return marshalComponent(func(e *jsonEncoder) { e.pendingAttestation(&a) })
 }
 
@@ -156,7 +162,11 @@ func (a *PendingAttestation) UnmarshalJSON(b []byte) error {
 
 // MarshalJSON writes c as the beacon API does: {"pubkeys":[…],
 // "aggregate_pubkey":"0x…"}.
+// It needs 512 (mainnet) or 32 (minimal) keys, as HashTreeRoot does.
 func (c SyncCommittee) MarshalJSON() ([]byte, error) {
+	if err := c.checkSize(); err != nil {
+		return nil, err
+	}
 	return marshalComponent(func(e *jsonEncoder) { e.syncCommittee(&c) })
 }
 
@@ -192,9 +202,12 @@ func (h ExecutionPayloadHeader) MarshalJSON() ([]byte, error) {
 // MarshalJSONVersion writes h with the fields of fork v's header:
 // bellatrix has neither withdrawals_root nor the blob gas fields, capella
 // has withdrawals_root. A fork before bellatrix, or one this package does
-// not know, is an error.
+// not know, or extra_data over MAX_EXTRA_DATA_BYTES (32), is an error.
 func (h ExecutionPayloadHeader) MarshalJSONVersion(v Version) ([]byte, error) {
 	if err := checkHeaderVersion(v); err != nil {
+		return nil, err
+	}
+	if err := h.checkExtra(); err != nil {
 		return nil, err
 	}
 	return marshalComponent(func(e *jsonEncoder) { e.payloadHeader(&h, v) })

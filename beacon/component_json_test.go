@@ -198,3 +198,17 @@ func TestPayloadHeaderJSONForks(t *testing.T) {
 	_, err = h.MarshalJSONVersion(beacon.Version(99))
 	assert.ErrorIs(t, err, beacon.ErrUnsupportedVersion)
 }
+
+// A container that its SSZ type cannot hold is not marshalled: what is
+// written always reads back.
+func TestComponentJSONRefusesInvalid(t *testing.T) {
+	_, err := json.Marshal(beacon.PendingAttestation{})
+	assert.ErrorContains(t, err, "aggregation_bits: empty bitlist")
+	_, err = json.Marshal(beacon.SyncCommittee{PublicKeys: make([]beacon.BLSPubKey, 3)})
+	assert.ErrorContains(t, err, "3 public keys, want 512 (mainnet) or 32 (minimal)")
+	_, err = json.Marshal(beacon.ExecutionPayloadHeader{ExtraData: make([]byte, 33)})
+	assert.ErrorContains(t, err, "extra_data: 33 bytes, over the limit of 32")
+	var sc beacon.SyncCommittee
+	err = json.Unmarshal([]byte(`{"pubkeys":["0x`+fmt.Sprintf("%096x", 1)+`"],"aggregate_pubkey":"0x`+fmt.Sprintf("%096x", 1)+`"}`), &sc)
+	assert.ErrorContains(t, err, "1 public keys, want 512 (mainnet) or 32 (minimal)")
+}

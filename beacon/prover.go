@@ -28,6 +28,14 @@ type Prover struct {
 }
 
 // NewProver prepares proofs for s, which it checks as HashTreeRoot does.
+//
+// The tree follows s.fields(), the schema every codec uses, through
+// fieldNode (one tree node kind per field type), and the named helpers
+// compute gindices from the field's position (FieldGIndex) and the list
+// rules (listElemGIndex). A fork with progressive merkleization (gloas)
+// adds a node kind for its progressive lists and containers there, and
+// its own arithmetic in those two functions; Prove, Verify and
+// ToBlockRoot do not change.
 func NewProver(s *State) (*Prover, error) {
 	if err := s.checkSSZ(); err != nil {
 		return nil, err

@@ -228,3 +228,30 @@ func TestProverAnyGIndex(t *testing.T) {
 	_, err = p.Prove(0)
 	assert.True(t, errors.Is(err, nodeaccess.ErrInvalidInput))
 }
+
+// A Prover is safe for concurrent use: proofs from many goroutines (run
+// with -race) all verify.
+func TestProverConcurrent(t *testing.T) {
+	st := beacontest.NewState(beacon.Electra, beacon.MainnetPreset(), 300, 3)
+	p, err := beacon.NewProver(st)
+	require.NoError(t, err)
+	errs := make(chan error, 8)
+	for g := range 8 {
+		go func() {
+			for i := g; i < 300; i += 8 {
+				pr, err := p.ProveValidatorField(beacon.ValidatorIndex(i), beacon.ValidatorPubkey)
+				if err == nil && !pr.Verify(p.StateRoot()) {
+					err = fmt.Errorf("validator %d does not verify", i)
+				}
+				if err != nil {
+					errs <- err
+					return
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for range 8 {
+		require.NoError(t, <-errs)
+	}
+}
