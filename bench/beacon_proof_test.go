@@ -1,6 +1,7 @@
 package bench_test
 
 import (
+	"runtime"
 	"testing"
 
 	"github.com/attestantio/go-eth2-client/spec"
@@ -177,3 +178,90 @@ var allFieldNames = []string{"genesis_time", "genesis_validators_root", "slot", 
 	"exit_balance_to_consume", "earliest_exit_epoch", "consolidation_balance_to_consume",
 	"earliest_consolidation_epoch", "pending_deposits", "pending_partial_withdrawals",
 	"pending_consolidations", "proposer_lookahead"}
+
+// BenchmarkBeaconProver measures proofs on the mainnet-size fulu state
+// (2.15 million validators): "prepare" is NewProver (one hash of the
+// state; compare BenchmarkBeaconHashTreeRoot), reporting the memory the
+// Prover keeps (retained-B), its peak while preparing (peak-heap-B) and
+// the state's own heap size (state-B) for the ratio; the others are one
+// proof each from a prepared Prover, over validator indices spread across
+// the registry.
+func BenchmarkBeaconProver(b *testing.B) {
+	f := bigState()
+	post := *f.st // the post-state of its block: the header's state_root not yet filled
+	post.LatestBlockHeader.StateRoot = beacon.Root{}
+	want, err := post.HashTreeRoot()
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("prepare", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			settle(b)
+			p, err := beacon.NewProver(&post)
+			if err != nil || p.StateRoot() != want {
+				b.Fatal(err)
+			}
+		}
+		b.StopTimer()
+		before := liveHeap()
+		var p *beacon.Prover
+		peak := peakHeap(func() { p, _ = beacon.NewProver(&post) })
+		b.ReportMetric(float64(liveHeap()-before), "retained-B")
+		b.ReportMetric(float64(peak), "peak-heap-B")
+		runtime.KeepAlive(p)
+		p = nil
+		before = liveHeap()
+		st, err := beacon.UnmarshalSSZ(f.ssz, beacon.Fulu)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64(liveHeap()-before), "state-B")
+		runtime.KeepAlive(st)
+	})
+	p, err := beacon.NewProver(&post)
+	if err != nil {
+		b.Fatal(err)
+	}
+	idx := func(i int) beacon.ValidatorIndex { return beacon.ValidatorIndex(i * 7919 % mainnetValidators) }
+	proofs := []struct {
+		name  string
+		prove func(i beacon.ValidatorIndex) (beacon.Proof, error)
+	}{
+		{"validator", p.ProveValidator},
+		{"credentials", func(i beacon.ValidatorIndex) (beacon.Proof, error) {
+			return p.ProveValidatorField(i, beacon.ValidatorWithdrawalCredentials)
+		}},
+		{"balance", func(i beacon.ValidatorIndex) (beacon.Proof, error) {
+			bp, err := p.ProveBalance(i)
+			return bp.Proof, err
+		}},
+		{"validator-to-block", func(i beacon.ValidatorIndex) (beacon.Proof, error) {
+			pr, err := p.ProveValidator(i)
+			if err != nil {
+				return pr, err
+			}
+			return p.ToBlockRoot(pr)
+		}},
+	}
+	for _, pc := range proofs {
+		b.Run(pc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				if _, err := pc.prove(idx(i)); err != nil {
+					b.Fatal(err)
+				}
+				i++
+			}
+		})
+	}
+}
+
+// liveHeap returns the heap in use after a collection.
+func liveHeap() uint64 {
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.HeapAlloc
+}
