@@ -110,6 +110,7 @@ func IsValidMerkleBranch(leaf Root, branch []Root, depth int, index uint64, root
 // little-endian uint64 balances in each 32-byte chunk, so the leaf is the
 // chunk and Position says which quarter of it holds the balance.
 type BalanceProof struct {
+	// Proof proves the chunk of four balances (Leaf) at its gindex.
 	Proof
 	// Position is the balance's place in Leaf, 0 to 3: its 8 bytes are
 	// Leaf[8*Position : 8*Position+8]; it is the validator index mod 4.

@@ -14,8 +14,8 @@ import (
 // list's and vector's tree: one node per 16 chunks and the levels above,
 // about 4 bytes per validator for the registry (~9 MB for 2.15 million
 // validators, under 5% of the state). A proof then rebuilds at most the 16
-// chunks under one kept node and the small containers on its path, in
-// microseconds.
+// chunks under one kept node and the small containers on its path: well
+// under a millisecond.
 //
 // A Prover reads the State it was made from when it proves: the state must
 // not change while the Prover is in use. It is safe for concurrent use.
