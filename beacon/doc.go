@@ -69,7 +69,8 @@
 // ValidatorField constant or ParseValidatorField), ProveBalance (the chunk
 // of four balances and the position in it), ProveField (any top-level
 // field by its specs' name), ProveLatestBlockHeader, and Prove for any
-// generalized index. ToBlockRoot extends a proof through the latest block
+// generalized index, which GIndexOf computes from a path as the specs'
+// get_generalized_index does (GIndexOf("pending_deposits", 0, "amount")). ToBlockRoot extends a proof through the latest block
 // header's state_root up to the block root (State.LatestBlockRoot, the
 // root EIP-4788 serves on the execution layer):
 //

@@ -110,6 +110,18 @@ func TestDifferentialProofs(t *testing.T) {
 				add(beacon.ConcatGIndices(g, 2))
 				add(beacon.ConcatGIndices(g, 4)) // an inner node
 			}
+			// Paths through GIndexOf (the specs' get_generalized_index).
+			add(p.GIndexOf("finalized_checkpoint", "root"))
+			add(p.GIndexOf("validators", 33, "exit_epoch"))
+			add(p.GIndexOf("validators", "__len__"))
+			add(p.GIndexOf("randao_mixes", 1000))
+			if v == beacon.Phase0 {
+				add(p.GIndexOf("previous_epoch_attestations", 0, "data", "target", "root"))
+			}
+			if v >= beacon.Electra {
+				add(p.GIndexOf("pending_deposits", 1, "amount"))
+				add(p.GIndexOf("pending_consolidations", 0, "target_index"))
+			}
 			if g, err := p.FieldGIndex("current_sync_committee"); err == nil {
 				add(beacon.ConcatGIndices(g, 2, 512+5)) // key 5
 			}
