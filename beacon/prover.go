@@ -40,6 +40,11 @@ func NewProver(s *State) (*Prover, error) {
 	if err := s.checkSSZ(); err != nil {
 		return nil, err
 	}
+	if s.Version > Fulu {
+		// The tree below is the one of phase0 to fulu; a later fork's
+		// progressive containers need their own node kinds first.
+		return nil, fmt.Errorf("beacon: proofs of %s states are not supported yet (phase0 to fulu are)", s.Version)
+	}
 	fields := s.fields()
 	nodes := make([]tnode, len(fields))
 	names := make([]string, len(fields))
