@@ -1,0 +1,144 @@
+package beacon_test
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/beacon"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// seq returns n bytes counting up from start.
+func seq(n int, start byte) []byte {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = start + byte(i)
+	}
+	return b
+}
+
+// Every fixed-size byte type marshals to the beacon API's 0x-hex, parses it
+// back, prints it with %v and %s, and keeps %x as the bytes.
+func TestHexTypesRoundTrip(t *testing.T) {
+	var (
+		root beacon.Root
+		key  beacon.BLSPubKey
+		sig  beacon.BLSSignature
+		ver  beacon.ForkVersion
+	)
+	copy(root[:], seq(32, 0xa0))
+	copy(key[:], seq(48, 0x80))
+	copy(sig[:], seq(96, 0x10))
+	copy(ver[:], []byte{0x05, 0, 0, 0xfe})
+	cases := []struct {
+		name  string
+		v     any
+		bytes []byte
+		parse func(string) (any, error)
+	}{
+		{"Root", root, root[:], func(s string) (any, error) { return beacon.ParseRoot(s) }},
+		{"BLSPubKey", key, key[:], func(s string) (any, error) { return beacon.ParseBLSPubKey(s) }},
+		{"BLSSignature", sig, sig[:], func(s string) (any, error) { return beacon.ParseBLSSignature(s) }},
+		{"ForkVersion", ver, ver[:], func(s string) (any, error) { return beacon.ParseForkVersion(s) }},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			hex := fmt.Sprintf("%x", c.bytes) // the standard library's own hex of the bytes
+			want := "0x" + hex
+			assert.Equal(t, want, fmt.Sprint(c.v))
+			assert.Equal(t, want, fmt.Sprintf("%s", c.v))
+			assert.Equal(t, want, fmt.Sprintf("%v", c.v))
+			assert.Equal(t, "{"+want+"}", fmt.Sprintf("%v", struct{ X any }{c.v}))
+			assert.Equal(t, `"`+want+`"`, fmt.Sprintf("%q", c.v))
+			assert.Equal(t, hex, fmt.Sprintf("%x", c.v))
+			assert.Equal(t, strings.ToUpper(hex), fmt.Sprintf("%X", c.v))
+			assert.Equal(t, want, fmt.Sprintf("%#x", c.v))
+
+			js, err := json.Marshal(c.v)
+			require.NoError(t, err)
+			assert.Equal(t, `"`+want+`"`, string(js))
+			js, err = json.Marshal(map[string]any{"k": c.v})
+			require.NoError(t, err)
+			assert.Equal(t, `{"k":"`+want+`"}`, string(js))
+
+			got, err := c.parse(want)
+			require.NoError(t, err)
+			assert.Equal(t, c.v, got)
+			got, err = c.parse("0X" + strings.ToUpper(hex)) // either case, as hex allows
+			require.NoError(t, err)
+			assert.Equal(t, c.v, got)
+		})
+	}
+}
+
+// Parsing is strict, and each refusal is an InputError that quotes the bad
+// value and says what is wrong with it.
+func TestHexTypesStrict(t *testing.T) {
+	good := "0x" + strings.Repeat("ab", 32)
+	bad := []struct{ in, why string }{
+		{"", "does not start with 0x"},
+		{"0x", "has 0 hex digits, want 64"},
+		{strings.Repeat("ab", 32), "does not start with 0x"},
+		{"00" + strings.Repeat("ab", 32), "does not start with 0x"},
+		{good[:len(good)-1], "has 63 hex digits, want 64"},
+		{good + "a", "has 65 hex digits, want 64"},
+		{good + "ab", "has 66 hex digits, want 64"},
+		{good[:10] + "zz" + good[12:], "not a hex digit"},
+		{" " + good, "does not start with 0x"},
+		{good + " ", "has 65 hex digits"},
+		{"0x" + strings.Repeat("g", 64), "not a hex digit"},
+	}
+	for _, b := range bad {
+		_, err := beacon.ParseRoot(b.in)
+		require.Error(t, err, "%q", b.in)
+		assert.True(t, errors.Is(err, nodeaccess.ErrInvalidInput), "%v", err)
+		assert.Contains(t, err.Error(), b.why)
+		assert.Contains(t, err.Error(), fmt.Sprintf("%q", b.in))
+
+		var r beacon.Root
+		err = json.Unmarshal([]byte(`"`+b.in+`"`), &r)
+		require.Error(t, err, "%q", b.in)
+		assert.Equal(t, beacon.Root{}, r, "a refused value leaves the root zero")
+	}
+	// JSON that is not a string is refused by encoding/json itself.
+	var r beacon.Root
+	require.Error(t, json.Unmarshal([]byte(`[1,2]`), &r))
+
+	_, err := beacon.ParseBLSPubKey("0x" + strings.Repeat("00", 32))
+	assert.ErrorContains(t, err, "has 64 hex digits, want 96 (48 bytes)")
+	_, err = beacon.ParseForkVersion("0x050000")
+	assert.ErrorContains(t, err, "has 6 hex digits, want 8 (4 bytes)")
+	_, err = beacon.ParseBLSSignature("0x00")
+	assert.ErrorContains(t, err, "has 2 hex digits, want 192 (96 bytes)")
+
+	// A long bad value is quoted cut, never whole.
+	_, err = beacon.ParseRoot("0x" + strings.Repeat("f", 10000))
+	require.Error(t, err)
+	assert.Less(t, len(err.Error()), 300)
+}
+
+// A Bitlist prints and marshals as its serialized bytes in 0x-hex, and
+// parsing needs the length bit.
+func TestBitlistText(t *testing.T) {
+	b := beacon.Bitlist{0xff, 0x05}
+	assert.Equal(t, "0xff05", b.String())
+	assert.Equal(t, "0xff05", fmt.Sprint(b))
+	assert.Equal(t, "ff05", fmt.Sprintf("%x", b))
+	js, err := json.Marshal(b)
+	require.NoError(t, err)
+	assert.Equal(t, `"0xff05"`, string(js))
+	var back beacon.Bitlist
+	require.NoError(t, json.Unmarshal(js, &back))
+	assert.Equal(t, b, back)
+	for _, in := range []string{"0x", "0xff00", "ff05", "0xf", "0xzz"} {
+		var x beacon.Bitlist
+		err := x.UnmarshalText([]byte(in))
+		require.Error(t, err, in)
+		assert.Contains(t, err.Error(), fmt.Sprintf("%q", in))
+	}
+}

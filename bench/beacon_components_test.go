@@ -1,0 +1,167 @@
+package bench_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"testing"
+
+	"github.com/nodeaccess/nodeaccess/beacon"
+	"github.com/nodeaccess/nodeaccess/beacon/beacontest"
+)
+
+// peerHasher is what go-eth2-client's containers have.
+type peerHasher interface {
+	HashTreeRoot() ([32]byte, error)
+}
+
+// component is one container of our state, with the name of the field of
+// go-eth2-client's BeaconState that holds it, and its root and JSON in
+// ours.
+type component struct {
+	name, peerField string
+	n               int // elements of a list field; 0 for a single container
+	ours            func(i int) (beacon.Root, []byte, error)
+}
+
+func mustJSON(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+// components lists the containers of st that go-eth2-client also has.
+func components(st *beacon.State) []component {
+	v := st.Version
+	one := func(r beacon.Root, x any) func(int) (beacon.Root, []byte, error) {
+		return func(int) (beacon.Root, []byte, error) { return r, mustJSON(x), nil }
+	}
+	c := []component{
+		{"fork", "Fork", 0, one(st.Fork.HashTreeRoot(), st.Fork)},
+		{"latest_block_header", "LatestBlockHeader", 0, one(st.LatestBlockHeader.HashTreeRoot(), st.LatestBlockHeader)},
+		{"eth1_data", "ETH1Data", 0, one(st.Eth1Data.HashTreeRoot(), st.Eth1Data)},
+		{"previous_justified_checkpoint", "PreviousJustifiedCheckpoint", 0, one(st.PreviousJustifiedCheckpoint.HashTreeRoot(), st.PreviousJustifiedCheckpoint)},
+		{"current_justified_checkpoint", "CurrentJustifiedCheckpoint", 0, one(st.CurrentJustifiedCheckpoint.HashTreeRoot(), st.CurrentJustifiedCheckpoint)},
+		{"finalized_checkpoint", "FinalizedCheckpoint", 0, one(st.FinalizedCheckpoint.HashTreeRoot(), st.FinalizedCheckpoint)},
+		{"validators", "Validators", len(st.Validators), func(i int) (beacon.Root, []byte, error) {
+			return st.Validators[i].HashTreeRoot(), mustJSON(st.Validators[i]), nil
+		}},
+		{"eth1_data_votes", "ETH1DataVotes", len(st.Eth1DataVotes), func(i int) (beacon.Root, []byte, error) {
+			return st.Eth1DataVotes[i].HashTreeRoot(), mustJSON(st.Eth1DataVotes[i]), nil
+		}},
+	}
+	if v == beacon.Phase0 {
+		c = append(c, component{"previous_epoch_attestations", "PreviousEpochAttestations", len(st.PreviousEpochAttestations), func(i int) (beacon.Root, []byte, error) {
+			r, err := st.PreviousEpochAttestations[i].HashTreeRoot()
+			return r, mustJSON(st.PreviousEpochAttestations[i]), err
+		}})
+	}
+	if v >= beacon.Altair {
+		c = append(c, component{"current_sync_committee", "CurrentSyncCommittee", 0, func(int) (beacon.Root, []byte, error) {
+			r, err := st.CurrentSyncCommittee.HashTreeRoot()
+			return r, mustJSON(st.CurrentSyncCommittee), err
+		}})
+	}
+	if v >= beacon.Bellatrix {
+		c = append(c, component{"latest_execution_payload_header", "LatestExecutionPayloadHeader", 0, func(int) (beacon.Root, []byte, error) {
+			r, err := st.LatestExecutionPayloadHeader.HashTreeRoot(v)
+			if err != nil {
+				return r, nil, err
+			}
+			js, err := st.LatestExecutionPayloadHeader.MarshalJSONVersion(v)
+			return r, js, err
+		}})
+	}
+	if v >= beacon.Capella {
+		c = append(c, component{"historical_summaries", "HistoricalSummaries", len(st.HistoricalSummaries), func(i int) (beacon.Root, []byte, error) {
+			return st.HistoricalSummaries[i].HashTreeRoot(), mustJSON(st.HistoricalSummaries[i]), nil
+		}})
+	}
+	if v >= beacon.Electra {
+		c = append(c,
+			component{"pending_deposits", "PendingDeposits", len(st.PendingDeposits), func(i int) (beacon.Root, []byte, error) {
+				return st.PendingDeposits[i].HashTreeRoot(), mustJSON(st.PendingDeposits[i]), nil
+			}},
+			component{"pending_partial_withdrawals", "PendingPartialWithdrawals", len(st.PendingPartialWithdrawals), func(i int) (beacon.Root, []byte, error) {
+				return st.PendingPartialWithdrawals[i].HashTreeRoot(), mustJSON(st.PendingPartialWithdrawals[i]), nil
+			}},
+			component{"pending_consolidations", "PendingConsolidations", len(st.PendingConsolidations), func(i int) (beacon.Root, []byte, error) {
+				return st.PendingConsolidations[i].HashTreeRoot(), mustJSON(st.PendingConsolidations[i]), nil
+			}},
+		)
+	}
+	return c
+}
+
+// TestDifferentialComponents checks every container of generated states of
+// every fork against go-eth2-client's own types, decoded from our SSZ:
+// our HashTreeRoot equals its HashTreeRoot, and our json.Marshal writes
+// exactly the bytes its json.Marshal writes (all our hex is lower case, so
+// lowering go-eth2-client's checksummed fee_recipient changes nothing else).
+func TestDifferentialComponents(t *testing.T) {
+	for _, v := range beacon.Versions() {
+		t.Run(v.String(), func(t *testing.T) {
+			st := beacontest.NewState(v, beacon.MainnetPreset(), 64, 3)
+			ssz, err := st.MarshalSSZ()
+			if err != nil {
+				t.Fatal(err)
+			}
+			peer := newPeerState(v)
+			if err := peer.UnmarshalSSZ(ssz); err != nil {
+				t.Fatal(err)
+			}
+			ps := reflect.ValueOf(peer).Elem()
+			for _, c := range components(st) {
+				pf := ps.FieldByName(c.peerField)
+				if !pf.IsValid() {
+					t.Fatalf("go-eth2-client's %T has no field %s", peer, c.peerField)
+				}
+				count := c.n
+				if pf.Kind() == reflect.Slice {
+					if pf.Len() != c.n {
+						t.Fatalf("%s: %d elements in go-eth2-client, %d in ours", c.name, pf.Len(), c.n)
+					}
+					if c.n == 0 {
+						t.Fatalf("%s: the generated state has none: nothing compared", c.name)
+					}
+				} else {
+					count = 1
+				}
+				for i := range count {
+					elem := pf
+					if pf.Kind() == reflect.Slice {
+						elem = pf.Index(i)
+					}
+					name := fmt.Sprintf("%s[%d]", c.name, i)
+					want, err := elem.Interface().(peerHasher).HashTreeRoot()
+					if err != nil {
+						t.Fatal(err)
+					}
+					wantJS, err := json.Marshal(elem.Interface())
+					if err != nil {
+						t.Fatal(err)
+					}
+					got, gotJS, err := c.ours(i)
+					if err != nil {
+						t.Fatalf("%s: %v", name, err)
+					}
+					if got != beacon.Root(want) {
+						t.Fatalf("%s: root %s, go-eth2-client %x", name, got, want)
+					}
+					if c.peerField == "LatestExecutionPayloadHeader" {
+						// go-eth2-client writes fee_recipient with the
+						// EIP-55 checksum case; beacon nodes (and we) write
+						// lower case, which the API's pattern allows too.
+						wantJS = bytes.ToLower(wantJS)
+					}
+					if string(gotJS) != string(wantJS) {
+						t.Fatalf("%s: JSON\n ours %s\npeer's %s", name, gotJS, wantJS)
+					}
+				}
+			}
+		})
+	}
+}
