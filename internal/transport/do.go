@@ -350,39 +350,12 @@ func (c *Client) newRequest(ctx context.Context, r *Request) *http.Request {
 	}
 	if len(r.Body) > 0 {
 		box := newBodyBox(r.Body)
-		req.Body = &box.reader
+		req.Body = box.reader()
 		req.ContentLength = int64(len(r.Body))
 		req.GetBody = box.getBody
 	}
 	return req.WithContext(ctx)
 }
-
-// inlineBody is the largest request body a bodyBox holds without a second
-// allocation; JSON-RPC requests of this SDK are smaller.
-const inlineBody = 512
-
-// bodyBox is an attempt's own copy of the request body with its reader, in
-// one allocation when the body is small. net/http may read a body after the
-// attempt returned, so each attempt needs a copy nobody else reuses.
-type bodyBox struct {
-	reader bodyReader
-	inline [inlineBody]byte
-}
-
-func newBodyBox(body []byte) *bodyBox {
-	box := new(bodyBox)
-	if len(body) <= len(box.inline) {
-		box.reader.b = box.inline[:copy(box.inline[:], body)]
-	} else {
-		box.reader.b = append([]byte(nil), body...)
-	}
-	return box
-}
-
-// getBody returns a fresh reader over the same bytes. net/http needs it to
-// resend a request with a body when a pooled keep-alive connection turned out
-// dead before anything was written.
-func (b *bodyBox) getBody() (io.ReadCloser, error) { return &bodyReader{b: b.reader.b}, nil }
 
 // netFailure classifies an error from sending or from reading the body.
 func (c *Client) netFailure(parent, actx context.Context, timeout time.Duration, err error) outcome {
@@ -472,23 +445,6 @@ func (c *Client) logAttempt(a *nodeaccess.Attempt) {
 		c.log.Warn("nodeaccess: request failed", append(attrs, "error", a.Err.Error())...)
 	}
 }
-
-// bodyReader is a request body over a byte slice.
-type bodyReader struct {
-	b   []byte
-	off int
-}
-
-func (b *bodyReader) Read(p []byte) (int, error) {
-	if b.off >= len(b.b) {
-		return 0, io.EOF
-	}
-	n := copy(p, b.b[b.off:])
-	b.off += n
-	return n, nil
-}
-
-func (b *bodyReader) Close() error { return nil }
 
 // capReader reads at most left bytes and records whether the body had more
 // and the first read error.
