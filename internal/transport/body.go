@@ -9,9 +9,11 @@ import (
 // allocation; JSON-RPC requests of this SDK are smaller.
 const inlineBody = 512
 
-// bodyBox is an attempt's own copy of the request body, in one allocation
-// when the body is small. net/http may read a body after the attempt
-// returned, so each attempt needs a copy nobody else reuses.
+// bodyBox is an attempt's own copy of the request body, with no allocation
+// of its own when the body is small: it is part of the attempt's context
+// (see attempt), or one allocation when the attempt has none. net/http may
+// read a body after the attempt returned, so each attempt needs a copy
+// nobody else reuses.
 //
 // The body net/http gets is a *bytes.Reader under io.NopCloser, a reader
 // net/http knows to be in memory: it then writes the headers and the body
@@ -25,15 +27,14 @@ type bodyBox struct {
 	inline [inlineBody]byte
 }
 
-func newBodyBox(body []byte) *bodyBox {
-	box := new(bodyBox)
-	if len(body) <= len(box.inline) {
-		box.data = box.inline[:copy(box.inline[:], body)]
+// fill copies body into the empty box b.
+func (b *bodyBox) fill(body []byte) {
+	if len(body) <= len(b.inline) {
+		b.data = b.inline[:copy(b.inline[:], body)]
 	} else {
-		box.data = bytes.Clone(body)
+		b.data = bytes.Clone(body)
 	}
-	box.r.Reset(box.data)
-	return box
+	b.r.Reset(b.data)
 }
 
 // reader is the body for the attempt's request.

@@ -108,7 +108,7 @@ func TestRequestGetBody(t *testing.T) {
 		body[0], body[n-1] = 'a', 'z'
 		c := newClient(t, "https://node.example", testKey)
 		tg := rpcTarget(t, c)
-		req := c.newRequest(context.Background(), &Request{Method: http.MethodPost, Target: tg, Body: body})
+		req := c.newRequest(context.Background(), &Request{Method: http.MethodPost, Target: tg, Body: body}, nil)
 		clear(body) // the request has its own copy
 		want := bytes.Repeat([]byte("x"), n)
 		want[0], want[n-1] = 'a', 'z'

@@ -231,11 +231,12 @@ func urlErrOp(method string) string {
 func (c *Client) attempt(ctx context.Context, r *Request, decode func(*Response) error) (resp Response, o outcome) {
 	timeout := c.timeout(r)
 	actx := ctx
+	var box *bodyBox
 	if a := newAttempt(ctx, timeout); a != nil {
 		defer a.end()
-		actx = a
+		actx, box = a, a.body()
 	}
-	hresp, err := c.send(c.newRequest(actx, r))
+	hresp, err := c.send(c.newRequest(actx, r, box))
 	if err != nil {
 		return resp, c.netFailure(ctx, actx, timeout, err)
 	}
@@ -312,7 +313,9 @@ func tooLarge(limit int64) error {
 	return fmt.Errorf("%w: body exceeds the %d-byte cap", nodeaccess.ErrResponseTooLarge, limit)
 }
 
-func (c *Client) newRequest(ctx context.Context, r *Request) *http.Request {
+// newRequest builds the attempt's request under ctx. Its body is a copy of
+// r.Body in box, the attempt's own (nil: a new one).
+func (c *Client) newRequest(ctx context.Context, r *Request, box *bodyBox) *http.Request {
 	u, _ := r.Target.withQuery(r.Query)
 	method := methodOf(r)
 	var hdr http.Header
@@ -349,7 +352,10 @@ func (c *Client) newRequest(ctx context.Context, r *Request) *http.Request {
 		Host:       u.Host,
 	}
 	if len(r.Body) > 0 {
-		box := newBodyBox(r.Body)
+		if box == nil {
+			box = new(bodyBox)
+		}
+		box.fill(r.Body)
 		req.Body = box.reader()
 		req.ContentLength = int64(len(r.Body))
 		req.GetBody = box.getBody
