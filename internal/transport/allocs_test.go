@@ -41,7 +41,7 @@ func TestAttemptAllocs(t *testing.T) {
 		// map, 2).
 		{"cancelable", cancelable, 12},
 	} {
-		got := testing.AllocsPerRun(200, func() {
+		got := testing.AllocsPerRun(1000, func() {
 			a := newAttempt(tc.parent, time.Minute)
 			req := c.newRequest(a, r, a.body())
 			ctx, cancel := context.WithCancelCause(req.Context())
