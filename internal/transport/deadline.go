@@ -24,12 +24,16 @@ import (
 //
 // Both give Deadline, Err (context.DeadlineExceeded once the deadline ended
 // the attempt, as a context.WithTimeout does) and context.Cause as a
-// context.WithTimeout would.
+// context.WithTimeout would. Both also hold the attempt's copy of the
+// request body (a bodyBox), which lives exactly as long (net/http keeps both
+// until it is done with the request), so that the two take one allocation.
 
 // attempt is the context of one attempt; end ends it, once.
 type attempt interface {
 	context.Context
 	end()
+	// body is the attempt's bodyBox, empty until the request is built.
+	body() *bodyBox
 }
 
 // newAttempt returns the context of an attempt bounded by timeout, or nil
@@ -61,6 +65,7 @@ type attemptCtx struct {
 	cancel          context.CancelCauseFunc
 	deadline        time.Time
 	timer           *attemptTimer
+	box             bodyBox
 }
 
 // Deadline is the attempt's deadline.
@@ -78,6 +83,8 @@ func (a *attemptCtx) Err() error {
 }
 
 func (a *attemptCtx) expire() { a.cancel(context.DeadlineExceeded) }
+
+func (a *attemptCtx) body() *bodyBox { return &a.box }
 
 func (a *attemptCtx) end() {
 	a.cancel(context.Canceled)
@@ -99,6 +106,8 @@ type rootAttempt struct {
 	err   error
 	funcs []func() // from AfterFunc, nil where stopped; nil once ended
 	first [1]func()
+
+	box bodyBox
 }
 
 // Deadline is the attempt's deadline.
@@ -168,6 +177,8 @@ func (a *rootAttempt) finish(err error) {
 }
 
 func (a *rootAttempt) expire() { a.finish(context.DeadlineExceeded) }
+
+func (a *rootAttempt) body() *bodyBox { return &a.box }
 
 func (a *rootAttempt) end() {
 	a.finish(context.Canceled)

@@ -231,11 +231,12 @@ func urlErrOp(method string) string {
 func (c *Client) attempt(ctx context.Context, r *Request, decode func(*Response) error) (resp Response, o outcome) {
 	timeout := c.timeout(r)
 	actx := ctx
+	var box *bodyBox
 	if a := newAttempt(ctx, timeout); a != nil {
 		defer a.end()
-		actx = a
+		actx, box = a, a.body()
 	}
-	hresp, err := c.send(c.newRequest(actx, r))
+	hresp, err := c.send(c.newRequest(actx, r, box))
 	if err != nil {
 		return resp, c.netFailure(ctx, actx, timeout, err)
 	}
@@ -312,7 +313,9 @@ func tooLarge(limit int64) error {
 	return fmt.Errorf("%w: body exceeds the %d-byte cap", nodeaccess.ErrResponseTooLarge, limit)
 }
 
-func (c *Client) newRequest(ctx context.Context, r *Request) *http.Request {
+// newRequest builds the attempt's request under ctx. Its body is a copy of
+// r.Body in box, the attempt's own (nil: a new one).
+func (c *Client) newRequest(ctx context.Context, r *Request, box *bodyBox) *http.Request {
 	u, _ := r.Target.withQuery(r.Query)
 	method := methodOf(r)
 	var hdr http.Header
@@ -349,40 +352,16 @@ func (c *Client) newRequest(ctx context.Context, r *Request) *http.Request {
 		Host:       u.Host,
 	}
 	if len(r.Body) > 0 {
-		box := newBodyBox(r.Body)
-		req.Body = &box.reader
+		if box == nil {
+			box = new(bodyBox)
+		}
+		box.fill(r.Body)
+		req.Body = box.reader()
 		req.ContentLength = int64(len(r.Body))
 		req.GetBody = box.getBody
 	}
 	return req.WithContext(ctx)
 }
-
-// inlineBody is the largest request body a bodyBox holds without a second
-// allocation; JSON-RPC requests of this SDK are smaller.
-const inlineBody = 512
-
-// bodyBox is an attempt's own copy of the request body with its reader, in
-// one allocation when the body is small. net/http may read a body after the
-// attempt returned, so each attempt needs a copy nobody else reuses.
-type bodyBox struct {
-	reader bodyReader
-	inline [inlineBody]byte
-}
-
-func newBodyBox(body []byte) *bodyBox {
-	box := new(bodyBox)
-	if len(body) <= len(box.inline) {
-		box.reader.b = box.inline[:copy(box.inline[:], body)]
-	} else {
-		box.reader.b = append([]byte(nil), body...)
-	}
-	return box
-}
-
-// getBody returns a fresh reader over the same bytes. net/http needs it to
-// resend a request with a body when a pooled keep-alive connection turned out
-// dead before anything was written.
-func (b *bodyBox) getBody() (io.ReadCloser, error) { return &bodyReader{b: b.reader.b}, nil }
 
 // netFailure classifies an error from sending or from reading the body.
 func (c *Client) netFailure(parent, actx context.Context, timeout time.Duration, err error) outcome {
@@ -472,23 +451,6 @@ func (c *Client) logAttempt(a *nodeaccess.Attempt) {
 		c.log.Warn("nodeaccess: request failed", append(attrs, "error", a.Err.Error())...)
 	}
 }
-
-// bodyReader is a request body over a byte slice.
-type bodyReader struct {
-	b   []byte
-	off int
-}
-
-func (b *bodyReader) Read(p []byte) (int, error) {
-	if b.off >= len(b.b) {
-		return 0, io.EOF
-	}
-	n := copy(p, b.b[b.off:])
-	b.off += n
-	return n, nil
-}
-
-func (b *bodyReader) Close() error { return nil }
 
 // capReader reads at most left bytes and records whether the body had more
 // and the first read error.
