@@ -5,12 +5,16 @@ import (
 	"fmt"
 	"math/big"
 	"strconv"
+
+	"github.com/nodeaccess/nodeaccess/internal/jsontext"
 )
 
-// decodeHexBytes decodes a JSON string holding 0x-prefixed hex bytes. "0x"
-// (and "") give an empty, non-nil slice. Its errors describe the value
-// without quoting it: the caller shows the (masked) body beside them.
+// decodeHexBytes decodes a JSON string holding 0x-prefixed hex bytes, JSON
+// escapes in it read as the characters they stand for. "0x" (and "") give
+// an empty, non-nil slice. Its errors describe the value without quoting it:
+// the caller shows the (masked) body beside them.
 func decodeHexBytes(raw []byte) ([]byte, error) {
+	raw = jsontext.Unescaped(raw)
 	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
 		return nil, fmt.Errorf("want a hex string, got %s", jsonKind(raw))
 	}

@@ -10,6 +10,7 @@ import (
 	"strconv"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/nodeaccess/nodeaccess/internal/jsontext"
 	"github.com/nodeaccess/nodeaccess/internal/transport"
 )
 
@@ -95,8 +96,8 @@ func (c *Client) InternalOperations(ctx context.Context, tx common.Hash) ([]Inte
 func decodeInternalOperations(raw []byte) ([]InternalOperation, error) {
 	var wire []struct {
 		Type  *json.Number    `json:"type"`
-		From  *common.Address `json:"from"`
-		To    *common.Address `json:"to"`
+		From  json.RawMessage `json:"from"`
+		To    json.RawMessage `json:"to"`
 		Value *string         `json:"value"`
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
@@ -106,8 +107,15 @@ func decodeInternalOperations(raw []byte) ([]InternalOperation, error) {
 	}
 	ops := make([]InternalOperation, len(wire))
 	for i, w := range wire {
-		if w.Type == nil || w.From == nil || w.To == nil || w.Value == nil {
+		if w.Type == nil || isAbsent(w.From) || isAbsent(w.To) || w.Value == nil {
 			return nil, fmt.Errorf("internal operation %d lacks one of type, from, to, value", i)
+		}
+		var from, to common.Address
+		if err := from.UnmarshalJSON(jsontext.Unescaped(w.From)); err != nil {
+			return nil, fmt.Errorf("internal operation %d: from: %v", i, err)
+		}
+		if err := to.UnmarshalJSON(jsontext.Unescaped(w.To)); err != nil {
+			return nil, fmt.Errorf("internal operation %d: to: %v", i, err)
 		}
 		t, err := strconv.ParseInt(w.Type.String(), 10, 32)
 		if err != nil {
@@ -117,7 +125,10 @@ func decodeInternalOperations(raw []byte) ([]InternalOperation, error) {
 		if err != nil {
 			return nil, fmt.Errorf("internal operation %d: value: %v", i, err)
 		}
-		ops[i] = InternalOperation{Type: OperationType(t), From: *w.From, To: *w.To, Value: v}
+		ops[i] = InternalOperation{Type: OperationType(t), From: from, To: to, Value: v}
 	}
 	return ops, nil
 }
+
+// isAbsent reports a member that was missing or null.
+func isAbsent(raw json.RawMessage) bool { return len(raw) == 0 || string(raw) == "null" }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/internal/jsontext"
 	"github.com/shopspring/decimal"
 )
 
@@ -96,7 +97,7 @@ func decodeVaultEquities(body []byte) ([]VaultEquity, error) {
 		if len(w.VaultAddress) == 0 || string(w.VaultAddress) == "null" {
 			return nil, fmt.Errorf("vault equity %d has no vaultAddress", i)
 		}
-		if err := out[i].VaultAddress.UnmarshalJSON(w.VaultAddress); err != nil {
+		if err := out[i].VaultAddress.UnmarshalJSON(jsontext.Unescaped(w.VaultAddress)); err != nil {
 			return nil, fmt.Errorf("vault equity %d: vaultAddress %s is not a 42-character hex address", i, short(w.VaultAddress))
 		}
 		if len(w.Equity) == 0 || string(w.Equity) == "null" {
