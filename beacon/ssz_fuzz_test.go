@@ -4,9 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
-	"flag"
 	"io"
-	"os"
 	"reflect"
 	"runtime"
 	"testing"
@@ -17,33 +15,40 @@ import (
 
 // FuzzDecodeSSZ: any input either fails with a DecodeError, or decodes
 // (identically from a slice and from a stream of unknown size) to a state
-// that re-encodes to exactly the input and hashes without error.
+// that re-encodes to exactly the input and hashes without error. The
+// preset byte picks mainnet, minimal or tiny (see fuzzPreset).
+//
+// The recorded Sepolia genesis (2.9 MB) and its cuts are seeds of every
+// run; other inputs over fuzzMaxInput are skipped, so the fuzzer spends
+// its time on states of a few KB instead of mutating megabytes.
 func FuzzDecodeSSZ(f *testing.F) {
-	// The Sepolia genesis (2.9 MB) is a seed of every plain `go test` run;
-	// while fuzzing it is left out, because the fuzzer slows to a few
-	// executions a minute when such an input is in its corpus.
-	if b, err := os.ReadFile("testdata/sepolia-genesis.ssz"); err == nil && !fuzzing() {
-		f.Add(b, uint8(beacon.Phase0), false)
-		f.Add(b[:len(b)-7], uint8(beacon.Phase0), false)
-	}
+	rec := recordedGenesis(f)
+	f.Add(rec, uint8(beacon.Phase0), fuzzMainnet)
+	f.Add(rec[:len(rec)-7], uint8(beacon.Phase0), fuzzMainnet)
+	f.Add(rec[:4096], uint8(beacon.Phase0), fuzzMainnet) // its fixed part's start
 	for _, v := range beacon.Versions() {
-		b, err := beacontest.NewState(v, beacon.MinimalPreset(), 3, uint64(v)).MarshalSSZ()
-		if err != nil {
-			f.Fatal(err)
+		for _, sel := range []uint8{fuzzTiny, fuzzMinimal} {
+			b, err := beacontest.NewState(v, fuzzPreset(sel), 1+int(v)%3, uint64(v)).MarshalSSZ()
+			if err != nil {
+				f.Fatal(err)
+			}
+			f.Add(b, uint8(v), sel)
+			if sel == fuzzMinimal {
+				continue
+			}
+			f.Add(b[:len(b)/2], uint8(v), sel)
+			f.Add(b[:len(b)-1], uint8(v), sel)
+			m := bytes.Clone(b)
+			m[len(m)/3] ^= 0xff
+			f.Add(m, uint8(v), sel)
 		}
-		f.Add(b, uint8(v), true)
-		f.Add(b[:len(b)/2], uint8(v), true)
-		f.Add(b[:len(b)-1], uint8(v), true)
-		m := bytes.Clone(b)
-		m[len(m)/3] ^= 0xff
-		f.Add(m, uint8(v), true)
 	}
-	f.Fuzz(func(t *testing.T, data []byte, fork uint8, minimal bool) {
-		v := beacon.Version(fork % uint8(len(beacon.Versions())))
-		p := beacon.MainnetPreset()
-		if minimal {
-			p = beacon.MinimalPreset()
+	f.Fuzz(func(t *testing.T, data []byte, fork uint8, sel uint8) {
+		if fuzzSkip(data, rec) {
+			return
 		}
+		v := beacon.Version(fork % uint8(len(beacon.Versions())))
+		p := fuzzPreset(sel)
 		s, err := beacon.UnmarshalSSZ(data, v, beacon.UsePreset(p))
 		s2, err2 := beacon.DecodeSSZ(onlyReader{bytes.NewReader(data)}, v, beacon.UsePreset(p))
 		if (err == nil) != (err2 == nil) {
@@ -70,12 +75,6 @@ func FuzzDecodeSSZ(f *testing.F) {
 			t.Fatal(err)
 		}
 	})
-}
-
-// fuzzing reports whether the test binary runs with -test.fuzz.
-func fuzzing() bool {
-	fl := flag.Lookup("test.fuzz")
-	return fl != nil && fl.Value.String() != ""
 }
 
 // allocated returns the bytes allocated while running fn.
