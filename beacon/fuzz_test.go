@@ -8,12 +8,15 @@ import (
 	"github.com/nodeaccess/nodeaccess/beacon"
 )
 
-// What the decoder fuzz targets share. A fuzzer executes each input
+// What the decoder fuzz targets share. A fuzzer mutates each input
 // thousands of times and minimises every new one, so the targets keep
 // their inputs small: their seeds are states of a few validators in a tiny
 // preset (a few KB) beside the minimal one, and inputs over fuzzMaxInput
 // are skipped, except the recorded body and its prefixes, which every run
-// (plain `go test` and fuzzing alike) decodes in full.
+// (plain `go test` and fuzzing alike) decodes in full. Minimising a state
+// of a few KB still takes as long as it is allowed to, so run them with a
+// small -fuzzminimizetime (.ci/fuzz uses 100x): Go's default of 60 s per
+// new input leaves a short run no time to fuzz.
 
 // fuzzMaxInput is the largest input the fuzz targets decode, other than
 // the recorded body: a minimal-preset state of a few validators is about
