@@ -47,6 +47,12 @@ func FuzzParseErrorBody(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		if _, msg, _ := parseErrorBody(b, c.t.Mask); strings.Contains(msg, key) {
 			t.Fatalf("message %q shows the key", msg)
+		} else if cut, ok := strings.CutSuffix(msg, "…"); ok {
+			for n := 4; n < len(key); n++ {
+				if strings.HasSuffix(cut, key[:n]) {
+					t.Fatalf("message %q is cut inside the key", msg)
+				}
+			}
 		}
 		code, msg, ok := parseErrorBody(b, noMask)
 		if !ok {
