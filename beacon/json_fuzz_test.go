@@ -11,7 +11,8 @@ import (
 
 // FuzzDecodeJSON feeds DecodeJSON states of every fork (few validators) in
 // envelope and bare form, and mutations of them. It must never panic; what
-// decodes must encode, and decode again to an equal state. The low bits
+// decodes must encode, and decode again to an equal state, and the same
+// through SSZ; it must hash. The low bits
 // of mode choose the options: 0 none, 1+v AssumeVersion(v); mode&16 the
 // minimal preset instead of a tiny one (which keeps inputs small, so the
 // fuzzer mutates them quickly). Inputs over fuzzMaxInput are skipped: no
@@ -74,6 +75,19 @@ func FuzzDecodeJSON(f *testing.F) {
 		}
 		if !jsonSameState(again, s) {
 			t.Fatalf("re-decoded state differs")
+		}
+		// The other codec agrees: the state encodes as SSZ, decodes back
+		// the same, and hashes.
+		ssz, err := s.MarshalSSZ()
+		if err != nil {
+			t.Fatalf("a state decoded from JSON does not encode as SSZ: %v", err)
+		}
+		back, err := beacon.UnmarshalSSZ(ssz, s.Version, beacon.UsePreset(p))
+		if err != nil || !jsonSameState(back, s) {
+			t.Fatalf("its SSZ does not decode to it: %v", err)
+		}
+		if _, err := s.HashTreeRoot(); err != nil {
+			t.Fatalf("a state decoded from JSON does not hash: %v", err)
 		}
 	})
 }
