@@ -15,7 +15,8 @@ import (
 
 // FuzzDecodeSSZ: any input either fails with a DecodeError, or decodes
 // (identically from a slice and from a stream of unknown size) to a state
-// that re-encodes to exactly the input and hashes without error. The
+// that re-encodes to exactly the input, hashes without error, and goes
+// through JSON and back unchanged. The
 // preset byte picks mainnet, minimal or tiny (see fuzzPreset).
 //
 // The recorded Sepolia genesis (2.9 MB) and its cuts are seeds of every
@@ -73,6 +74,16 @@ func FuzzDecodeSSZ(f *testing.F) {
 		}
 		if _, err := s.HashTreeRoot(); err != nil {
 			t.Fatal(err)
+		}
+		// The other codec agrees: the state encodes as JSON and decodes
+		// back the same.
+		var js bytes.Buffer
+		if err := s.EncodeJSON(&js); err != nil {
+			t.Fatalf("a state decoded from SSZ does not encode as JSON: %v", err)
+		}
+		back, _, err := beacon.DecodeJSON(&js, beacon.UsePreset(p), beacon.AssumeVersion(v))
+		if err != nil || !jsonSameState(back, s) {
+			t.Fatalf("its JSON does not decode to it: %v", err)
 		}
 	})
 }
