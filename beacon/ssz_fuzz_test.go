@@ -184,3 +184,46 @@ func TestSSZAllocsConstant(t *testing.T) {
 		}
 	}
 }
+
+// TestSSZShortAttestationListNotTruncated: a phase0 attestation list whose
+// bytes are fewer than one offset (1 to 3), in an input whose size is
+// known, is a malformed state, not a truncated one: the error must not
+// match io.ErrUnexpectedEOF (which invites a retry of a body that will
+// never grow). FuzzDecodeSSZSizeHint found it (its seed f98b301f9cc007c0).
+// Unknown size: the input may be cut inside an offset, and saying so is
+// right.
+func TestSSZShortAttestationListNotTruncated(t *testing.T) {
+	p := beacon.MinimalPreset()
+	s := beacontest.NewState(beacon.Phase0, p, 2, 1)
+	s.PreviousEpochAttestations, s.CurrentEpochAttestations = nil, nil
+	b := mustMarshal(t, s)
+	typ := refStateType(beacon.Phase0, p)
+	const iPrev, iCur = 15, 16
+	if offsetOf(b, typ, iPrev) != len(b) || offsetOf(b, typ, iCur) != len(b) {
+		t.Fatalf("the attestation lists are not the last fields: offsets %d, %d of %d", offsetOf(b, typ, iPrev), offsetOf(b, typ, iCur), len(b))
+	}
+	for k := 1; k < 4; k++ {
+		last := append(bytes.Clone(b), make([]byte, k)...) // current_epoch_attestations: k bytes
+		middle := bytes.Clone(last)                        // previous_epoch_attestations: k bytes
+		put32(middle, fieldPos(typ, iCur), len(b)+k)
+		for name, in := range map[string][]byte{"current": last, "previous": middle} {
+			for how, decode := range map[string]func() error{
+				"UnmarshalSSZ": func() error { _, err := beacon.UnmarshalSSZ(in, beacon.Phase0, beacon.UsePreset(p)); return err },
+				"DecodeSSZ+hint": func() error {
+					_, err := beacon.DecodeSSZ(onlyReader{bytes.NewReader(in)}, beacon.Phase0, beacon.UsePreset(p), beacon.SizeHint(int64(len(in))))
+					return err
+				},
+			} {
+				err := decode()
+				var de *beacon.DecodeError
+				if !errors.As(err, &de) || errors.Is(err, io.ErrUnexpectedEOF) {
+					t.Errorf("%s list of %d bytes, %s: err = %v, want a DecodeError that is no truncation", name, k, how, err)
+				}
+			}
+		}
+		_, err := beacon.DecodeSSZ(onlyReader{bytes.NewReader(last)}, beacon.Phase0, beacon.UsePreset(p))
+		if !errors.Is(err, io.ErrUnexpectedEOF) {
+			t.Errorf("unknown size, %d bytes left: err = %v, want a truncation", k, err)
+		}
+	}
+}
