@@ -13,7 +13,8 @@ import (
 	"github.com/nodeaccess/nodeaccess/beacon/beacontest"
 )
 
-// FuzzDecodeSSZ: any input either fails with a DecodeError, or decodes
+// FuzzDecodeSSZ: any input either fails with a DecodeError (from a slice,
+// never a truncation: the slice is all there is), or decodes
 // (identically from a slice and from a stream of unknown size) to a state
 // that re-encodes to exactly the input, hashes without error, and goes
 // through JSON and back unchanged. The
@@ -59,6 +60,10 @@ func FuzzDecodeSSZ(f *testing.F) {
 			var de *beacon.DecodeError
 			if !errors.As(err, &de) || !errors.As(err2, &de) {
 				t.Fatalf("not DecodeErrors: %v / %v", err, err2)
+			}
+			// A slice is the whole input: malformed, never truncated.
+			if errors.Is(err, io.ErrUnexpectedEOF) {
+				t.Fatalf("a whole input reported as truncated: %v", err)
 			}
 			return
 		}
