@@ -23,11 +23,37 @@ var errorBodySeeds = []string{
 	`{"message":12}`,
 }
 
+// FuzzParseErrorBody: parseErrorBody never panics; what it reads is one
+// trimmed line of UTF-8 within maxMessage; and with a client's mask, the
+// key shows in no message, however the body spells or places it (escaped,
+// split by whitespace that the message's trimming joins, at the cut).
 func FuzzParseErrorBody(f *testing.F) {
 	for _, s := range errorBodySeeds {
 		f.Add([]byte(s))
 	}
+	for _, s := range []string{
+		`{"code":401,"message":"bad key sEcReT-k3y"}`,
+		`{"code":401,"message":"bad key \u0073EcReT-k3y"}`,
+		`{"message":"` + strings.Repeat("x", maxMessage-4) + `sEcReT-k3y"}`,
+		`{"message":"` + strings.Repeat("\u00e9", maxMessage/2-2) + ` sEcReT-k3y"}`,
+	} {
+		f.Add([]byte(s))
+	}
+	const key = "sEcReT-k3y"
+	c, err := New("https://beacon.node.example", key)
+	if err != nil {
+		f.Fatal(err)
+	}
 	f.Fuzz(func(t *testing.T, b []byte) {
+		if _, msg, _ := parseErrorBody(b, c.t.Mask); strings.Contains(msg, key) {
+			t.Fatalf("message %q shows the key", msg)
+		} else if cut, ok := strings.CutSuffix(msg, "…"); ok {
+			for n := 4; n < len(key); n++ {
+				if strings.HasSuffix(cut, key[:n]) {
+					t.Fatalf("message %q is cut inside the key", msg)
+				}
+			}
+		}
 		code, msg, ok := parseErrorBody(b, noMask)
 		if !ok {
 			if code != 0 || msg != "" {

@@ -18,25 +18,36 @@ import (
 // when the input is shorter than the hint (a whole input shorter than the
 // fixed part is not a truncation); and no more allocated than what may be
 // reserved before bytes arrive (1 GiB) plus a small multiple of the input.
+// The preset byte picks mainnet, minimal or tiny (see fuzzPreset); inputs
+// over fuzzMaxInput other than the recorded genesis are skipped.
 func FuzzDecodeSSZSizeHint(f *testing.F) {
+	rec := recordedGenesis(f)
+	f.Add(rec, uint8(beacon.Phase0), fuzzMainnet, int64(0))
+	f.Add(rec, uint8(beacon.Phase0), fuzzMainnet, int64(-1))
+	f.Add(rec[:4096], uint8(beacon.Phase0), fuzzMainnet, int64(len(rec)-4096))
 	for _, v := range beacon.Versions() {
-		b, err := beacontest.NewState(v, beacon.MinimalPreset(), 3, uint64(v)+11).MarshalSSZ()
+		b, err := beacontest.NewState(v, fuzzTinyPreset(), 1+int(v)%3, uint64(v)+11).MarshalSSZ()
 		if err != nil {
 			f.Fatal(err)
 		}
 		n := int64(len(b))
 		for _, delta := range []int64{0, -1, 1, -n, 100 - n, 3 << 30, -n - 1} {
-			f.Add(b, uint8(v), true, delta)
+			f.Add(b, uint8(v), fuzzTiny, delta)
 		}
-		f.Add(b[:len(b)/2], uint8(v), true, n-int64(len(b)/2))
-		f.Add(b[:100], uint8(v), false, int64(0)) // a mainnet state's fixed part is longer
+		f.Add(b[:len(b)/2], uint8(v), fuzzTiny, n-int64(len(b)/2))
+		f.Add(b[:100], uint8(v), fuzzMainnet, int64(0)) // a mainnet state's fixed part is longer
+		m, err := beacontest.NewState(v, beacon.MinimalPreset(), 2, uint64(v)+11).MarshalSSZ()
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(m, uint8(v), fuzzMinimal, int64(0))
 	}
-	f.Fuzz(func(t *testing.T, data []byte, fork uint8, minimal bool, delta int64) {
-		v := beacon.Version(fork % uint8(len(beacon.Versions())))
-		p := beacon.MainnetPreset()
-		if minimal {
-			p = beacon.MinimalPreset()
+	f.Fuzz(func(t *testing.T, data []byte, fork uint8, sel uint8, delta int64) {
+		if fuzzSkip(data, rec) {
+			return
 		}
+		v := beacon.Version(fork % uint8(len(beacon.Versions())))
+		p := fuzzPreset(sel)
 		n := int64(len(data))
 		hint := n + delta
 		if delta > 1<<33 || delta < -n-1 {

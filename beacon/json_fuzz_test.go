@@ -10,26 +10,18 @@ import (
 	"github.com/nodeaccess/nodeaccess/beacon/beacontest"
 )
 
-// jsonTinyPreset is a valid preset with the shortest vectors, so fuzz
-// inputs stay a few kilobytes.
-func jsonTinyPreset() beacon.Preset {
-	p := beacon.MinimalPreset()
-	p.Name = "tiny"
-	p.SlotsPerEpoch, p.EpochsPerEth1VotingPeriod = 1, 1
-	p.SlotsPerHistoricalRoot, p.EpochsPerHistoricalVector, p.EpochsPerSlashingsVector = 2, 2, 2
-	p.SyncCommitteeSize, p.MaxValidatorsPerCommittee, p.MaxAttestations = 2, 16, 2
-	return p
-}
-
 // FuzzDecodeJSON feeds DecodeJSON states of every fork (few validators) in
 // envelope and bare form, and mutations of them. It must never panic; what
-// decodes must encode, and decode again to an equal state. The low bits
+// decodes must encode, and decode again to an equal state, and the same
+// through SSZ; it must hash. The low bits
 // of mode choose the options: 0 none, 1+v AssumeVersion(v); mode&16 the
 // minimal preset instead of a tiny one (which keeps inputs small, so the
-// fuzzer mutates them quickly).
+// fuzzer mutates them quickly). Inputs over fuzzMaxInput are skipped: no
+// recorded JSON state is in testdata, and a mainnet-preset one is
+// megabytes.
 func FuzzDecodeJSON(f *testing.F) {
 	for _, v := range beacon.Versions() {
-		for _, p := range []beacon.Preset{jsonTinyPreset(), beacon.MinimalPreset()} {
+		for _, p := range []beacon.Preset{fuzzTinyPreset(), beacon.MinimalPreset()} {
 			pm := uint8(0)
 			if p.Name == "minimal" {
 				pm = 16
@@ -57,7 +49,10 @@ func FuzzDecodeJSON(f *testing.F) {
 	f.Add([]byte(`{"zz":[{"a":"\u00e9"},-1.5e3,true,null],"version":"phase0","data":{"genesis_time":1}}`), uint8(0))
 	f.Add([]byte(` {} `), uint8(3))
 	f.Fuzz(func(t *testing.T, data []byte, mode uint8) {
-		p := jsonTinyPreset()
+		if len(data) > fuzzMaxInput {
+			return
+		}
+		p := fuzzTinyPreset()
 		if mode&16 != 0 {
 			p = beacon.MinimalPreset()
 		}
@@ -85,6 +80,19 @@ func FuzzDecodeJSON(f *testing.F) {
 		}
 		if !jsonSameState(again, s) {
 			t.Fatalf("re-decoded state differs")
+		}
+		// The other codec agrees: the state encodes as SSZ, decodes back
+		// the same, and hashes.
+		ssz, err := s.MarshalSSZ()
+		if err != nil {
+			t.Fatalf("a state decoded from JSON does not encode as SSZ: %v", err)
+		}
+		back, err := beacon.UnmarshalSSZ(ssz, s.Version, beacon.UsePreset(p))
+		if err != nil || !jsonSameState(back, s) {
+			t.Fatalf("its SSZ does not decode to it: %v", err)
+		}
+		if _, err := s.HashTreeRoot(); err != nil {
+			t.Fatalf("a state decoded from JSON does not hash: %v", err)
 		}
 	})
 }

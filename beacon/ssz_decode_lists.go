@@ -308,6 +308,10 @@ func (d *decoder) decodeAttestations(path string, scope int64, limit, bitsLimit 
 	if scope == 0 {
 		return []PendingAttestation{}, nil
 	}
+	if scope > 0 && scope < offsetSize {
+		// A whole input, malformed: not a truncation.
+		return nil, d.fail(path, start, "%d bytes, fewer than the first element's %d-byte offset", scope, offsetSize)
+	}
 	b, err := d.read(path, offsetSize)
 	if err != nil {
 		return nil, err

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
-	"flag"
 	"io"
 	"os"
 	"reflect"
@@ -15,39 +14,48 @@ import (
 	"github.com/nodeaccess/nodeaccess/beacon/beacontest"
 )
 
-// FuzzDecodeSSZ: any input either fails with a DecodeError, or decodes
+// FuzzDecodeSSZ: any input either fails with a DecodeError (from a slice,
+// never a truncation: the slice is all there is), or decodes
 // (identically from a slice and from a stream of unknown size) to a state
-// that re-encodes to exactly the input and hashes without error.
+// that re-encodes to exactly the input, hashes without error, and goes
+// through JSON and back unchanged. The
+// preset byte picks mainnet, minimal or tiny (see fuzzPreset).
+//
+// The recorded Sepolia genesis (2.9 MB) and its cuts are seeds of every
+// run; other inputs over fuzzMaxInput are skipped, so the fuzzer spends
+// its time on states of a few KB instead of mutating megabytes.
 func FuzzDecodeSSZ(f *testing.F) {
-	// The Sepolia genesis (2.9 MB) is a seed of every plain `go test` run;
-	// while fuzzing it is left out, because the fuzzer slows to a few
-	// executions a minute when such an input is in its corpus.
-	if b, err := os.ReadFile("testdata/sepolia-genesis.ssz"); err == nil && !fuzzing() {
-		f.Add(b, uint8(beacon.Phase0), false)
-		f.Add(b[:len(b)-7], uint8(beacon.Phase0), false)
-	}
+	rec := recordedGenesis(f)
+	f.Add(rec, uint8(beacon.Phase0), fuzzMainnet)
+	f.Add(rec[:len(rec)-7], uint8(beacon.Phase0), fuzzMainnet)
+	f.Add(rec[:4096], uint8(beacon.Phase0), fuzzMainnet) // its fixed part's start
 	// Lodestar's Gloas state (testdata/gloas, minimal preset).
 	if b, err := os.ReadFile("testdata/gloas/minimal-1.ssz"); err == nil {
-		f.Add(b, uint8(beacon.Gloas), true)
+		f.Add(b, uint8(beacon.Gloas), fuzzMinimal)
 	}
 	for _, v := range beacon.Versions() {
-		b, err := beacontest.NewState(v, beacon.MinimalPreset(), 3, uint64(v)).MarshalSSZ()
-		if err != nil {
-			f.Fatal(err)
+		for _, sel := range []uint8{fuzzTiny, fuzzMinimal} {
+			b, err := beacontest.NewState(v, fuzzPreset(sel), 1+int(v)%3, uint64(v)).MarshalSSZ()
+			if err != nil {
+				f.Fatal(err)
+			}
+			f.Add(b, uint8(v), sel)
+			if sel == fuzzMinimal {
+				continue
+			}
+			f.Add(b[:len(b)/2], uint8(v), sel)
+			f.Add(b[:len(b)-1], uint8(v), sel)
+			m := bytes.Clone(b)
+			m[len(m)/3] ^= 0xff
+			f.Add(m, uint8(v), sel)
 		}
-		f.Add(b, uint8(v), true)
-		f.Add(b[:len(b)/2], uint8(v), true)
-		f.Add(b[:len(b)-1], uint8(v), true)
-		m := bytes.Clone(b)
-		m[len(m)/3] ^= 0xff
-		f.Add(m, uint8(v), true)
 	}
-	f.Fuzz(func(t *testing.T, data []byte, fork uint8, minimal bool) {
-		v := beacon.Version(fork % uint8(len(beacon.Versions())))
-		p := beacon.MainnetPreset()
-		if minimal {
-			p = beacon.MinimalPreset()
+	f.Fuzz(func(t *testing.T, data []byte, fork uint8, sel uint8) {
+		if fuzzSkip(data, rec) {
+			return
 		}
+		v := beacon.Version(fork % uint8(len(beacon.Versions())))
+		p := fuzzPreset(sel)
 		s, err := beacon.UnmarshalSSZ(data, v, beacon.UsePreset(p))
 		s2, err2 := beacon.DecodeSSZ(onlyReader{bytes.NewReader(data)}, v, beacon.UsePreset(p))
 		if (err == nil) != (err2 == nil) {
@@ -57,6 +65,10 @@ func FuzzDecodeSSZ(f *testing.F) {
 			var de *beacon.DecodeError
 			if !errors.As(err, &de) || !errors.As(err2, &de) {
 				t.Fatalf("not DecodeErrors: %v / %v", err, err2)
+			}
+			// A slice is the whole input: malformed, never truncated.
+			if errors.Is(err, io.ErrUnexpectedEOF) {
+				t.Fatalf("a whole input reported as truncated: %v", err)
 			}
 			return
 		}
@@ -73,13 +85,22 @@ func FuzzDecodeSSZ(f *testing.F) {
 		if _, err := s.HashTreeRoot(); err != nil {
 			t.Fatal(err)
 		}
+		// The other codec agrees: the state encodes as JSON and decodes
+		// back the same. (Not for the recording, whose 6 MB of JSON would
+		// make every fuzzing run's first seconds: state_call_test.go takes
+		// it through JSON.)
+		if len(data) > fuzzMaxInput {
+			return
+		}
+		var js bytes.Buffer
+		if err := s.EncodeJSON(&js); err != nil {
+			t.Fatalf("a state decoded from SSZ does not encode as JSON: %v", err)
+		}
+		back, _, err := beacon.DecodeJSON(&js, beacon.UsePreset(p), beacon.AssumeVersion(v))
+		if err != nil || !jsonSameState(back, s) {
+			t.Fatalf("its JSON does not decode to it: %v", err)
+		}
 	})
-}
-
-// fuzzing reports whether the test binary runs with -test.fuzz.
-func fuzzing() bool {
-	fl := flag.Lookup("test.fuzz")
-	return fl != nil && fl.Value.String() != ""
 }
 
 // allocated returns the bytes allocated while running fn.
@@ -170,6 +191,49 @@ func TestSSZAllocsConstant(t *testing.T) {
 	for name, c := range counts {
 		if c[0] != c[1] {
 			t.Errorf("%s: %v allocations for 1,000 validators, %v for 20,000", name, c[0], c[1])
+		}
+	}
+}
+
+// TestSSZShortAttestationListNotTruncated: a phase0 attestation list whose
+// bytes are fewer than one offset (1 to 3), in an input whose size is
+// known, is a malformed state, not a truncated one: the error must not
+// match io.ErrUnexpectedEOF (which invites a retry of a body that will
+// never grow). FuzzDecodeSSZSizeHint found it (its seed f98b301f9cc007c0).
+// Unknown size: the input may be cut inside an offset, and saying so is
+// right.
+func TestSSZShortAttestationListNotTruncated(t *testing.T) {
+	p := beacon.MinimalPreset()
+	s := beacontest.NewState(beacon.Phase0, p, 2, 1)
+	s.PreviousEpochAttestations, s.CurrentEpochAttestations = nil, nil
+	b := mustMarshal(t, s)
+	typ := refStateType(beacon.Phase0, p)
+	const iPrev, iCur = 15, 16
+	if offsetOf(b, typ, iPrev) != len(b) || offsetOf(b, typ, iCur) != len(b) {
+		t.Fatalf("the attestation lists are not the last fields: offsets %d, %d of %d", offsetOf(b, typ, iPrev), offsetOf(b, typ, iCur), len(b))
+	}
+	for k := 1; k < 4; k++ {
+		last := append(bytes.Clone(b), make([]byte, k)...) // current_epoch_attestations: k bytes
+		middle := bytes.Clone(last)                        // previous_epoch_attestations: k bytes
+		put32(middle, fieldPos(typ, iCur), len(b)+k)
+		for name, in := range map[string][]byte{"current": last, "previous": middle} {
+			for how, decode := range map[string]func() error{
+				"UnmarshalSSZ": func() error { _, err := beacon.UnmarshalSSZ(in, beacon.Phase0, beacon.UsePreset(p)); return err },
+				"DecodeSSZ+hint": func() error {
+					_, err := beacon.DecodeSSZ(onlyReader{bytes.NewReader(in)}, beacon.Phase0, beacon.UsePreset(p), beacon.SizeHint(int64(len(in))))
+					return err
+				},
+			} {
+				err := decode()
+				var de *beacon.DecodeError
+				if !errors.As(err, &de) || errors.Is(err, io.ErrUnexpectedEOF) {
+					t.Errorf("%s list of %d bytes, %s: err = %v, want a DecodeError that is no truncation", name, k, how, err)
+				}
+			}
+		}
+		_, err := beacon.DecodeSSZ(onlyReader{bytes.NewReader(last)}, beacon.Phase0, beacon.UsePreset(p))
+		if !errors.Is(err, io.ErrUnexpectedEOF) {
+			t.Errorf("unknown size, %d bytes left: err = %v, want a truncation", k, err)
 		}
 	}
 }

@@ -2,11 +2,17 @@ package evm
 
 import (
 	"bytes"
+	"encoding/hex"
+	"errors"
 	"math/big"
+	"strconv"
+	"strings"
 	"testing"
 
+	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/nodeaccess/nodeaccess"
 )
 
 // Seeds: result members as nodes send them (Erigon, reth and anvil shapes for
@@ -59,10 +65,17 @@ func FuzzDecodeHexBytes(f *testing.F) {
 	})
 }
 
+// FuzzDecodeRevertData decodes revert data as go-ethereum's
+// abi.UnpackRevert does, another implementation of the same ABI rules:
+// where it reads an Error(string), the reason is the same; a reason or a
+// panic code is found only in data it reads too.
 func FuzzDecodeRevertData(f *testing.F) {
 	f.Add(common.FromHex("0x08c379a0000000000000000000000000000000000000000000000000000000000000002000000000000000000000000000000000000000000000000000000000000000036e6f700000000000000000000000000000000000000000000000000000000000"))
 	f.Add(common.FromHex("0x4e487b710000000000000000000000000000000000000000000000000000000000000011"))
 	f.Add(common.FromHex("0x08c379a0ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff"))
+	f.Add(common.FromHex("0x08c379a000000000000000000000000000000000000000000000000000000000000000400000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000002c3a9"))
+	f.Add(common.FromHex("0x08c379a000000000000000000000000000000000000000000000000000000000000000200000000000000000000000000000000000000000000000000000000000000000"))
+	f.Add(common.FromHex("0xcf4791810000000000000000000000000000000000000000000000000000000000000001"))
 	f.Add([]byte{})
 	f.Fuzz(func(t *testing.T, data []byte) {
 		reason, code := decodeRevertData(data)
@@ -71,6 +84,67 @@ func FuzzDecodeRevertData(f *testing.F) {
 		}
 		if code != nil && code.Cmp(new(big.Int).Lsh(big.NewInt(1), 256)) >= 0 {
 			t.Fatalf("panic code over 256 bits")
+		}
+		ref, refErr := abi.UnpackRevert(data)
+		isError := len(data) >= 4 && [4]byte(data[:4]) == errorSelector
+		if isError && refErr == nil && reason != ref {
+			t.Fatalf("%x: reason %q, go-ethereum reads %q", data, reason, ref)
+		}
+		if (reason != "" || code != nil) && refErr != nil {
+			t.Fatalf("%x: reason %q, code %v from data go-ethereum refuses: %v", data, reason, code, refErr)
+		}
+		// The error message never panics and names the reason.
+		if msg := (&RevertError{Data: data, Reason: reason, PanicCode: code}).Error(); reason != "" && !strings.Contains(msg, strconv.Quote(reason)) {
+			t.Fatalf("%q does not name the reason %q", msg, reason)
+		}
+	})
+}
+
+// FuzzAsRevert turns a node's error into a *RevertError as a call does: a
+// revert (code 3, or a message that says so) becomes one whose Data is
+// the node's hex data decoded, whose ErrorData gives it back as lower-case
+// 0x hex (or the node's data as it came when that was not hex), and whose
+// ErrorCode is the node's; any other error passes unchanged.
+func FuzzAsRevert(f *testing.F) {
+	f.Add(3, "execution reverted", "0x08c379a0000000000000000000000000000000000000000000000000000000000000002000000000000000000000000000000000000000000000000000000000000000036e6f700000000000000000000000000000000000000000000000000000000000", true)
+	f.Add(-32000, "execution reverted: nope", "0X4E487B710000000000000000000000000000000000000000000000000000000000000011", true)
+	f.Add(3, "execution reverted", "Reverted 0x1234", true)
+	f.Add(3, "", "0x", true)
+	f.Add(-32000, "out of gas", "0x00", true)
+	f.Add(3, "execution reverted", "", false)
+	f.Fuzz(func(t *testing.T, code int, msg, data string, hasData bool) {
+		re := &nodeaccess.RPCError{Code: code, Message: msg}
+		if hasData {
+			re.Data = data
+		}
+		err := asRevert(re)
+		if code != 3 && !strings.HasPrefix(msg, "execution reverted") {
+			if err != error(re) {
+				t.Fatalf("not a revert, yet %v", err)
+			}
+			return
+		}
+		var rev *RevertError
+		if !errors.As(err, &rev) || !errors.Is(err, ErrReverted) || rev.RPC != re || rev.ErrorCode() != code {
+			t.Fatalf("%v (%T): not the node's revert", err, err)
+		}
+		if rev.Error() == "" {
+			t.Fatal("an empty message")
+		}
+		want, herr := decodeHex(data)
+		switch {
+		case hasData && herr == nil:
+			if !bytes.Equal(rev.Data, want) || rev.ErrorData() != "0x"+hex.EncodeToString(want) {
+				t.Fatalf("data %q: Data %x, ErrorData %v", data, rev.Data, rev.ErrorData())
+			}
+		case hasData:
+			if rev.Data != nil || rev.ErrorData() != data {
+				t.Fatalf("data %q: Data %x, ErrorData %v", data, rev.Data, rev.ErrorData())
+			}
+		default:
+			if rev.Data != nil || rev.ErrorData() != "0x" {
+				t.Fatalf("no data: Data %x, ErrorData %v", rev.Data, rev.ErrorData())
+			}
 		}
 	})
 }

@@ -1,10 +1,13 @@
 package ton
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/nodeaccess/nodeaccess"
 )
 
 func seedFile(f *testing.F, name string) []byte {
@@ -103,6 +106,29 @@ func FuzzParseHash(f *testing.F) {
 			if back, err := ParseHash(form); err != nil || back != h {
 				t.Fatalf("%q -> %q -> %v, %v", s, form, back, err)
 			}
+		}
+	})
+}
+
+// FuzzParseBlockRef: what ParseBlockRef accepts prints (String) a form
+// that parses back to the same reference; what it refuses is an
+// *nodeaccess.InputError.
+func FuzzParseBlockRef(f *testing.F) {
+	for _, s := range []string{"(-1,8000000000000000,39984096)", "-1,-9223372036854775808,1", "(0,6000000000000000,0)", "(0,0x8,4294967295)",
+		"(2147483648,8000000000000000,1)", "(-1,8000000000000000,+1)", "(+1,8,1)", "(,,)", "()", "(-1,8000000000000000,1", "(0,0,1)"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		ref, err := ParseBlockRef(s)
+		if err != nil {
+			var ie *nodeaccess.InputError
+			if !errors.As(err, &ie) {
+				t.Fatalf("%q: %v (%T) is not an InputError", s, err, err)
+			}
+			return
+		}
+		if back, err := ParseBlockRef(ref.String()); err != nil || back != ref {
+			t.Fatalf("%q -> %v -> %q -> %v, %v", s, ref, ref.String(), back, err)
 		}
 	})
 }
