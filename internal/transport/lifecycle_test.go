@@ -27,8 +27,8 @@ import (
 // weak pointer to one stays valid while anything else in its block lives
 // (with Go 1.25, half the markers of a run stayed "reachable" that way).
 type marker struct {
-	n   int
-	pad [24]byte
+	n int
+	_ [24]byte
 }
 
 type markerKey struct{}
