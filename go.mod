@@ -1,6 +1,6 @@
 module github.com/nodeaccess/nodeaccess
 
-go 1.26
+go 1.25.0
 
 require (
 	github.com/ethereum/go-ethereum v1.17.10
@@ -8,6 +8,7 @@ require (
 	github.com/prysmaticlabs/gohashtree v0.0.4-beta
 	github.com/shopspring/decimal v1.6.0
 	github.com/stretchr/testify v1.12.1
+	golang.org/x/sys v0.47.0
 	gopkg.in/h2non/gock.v1 v1.1.2
 )
 
@@ -102,7 +103,6 @@ require (
 	golang.org/x/crypto v0.55.0 // indirect
 	golang.org/x/exp v0.0.0-20230626212559-97b1e661b5df // indirect
 	golang.org/x/sync v0.22.0 // indirect
-	golang.org/x/sys v0.47.0 // indirect
 	golang.org/x/text v0.41.0 // indirect
 	golang.org/x/time v0.14.0 // indirect
 	google.golang.org/protobuf v1.36.12 // indirect

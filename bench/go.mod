@@ -1,6 +1,6 @@
 module github.com/nodeaccess/nodeaccess/bench
 
-go 1.26
+go 1.25.0
 
 require (
 	github.com/ethereum/go-ethereum v1.17.10

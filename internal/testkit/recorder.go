@@ -50,6 +50,6 @@ func (r *Recorder) Log() string {
 // and as text (so a leak check sees both encodings).
 func (r *Recorder) Options() []nodeaccess.Option {
 	opts := &slog.HandlerOptions{Level: slog.LevelDebug}
-	l := slog.New(slog.NewMultiHandler(slog.NewJSONHandler(r, opts), slog.NewTextHandler(r, opts)))
+	l := slog.New(teeHandler{slog.NewJSONHandler(r, opts), slog.NewTextHandler(r, opts)})
 	return []nodeaccess.Option{nodeaccess.WithHook(r.Hook), nodeaccess.WithLogger(l)}
 }
