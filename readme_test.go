@@ -53,6 +53,8 @@ var readmeValues = map[string]string{
 	"block":    "ton.BlockRef",
 	"acct":     "string",
 	"root":     "beacon.Root",
+	"st":       "*beacon.State",
+	"i":        "beacon.ValidatorIndex",
 	"r":        "io.Reader",
 	"err":      "error",
 }
