@@ -97,6 +97,7 @@ func TestJSONDecodeErrors(t *testing.T) {
 		{"phase0 field in fulu", jsonReplaceOnce(t, fulu, `"slot":`, `"previous_epoch_attestations":[],"slot":`), nil, "previous_epoch_attestations", "not a field of a fulu state (it is phase0 only)"},
 		{"altair field in phase0", jsonReplaceOnce(t, phase0, `"slot":`, `"inactivity_scores":[],"slot":`), nil, "inactivity_scores", "not a field of a phase0 state (it is altair and later)"},
 		{"electra field in deneb", strings.Replace(fulu, `"version":"fulu"`, `"version":"deneb"`, 1), nil, "deposit_requests_start_index", "not a field of a deneb state (it is electra and later)"},
+		{"gloas field in fulu", jsonReplaceOnce(t, fulu, `"slot":`, `"latest_block_hash":"0x`+strings.Repeat("00", 32)+`","slot":`), nil, "latest_block_hash", "not a field of a fulu state (it is gloas and later)"},
 		{"fulu data as gloas", strings.Replace(fulu, `"version":"fulu"`, `"version":"gloas"`, 1), nil, "latest_execution_payload_header", "not a field of a gloas state (it is bellatrix to fulu)"},
 		{"capella field in bellatrix header", jsonReplaceOnce(t, bellatrix, `"transactions_root":`, `"withdrawals_root":"0x00","transactions_root":`), nil, "latest_execution_payload_header.withdrawals_root", "not a field of a bellatrix execution payload header"},
 		{"fulu data as phase0", strings.Replace(fulu, `"version":"fulu"`, `"version":"phase0"`, 1), nil, "previous_epoch_participation", "not a field of a phase0 state"},

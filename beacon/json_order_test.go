@@ -128,7 +128,7 @@ func TestJSONDataFirstErrors(t *testing.T) {
 		i := strings.Index(s, `"data":`)
 		return "{" + s[i:len(s)-1] + "," + s[1:i-1] + "}"
 	}
-	deneb, capella, electra := dataFirst(env(beacon.Deneb)), dataFirst(env(beacon.Capella)), dataFirst(env(beacon.Electra))
+	deneb, capella, electra, gloas := dataFirst(env(beacon.Deneb)), dataFirst(env(beacon.Capella)), dataFirst(env(beacon.Electra)), dataFirst(env(beacon.Gloas))
 	if !strings.HasPrefix(deneb, `{"data":{"genesis_time":`) || !strings.HasSuffix(deneb, `},"version":"deneb","execution_optimistic":false,"finalized":false}`) {
 		t.Fatalf("dataFirst: %.60s … %s", deneb, deneb[len(deneb)-80:])
 	}
@@ -149,6 +149,7 @@ func TestJSONDataFirstErrors(t *testing.T) {
 		{"field twice", strings.Replace(electra, `"earliest_exit_epoch":`, `"slot":"1","earliest_exit_epoch":`, 1), "slot", "given twice"},
 		{"electra data as an altair state", strings.Replace(electra, `"version":"electra"`, `"version":"altair"`, 1), "latest_execution_payload_header", "not a field of an altair state (it is bellatrix to fulu)"},
 		{"electra data as a gloas state", strings.Replace(electra, `"version":"electra"`, `"version":"gloas"`, 1), "latest_execution_payload_header", "not a field of a gloas state (it is bellatrix to fulu)"},
+		{"gloas data as a fulu state", strings.Replace(gloas, `"version":"gloas"`, `"version":"fulu"`, 1), "latest_block_hash", "not a field of a fulu state (it is gloas and later)"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
