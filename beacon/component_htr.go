@@ -86,7 +86,8 @@ func (c SyncCommittee) HashTreeRoot() (Root, error) {
 // HashTreeRoot returns the root of the execution payload header as fork v
 // defines it (bellatrix: 14 fields, capella: 15 with withdrawals_root,
 // deneb to fulu: 17 with the blob gas fields; the fields a fork does not
-// have are not hashed). A fork without the header, or extra_data over
+// have are not hashed). A fork without the header (before bellatrix, and
+// gloas and later), or extra_data over
 // MAX_EXTRA_DATA_BYTES (32), is an error.
 func (h ExecutionPayloadHeader) HashTreeRoot(v Version) (Root, error) {
 	if err := checkHeaderVersion(v); err != nil {

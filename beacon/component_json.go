@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math/bits"
 
 	"github.com/nodeaccess/nodeaccess"
 )
@@ -196,12 +197,19 @@ func (c *SyncCommittee) UnmarshalJSON(b []byte) error {
 // (EncodeJSON) writes the header of the state's fork; use
 // MarshalJSONVersion for another fork's form.
 func (h ExecutionPayloadHeader) MarshalJSON() ([]byte, error) {
-	return h.MarshalJSONVersion(Latest)
+	return h.MarshalJSONVersion(newestHeaderFork())
+}
+
+// newestHeaderFork is the newest fork whose state has an execution payload
+// header (fulu: gloas has none), as the schema says.
+func newestHeaderFork() Version {
+	return Version(31 - bits.LeadingZeros32(stateFieldForks["latest_execution_payload_header"]))
 }
 
 // MarshalJSONVersion writes h with the fields of fork v's header:
 // bellatrix has neither withdrawals_root nor the blob gas fields, capella
-// has withdrawals_root. A fork before bellatrix, or one this package does
+// has withdrawals_root. A fork without the header (before bellatrix, and
+// gloas, which has a bid instead), or one this package does
 // not know, or extra_data over MAX_EXTRA_DATA_BYTES (32), is an error.
 func (h ExecutionPayloadHeader) MarshalJSONVersion(v Version) ([]byte, error) {
 	if err := checkHeaderVersion(v); err != nil {
@@ -279,13 +287,14 @@ func (p *PendingConsolidation) UnmarshalJSON(b []byte) error {
 }
 
 // checkHeaderVersion refuses a fork whose state has no execution payload
-// header.
+// header (before bellatrix, and gloas, which has latest_block_hash and a
+// bid instead), naming the forks that have one as the schema says.
 func checkHeaderVersion(v Version) error {
 	if !v.IsKnown() {
 		return &UnsupportedVersionError{Name: v.String()}
 	}
-	if v < Bellatrix {
-		return &nodeaccess.InputError{Arg: "version", Reason: v.String() + " has no execution payload header (bellatrix and later do)"}
+	if mask := stateFieldForks["latest_execution_payload_header"]; mask&(1<<v) == 0 {
+		return &nodeaccess.InputError{Arg: "version", Reason: v.String() + " has no execution payload header (" + forkRange(mask) + " have)"}
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/beacon"
 	"github.com/nodeaccess/nodeaccess/beacon/beacontest"
 	"github.com/stretchr/testify/assert"
@@ -97,7 +98,7 @@ func TestComponentJSONMatchesState(t *testing.T) {
 				checkComponent(t, "current_sync_committee", st.CurrentSyncCommittee, m["current_sync_committee"])
 				checkComponent(t, "next_sync_committee", st.NextSyncCommittee, m["next_sync_committee"])
 			}
-			if v >= beacon.Bellatrix {
+			if m["latest_execution_payload_header"] != nil { // bellatrix to fulu
 				h := st.LatestExecutionPayloadHeader
 				got, err := h.MarshalJSONVersion(v)
 				require.NoError(t, err)
@@ -197,6 +198,38 @@ func TestPayloadHeaderJSONForks(t *testing.T) {
 	assert.ErrorContains(t, err, "altair has no execution payload header")
 	_, err = h.MarshalJSONVersion(beacon.Version(99))
 	assert.ErrorIs(t, err, beacon.ErrUnsupportedVersion)
+}
+
+// The header's JSON and root exist for exactly the forks whose state
+// object has latest_execution_payload_header (as EncodeJSON writes it):
+// every other fork, gloas included, is refused naming the forks that have
+// one, and MarshalJSON writes the newest of those forks' form.
+func TestComponentHeaderForks(t *testing.T) {
+	h := beacontest.NewState(beacon.Fulu, beacon.MinimalPreset(), 3, 9).LatestExecutionPayloadHeader
+	newest := beacon.Phase0
+	for _, v := range beacon.Versions() {
+		st := beacontest.NewState(v, beacon.MinimalPreset(), 3, 9)
+		has := stateMembers(t, st)["latest_execution_payload_header"] != nil
+		_, jerr := h.MarshalJSONVersion(v)
+		_, herr := h.HashTreeRoot(v)
+		if has {
+			newest = v
+			assert.NoError(t, jerr, v.String())
+			assert.NoError(t, herr, v.String())
+			continue
+		}
+		for _, err := range []error{jerr, herr} {
+			assert.ErrorContains(t, err, v.String()+" has no execution payload header (bellatrix to fulu have)")
+			var ie *nodeaccess.InputError
+			assert.ErrorAs(t, err, &ie, v.String())
+		}
+	}
+	require.Equal(t, beacon.Fulu, newest)
+	got, err := json.Marshal(h)
+	require.NoError(t, err)
+	want, err := h.MarshalJSONVersion(newest)
+	require.NoError(t, err)
+	assert.Equal(t, string(want), string(got))
 }
 
 // A container that its SSZ type cannot hold is not marshalled: what is

@@ -59,7 +59,8 @@
 //
 // # Proofs
 //
-// NewProver prepares merkle proofs of a state's contents against its root
+// NewProver prepares merkle proofs of a state's contents (phase0 to fulu;
+// gloas states are refused for now) against its root
 // with one hash of the state (the same hasher as HashTreeRoot, about the
 // same time) and keeps each list's and vector's tree from one node per 16
 // chunks up: ~14 MB beside a mainnet state of ~317 MB. Each further proof

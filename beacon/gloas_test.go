@@ -81,7 +81,7 @@ func TestGloasValidate(t *testing.T) {
 	}{
 		{"latest_block_hash on fulu", beacon.Fulu, func(s *beacon.State) { s.LatestBlockHash[3] = 1 }, "latest_block_hash is not a field of a fulu state"},
 		{"builders on fulu", beacon.Fulu, func(s *beacon.State) { s.Builders = []beacon.Builder{} }, "builders is not a field of a fulu state"},
-		{"bid on electra", beacon.Electra, func(s *beacon.State) { s.LatestExecutionPayloadBid.GasLimit = 1 }, "latest_execution_payload_bid is not a field of a electra state"},
+		{"bid on electra", beacon.Electra, func(s *beacon.State) { s.LatestExecutionPayloadBid.GasLimit = 1 }, "latest_execution_payload_bid is not a field of an electra state"},
 		{"ptc_window on fulu", beacon.Fulu, func(s *beacon.State) { s.PTCWindow = [][]beacon.ValidatorIndex{} }, "ptc_window is not a field of a fulu state"},
 		{"header on gloas", beacon.Gloas, func(s *beacon.State) { s.LatestExecutionPayloadHeader.GasLimit = 1 }, "latest_execution_payload_header is not a field of a gloas state"},
 		{"short ptc committee", beacon.Gloas, func(s *beacon.State) { s.PTCWindow[2] = s.PTCWindow[2][:3] }, "ptc_window: [2]: has 3 indices, the preset's PTC_SIZE is 16"},

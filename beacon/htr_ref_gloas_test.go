@@ -22,6 +22,17 @@ func (progListT) size() int                     { return -1 }
 func (progressiveMarkT) size() int              { return 0 }
 func (progressiveMarkT) root(_ []byte) [32]byte { return [32]byte{} }
 
+// members returns t's fields without the progressive container's mark,
+// which is no field: one entry per field the state's JSON and SSZ have.
+func (t containerT) members() containerT {
+	if len(t) > 0 {
+		if _, ok := t[len(t)-1].(progressiveMarkT); ok {
+			return t[:len(t)-1]
+		}
+	}
+	return t
+}
+
 // refMerkleizeProgressive is merkleize_progressive(chunks, numLeaves).
 func refMerkleizeProgressive(chunks [][32]byte, numLeaves int) [32]byte {
 	if len(chunks) == 0 {

@@ -294,15 +294,17 @@ var stateFieldForks = func() map[string]uint32 {
 }()
 
 // forkRange names the forks in a stateFieldForks mask: "altair and later",
-// "phase0 only".
+// "phase0 only", "bellatrix to fulu". A field the newest fork has is
+// "<fork> and later" even when that fork alone has it ("gloas and
+// later"), so the wording does not change when the next fork is added.
 func forkRange(mask uint32) string {
 	lo := Version(bits.TrailingZeros32(mask))
 	hi := Version(31 - bits.LeadingZeros32(mask))
 	switch {
-	case lo == hi:
-		return lo.String() + " only"
 	case hi == Latest:
 		return lo.String() + " and later"
+	case lo == hi:
+		return lo.String() + " only"
 	}
 	return lo.String() + " to " + hi.String()
 }

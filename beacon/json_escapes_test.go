@@ -110,13 +110,23 @@ func TestJSONEscapedSepolia(t *testing.T) {
 // that the value cannot hold, for each kind of value: each is refused
 // with an error naming the field and showing what the string decodes to.
 func TestJSONEscapedInvalid(t *testing.T) {
-	base := string(jsonEncodeResponse(t, jsonTestState(beacon.Fulu), beacon.Flags{}))
+	fulu := string(jsonEncodeResponse(t, jsonTestState(beacon.Fulu), beacon.Flags{}))
+	gloas := string(jsonEncodeResponse(t, jsonTestState(beacon.Gloas), beacon.Flags{}))
 	// Each case replaces the first match of re (a regular expression)
-	// with repl, whose value starts at its first quote after a colon.
-	cases := []struct {
+	// with repl, whose value starts at its first quote after a colon, in
+	// the fulu state (or the gloas state: the cases of gloas's own types).
+	type escCase struct {
 		name, re, repl string
 		path, reason   string // a path ending in ".slashed" matches any validator's
-	}{
+	}
+	gloasCases := []escCase{
+		{"gloas: bitvector with a bad digit", `"execution_payload_availability":"0x[0-9a-f]`, `"execution_payload_availability":"0x\u0067`, "execution_payload_availability", "invalid hex digit 'g'"},
+		{"gloas: latest_block_hash without 0x", `"latest_block_hash":"0x`, `"latest_block_hash":"\u0030\u0030`, "latest_block_hash", "0x-prefixed"},
+		{"gloas: builder version over 255, escaped", `"version":"\d+"`, `"version":"\u0032\u00356"`, "builders[0].version", "does not fit in a byte"},
+		{"gloas: bid value with a letter", `"value":"`, `"value":"\u0041`, "latest_execution_payload_bid.value", `decode to "A`},
+		{"gloas: ptc_window index overflow, escaped", `"ptc_window":\[\["\d+"`, `"ptc_window":[["\u0031844674407370955161\u0036"`, "ptc_window[0][0]", "overflows uint64"},
+	}
+	cases := []escCase{
 		{"letter in an integer", `"slot":"`, `"slot":"\u0041`, "slot", `decode to "A`},
 		{"space in an integer", `"slot":"`, `"slot":"\u0020`, "slot", `decode to " `},
 		{"quote in an integer", `"slot":"`, `"slot":"\"`, "slot", `decode to "\"`},
@@ -134,7 +144,11 @@ func TestJSONEscapedInvalid(t *testing.T) {
 		{"boolean misspelt", `"slashed":false`, `"slashed":"\u0066alsy"`, ".slashed", "expected a boolean"},
 		{"boolean flag misspelt", `"finalized":false`, `"finalized":"\u0074ru"`, "finalized", "expected a boolean"},
 	}
-	for _, c := range cases {
+	for i, c := range append(cases, gloasCases...) {
+		base := fulu
+		if i >= len(cases) {
+			base = gloas
+		}
 		t.Run(c.name, func(t *testing.T) {
 			in := jsonReplaceOnce(t, base, c.re, strings.ReplaceAll(c.repl, "$", "$$"))
 			_, _, err := beacon.DecodeJSON(strings.NewReader(in), jsonMinimal)
@@ -148,7 +162,7 @@ func TestJSONEscapedInvalid(t *testing.T) {
 			}
 			i := strings.Index(in, c.repl)
 			want := int64(i + strings.Index(c.repl, `:`) + 1)
-			if c.repl[strings.Index(c.repl, `:`)+1] == '[' {
+			for j := strings.Index(c.repl, `:`) + 1; c.repl[j] == '['; j++ {
 				want++
 			}
 			if de.Offset != want {

@@ -128,7 +128,7 @@ func TestJSONDataFirstErrors(t *testing.T) {
 		i := strings.Index(s, `"data":`)
 		return "{" + s[i:len(s)-1] + "," + s[1:i-1] + "}"
 	}
-	deneb, capella, electra := dataFirst(env(beacon.Deneb)), dataFirst(env(beacon.Capella)), dataFirst(env(beacon.Electra))
+	deneb, capella, electra, gloas := dataFirst(env(beacon.Deneb)), dataFirst(env(beacon.Capella)), dataFirst(env(beacon.Electra)), dataFirst(env(beacon.Gloas))
 	if !strings.HasPrefix(deneb, `{"data":{"genesis_time":`) || !strings.HasSuffix(deneb, `},"version":"deneb","execution_optimistic":false,"finalized":false}`) {
 		t.Fatalf("dataFirst: %.60s … %s", deneb, deneb[len(deneb)-80:])
 	}
@@ -139,14 +139,17 @@ func TestJSONDataFirstErrors(t *testing.T) {
 		{"no version", strings.Replace(deneb, `,"version":"deneb"`, "", 1), "version", `no "version"`},
 		{"version twice", strings.Replace(deneb, `"finalized":false}`, `"finalized":false,"version":"deneb"}`, 1), "", "version given twice"},
 		{"data twice", strings.Replace(deneb, `"finalized":false}`, `"finalized":false,"data":{}}`, 1), "", "data given twice"},
-		{"unknown version", strings.Replace(deneb, `"version":"deneb"`, `"version":"gloas"`, 1), "", ""},
+		// A name no fork has yet: "gloas" was unknown here until gloas was merged.
+		{"unknown version", strings.Replace(deneb, `"version":"deneb"`, `"version":"nosuchfork"`, 1), "", ""},
 		{"header member of a later fork", strings.Replace(capella, `"version":"capella"`, `"version":"bellatrix"`, 1), "next_withdrawal_index", "not a field of a bellatrix state (it is capella and later)"},
 		{"header member missing", strings.Replace(deneb, `,"blob_gas_used":"`, `,"x":"`, 1), "latest_execution_payload_header.blob_gas_used", "missing field"},
 		{"header member of another fork", strings.Replace(strings.Replace(deneb, `"version":"deneb"`, `"version":"capella"`, 1), `,"blob_gas_used":"`, `,"x":"`, 1),
 			"latest_execution_payload_header.excess_blob_gas", "not a field of a capella execution payload header"},
 		{"state field missing", strings.Replace(electra, `"earliest_exit_epoch":`, `"x":`, 1), "earliest_exit_epoch", "missing field"},
 		{"field twice", strings.Replace(electra, `"earliest_exit_epoch":`, `"slot":"1","earliest_exit_epoch":`, 1), "slot", "given twice"},
-		{"electra data as an altair state", strings.Replace(electra, `"version":"electra"`, `"version":"altair"`, 1), "latest_execution_payload_header", "not a field of an altair state (it is bellatrix and later)"},
+		{"electra data as an altair state", strings.Replace(electra, `"version":"electra"`, `"version":"altair"`, 1), "latest_execution_payload_header", "not a field of an altair state (it is bellatrix to fulu)"},
+		{"electra data as a gloas state", strings.Replace(electra, `"version":"electra"`, `"version":"gloas"`, 1), "latest_execution_payload_header", "not a field of a gloas state (it is bellatrix to fulu)"},
+		{"gloas data as a fulu state", strings.Replace(gloas, `"version":"gloas"`, `"version":"fulu"`, 1), "latest_block_hash", "not a field of a fulu state (it is gloas and later)"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

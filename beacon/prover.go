@@ -28,6 +28,9 @@ type Prover struct {
 }
 
 // NewProver prepares proofs for s, which it checks as HashTreeRoot does.
+// States of phase0 to fulu are supported; a gloas state (a progressive
+// container) is refused with an error for now: its HashTreeRoot is
+// supported, its proofs are not yet.
 //
 // The tree follows s.fields(), the schema every codec uses, through
 // fieldNode (one tree node kind per field type), and the named helpers

@@ -87,7 +87,7 @@ func TestGIndexOfErrors(t *testing.T) {
 		{[]any{"nope"}, `"nope" is not a field of the state`},
 		{[]any{"slot", 1}, `"slot.1" goes below a leaf`},
 		{[]any{"validators", "exit_epoch"}, `takes an index, not a name`},
-		{[]any{"validators", 1 << 40}, `index 1099511627776 is past the limit 1099511627776 of the validators`},
+		{[]any{"validators", uint64(1 << 40)}, `index 1099511627776 is past the limit 1099511627776 of the validators`},
 		{[]any{"block_roots", 8192}, `index 8192 is past the length 8192 of a list of roots`},
 		{[]any{"validators", 0, "nope"}, `"nope" is not a field of a validator`},
 		{[]any{"validators", 0, 3}, `index 3 into a validator, which takes a field name`},

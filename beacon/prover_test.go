@@ -68,6 +68,12 @@ func TestProverFields(t *testing.T) {
 			root, err := st.HashTreeRoot()
 			require.NoError(t, err)
 			p, err := beacon.NewProver(st)
+			if v >= beacon.Gloas {
+				// Documented: no proofs of progressive containers yet.
+				require.EqualError(t, err, "beacon: proofs of "+v.String()+" states are not supported yet (phase0 to fulu are)")
+				require.Nil(t, p)
+				return
+			}
 			require.NoError(t, err)
 			require.Equal(t, root, p.StateRoot())
 			m := stateMembers(t, st)

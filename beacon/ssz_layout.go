@@ -27,7 +27,7 @@ const (
 const maxSSZSize = 1<<32 - 1
 
 // headerFixedSize returns the fixed part's size of the execution payload
-// header of fork v (bellatrix and later): 536 bytes in bellatrix, 568 with
+// header of fork v (bellatrix to fulu): 536 bytes in bellatrix, 568 with
 // capella's withdrawals_root, 584 with deneb's blob gas fields.
 func headerFixedSize(v Version) int {
 	switch {

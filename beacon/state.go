@@ -100,7 +100,8 @@ type State struct {
 	NextSyncCommittee SyncCommittee
 
 	// LatestExecutionPayloadHeader is the header of the latest execution
-	// payload: bellatrix and later.
+	// payload: bellatrix to fulu (gloas has LatestBlockHash and
+	// LatestExecutionPayloadBid instead).
 	LatestExecutionPayloadHeader ExecutionPayloadHeader
 
 	// NextWithdrawalIndex is the index of the next withdrawal: capella

@@ -188,7 +188,7 @@ type SyncCommittee struct {
 }
 
 // ExecutionPayloadHeader is the header of the latest execution payload
-// (bellatrix and later). One type serves every fork: WithdrawalsRoot is
+// (bellatrix to fulu; a gloas state has none). One type serves every fork: WithdrawalsRoot is
 // part of the header from capella on, BlobGasUsed and ExcessBlobGas from
 // deneb on; before that they are zero and are neither encoded nor hashed.
 type ExecutionPayloadHeader struct {

@@ -29,12 +29,16 @@ func tinyPreset() beacon.Preset {
 }
 
 // jsonName is the consensus specs' name of a State field
-// (PreviousEpochParticipation: previous_epoch_participation).
+// (PreviousEpochParticipation: previous_epoch_participation); a run of
+// capitals is one word (PTCWindow: ptc_window).
 func jsonName(goName string) string {
 	var b strings.Builder
-	for i, r := range goName {
+	rs := []rune(goName)
+	for i, r := range rs {
 		if unicode.IsUpper(r) {
-			if i > 0 {
+			// A capital starts a word after a lower-case letter, or
+			// when it ends a run of capitals ("PTC|Window").
+			if i > 0 && (!unicode.IsUpper(rs[i-1]) || i+1 < len(rs) && unicode.IsLower(rs[i+1])) {
 				b.WriteByte('_')
 			}
 			r = unicode.ToLower(r)
@@ -42,6 +46,24 @@ func jsonName(goName string) string {
 		b.WriteRune(r)
 	}
 	return b.String()
+}
+
+// TestJSONNameOfEveryStateField checks jsonName against EncodeJSON: the
+// name of every State field (but Version and Preset) is a member of some
+// fork's state object, so the tests that find fields by it find them all.
+func TestJSONNameOfEveryStateField(t *testing.T) {
+	all := map[string]bool{}
+	for _, v := range beacon.Versions() {
+		for k := range forkFields(t, v) {
+			all[k] = true
+		}
+	}
+	st := reflect.TypeFor[beacon.State]()
+	for i := range st.NumField() {
+		if n := st.Field(i).Name; n != "Version" && n != "Preset" && !all[jsonName(n)] {
+			t.Errorf("State.%s: %q is no fork's JSON member", n, jsonName(n))
+		}
+	}
 }
 
 // forkFields returns the names of the members of v's state object, as
@@ -129,7 +151,7 @@ func invalidMutations(t *testing.T, v beacon.Version, p beacon.Preset) []mutatio
 		vector("current_sync_committee", p.SyncCommitteeSize, func(s *beacon.State) any { return &s.CurrentSyncCommittee.PublicKeys })
 		vector("next_sync_committee", p.SyncCommitteeSize, func(s *beacon.State) any { return &s.NextSyncCommittee.PublicKeys })
 	}
-	if v >= beacon.Bellatrix {
+	if has["latest_execution_payload_header"] {
 		ms = append(ms, mutation{"extra_data over its limit", "extra_data", func(s *beacon.State) {
 			s.LatestExecutionPayloadHeader.ExtraData = make([]byte, p.MaxExtraDataBytes+1)
 		}})
@@ -145,8 +167,23 @@ func invalidMutations(t *testing.T, v beacon.Version, p beacon.Preset) []mutatio
 	if v >= beacon.Fulu {
 		vector("proposer_lookahead", p.ProposerLookaheadLength(), func(s *beacon.State) any { return &s.ProposerLookahead })
 	}
-	// Every field of another fork, copied from a state that has it.
-	phase0, fulu := beacontest.NewState(beacon.Phase0, p, 3, 5), beacontest.NewState(beacon.Fulu, p, 3, 5)
+	if v >= beacon.Gloas {
+		vector("execution_payload_availability", p.SlotsPerHistoricalRoot/8, func(s *beacon.State) any { return &s.ExecutionPayloadAvailability })
+		vector("builder_pending_payments", p.BuilderPendingPaymentsLength(), func(s *beacon.State) any { return &s.BuilderPendingPayments })
+		vector("ptc_window", p.PTCWindowLength(), func(s *beacon.State) any { return &s.PTCWindow })
+		list("builders", p.ValidatorRegistryLimit, func(s *beacon.State) any { return &s.Builders })
+		list("builder_pending_withdrawals", p.ValidatorRegistryLimit, func(s *beacon.State) any { return &s.BuilderPendingWithdrawals })
+		list("payload_expected_withdrawals", p.MaxWithdrawalsPerPayload, func(s *beacon.State) any { return &s.PayloadExpectedWithdrawals })
+		list("latest_execution_payload_bid", p.MaxBlobCommitmentsPerBlock, func(s *beacon.State) any { return &s.LatestExecutionPayloadBid.BlobKZGCommitments })
+		ms = append(ms,
+			mutation{"execution_payload_availability bit beyond its length", "execution_payload_availability", func(s *beacon.State) {
+				s.ExecutionPayloadAvailability = make(beacon.Bitvector, (p.SlotsPerHistoricalRoot+7)/8+1)
+			}},
+			mutation{"ptc_window element one index short", "ptc_window", func(s *beacon.State) { s.PTCWindow[1] = s.PTCWindow[1][1:] }},
+		)
+	}
+	// Every field of another fork, copied from the oldest fork's state
+	// that has it.
 	st := reflect.TypeFor[beacon.State]()
 	for i := range st.NumField() {
 		f := st.Field(i)
@@ -154,9 +191,15 @@ func invalidMutations(t *testing.T, v beacon.Version, p beacon.Preset) []mutatio
 		if f.Name == "Version" || f.Name == "Preset" || has[name] {
 			continue
 		}
-		from := fulu
-		if _, ok := forkFields(t, beacon.Phase0)[name]; ok {
-			from = phase0
+		var from *beacon.State
+		for _, w := range beacon.Versions() {
+			if forkFields(t, w)[name] {
+				from = beacontest.NewState(w, p, 3, 5)
+				break
+			}
+		}
+		if from == nil {
+			t.Fatalf("State.%s (%s) is no fork's field", f.Name, name)
 		}
 		ms = append(ms, mutation{name + " of another fork", name, func(s *beacon.State) {
 			f := reflect.ValueOf(s).Elem().Field(i)

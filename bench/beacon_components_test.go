@@ -97,12 +97,15 @@ func components(st *beacon.State) []component {
 }
 
 // TestDifferentialComponents checks every container of generated states of
-// every fork against go-eth2-client's own types, decoded from our SSZ:
+// every fork go-eth2-client has (phase0 to fulu) against its own types, decoded from our SSZ:
 // our HashTreeRoot equals its HashTreeRoot, and our json.Marshal writes
 // exactly the bytes its json.Marshal writes (all our hex is lower case, so
 // lowering go-eth2-client's checksummed fee_recipient changes nothing else).
 func TestDifferentialComponents(t *testing.T) {
 	for _, v := range beacon.Versions() {
+		if v > beacon.Fulu {
+			continue // go-eth2-client v0.29.0 stops at fulu: gloas is TestDifferentialGloasLodestar's
+		}
 		t.Run(v.String(), func(t *testing.T) {
 			st := beacontest.NewState(v, beacon.MainnetPreset(), 64, 3)
 			ssz, err := st.MarshalSSZ()

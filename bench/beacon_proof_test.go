@@ -47,6 +47,9 @@ func versioned(v beacon.Version, s peerState) *spec.VersionedBeaconState {
 // branch, and the proof verifies against the state root.
 func TestDifferentialProofs(t *testing.T) {
 	for _, v := range beacon.Versions() {
+		if v > beacon.Fulu {
+			continue // go-eth2-client v0.29.0 stops at fulu, and NewProver refuses gloas for now
+		}
 		t.Run(v.String(), func(t *testing.T) {
 			st := beacontest.NewState(v, beacon.MainnetPreset(), 70, 8)
 			if v >= beacon.Deneb {

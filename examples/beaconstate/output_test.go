@@ -102,7 +102,7 @@ func TestExistingFileKept(t *testing.T) {
 		want string
 	}{
 		"not found":   {nil, "5", "HTTP 404 Not Found: NOT_FOUND: beacon state at slot 5"},
-		"not a state": {make([]byte, 1000), "head", "the input's 1000 bytes are fewer than the fixed part of a fulu state"},
+		"not a state": {make([]byte, 1000), "head", "the input is truncated: its 1000 bytes (its whole size) end inside the fixed part of a fulu state"},
 		"wrong root": {ssz, beacon.RootID(other).String(),
 			"state root mismatch: asked for 0x" + strings.TrimPrefix(beacon.RootID(other).String(), "0x") +
 				", got a state whose hash tree root is 0x" + strings.TrimPrefix(beacon.RootID(root).String(), "0x")},
