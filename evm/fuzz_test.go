@@ -2,8 +2,6 @@ package evm
 
 import (
 	"bytes"
-	"encoding/hex"
-	"errors"
 	"math/big"
 	"strconv"
 	"strings"
@@ -12,7 +10,6 @@ import (
 	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
-	"github.com/nodeaccess/nodeaccess"
 )
 
 // Seeds: result members as nodes send them (Erigon, reth and anvil shapes for
@@ -96,55 +93,6 @@ func FuzzDecodeRevertData(f *testing.F) {
 		// The error message never panics and names the reason.
 		if msg := (&RevertError{Data: data, Reason: reason, PanicCode: code}).Error(); reason != "" && !strings.Contains(msg, strconv.Quote(reason)) {
 			t.Fatalf("%q does not name the reason %q", msg, reason)
-		}
-	})
-}
-
-// FuzzAsRevert turns a node's error into a *RevertError as a call does: a
-// revert (code 3, or a message that says so) becomes one whose Data is
-// the node's hex data decoded, whose ErrorData gives it back as lower-case
-// 0x hex (or the node's data as it came when that was not hex), and whose
-// ErrorCode is the node's; any other error passes unchanged.
-func FuzzAsRevert(f *testing.F) {
-	f.Add(3, "execution reverted", "0x08c379a0000000000000000000000000000000000000000000000000000000000000002000000000000000000000000000000000000000000000000000000000000000036e6f700000000000000000000000000000000000000000000000000000000000", true)
-	f.Add(-32000, "execution reverted: nope", "0X4E487B710000000000000000000000000000000000000000000000000000000000000011", true)
-	f.Add(3, "execution reverted", "Reverted 0x1234", true)
-	f.Add(3, "", "0x", true)
-	f.Add(-32000, "out of gas", "0x00", true)
-	f.Add(3, "execution reverted", "", false)
-	f.Fuzz(func(t *testing.T, code int, msg, data string, hasData bool) {
-		re := &nodeaccess.RPCError{Code: code, Message: msg}
-		if hasData {
-			re.Data = data
-		}
-		err := asRevert(re)
-		if code != 3 && !strings.HasPrefix(msg, "execution reverted") {
-			if err != error(re) {
-				t.Fatalf("not a revert, yet %v", err)
-			}
-			return
-		}
-		var rev *RevertError
-		if !errors.As(err, &rev) || !errors.Is(err, ErrReverted) || rev.RPC != re || rev.ErrorCode() != code {
-			t.Fatalf("%v (%T): not the node's revert", err, err)
-		}
-		if rev.Error() == "" {
-			t.Fatal("an empty message")
-		}
-		want, herr := decodeHex(data)
-		switch {
-		case hasData && herr == nil:
-			if !bytes.Equal(rev.Data, want) || rev.ErrorData() != "0x"+hex.EncodeToString(want) {
-				t.Fatalf("data %q: Data %x, ErrorData %v", data, rev.Data, rev.ErrorData())
-			}
-		case hasData:
-			if rev.Data != nil || rev.ErrorData() != data {
-				t.Fatalf("data %q: Data %x, ErrorData %v", data, rev.Data, rev.ErrorData())
-			}
-		default:
-			if rev.Data != nil || rev.ErrorData() != "0x" {
-				t.Fatalf("no data: Data %x, ErrorData %v", rev.Data, rev.ErrorData())
-			}
 		}
 	})
 }
