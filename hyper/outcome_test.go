@@ -2,6 +2,7 @@ package hyper
 
 import (
 	"encoding/json"
+	"math"
 	"strconv"
 	"strings"
 	"testing"
@@ -111,7 +112,7 @@ func TestHandWrittenHIP4Mids(t *testing.T) {
 	require.True(t, ok)
 	assert.Equal(t, "#21", no.Key)
 	assert.True(t, yes.Price.Add(no.Price).Equal(decimalOne), "the two sides of outcome 2 add up to 1")
-	for _, c := range [][2]int{{3, 0}, {-1, 0}, {2, -1}, {2, 10}, {1 << 40, 0}, {214748364, 8}} {
+	for _, c := range [][2]int{{3, 0}, {-1, 0}, {2, -1}, {2, 10}, {math.MaxInt, 0}, {214748364, 8}} {
 		_, ok := mids.Outcome(c[0], c[1])
 		assert.False(t, ok, "%v", c)
 	}
