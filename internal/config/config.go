@@ -45,6 +45,15 @@ type Config struct {
 	// RelaxRPCID disables the check that a JSON-RPC response echoes the id.
 	RelaxRPCID bool
 
+	// Budget is a nodeaccess.Limiter stored untyped (see Hook); nil means
+	// no budget.
+	Budget any
+	// BudgetSet is true when the user chose the budget (WithBudget or
+	// WithoutBudget), so that a chain's default budget does not apply.
+	BudgetSet bool
+	// Costs overrides the request units of operations, by operation name.
+	Costs map[string]int
+
 	ext map[any]extValue
 }
 
