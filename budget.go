@@ -90,6 +90,11 @@ type BudgetStats struct {
 // NewBudget returns a budget of unitsPerSecond request units per second
 // (positive, finite) with bursts of up to burst units (at least 1). A call
 // that costs more units than burst is charged burst units.
+//
+// Give the plan's rate, and a burst below the provider's own bucket (half
+// of it, say): requests the budget spaces evenly may still reach the
+// provider bunched (scheduling, the network), and the provider's spare
+// units absorb that instead of a 429.
 func NewBudget(unitsPerSecond float64, burst int) (*Budget, error) {
 	if !(unitsPerSecond > 0) || math.IsInf(unitsPerSecond, 0) {
 		return nil, fmt.Errorf("nodeaccess: NewBudget: %v units per second is not a positive finite rate", unitsPerSecond)

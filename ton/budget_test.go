@@ -1,0 +1,78 @@
+package ton_test
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/nodeaccesstest"
+	"github.com/nodeaccess/nodeaccess/ton"
+	"github.com/nodeaccess/nodeaccess/ton/tontest"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestEveryOperationCostsOne: every TON operation costs 1 request unit
+// (interface, section 8), in Attempt.Units and in the budget.
+func TestEveryOperationCostsOne(t *testing.T) {
+	srv := tontest.NewT(t)
+	b, err := nodeaccess.NewBudget(1000, 100)
+	require.NoError(t, err)
+	units := map[string][]int{}
+	var mu sync.Mutex
+	c, err := srv.Client(nodeaccess.WithBudget(b), nodeaccess.WithHook(func(a nodeaccess.Attempt) {
+		mu.Lock()
+		units[a.Op] = append(units[a.Op], a.Units)
+		mu.Unlock()
+	}))
+	require.NoError(t, err)
+	ctx := context.Background()
+	_, err = c.BlockTransactionsExt(ctx, ton.BlockTransactionsQuery{Block: tontest.DefaultBlock, Count: 1})
+	require.NoError(t, err)
+	_, err = c.AccountStates(ctx, ton.AccountStatesQuery{Account: tontest.DefaultAccount})
+	require.NoError(t, err)
+	_, err = c.PendingTransactions(ctx, ton.PendingTransactionsQuery{Account: tontest.DefaultAccount})
+	require.NoError(t, err)
+	assert.Equal(t, map[string][]int{"getBlockTransactionsExt": {1}, "accountStates": {1}, "pendingTransactions": {1}}, units)
+	assert.Equal(t, int64(3), b.Stats().Units)
+}
+
+// TestBudgetKeepsWithinPlan: 16 goroutines against a server that enforces
+// a plan: with a budget of the plan's numbers, no request is refused; without
+// one, many are. The budget's burst is half the plan's: requests spent
+// evenly by the client may arrive bunched (scheduling, the network), and the
+// plan's spare units absorb that.
+func TestBudgetKeepsWithinPlan(t *testing.T) {
+	run := func(opts ...nodeaccess.Option) (nodeaccesstest.PlanStats, int64) {
+		srv := tontest.NewT(t)
+		srv.EnforcePlan(nodeaccesstest.Plan{UnitsPerSecond: 100, Burst: 10})
+		c, err := srv.Client(append(opts, nodeaccess.WithoutRetries())...)
+		require.NoError(t, err)
+		ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+		defer cancel()
+		var ok atomic.Int64
+		var wg sync.WaitGroup
+		for i := 0; i < 16; i++ {
+			wg.Go(func() {
+				for ctx.Err() == nil {
+					if _, err := c.PendingTransactions(ctx, ton.PendingTransactionsQuery{Account: tontest.DefaultAccount}); err == nil {
+						ok.Add(1)
+					}
+				}
+			})
+		}
+		wg.Wait()
+		return srv.PlanStats(), ok.Load()
+	}
+	b, err := nodeaccess.NewBudget(100, 5)
+	require.NoError(t, err)
+	with, served := run(nodeaccess.WithBudget(b))
+	assert.Zero(t, with.Rejected, "the budget let a request through that the plan refused")
+	// 5 at once and 100 per second for 0.5 s: about 55.
+	assert.GreaterOrEqual(t, served, int64(40))
+	without, _ := run()
+	assert.Greater(t, without.Rejected, 10)
+}
