@@ -24,17 +24,17 @@ func WithBudget(l Limiter) Option {
 		if l == nil {
 			return errors.New("nodeaccess: WithBudget: nil Limiter")
 		}
-		c.Budget, c.BudgetSet = l, true
+		c.Budget = l
 		return nil
 	}
 }
 
-// WithoutBudget turns off a budget a chain package sets by default (the
-// weight budget of Hyperliquid's public API) or one set by an earlier
-// WithBudget.
+// WithoutBudget turns off a budget set by an earlier WithBudget. (The
+// weight budget of Hyperliquid's public API is turned off with
+// hyper.WithoutPublicBudget.)
 func WithoutBudget() Option {
 	return func(c *config.Config) error {
-		c.Budget, c.BudgetSet = nil, true
+		c.Budget = nil
 		return nil
 	}
 }

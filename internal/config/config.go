@@ -48,9 +48,6 @@ type Config struct {
 	// Budget is a nodeaccess.Limiter stored untyped (see Hook); nil means
 	// no budget.
 	Budget any
-	// BudgetSet is true when the user chose the budget (WithBudget or
-	// WithoutBudget), so that a chain's default budget does not apply.
-	BudgetSet bool
 	// Costs overrides the request units of operations, by operation name.
 	Costs map[string]int
 

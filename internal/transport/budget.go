@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"time"
-
-	"github.com/nodeaccess/nodeaccess"
 )
 
 // Cost returns the request units of one attempt of op: the user's
@@ -51,14 +49,4 @@ func (c *Client) throttled(o *outcome) {
 	if o.status == 429 {
 		c.budget.Throttled(o.retryAfter)
 	}
-}
-
-// setBudget resolves the budget: the user's choice, else the chain's
-// default.
-func (c *Client) setBudget(def nodeaccess.Limiter) {
-	if c.cfg.BudgetSet {
-		c.budget, _ = c.cfg.Budget.(nodeaccess.Limiter)
-		return
-	}
-	c.budget = def
 }

@@ -129,18 +129,12 @@ func TestBudgetLimiterFailure(t *testing.T) {
 	require.ErrorContains(t, err, "budget: store down")
 }
 
-// TestBudgetDefaultAndWithout: a chain's default budget applies unless the
-// user chose one or none.
-func TestBudgetDefaultAndWithout(t *testing.T) {
-	def, user := &countingLimiter{}, &countingLimiter{}
-	mk := func(opts ...nodeaccess.Option) *Client {
-		c, err := New(Settings{Chain: "test", BaseURL: "https://node.example", Key: testKey, Options: opts, Budget: def})
-		require.NoError(t, err)
-		return c
-	}
-	assert.Same(t, def, mk().budget)
-	assert.Same(t, user, mk(nodeaccess.WithBudget(user)).budget)
-	assert.Nil(t, mk(nodeaccess.WithoutBudget()).budget)
-	assert.False(t, mk(nodeaccess.WithoutBudget()).Budgeted())
+// TestBudgetWithout: WithoutBudget undoes an earlier WithBudget.
+func TestBudgetWithout(t *testing.T) {
+	l := &countingLimiter{}
+	assert.Same(t, l, newClient(t, "https://node.example", testKey, nodeaccess.WithBudget(l)).budget)
+	c := newClient(t, "https://node.example", testKey, nodeaccess.WithBudget(l), nodeaccess.WithoutBudget())
+	assert.Nil(t, c.budget)
+	assert.False(t, c.Budgeted())
 	assert.Nil(t, newClient(t, "https://node.example", testKey).budget)
 }

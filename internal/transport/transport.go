@@ -30,9 +30,6 @@ type Settings struct {
 	// Request.Timeout and Request.MaxBytes of its calls, which the user's
 	// options override.
 	Options []nodeaccess.Option
-	// Budget is the chain's default budget (Hyperliquid's public API has
-	// one), used unless the user chose with WithBudget or WithoutBudget.
-	Budget nodeaccess.Limiter
 }
 
 // Client sends requests for one chain client. It is safe for concurrent use.
@@ -106,7 +103,7 @@ func New(s Settings) (*Client, error) {
 		return nil, fmt.Errorf("%s: %w", s.Chain, &nodeaccess.InputError{Arg: "option", Reason: fmt.Sprintf("%s is an option of another package, not of %s", opt, s.Chain)})
 	}
 	c.applyDefaults()
-	c.setBudget(s.Budget)
+	c.budget, _ = c.cfg.Budget.(nodeaccess.Limiter)
 	return c, nil
 }
 
