@@ -2,6 +2,7 @@ package transport
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 )
@@ -40,6 +41,10 @@ func (c *Client) charge(ctx context.Context, units int) (time.Duration, error) {
 	}
 	if cerr := ctx.Err(); cerr != nil {
 		return waited, cerr
+	}
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+		// The limiter saw that the units would come after the deadline.
+		return waited, c.red.Err(err)
 	}
 	return waited, fmt.Errorf("budget: %w", c.red.Err(err))
 }

@@ -138,3 +138,21 @@ func TestBudgetWithout(t *testing.T) {
 	assert.False(t, c.Budgeted())
 	assert.Nil(t, newClient(t, "https://node.example", testKey).budget)
 }
+
+// TestBudgetDeadlineFailsFast: units that would come after the context's
+// deadline end the call at once with an error that matches
+// context.DeadlineExceeded, not wrapped as a limiter failure, and nothing is
+// sent.
+func TestBudgetDeadlineFailsFast(t *testing.T) {
+	b, err := nodeaccess.NewBudget(1, 1)
+	require.NoError(t, err)
+	require.NoError(t, b.Wait(context.Background(), 1))
+	c := newClient(t, "http://127.0.0.1:1", testKey, nodeaccess.WithBudget(b))
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, err = call(ctx, t, c)
+	require.ErrorIs(t, err, context.DeadlineExceeded)
+	assert.NotContains(t, err.Error(), "budget: nodeaccess: budget")
+	assert.Less(t, time.Since(start), 50*time.Millisecond)
+}
