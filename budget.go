@@ -93,8 +93,10 @@ type BudgetStats struct {
 //
 // Give the plan's rate, and a burst below the provider's own bucket (half
 // of it, say): requests the budget spaces evenly may still reach the
-// provider bunched (scheduling, the network), and the provider's spare
-// units absorb that instead of a 429.
+// provider bunched (scheduling, garbage collection, the network), and the
+// provider's spare units absorb that instead of a 429. Where that is not
+// enough (a small bucket, a loaded machine), a rate a little below the
+// plan's (90 %) leaves spare units for it.
 func NewBudget(unitsPerSecond float64, burst int) (*Budget, error) {
 	if !(unitsPerSecond > 0) || math.IsInf(unitsPerSecond, 0) {
 		return nil, fmt.Errorf("nodeaccess: NewBudget: %v units per second is not a positive finite rate", unitsPerSecond)
