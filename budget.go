@@ -153,34 +153,49 @@ func (b *Budget) wait(ctx context.Context, units int) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	// A Retry-After in force first.
-	if err := b.waitPause(ctx); err != nil {
-		return err
-	}
-	now := time.Now()
-	b.recover(now)
-	r := b.lim.ReserveN(now, units)
-	if !r.OK() {
-		// Cannot happen: units <= burst, and the limit is never infinite.
-		return errors.New("nodeaccess: budget: reservation refused")
-	}
-	if d := r.DelayFrom(now); d > 0 {
-		if dl, ok := ctx.Deadline(); ok && dl.Before(now.Add(d)) {
-			r.CancelAt(now)
-			return fmt.Errorf("nodeaccess: budget: %d units are not available before the context's deadline: %w", units, context.DeadlineExceeded)
+	for {
+		// A Retry-After in force first.
+		if err := b.waitPause(ctx); err != nil {
+			return err
 		}
-		t := time.NewTimer(d)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			r.Cancel()
-			return ctx.Err()
-		case <-t.C:
+		now := time.Now()
+		b.recover(now)
+		r := b.lim.ReserveN(now, units)
+		if !r.OK() {
+			// Cannot happen: units <= burst, and the limit is never infinite.
+			return errors.New("nodeaccess: budget: reservation refused")
+		}
+		if d := r.DelayFrom(now); d > 0 {
+			if dl, ok := ctx.Deadline(); ok && dl.Before(now.Add(d)) {
+				r.CancelAt(now)
+				return fmt.Errorf("nodeaccess: budget: %d units are not available before the context's deadline: %w", units, context.DeadlineExceeded)
+			}
+			t := time.NewTimer(d)
+			select {
+			case <-ctx.Done():
+				t.Stop()
+				r.Cancel()
+				return ctx.Err()
+			case <-t.C:
+			}
+		}
+		// A 429 may have come while this caller waited: its Retry-After
+		// holds for every caller, those already waiting included. Such a
+		// caller queues again after the pause, at the lowered rate, so that
+		// the callers held by the pause do not all go at once when it ends
+		// (the units of the first reservation stay spent: the budget errs
+		// on the slow side).
+		if !b.paused(time.Now()) {
+			return nil
 		}
 	}
-	// A 429 may have come while this caller waited: its Retry-After holds
-	// for every caller, those already waiting included.
-	return b.waitPause(ctx)
+}
+
+// paused reports whether a Retry-After is in force at now.
+func (b *Budget) paused(now time.Time) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return now.Before(b.pausedUntil)
 }
 
 // waitPause waits until no Retry-After is in force.

@@ -167,3 +167,35 @@ type limiterFunc func(context.Context, int) error
 
 func (f limiterFunc) Wait(ctx context.Context, n int) error { return f(ctx, n) }
 func (f limiterFunc) Throttled(time.Duration)               {}
+
+// TestBudgetPauseEndsWithoutBurst: callers held by a Retry-After do not all
+// go at once when it ends (which would earn the next 429 at once): they
+// queue again at the lowered rate.
+func TestBudgetPauseEndsWithoutBurst(t *testing.T) {
+	b := newBudget(t, 20, 1) // one unit every 50 ms
+	require.NoError(t, b.Wait(context.Background(), 1))
+	start := time.Now()
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var ended []time.Duration
+	for i := 0; i < 5; i++ {
+		wg.Go(func() {
+			require.NoError(t, b.Wait(context.Background(), 1))
+			mu.Lock()
+			ended = append(ended, time.Since(start))
+			mu.Unlock()
+		})
+	}
+	time.Sleep(10 * time.Millisecond)
+	b.Throttled(200 * time.Millisecond) // the rate is now 10 per second
+	wg.Wait()
+	require.Len(t, ended, 5)
+	first, last := ended[0], ended[0]
+	for _, e := range ended {
+		first, last = min(first, e), max(last, e)
+	}
+	assert.GreaterOrEqual(t, first, 200*time.Millisecond)
+	// 5 callers at 10 per second after the pause: 400 ms from the first to
+	// the last (all at once before the fix).
+	assert.GreaterOrEqual(t, last-first, 300*time.Millisecond)
+}
