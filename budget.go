@@ -47,7 +47,9 @@ const (
 // budget for the attempt's cost in units. When the provider answers 429
 // anyway (another process shares the plan, or the plan is smaller than
 // configured), the budget halves its rate, makes every caller wait out the
-// Retry-After the provider asked for, and then adds back a tenth of the
+// Retry-After the provider asked for (callers already waiting included,
+// which then queue again at the lowered rate rather than all going when the
+// pause ends), and then adds back a tenth of the
 // plan's rate per second until it reaches the plan's rate again (additive
 // increase, multiplicative decrease). Processes that share one plan, each
 // with its own Budget, so converge to a share of it.
