@@ -28,4 +28,10 @@ type Attempt struct {
 	WillRetry bool
 	// Retry is the delay before the next attempt (0 when WillRetry is false).
 	Retry time.Duration
+	// Units is the attempt's cost in request units (see WithCost). It is
+	// charged to the budget when the client has one (WithBudget).
+	Units int
+	// BudgetWait is the time the attempt waited for its units before it was
+	// sent (0 without a budget). Duration does not include it.
+	BudgetWait time.Duration
 }

@@ -50,7 +50,8 @@
 // WithHTTPClient and WithRoundTripper replace the HTTP stack, WithMaxAttempts
 // (or WithoutRetries) and WithBackoff and WithMaxRetryAfter shape retries,
 // WithTimeout sets the per-attempt timeout, WithMaxResponseBytes caps bodies,
-// WithHook and WithLogger observe attempts, WithUserAgent adds to the
+// WithHook and WithLogger observe attempts, WithBudget, WithoutBudget and
+// WithCost spend a plan's request units, WithUserAgent adds to the
 // User-Agent, and WithoutRPCIDCheck accepts JSON-RPC servers that do not echo
 // request ids. Chain packages add their own (such as evm.WithPathSuffix).
 //
@@ -76,6 +77,33 @@
 // followed as the user's client follows them, without a Referer header;
 // a redirect to another origin never is, whatever the client's
 // CheckRedirect says. No request carries the key in a header.
+//
+// # Request units and budgets
+//
+// Providers sell plans in request units per second and answer 429 when a
+// plan is exceeded. Every operation has a cost in units, shown in
+// Attempt.Units: every TON operation costs 1; an eth_call 1, or 2 as an
+// archive request (earliest, a block hash, or a block number 128 or more
+// behind the head the client knows: see the evm package); operations whose
+// cost the interface does not name (eth_getCode, ots_getInternalOperations,
+// userVaultEquities, the beacon state) cost 1. WithCost changes the cost of
+// an operation.
+//
+// A Budget (NewBudget) spends a plan: pass the same one with WithBudget to
+// every client on the plan, of any chain, and before each attempt (retries
+// included) a client waits for the attempt's units, as long as its context
+// allows. After a 429 the budget halves its rate, holds every caller until
+// the provider's Retry-After has passed, and recovers by a tenth of the
+// plan's rate per second (AIMD, as TCP does), so that processes that share
+// a plan each settle on a share of it. Limiter is the budget's two-method
+// contract, which a limiter shared by many processes (a Redis-backed GCRA)
+// can meet instead. Budget.Stats reports the units spent, the time callers
+// waited and the 429s seen; Attempt.BudgetWait the wait of one attempt. The
+// logger reports nothing more. Without a budget nothing waits and no extra
+// work is done (the head of an EVM chain is not learnt).
+//
+// Hyperliquid's public API has a published limit of its own (1200 weight
+// per minute and IP); the hyper package keeps to it by default.
 //
 // # The access key
 //

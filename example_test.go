@@ -12,6 +12,9 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/evm"
+	"github.com/nodeaccess/nodeaccess/hyper/hypertest"
+	"github.com/nodeaccess/nodeaccess/ton"
+	"github.com/nodeaccess/nodeaccess/ton/tontest"
 )
 
 // Tell the failures apart with errors.Is and errors.As.
@@ -90,4 +93,43 @@ func ExampleInputError() {
 	// Output:
 	// evm: eth_call: invalid input: to: the zero address is not a call target (set CallMsg.To)
 	// true
+}
+
+// One budget spends one plan for clients of two chains: every attempt waits
+// for its request units first, and a 429 slows the budget down for all.
+func ExampleNewBudget() {
+	plan, err := nodeaccess.NewBudget(50, 10) // 50 units per second, bursts of 10
+	if err != nil {
+		log.Fatal(err)
+	}
+	tonSrv, err := tontest.New()
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer tonSrv.Close()
+	hyperSrv, err := hypertest.New()
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer hyperSrv.Close()
+	tc, err := tonSrv.Client(nodeaccess.WithBudget(plan))
+	if err != nil {
+		log.Fatal(err)
+	}
+	hc, err := hyperSrv.Client(nodeaccess.WithBudget(plan))
+	if err != nil {
+		log.Fatal(err)
+	}
+	ctx := context.Background()
+	for i := 0; i < 3; i++ {
+		if _, err := tc.AccountStates(ctx, ton.AccountStatesQuery{Account: tontest.DefaultAccount}); err != nil {
+			log.Fatal(err)
+		}
+		if _, err := hc.UserVaultEquities(ctx, hypertest.DefaultUser); err != nil {
+			log.Fatal(err)
+		}
+	}
+	st := plan.Stats()
+	fmt.Printf("%d units in %d waits, %d answers 429\n", st.Units, st.Waits, st.Throttled)
+	// Output: 6 units in 6 waits, 0 answers 429
 }

@@ -44,6 +44,8 @@ import (
 var readmeValues = map[string]string{
 	"ctx":      "context.Context",
 	"key":      "string",
+	"evmURL":   "string",
+	"tonURL":   "string",
 	"holder":   "common.Address",
 	"usdc":     "common.Address",
 	"user":     "common.Address",

@@ -97,7 +97,7 @@ func (c *Client) Call(ctx context.Context, msg CallMsg, block Block) ([]byte, er
 	params = block.appendJSON(params)
 	params = append(params, ']')
 	*bp = params
-	out, err := rpc(ctx, c, op, params, decodeHexBytes)
+	out, err := rpc(ctx, c, op, params, c.callUnits(ctx, block), decodeHexBytes)
 	if err != nil {
 		return nil, c.t.Wrap(op, asRevert(err, c.t.Mask))
 	}
@@ -106,10 +106,11 @@ func (c *Client) Call(ctx context.Context, msg CallMsg, block Block) ([]byte, er
 
 // rpc sends one JSON-RPC call to the client's endpoint and decodes its result
 // with decode; a decoding failure is an ErrInvalidResponse error that shows
-// the body. Errors are returned unwrapped.
-func rpc[T any](ctx context.Context, c *Client, method string, params []byte, decode func([]byte) (T, error)) (T, error) {
+// the body. units is what each attempt costs, 0 for the method's cost (1
+// unless the user set one). Errors are returned unwrapped.
+func rpc[T any](ctx context.Context, c *Client, method string, params []byte, units int, decode func([]byte) (T, error)) (T, error) {
 	var zero T
-	res, err := c.t.CallRPC(ctx, &transport.RPC{Target: c.target, Method: method, Params: params})
+	res, err := c.t.CallRPC(ctx, &transport.RPC{Target: c.target, Method: method, Params: params, Units: units})
 	if err != nil {
 		return zero, err
 	}

@@ -14,6 +14,7 @@ import (
 type Client struct {
 	t      *transport.Client
 	target transport.Target
+	head   *headCache // the chain's head, learnt only with a budget (cost.go)
 }
 
 type pathSuffixKey struct{}
@@ -50,7 +51,7 @@ func New(baseURL, key string, opts ...nodeaccess.Option) (*Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("evm: %w", err)
 	}
-	return &Client{t: t, target: target}, nil
+	return &Client{t: t, target: target, head: newHeadCache()}, nil
 }
 
 // NewFromURL takes a whole endpoint URL as providers show it, with the

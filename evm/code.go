@@ -23,7 +23,7 @@ func (c *Client) Code(ctx context.Context, account common.Address, block Block) 
 	params = block.appendJSON(params)
 	params = append(params, ']')
 	*bp = params
-	out, err := rpc(ctx, c, op, params, decodeHexBytes)
+	out, err := rpc(ctx, c, op, params, 0, decodeHexBytes)
 	if err != nil {
 		return nil, c.t.Wrap(op, err)
 	}

@@ -84,7 +84,7 @@ func (c *Client) InternalOperations(ctx context.Context, tx common.Hash) ([]Inte
 	params = hex.AppendEncode(params, tx[:])
 	params = append(params, `"]`...)
 	*bp = params
-	ops, err := rpc(ctx, c, op, params, decodeInternalOperations)
+	ops, err := rpc(ctx, c, op, params, 0, decodeInternalOperations)
 	if err != nil {
 		return nil, c.t.Wrap(op, err)
 	}

@@ -93,7 +93,8 @@ func New(baseURL, key string, opts ...nodeaccess.Option) (*Client, error) {
 	}
 	// The public API gets a keyless transport of its own, which never sends
 	// the key and masks it in everything it reports.
-	public, err := transport.New(transport.Settings{Chain: chain, BaseURL: publicURL, Key: key, Keyless: true, Options: opts})
+	// It has a budget of its own, the public API's weight budget.
+	public, err := transport.New(transport.Settings{Chain: chain, BaseURL: publicURL, Key: key, Keyless: true, Options: publicOptions(node.Config(), opts)})
 	if err != nil {
 		return nil, err
 	}

@@ -13,6 +13,16 @@
 //     public URL that holds the key is refused, and the key is masked in
 //     everything that transport reports).
 //
+// Request units and budgets: the node's requests (UserVaultEquities, 1
+// unit: the interface names no cost) and the EVM client's are charged to
+// the node-access plan's budget, nodeaccess.WithBudget, when one is set. The
+// public API has a limit of its own, published by Hyperliquid: a weight of
+// 1200 per minute and IP, allMids weighing 2 (see PublicWeightPerMinute).
+// Every Client keeps to it by default with a NewPublicBudget of its own
+// (1200 in any minute); WithPublicBudget shares one between clients (the
+// limit is per IP) or puts another limiter in its place, and
+// WithoutPublicBudget turns it off.
+//
 // EVM returns an *evm.Client at {base}/{key}/evm for eth_call, eth_getCode
 // and ots_getInternalOperations on HyperEVM, made with the same key and
 // shared options:
@@ -67,7 +77,7 @@
 //     then to valid requests, is retried like 502-504; so is 429, which ends
 //     as nodeaccess.ErrRateLimited when the retries run out. The public API
 //     allows a weight of 1200 per minute and IP (allMids weighs 2,
-//     userVaultEquities 20).
+//     userVaultEquities 20), which the public budget keeps to.
 //   - A 2xx body that is not the expected JSON (an HTML page, truncated
 //     JSON, a price that is not a decimal) matches
 //     nodeaccess.ErrInvalidResponse.

@@ -20,6 +20,16 @@
 // answer instead of the server; [SlowBody] and [TruncatedBody] let the
 // server answer and then delay or cut its body.
 //
+// A server can also enforce a provider's request-unit plan, a token bucket
+// of R units per second that answers 429 with Retry-After once it is spent
+// ([Server.EnforcePlan], [Plan]), so that a test can check that its code
+// stays within a plan (with nodeaccess.WithBudget) and copes when it does
+// not:
+//
+//	srv.EnforcePlan(nodeaccesstest.Plan{UnitsPerSecond: 100, Burst: 10})
+//	// ... run the code under test ...
+//	if st := srv.PlanStats(); st.Rejected > 0 { ... }
+//
 // What every server does the same way: it listens on 127.0.0.1 at a free
 // port ([Server.URL]); a request whose key segment is not exactly
 // [Server.Key] gets 403 (a key that merely starts with the right key, or is

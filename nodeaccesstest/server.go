@@ -57,6 +57,7 @@ type Server struct {
 	count   int
 	faults  []queued
 	log     []Request // the last maxLog requests
+	plan    *plan     // the plan enforced, nil for none (plan.go)
 }
 
 // maxLog is how many requests Received keeps; maxLogBody how many bytes of
@@ -291,6 +292,8 @@ func (s *Server) arrive(r *http.Request) (f Fault, ok bool) {
 		if s.faults[0].n--; s.faults[0].n == 0 {
 			s.faults = s.faults[1:]
 		}
+	} else if s.plan != nil {
+		f, _ = s.plan.charge(rec, time.Now())
 	}
 	rec.Fault = f
 	if len(s.log) == maxLog {

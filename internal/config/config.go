@@ -45,6 +45,12 @@ type Config struct {
 	// RelaxRPCID disables the check that a JSON-RPC response echoes the id.
 	RelaxRPCID bool
 
+	// Budget is a nodeaccess.Limiter stored untyped (see Hook); nil means
+	// no budget.
+	Budget any
+	// Costs overrides the request units of operations, by operation name.
+	Costs map[string]int
+
 	ext map[any]extValue
 }
 

@@ -44,6 +44,10 @@ type Request struct {
 	// RetryIf adds retryable cases to the shared ones (429, 502, 503, 504):
 	// it sees the status and the start of the body of a non-2xx response.
 	RetryIf func(status int, body []byte) bool
+	// Units is what each attempt costs in request units; 0 means the
+	// user's cost for Op (nodeaccess.WithCost), else 1. With a budget, each
+	// attempt waits for its units first.
+	Units int
 	// Check, for Do, inspects a 2xx body before it is returned, for servers
 	// that answer some failures with a 2xx status (an error envelope in a
 	// 200). Its error fails the attempt: retried like a 503 when marked
@@ -120,6 +124,8 @@ type outcome struct {
 	retryable  bool
 	retryAfter time.Duration
 	final      bool // the error is final whatever its kind (decoder, cap)
+	units      int
+	waited     time.Duration // waited on the budget before the attempt
 }
 
 // Do sends r, retrying as the policy allows, and returns the 2xx response
@@ -146,9 +152,21 @@ func (c *Client) run(ctx context.Context, r *Request, decode func(*Response) err
 	if err := ctx.Err(); err != nil {
 		return Response{}, err
 	}
+	units := c.units(r)
 	for n := 1; ; n++ {
+		var waited time.Duration
+		if c.budget != nil {
+			var err error
+			if waited, err = c.charge(ctx, units); err != nil {
+				return Response{}, err
+			}
+		}
 		start := time.Now()
 		resp, o := c.attempt(ctx, r, decode)
+		o.units, o.waited = units, waited
+		if c.budget != nil {
+			c.throttled(&o)
+		}
 		delay, again := c.nextDelay(ctx, n, &o)
 		if c.hook != nil || c.log != nil {
 			c.report(r, n, start, &o, delay, again)
@@ -427,6 +445,8 @@ func (c *Client) report(r *Request, n int, start time.Time, o *outcome, delay ti
 		Duration:   time.Since(start),
 		Bytes:      o.bytes,
 		Err:        c.red.Err(o.err),
+		Units:      o.units,
+		BudgetWait: o.waited,
 	}
 	if again {
 		a.WillRetry, a.Retry = true, delay

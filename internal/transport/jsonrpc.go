@@ -29,6 +29,8 @@ type RPC struct {
 	// RelaxID skips the id echo check for this call (servers known not to
 	// echo it); the client-wide WithoutRPCIDCheck does the same for all.
 	RelaxID bool
+	// Units is each attempt's cost (see Request.Units).
+	Units int
 }
 
 // RPCResult is the raw result member of a JSON-RPC response. Raw points into
@@ -67,7 +69,7 @@ func (c *Client) CallRPC(ctx context.Context, call *RPC) (RPCResult, error) {
 	if op == "" {
 		op = call.Method
 	}
-	req := Request{Op: op, Method: http.MethodPost, Target: call.Target, Body: b, Timeout: call.Timeout}
+	req := Request{Op: op, Method: http.MethodPost, Target: call.Target, Body: b, Timeout: call.Timeout, Units: call.Units}
 	resp, err := c.Do(ctx, &req)
 	if err != nil {
 		return RPCResult{}, err

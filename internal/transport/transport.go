@@ -53,6 +53,7 @@ type Client struct {
 	hook     func(nodeaccess.Attempt)
 	log      *slog.Logger
 	ua       []string
+	budget   nodeaccess.Limiter // nil: no budget (budget.go)
 
 	// userMaxBytes is the user's WithMaxResponseBytes, 0 when not set.
 	userMaxBytes int64
@@ -102,6 +103,7 @@ func New(s Settings) (*Client, error) {
 		return nil, fmt.Errorf("%s: %w", s.Chain, &nodeaccess.InputError{Arg: "option", Reason: fmt.Sprintf("%s is an option of another package, not of %s", opt, s.Chain)})
 	}
 	c.applyDefaults()
+	c.budget, _ = c.cfg.Budget.(nodeaccess.Limiter)
 	return c, nil
 }
 

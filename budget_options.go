@@ -1,0 +1,63 @@
+package nodeaccess
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+
+	"github.com/nodeaccess/nodeaccess/internal/config"
+)
+
+// MaxCost is the largest cost WithCost accepts for one operation.
+const MaxCost = 1 << 20
+
+// WithBudget makes the client wait on l for each attempt's request units
+// before sending it, and report 429 answers to l. Pass the same l (a
+// *Budget, or a limiter shared by several processes) to every client that
+// draws on one plan, whatever their chain.
+//
+// What each operation costs is documented by its chain package; WithCost
+// changes it. Without a budget nothing waits and nothing is counted: the
+// costs then only appear in Attempt.Units.
+func WithBudget(l Limiter) Option {
+	return func(c *config.Config) error {
+		if l == nil {
+			return errors.New("nodeaccess: WithBudget: nil Limiter")
+		}
+		c.Budget = l
+		return nil
+	}
+}
+
+// WithoutBudget turns off a budget set by an earlier WithBudget. (The
+// weight budget of Hyperliquid's public API is turned off with
+// hyper.WithoutPublicBudget.)
+func WithoutBudget() Option {
+	return func(c *config.Config) error {
+		c.Budget = nil
+		return nil
+	}
+}
+
+// WithCost sets the request units one attempt of operation op costs, from 1
+// to MaxCost, replacing the chain package's default. op is the operation's
+// name as Attempt.Op shows it ("eth_call", "accountStates"); a chain package
+// may name further costs of its own (evm.CostArchiveCall for an archive
+// eth_call).
+func WithCost(op string, units int) Option {
+	return func(c *config.Config) error {
+		if op == "" {
+			return errors.New("nodeaccess: WithCost: empty operation name")
+		}
+		if units < 1 || units > MaxCost {
+			return fmt.Errorf("nodeaccess: WithCost: %d units for %q is outside 1..%d", units, op, MaxCost)
+		}
+		// A copy, so that options applied to several clients never share
+		// a map one of them writes.
+		m := make(map[string]int, len(c.Costs)+1)
+		maps.Copy(m, c.Costs)
+		m[op] = units
+		c.Costs = m
+		return nil
+	}
+}

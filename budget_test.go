@@ -1,0 +1,201 @@
+package nodeaccess_test
+
+import (
+	"context"
+	"errors"
+	"math"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/internal/config"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func newBudget(t *testing.T, perSecond float64, burst int) *nodeaccess.Budget {
+	t.Helper()
+	b, err := nodeaccess.NewBudget(perSecond, burst)
+	require.NoError(t, err)
+	return b
+}
+
+func TestNewBudgetRefusesBadValues(t *testing.T) {
+	for _, r := range []float64{0, -1, math.NaN(), math.Inf(1), math.Inf(-1)} {
+		_, err := nodeaccess.NewBudget(r, 10)
+		require.Error(t, err, "rate %v", r)
+	}
+	_, err := nodeaccess.NewBudget(10, 0)
+	require.ErrorContains(t, err, "burst 0")
+	for _, o := range []nodeaccess.Option{nodeaccess.WithBudget(nil), nodeaccess.WithCost("", 1),
+		nodeaccess.WithCost("eth_call", 0), nodeaccess.WithCost("eth_call", nodeaccess.MaxCost+1)} {
+		require.Error(t, o(&config.Config{}))
+	}
+}
+
+// TestBudgetManyGoroutines: many callers together never spend more than the
+// rate (plus the burst) allows, and every unit is counted.
+func TestBudgetManyGoroutines(t *testing.T) {
+	const rate, burst, callers, each = 2000.0, 20, 40, 5
+	b := newBudget(t, rate, burst)
+	start := time.Now()
+	var wg sync.WaitGroup
+	for i := 0; i < callers; i++ {
+		wg.Go(func() {
+			for j := 0; j < each; j++ {
+				require.NoError(t, b.Wait(context.Background(), 2))
+			}
+		})
+	}
+	wg.Wait()
+	elapsed := time.Since(start)
+	const units = callers * each * 2
+	// (units - burst) / rate = 190 ms at the least.
+	min := time.Duration(float64(units-burst) / rate * float64(time.Second))
+	assert.GreaterOrEqual(t, elapsed, min-5*time.Millisecond)
+	s := b.Stats()
+	assert.Equal(t, int64(units), s.Units)
+	assert.Equal(t, int64(callers*each), s.Waits)
+	assert.Positive(t, s.Waited)
+	assert.Equal(t, rate, s.Rate)
+}
+
+// TestBudgetCancelWhileWaiting: a caller whose context ends while it waits
+// gets the context's error, spends nothing, and leaves its units to others.
+func TestBudgetCancelWhileWaiting(t *testing.T) {
+	b := newBudget(t, 10, 1) // one unit every 100 ms
+	require.NoError(t, b.Wait(context.Background(), 1))
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(20*time.Millisecond, cancel)
+	start := time.Now()
+	err := b.Wait(ctx, 1)
+	require.ErrorIs(t, err, context.Canceled)
+	assert.Less(t, time.Since(start), 90*time.Millisecond)
+	assert.Equal(t, int64(1), b.Stats().Units)
+
+	// A deadline the wait would outlast ends it at once.
+	dctx, dcancel := context.WithTimeout(context.Background(), 10*time.Millisecond)
+	defer dcancel()
+	require.NoError(t, b.Wait(context.Background(), 1))
+	start = time.Now()
+	err = b.Wait(dctx, 1)
+	require.ErrorIs(t, err, context.DeadlineExceeded)
+	assert.Less(t, time.Since(start), 5*time.Millisecond)
+
+	// An ended context spends nothing even when units are there.
+	b2 := newBudget(t, 10, 5)
+	done, cancel2 := context.WithCancel(context.Background())
+	cancel2()
+	require.ErrorIs(t, b2.Wait(done, 1), context.Canceled)
+	assert.Equal(t, int64(0), b2.Stats().Units)
+}
+
+// TestBudgetAIMD: a 429 halves the rate once per congestion event (the 429s
+// of attempts already in flight do not halve it again), and the rate then
+// climbs back by a tenth of the plan per second.
+func TestBudgetAIMD(t *testing.T) {
+	b := newBudget(t, 1000, 10)
+	b.Throttled(0)
+	b.Throttled(0)
+	b.Throttled(0)
+	s := b.Stats()
+	assert.Equal(t, int64(3), s.Throttled)
+	assert.Equal(t, 500.0, s.Rate)
+	time.Sleep(200 * time.Millisecond)
+	require.NoError(t, b.Wait(context.Background(), 1))
+	r := b.Stats().Rate
+	// 500 + 1000·0.1·0.2 s = 520, give or take the scheduler.
+	assert.Greater(t, r, 515.0)
+	assert.Less(t, r, 560.0)
+	// The lowered rate is the rate callers get: 100 units above the burst
+	// take about 100/530 s, not 100/1000 s.
+	start := time.Now()
+	for i := 0; i < 110; i++ {
+		require.NoError(t, b.Wait(context.Background(), 1))
+	}
+	assert.Greater(t, time.Since(start), 170*time.Millisecond)
+}
+
+// TestBudgetRetryAfterEveryCaller: a Retry-After holds for every caller:
+// those that come after the 429 and those already waiting when it came.
+func TestBudgetRetryAfterEveryCaller(t *testing.T) {
+	const pause = 250 * time.Millisecond
+	b := newBudget(t, 20, 1) // one unit every 50 ms
+	require.NoError(t, b.Wait(context.Background(), 1))
+	start := time.Now()
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var ended []time.Duration
+	waiter := func() {
+		require.NoError(t, b.Wait(context.Background(), 1))
+		mu.Lock()
+		ended = append(ended, time.Since(start))
+		mu.Unlock()
+	}
+	wg.Go(waiter) // already waiting (its unit is due at 50 ms) when the 429 comes
+	time.Sleep(10 * time.Millisecond)
+	b.Throttled(pause)
+	thrown := time.Since(start)
+	for i := 0; i < 5; i++ {
+		wg.Go(waiter)
+	}
+	wg.Wait()
+	require.Len(t, ended, 6)
+	for _, e := range ended {
+		assert.GreaterOrEqual(t, e, thrown+pause, "a caller went before the Retry-After had passed")
+	}
+}
+
+// TestBudgetChargesBurstAtMost: a cost above the burst is charged the burst
+// (it could never be granted otherwise), not refused.
+func TestBudgetChargesBurstAtMost(t *testing.T) {
+	b := newBudget(t, 100, 3)
+	require.NoError(t, b.Wait(context.Background(), 20))
+	assert.Equal(t, int64(3), b.Stats().Units)
+}
+
+// TestLimiterContract: *Budget is a Limiter, and a limiter of the user's own
+// is accepted by WithBudget.
+func TestLimiterContract(t *testing.T) {
+	var _ nodeaccess.Limiter = newBudget(t, 1, 1)
+	var l nodeaccess.Limiter = limiterFunc(func(context.Context, int) error { return errors.New("x") })
+	require.NoError(t, nodeaccess.WithBudget(l)(&config.Config{}))
+}
+
+type limiterFunc func(context.Context, int) error
+
+func (f limiterFunc) Wait(ctx context.Context, n int) error { return f(ctx, n) }
+func (f limiterFunc) Throttled(time.Duration)               {}
+
+// TestBudgetPauseEndsWithoutBurst: callers held by a Retry-After do not all
+// go at once when it ends (which would earn the next 429 at once): they
+// queue again at the lowered rate.
+func TestBudgetPauseEndsWithoutBurst(t *testing.T) {
+	b := newBudget(t, 20, 1) // one unit every 50 ms
+	require.NoError(t, b.Wait(context.Background(), 1))
+	start := time.Now()
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var ended []time.Duration
+	for i := 0; i < 5; i++ {
+		wg.Go(func() {
+			require.NoError(t, b.Wait(context.Background(), 1))
+			mu.Lock()
+			ended = append(ended, time.Since(start))
+			mu.Unlock()
+		})
+	}
+	time.Sleep(10 * time.Millisecond)
+	b.Throttled(200 * time.Millisecond) // the rate is now 10 per second
+	wg.Wait()
+	require.Len(t, ended, 5)
+	first, last := ended[0], ended[0]
+	for _, e := range ended {
+		first, last = min(first, e), max(last, e)
+	}
+	assert.GreaterOrEqual(t, first, 200*time.Millisecond)
+	// 5 callers at 10 per second after the pause: 400 ms from the first to
+	// the last (all at once before the fix).
+	assert.GreaterOrEqual(t, last-first, 300*time.Millisecond)
+}

@@ -1,0 +1,106 @@
+package hyper
+
+import (
+	"errors"
+
+	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/internal/config"
+)
+
+// Hyperliquid's public API limits each IP address to a weight budget per
+// minute, each request type having a weight. The numbers are those of
+// Hyperliquid's API documentation, "Rate limits and user limits"
+// (https://hyperliquid.gitbook.io/hyperliquid-docs/for-developers/api/rate-limits-and-user-limits,
+// read November 2026): REST requests share 1200 per minute; allMids,
+// l2Book, clearinghouseState, orderStatus, spotClearinghouseState and
+// exchangeStatus weigh 2, userRole 60, every other documented info request
+// 20 (userVaultEquities among them).
+const (
+	// PublicWeightPerMinute is the public API's weight budget per IP per
+	// minute.
+	PublicWeightPerMinute = 1200
+	// WeightAllMids is the weight of an allMids request.
+	WeightAllMids = 2
+	// WeightInfo is the weight of the other info requests of this package
+	// (userVaultEquities), should they be sent to the public API.
+	WeightInfo = 20
+)
+
+// The default public budget spends PublicWeightPerMinute in any minute, not
+// more: a token bucket of publicRate per second with a burst of publicBurst,
+// where publicBurst + 60·publicRate = 1200, so that no window of 60 seconds,
+// sliding or fixed, sees more than the limit (a bucket of 20 per second with
+// a burst of 1200 could spend 2400 in the first minute).
+const (
+	publicRate  = 19.0
+	publicBurst = PublicWeightPerMinute - 60*19
+)
+
+// NewPublicBudget returns a budget that keeps to the public API's published
+// limit: 1200 weight in any minute (19 per second with bursts of 60).
+// Every Client has one of its own by default; the limit is per IP, so
+// clients of one process (or machine) that call the public API should share
+// one: pass the same NewPublicBudget() to each with WithPublicBudget.
+func NewPublicBudget() *nodeaccess.Budget {
+	b, err := nodeaccess.NewBudget(publicRate, publicBurst)
+	if err != nil {
+		panic("hyper: the public budget's constants are wrong: " + err.Error()) // cannot happen: constants
+	}
+	return b
+}
+
+type publicBudgetKey struct{}
+
+// publicBudget is what WithPublicBudget and WithoutPublicBudget store: off
+// is true for WithoutPublicBudget.
+type publicBudget struct {
+	l   nodeaccess.Limiter
+	off bool
+}
+
+// WithPublicBudget makes the client charge the requests it sends to the
+// public API (AllMids, weight WeightAllMids) to l instead of a
+// NewPublicBudget of its own. The weights count as the budget's units;
+// nodeaccess.WithCost("allMids", n) changes them.
+//
+// nodeaccess.WithBudget, a budget of the node-access plan, applies to the
+// node's requests and the EVM client's only: the public API is not part of
+// the plan.
+func WithPublicBudget(l nodeaccess.Limiter) nodeaccess.Option {
+	return func(c *config.Config) error {
+		if l == nil {
+			return errors.New("WithPublicBudget: nil Limiter (use WithoutPublicBudget to turn the budget off)")
+		}
+		c.SetExt(chain, "WithPublicBudget", publicBudgetKey{}, publicBudget{l: l})
+		return nil
+	}
+}
+
+// WithoutPublicBudget turns the public API's weight budget off: requests to
+// the public API then wait for nothing, and a 429 is only retried.
+func WithoutPublicBudget() nodeaccess.Option {
+	return func(c *config.Config) error {
+		c.SetExt(chain, "WithoutPublicBudget", publicBudgetKey{}, publicBudget{off: true})
+		return nil
+	}
+}
+
+// publicOptions are the options of the public API's transport: the public
+// weights first (so that the user's WithCost wins), the user's options,
+// and last the public budget, which replaces any nodeaccess.WithBudget.
+func publicOptions(cfg *config.Config, opts []nodeaccess.Option) []nodeaccess.Option {
+	var l nodeaccess.Limiter
+	switch v, ok := cfg.Ext(publicBudgetKey{}); {
+	case !ok:
+		l = NewPublicBudget()
+	case !v.(publicBudget).off:
+		l = v.(publicBudget).l
+	}
+	out := make([]nodeaccess.Option, 0, len(opts)+2)
+	out = append(out, nodeaccess.WithCost("allMids", WeightAllMids), nodeaccess.WithCost("userVaultEquities", WeightInfo))
+	out = append(out, opts...)
+	if l == nil {
+		return append(out, nodeaccess.WithoutBudget())
+	}
+	return append(out, nodeaccess.WithBudget(l))
+}

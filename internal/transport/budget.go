@@ -1,0 +1,57 @@
+package transport
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Cost returns the request units of one attempt of op: the user's
+// nodeaccess.WithCost for op, else def.
+func (c *Client) Cost(op string, def int) int {
+	if u, ok := c.cfg.Costs[op]; ok {
+		return u
+	}
+	return def
+}
+
+// Budgeted reports whether the client charges a budget, so that a chain
+// package does the work of finding a cost (such as learning the chain's
+// head) only when it is spent.
+func (c *Client) Budgeted() bool { return c.budget != nil }
+
+// units is what each attempt of r costs.
+func (c *Client) units(r *Request) int {
+	if r.Units > 0 {
+		return r.Units
+	}
+	return c.Cost(r.Op, 1)
+}
+
+// charge waits on the budget for units before an attempt and returns how
+// long it waited. The context's error comes back as it is; a limiter's own
+// failure (a distributed limiter that cannot reach its store) is wrapped.
+func (c *Client) charge(ctx context.Context, units int) (time.Duration, error) {
+	start := time.Now()
+	err := c.budget.Wait(ctx, units)
+	waited := time.Since(start)
+	if err == nil {
+		return waited, nil
+	}
+	if cerr := ctx.Err(); cerr != nil {
+		return waited, cerr
+	}
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+		// The limiter saw that the units would come after the deadline.
+		return waited, c.red.Err(err)
+	}
+	return waited, fmt.Errorf("budget: %w", c.red.Err(err))
+}
+
+// throttled tells the budget about a 429.
+func (c *Client) throttled(o *outcome) {
+	if o.status == 429 {
+		c.budget.Throttled(o.retryAfter)
+	}
+}
