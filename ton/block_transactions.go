@@ -81,7 +81,8 @@ type BlockTransaction struct {
 	// Time is the transaction's time (utime), UTC; the zero time.Time
 	// (IsZero) when the server sent none, null or 0, never 1970-01-01.
 	Time time.Time
-	// Fee is the total fee in nanotons (fee); nil when not sent.
+	// Fee is the total fee in nanotons (v2 fee, v3 total_fees); nil when
+	// not sent.
 	Fee *big.Int
 	// StorageFee is the storage part of the fee in nanotons; nil when not sent.
 	StorageFee *big.Int
@@ -90,6 +91,17 @@ type BlockTransaction struct {
 	// Data is the transaction as a serialised bag of cells (data); nil when
 	// not sent.
 	Data []byte
+	// InMsg is the message that started the transaction; nil when there is
+	// none (tick-tock and other system transactions). InMsg.Source is nil
+	// for an external message (a wallet's signed request).
+	InMsg *Message
+	// OutMsgs are the messages the transaction sent, in order; nil when the
+	// server sent no out_msgs member.
+	OutMsgs []Message
+	// PrevTransaction is the account's previous transaction (v2
+	// prev_transaction_id, v3 prev_trans_lt and prev_trans_hash); zero
+	// (IsZero) when not sent or for an account's first transaction.
+	PrevTransaction TxID
 	// Transaction is the detailed transaction as the server sent it: the
 	// entry's "transaction" member in the interface's shape, else the whole
 	// entry (real v2 servers send the transaction itself, with account added).
@@ -210,15 +222,21 @@ type wireBlockTx struct {
 	Address *struct {
 		AccountAddress addrField `json:"account_address"`
 	} `json:"address"`
-	Hash          hashField       `json:"hash"`
-	LT            num             `json:"lt"`
-	TransactionID *wireTxID       `json:"transaction_id"`
-	Transaction   json.RawMessage `json:"transaction"`
-	Utime         num             `json:"utime"`
-	Data          bocField        `json:"data"`
-	Fee           num             `json:"fee"`
-	StorageFee    num             `json:"storage_fee"`
-	OtherFee      num             `json:"other_fee"`
+	Hash          hashField         `json:"hash"`
+	LT            num               `json:"lt"`
+	TransactionID *wireTxID         `json:"transaction_id"`
+	Transaction   json.RawMessage   `json:"transaction"`
+	Utime         num               `json:"utime"`
+	Data          bocField          `json:"data"`
+	Fee           num               `json:"fee"`
+	StorageFee    num               `json:"storage_fee"`
+	OtherFee      num               `json:"other_fee"`
+	TotalFees     num               `json:"total_fees"`
+	InMsg         json.RawMessage   `json:"in_msg"`
+	OutMsgs       []json.RawMessage `json:"out_msgs"`
+	PrevTxID      *wireTxID         `json:"prev_transaction_id"`
+	PrevTransLT   num               `json:"prev_trans_lt"`
+	PrevTransHash hashField         `json:"prev_trans_hash"`
 }
 
 // decodeBlockTransactions decodes a getBlockTransactionsExt body, wrapped
@@ -332,7 +350,11 @@ func decodeBlockTx(raw json.RawMessage, out *BlockTransaction) error {
 	if out.Time, err = unixTime(typed.Utime, "utime"); err != nil {
 		return err
 	}
-	if out.Fee, err = typed.Fee.optAmount("fee"); err != nil {
+	fee, feeName := typed.Fee, "fee"
+	if !fee.set {
+		fee, feeName = typed.TotalFees, "total_fees"
+	}
+	if out.Fee, err = fee.optAmount(feeName); err != nil {
 		return err
 	}
 	if out.StorageFee, err = typed.StorageFee.optAmount("storage_fee"); err != nil {
@@ -342,5 +364,9 @@ func decodeBlockTx(raw json.RawMessage, out *BlockTransaction) error {
 		return err
 	}
 	out.Data = typed.Data
-	return nil
+	if out.InMsg, out.OutMsgs, err = decodeMessages(typed.InMsg, typed.OutMsgs); err != nil {
+		return err
+	}
+	out.PrevTransaction, err = decodePrevTx(typed.PrevTxID, typed.PrevTransLT, typed.PrevTransHash)
+	return err
 }
