@@ -115,9 +115,10 @@ type BlockTransaction struct {
 	// OutMsgs are the messages the transaction sent, in order; nil when the
 	// server sent no out_msgs member.
 	OutMsgs []Message
-	// PrevTransaction is the account's previous transaction (v2
-	// prev_transaction_id, v3 prev_trans_lt and prev_trans_hash); zero
-	// (IsZero) when not sent or for an account's first transaction.
+	// PrevTransaction is the account's previous transaction (v3
+	// prev_trans_lt and prev_trans_hash); zero (IsZero) when not sent, as
+	// in every v2 transaction (v2 names no previous transaction per
+	// transaction), or for an account's first transaction.
 	PrevTransaction TxID
 	// Transaction is the detailed transaction as the server sent it: the
 	// entry's "transaction" member in the interface's shape, else the whole
@@ -286,7 +287,6 @@ type wireBlockTx struct {
 	TotalFees     num               `json:"total_fees"`
 	InMsg         json.RawMessage   `json:"in_msg"`
 	OutMsgs       []json.RawMessage `json:"out_msgs"`
-	PrevTxID      *wireTxID         `json:"prev_transaction_id"`
 	PrevTransLT   num               `json:"prev_trans_lt"`
 	PrevTransHash hashField         `json:"prev_trans_hash"`
 }
@@ -419,6 +419,6 @@ func decodeBlockTx(raw json.RawMessage, out *BlockTransaction) error {
 	if out.InMsg, out.OutMsgs, err = decodeMessages(typed.InMsg, typed.OutMsgs); err != nil {
 		return err
 	}
-	out.PrevTransaction, err = decodePrevTx(typed.PrevTxID, typed.PrevTransLT, typed.PrevTransHash)
+	out.PrevTransaction, err = decodePrevTx(typed.PrevTransLT, typed.PrevTransHash)
 	return err
 }

@@ -225,12 +225,9 @@ type TxID struct {
 // has no previous one: servers send lt 0 and a zero hash, or nothing).
 func (id TxID) IsZero() bool { return id.LT == 0 && id.Hash.IsZero() }
 
-// decodePrevTx reads the previous transaction id from v2's
-// prev_transaction_id {lt, hash} or v3's prev_trans_lt and prev_trans_hash.
-func decodePrevTx(v2 *wireTxID, lt num, hash hashField) (TxID, error) {
-	if v2 != nil {
-		lt, hash = v2.LT, v2.Hash
-	}
+// decodePrevTx reads the previous transaction id from v3's prev_trans_lt
+// and prev_trans_hash (v2 transactions carry none).
+func decodePrevTx(lt num, hash hashField) (TxID, error) {
 	var id TxID
 	if lt.set {
 		var err error

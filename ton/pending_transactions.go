@@ -195,7 +195,7 @@ func decodePending(raw json.RawMessage, out *PendingTransaction) error {
 	if out.InMsg, out.OutMsgs, err = decodeMessages(w.InMsg, w.OutMsgs); err != nil {
 		return err
 	}
-	if out.PrevTransaction, err = decodePrevTx(nil, w.PrevTransLT, w.PrevTransHash); err != nil {
+	if out.PrevTransaction, err = decodePrevTx(w.PrevTransLT, w.PrevTransHash); err != nil {
 		return err
 	}
 	out.Raw = raw
