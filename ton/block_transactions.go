@@ -19,12 +19,29 @@ import (
 // for when BlockTransactionsQuery.Count is 0 (the interface's default).
 const DefaultBlockCount = 40
 
+// MaxBlockCount is the largest BlockTransactionsQuery.Count the SDK sends:
+// toncenter's C++ server answers a larger count with 422 "count should be
+// less or equal 10000". Whatever the count, a server may answer with fewer
+// transactions and Incomplete set: the lite server lists at most 256 a call
+// (the Python server passes its answer on as is; the C++ server asks in
+// chunks of 256 up to the count).
+const MaxBlockCount = 10000
+
 // BlockTransactionsQuery selects the transactions of one block.
 type BlockTransactionsQuery struct {
-	// Block is the block: workchain, shard (never 0) and seqno.
+	// Block is the block: workchain, shard (never 0) and seqno (never 0:
+	// the servers refuse seqno 0, the zero state, which is no block).
 	Block BlockRef
-	// Count is the most transactions one call returns; 0 asks for
-	// DefaultBlockCount. It must not be negative.
+	// RootHash and FileHash, when both are set, are sent as root_hash and
+	// file_hash: the server then skips looking the block up by seqno,
+	// which it otherwise does on every call. Both or neither: one alone is
+	// refused (the servers would ignore it). A BlockTransactions answer's
+	// Block carries both; AllBlockTransactions sends them from its second
+	// page on. A server answering for a block with other hashes is an
+	// error matching nodeaccess.ErrInvalidResponse.
+	RootHash, FileHash Hash
+	// Count is the most transactions one call returns, 1 to MaxBlockCount;
+	// 0 asks for DefaultBlockCount.
 	Count int
 	// After continues a block the server answered as incomplete: the
 	// transactions after this one. Nil starts at the block's first.
@@ -81,7 +98,8 @@ type BlockTransaction struct {
 	// Time is the transaction's time (utime), UTC; the zero time.Time
 	// (IsZero) when the server sent none, null or 0, never 1970-01-01.
 	Time time.Time
-	// Fee is the total fee in nanotons (fee); nil when not sent.
+	// Fee is the total fee in nanotons (v2 fee, v3 total_fees); nil when
+	// not sent.
 	Fee *big.Int
 	// StorageFee is the storage part of the fee in nanotons; nil when not sent.
 	StorageFee *big.Int
@@ -90,6 +108,18 @@ type BlockTransaction struct {
 	// Data is the transaction as a serialised bag of cells (data); nil when
 	// not sent.
 	Data []byte
+	// InMsg is the message that started the transaction; nil when there is
+	// none (tick-tock and other system transactions). InMsg.Source is nil
+	// for an external message (a wallet's signed request).
+	InMsg *Message
+	// OutMsgs are the messages the transaction sent, in order; nil when the
+	// server sent no out_msgs member.
+	OutMsgs []Message
+	// PrevTransaction is the account's previous transaction (v3
+	// prev_trans_lt and prev_trans_hash); zero (IsZero) when not sent, as
+	// in every v2 transaction (v2 names no previous transaction per
+	// transaction), or for an account's first transaction.
+	PrevTransaction TxID
 	// Transaction is the detailed transaction as the server sent it: the
 	// entry's "transaction" member in the interface's shape, else the whole
 	// entry (real v2 servers send the transaction itself, with account added).
@@ -103,8 +133,12 @@ func (q *BlockTransactionsQuery) check() error {
 		return &nodeaccess.InputError{Arg: "shard", Reason: "0 is not a shard id (the masterchain's is ton.MasterchainShard)"}
 	case q.Count < 0:
 		return &nodeaccess.InputError{Arg: "count", Reason: fmt.Sprintf("negative count %d", q.Count)}
-	case q.Count > 1<<31-1:
-		return &nodeaccess.InputError{Arg: "count", Reason: fmt.Sprintf("count %d is over the 32-bit range", q.Count)}
+	case q.Count > MaxBlockCount:
+		return &nodeaccess.InputError{Arg: "count", Reason: fmt.Sprintf("count %d is over the server maximum %d", q.Count, MaxBlockCount)}
+	case q.Block.Seqno == 0:
+		return &nodeaccess.InputError{Arg: "seqno", Reason: "0 is the zero state, not a block with transactions (the servers refuse it)"}
+	case q.RootHash.IsZero() != q.FileHash.IsZero():
+		return &nodeaccess.InputError{Arg: "root_hash", Reason: "root_hash and file_hash go together: set both or neither"}
 	}
 	return nil
 }
@@ -132,7 +166,27 @@ func (c *Client) BlockTransactionsExt(ctx context.Context, q BlockTransactionsQu
 		return nil, c.t.Wrap(op, err)
 	}
 	out, err := decode(c, &resp, decodeBlockTransactions)
-	return out, c.t.Wrap(op, err)
+	if err == nil {
+		err = q.checkAnswer(out)
+	}
+	if err != nil {
+		return nil, c.t.Wrap(op, err)
+	}
+	return out, nil
+}
+
+// checkAnswer refuses an answer for a block other than the one asked for by
+// hash: a server that sends hashes must send the requested ones.
+func (q *BlockTransactionsQuery) checkAnswer(out *BlockTransactions) error {
+	if q.RootHash.IsZero() {
+		return nil
+	}
+	got := out.Block
+	if !got.RootHash.IsZero() && got.RootHash != q.RootHash || !got.FileHash.IsZero() && got.FileHash != q.FileHash {
+		return fmt.Errorf("%w: asked for block root_hash %s file_hash %s, the answer is for root_hash %s file_hash %s",
+			nodeaccess.ErrInvalidResponse, q.RootHash, q.FileHash, got.RootHash, got.FileHash)
+	}
+	return nil
 }
 
 func (c *Client) sendBlockQuery(ctx context.Context, op string, q *BlockTransactionsQuery) (transport.Response, error) {
@@ -142,6 +196,10 @@ func (c *Client) sendBlockQuery(ctx context.Context, op string, q *BlockTransact
 			"shard":     {q.Block.Shard.Decimal()},
 			"seqno":     {strconv.FormatUint(uint64(q.Block.Seqno), 10)},
 			"count":     {strconv.Itoa(q.count())},
+		}
+		if !q.RootHash.IsZero() {
+			v.Set("root_hash", q.RootHash.String())
+			v.Set("file_hash", q.FileHash.String())
 		}
 		if q.After != nil {
 			v.Set("after_lt", strconv.FormatUint(q.After.LT, 10))
@@ -160,6 +218,13 @@ func (c *Client) sendBlockQuery(ctx context.Context, op string, q *BlockTransact
 	b = strconv.AppendUint(b, uint64(q.Block.Seqno), 10)
 	b = append(b, `,"count":`...)
 	b = strconv.AppendInt(b, int64(q.count()), 10)
+	if !q.RootHash.IsZero() {
+		b = append(b, `,"root_hash":"`...)
+		b = base64.StdEncoding.AppendEncode(b, q.RootHash[:])
+		b = append(b, `","file_hash":"`...)
+		b = base64.StdEncoding.AppendEncode(b, q.FileHash[:])
+		b = append(b, '"')
+	}
 	if q.After != nil {
 		b = append(b, `,"after_lt":`...)
 		b = strconv.AppendUint(b, q.After.LT, 10)
@@ -210,15 +275,20 @@ type wireBlockTx struct {
 	Address *struct {
 		AccountAddress addrField `json:"account_address"`
 	} `json:"address"`
-	Hash          hashField       `json:"hash"`
-	LT            num             `json:"lt"`
-	TransactionID *wireTxID       `json:"transaction_id"`
-	Transaction   json.RawMessage `json:"transaction"`
-	Utime         num             `json:"utime"`
-	Data          bocField        `json:"data"`
-	Fee           num             `json:"fee"`
-	StorageFee    num             `json:"storage_fee"`
-	OtherFee      num             `json:"other_fee"`
+	Hash          hashField         `json:"hash"`
+	LT            num               `json:"lt"`
+	TransactionID *wireTxID         `json:"transaction_id"`
+	Transaction   json.RawMessage   `json:"transaction"`
+	Utime         num               `json:"utime"`
+	Data          bocField          `json:"data"`
+	Fee           num               `json:"fee"`
+	StorageFee    num               `json:"storage_fee"`
+	OtherFee      num               `json:"other_fee"`
+	TotalFees     num               `json:"total_fees"`
+	InMsg         json.RawMessage   `json:"in_msg"`
+	OutMsgs       []json.RawMessage `json:"out_msgs"`
+	PrevTransLT   num               `json:"prev_trans_lt"`
+	PrevTransHash hashField         `json:"prev_trans_hash"`
 }
 
 // decodeBlockTransactions decodes a getBlockTransactionsExt body, wrapped
@@ -332,7 +402,11 @@ func decodeBlockTx(raw json.RawMessage, out *BlockTransaction) error {
 	if out.Time, err = unixTime(typed.Utime, "utime"); err != nil {
 		return err
 	}
-	if out.Fee, err = typed.Fee.optAmount("fee"); err != nil {
+	fee, feeName := typed.Fee, "fee"
+	if !fee.set {
+		fee, feeName = typed.TotalFees, "total_fees"
+	}
+	if out.Fee, err = fee.optAmount(feeName); err != nil {
 		return err
 	}
 	if out.StorageFee, err = typed.StorageFee.optAmount("storage_fee"); err != nil {
@@ -342,5 +416,9 @@ func decodeBlockTx(raw json.RawMessage, out *BlockTransaction) error {
 		return err
 	}
 	out.Data = typed.Data
-	return nil
+	if out.InMsg, out.OutMsgs, err = decodeMessages(typed.InMsg, typed.OutMsgs); err != nil {
+		return err
+	}
+	out.PrevTransaction, err = decodePrevTx(typed.PrevTransLT, typed.PrevTransHash)
+	return err
 }

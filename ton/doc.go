@@ -38,8 +38,14 @@
 // and reads 16 digits as hex; ParseShardDecimal and ParseShardHex never
 // guess); BlockRef and BlockID name blocks. Logical times are uint64, balances and fees exact *big.Int
 // nanotons, times time.Time, hashes Hash. AccountStatus keeps values the SDK
-// does not know. Parts the interface leaves open (the detailed transaction,
-// the full v3 entries) stay available as json.RawMessage.
+// does not know. A transaction's messages are Message values (InMsg,
+// OutMsgs): a nil Source is an external in-message, a nil Destination an
+// external out-message; the text comment is reported when the server
+// decoded it (v2 msg.dataText, v3 text_comment). PrevTransaction is a TxID.
+// Both v2 shapes (tonlib's raw.transaction as the Python and the C++
+// servers send it) and the v3 indexer's decode to the same values. Parts
+// left untyped (the detailed transaction, the full v3 entries, each
+// message) stay available as json.RawMessage.
 //
 // # Pages
 //
@@ -62,7 +68,9 @@
 // Every error an operation returns is one *nodeaccess.OpError ("ton:
 // accountStates: …"); a constructor's is a plain error over an
 // *nodeaccess.InputError. Bad arguments (a negative count, limit or
-// offset, a limit over MaxLimit, an address that does not parse, a zero shard, an unknown sort order) are
+// offset, a limit over MaxLimit, a count over MaxBlockCount, seqno 0, a
+// root hash without the file hash, an address that does not parse, a zero
+// shard, an unknown sort order) are
 // *nodeaccess.InputError values and nothing is sent. A server error with a
 // non-2xx status reaches both a *nodeaccess.HTTPError (status, Retry-After,
 // the start of the body) and a *nodeaccess.RPCError whose Code is the body's

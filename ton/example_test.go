@@ -272,3 +272,39 @@ func ExampleNew() {
 	// ton: getBlockTransactionsExt: HTTP 429 Too Many Requests: Ratelimit exceed
 	// ton.Client{http://127.0.0.1, key REDACTED, v2 REST}
 }
+
+// Read the messages of a block's transactions: who sent what, exactly, and
+// the comment when there is one.
+func ExampleMessage() {
+	node := localTON()
+	defer node.Close()
+	c, err := ton.New(node.URL, node.Key)
+	if err != nil {
+		log.Fatal(err)
+	}
+	page, err := c.BlockTransactionsExt(context.Background(), ton.BlockTransactionsQuery{Block: ton.MasterchainBlock(39984096)})
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, tx := range page.Transactions {
+		in := tx.InMsg
+		switch {
+		case in == nil:
+			fmt.Println(tx.LT, "no in-message (a tick-tock transaction)")
+		case in.Source == nil:
+			fmt.Println(tx.LT, "external message to", in.Destination.Raw()[:8])
+		case in.HasComment:
+			fmt.Printf("%d %s nanotons from %s, comment %q\n", tx.LT, in.Value, in.Source.Raw()[:8], in.Comment)
+		default:
+			fmt.Println(tx.LT, in.Value, "nanotons from", in.Source.Raw()[:8], "without a comment")
+		}
+		fmt.Println(" sent", len(tx.OutMsgs), "messages")
+	}
+	// Output:
+	// 48756940000001 no in-message (a tick-tock transaction)
+	//  sent 0 messages
+	// 48756940000002 29165187604 nanotons from -1:00000 without a comment
+	//  sent 0 messages
+	// 48756940000003 no in-message (a tick-tock transaction)
+	//  sent 0 messages
+}

@@ -1,6 +1,7 @@
 package ton
 
 import (
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -146,7 +147,22 @@ func blockSeeds(f *testing.F) []string {
 		`{"ok":false,"result":"Ratelimit exceed","code":429}`,
 		`{"jsonrpc":"2.0","error":{"code":-32601,"message":"no"}}`,
 		`{"ok":true}`, `null`, `[]`, `{}`,
+		// Real transactions of the other shapes as block entries: v2
+		// getTransactions (external in, a msg.dataText comment) and v3.
+		blockOf(f, seedFile(f, "v2_getTransactions_toncenter_wallet_tutorial.json"), "result"),
+		blockOf(f, seedFile(f, "v3_transactions_crosschain_comment.json"), "transactions"),
+		blockOf(f, seedFile(f, "v3_transactions_axelar_amplifier.json"), "transactions"),
 	}
+}
+
+// blockOf wraps the transactions list member of a recorded body as a
+// getBlockTransactionsExt result.
+func blockOf(f *testing.F, body []byte, member string) string {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(body, &m); err != nil {
+		f.Fatal(err)
+	}
+	return `{"id":{"workchain":0,"shard":"-9223372036854775808","seqno":1},"incomplete":false,"transactions":` + string(m[member]) + `}`
 }
 
 func FuzzDecodeBlockTransactions(f *testing.F) {
@@ -164,6 +180,18 @@ func FuzzDecodeBlockTransactions(f *testing.F) {
 			}
 			if tx.Fee != nil && tx.Fee.Sign() < 0 || tx.StorageFee != nil && tx.StorageFee.Sign() < 0 || tx.OtherFee != nil && tx.OtherFee.Sign() < 0 {
 				t.Fatalf("transaction %d: negative fee", i)
+			}
+			msgs := tx.OutMsgs
+			if tx.InMsg != nil {
+				msgs = append([]Message{*tx.InMsg}, msgs...)
+			}
+			for j, m := range msgs {
+				if m.Raw == nil || m.Value != nil && m.Value.Sign() < 0 || m.FwdFee != nil && m.FwdFee.Sign() < 0 || m.IHRFee != nil && m.IHRFee.Sign() < 0 {
+					t.Fatalf("transaction %d message %d: %+v", i, j, m)
+				}
+				if !m.HasComment && m.Comment != "" {
+					t.Fatalf("transaction %d message %d: comment without HasComment", i, j)
+				}
 			}
 		}
 		if _, more := out.Next(); more && !out.Incomplete {
@@ -199,6 +227,7 @@ func FuzzDecodeAccountStates(f *testing.F) {
 
 func FuzzDecodePendingTransactions(f *testing.F) {
 	f.Add(seedFile(f, "v3_transactions_axelar_amplifier.json"))
+	f.Add(seedFile(f, "v3_transactions_crosschain_comment.json"))
 	for _, s := range []string{
 		`{"transactions":[{"account":"0:00194aad8e422bedf43fee746d6d929d369dbab25468a69d513706ea6978b63a","hash":"L/DSNQ43lWUDdga8h4ci8hVp+nVS6/BxEF7KrAO0yTo=","lt":36582626000003,"now":1751972976,"mc_block_seqno":33013054,"trace_id":"6h4rXxxaXBcwgFnNiyyzXolMBo6wDeqiW2+LIq8feHE="}],"address_book":{}}`,
 		`{"error":"emulated traces not found"}`,

@@ -46,10 +46,15 @@ func TestBadInputSendsNothing(t *testing.T) {
 		const gbt = "getBlockTransactionsExt"
 		check(block(ton.BlockTransactionsQuery{}), gbt, "shard", "0 is not a shard id")
 		check(block(ton.BlockTransactionsQuery{Block: ton.MasterchainBlock(1), Count: -1}), gbt, "count", "negative count -1")
+		check(block(ton.BlockTransactionsQuery{Block: ton.MasterchainBlock(1), Count: ton.MaxBlockCount + 1}), gbt, "count", "count 10001 is over the server maximum 10000")
 		if strconv.IntSize == 64 {
-			over := int64(1) << 31
-			check(block(ton.BlockTransactionsQuery{Block: ton.MasterchainBlock(1), Count: int(over)}), gbt, "count", "over the 32-bit range")
+			over := int64(1) << 32
+			check(block(ton.BlockTransactionsQuery{Block: ton.MasterchainBlock(1), Count: int(over)}), gbt, "count", "count 4294967296 is over the server maximum 10000")
 		}
+		check(block(ton.BlockTransactionsQuery{Block: ton.MasterchainBlock(0)}), gbt, "seqno", "0 is the zero state")
+		check(block(ton.BlockTransactionsQuery{Block: ton.BlockRef{Workchain: 0, Shard: ton.ShardID(-2305843009213693952)}}), gbt, "seqno", "0 is the zero state")
+		check(block(ton.BlockTransactionsQuery{Block: ton.MasterchainBlock(1), RootHash: ton.Hash{1}}), gbt, "root_hash", "set both or neither")
+		check(block(ton.BlockTransactionsQuery{Block: ton.MasterchainBlock(1), FileHash: ton.Hash{1}}), gbt, "root_hash", "set both or neither")
 
 		check(states(ton.AccountStatesQuery{Limit: -1}), "accountStates", "limit", "negative limit -1")
 		check(states(ton.AccountStatesQuery{Limit: 1001}), "accountStates", "limit", "limit 1001 is over the server maximum 1000")
@@ -77,7 +82,11 @@ func TestBadInputSendsNothing(t *testing.T) {
 			n++
 			check(err, gbt, "shard", "not a shard id")
 		}
-		assert.Equal(t, 3, n)
+		for _, err := range c.AllBlockTransactions(ctx, ton.BlockTransactionsQuery{Block: ton.MasterchainBlock(0)}) {
+			n++
+			check(err, gbt, "seqno", "zero state")
+		}
+		assert.Equal(t, 4, n)
 	}
 }
 

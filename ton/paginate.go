@@ -135,7 +135,8 @@ func walk[T any, K comparable](c *Client, op string, start int, fetch func(offse
 // AllBlockTransactions walks every transaction of q.Block from q.After on:
 // it asks for pages of q.Count (or DefaultBlockCount) transactions and, while
 // the server says the block is incomplete, for the next page after the last
-// transaction (after_lt, after_hash). On an error it yields the error once
+// transaction (after_lt, after_hash), sending from the second page on the
+// block's root_hash and file_hash the first page named (unless q set them). On an error it yields the error once
 // and stops. A server that says incomplete but sends no transaction, or
 // whose page holds a transaction (by account and lt) an earlier page
 // already yielded, as one that ignores after_lt/after_hash does, ends the
@@ -181,6 +182,10 @@ func (c *Client) AllBlockTransactions(ctx context.Context, q BlockTransactionsQu
 				seen[key{tx.Account, tx.LT}] = struct{}{}
 			}
 			q.After = &next
+			if q.RootHash.IsZero() && !page.Block.RootHash.IsZero() && !page.Block.FileHash.IsZero() && page.Block.BlockRef == q.Block {
+				// Spare the server a block lookup on every later page.
+				q.RootHash, q.FileHash = page.Block.RootHash, page.Block.FileHash
+			}
 		}
 	}
 }

@@ -56,6 +56,15 @@ type PendingTransaction struct {
 	// TotalFees is the transaction's total fee in nanotons, nil when not
 	// sent (the interface does not list it; the indexer sends it).
 	TotalFees *big.Int
+	// InMsg is the message that started the transaction (nil when none;
+	// InMsg.Source is nil for an external message).
+	InMsg *Message
+	// OutMsgs are the messages the transaction sent; nil when the server
+	// sent no out_msgs member.
+	OutMsgs []Message
+	// PrevTransaction is the account's previous transaction (prev_trans_lt,
+	// prev_trans_hash); zero when not sent.
+	PrevTransaction TxID
 	// Raw is the entry as the server sent it: the indexer's full v3
 	// transaction (in_msg, out_msgs, description, block_ref, emulated, …).
 	Raw json.RawMessage
@@ -113,13 +122,17 @@ func nothingPending(err error) bool {
 }
 
 type wirePending struct {
-	Account      addrField `json:"account"`
-	Hash         hashField `json:"hash"`
-	LT           num       `json:"lt"`
-	Now          num       `json:"now"`
-	MCBlockSeqno num       `json:"mc_block_seqno"`
-	TraceID      *string   `json:"trace_id"`
-	TotalFees    num       `json:"total_fees"`
+	Account       addrField         `json:"account"`
+	Hash          hashField         `json:"hash"`
+	LT            num               `json:"lt"`
+	Now           num               `json:"now"`
+	MCBlockSeqno  num               `json:"mc_block_seqno"`
+	TraceID       *string           `json:"trace_id"`
+	TotalFees     num               `json:"total_fees"`
+	InMsg         json.RawMessage   `json:"in_msg"`
+	OutMsgs       []json.RawMessage `json:"out_msgs"`
+	PrevTransLT   num               `json:"prev_trans_lt"`
+	PrevTransHash hashField         `json:"prev_trans_hash"`
 }
 
 // decodePendingTransactions decodes a pendingTransactions body:
@@ -177,6 +190,12 @@ func decodePending(raw json.RawMessage, out *PendingTransaction) error {
 		out.TraceID = *w.TraceID
 	}
 	if out.TotalFees, err = w.TotalFees.optAmount("total_fees"); err != nil {
+		return err
+	}
+	if out.InMsg, out.OutMsgs, err = decodeMessages(w.InMsg, w.OutMsgs); err != nil {
+		return err
+	}
+	if out.PrevTransaction, err = decodePrevTx(w.PrevTransLT, w.PrevTransHash); err != nil {
 		return err
 	}
 	out.Raw = raw

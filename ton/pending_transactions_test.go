@@ -68,7 +68,11 @@ func TestPendingTransactionsRecordedV3Body(t *testing.T) {
 	require.NoError(t, json.Unmarshal(raw, &file))
 	assert.JSONEq(t, string(file.Transactions[0]), string(got.Raw))
 	assert.Equal(t, big.NewInt(6617389), got.TotalFees)
-	got.Raw, got.TotalFees = nil, nil
+	// Messages and the previous transaction: TestMessagesV3BounceAndExternalOut.
+	assert.NotNil(t, got.InMsg)
+	assert.Len(t, got.OutMsgs, 2)
+	assert.False(t, got.PrevTransaction.IsZero())
+	got.Raw, got.TotalFees, got.InMsg, got.OutMsgs, got.PrevTransaction = nil, nil, nil, nil, ton.TxID{}
 	assert.Equal(t, wantAxelar(t), got)
 	assert.NotNil(t, page.AddressBook)
 	assert.Empty(t, page.AddressBook)

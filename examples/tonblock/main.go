@@ -176,6 +176,9 @@ func walk(ctx context.Context, out io.Writer, c *ton.Client, q ton.BlockTransact
 				when = tx.Time.Format("2006-01-02 15:04:05 UTC")
 			}
 			fmt.Fprintf(out, "  lt %d  %s  %s  %s\n", tx.LT, tx.Account.Friendly(true, false), fee, when)
+			if in := tx.InMsg; in != nil {
+				fmt.Fprintf(out, "    in: %s\n", describe(in))
+			}
 		}
 		next, more := page.Next()
 		if !more {
@@ -185,6 +188,9 @@ func walk(ctx context.Context, out io.Writer, c *ton.Client, q ton.BlockTransact
 			break
 		}
 		q.After = &next
+		// The block's hashes spare the server a lookup by seqno on the
+		// next pages.
+		q.RootHash, q.FileHash = page.Block.RootHash, page.Block.FileHash
 	}
 	fmt.Fprintf(out, "Summary: %s, %s, total fees %s TON", plural(len(seen), "transaction"), plural(len(accounts), "distinct account"), formatTON(total))
 	if unknownFees > 0 {
@@ -192,6 +198,23 @@ func walk(ctx context.Context, out io.Writer, c *ton.Client, q ton.BlockTransact
 	}
 	fmt.Fprintln(out, ".")
 	return nil
+}
+
+// describe says what an in-message brought: an external message (a
+// wallet's signed request, no value), or a value from a sender, with the
+// text comment when the server decoded one.
+func describe(m *ton.Message) string {
+	if m.Source == nil {
+		return "external message"
+	}
+	s := "from " + m.Source.Friendly(true, false).String()
+	if m.Value != nil {
+		s = formatTON(m.Value) + " TON " + s
+	}
+	if m.HasComment {
+		s += ", comment " + strconv.Quote(m.Comment)
+	}
+	return s
 }
 
 // formatTON writes a non-negative nanoton amount in TON, exactly: the

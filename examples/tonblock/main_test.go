@@ -31,6 +31,7 @@ func TestLocal(t *testing.T) {
 		"page 1: 2 transactions, incomplete: asking for the next page",
 		"  lt 48756940000001  Ef8zMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzM0vF  fee 0 TON  2024-08-27 07:40:27 UTC",
 		"  lt 48756940000002  Ef8zMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzM0vF  fee 0 TON  2024-08-27 07:40:27 UTC",
+		"    in: 29.165187604 TON from Ef8AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAADAU",
 		"page 2: 1 transaction, complete",
 		"  lt 48756940000003  Ef9VVVVVVVVVVVVVVVVVVVVVVVVVVVVVVVVVVVVVVVVVVbxn  fee 0 TON  2024-08-27 07:40:27 UTC",
 		"Summary: 3 transactions, 2 distinct accounts, total fees 0 TON.",
@@ -51,8 +52,9 @@ func TestFromEnv(t *testing.T) {
 	block := tontest.Block{
 		ID: ton.BlockID{BlockRef: ton.BlockRef{Workchain: 0, Shard: shard, Seqno: 51234567}, RootHash: ton.Hash{0xaa}, FileHash: ton.Hash{0xbb}},
 		Transactions: []ton.BlockTransaction{
-			{Account: bob, LT: 60000000000001, Fee: big.NewInt(6617389), Time: at},
-			{Account: alice, LT: 60000000000003, Fee: big.NewInt(1_000_000_000), Time: at},
+			{Account: bob, LT: 60000000000001, Fee: big.NewInt(6617389), Time: at, InMsg: &ton.Message{Destination: &bob}},
+			{Account: alice, LT: 60000000000003, Fee: big.NewInt(1_000_000_000), Time: at,
+				InMsg: &ton.Message{Source: &bob, Destination: &alice, Value: big.NewInt(1_500_000_000), HasComment: true, Comment: "rent \"May\""}},
 			{Account: alice, LT: 60000000000002, Fee: big.NewInt(2_500_000_001), Time: at},
 			{Account: bob, LT: 60000000000004, Time: at}, // no fee sent
 		},
@@ -80,7 +82,9 @@ func TestFromEnv(t *testing.T) {
 		"page 1: 3 transactions, incomplete: asking for the next page\n"+
 		"  lt 60000000000002  "+a+"  fee 2.500000001 TON  2025-01-02 03:04:05 UTC\n"+
 		"  lt 60000000000003  "+a+"  fee 1 TON  2025-01-02 03:04:05 UTC\n"+
+		"    in: 1.5 TON from "+b+", comment \"rent \\\"May\\\"\"\n"+
 		"  lt 60000000000001  "+b+"  fee 0.006617389 TON  2025-01-02 03:04:05 UTC\n"+
+		"    in: external message\n"+
 		"page 2: 1 transaction, complete\n"+
 		"  lt 60000000000004  "+b+"  fee unknown  2025-01-02 03:04:05 UTC\n"+
 		"Summary: 4 transactions, 2 distinct accounts, total fees 3.50661739 TON (1 without a fee).\n", out.String())
@@ -94,6 +98,7 @@ func TestFromEnv(t *testing.T) {
 	require.NoError(t, run(ctx, &out, func(k string) string { return env[k] }))
 	assert.Contains(t, out.String(), "page 2: 2 transactions, incomplete: asking for the next page\n"+
 		"  lt 60000000000001  "+b+"  fee 0.006617389 TON  2025-01-02 03:04:05 UTC\n"+
+		"    in: external message\n"+
 		"  lt 60000000000004  "+b+"  fee unknown  2025-01-02 03:04:05 UTC\n"+
 		"page 3: 0 transactions, complete\n"+
 		"Summary: 4 transactions")

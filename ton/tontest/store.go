@@ -3,6 +3,7 @@ package tontest
 import (
 	"bytes"
 	"cmp"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -20,11 +21,13 @@ import (
 // one (the "raw.transaction" of the recorded body): the typed fields give
 // account (raw form, and the bounceable user-friendly form in "address"),
 // transaction_id (lt and hash), utime, data, fee, storage_fee and other_fee;
-// a typed field left unset (nil fee, nil data, zero time) is left out. The
-// other members of the entry (in_msg, out_msgs, …) come from the
-// Transaction raw JSON when it is a JSON object, or from its "transaction"
-// member when the raw JSON is in the interface's {account, hash, lt,
-// transaction} shape; out_msgs is [] when the raw JSON has none.
+// a typed field left unset (nil fee, nil data, zero time) is left out.
+// InMsg and OutMsgs, when set, are served as tonlib's raw.message (see
+// ton.Message; Bounce, Bounced and CreatedAt have no place in that shape).
+// The other members of the entry (and in_msg, out_msgs when not set) come
+// from the Transaction raw JSON when it is a JSON object, or from its
+// "transaction" member when the raw JSON is in the interface's {account,
+// hash, lt, transaction} shape; out_msgs is [] when neither has any.
 type Block struct {
 	// ID is the block: workchain, shard and seqno (the reference a request
 	// names), and the root and file hashes the answers carry.
@@ -141,6 +144,49 @@ func renderBlock(b Block) (*blockRec, error) {
 	return rec, nil
 }
 
+// renderMessage writes a message as tonlib's raw.message (the v2 shape):
+// addresses as accountAddress objects, "" for none (an external
+// message), amounts as decimal strings, the comment as msg.dataText, else
+// the body as msg.dataRaw. Bounce, Bounced and CreatedAt have no place in
+// that shape and are not served.
+func renderMessage(m *ton.Message) ([]byte, error) {
+	for _, a := range []struct {
+		name string
+		v    *big.Int
+	}{{"Value", m.Value}, {"FwdFee", m.FwdFee}, {"IHRFee", m.IHRFee}} {
+		if err := checkAmount(a.name, a.v); err != nil {
+			return nil, err
+		}
+	}
+	addr := func(a *ton.Address) []byte {
+		s := ""
+		if a != nil {
+			s = a.Friendly(true, false).String()
+		}
+		return renderObject([]member{{"@type", jsonString("accountAddress")}, {"account_address", jsonString(s)}}, nil)
+	}
+	ms := []member{{"@type", jsonString("raw.message")}}
+	if !m.Hash.IsZero() {
+		ms = append(ms, member{"hash", jsonHash(m.Hash)})
+	}
+	ms = append(ms,
+		member{"source", addr(m.Source)},
+		member{"destination", addr(m.Destination)},
+		member{"value", jsonAmount(m.Value)},
+		member{"fwd_fee", jsonAmount(m.FwdFee)},
+		member{"ihr_fee", jsonAmount(m.IHRFee)},
+		member{"created_lt", jsonUintString(m.CreatedLt)},
+		member{"body_hash", jsonHash(m.BodyHash)},
+	)
+	var data []member
+	if m.HasComment {
+		data = []member{{"@type", jsonString("msg.dataText")}, {"text", jsonString(base64.StdEncoding.EncodeToString([]byte(m.Comment)))}}
+	} else {
+		data = []member{{"@type", jsonString("msg.dataRaw")}, {"body", jsonString(base64.StdEncoding.EncodeToString(m.Body))}, {"init_state", jsonString("")}}
+	}
+	return renderObject(append(ms, member{"msg_data", renderObject(data, nil)}), nil), nil
+}
+
 // blockTxSkip are the members of a v2 transaction entry that the typed
 // fields own: a raw entry's own values for them are never served.
 var blockTxSkip = []string{"@type", "address", "utime", "data", "transaction_id", "fee", "storage_fee", "other_fee", "account", "hash", "lt", "transaction"}
@@ -190,11 +236,30 @@ func renderBlockTx(tx *ton.BlockTransaction) ([]byte, error) {
 			ms = append(ms, member{f.name, jsonAmount(f.v)})
 		}
 	}
-	outMsgs := []byte(nil)
-	if raw["out_msgs"] == nil {
+	var inMsg, outMsgs []byte
+	if tx.InMsg != nil {
+		if inMsg, err = renderMessage(tx.InMsg); err != nil {
+			return nil, fmt.Errorf("InMsg: %w", err)
+		}
+	}
+	switch {
+	case tx.OutMsgs != nil:
+		outMsgs = []byte{'['}
+		for i := range tx.OutMsgs {
+			m, err := renderMessage(&tx.OutMsgs[i])
+			if err != nil {
+				return nil, fmt.Errorf("OutMsgs %d: %w", i, err)
+			}
+			if i > 0 {
+				outMsgs = append(outMsgs, ',')
+			}
+			outMsgs = append(outMsgs, m...)
+		}
+		outMsgs = append(outMsgs, ']')
+	case raw["out_msgs"] == nil:
 		outMsgs = []byte("[]")
 	}
-	ms = append(ms, member{"in_msg", nil}, member{"out_msgs", outMsgs}, member{"account", jsonString(tx.Account.Raw())})
+	ms = append(ms, member{"in_msg", inMsg}, member{"out_msgs", outMsgs}, member{"account", jsonString(tx.Account.Raw())})
 	return renderObject(ms, raw, blockTxSkip...), nil
 }
 

@@ -28,6 +28,10 @@ type blockQuery struct {
 	count        int
 	afterAccount [32]byte // after_hash: the account id of the last transaction seen
 	afterLT      uint64   // after_lt
+	// rootHash and fileHash name the block by hash when both were sent
+	// (toncenter then skips its lookup by seqno, and uses them as given).
+	rootHash, fileHash ton.Hash
+	byHash             bool
 }
 
 // paramFunc returns a request parameter as text and whether it was sent.
@@ -106,7 +110,39 @@ func parseBlockQuery(get paramFunc, loc string) (blockQuery, error) {
 		}
 		q.afterAccount = id
 	}
+	var hashSent [2]bool
+	for i, name := range []string{"root_hash", "file_hash"} {
+		s, ok := get(name)
+		if !ok || s == "" {
+			continue
+		}
+		h, err := ton.ParseHash(s)
+		if err != nil {
+			return q, invalid(loc, name, "not a 32-byte hash (base64, base64url or 64 hex digits)")
+		}
+		if i == 0 {
+			q.rootHash = h
+		} else {
+			q.fileHash = h
+		}
+		hashSent[i] = true
+	}
+	// Like toncenter, one hash without the other is ignored: the block is
+	// looked up by seqno.
+	q.byHash = hashSent[0] && hashSent[1]
 	return q, nil
+}
+
+// hasHashes reports whether the block's id names root and file.
+func (rec *blockRec) hasHashes(root, file ton.Hash) bool {
+	var id struct {
+		RootHash ton.Hash `json:"root_hash"`
+		FileHash ton.Hash `json:"file_hash"`
+	}
+	if err := json.Unmarshal(rec.idJSON, &id); err != nil {
+		return false
+	}
+	return id.RootHash == root && id.FileHash == file
 }
 
 // parseAfterHash reads the account id of after_hash in the forms toncenter
@@ -164,7 +200,9 @@ func (rec *blockRec) page(q blockQuery) (txs []txRec, incomplete bool) {
 // the lite server's error when the block is unknown.
 func (s *Server) blockResult(q blockQuery) ([]byte, error) {
 	rec := s.data.block(q.ref)
-	if rec == nil {
+	if rec == nil || q.byHash && !rec.hasHashes(q.rootHash, q.fileHash) {
+		// A block named by hashes the lite server does not have is as
+		// unknown as a seqno it does not have.
 		return nil, errUnknownBlock(q.ref)
 	}
 	txs, incomplete := rec.page(q)

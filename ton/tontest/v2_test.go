@@ -147,3 +147,35 @@ func TestV2WrongMethod(t *testing.T) {
 	assert.Equal(t, http.StatusMethodNotAllowed, r.status)
 	assert.Equal(t, "POST", r.header.Get("Allow"))
 }
+
+// root_hash and file_hash, sent together, name the block: its own hashes
+// answer as the seqno alone does, others as an unknown block; one alone is
+// ignored, as toncenter ignores it; a malformed one is a 422.
+func TestV2BlockHashes(t *testing.T) {
+	s := start(t)
+	txs := recordedBlockTxs(t)
+	want := `{"ok":true,"result":` + blockResult(40, false, txs...) + `}`
+	const (
+		root  = "b26%2FPw8BYz6VY7RyYB%2Fw2Nf8pKBebsg%2BH4rT1pH5ZEM%3D"
+		file  = "lLylrj7eZn0TSNxpg4yovJJ4x%2FILgeeJ3byS6MFVTJw%3D"
+		other = "BwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwc%3D"
+	)
+	for _, c := range []struct {
+		query  string
+		status int
+		body   string
+	}{
+		{"&root_hash=" + root + "&file_hash=" + file, http.StatusOK, want},
+		{"&root_hash=" + root, http.StatusOK, want},
+		{"&file_hash=" + other, http.StatusOK, want},
+		{"&root_hash=" + other + "&file_hash=" + file, http.StatusInternalServerError, "seqno not in db"},
+		{"&root_hash=" + root + "&file_hash=" + other, http.StatusInternalServerError, "seqno not in db"},
+		{"&root_hash=xyz&file_hash=" + file, http.StatusUnprocessableEntity, "query -> root_hash"},
+	} {
+		r := get(t, s, pathBlock+"?"+blockQuery+c.query)
+		assert.Equal(t, c.status, r.status, c.query)
+		assert.Contains(t, r.body, c.body, c.query)
+	}
+	r := post(t, s, pathRPC, `{"jsonrpc":"2.0","id":1,"method":"getBlockTransactionsExt","params":{"workchain":-1,"shard":"-9223372036854775808","seqno":39984096,"root_hash":"b26/Pw8BYz6VY7RyYB/w2Nf8pKBebsg+H4rT1pH5ZEM=","file_hash":"BwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwc="}}`)
+	assert.Equal(t, http.StatusInternalServerError, r.status)
+}

@@ -1,0 +1,240 @@
+package ton
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math/big"
+	"time"
+)
+
+// Message is one message of a transaction, its in-message or one of its
+// out-messages, typed from any of the shapes real servers send: the v2
+// tonlib shape (raw.message: addresses as accountAddress objects or
+// strings, msg_data with msg.dataText or msg.dataRaw, the Python server's
+// decoded "message") and the v3 indexer's shape (message_content with a
+// decoded text_comment, bounce, bounced, created_at).
+type Message struct {
+	// Source is the sender; nil for a message from outside the chain (an
+	// external in-message, the one that starts a wallet's transaction),
+	// which servers send as "", null or without the member.
+	Source *Address
+	// Destination is the receiver; nil for a message to outside the chain
+	// (an external out-message: a log or event), sent as "", null or
+	// absent.
+	Destination *Address
+	// Value is the amount carried, in nanotons, exactly; nil when the
+	// server sent none (external messages carry no value: the indexer sends
+	// null for them).
+	Value *big.Int
+	// FwdFee is the forwarding fee in nanotons; nil when not sent.
+	FwdFee *big.Int
+	// IHRFee is the instant-hypercube-routing fee in nanotons; nil when not
+	// sent.
+	IHRFee *big.Int
+	// CreatedLt is the logical time the message was created at; 0 when not
+	// sent.
+	CreatedLt uint64
+	// CreatedAt is the time the message was created (created_at, the v3
+	// indexer's), UTC; the zero time.Time when not sent, null or 0 (the v2
+	// shape has none).
+	CreatedAt time.Time
+	// Bounce is the message's bounce flag: a failed delivery sends the
+	// value back. False when not sent (v2 sends none).
+	Bounce bool
+	// Bounced marks a message that is itself a bounce, the value coming
+	// back from a failed delivery. False when not sent (v2 sends none).
+	Bounced bool
+	// Hash is the message's hash (v3 hash, and v2 hash where the server
+	// sends it); zero when not sent.
+	Hash Hash
+	// BodyHash is the hash of the message body (v2 body_hash, v3
+	// message_content.hash); zero when not sent.
+	BodyHash Hash
+	// Body is the body as a serialised bag of cells (v2 msg_data.body, v3
+	// message_content.body); nil when not sent (v2 msg.dataText carries
+	// only the text).
+	Body []byte
+	// HasComment is true when the body is a text comment (op 0) the server
+	// decoded: a v2 msg.dataText, a v2 non-empty "message" beside a
+	// msg.dataText, or a v3 text_comment. The SDK does not parse cells
+	// itself: a comment the server left encoded in Body is not reported.
+	HasComment bool
+	// Comment is the text comment when HasComment, as sent (not checked
+	// for valid UTF-8: a comment is the bytes its sender chose); ""
+	// otherwise.
+	Comment string
+	// Raw is the message as the server sent it, for members not typed.
+	Raw json.RawMessage
+}
+
+// IsExternalIn reports whether m came from outside the chain (no source).
+func (m *Message) IsExternalIn() bool { return m.Source == nil }
+
+// IsExternalOut reports whether m goes outside the chain (no destination).
+func (m *Message) IsExternalOut() bool { return m.Destination == nil }
+
+// msgAddr decodes an address member sent as a string (any form
+// ParseAddress reads), as a tonlib accountAddress object
+// {"account_address":"…"}, as null or as "" (both: no address).
+type msgAddr struct{ addrField }
+
+func (f *msgAddr) UnmarshalJSON(b []byte) error {
+	if t := bytes.TrimSpace(b); len(t) > 0 && t[0] == '{' {
+		var o struct {
+			AccountAddress addrField `json:"account_address"`
+		}
+		if err := json.Unmarshal(t, &o); err != nil {
+			return err
+		}
+		f.addrField = o.AccountAddress
+		return nil
+	}
+	return f.addrField.UnmarshalJSON(b)
+}
+
+func (f *msgAddr) ptr() *Address {
+	if !f.set {
+		return nil
+	}
+	a := f.a
+	return &a
+}
+
+type wireMessage struct {
+	Source      msgAddr   `json:"source"`
+	Destination msgAddr   `json:"destination"`
+	Value       num       `json:"value"`
+	FwdFee      num       `json:"fwd_fee"`
+	IHRFee      num       `json:"ihr_fee"`
+	CreatedLt   num       `json:"created_lt"`
+	CreatedAt   num       `json:"created_at"`
+	Bounce      *bool     `json:"bounce"`
+	Bounced     *bool     `json:"bounced"`
+	Hash        hashField `json:"hash"`
+	BodyHash    hashField `json:"body_hash"`
+	Message     *string   `json:"message"`
+	MsgData     *struct {
+		Type string   `json:"@type"`
+		Text *string  `json:"text"`
+		Body bocField `json:"body"`
+	} `json:"msg_data"`
+	Content *struct {
+		Hash    hashField `json:"hash"`
+		Body    bocField  `json:"body"`
+		Decoded *struct {
+			Type    string  `json:"type"`
+			Comment *string `json:"comment"`
+		} `json:"decoded"`
+	} `json:"message_content"`
+}
+
+// decodeMessage decodes one message in any shape Message lists.
+func decodeMessage(raw json.RawMessage) (*Message, error) {
+	var w wireMessage
+	if err := json.Unmarshal(raw, &w); err != nil {
+		return nil, err
+	}
+	m := &Message{Source: w.Source.ptr(), Destination: w.Destination.ptr(), Hash: w.Hash.h, BodyHash: w.BodyHash.h, Raw: raw}
+	var err error
+	if m.Value, err = w.Value.optAmount("value"); err != nil {
+		return nil, err
+	}
+	if m.FwdFee, err = w.FwdFee.optAmount("fwd_fee"); err != nil {
+		return nil, err
+	}
+	if m.IHRFee, err = w.IHRFee.optAmount("ihr_fee"); err != nil {
+		return nil, err
+	}
+	if w.CreatedLt.set {
+		if m.CreatedLt, err = w.CreatedLt.uint64("created_lt"); err != nil {
+			return nil, err
+		}
+	}
+	if m.CreatedAt, err = unixTime(w.CreatedAt, "created_at"); err != nil {
+		return nil, err
+	}
+	m.Bounce = w.Bounce != nil && *w.Bounce
+	m.Bounced = w.Bounced != nil && *w.Bounced
+	if d := w.MsgData; d != nil {
+		m.Body = d.Body
+		if d.Type == "msg.dataText" {
+			switch {
+			case w.Message != nil && *w.Message != "":
+				// The Python server's own decoding of the same text.
+				m.Comment, m.HasComment = *w.Message, true
+			case d.Text != nil:
+				text, err := decodeBase64(*d.Text)
+				if err != nil && *d.Text != "" {
+					return nil, fmt.Errorf("msg_data text is not base64")
+				}
+				m.Comment, m.HasComment = string(text), true
+			}
+		}
+	}
+	if c := w.Content; c != nil {
+		m.Body = c.Body
+		if !m.BodyHash.IsZero() && c.Hash.set && c.Hash.h != m.BodyHash {
+			return nil, fmt.Errorf("body_hash and message_content.hash differ")
+		}
+		if c.Hash.set {
+			m.BodyHash = c.Hash.h
+		}
+		if d := c.Decoded; d != nil && d.Type == "text_comment" && d.Comment != nil {
+			m.Comment, m.HasComment = *d.Comment, true
+		}
+	}
+	return m, nil
+}
+
+// decodeMessages decodes the in-message and out-messages of a transaction
+// (members in_msg and out_msgs; null or absent give nil).
+func decodeMessages(in json.RawMessage, outs []json.RawMessage) (*Message, []Message, error) {
+	var inMsg *Message
+	if t := bytes.TrimSpace(in); len(t) > 0 && !bytes.Equal(t, []byte("null")) {
+		m, err := decodeMessage(t)
+		if err != nil {
+			return nil, nil, fmt.Errorf("in_msg: %v", err)
+		}
+		inMsg = m
+	}
+	var out []Message
+	if outs != nil {
+		out = make([]Message, len(outs))
+	}
+	for i, raw := range outs {
+		m, err := decodeMessage(raw)
+		if err != nil {
+			return nil, nil, fmt.Errorf("out_msgs %d: %v", i, err)
+		}
+		out[i] = *m
+	}
+	return inMsg, out, nil
+}
+
+// TxID names a transaction by logical time and hash, as the previous
+// transaction of an account is named.
+type TxID struct {
+	// LT is the transaction's logical time.
+	LT uint64
+	// Hash is the transaction's hash.
+	Hash Hash
+}
+
+// IsZero reports whether id is unset (the first transaction of an account
+// has no previous one: servers send lt 0 and a zero hash, or nothing).
+func (id TxID) IsZero() bool { return id.LT == 0 && id.Hash.IsZero() }
+
+// decodePrevTx reads the previous transaction id from v3's prev_trans_lt
+// and prev_trans_hash (v2 transactions carry none).
+func decodePrevTx(lt num, hash hashField) (TxID, error) {
+	var id TxID
+	if lt.set {
+		var err error
+		if id.LT, err = lt.uint64("prev lt"); err != nil {
+			return TxID{}, err
+		}
+	}
+	id.Hash = hash.h
+	return id, nil
+}

@@ -1,0 +1,56 @@
+package tontest_test
+
+import (
+	"context"
+	"math/big"
+	"strings"
+	"testing"
+
+	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/ton"
+	"github.com/nodeaccess/nodeaccess/ton/tontest"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// Typed messages given to the server come back as the client types them,
+// in both forms of API v2: an external in-message with a body, an internal
+// out-message with a comment, an external out-message. Bounce, Bounced and
+// CreatedAt are not in the v2 shape and do not come back.
+func TestTypedMessagesRoundTrip(t *testing.T) {
+	wallet := ton.MustParseAddress("0:" + strings.Repeat("a1", 32))
+	to := ton.MustParseAddress("0:" + strings.Repeat("b2", 32))
+	in := ton.Message{Destination: &wallet, Value: big.NewInt(0), FwdFee: big.NewInt(0), IHRFee: big.NewInt(0),
+		Hash: ton.Hash{9}, BodyHash: ton.Hash{1}, Body: []byte{0xb5, 0xee, 0x9c, 0x72, 1}}
+	out := []ton.Message{
+		{Source: &wallet, Destination: &to, Value: new(big.Int).Lsh(big.NewInt(1), 100), FwdFee: big.NewInt(266669), IHRFee: big.NewInt(0),
+			CreatedLt: 2, BodyHash: ton.Hash{2}, HasComment: true, Comment: "hii ✓"},
+		{Source: &wallet, CreatedLt: 3, BodyHash: ton.Hash{3}, Body: []byte{1, 2}},
+	}
+	block := tontest.Block{
+		ID:           ton.BlockID{BlockRef: ton.BlockRef{Workchain: 0, Shard: ton.MasterchainShard, Seqno: 5}, RootHash: ton.Hash{0xaa}, FileHash: ton.Hash{0xbb}},
+		Transactions: []ton.BlockTransaction{{Account: wallet, LT: 1, Hash: ton.Hash{7}, InMsg: &in, OutMsgs: out}},
+	}
+	s := start(t, tontest.WithoutDefaults(), tontest.WithBlock(block))
+	for _, opts := range [][]nodeaccess.Option{nil, {ton.WithJSONRPC()}} {
+		page, err := client(t, s, opts...).BlockTransactionsExt(context.Background(), ton.BlockTransactionsQuery{Block: block.ID.BlockRef, RootHash: ton.Hash{0xaa}, FileHash: ton.Hash{0xbb}})
+		require.NoError(t, err)
+		require.Len(t, page.Transactions, 1)
+		got := page.Transactions[0]
+		require.NotNil(t, got.InMsg)
+		require.NotNil(t, got.InMsg.Raw)
+		got.InMsg.Raw = nil
+		assert.Equal(t, in, *got.InMsg)
+		require.Len(t, got.OutMsgs, 2)
+		for i := range got.OutMsgs {
+			got.OutMsgs[i].Raw = nil
+		}
+		assert.Equal(t, out, got.OutMsgs)
+	}
+	// A negative amount is refused when the server is made.
+	bad := block
+	bad.Transactions = []ton.BlockTransaction{{Account: wallet, LT: 1, InMsg: &ton.Message{Value: big.NewInt(-1)}}}
+	_, err := tontest.New(tontest.WithoutDefaults(), tontest.WithBlock(bad))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "InMsg: Value -1 is negative")
+}
