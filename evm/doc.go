@@ -14,6 +14,27 @@
 // such as "/<KEY>/info"), so that no segment is taken for the key by a
 // guess and shown unmasked; call New for a base URL with a path.
 //
+// # The call object
+//
+// CallMsg holds every member of eth_call's call object: from, to, gas,
+// gasPrice or EIP-1559's maxFeePerGas and maxPriorityFeePerGas, value, data,
+// accessList, EIP-4844's maxFeePerBlobGas and blobVersionedHashes, and
+// EIP-7702's authorizationList, spelt as go-ethereum's ethclient and the
+// execution-apis spec spell them. Each field that is set is sent; none is
+// dropped. The zero address is a valid To; Create makes the call a contract
+// creation (no "to", Data is the init code). A message that cannot be sent
+// as it is (GasPrice with EIP-1559 fees, a tip above the fee cap, a negative
+// amount, a blob or authorization list on a creation, To on a creation) is
+// refused with a *nodeaccess.InputError naming the member, and nothing is
+// sent.
+//
+// The call data is sent as "data", not "input". The execution-apis spec
+// names it input and go-ethereum's ethclient sends input since v1.12, but
+// go-ethereum, Erigon, reth, Nethermind and Besu all read data too, while
+// Hardhat and several forks read only data; sending both would make a node
+// that checks them against each other do work for nothing. "data" is the
+// one spelling every node takes.
+//
 // # Block selectors
 //
 // A Block is one of the five tags (Latest, Safe, Finalized, Earliest,
