@@ -13,9 +13,19 @@ import (
 // (errors.As) that matches ErrReverted (errors.Is) and carries the revert
 // data and its decoded reason or panic code.
 func (c *Client) Call(ctx context.Context, msg CallMsg, block Block) ([]byte, error) {
+	return c.call(ctx, msg, block, nil)
+}
+
+// call is Call with optional overrides (nil: none).
+func (c *Client) call(ctx context.Context, msg CallMsg, block Block, ov *Overrides) ([]byte, error) {
 	const op = "eth_call"
 	if err := msg.check(); err != nil {
 		return nil, c.t.Wrap(op, err)
+	}
+	if ov != nil {
+		if err := ov.check(); err != nil {
+			return nil, c.t.Wrap(op, err)
+		}
 	}
 	bp := transport.GetBuf()
 	defer transport.PutBuf(bp)
@@ -26,6 +36,9 @@ func (c *Client) Call(ctx context.Context, msg CallMsg, block Block) ([]byte, er
 	}
 	params = append(params, ',')
 	params = block.appendJSON(params)
+	if ov != nil {
+		params = ov.appendJSON(params)
+	}
 	params = append(params, ']')
 	*bp = params
 	out, err := rpc(ctx, c, op, params, c.callUnits(ctx, block), decodeHexBytes)

@@ -191,8 +191,5 @@ func (m *CallMsg) appendJSON(dst []byte) ([]byte, error) {
 		dst = append(dst, `,"authorizationList":`...)
 		dst = append(dst, b...)
 	}
-	if len(dst) > start+1 {
-		dst = append(dst[:start+1], dst[start+2:]...)
-	}
-	return append(dst, '}'), nil
+	return append(dropFirstComma(dst, start), '}'), nil
 }

@@ -1,5 +1,6 @@
 // Package evm calls an EVM node's JSON-RPC endpoint through a node-access
-// service: eth_call, ots_getInternalOperations and eth_getCode.
+// service: eth_call (with state and block overrides),
+// ots_getInternalOperations and eth_getCode.
 //
 // A Client is made from the node's base URL and the access key, and posts to
 // {base}/{key} (or {base}/{key}/{suffix} with WithPathSuffix, such as
@@ -34,6 +35,19 @@
 // Hardhat and several forks read only data; sending both would make a node
 // that checks them against each other do work for nothing. "data" is the
 // one spelling every node takes.
+//
+// # State and block overrides
+//
+// CallWithOverrides runs eth_call with its third and fourth parameters,
+// which go-ethereum, Erigon, reth, Nethermind and Besu accept: a
+// StateOverride changes accounts for the one call (balance, nonce, code,
+// and the storage, replaced whole with State or slot by slot with
+// StateDiff, with gethclient.OverrideAccount's semantics), and a
+// BlockOverride replaces the block's number, time, gas limit, fee recipient,
+// prevRandao, base fee and blob base fee. Accounts and slots are sent in
+// order, so the request bytes are the same every time. go-ethereum runs a
+// call that sets no gas price at a base fee of 0, so BASEFEE reads an
+// overridden base fee only in a call with a price.
 //
 // # Block selectors
 //

@@ -32,6 +32,10 @@ func probeNode(t *testing.T) *evm.Client {
 	srv := evmtest.NewT(t, evmtest.WithoutScenario(), evmtest.WithAlloc(types.GenesisAlloc{
 		probeFees: {Code: probeFeesCode},
 		probeWarm: {Code: probeWarmCode},
+		probeStore: {Code: probeStoreCode, Storage: map[common.Hash]common.Hash{
+			common.HexToHash("0x00"): common.HexToHash("0x01"),
+			common.HexToHash("0x01"): common.HexToHash("0x02"),
+		}},
 	}))
 	c, err := srv.Client(nodeaccess.WithoutRetries())
 	require.NoError(t, err)
