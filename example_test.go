@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log"
+	"math/big"
 	"net/http"
 	"net/http/httptest"
 	"time"
@@ -87,11 +88,11 @@ func ExampleInputError() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	_, err = c.Call(context.Background(), evm.CallMsg{}, evm.Latest)
+	_, err = c.Call(context.Background(), evm.CallMsg{To: common.HexToAddress("0x01"), Value: big.NewInt(-1)}, evm.Latest)
 	fmt.Println(err)
 	fmt.Println(errors.Is(err, nodeaccess.ErrInvalidInput))
 	// Output:
-	// evm: eth_call: invalid input: to: the zero address is not a call target (set CallMsg.To)
+	// evm: eth_call: invalid input: value: negative amount -1
 	// true
 }
 

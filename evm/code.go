@@ -7,7 +7,6 @@ import (
 
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
-	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/internal/transport"
 )
 
@@ -45,8 +44,8 @@ func (c *Client) CodeAt(ctx context.Context, contract common.Address, blockNumbe
 }
 
 // CallContract runs eth_call for a go-ethereum CallMsg at blockNumber (nil:
-// latest). The message must have a To address; its fee-market and blob
-// fields are not sent.
+// latest). Every field of the message is sent (see FromGeth); a nil To is
+// a contract creation.
 func (c *Client) CallContract(ctx context.Context, call ethereum.CallMsg, blockNumber *big.Int) ([]byte, error) {
 	b, err := BlockFromBig(blockNumber)
 	if err != nil {
@@ -75,9 +74,26 @@ func (c *Client) CallContractAtHash(ctx context.Context, call ethereum.CallMsg, 
 	return c.callGeth(ctx, call, BlockHash(blockHash, false))
 }
 
+// callGeth runs a go-ethereum CallMsg: every one of its fields is carried
+// over (see FromGeth), none dropped.
 func (c *Client) callGeth(ctx context.Context, call ethereum.CallMsg, b Block) ([]byte, error) {
-	if call.To == nil {
-		return nil, c.t.Wrap("eth_call", &nodeaccess.InputError{Arg: "to", Reason: "nil To: contract-creation calls are not supported"})
+	return c.Call(ctx, FromGeth(call), b)
+}
+
+// FromGeth converts a go-ethereum CallMsg to a CallMsg, field for field: a
+// nil To is a contract creation (Create), GasFeeCap is MaxFeePerGas,
+// GasTipCap MaxPriorityFeePerGas and BlobGasFeeCap MaxFeePerBlobGas. The
+// slices and amounts are shared, not copied.
+func FromGeth(call ethereum.CallMsg) CallMsg {
+	m := CallMsg{
+		From: call.From, Create: call.To == nil, Gas: call.Gas,
+		GasPrice: call.GasPrice, MaxFeePerGas: call.GasFeeCap, MaxPriorityFeePerGas: call.GasTipCap,
+		Value: call.Value, Data: call.Data, AccessList: call.AccessList,
+		MaxFeePerBlobGas: call.BlobGasFeeCap, BlobHashes: call.BlobHashes,
+		AuthorizationList: call.AuthorizationList,
 	}
-	return c.Call(ctx, CallMsg{From: call.From, To: *call.To, Gas: call.Gas, GasPrice: call.GasPrice, Value: call.Value, Data: call.Data}, b)
+	if call.To != nil {
+		m.To = *call.To
+	}
+	return m
 }

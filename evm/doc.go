@@ -1,5 +1,6 @@
 // Package evm calls an EVM node's JSON-RPC endpoint through a node-access
-// service: eth_call, ots_getInternalOperations and eth_getCode.
+// service: eth_call (with state and block overrides),
+// ots_getInternalOperations and eth_getCode.
 //
 // A Client is made from the node's base URL and the access key, and posts to
 // {base}/{key} (or {base}/{key}/{suffix} with WithPathSuffix, such as
@@ -13,6 +14,40 @@
 // other path (a segment before the key, such as "/v2/<KEY>", or after it,
 // such as "/<KEY>/info"), so that no segment is taken for the key by a
 // guess and shown unmasked; call New for a base URL with a path.
+//
+// # The call object
+//
+// CallMsg holds every member of eth_call's call object: from, to, gas,
+// gasPrice or EIP-1559's maxFeePerGas and maxPriorityFeePerGas, value, data,
+// accessList, EIP-4844's maxFeePerBlobGas and blobVersionedHashes, and
+// EIP-7702's authorizationList, spelt as go-ethereum's ethclient and the
+// execution-apis spec spell them. Each field that is set is sent; none is
+// dropped. The zero address is a valid To; Create makes the call a contract
+// creation (no "to", Data is the init code). A message that cannot be sent
+// as it is (GasPrice with EIP-1559 fees, a tip above the fee cap, a negative
+// amount, a blob or authorization list on a creation, To on a creation) is
+// refused with a *nodeaccess.InputError naming the member, and nothing is
+// sent.
+//
+// The call data is sent as "data", not "input". The execution-apis spec
+// names it input and go-ethereum's ethclient sends input since v1.12, but
+// go-ethereum, Erigon, reth, Nethermind and Besu all read data too, while
+// Hardhat and several forks read only data; sending both would make a node
+// that checks them against each other do work for nothing. "data" is the
+// one spelling every node takes.
+//
+// # State and block overrides
+//
+// CallWithOverrides runs eth_call with its third and fourth parameters,
+// which go-ethereum, Erigon, reth, Nethermind and Besu accept: a
+// StateOverride changes accounts for the one call (balance, nonce, code,
+// and the storage, replaced whole with State or slot by slot with
+// StateDiff, with gethclient.OverrideAccount's semantics), and a
+// BlockOverride replaces the block's number, time, gas limit, fee recipient,
+// prevRandao, base fee and blob base fee. Accounts and slots are sent in
+// order, so the request bytes are the same every time. go-ethereum runs a
+// call that sets no gas price at a base fee of 0, so BASEFEE reads an
+// overridden base fee only in a call with a price.
 //
 // # Block selectors
 //

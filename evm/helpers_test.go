@@ -5,6 +5,4 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 )
 
-func evmCallMsgWithoutTo() ethereum.CallMsg { return ethereum.CallMsg{Data: []byte{1}} }
-
 func gethCallMsg(to common.Address) ethereum.CallMsg { return ethereum.CallMsg{To: &to} }

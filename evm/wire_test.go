@@ -309,14 +309,12 @@ func TestBadInputSendsNothing(t *testing.T) {
 		assert.Equal(t, "evm", oe.Chain)
 		testkit.AssertErrNoKey(t, testKey, err)
 	}
-	_, err = c.Call(ctx, evm.CallMsg{}, evm.Latest)
+	_, err = c.Call(ctx, evm.CallMsg{Create: true, To: token}, evm.Latest)
 	check(err, "to")
 	_, err = c.Call(ctx, evm.CallMsg{To: token, Value: big.NewInt(-1)}, evm.Latest)
 	check(err, "value")
 	_, err = c.Call(ctx, evm.CallMsg{To: token, GasPrice: big.NewInt(-5)}, evm.Latest)
 	check(err, "gasPrice")
-	_, err = c.CallContract(ctx, evmCallMsgWithoutTo(), nil)
-	check(err, "to")
 	_, err = c.CallContract(ctx, gethCallMsg(token), big.NewInt(-7))
 	check(err, "block")
 	assert.Equal(t, "evm: eth_call: invalid input: block: negative block number -7", err.Error())
@@ -409,7 +407,7 @@ func TestOperationTypeString(t *testing.T) {
 // so any request would be an unmatched one.
 func TestBadInputNothingReachesGock(t *testing.T) {
 	c := gockClient(t)
-	_, err := c.Call(context.Background(), evm.CallMsg{Data: []byte{1}}, evm.Latest)
+	_, err := c.Call(context.Background(), evm.CallMsg{To: token, GasPrice: big.NewInt(1), MaxFeePerGas: big.NewInt(2)}, evm.Latest)
 	require.ErrorIs(t, err, nodeaccess.ErrInvalidInput)
 	_, err = c.CallContract(context.Background(), gethCallMsg(token), big.NewInt(-9))
 	require.ErrorIs(t, err, nodeaccess.ErrInvalidInput)

@@ -21,9 +21,11 @@
 //
 // POST {URL}/{Key} and POST {URL}/{Key}/evm (the path of Hyperliquid's EVM on
 // node-access services; reach it with evm.WithPathSuffix("evm")) both serve
-// the whole JSON-RPC API of the chain: the eth namespace (eth_call,
-// eth_getCode, eth_getBalance, eth_sendRawTransaction, eth_getLogs, ...),
-// net, web3, and Otterscan's ots_getInternalOperations. Nothing else: the
+// the whole JSON-RPC API of the chain: the eth namespace (eth_call, with
+// go-ethereum's state and block overrides as its third and fourth
+// parameters, eth_getCode, eth_getBalance, eth_sendRawTransaction,
+// eth_getLogs, ...), net, web3, and Otterscan's ots_getInternalOperations.
+// Nothing else: the
 // admin, debug, miner and txpool namespaces, which providers keep to
 // themselves, answer -32601. Every request goes through the shared
 // nodeaccesstest.Server: a key segment that is not exactly Key (one that

@@ -1,0 +1,124 @@
+package evm
+
+import (
+	"bytes"
+	"encoding/json"
+	"math/big"
+	"testing"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/core/types"
+)
+
+// gethCallArgs mirrors the members of go-ethereum's
+// internal/ethapi.TransactionArgs that a CallMsg sends, with its JSON
+// spellings and hexutil's decoding.
+type gethCallArgs struct {
+	From                 *common.Address   `json:"from"`
+	To                   *common.Address   `json:"to"`
+	Gas                  *hexutil.Uint64   `json:"gas"`
+	GasPrice             *hexutil.Big      `json:"gasPrice"`
+	MaxFeePerGas         *hexutil.Big      `json:"maxFeePerGas"`
+	MaxPriorityFeePerGas *hexutil.Big      `json:"maxPriorityFeePerGas"`
+	Value                *hexutil.Big      `json:"value"`
+	Data                 *hexutil.Bytes    `json:"data"`
+	AccessList           *types.AccessList `json:"accessList"`
+	BlobFeeCap           *hexutil.Big      `json:"maxFeePerBlobGas"`
+	BlobHashes           []common.Hash     `json:"blobVersionedHashes"`
+}
+
+// FuzzCallMsgJSON: for any combination of fields, a message that passes
+// check encodes to one JSON object that go-ethereum's spellings and hex
+// decoding read back field for field, with no unknown member, nothing
+// unset sent and nothing set dropped.
+func FuzzCallMsgJSON(f *testing.F) {
+	f.Add(uint16(0), uint64(0), []byte{})
+	f.Add(uint16(0xffff), uint64(1)<<63, []byte{0x70, 0xa0, 0x82, 0x31}) // refused: Create with To
+	f.Add(uint16(0x1ff5), uint64(30_000_000_000), []byte{1, 2})          // every EIP-1559 and blob field
+	f.Add(uint16(0x01cd), uint64(7), []byte{0xab})                       // legacy price, value, data
+	f.Add(uint16(0x0102), uint64(0), []byte{0x60, 0x00})                 // a creation
+	f.Fuzz(func(t *testing.T, mask uint16, n uint64, data []byte) {
+		on := func(bit uint) bool { return mask&(1<<bit) != 0 }
+		amount := func(bit uint) *big.Int {
+			if !on(bit) {
+				return nil
+			}
+			return new(big.Int).SetUint64(n + uint64(bit))
+		}
+		var m CallMsg
+		if on(0) {
+			m.From = common.BytesToAddress(append([]byte{0xf0}, data...))
+		}
+		m.To = common.BytesToAddress(data)
+		m.Create = on(1)
+		if on(2) {
+			m.Gas = n
+		}
+		m.GasPrice, m.MaxFeePerGas, m.Value, m.MaxFeePerBlobGas = amount(3), amount(4), amount(6), amount(7)
+		if on(5) {
+			m.MaxPriorityFeePerGas = new(big.Int).SetUint64(n) // at most the fee cap, n+4
+		}
+		if on(8) {
+			m.Data = data
+		}
+		if on(9) {
+			m.AccessList = types.AccessList{}
+			if on(10) {
+				m.AccessList = append(m.AccessList, types.AccessTuple{Address: m.To, StorageKeys: []common.Hash{common.BytesToHash(data)}})
+			}
+		}
+		if on(11) {
+			m.BlobHashes = []common.Hash{}
+			if on(12) {
+				m.BlobHashes = append(m.BlobHashes, common.BytesToHash(data))
+			}
+		}
+		if m.check() != nil {
+			return
+		}
+		raw, err := m.appendJSON(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got gethCallArgs
+		dec := json.NewDecoder(bytes.NewReader(raw))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&got); err != nil {
+			t.Fatalf("%s: %v", raw, err)
+		}
+		if (got.From != nil) != (m.From != common.Address{}) || got.From != nil && *got.From != m.From {
+			t.Fatalf("%s: from", raw)
+		}
+		if (got.To != nil) == m.Create || got.To != nil && *got.To != m.To {
+			t.Fatalf("%s: to", raw)
+		}
+		if (got.Gas != nil) != (m.Gas != 0) || got.Gas != nil && uint64(*got.Gas) != m.Gas {
+			t.Fatalf("%s: gas", raw)
+		}
+		for name, p := range map[string][2]*big.Int{
+			"gasPrice": {m.GasPrice, (*big.Int)(got.GasPrice)}, "maxFeePerGas": {m.MaxFeePerGas, (*big.Int)(got.MaxFeePerGas)},
+			"maxPriorityFeePerGas": {m.MaxPriorityFeePerGas, (*big.Int)(got.MaxPriorityFeePerGas)},
+			"value":                {m.Value, (*big.Int)(got.Value)}, "maxFeePerBlobGas": {m.MaxFeePerBlobGas, (*big.Int)(got.BlobFeeCap)},
+		} {
+			if (p[0] == nil) != (p[1] == nil) || p[0] != nil && p[0].Cmp(p[1]) != 0 {
+				t.Fatalf("%s: %s", raw, name)
+			}
+		}
+		if (got.Data != nil) != (len(m.Data) > 0) || got.Data != nil && !bytes.Equal(*got.Data, m.Data) {
+			t.Fatalf("%s: data", raw)
+		}
+		if (got.AccessList != nil) != (m.AccessList != nil) || got.AccessList != nil && len(*got.AccessList) != len(m.AccessList) {
+			t.Fatalf("%s: accessList", raw)
+		}
+		for i, tu := range m.AccessList {
+			g := (*got.AccessList)[i]
+			if g.Address != tu.Address || len(g.StorageKeys) != len(tu.StorageKeys) || len(g.StorageKeys) > 0 && g.StorageKeys[0] != tu.StorageKeys[0] {
+				t.Fatalf("%s: accessList[%d]", raw, i)
+			}
+		}
+		if (got.BlobHashes != nil) != (m.BlobHashes != nil) || len(got.BlobHashes) != len(m.BlobHashes) || len(m.BlobHashes) > 0 && got.BlobHashes[0] != m.BlobHashes[0] {
+			t.Fatalf("%s: blobVersionedHashes", raw)
+		}
+	})
+}
