@@ -87,7 +87,9 @@
 //
 // The state's containers (Validator, Checkpoint, Fork, BeaconBlockHeader,
 // Eth1Data, ExecutionPayloadHeader, SyncCommittee, the pending lists'
-// elements, …) have HashTreeRoot, and marshal with encoding/json to the
+// elements, and gloas's Builder, BuilderPendingPayment,
+// BuilderPendingWithdrawal, Withdrawal and ExecutionPayloadBid, whose root
+// is progressive as the specs make it) have HashTreeRoot, and marshal with encoding/json to the
 // beacon API's JSON, byte for byte as a state's JSON has them:
 // json.Marshal(st.FinalizedCheckpoint) gives {"epoch":"…","root":"0x…"}.
 // Root, BLSPubKey, BLSSignature, ForkVersion and Bitlist marshal as 0x-hex
