@@ -3,6 +3,7 @@ package beacon_test
 import (
 	"encoding/json"
 	"fmt"
+	"math/bits"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -251,6 +252,20 @@ func TestGloasProofsVerify(t *testing.T) {
 			require.NoError(t, err)
 			require.Equal(t, beacon.Root(u64c(uint64(st.PTCWindow[1][0]))), beacon.Root(append(pr.Leaf[:8:8], make([]byte, 24)...)))
 			checkProof(t, pr, root, "ptc_window[1][0]")
+			// A chunk of the execution_payload_availability Bitvector: the
+			// field's node is a binary tree of its chunks, SLOTS_PER_HISTORICAL_ROOT
+			// / 256 of them (1 minimal, 32 mainnet, depth 5).
+			fg, err := p.FieldGIndex("execution_payload_availability")
+			require.NoError(t, err)
+			depth := bits.Len64((v.preset.SlotsPerHistoricalRoot+255)/256 - 1)
+			bv := st.ExecutionPayloadAvailability
+			last := (len(bv)+31)/32 - 1
+			var chunk beacon.Root
+			copy(chunk[:], bv[32*last:])
+			pr, err = p.Prove(fg<<depth | beacon.GIndex(last))
+			require.NoError(t, err)
+			require.Equal(t, chunk, pr.Leaf)
+			checkProof(t, pr, root, "execution_payload_availability chunk")
 			// The block root through the header's state_root.
 			if st.LatestBlockHeader.StateRoot == (beacon.Root{}) {
 				br, err := p.BlockRoot()
