@@ -59,8 +59,7 @@
 //
 // # Proofs
 //
-// NewProver prepares merkle proofs of a state's contents (phase0 to fulu;
-// gloas states are refused for now) against its root
+// NewProver prepares merkle proofs of a state's contents (every fork) against its root
 // with one hash of the state (the same hasher as HashTreeRoot, about the
 // same time) and keeps each list's and vector's tree from one node per 16
 // chunks up: ~14 MB beside a mainnet state of ~317 MB. Each further proof
@@ -74,7 +73,12 @@
 // of four balances and the position in it), ProveField (any top-level
 // field by its specs' name), ProveLatestBlockHeader, and Prove for any
 // generalized index, which GIndexOf computes from a path as the specs'
-// get_generalized_index does (GIndexOf("pending_deposits", 0, "amount")). ToBlockRoot extends a proof through the latest block
+// get_generalized_index does (GIndexOf("pending_deposits", 0, "amount")).
+// In a gloas state the state, the bid and the progressive lists have
+// progressive gindices (EIP-7916, EIP-7495): the chunks 0 | 1-4 | 5-20 | …
+// sit in subtrees of 1, 4, 16, … leaves chained to the right, below the
+// node's left child (validator 0 is 1432, validator 3 is 11466; the
+// helpers and GIndexOf compute them). ToBlockRoot extends a proof through the latest block
 // header's state_root up to the block root (State.LatestBlockRoot, the
 // root EIP-4788 serves on the execution layer):
 //
@@ -87,7 +91,9 @@
 //
 // The state's containers (Validator, Checkpoint, Fork, BeaconBlockHeader,
 // Eth1Data, ExecutionPayloadHeader, SyncCommittee, the pending lists'
-// elements, …) have HashTreeRoot, and marshal with encoding/json to the
+// elements, and gloas's Builder, BuilderPendingPayment,
+// BuilderPendingWithdrawal, Withdrawal and ExecutionPayloadBid, whose root
+// is progressive as the specs make it) have HashTreeRoot, and marshal with encoding/json to the
 // beacon API's JSON, byte for byte as a state's JSON has them:
 // json.Marshal(st.FinalizedCheckpoint) gives {"epoch":"…","root":"0x…"}.
 // Root, BLSPubKey, BLSSignature, ForkVersion and Bitlist marshal as 0x-hex

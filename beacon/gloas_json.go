@@ -151,29 +151,11 @@ func (e *jsonEncoder) gloasField(f field) {
 	case *[]Builder:
 		encodeList(e, *p, (*jsonEncoder).builder)
 	case *[]BuilderPendingPayment:
-		encodeList(e, *p, func(e *jsonEncoder, p *BuilderPendingPayment) {
-			e.raw(`{"weight":`)
-			e.uint(uint64(p.Weight))
-			e.raw(`,"withdrawal":`)
-			e.builderPendingWithdrawal(&p.Withdrawal)
-			e.raw(`,"proposer_index":`)
-			e.uint(uint64(p.ProposerIndex))
-			e.raw(`}`)
-		})
+		encodeList(e, *p, (*jsonEncoder).builderPendingPayment)
 	case *[]BuilderPendingWithdrawal:
 		encodeList(e, *p, (*jsonEncoder).builderPendingWithdrawal)
 	case *[]Withdrawal:
-		encodeList(e, *p, func(e *jsonEncoder, w *Withdrawal) {
-			e.raw(`{"index":`)
-			e.uint(w.Index)
-			e.raw(`,"validator_index":`)
-			e.uint(uint64(w.ValidatorIndex))
-			e.raw(`,"address":`)
-			e.hex(w.Address[:])
-			e.raw(`,"amount":`)
-			e.uint(uint64(w.Amount))
-			e.raw(`}`)
-		})
+		encodeList(e, *p, (*jsonEncoder).withdrawal)
 	case *ExecutionPayloadBid:
 		e.bid(p)
 	case *[][]ValidatorIndex:
@@ -210,6 +192,28 @@ func (e *jsonEncoder) builderPendingWithdrawal(w *BuilderPendingWithdrawal) {
 	e.uint(uint64(w.Amount))
 	e.raw(`,"builder_index":`)
 	e.uint(uint64(w.BuilderIndex))
+	e.raw(`}`)
+}
+
+func (e *jsonEncoder) builderPendingPayment(p *BuilderPendingPayment) {
+	e.raw(`{"weight":`)
+	e.uint(uint64(p.Weight))
+	e.raw(`,"withdrawal":`)
+	e.builderPendingWithdrawal(&p.Withdrawal)
+	e.raw(`,"proposer_index":`)
+	e.uint(uint64(p.ProposerIndex))
+	e.raw(`}`)
+}
+
+func (e *jsonEncoder) withdrawal(w *Withdrawal) {
+	e.raw(`{"index":`)
+	e.uint(w.Index)
+	e.raw(`,"validator_index":`)
+	e.uint(uint64(w.ValidatorIndex))
+	e.raw(`,"address":`)
+	e.hex(w.Address[:])
+	e.raw(`,"amount":`)
+	e.uint(uint64(w.Amount))
 	e.raw(`}`)
 }
 

@@ -16,7 +16,10 @@ import (
 // 2^ceil(log2(n)) + i below the container's node; a List's elements hang
 // below its left child (the right one is the length), element i being
 // 2^ceil(log2(limit in chunks)) + i below it. ConcatGIndices composes
-// them as the specs' concat_generalized_indices does.
+// them as the specs' concat_generalized_indices does. A progressive list or
+// container (gloas's state, bid and registry lists) has its chunks in
+// subtrees of 1, 4, 16, … leaves chained to the right below its left child
+// instead (see NewProver and GIndexOf, which compute both layouts).
 type GIndex uint64
 
 // Depth returns the depth of g below the root (the root, 1, is depth 0):

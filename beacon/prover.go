@@ -22,41 +22,41 @@ import (
 type Prover struct {
 	st    *State
 	root  Root
-	depth int // of the state container's tree
+	depth int // of the state container's tree (binary, before gloas)
 	names []string
+	prog  []bool // whether each field is a progressive list
 	top   tnode
 }
 
 // NewProver prepares proofs for s, which it checks as HashTreeRoot does.
-// States of phase0 to fulu are supported; a gloas state (a progressive
-// container) is refused with an error for now: its HashTreeRoot is
-// supported, its proofs are not yet.
+// States of every fork this package decodes are supported, gloas's
+// progressive state container and lists included.
 //
 // The tree follows s.fields(), the schema every codec uses, through
-// fieldNode (one tree node kind per field type), and the named helpers
-// compute gindices from the field's position (FieldGIndex) and the list
-// rules (listElemGIndex). A fork with progressive merkleization (gloas)
-// adds a node kind for its progressive lists and containers there, and
-// its own arithmetic in those two functions; Prove, Verify and
-// ToBlockRoot do not change.
+// fieldNode (one tree node kind per field type; progressive lists and
+// containers in prover_progressive.go), and the named helpers compute
+// gindices from the field's position (FieldGIndex) and the list rules
+// (listElemGIndex), binary or progressive (progressiveGIndex).
 func NewProver(s *State) (*Prover, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
-	if s.Version > Fulu {
-		// The tree below is the one of phase0 to fulu; a later fork's
-		// progressive containers need their own node kinds first.
-		return nil, fmt.Errorf("beacon: proofs of %s states are not supported yet (phase0 to fulu are)", s.Version)
-	}
 	fields := s.fields()
 	nodes := make([]tnode, len(fields))
 	names := make([]string, len(fields))
+	prog := make([]bool, len(fields))
 	for i := range fields {
 		nodes[i] = s.fieldNode(&fields[i])
 		names[i] = fields[i].name
+		prog[i] = fields[i].progressive
 	}
-	top := container(nodes...)
-	return &Prover{st: s, root: top.root(), depth: depthFor(uint64(len(fields))), names: names, top: top}, nil
+	var top tnode
+	if s.Version >= Gloas {
+		top = progressiveContainerNode(nodes...)
+	} else {
+		top = container(nodes...)
+	}
+	return &Prover{st: s, root: top.root(), depth: depthFor(uint64(len(fields))), names: names, prog: prog, top: top}, nil
 }
 
 // StateRoot returns the state's hash tree root, the root every proof of p
@@ -97,6 +97,15 @@ func badGIndex(g GIndex, why string) error {
 func (p *Prover) FieldGIndex(name string) (GIndex, error) {
 	for i, n := range p.names {
 		if n == name {
+			if p.st.Version >= Gloas {
+				// The fields are the left child of the progressive
+				// container's node.
+				rel, err := progressiveGIndex(uint64(i))
+				if err != nil {
+					return 0, err
+				}
+				return ConcatGIndices(2, rel)
+			}
 			return GIndex(1)<<p.depth | GIndex(i), nil
 		}
 	}
@@ -133,14 +142,24 @@ func (p *Prover) listElemGIndex(name string, i uint64, limitChunks uint64) (GInd
 		return 0, err
 	}
 	// The contents are the left child; their tree is deep enough for the
-	// limit.
+	// limit, or grows progressively.
+	for k, n := range p.names {
+		if n == name && p.prog[k] {
+			rel, err := progressiveGIndex(i)
+			if err != nil {
+				return 0, err
+			}
+			return ConcatGIndices(g, 2, rel)
+		}
+	}
 	return ConcatGIndices(g, 2, GIndex(1)<<depthFor(limitChunks)|GIndex(i))
 }
 
 // ValidatorGIndex returns the generalized index of validator i's root in
 // the state's tree: validators is a List[Validator,
 // VALIDATOR_REGISTRY_LIMIT], so it is
-// (validators' gindex * 2) * 2^40 + i on mainnet.
+// (validators' gindex * 2) * 2^40 + i on mainnet; from gloas it is a
+// progressive list, and i's place follows progressiveGIndex.
 func (p *Prover) ValidatorGIndex(i ValidatorIndex) (GIndex, error) {
 	return p.listElemGIndex("validators", uint64(i), p.st.preset().ValidatorRegistryLimit)
 }
@@ -188,7 +207,8 @@ func (p *Prover) ProveValidatorField(i ValidatorIndex, f ValidatorField) (Proof,
 // BalanceGIndex returns the generalized index of the chunk that holds
 // validator i's balance: balances is a List[Gwei,
 // VALIDATOR_REGISTRY_LIMIT] packed four to a chunk, so the chunk is
-// i / 4 in a tree deep enough for VALIDATOR_REGISTRY_LIMIT / 4 chunks.
+// i / 4 in a tree deep enough for VALIDATOR_REGISTRY_LIMIT / 4 chunks
+// (from gloas, in a progressive list's tree).
 func (p *Prover) BalanceGIndex(i ValidatorIndex) (GIndex, error) {
 	limit := (p.st.preset().ValidatorRegistryLimit*8 + 31) / 32
 	return p.listElemGIndex("balances", uint64(i)/4, limit)

@@ -116,16 +116,19 @@ func (s *State) fieldNode(f *field) tnode {
 			return pendingAttestationRoot(a, limit)
 		}), func(i int) tnode { return pendingAttestationNode(&v[i], limit) })
 	}
-	// uint64 fields, roots, justification bits: a chunk.
-	return leafNode(s.fieldRoot(f))
+	// uint64 fields, roots, justification bits: a chunk; gloas's types.
+	return s.gloasFieldNode(f)
 }
 
-// collectionNode is collectionRoot as a node.
+// collectionNode is collectionRoot as a node (a progressive list's too).
 func collectionNode(f *field, n int, packed int, fill leafFiller, elem func(int) tnode) tnode {
 	leaves, limit := uint64(n), f.n
 	if packed > 0 {
 		leaves = (uint64(n)*uint64(packed) + 31) / 32
 		limit = (f.n*uint64(packed) + 31) / 32
+	}
+	if f.progressive {
+		return progressiveListNode(n, int(leaves), fill, elem)
 	}
 	t := newChunkTree(int(leaves), depthFor(limit), fill, elem).rootNode()
 	if f.vector {

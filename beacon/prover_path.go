@@ -16,11 +16,15 @@ type sszType struct {
 	fields []string
 	types  []*sszType
 	// collections
-	coll     bool
-	list     bool
-	n        uint64   // a vector's length, a list's limit (elements)
-	elemSize uint64   // a packed basic element's bytes; 0 for a composite one
-	elem     *sszType // a composite element's type (nil for a leaf element)
+	coll bool
+	list bool
+	// progressive marks a progressive list or container (EIP-7916,
+	// EIP-7495): its contents or fields are its node's left child, laid
+	// out as progressiveGIndex says.
+	progressive bool
+	n           uint64   // a vector's length, a list's limit (elements)
+	elemSize    uint64   // a packed basic element's bytes; 0 for a composite one
+	elem        *sszType // a composite element's type (nil for a leaf element)
 }
 
 func containerType(name string, fields []string, types ...*sszType) *sszType {
@@ -52,7 +56,7 @@ func (t *sszType) chunks() uint64 {
 // fieldType returns the type of the state's field f, as GIndexOf walks it.
 func (s *State) fieldType(f *field) *sszType {
 	list := func(name string, elemSize uint64, elem *sszType) *sszType {
-		return &sszType{name: name, coll: true, list: !f.vector, n: f.n, elemSize: elemSize, elem: elem}
+		return &sszType{name: name, coll: true, list: !f.vector, progressive: f.progressive, n: f.n, elemSize: elemSize, elem: elem}
 	}
 	switch f.ptr.(type) {
 	case *Fork:
@@ -95,7 +99,7 @@ func (s *State) fieldType(f *field) *sszType {
 	case *[]PendingAttestation:
 		return list("the pending attestations", 0, containerType("a pending attestation", pendingAttestationNames, nil, attestationDataType))
 	}
-	return nil // a chunk
+	return s.gloasFieldType(f)
 }
 
 // GIndexOf returns the generalized index of the node that path names in
@@ -115,7 +119,7 @@ func (s *State) fieldType(f *field) *sszType {
 // limit, or a path that goes on below a leaf is a *nodeaccess.InputError.
 func (p *Prover) GIndexOf(path ...any) (GIndex, error) {
 	fields := p.st.fields()
-	top := &sszType{name: "the state", fields: p.names, types: make([]*sszType, len(fields))}
+	top := &sszType{name: "the state", fields: p.names, types: make([]*sszType, len(fields)), progressive: p.st.Version >= Gloas}
 	for i := range fields {
 		top.types[i] = p.st.fieldType(&fields[i])
 	}
@@ -173,8 +177,15 @@ func (p *Prover) GIndexOf(path ...any) (GIndex, error) {
 				pos = idx * t.elemSize / 32
 			}
 		}
-		if t.list && base == 1 {
-			base = 2 // a list's contents are its node's left child
+		if (t.list || t.progressive) && base == 1 {
+			base = 2 // a list's contents (a progressive container's fields) are its node's left child
+		}
+		if t.progressive && step != "__len__" {
+			rel, err := progressiveGIndex(pos)
+			if err != nil {
+				return 0, badPath(path, k, "is too deep for a 64-bit generalized index")
+			}
+			depth, pos = rel.Depth(), rel.Index()
 		}
 		if g.Depth()+bits.Len64(uint64(base))-1+depth > 63 {
 			return 0, badPath(path, k, "is too deep for a 64-bit generalized index")

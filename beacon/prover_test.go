@@ -68,12 +68,6 @@ func TestProverFields(t *testing.T) {
 			root, err := st.HashTreeRoot()
 			require.NoError(t, err)
 			p, err := beacon.NewProver(st)
-			if v >= beacon.Gloas {
-				// Documented: no proofs of progressive containers yet.
-				require.EqualError(t, err, "beacon: proofs of "+v.String()+" states are not supported yet (phase0 to fulu are)")
-				require.Nil(t, p)
-				return
-			}
 			require.NoError(t, err)
 			require.Equal(t, root, p.StateRoot())
 			m := stateMembers(t, st)
@@ -106,7 +100,7 @@ func TestProverValidatorsAndBalances(t *testing.T) {
 	for _, c := range []struct {
 		v beacon.Version
 		n int
-	}{{beacon.Phase0, 1}, {beacon.Altair, 17}, {beacon.Capella, 64}, {beacon.Electra, 100}, {beacon.Fulu, 257}} {
+	}{{beacon.Phase0, 1}, {beacon.Altair, 17}, {beacon.Capella, 64}, {beacon.Electra, 100}, {beacon.Fulu, 257}, {beacon.Gloas, 86}} {
 		t.Run(fmt.Sprintf("%s/%d", c.v, c.n), func(t *testing.T) {
 			st := beacontest.NewState(c.v, beacon.MainnetPreset(), c.n, 4)
 			p, err := beacon.NewProver(st)

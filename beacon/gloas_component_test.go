@@ -1,0 +1,160 @@
+package beacon_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"testing"
+
+	"github.com/nodeaccess/nodeaccess/beacon"
+	"github.com/stretchr/testify/require"
+)
+
+// gloasMembers returns the members of the state inside a Lodestar body,
+// with the execution addresses (which Lodestar checksums, EIP-55) in lower
+// case like every other hex this package writes.
+func gloasMembers(t *testing.T, body []byte) map[string]json.RawMessage {
+	t.Helper()
+	var resp struct{ Data map[string]json.RawMessage }
+	require.NoError(t, json.Unmarshal(bytes.ToLower(body), &resp))
+	return resp.Data
+}
+
+// Each of gloas's own containers in Lodestar's bodies marshals to exactly
+// Lodestar's bytes for it (addresses in lower case) and reads back (from
+// Lodestar's checksummed bytes too) to the value the state's SSZ holds;
+// json.Marshal of a whole list gives the member's whole array.
+func TestGloasComponentJSONLodestar(t *testing.T) {
+	for _, v := range gloasVectors {
+		t.Run(v.name, func(t *testing.T) {
+			st, err := beacon.UnmarshalSSZ(readVector(t, v, ".ssz"), beacon.Gloas, beacon.UsePreset(v.preset))
+			require.NoError(t, err)
+			body := readVector(t, v, ".json")
+			m := gloasMembers(t, body)
+			checkElems(t, "builders", st.Builders, m["builders"])
+			checkElems(t, "builder_pending_payments", st.BuilderPendingPayments, m["builder_pending_payments"])
+			checkElems(t, "builder_pending_withdrawals", st.BuilderPendingWithdrawals, m["builder_pending_withdrawals"])
+			checkElems(t, "payload_expected_withdrawals", st.PayloadExpectedWithdrawals, m["payload_expected_withdrawals"])
+			checkComponent(t, "latest_execution_payload_bid", st.LatestExecutionPayloadBid, m["latest_execution_payload_bid"])
+			for name, list := range map[string]any{"builders": st.Builders, "builder_pending_payments": st.BuilderPendingPayments,
+				"builder_pending_withdrawals": st.BuilderPendingWithdrawals, "payload_expected_withdrawals": st.PayloadExpectedWithdrawals} {
+				whole, err := json.Marshal(list)
+				require.NoError(t, err)
+				if string(m[name]) != "[]" { // json.Marshal writes an empty slice as null only when nil
+					require.Equal(t, string(m[name]), string(whole), name)
+				}
+			}
+			// Lodestar's own bytes, checksummed addresses included, read
+			// back to the same builders.
+			var orig struct {
+				Data struct{ Builders []json.RawMessage }
+			}
+			require.NoError(t, json.Unmarshal(body, &orig))
+			for i, raw := range orig.Data.Builders {
+				var b beacon.Builder
+				require.NoError(t, json.Unmarshal(raw, &b))
+				require.Equal(t, st.Builders[i], b, "builders[%d]", i)
+			}
+		})
+	}
+}
+
+// The roots of gloas's containers, each from its own HashTreeRoot, equal
+// the test's reference (written from the specs, htr_ref_gloas_test.go) on
+// the containers' SSZ bytes, and merkleized into their fields by the
+// reference's progressive rules and put in place of those fields' roots in
+// the state, recombine to Lodestar's state root.
+func TestGloasComponentRootsRecombine(t *testing.T) {
+	for _, v := range gloasVectors {
+		t.Run(v.name, func(t *testing.T) {
+			raw := readVector(t, v, ".ssz")
+			st, err := beacon.UnmarshalSSZ(raw, beacon.Gloas, beacon.UsePreset(v.preset))
+			require.NoError(t, err)
+			typ := refStateType(beacon.Gloas, v.preset)
+			fields := typ.members()
+			parts := splitFields(typ, raw)
+			roots := make([][32]byte, len(fields))
+			for i, f := range fields {
+				roots[i] = f.root(parts[i])
+			}
+			m := len(fields)
+			// builders, builder_pending_payments,
+			// builder_pending_withdrawals, the bid and
+			// payload_expected_withdrawals, from the end of the state.
+			iBuilders, iPayments, iWithdrawals, iBid, iExpected := m-8, m-5, m-4, m-3, m-2
+
+			elems := func(name string, i int, got [][32]byte) {
+				t.Helper()
+				var elem sszType
+				switch ft := fields[i].(type) {
+				case progListT:
+					elem = ft.elem
+				case vectorT:
+					elem = ft.elem
+				}
+				want := elemRoots(elem, parts[i])
+				require.Len(t, got, len(want), name)
+				for k := range want {
+					require.Equal(t, fmt.Sprintf("%x", want[k]), fmt.Sprintf("%x", got[k]), "%s[%d]", name, k)
+				}
+			}
+			b := rootsOf(st.Builders, beacon.Builder.HashTreeRoot)
+			elems("builders", iBuilders, b)
+			p := rootsOf(st.BuilderPendingPayments, beacon.BuilderPendingPayment.HashTreeRoot)
+			elems("builder_pending_payments", iPayments, p)
+			w := rootsOf(st.BuilderPendingWithdrawals, beacon.BuilderPendingWithdrawal.HashTreeRoot)
+			elems("builder_pending_withdrawals", iWithdrawals, w)
+			x := rootsOf(st.PayloadExpectedWithdrawals, beacon.Withdrawal.HashTreeRoot)
+			elems("payload_expected_withdrawals", iExpected, x)
+			bid := st.LatestExecutionPayloadBid.HashTreeRoot()
+			require.Equal(t, beacon.Root(roots[iBid]), bid, "latest_execution_payload_bid")
+
+			roots[iBuilders] = refMixIn(refMerkleizeProgressive(b, 1), len(b))
+			roots[iPayments] = refMerkleize(p, int64(len(p)))
+			roots[iWithdrawals] = refMixIn(refMerkleizeProgressive(w, 1), len(w))
+			roots[iExpected] = refMixIn(refMerkleizeProgressive(x, 1), len(x))
+			roots[iBid] = bid
+			require.Equal(t, vectorRoot(t, v.name), beacon.Root(refProgressiveContainer(roots)))
+		})
+	}
+}
+
+func rootsOf[T any](list []T, root func(T) beacon.Root) [][32]byte {
+	out := make([][32]byte, len(list))
+	for i, e := range list {
+		out[i] = root(e)
+	}
+	return out
+}
+
+// A bid's root changes with each field, blob_kzg_commitments' length
+// included (the progressive list mixes it in), and is not the root of the
+// same fields as a binary container.
+func TestBidRootFields(t *testing.T) {
+	var b beacon.ExecutionPayloadBid
+	seen := map[beacon.Root]string{b.HashTreeRoot(): "zero"}
+	set := []func(*beacon.ExecutionPayloadBid){
+		func(b *beacon.ExecutionPayloadBid) { b.ParentBlockHash[0] = 1 },
+		func(b *beacon.ExecutionPayloadBid) { b.ParentBlockRoot[0] = 1 },
+		func(b *beacon.ExecutionPayloadBid) { b.BlockHash[0] = 1 },
+		func(b *beacon.ExecutionPayloadBid) { b.PrevRandao[0] = 1 },
+		func(b *beacon.ExecutionPayloadBid) { b.FeeRecipient[0] = 1 },
+		func(b *beacon.ExecutionPayloadBid) { b.GasLimit = 1 },
+		func(b *beacon.ExecutionPayloadBid) { b.BuilderIndex = 1 },
+		func(b *beacon.ExecutionPayloadBid) { b.Slot = 1 },
+		func(b *beacon.ExecutionPayloadBid) { b.Value = 1 },
+		func(b *beacon.ExecutionPayloadBid) { b.ExecutionPayment = 1 },
+		func(b *beacon.ExecutionPayloadBid) { b.BlobKZGCommitments = make([]beacon.KZGCommitment, 1) },
+		func(b *beacon.ExecutionPayloadBid) { b.BlobKZGCommitments = make([]beacon.KZGCommitment, 2) },
+		func(b *beacon.ExecutionPayloadBid) { b.ExecutionRequestsRoot[0] = 1 },
+	}
+	for i, f := range set {
+		var c beacon.ExecutionPayloadBid
+		f(&c)
+		r := c.HashTreeRoot()
+		if prev, ok := seen[r]; ok {
+			t.Fatalf("change %d gives the root of %s", i, prev)
+		}
+		seen[r] = fmt.Sprint("change ", i)
+	}
+}
