@@ -47,7 +47,11 @@ func FuzzParseErrorBody(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		if _, msg, _ := parseErrorBody(b, c.t.Mask); strings.Contains(msg, key) {
 			t.Fatalf("message %q shows the key", msg)
-		} else if cut, ok := strings.CutSuffix(msg, "…"); ok {
+		} else if cut, ok := strings.CutSuffix(msg, "…"); ok && c.t.Mask(string(b)) != string(b) {
+			// A body that holds the key (in any spelling the mask knows)
+			// must not give a message cut so that a piece of it shows; one
+			// that holds none (a lookalike such as "sEcRex-k3y" at the cut)
+			// has no key to show.
 			for n := 4; n < len(key); n++ {
 				if strings.HasSuffix(cut, key[:n]) {
 					t.Fatalf("message %q is cut inside the key", msg)
