@@ -1,9 +1,7 @@
 package beacon
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -229,48 +227,6 @@ func (d *downloader) startOf() (pos, size int64, err error) {
 		return 0, 0, err
 	}
 	return pos, size, nil
-}
-
-// sniffEnvelope reads the members of a JSON state envelope that come before
-// "data" from the start of the body: the version and the two flags. It
-// returns what it found; a prefix that is cut or malformed gives what came
-// before the problem. DownloadState no longer uses it (envelopeScanner
-// follows the whole body, so that members after "data" count too); it is
-// kept for FuzzSniffEnvelope and TestSniffEnvelope, whose file has another
-// owner.
-func sniffEnvelope(prefix []byte) (version string, flags *Flags) {
-	dec := json.NewDecoder(bytes.NewReader(prefix))
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return "", nil
-	}
-	var f Flags
-	var haveOpt, haveFin bool
-	for dec.More() {
-		t, err := dec.Token()
-		if err != nil {
-			break
-		}
-		key, _ := t.(string)
-		if key == "data" {
-			break
-		}
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
-			break
-		}
-		switch key {
-		case "version":
-			_ = json.Unmarshal(raw, &version)
-		case "execution_optimistic":
-			haveOpt = json.Unmarshal(raw, &f.ExecutionOptimistic) == nil
-		case "finalized":
-			haveFin = json.Unmarshal(raw, &f.Finalized) == nil
-		}
-	}
-	if haveOpt && haveFin {
-		flags = &f
-	}
-	return version, flags
 }
 
 // ReadState decodes a state body saved earlier (by DownloadState, or any
