@@ -87,7 +87,10 @@ func New(baseURL, key string, opts ...nodeaccess.Option) (*Client, error) {
 	if v, ok := node.Config().Ext(publicURLKey{}); ok {
 		publicURL = v.(string)
 	}
-	if holdsKey(publicURL, key) {
+	// The node's transport knows every spelling of the key (escaped in any
+	// form, letters in either case): a public API URL must not carry it to
+	// a third party.
+	if node.Mask(publicURL) != publicURL {
 		return nil, fmt.Errorf("%s: %w", chain, &nodeaccess.InputError{Arg: "option",
 			Reason: "the public API URL holds the access key; the public API takes no key"})
 	}
@@ -133,19 +136,6 @@ func sharedOptions(opts []nodeaccess.Option) []nodeaccess.Option {
 		out = append(out, o)
 	}
 	return out
-}
-
-// holdsKey reports whether rawURL holds the key anywhere, as written or
-// percent-encoded: a public API URL must not carry it to a third party.
-func holdsKey(rawURL, key string) bool {
-	if key == "" {
-		return false
-	}
-	if strings.Contains(rawURL, key) || strings.Contains(rawURL, url.PathEscape(key)) || strings.Contains(rawURL, url.QueryEscape(key)) {
-		return true
-	}
-	u, err := url.PathUnescape(rawURL)
-	return err == nil && strings.Contains(u, key)
 }
 
 // NewFromURL takes the node's whole endpoint URL as providers show it, with

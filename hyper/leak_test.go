@@ -178,6 +178,10 @@ func TestPublicURLHoldingTheKeyIsRefused(t *testing.T) {
 			"https://proxy.example/a/" + url.PathEscape(key) + "/b",
 			"https://proxy.example/x" + url.PathEscape(key),
 			"https://proxy.example/" + url.PathEscape(key) + "y/info",
+			// spellings the old check missed: lower-case percent-escapes
+			// of every character, and the key's ASCII letters in upper case.
+			"https://proxy.example/" + lowerEscapeAll(key),
+			"https://proxy.example/" + url.PathEscape(asciiUpper(key)),
 		} {
 			_, err := hyper.New(testBase, key, hyper.WithPublicURL(u))
 			require.Error(t, err, u)
@@ -208,4 +212,23 @@ func TestLongAddressInputLeaksNoPieceOfTheKey(t *testing.T) {
 			assert.Contains(t, err.Error(), fmt.Sprintf("a %d-byte value is not an address", len(user)))
 		}
 	}
+}
+
+// lowerEscapeAll percent-escapes every byte of s, hex digits in lower case.
+func lowerEscapeAll(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		fmt.Fprintf(&b, "%%%02x", s[i])
+	}
+	return b.String()
+}
+
+// asciiUpper returns s with its ASCII letters in upper case.
+func asciiUpper(s string) string {
+	return strings.Map(func(r rune) rune {
+		if 'a' <= r && r <= 'z' {
+			return r - 'a' + 'A'
+		}
+		return r
+	}, s)
 }
