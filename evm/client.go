@@ -15,6 +15,8 @@ type Client struct {
 	t      *transport.Client
 	target transport.Target
 	head   *headCache // the chain's head, learnt only with a budget (cost.go)
+	// maxBatch is the most calls one HTTP request of SendBatch carries.
+	maxBatch int
 }
 
 type pathSuffixKey struct{}
@@ -51,7 +53,11 @@ func New(baseURL, key string, opts ...nodeaccess.Option) (*Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("evm: %w", err)
 	}
-	return &Client{t: t, target: target, head: newHeadCache()}, nil
+	maxBatch := DefaultMaxBatchSize
+	if n, ok := t.Config().Ext(maxBatchKey{}); ok {
+		maxBatch = n.(int)
+	}
+	return &Client{t: t, target: target, head: newHeadCache(), maxBatch: maxBatch}, nil
 }
 
 // NewFromURL takes a whole endpoint URL as providers show it, with the
