@@ -150,7 +150,7 @@ func (c *Client) sendBatch(ctx context.Context, b *Batch, start, end int) (limit
 		return 0, false
 	}
 	defer resp.Release()
-	whole, answers := c.splitBatch(&resp, first, m)
+	answers, whole := c.splitBatch(&resp, first, m)
 	if whole != nil {
 		if l, big := batchTooLarge(whole); big && m > 1 {
 			return l, true
@@ -188,25 +188,25 @@ type answer struct {
 // answer: a call answered twice, not answered, or answered by a malformed
 // member fails with an ErrInvalidResponse error; members for ids that were
 // not sent are ignored.
-func (c *Client) splitBatch(resp *Response, first uint64, m int) (whole error, answers []answer) {
+func (c *Client) splitBatch(resp *Response, first uint64, m int) (answers []answer, whole error) {
 	body := resp.Body
 	if !json.Valid(body) {
-		return c.InvalidBody(resp, fmt.Errorf("batch response is not JSON")), nil
+		return nil, c.InvalidBody(resp, fmt.Errorf("batch response is not JSON"))
 	}
 	i := skipWS(body, 0)
 	switch body[i] {
 	case '{':
 		env, err := parseEnvelope(body)
 		if err != nil {
-			return c.InvalidBody(resp, err), nil
+			return nil, c.InvalidBody(resp, err)
 		}
 		if env.errObj != nil && !isNull(env.errObj) {
-			return c.rpcError(resp, env.errObj), nil
+			return nil, c.rpcError(resp, env.errObj)
 		}
-		return c.InvalidBody(resp, fmt.Errorf("batch answered with one object, not an array")), nil
+		return nil, c.InvalidBody(resp, fmt.Errorf("batch answered with one object, not an array"))
 	case '[':
 	default:
-		return c.InvalidBody(resp, fmt.Errorf("batch response is not a JSON array")), nil
+		return nil, c.InvalidBody(resp, fmt.Errorf("batch response is not a JSON array"))
 	}
 	var members [][]byte
 	for i = skipWS(body, i+1); i < len(body) && body[i] != ']'; {
@@ -220,7 +220,7 @@ func (c *Client) splitBatch(resp *Response, first uint64, m int) (whole error, a
 	if len(members) == 1 && m > 1 {
 		if env, err := parseEnvelope(members[0]); err == nil && env.errObj != nil && !isNull(env.errObj) &&
 			(env.id == nil || isNull(env.id) || idMatches(env.id, first)) {
-			return c.rpcError(resp, env.errObj), nil
+			return nil, c.rpcError(resp, env.errObj)
 		}
 	}
 	answers = make([]answer, m)
@@ -256,7 +256,7 @@ func (c *Client) splitBatch(resp *Response, first uint64, m int) (whole error, a
 			answers[j].err = c.InvalidBody(resp, fmt.Errorf("batch response has no answer to id %d", first+uint64(j)))
 		}
 	}
-	return nil, answers
+	return answers, nil
 }
 
 // batchLimit finds the limit a server's batch error names: Erigon's "batch
@@ -308,12 +308,10 @@ func httpTooLarge(err error) (limit int, tooLarge bool) {
 	if !errors.As(err, &he) {
 		return 0, false
 	}
-	if he.StatusCode == http.StatusRequestEntityTooLarge {
-		return 0, true
-	}
+	is413 := he.StatusCode == http.StatusRequestEntityTooLarge
 	env, perr := parseEnvelope([]byte(he.Body))
 	if perr != nil || env.errObj == nil {
-		return 0, false
+		return 0, is413
 	}
 	var obj struct {
 		Code    int    `json:"code"`
@@ -321,7 +319,8 @@ func httpTooLarge(err error) (limit int, tooLarge bool) {
 		Data    any    `json:"data"`
 	}
 	if json.Unmarshal(env.errObj, &obj) != nil {
-		return 0, false
+		return 0, is413
 	}
-	return batchTooLarge(&nodeaccess.RPCError{Code: obj.Code, Message: obj.Message, Data: obj.Data})
+	limit, tooLarge = batchTooLarge(&nodeaccess.RPCError{Code: obj.Code, Message: obj.Message, Data: obj.Data})
+	return limit, tooLarge || is413
 }
