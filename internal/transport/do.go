@@ -160,7 +160,7 @@ func (c *Client) run(ctx context.Context, r *Request, decode func(*Response) err
 		var waited time.Duration
 		if c.budget != nil {
 			var err error
-			if waited, err = c.charge(ctx, units); err != nil {
+			if waited, err = c.charge(ctx, units, r.Batch != nil); err != nil {
 				return Response{}, err
 			}
 		}
