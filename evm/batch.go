@@ -3,7 +3,6 @@ package evm
 import (
 	"context"
 	"encoding/hex"
-	"errors"
 	"fmt"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -50,8 +49,14 @@ func WithMaxBatchSize(n int) nodeaccess.Option {
 }
 
 // ErrBatchNotSent is the error of a BatchResult whose Batch was not sent
-// (SendBatch was not called, or refused the batch before sending it).
-var ErrBatchNotSent = errors.New("batch not sent")
+// (SendBatch was not called, or refused the batch before sending it): a
+// misuse, so it also matches nodeaccess.ErrInvalidInput.
+var ErrBatchNotSent error = batchNotSent{}
+
+type batchNotSent struct{}
+
+func (batchNotSent) Error() string        { return "batch not sent" }
+func (batchNotSent) Is(target error) bool { return target == nodeaccess.ErrInvalidInput }
 
 // BatchResult is one call's outcome in a Batch. Read it once SendBatch has
 // returned; until then Result returns an error matching ErrBatchNotSent.
