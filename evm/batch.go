@@ -199,7 +199,9 @@ func (b *Batch) add(call batchCall) {
 // 502, 503, 504, resets, timeouts), whole. Answers are matched to calls by
 // id, whatever their order; a call the server answers twice or not at all
 // fails with an error matching nodeaccess.ErrInvalidResponse, and answers
-// to ids that were not sent are ignored. A server that refuses a request
+// to ids that were not sent are ignored (nodeaccess.WithoutRPCIDCheck does
+// not apply: ids are how answers find their calls; a bare object is read
+// as an array of one). A server that refuses a request
 // as too large (HTTP 413; go-ethereum's and Erigon's -32600 "batch too
 // large" / "batch limit N exceeded", jsonrpsee's -32010, Besu's and
 // Nethermind's -32005 naming the batch) has it sent again in pieces of the

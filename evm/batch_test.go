@@ -286,7 +286,7 @@ func TestBatchMalformedAnswers(t *testing.T) {
 		{"neither result nor error", `[` + good(1) + `,{"jsonrpc":"2.0","id":2},` + good(3) + `]`, []int{2}},
 		{"bad result", `[` + good(1) + `,{"jsonrpc":"2.0","id":2,"result":"0xzz"},` + good(3) + `]`, []int{2}},
 		{"empty array", `[]`, []int{1, 2, 3}},
-		{"one object with a result", good(1), []int{1, 2, 3}},
+		{"one object with a result", good(1), []int{2, 3}},
 		{"not JSON", `<html>502</html>`, []int{1, 2, 3}},
 		{"truncated", `[` + good(1) + `,` + good(2), []int{1, 2, 3}},
 		{"a number", `42`, []int{1, 2, 3}},

@@ -182,44 +182,42 @@ type answer struct {
 
 // splitBatch reads a batch response for the m calls with ids first..
 // first+m-1. whole is the error of a response that answers the request as
-// a whole: not JSON, not an array, one error object (bare, or alone in an
-// array and for no call or the first: geth and Erigon give their batch
-// limit error the first call's id). Otherwise answers holds each call's
-// answer: a call answered twice, not answered, or answered by a malformed
-// member fails with an ErrInvalidResponse error; members for ids that were
-// not sent are ignored.
+// a whole: not JSON, neither an array nor an object, one error object
+// (bare, or alone in an array) with no id, or for more than one call with
+// the first call's id (geth and Erigon give their batch limit error the
+// first call's id). Otherwise answers holds each call's answer: a call
+// answered twice, not answered, or answered by a malformed member fails
+// with an ErrInvalidResponse error; members for ids that were not sent are
+// ignored. A bare object is read as an array of one.
 func (c *Client) splitBatch(resp *Response, first uint64, m int) (answers []answer, whole error) {
 	body := resp.Body
 	if !json.Valid(body) {
 		return nil, c.InvalidBody(resp, fmt.Errorf("batch response is not JSON"))
 	}
+	var members [][]byte
 	i := skipWS(body, 0)
 	switch body[i] {
 	case '{':
-		env, err := parseEnvelope(body)
-		if err != nil {
-			return nil, c.InvalidBody(resp, err)
-		}
-		if env.errObj != nil && !isNull(env.errObj) {
-			return nil, c.rpcError(resp, env.errObj)
-		}
-		return nil, c.InvalidBody(resp, fmt.Errorf("batch answered with one object, not an array"))
+		// One object where an array belongs: read as an array of one, as
+		// servers that unwrap a batch of one answer it.
+		members = [][]byte{body[i:skipValue(body, i)]}
 	case '[':
+		for i = skipWS(body, i+1); i < len(body) && body[i] != ']'; {
+			end := skipValue(body, i)
+			members = append(members, body[i:end])
+			i = skipWS(body, end)
+			if i < len(body) && body[i] == ',' {
+				i = skipWS(body, i+1)
+			}
+		}
 	default:
 		return nil, c.InvalidBody(resp, fmt.Errorf("batch response is not a JSON array"))
 	}
-	var members [][]byte
-	for i = skipWS(body, i+1); i < len(body) && body[i] != ']'; {
-		end := skipValue(body, i)
-		members = append(members, body[i:end])
-		i = skipWS(body, end)
-		if i < len(body) && body[i] == ',' {
-			i = skipWS(body, i+1)
-		}
-	}
-	if len(members) == 1 && m > 1 {
+	if len(members) == 1 {
+		// One error for the whole request: with no id (or null), or, for
+		// more than one call, with the first call's id.
 		if env, err := parseEnvelope(members[0]); err == nil && env.errObj != nil && !isNull(env.errObj) &&
-			(env.id == nil || isNull(env.id) || idMatches(env.id, first)) {
+			(env.id == nil || isNull(env.id) || m > 1 && idMatches(env.id, first)) {
 			return nil, c.rpcError(resp, env.errObj)
 		}
 	}
