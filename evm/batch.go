@@ -206,7 +206,9 @@ func (b *Batch) add(call batchCall) {
 // large" / "batch limit N exceeded", jsonrpsee's -32010, Besu's and
 // Nethermind's -32005 naming the batch) has it sent again in pieces of the
 // limit the error names, else half the size, down to one call, and the
-// rest of b goes in pieces of that size too. A request answered with one
+// rest of b goes in pieces of that size too; a limit the error names is
+// also kept by the Client for its later batches (while it is below
+// WithMaxBatchSize). A request answered with one
 // error object of any other kind gives each of its calls that error.
 //
 // Request units are counted per call: each HTTP attempt costs the sum of
@@ -243,8 +245,17 @@ func (c *Client) SendBatch(ctx context.Context, b *Batch) error {
 		}
 		calls[i] = transport.BatchCall{Method: bc.method, Params: bc.params, Units: units}
 	}
+	size := c.maxBatch
+	if l := int(c.learnt.Load()); l > 0 && l < size {
+		size = l
+	}
 	c.t.CallBatch(ctx, &transport.Batch{
-		Op: op, Target: c.target, Calls: calls, MaxSize: c.maxBatch,
+		Op: op, Target: c.target, Calls: calls, MaxSize: size,
+		Learn: func(limit int) {
+			if limit < c.maxBatch {
+				c.learnt.Store(int64(limit))
+			}
+		},
 		Result: func(i int, raw []byte) error { return b.calls[i].slot.deliver(raw) },
 		Fail: func(i int, err error) {
 			bc := &b.calls[i]

@@ -64,7 +64,8 @@ func TestBatchTooLargeIsSentSmaller(t *testing.T) {
 		{"nethermind_batch_size.json", 200, []int{50, 25, 12, 12, 12, 12, 2}},
 		{"nethermind_batch_size.json", 503, []int{50, 25, 12, 12, 12, 12, 2}},
 		{"besu_max_batch_size.json", 200, []int{50, 25, 12, 12, 12, 12, 2}},
-		{"jsonrpsee_batch_response_too_large.json", 200, []int{50, 20, 20, 10}},
+		// Its limit is in bytes: halved.
+		{"jsonrpsee_batch_response_too_large.json", 200, []int{50, 25, 12, 12, 12, 12, 2}},
 		// "Exceeded max limit of 20": straight to 20.
 		{"jsonrpsee_batch_too_large.json", 200, []int{50, 20, 20, 10}},
 		{"jsonrpsee_batch_too_large.json", 413, []int{50, 20, 20, 10}},
@@ -86,6 +87,30 @@ func TestBatchTooLargeIsSentSmaller(t *testing.T) {
 				assert.Equal(t, account(i).Bytes(), out, "call %d", i)
 			}
 		})
+	}
+}
+
+// TestBatchLimitIsKept checks that a limit a refusal names holds for the
+// client's later batches, and that a refusal naming none does not.
+func TestBatchLimitIsKept(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		file          string
+		first, second []int
+	}{
+		{"jsonrpsee_batch_too_large.json", []int{50, 20, 20, 10}, []int{20, 20, 10}},
+		{"geth_batch_too_large.json", []int{50, 25, 12, 12, 12, 12, 2}, []int{50, 25, 12, 12, 12, 12, 2}},
+	} {
+		node, c := newBatchNode(t, refuseAbove(t, 20, 200, tc.file), evm.WithMaxBatchSize(50))
+		for i, want := range [][]int{tc.first, tc.second} {
+			var b evm.Batch
+			for j := range 50 {
+				b.Code(account(j), evm.Latest)
+			}
+			before := len(node.requests())
+			require.NoError(t, c.SendBatch(t.Context(), &b))
+			assert.Equal(t, want, batchSizes(t, node)[before:], "%s, batch %d", tc.file, i+1)
+		}
 	}
 }
 

@@ -3,6 +3,7 @@ package evm
 import (
 	"fmt"
 	"strings"
+	"sync/atomic"
 
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/internal/config"
@@ -15,8 +16,10 @@ type Client struct {
 	t      *transport.Client
 	target transport.Target
 	head   *headCache // the chain's head, learnt only with a budget (cost.go)
-	// maxBatch is the most calls one HTTP request of SendBatch carries.
+	// maxBatch is the most calls one HTTP request of SendBatch carries;
+	// learnt is a smaller limit a server's refusal named (0: none).
 	maxBatch int
+	learnt   atomic.Int64
 }
 
 type pathSuffixKey struct{}

@@ -95,7 +95,8 @@
 // Batches above WithMaxBatchSize (DefaultMaxBatchSize, 100: Erigon's cap,
 // the smallest common one) are split into HTTP requests sent one after the
 // other; a request a node refuses as too large is sent again in smaller
-// pieces. Each request is retried whole as a single call is; each call is
+// pieces (and a limit the refusal names holds for the client's later
+// batches). Each request is retried whole as a single call is; each call is
 // charged its own request units, and hooks see one Attempt per HTTP attempt
 // whose Batch lists each call's method and units.
 //

@@ -42,6 +42,10 @@ type Batch struct {
 	// into a pooled buffer: decode it before returning. Its error fails
 	// call i with an ErrInvalidResponse error.
 	Result func(i int, raw []byte) error
+	// Learn, when set, receives the number of calls a server's refusal
+	// names as its limit (Erigon's "batch limit 100", jsonrpsee's "max
+	// limit of 20"), for the next batches.
+	Learn func(limit int)
 	// Fail receives call i's error: its JSON-RPC error object as a
 	// *nodeaccess.RPCError, an ErrInvalidResponse error for a bad or
 	// missing answer, or the whole request's error (an *HTTPError, an
@@ -87,6 +91,9 @@ func (c *Client) CallBatch(ctx context.Context, b *Batch) {
 		}
 		limit, tooLarge := c.sendBatch(ctx, b, start, end)
 		if tooLarge {
+			if limit > 0 && b.Learn != nil {
+				b.Learn(limit)
+			}
 			if limit > 0 && limit < end-start {
 				size = limit
 			} else {
@@ -282,7 +289,10 @@ func batchTooLarge(err error) (limit int, tooLarge bool) {
 	msg := strings.ToLower(re.Message)
 	data, _ := re.Data.(string)
 	switch {
-	case re.Code == -32010 || re.Code == -32011:
+	case re.Code == -32011:
+		// jsonrpsee's answer too large: its limit is in bytes, not calls.
+		return 0, true
+	case re.Code == -32010:
 	case (re.Code == -32600 || re.Code == -32000 || re.Code == -32005) && strings.Contains(msg, "batch") &&
 		(strings.Contains(msg, "too large") || strings.Contains(msg, "exceed")):
 	default:

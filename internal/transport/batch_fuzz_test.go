@@ -22,7 +22,7 @@ var batchSeeds = []string{
 	`[{"jsonrpc":"2.0","id":1,"error":{"code":-32600,"message":"batch limit 100 exceeded (can increase by --rpc.batch.limit). Requested batch of size: 101"}}]`,
 	`{"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"batch limit 100 exceeded (can increase by --rpc.batch.limit). Requested batch of size: 101"}}`,
 	`{"jsonrpc":"2.0","id":null,"error":{"code":-32010,"message":"The batch request was too large","data":"Exceeded max limit of 20"}}`,
-	`{"jsonrpc":"2.0","id":null,"error":{"code":-32011,"message":"The batch response was too large","data":"Exceeded max limit of 20"}}`,
+	`{"jsonrpc":"2.0","id":null,"error":{"code":-32011,"message":"The batch response was too large","data":"Exceeded max limit of 10485760"}}`,
 	`{"jsonrpc":"2.0","error":{"code":-32005,"message":"Batch size limit exceeded"},"id":null}`,
 	`{"jsonrpc":"2.0","id":null,"error":{"code":-32005,"message":"Number of requests exceeds max batch size"}}`,
 	`{"jsonrpc":"2.0","id":1,"error":{"code":-32005,"message":"limit exceeded"}}`,
