@@ -265,5 +265,5 @@ func (c *Client) SendBatch(ctx context.Context, b *Batch) error {
 			bc.slot.fail(c.t.Wrap(bc.method, err))
 		},
 	})
-	return ctx.Err()
+	return c.t.Wrap(op, ctx.Err())
 }

@@ -280,6 +280,7 @@ func TestBatchCancelled(t *testing.T) {
 	r1, r2 := b.Code(account(1), evm.Latest), b.Code(account(2), evm.Latest)
 	err := c.SendBatch(ctx, &b)
 	require.ErrorIs(t, err, context.Canceled)
+	assert.Equal(t, "evm: batch: context canceled", err.Error())
 	require.ErrorIs(t, r1.Err(), context.Canceled)
 	require.ErrorIs(t, r2.Err(), context.Canceled)
 	assert.Len(t, node.requests(), 1, "nothing is sent after the context ended")
