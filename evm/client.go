@@ -19,7 +19,7 @@ type Client struct {
 	// maxBatch is the most calls one HTTP request of SendBatch carries;
 	// learnt is a smaller limit a server's refusal named (0: none).
 	maxBatch int
-	learnt   atomic.Int64
+	learnt   *atomic.Int64 // a pointer: a Client may be copied (printed by value)
 }
 
 type pathSuffixKey struct{}
@@ -60,7 +60,7 @@ func New(baseURL, key string, opts ...nodeaccess.Option) (*Client, error) {
 	if n, ok := t.Config().Ext(maxBatchKey{}); ok {
 		maxBatch = n.(int)
 	}
-	return &Client{t: t, target: target, head: newHeadCache(), maxBatch: maxBatch}, nil
+	return &Client{t: t, target: target, head: newHeadCache(), maxBatch: maxBatch, learnt: new(atomic.Int64)}, nil
 }
 
 // NewFromURL takes a whole endpoint URL as providers show it, with the
