@@ -34,4 +34,17 @@ type Attempt struct {
 	// BudgetWait is the time the attempt waited for its units before it was
 	// sent (0 without a budget). Duration does not include it.
 	BudgetWait time.Duration
+	// Batch lists the calls of a JSON-RPC batch attempt (Op "batch"), in
+	// the order sent, each with its method and units (Units is their
+	// sum); nil for an attempt that carries one call. Hooks must not
+	// modify it.
+	Batch []BatchCall
+}
+
+// BatchCall is one call of a JSON-RPC batch, as Attempt.Batch shows it.
+type BatchCall struct {
+	// Op is the call's JSON-RPC method ("eth_call").
+	Op string
+	// Units is what the call costs in request units.
+	Units int
 }

@@ -47,6 +47,19 @@ var keyedCalls = map[string]func(ctx context.Context, base, key string, opts []n
 		_, err = c.InternalOperations(ctx, common.HexToHash("0x01"))
 		return err
 	},
+	"evm batch": func(ctx context.Context, base, key string, opts []nodeaccess.Option) error {
+		c, err := evm.New(base, key, opts...)
+		if err != nil {
+			return err
+		}
+		var b evm.Batch
+		r := b.Call(evm.CallMsg{To: common.HexToAddress("0xaa")}, evm.Latest)
+		b.Code(common.HexToAddress("0xaa"), evm.Latest)
+		if err := c.SendBatch(ctx, &b); err != nil {
+			return err
+		}
+		return r.Err()
+	},
 	"hyper userVaultEquities": func(ctx context.Context, base, key string, opts []nodeaccess.Option) error {
 		c, err := hyper.New(base, key, opts...)
 		if err != nil {

@@ -101,6 +101,11 @@ func taxonomyCases() map[string]taxCase {
 
 		"evm.ErrReverted": {op: true, produce: evmRevert, is: isErr(evm.ErrReverted)},
 		"evm.RevertError": {op: true, produce: evmRevert, is: asErr[*evm.RevertError]()},
+		"evm.ErrBatchNotSent": {op: true, is: isErr(evm.ErrBatchNotSent), produce: func(t *testing.T) error {
+			var b evm.Batch // read before SendBatch
+			_, err := b.Code([20]byte{}, evm.Latest).Result()
+			return err
+		}},
 		"evm/evmtest.ErrClosed": {is: isErr(evmtest.ErrClosed), produce: func(t *testing.T) error {
 			srv, err := evmtest.New()
 			require.NoError(t, err)

@@ -153,7 +153,12 @@ func serveChild() {
 // JSON-RPC error, so that a client sending something else cannot pass.
 func rpcHandler() http.Handler {
 	okTail := []byte(`,"result":"0x` + hex.EncodeToString(callResult) + `"}`)
+	batch := batchHandler() // /{benchKey}/batch…: batch_test.go
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, "/"+benchKey+"/batch") {
+			batch.ServeHTTP(w, r)
+			return
+		}
 		if r.Method != http.MethodPost || r.URL.Path != "/"+benchKey {
 			http.Error(w, "not found", http.StatusNotFound)
 			return

@@ -19,33 +19,42 @@ func (c *Client) Call(ctx context.Context, msg CallMsg, block Block) ([]byte, er
 // call is Call with optional overrides (nil: none).
 func (c *Client) call(ctx context.Context, msg CallMsg, block Block, ov *Overrides) ([]byte, error) {
 	const op = "eth_call"
-	if err := msg.check(); err != nil {
+	bp := transport.GetBuf()
+	defer transport.PutBuf(bp)
+	params, err := callParams((*bp)[:0], &msg, block, ov)
+	*bp = params
+	if err != nil {
 		return nil, c.t.Wrap(op, err)
+	}
+	out, err := rpc(ctx, c, op, params, c.callUnits(ctx, block), decodeHexBytes)
+	if err != nil {
+		return nil, c.t.Wrap(op, asRevert(err, c.t.Mask))
+	}
+	return out, nil
+}
+
+// callParams checks msg and ov and appends eth_call's params to dst: the
+// call object, the block, and the overrides when ov is not nil. An error is
+// an *nodeaccess.InputError naming the bad member; nothing is to be sent.
+func callParams(dst []byte, msg *CallMsg, block Block, ov *Overrides) ([]byte, error) {
+	if err := msg.check(); err != nil {
+		return dst, err
 	}
 	if ov != nil {
 		if err := ov.check(); err != nil {
-			return nil, c.t.Wrap(op, err)
+			return dst, err
 		}
 	}
-	bp := transport.GetBuf()
-	defer transport.PutBuf(bp)
-	params, err := msg.appendJSON(append((*bp)[:0], '['))
+	params, err := msg.appendJSON(append(dst, '['))
 	if err != nil {
-		*bp = params
-		return nil, c.t.Wrap(op, err)
+		return params, err
 	}
 	params = append(params, ',')
 	params = block.appendJSON(params)
 	if ov != nil {
 		params = ov.appendJSON(params)
 	}
-	params = append(params, ']')
-	*bp = params
-	out, err := rpc(ctx, c, op, params, c.callUnits(ctx, block), decodeHexBytes)
-	if err != nil {
-		return nil, c.t.Wrap(op, asRevert(err, c.t.Mask))
-	}
-	return out, nil
+	return append(params, ']'), nil
 }
 
 // rpc sends one JSON-RPC call to the client's endpoint and decodes its result

@@ -3,6 +3,7 @@ package evm
 import (
 	"fmt"
 	"strings"
+	"sync/atomic"
 
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/internal/config"
@@ -15,6 +16,10 @@ type Client struct {
 	t      *transport.Client
 	target transport.Target
 	head   *headCache // the chain's head, learnt only with a budget (cost.go)
+	// maxBatch is the most calls one HTTP request of SendBatch carries;
+	// learnt is a smaller limit a server's refusal named (0: none).
+	maxBatch int
+	learnt   *atomic.Int64 // a pointer: a Client may be copied (printed by value)
 }
 
 type pathSuffixKey struct{}
@@ -51,7 +56,11 @@ func New(baseURL, key string, opts ...nodeaccess.Option) (*Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("evm: %w", err)
 	}
-	return &Client{t: t, target: target, head: newHeadCache()}, nil
+	maxBatch := DefaultMaxBatchSize
+	if n, ok := t.Config().Ext(maxBatchKey{}); ok {
+		maxBatch = n.(int)
+	}
+	return &Client{t: t, target: target, head: newHeadCache(), maxBatch: maxBatch, learnt: new(atomic.Int64)}, nil
 }
 
 // NewFromURL takes a whole endpoint URL as providers show it, with the

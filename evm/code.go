@@ -16,17 +16,22 @@ func (c *Client) Code(ctx context.Context, account common.Address, block Block) 
 	const op = "eth_getCode"
 	bp := transport.GetBuf()
 	defer transport.PutBuf(bp)
-	params := append((*bp)[:0], `["0x`...)
-	params = hex.AppendEncode(params, account[:])
-	params = append(params, `",`...)
-	params = block.appendJSON(params)
-	params = append(params, ']')
+	params := codeParams((*bp)[:0], account, block)
 	*bp = params
 	out, err := rpc(ctx, c, op, params, 0, decodeHexBytes)
 	if err != nil {
 		return nil, c.t.Wrap(op, err)
 	}
 	return out, nil
+}
+
+// codeParams appends eth_getCode's params to dst.
+func codeParams(dst []byte, account common.Address, block Block) []byte {
+	dst = append(dst, `["0x`...)
+	dst = hex.AppendEncode(dst, account[:])
+	dst = append(dst, `",`...)
+	dst = block.appendJSON(dst)
+	return append(dst, ']')
 }
 
 // The methods below make *Client a go-ethereum bind.ContractCaller (and a

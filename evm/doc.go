@@ -1,6 +1,7 @@
 // Package evm calls an EVM node's JSON-RPC endpoint through a node-access
 // service: eth_call (with state and block overrides),
-// ots_getInternalOperations and eth_getCode.
+// ots_getInternalOperations and eth_getCode, one by one or many in a
+// JSON-RPC batch.
 //
 // A Client is made from the node's base URL and the access key, and posts to
 // {base}/{key} (or {base}/{key}/{suffix} with WithPathSuffix, such as
@@ -80,6 +81,24 @@
 // creations inside a transaction (Otterscan's ots_getInternalOperations).
 // Servers differ in what they list and in how they answer an unknown
 // transaction; an empty list is a valid answer. See the method for details.
+//
+// # JSON-RPC batches
+//
+// A Batch collects eth_call, eth_getCode and ots_getInternalOperations calls
+// (Call, CallWithOverrides, Code, InternalOperations), each returning its
+// BatchResult; Client.SendBatch sends them as JSON-RPC batches, and each
+// BatchResult then holds its call's value or error, the error the single
+// call would return for the same answer (a revert is a *RevertError for
+// that call only). Bad input in any call refuses the whole Batch before
+// anything is sent. Answers are matched by id, whatever their order; a call
+// answered twice or not at all fails with nodeaccess.ErrInvalidResponse.
+// Batches above WithMaxBatchSize (DefaultMaxBatchSize, 100: Erigon's cap,
+// the smallest common one) are split into HTTP requests sent one after the
+// other; a request a node refuses as too large is sent again in smaller
+// pieces (and a limit the refusal names holds for the client's later
+// batches). Each request is retried whole as a single call is; each call is
+// charged its own request units, and hooks see one Attempt per HTTP attempt
+// whose Batch lists each call's method and units.
 //
 // # go-ethereum bindings
 //

@@ -32,9 +32,22 @@ func (c *Client) units(r *Request) int {
 // charge waits on the budget for units before an attempt and returns how
 // long it waited. The context's error comes back as it is; a limiter's own
 // failure (a distributed limiter that cannot reach its store) is wrapped.
-func (c *Client) charge(ctx context.Context, units int) (time.Duration, error) {
+//
+// whole is set for a batch, whose units may exceed a Budget's burst, which
+// charges any one Wait at most its burst: then the units are waited for in
+// pieces of the burst, so that a batch is charged every unit of its calls
+// (a limiter without a Burst method gets them in one Wait).
+func (c *Client) charge(ctx context.Context, units int, whole bool) (time.Duration, error) {
 	start := time.Now()
-	err := c.budget.Wait(ctx, units)
+	var err error
+	if b, ok := c.budget.(interface{ Burst() int }); ok && whole && b.Burst() > 0 {
+		for burst := b.Burst(); units > burst && err == nil; units -= burst {
+			err = c.budget.Wait(ctx, burst)
+		}
+	}
+	if err == nil {
+		err = c.budget.Wait(ctx, units)
+	}
 	waited := time.Since(start)
 	if err == nil {
 		return waited, nil

@@ -54,6 +54,9 @@ type Request struct {
 	// Retryable and attempts remain, otherwise returned as the call's error
 	// (unwrapped from Retryable). It must not keep body.
 	Check func(body []byte) error
+	// Batch lists the calls of a JSON-RPC batch for hooks (batch.go); nil
+	// for a request that carries one call.
+	Batch []nodeaccess.BatchCall
 }
 
 // Response is a 2xx response. From Do, Body holds the whole body in a pooled
@@ -157,7 +160,7 @@ func (c *Client) run(ctx context.Context, r *Request, decode func(*Response) err
 		var waited time.Duration
 		if c.budget != nil {
 			var err error
-			if waited, err = c.charge(ctx, units); err != nil {
+			if waited, err = c.charge(ctx, units, r.Batch != nil); err != nil {
 				return Response{}, err
 			}
 		}
@@ -447,6 +450,7 @@ func (c *Client) report(r *Request, n int, start time.Time, o *outcome, delay ti
 		Err:        c.red.Err(o.err),
 		Units:      o.units,
 		BudgetWait: o.waited,
+		Batch:      r.Batch,
 	}
 	if again {
 		a.WillRetry, a.Retry = true, delay
@@ -462,6 +466,9 @@ func (c *Client) report(r *Request, n int, start time.Time, o *outcome, delay ti
 func (c *Client) logAttempt(a *nodeaccess.Attempt) {
 	attrs := []any{"chain", a.Chain, "op", a.Op, "method", a.Method, "url", a.URL,
 		"attempt", a.Number, "status", a.StatusCode, "duration", a.Duration, "bytes", a.Bytes}
+	if a.Batch != nil {
+		attrs = append(attrs, "calls", len(a.Batch), "units", a.Units)
+	}
 	switch {
 	case a.Err == nil:
 		c.log.Debug("nodeaccess: request", attrs...)

@@ -1,0 +1,269 @@
+package evm
+
+import (
+	"context"
+	"encoding/hex"
+	"fmt"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/internal/config"
+	"github.com/nodeaccess/nodeaccess/internal/transport"
+)
+
+// DefaultMaxBatchSize is how many calls one HTTP request of SendBatch
+// carries unless WithMaxBatchSize says otherwise; a larger Batch is split.
+// It is the smallest cap among the common ones, so that a batch passes
+// everywhere without a refusal and a resend:
+//
+//   - Erigon: --rpc.batch.limit, 100 by default;
+//   - go-ethereum: BatchRequestLimit, 1000 by default (node/defaults.go);
+//   - Nethermind: JsonRpc.MaxBatchSize, 1024; Besu: --rpc-http-max-batch-size,
+//     1024;
+//   - Alchemy: 1000 per batch over HTTP (earlier docs: 100); OnFinality:
+//     100; Tatum: 400 (Polygon 100); NodeReal: 500; Infura publishes no cap
+//     and bills each call plus one for the batch; Chainstack caps the body
+//     at 1 MB rather than the count; QuickNode publishes no number;
+//   - jsonrpsee servers (reth's library) refuse above their configured
+//     limit; Hyperliquid's public EVM endpoint is reported to refuse above
+//     20 — use WithMaxBatchSize(20) there.
+//
+// A server that refuses a batch as too large all the same is handled: see
+// SendBatch.
+const DefaultMaxBatchSize = 100
+
+type maxBatchKey struct{}
+
+// WithMaxBatchSize sets how many calls one HTTP request of SendBatch
+// carries at most (DefaultMaxBatchSize unless set); n must be at least 1.
+// Set it to the provider's cap: a higher n costs fewer HTTP requests, but
+// a server that refuses the size makes SendBatch resend in smaller pieces.
+func WithMaxBatchSize(n int) nodeaccess.Option {
+	return func(c *config.Config) error {
+		if n < 1 {
+			return fmt.Errorf("evm: WithMaxBatchSize: %d calls is below 1", n)
+		}
+		c.SetExt("evm", "WithMaxBatchSize", maxBatchKey{}, n)
+		return nil
+	}
+}
+
+// ErrBatchNotSent is the error of a BatchResult whose Batch was not sent
+// (SendBatch was not called, or refused the batch before sending it): a
+// misuse, so it also matches nodeaccess.ErrInvalidInput.
+var ErrBatchNotSent error = batchNotSent{}
+
+type batchNotSent struct{}
+
+func (batchNotSent) Error() string        { return "batch not sent" }
+func (batchNotSent) Is(target error) bool { return target == nodeaccess.ErrInvalidInput }
+
+// BatchResult is one call's outcome in a Batch. Read it once SendBatch has
+// returned; until then Result returns an error matching ErrBatchNotSent.
+type BatchResult[T any] struct {
+	op     string
+	decode func([]byte) (T, error)
+	v      T
+	err    error
+	done   bool
+}
+
+// Result returns the call's value or its error: exactly what the single
+// call (Call, CallWithOverrides, Code, InternalOperations) returns for the
+// same answer. A revert is a *RevertError for this call only, a JSON-RPC
+// error object a *nodeaccess.RPCError, and a failure of the whole HTTP
+// request (after its retries) that request's error, for each of its calls.
+func (r *BatchResult[T]) Result() (T, error) {
+	if !r.done {
+		var zero T
+		return zero, &nodeaccess.OpError{Chain: "evm", Op: r.op, Err: ErrBatchNotSent}
+	}
+	return r.v, r.err
+}
+
+// Err returns the call's error, nil when it succeeded.
+func (r *BatchResult[T]) Err() error {
+	_, err := r.Result()
+	return err
+}
+
+func (r *BatchResult[T]) deliver(raw []byte) error {
+	v, err := r.decode(raw)
+	if err != nil {
+		return err
+	}
+	r.v, r.done = v, true
+	return nil
+}
+
+func (r *BatchResult[T]) fail(err error) { r.err, r.done = err, true }
+
+// slot is a BatchResult of any type.
+type slot interface {
+	deliver(raw []byte) error
+	fail(err error)
+}
+
+type batchCall struct {
+	method string
+	params []byte
+	block  Block
+	isCall bool  // eth_call: its units follow the block, its errors may be reverts
+	bad    error // the call's input error, nil when it can be sent
+	slot   slot
+}
+
+// Batch collects eth_call, eth_getCode and ots_getInternalOperations calls
+// for Client.SendBatch, which sends them in JSON-RPC batches: many calls in
+// one HTTP request. Each adder checks its call at once and returns the
+// call's BatchResult, to read after SendBatch. The zero Batch is empty and
+// ready; a Batch is sent once, and is not safe for concurrent use.
+//
+//	var b evm.Batch
+//	bal := b.Call(evm.CallMsg{To: token, Data: balanceOf}, evm.Latest)
+//	code := b.Code(token, evm.Latest)
+//	if err := c.SendBatch(ctx, &b); err != nil { ... } // bad input: nothing sent
+//	out, err := bal.Result()                           // this call's value or error
+type Batch struct {
+	calls []batchCall
+	sent  bool
+}
+
+// Len returns the number of calls in the batch.
+func (b *Batch) Len() int { return len(b.calls) }
+
+// Call adds an eth_call of msg at block (see Client.Call).
+func (b *Batch) Call(msg CallMsg, block Block) *BatchResult[[]byte] {
+	return b.call(msg, block, nil)
+}
+
+// CallWithOverrides adds an eth_call with state and block overrides (see
+// Client.CallWithOverrides).
+func (b *Batch) CallWithOverrides(msg CallMsg, block Block, ov Overrides) *BatchResult[[]byte] {
+	return b.call(msg, block, &ov)
+}
+
+func (b *Batch) call(msg CallMsg, block Block, ov *Overrides) *BatchResult[[]byte] {
+	const op = "eth_call"
+	r := &BatchResult[[]byte]{op: op, decode: decodeHexBytes}
+	params, err := callParams(nil, &msg, block, ov)
+	b.add(batchCall{method: op, params: params, block: block, isCall: true, bad: err, slot: r})
+	return r
+}
+
+// Code adds an eth_getCode of account at block (see Client.Code).
+func (b *Batch) Code(account common.Address, block Block) *BatchResult[[]byte] {
+	const op = "eth_getCode"
+	r := &BatchResult[[]byte]{op: op, decode: decodeHexBytes}
+	b.add(batchCall{method: op, params: codeParams(nil, account, block), slot: r})
+	return r
+}
+
+// InternalOperations adds an ots_getInternalOperations of the transaction
+// tx (see Client.InternalOperations).
+func (b *Batch) InternalOperations(tx common.Hash) *BatchResult[[]InternalOperation] {
+	const op = "ots_getInternalOperations"
+	r := &BatchResult[[]InternalOperation]{op: op, decode: decodeInternalOperations}
+	params := append([]byte(`["0x`), hex.EncodeToString(tx[:])...)
+	b.add(batchCall{method: op, params: append(params, `"]`...), slot: r})
+	return r
+}
+
+func (b *Batch) add(call batchCall) {
+	if call.bad != nil {
+		call.slot.fail(&nodeaccess.OpError{Chain: "evm", Op: call.method, Err: call.bad})
+	}
+	b.calls = append(b.calls, call)
+}
+
+// SendBatch sends the calls of b in JSON-RPC batches of at most
+// WithMaxBatchSize calls (DefaultMaxBatchSize) per HTTP request, and leaves
+// each call's value or error in its BatchResult.
+//
+// It returns an error, and sends nothing, when a call of b has bad input
+// (an *nodeaccess.InputError naming the call's index and the value; that
+// call's own BatchResult holds its error) or when b was sent before.
+// Otherwise it returns nil once every call has its outcome, and the calls'
+// errors are in their BatchResults: a failure of one call, or of one HTTP
+// request, fails those calls only. An empty Batch sends nothing. When ctx
+// ends, SendBatch returns the context's error; the calls answered before
+// keep their values, the others hold that error.
+//
+// The HTTP requests of a split batch go out one after the other, not at
+// once: a provider counts each call against its rate limit, so parallel
+// pieces would only meet its 429s sooner, and each piece waits on the
+// budget (nodeaccess.WithBudget) for its own units. Send several Batches
+// from several goroutines to run them side by side.
+//
+// Each request is retried on the same conditions as a single call (429,
+// 502, 503, 504, resets, timeouts), whole. Answers are matched to calls by
+// id, whatever their order; a call the server answers twice or not at all
+// fails with an error matching nodeaccess.ErrInvalidResponse, and answers
+// to ids that were not sent are ignored (nodeaccess.WithoutRPCIDCheck does
+// not apply: ids are how answers find their calls; a bare object is read
+// as an array of one). A server that refuses a request
+// as too large (HTTP 413; go-ethereum's and Erigon's -32600 "batch too
+// large" / "batch limit N exceeded", jsonrpsee's -32010, Besu's and
+// Nethermind's -32005 naming the batch) has it sent again in pieces of the
+// limit the error names, else half the size, down to one call, and the
+// rest of b goes in pieces of that size too; a limit the error names is
+// also kept by the Client for its later batches (while it is below
+// WithMaxBatchSize). A request answered with one
+// error object of any other kind gives each of its calls that error.
+//
+// Request units are counted per call: each HTTP attempt costs the sum of
+// its calls' units (an archive eth_call 2, see CostArchiveCall), and with a
+// budget it waits for that sum first, in pieces of the budget's burst when
+// the sum is larger (a nodeaccess.Budget charges one wait at most its
+// burst), so that every unit is charged. Hooks (nodeaccess.WithHook) see one
+// Attempt per HTTP attempt, with Op "batch", the units' sum, and in Batch
+// each call's method and units. The access key is masked in every error,
+// as for single calls.
+func (c *Client) SendBatch(ctx context.Context, b *Batch) error {
+	const op = "batch"
+	if b == nil {
+		return c.t.Wrap(op, &nodeaccess.InputError{Arg: "batch", Reason: "nil *Batch"})
+	}
+	if b.sent {
+		return c.t.Wrap(op, &nodeaccess.InputError{Arg: "batch", Reason: fmt.Sprintf("this batch of %d calls was sent before; make a new Batch", len(b.calls))})
+	}
+	for i := range b.calls {
+		if err := b.calls[i].bad; err != nil {
+			return c.t.Wrap(op, fmt.Errorf("call %d (%s): %w", i, b.calls[i].method, err))
+		}
+	}
+	b.sent = true
+	if len(b.calls) == 0 {
+		return nil
+	}
+	calls := make([]transport.BatchCall, len(b.calls))
+	for i := range b.calls {
+		bc := &b.calls[i]
+		units := c.t.Cost(bc.method, 1)
+		if bc.isCall {
+			units = c.callUnits(ctx, bc.block)
+		}
+		calls[i] = transport.BatchCall{Method: bc.method, Params: bc.params, Units: units}
+	}
+	size := c.maxBatch
+	if l := int(c.learnt.Load()); l > 0 && l < size {
+		size = l
+	}
+	c.t.CallBatch(ctx, &transport.Batch{
+		Op: op, Target: c.target, Calls: calls, MaxSize: size,
+		Learn: func(limit int) {
+			if limit < c.maxBatch {
+				c.learnt.Store(int64(limit))
+			}
+		},
+		Result: func(i int, raw []byte) error { return b.calls[i].slot.deliver(raw) },
+		Fail: func(i int, err error) {
+			bc := &b.calls[i]
+			if bc.isCall {
+				err = asRevert(err, c.t.Mask)
+			}
+			bc.slot.fail(c.t.Wrap(bc.method, err))
+		},
+	})
+	return c.t.Wrap(op, ctx.Err())
+}
