@@ -68,8 +68,10 @@ type MulticallOptions struct {
 	// Fallback, on a chain without Multicall3 (no code at Address), runs
 	// the calls one by one with Call instead of returning
 	// ErrMulticallNotDeployed: one eth_call per call, each charged its
-	// request units, after the one that found no contract. The results
-	// are the same as the aggregate's.
+	// request units, after the one that found no contract. Each is sent
+	// with From set to Address, so that msg.sender in the target is what
+	// it is in an aggregate, and the results are the same as the
+	// aggregate's.
 	Fallback bool
 }
 
