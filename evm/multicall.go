@@ -102,7 +102,8 @@ func (*notDeployedError) Is(target error) bool { return target == nodeaccess.Err
 // *nodeaccess.RPCError.
 type MulticallError struct {
 	// Index is the failed call's index in the calls given to Multicall;
-	// -1 when the second run found no required call failing (the state at
+	// -1 when the second run did not find it: that run failed too (the
+	// network, the node), or found no required call failing (the state at
 	// a tag such as "latest" changed in between).
 	Index int
 	// Target is the failed call's target (zero when Index is -1).
@@ -117,7 +118,7 @@ type MulticallError struct {
 // Error names the call and its revert.
 func (e *MulticallError) Error() string {
 	if e.Index < 0 {
-		return "multicall: a call that may not fail failed, and a second run found none failing: " + e.Aggregate.Error()
+		return "multicall: a call whose failure is not allowed failed, and which one could not be found: " + e.Aggregate.Error()
 	}
 	return fmt.Sprintf("multicall: call %d (to %s, failure not allowed) failed: %v", e.Index, e.Target.Hex(), e.Revert)
 }

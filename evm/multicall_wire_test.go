@@ -121,3 +121,21 @@ func TestMulticallBadOptions(t *testing.T) {
 	assert.Equal(t, "MulticallOptions.MaxCalls", ie.Arg)
 	assert.Equal(t, "evm: eth_call: invalid input: MulticallOptions.MaxCalls: negative count -1", err.Error())
 }
+
+// When the second run fails too, the error says the call is unknown and
+// keeps the aggregate's revert.
+func TestMulticallWireRequiredFailsRerunFails(t *testing.T) {
+	c := gockClient(t, nodeaccess.WithoutRetries())
+	reason := hex.EncodeToString([]byte("Multicall3: call failed"))
+	mockRPC(t, "/"+testKey, mcRequest("0"),
+		`{"jsonrpc":"2.0","id":1,"error":{"code":3,"message":"execution reverted: Multicall3: call failed","data":"0x08c379a0`+
+			w("20")+w("17")+rpad(reason)+`"}}`)
+	mockRPC(t, "/"+testKey, mcRequest("1"), `{"jsonrpc":"2.0","id":2,"error":{"code":-32000,"message":"header not found"}}`)
+	_, err := c.Multicall(context.Background(), mcCalls, evm.BlockNumber(0x10))
+	var me *evm.MulticallError
+	require.ErrorAs(t, err, &me)
+	assert.Equal(t, -1, me.Index)
+	assert.Nil(t, me.Revert)
+	assert.ErrorIs(t, err, evm.ErrReverted)
+	assert.Equal(t, `evm: eth_call: multicall: a call whose failure is not allowed failed, and which one could not be found: execution reverted: "Multicall3: call failed"`, err.Error())
+}
