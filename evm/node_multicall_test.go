@@ -137,7 +137,7 @@ func TestNodeMulticallManyBalances(t *testing.T) {
 	var calls []evm.Call3
 	var wantRes []evm.Call3Result
 	for i := range 250 {
-		holder := common.BigToAddress(big.NewInt(int64(0xbeef0000 + i)))
+		holder := common.BigToAddress(big.NewInt(0xbeef0000 + int64(i)))
 		out := simWord(0)
 		if i < len(want) {
 			holder, out = accounts[i].Address, want[i]
