@@ -139,3 +139,16 @@ func TestMulticallWireRequiredFailsRerunFails(t *testing.T) {
 	assert.ErrorIs(t, err, evm.ErrReverted)
 	assert.Equal(t, `evm: eth_call: multicall: a call whose failure is not allowed failed, and which one could not be found: execution reverted: "Multicall3: call failed"`, err.Error())
 }
+
+// A cancelled context ends a Multicall with the context's error, before
+// anything is sent (gock fails the test on any request).
+func TestMulticallCancelled(t *testing.T) {
+	c := gockClient(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, opts := range []evm.MulticallOptions{{}, {MaxCalls: 1}, {Fallback: true}} {
+		res, err := c.MulticallWith(ctx, mcCalls, evm.Latest, opts)
+		assert.Nil(t, res)
+		assert.ErrorIs(t, err, context.Canceled, "%+v", opts)
+	}
+}
