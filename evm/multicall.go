@@ -250,6 +250,9 @@ func (c *Client) findFailed(ctx context.Context, addr common.Address, calls []Ca
 	}
 	me := &MulticallError{Index: -1, Aggregate: agg}
 	res, err := c.aggregate3(ctx, addr, all, base, block)
+	if ctxErr := ctx.Err(); err != nil && ctxErr != nil {
+		return c.t.Wrap("eth_call", ctxErr) // the context ended the call
+	}
 	if err != nil {
 		// The second run failed in another way: report the first.
 		return c.t.Wrap("eth_call", me)

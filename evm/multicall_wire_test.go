@@ -3,6 +3,7 @@ package evm_test
 import (
 	"context"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -151,4 +152,20 @@ func TestMulticallCancelled(t *testing.T) {
 		assert.Nil(t, res)
 		assert.ErrorIs(t, err, context.Canceled, "%+v", opts)
 	}
+}
+
+// A context cancelled after the aggregate reverted: the context's error,
+// not a MulticallError, and no second request.
+func TestMulticallCancelledBeforeRerun(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	c := gockClient(t, nodeaccess.WithoutRetries(), nodeaccess.WithHook(func(nodeaccess.Attempt) { cancel() }))
+	reason := hex.EncodeToString([]byte("Multicall3: call failed"))
+	mockRPC(t, "/"+testKey, mcRequest("0"),
+		`{"jsonrpc":"2.0","id":1,"error":{"code":3,"message":"execution reverted","data":"0x08c379a0`+
+			w("20")+w("17")+rpad(reason)+`"}}`)
+	_, err := c.Multicall(ctx, mcCalls, evm.BlockNumber(0x10))
+	require.ErrorIs(t, err, context.Canceled)
+	var me *evm.MulticallError
+	assert.False(t, errors.As(err, &me), "%v", err)
 }
