@@ -169,7 +169,7 @@ func (c *Client) MulticallWith(ctx context.Context, calls []Call3, block Block, 
 	if opts.Address == (common.Address{}) {
 		opts.Address = Multicall3Address
 	}
-	out := make([]Call3Result, 0, len(calls))
+	var out []Call3Result
 	for start := 0; start < len(calls); {
 		end := len(calls)
 		if opts.MaxCalls > 0 && end-start > opts.MaxCalls {
@@ -181,9 +181,16 @@ func (c *Client) MulticallWith(ctx context.Context, calls []Call3, block Block, 
 			return c.oneByOne(ctx, opts.Address, calls, block)
 		case err != nil:
 			return nil, err
+		case start == 0 && end == len(calls):
+			return res, nil // one aggregate: its results as they are
+		case out == nil:
+			out = make([]Call3Result, 0, len(calls))
 		}
 		out = append(out, res...)
 		start = end
+	}
+	if out == nil {
+		out = []Call3Result{} // no calls
 	}
 	return out, nil
 }
