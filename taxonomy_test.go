@@ -106,6 +106,10 @@ func taxonomyCases() map[string]taxCase {
 			_, err := b.Code([20]byte{}, evm.Latest).Result()
 			return err
 		}},
+		"evm.ErrMulticallNotDeployed": {op: true, produce: evmNoMulticall,
+			is: isErr(evm.ErrMulticallNotDeployed)},
+		"evm.MulticallError": {op: true, produce: evmMulticallFailed,
+			is: asErr[*evm.MulticallError]()},
 		"evm/evmtest.ErrClosed": {is: isErr(evmtest.ErrClosed), produce: func(t *testing.T) error {
 			srv, err := evmtest.New()
 			require.NoError(t, err)
@@ -356,6 +360,25 @@ func beaconUnknownFork(t *testing.T) error {
 }
 
 // evmRevert: Besu's revert (besu-eth/besu#5705).
+// evmNoMulticall is a Multicall on a chain without Multicall3.
+func evmNoMulticall(t *testing.T) error {
+	srv := evmtest.NewT(t, evmtest.WithoutMulticall3(), evmtest.WithoutScenario())
+	c, err := srv.Client(nodeaccess.WithoutRetries())
+	require.NoError(t, err)
+	_, err = c.Multicall(context.Background(), []evm.Call3{{Target: evmtest.Token}}, evm.Latest)
+	return err
+}
+
+// evmMulticallFailed is a Multicall whose required call reverts (the token
+// has no function 0xdeadbeef).
+func evmMulticallFailed(t *testing.T) error {
+	srv := evmtest.NewT(t, evmtest.WithoutScenario())
+	c, err := srv.Client(nodeaccess.WithoutRetries())
+	require.NoError(t, err)
+	_, err = c.Multicall(context.Background(), []evm.Call3{{Target: evmtest.Token, Data: []byte{0xde, 0xad, 0xbe, 0xef}}}, evm.Latest)
+	return err
+}
+
 func evmRevert(t *testing.T) error {
 	srv := answer(t, http.StatusOK, "application/json", `{"jsonrpc":"2.0","id":1,"error":{"code":-32000,"message":"Execution reverted","data":"0x08c379a0000000000000000000000000000000000000000000000000000000000000002000000000000000000000000000000000000000000000000000000000000000026`+
 		`45524332303a207472616e7366657220616d6f756e7420657863656564732062616c616e63650000000000000000000000000000000000000000000000000000"}}`)

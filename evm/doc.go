@@ -1,7 +1,7 @@
 // Package evm calls an EVM node's JSON-RPC endpoint through a node-access
-// service: eth_call (with state and block overrides),
-// ots_getInternalOperations and eth_getCode, one by one or many in a
-// JSON-RPC batch.
+// service: eth_call (with state and block overrides, and many calls in one
+// through Multicall3), ots_getInternalOperations and eth_getCode, one by one
+// or many in a JSON-RPC batch.
 //
 // A Client is made from the node's base URL and the access key, and posts to
 // {base}/{key} (or {base}/{key}/{suffix} with WithPathSuffix, such as
@@ -74,6 +74,39 @@
 // text data speaks of a revert in any case, or when its data is a
 // well-formed Error(string) or Panic(uint256); the request's own errors
 // (-32700, -32600 to -32602) never are.
+//
+// # Multicall3
+//
+// Multicall runs many calls through Multicall3's aggregate3 (the contract
+// at Multicall3Address on most EVM chains) in one eth_call, so N reads cost
+// one request and one request unit (the archive cost at an old block)
+// instead of N, and all read the same block:
+//
+//	res, err := c.Multicall(ctx, []evm.Call3{
+//		{Target: token, Data: balanceOfAlice, AllowFailure: true},
+//		{Target: token, Data: balanceOfBob, AllowFailure: true},
+//	}, evm.Latest)
+//
+// Each Call3Result says whether its call succeeded and holds its return
+// data, or its revert data decoded as a *RevertError. A call with
+// AllowFailure false that fails makes the contract revert the whole
+// aggregate with "Multicall3: call failed", which does not say which call
+// failed: Multicall then runs the aggregate once more with every failure
+// allowed (a second eth_call, charged as one) and returns a
+// *MulticallError naming the call and carrying its revert.
+//
+// A chain without Multicall3 answers the eth_call with no data (an address
+// without code runs nothing): Multicall returns ErrMulticallNotDeployed
+// (which matches nodeaccess.ErrNotFound), or, with
+// MulticallOptions.Fallback, runs the calls one by one with Call.
+// MulticallOptions.MaxCalls splits a large set into several aggregates, for
+// nodes whose eth_call gas cap (50,000,000 by default on go-ethereum and
+// Erigon) or response size one aggregate would exceed. The call data is
+// encoded and the output decoded without go-ethereum's abi package (one
+// allocation for the data, none per result); output that is not
+// aggregate3's is an ErrInvalidResponse error. Multicall3 calls each target
+// with CALL and no value (aggregate3Value, which sends value, is not
+// offered), so msg.sender in the targets is the Multicall3 contract.
 //
 // # Internal operations
 //

@@ -141,5 +141,7 @@ func genesisContracts() types.GenesisAlloc {
 		Token:     TokenAccount(balances),
 		Forwarder: {Code: mustHex("Forwarder.bin-runtime"), Balance: new(big.Int)},
 		Factory:   {Code: mustHex("Factory.bin-runtime"), Balance: new(big.Int)},
+
+		Multicall3: multicall3Account(), // multicall3.go
 	}
 }

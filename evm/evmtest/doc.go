@@ -72,6 +72,10 @@
 //   - Forwarder, which passes on the value it receives with a CALL, and
 //     Factory, which makes Child contracts with CREATE and CREATE2; a Child's
 //     owner can destroy it (SELFDESTRUCT).
+//   - Multicall3 at its canonical address (evm.Multicall3Address) with the
+//     runtime bytecode deployed there on mainnet (Multicall3Code, whose hash
+//     is Multicall3CodeHash), so that evm.Client.Multicall runs as on a real
+//     chain; WithoutMulticall3 leaves it out.
 //
 // Unless WithoutScenario is given, New then mines the default scenario, one
 // transaction per block in blocks 1 to 5 (see Scenario): a forwarded

@@ -2,6 +2,8 @@
 // run on *evm.Client: the token's name, symbol, decimals and total supply,
 // and one holder's balance, at a block of your choice, with amounts printed
 // exactly (integer arithmetic on the token's smallest unit, never a float).
+// Then it reads the balances of many holders in one request through
+// Multicall3 (evm.Client.Multicall): one eth_call, one request unit.
 //
 //	go run ./examples/erc20
 //
@@ -16,6 +18,9 @@
 //	NODEACCESS_EVM_KEY     the access key (leave unset when the URL carries it)
 //	NODEACCESS_EVM_TOKEN   the token contract's address (required with a URL)
 //	NODEACCESS_EVM_HOLDER  an address whose balance to print (optional with a URL)
+//	NODEACCESS_EVM_HOLDERS addresses, comma-separated, whose balances to read
+//	                       in one Multicall3 request (optional with a URL;
+//	                       default on the local node: its funded accounts)
 //	NODEACCESS_EVM_BLOCK   the block to read at: latest (default), safe,
 //	                       finalized, earliest, pending, a number (1234 or
 //	                       0x4d2) or a block hash
@@ -90,15 +95,17 @@ func run(ctx context.Context, out io.Writer, getenv func(string) string) error {
 	fmt.Fprintf(out, "Symbol:       %s\n", symbol)
 	fmt.Fprintf(out, "Decimals:     %d\n", decimals)
 	fmt.Fprintf(out, "Total supply: %s %s\n", formatUnits(supply, decimals), symbol)
-	if cfg.holder == (common.Address{}) {
+	if cfg.holder != (common.Address{}) {
+		balance, err := token.BalanceOf(opts, cfg.holder)
+		if err != nil {
+			return fmt.Errorf("balanceOf: %w", err)
+		}
+		fmt.Fprintf(out, "Balance of %s: %s %s\n", cfg.holder.Hex(), formatUnits(balance, decimals), symbol)
+	}
+	if len(cfg.holders) == 0 {
 		return nil
 	}
-	balance, err := token.BalanceOf(opts, cfg.holder)
-	if err != nil {
-		return fmt.Errorf("balanceOf: %w", err)
-	}
-	fmt.Fprintf(out, "Balance of %s: %s %s\n", cfg.holder.Hex(), formatUnits(balance, decimals), symbol)
-	return nil
+	return multicallBalances(ctx, out, cfg, decimals, symbol)
 }
 
 // config is where the calls go and what they read.
@@ -106,7 +113,8 @@ type config struct {
 	describe string // the first line printed
 	client   *evm.Client
 	token    common.Address
-	holder   common.Address // zero: no balance to print
+	holder   common.Address   // zero: no balance to print
+	holders  []common.Address // read in one Multicall3 request; none: no multicall
 	block    evm.Block
 	stop     func()
 }
@@ -123,6 +131,9 @@ func configure(getenv func(string) string) (config, error) {
 		return cfg, err
 	}
 	if cfg.holder, err = address(getenv, "NODEACCESS_EVM_HOLDER"); err != nil {
+		return cfg, err
+	}
+	if cfg.holders, err = holders(getenv); err != nil {
 		return cfg, err
 	}
 	url := getenv("NODEACCESS_EVM_URL")
@@ -145,6 +156,11 @@ func configure(getenv func(string) string) (config, error) {
 		}
 		if cfg.holder == (common.Address{}) {
 			cfg.holder = evmtest.Holder
+		}
+		if cfg.holders == nil {
+			for _, a := range evmtest.Accounts() {
+				cfg.holders = append(cfg.holders, a.Address)
+			}
 		}
 		return cfg, nil
 	}

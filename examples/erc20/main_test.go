@@ -28,20 +28,20 @@ func runWith(t *testing.T, env map[string]string) (string, error) {
 // amounts, before and after the token transfer of block 5.
 func TestERC20Local(t *testing.T) {
 	for _, tt := range []struct {
-		block, atBlock, balance string
+		block, atBlock, balance, second string
 	}{
-		{"", "latest", "1200.000000"},
-		{"0", "0", "1234.567891"},
-		{"0x4", "4", "1234.567891"},
-		{"5", "5", "1200.000000"},
-		{"earliest", "earliest", "1234.567891"},
-		{"pending", "pending", "1200.000000"},
-		{"safe", "safe", "1200.000000"},
+		{"", "latest", "1200.000000", "534.567891"},
+		{"0", "0", "1234.567891", "500.000000"},
+		{"0x4", "4", "1234.567891", "500.000000"},
+		{"5", "5", "1200.000000", "534.567891"},
+		{"earliest", "earliest", "1234.567891", "500.000000"},
+		{"pending", "pending", "1200.000000", "534.567891"},
+		{"safe", "safe", "1200.000000", "534.567891"},
 	} {
 		got, err := runWith(t, map[string]string{"NODEACCESS_EVM_BLOCK": tt.block})
 		require.NoError(t, err, tt.block)
 		lines := strings.Split(got, "\n")
-		require.Len(t, lines, 8, got)
+		require.Len(t, lines, 14, got)
 		assert.Regexp(t, `^No NODEACCESS_EVM_URL set: using a local EVM node at http://127\.0\.0\.1:\d+ \(key REDACTED\)\.$`, lines[0])
 		assert.Equal(t, []string{
 			"Token:        0x000000000000000000000000000000000000E020 at block " + tt.atBlock,
@@ -50,6 +50,14 @@ func TestERC20Local(t *testing.T) {
 			"Decimals:     6",
 			"Total supply: 1734.567892 LUSD",
 			"Balance of 0x9E477782bc5CffF0752BFAc6C40dbebf146D27F9: " + tt.balance + " LUSD",
+			// The funded accounts' balances in one Multicall3 request, at
+			// the same block: their sum is the supply.
+			"Balances of 4 holders in one request (Multicall3):",
+			"  0x9E477782bc5CffF0752BFAc6C40dbebf146D27F9: " + tt.balance + " LUSD",
+			"  0xaC780De46649fd7777068aCB91394c68D6ad63c2: " + tt.second + " LUSD",
+			"  0x1E4c273A13845e5ac639612738a5F078377DF598: 0.000001 LUSD",
+			"  0x17eb0B3E0da935B591749Bb45522d50b1695727A: 0.000000 LUSD",
+			"  sum: 1734.567892 LUSD",
 			"",
 		}, lines[1:])
 	}
@@ -96,11 +104,36 @@ func TestERC20FromEnv(t *testing.T) {
 	assert.NotContains(t, got, "Balance")
 	assert.Contains(t, got, "Total supply: 42.000006 LUSD\n")
 
+	// Holders read in one Multicall3 request, each balance exact, an
+	// address without tokens 0, a holder given twice read twice.
+	bob := common.HexToAddress("0x00000000000000000000000000000000000b0b00")
+	got, err = runWith(t, map[string]string{"NODEACCESS_EVM_URL": srv.Endpoint(), "NODEACCESS_EVM_TOKEN": token.Hex(),
+		"NODEACCESS_EVM_HOLDERS": alice.Hex() + ", " + strings.ToLower(evmtest.Holder.Hex()) + "," + bob.Hex() + "," + alice.Hex()})
+	require.NoError(t, err)
+	assert.Contains(t, got, "Total supply: 42.000006 LUSD\n"+
+		"Balances of 4 holders in one request (Multicall3):\n"+
+		"  0x00000000000000000000000000000000000A11cE: 42.000001 LUSD\n"+
+		"  0x9E477782bc5CffF0752BFAc6C40dbebf146D27F9: 0.000005 LUSD\n"+
+		"  "+bob.Hex()+": 0.000000 LUSD\n"+
+		"  0x00000000000000000000000000000000000A11cE: 42.000001 LUSD\n"+
+		"  sum: 84.000007 LUSD\n")
+
 	// A wrong key: the error names the failure, never the key.
 	_, err = runWith(t, map[string]string{"NODEACCESS_EVM_URL": srv.URL, "NODEACCESS_EVM_KEY": srv.Key + "x", "NODEACCESS_EVM_TOKEN": token.Hex()})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "403")
 	assert.NotContains(t, err.Error(), srv.Key)
+}
+
+// On a chain without Multicall3 the example says so and the rest of its
+// output stands.
+func TestERC20NoMulticall3(t *testing.T) {
+	srv := evmtest.NewT(t, evmtest.WithoutMulticall3())
+	got, err := runWith(t, map[string]string{"NODEACCESS_EVM_URL": srv.Endpoint(), "NODEACCESS_EVM_TOKEN": evmtest.Token.Hex(),
+		"NODEACCESS_EVM_HOLDERS": evmtest.Holder.Hex()})
+	require.NoError(t, err)
+	assert.True(t, strings.HasSuffix(got, "Total supply: 1734.567892 LUSD\n"+
+		"Multicall3 is not deployed at 0xcA11bde05977b3631167028862bE2a173976CA11 on this chain: no balances in one request.\n"), got)
 }
 
 func TestERC20BadEnv(t *testing.T) {
@@ -111,6 +144,8 @@ func TestERC20BadEnv(t *testing.T) {
 		{map[string]string{"NODEACCESS_EVM_URL": "https://node.example/k"}, "NODEACCESS_EVM_TOKEN is not set"},
 		{map[string]string{"NODEACCESS_EVM_TOKEN": "0x12"}, `NODEACCESS_EVM_TOKEN "0x12" is not a 20-byte hex address`},
 		{map[string]string{"NODEACCESS_EVM_HOLDER": "alice"}, `NODEACCESS_EVM_HOLDER "alice" is not a 20-byte hex address`},
+		{map[string]string{"NODEACCESS_EVM_HOLDERS": "0x00000000000000000000000000000000000a11ce,,bob"}, `NODEACCESS_EVM_HOLDERS: "" is not a 20-byte hex address`},
+		{map[string]string{"NODEACCESS_EVM_HOLDERS": "0x00000000000000000000000000000000000a11ce, bob"}, `NODEACCESS_EVM_HOLDERS: "bob" is not a 20-byte hex address`},
 		{map[string]string{"NODEACCESS_EVM_KEY": "secret-key-1"}, "NODEACCESS_EVM_KEY is set but NODEACCESS_EVM_URL is not: set both, or neither to use a local server"},
 		{map[string]string{"NODEACCESS_EVM_BLOCK": "yesterday"}, `NODEACCESS_EVM_BLOCK: invalid input: block: "yesterday" is not a block tag, number or hash`},
 	} {
