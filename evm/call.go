@@ -35,7 +35,11 @@ func (c *Client) call(ctx context.Context, msg CallMsg, block Block, ov *Overrid
 		return nil, c.t.Wrap(op, err)
 	}
 	params = append(params, ',')
-	params = block.appendJSON(params)
+	params, err = appendBlockJSON(params, block)
+	if err != nil {
+		*bp = params
+		return nil, c.t.Wrap(op, err)
+	}
 	if ov != nil {
 		params = ov.appendJSON(params)
 	}

@@ -19,7 +19,11 @@ func (c *Client) Code(ctx context.Context, account common.Address, block Block) 
 	params := append((*bp)[:0], `["0x`...)
 	params = hex.AppendEncode(params, account[:])
 	params = append(params, `",`...)
-	params = block.appendJSON(params)
+	params, err := appendBlockJSON(params, block)
+	*bp = params
+	if err != nil {
+		return nil, c.t.Wrap(op, err)
+	}
 	params = append(params, ']')
 	*bp = params
 	out, err := rpc(ctx, c, op, params, 0, decodeHexBytes)
@@ -66,12 +70,12 @@ func (c *Client) PendingCallContract(ctx context.Context, call ethereum.CallMsg)
 
 // CodeAtHash returns the code of contract at the block with hash blockHash.
 func (c *Client) CodeAtHash(ctx context.Context, contract common.Address, blockHash common.Hash) ([]byte, error) {
-	return c.Code(ctx, contract, BlockHash(blockHash, false))
+	return c.Code(ctx, contract, BlockHash{Hash: blockHash})
 }
 
 // CallContractAtHash runs eth_call at the block with hash blockHash.
 func (c *Client) CallContractAtHash(ctx context.Context, call ethereum.CallMsg, blockHash common.Hash) ([]byte, error) {
-	return c.callGeth(ctx, call, BlockHash(blockHash, false))
+	return c.callGeth(ctx, call, BlockHash{Hash: blockHash})
 }
 
 // callGeth runs a go-ethereum CallMsg: every one of its fields is carried

@@ -2,6 +2,7 @@ package evm_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math/big"
 	"strings"
@@ -54,7 +55,7 @@ func TestCallWire(t *testing.T) {
 	}{
 		{"to only, latest", evm.CallMsg{To: token}, evm.Latest,
 			`[{"to":"0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48"},"latest"]`},
-		{"zero Block is latest", evm.CallMsg{To: token}, evm.Block{},
+		{"zero Block is latest", evm.CallMsg{To: token}, nil,
 			`[{"to":"0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48"},"latest"]`},
 		{"safe", evm.CallMsg{To: token}, evm.Safe,
 			`[{"to":"0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48"},"safe"]`},
@@ -68,9 +69,9 @@ func TestCallWire(t *testing.T) {
 			`[{"to":"0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48"},"0x1b4"]`},
 		{"number zero", evm.CallMsg{To: token}, evm.BlockNumber(0),
 			`[{"to":"0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48"},"0x0"]`},
-		{"hash canonical", evm.CallMsg{To: token}, evm.BlockHash(hash, true),
+		{"hash canonical", evm.CallMsg{To: token}, evm.BlockHash{Hash: hash, RequireCanonical: true},
 			`[{"to":"0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48"},{"blockHash":"0x7d3a1c0e3f7f0c8ab2d4b9f8d8a5d9e0c5b1a2f3e4d5c6b7a8998877665544ff","requireCanonical":true}]`},
-		{"hash", evm.CallMsg{To: token}, evm.BlockHash(hash, false),
+		{"hash", evm.CallMsg{To: token}, evm.BlockHash{Hash: hash},
 			`[{"to":"0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48"},{"blockHash":"0x7d3a1c0e3f7f0c8ab2d4b9f8d8a5d9e0c5b1a2f3e4d5c6b7a8998877665544ff","requireCanonical":false}]`},
 		{"every field", evm.CallMsg{
 			From: sender, To: token, Gas: 100000, GasPrice: big.NewInt(30_000_000_000),
@@ -380,22 +381,61 @@ func TestBlockFromBig(t *testing.T) {
 	}
 }
 
-func TestBlockAccessors(t *testing.T) {
-	n, ok := evm.BlockNumber(9).Number()
-	assert.True(t, ok)
-	assert.Equal(t, uint64(9), n)
-	_, ok = evm.Latest.Number()
-	assert.False(t, ok)
-	assert.True(t, evm.Safe.IsTag())
-	assert.True(t, evm.Block{}.IsTag())
+// The three kinds of Block are values a type switch tells apart, and each
+// marshals to the JSON-RPC parameter it sends.
+func TestBlockKinds(t *testing.T) {
 	h := common.HexToHash("0xab")
-	got, canon, ok := evm.BlockHash(h, true).Hash()
-	assert.True(t, ok)
-	assert.True(t, canon)
-	assert.Equal(t, h, got)
-	js, err := evm.BlockNumber(436).MarshalJSON()
-	require.NoError(t, err)
-	assert.Equal(t, `"0x1b4"`, string(js))
+	for _, tc := range []struct {
+		b    evm.Block
+		kind string
+		str  string
+		js   string
+	}{
+		{evm.Safe, "tag", "safe", `"safe"`},
+		{evm.BlockNumber(436), "number", "436", `"0x1b4"`},
+		{evm.BlockHash{Hash: h, RequireCanonical: true}, "hash", h.Hex() + " (canonical)", `{"blockHash":"` + h.Hex() + `","requireCanonical":true}`},
+		{evm.BlockHash{Hash: h}, "hash", h.Hex(), `{"blockHash":"` + h.Hex() + `","requireCanonical":false}`},
+	} {
+		var kind string
+		switch tc.b.(type) {
+		case evm.Tag:
+			kind = "tag"
+		case evm.BlockNumber:
+			kind = "number"
+		case evm.BlockHash:
+			kind = "hash"
+		}
+		assert.Equal(t, tc.kind, kind, tc.str)
+		assert.Equal(t, tc.str, tc.b.String())
+		js, err := json.Marshal(tc.b)
+		require.NoError(t, err)
+		assert.Equal(t, tc.js, string(js))
+	}
+	assert.True(t, evm.Pending.IsKnown())
+	assert.False(t, evm.Tag("Latest").IsKnown())
+	_, err := json.Marshal(evm.Tag("newest"))
+	assert.ErrorIs(t, err, nodeaccess.ErrInvalidInput)
+}
+
+// A Tag that is not one of the five, or a Block of a user's own type (one
+// that embeds a Tag), is refused by every operation that takes a block,
+// naming the bad value, and nothing is sent.
+func TestUnknownBlockRefused(t *testing.T) {
+	c := gockClient(t)
+	type myBlock struct{ evm.Tag }
+	for _, b := range []evm.Block{evm.Tag("newest"), evm.Tag(""), evm.Tag("LATEST"), myBlock{evm.Latest}} {
+		_, err := c.Call(context.Background(), evm.CallMsg{To: token}, b)
+		require.ErrorIs(t, err, nodeaccess.ErrInvalidInput, "%v", b)
+		var ie *nodeaccess.InputError
+		require.ErrorAs(t, err, &ie)
+		assert.Equal(t, "block", ie.Arg)
+		if tag, ok := b.(evm.Tag); ok {
+			assert.Contains(t, err.Error(), fmt.Sprintf("%q", string(tag)))
+		}
+		_, err = c.Code(context.Background(), token, b)
+		require.ErrorIs(t, err, nodeaccess.ErrInvalidInput, "%v", b)
+	}
+	assert.Empty(t, gock.GetUnmatchedRequests())
 }
 
 func TestOperationTypeString(t *testing.T) {
