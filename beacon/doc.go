@@ -15,9 +15,11 @@
 //	res, err := c.State(ctx, beacon.Finalized)
 //	fmt.Println(res.Version, res.State.Slot, len(res.State.Validators))
 //
-// A StateID is Head, Genesis, Finalized, Justified, SlotID(n), RootID(root),
-// or ParseStateID of the string forms ("head", "7340032", "0x…"). A bad id
-// fails before anything is sent.
+// A StateID is the API's {state_id} text: one of the constants Head,
+// Genesis, Finalized, Justified, or SlotID(n), RootID(root), or ParseStateID
+// of the string forms ("head", "7340032", "0x…"). Every call parses the id
+// it is given, so a StateID written by hand that is not a state id fails
+// before anything is sent.
 //
 // # The State type
 //
