@@ -301,7 +301,7 @@ func forkRange(mask uint32) string {
 	lo := Version(bits.TrailingZeros32(mask))
 	hi := Version(31 - bits.LeadingZeros32(mask))
 	switch {
-	case hi == Latest:
+	case hi == NewestFork:
 		return lo.String() + " and later"
 	case lo == hi:
 		return lo.String() + " only"

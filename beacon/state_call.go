@@ -192,7 +192,7 @@ func unsupported(err error, mask func(string) string) error {
 		cp := *ue
 		cp.Name = quoteCap(mask(cp.Name))
 		return &annotated{
-			msg:  fmt.Sprintf("unsupported version %q: this package decodes phase0 to %s (DownloadState still saves such a state undecoded)", cp.Name, Latest),
+			msg:  fmt.Sprintf("unsupported version %q: this package decodes phase0 to %s (DownloadState still saves such a state undecoded)", cp.Name, NewestFork),
 			errs: []error{nodeaccess.ErrInvalidResponse, &cp}, // an answer this package cannot read
 		}
 	}
