@@ -114,7 +114,7 @@ func taxonomyCases() map[string]taxCase {
 			srv := hypertest.NewT(t)
 			c, err := srv.Client()
 			require.NoError(t, err)
-			_, err = c.AllMids(context.Background(), hyper.Dex("nope"))
+			_, err = c.DexMids(context.Background(), "nope")
 			return err
 		}},
 		"hyper.ErrUnsupportedRequest": {op: true, is: isErr(hyper.ErrUnsupportedRequest), produce: func(t *testing.T) error {

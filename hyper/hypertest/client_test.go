@@ -94,7 +94,7 @@ func TestClientDefaultMids(t *testing.T) {
 		assertDecimal(t, def[key], m.Price)
 	}
 
-	xyz, err := c.AllMids(ctx, hyper.Dex(hypertest.BuilderDex))
+	xyz, err := c.DexMids(ctx, hypertest.BuilderDex)
 	require.NoError(t, err)
 	assert.Equal(t, []hyper.Mid{
 		{Key: "xyz:CL", Kind: hyper.KeyBuilderDex, Price: decimal.RequireFromString("60.123"), Dex: "xyz", Coin: "CL"},
@@ -103,7 +103,7 @@ func TestClientDefaultMids(t *testing.T) {
 	assert.Equal(t, map[string]string{"xyz:CL": "60.123", "xyz:GOLD": "4210.25"}, hypertest.DefaultMids("xyz"))
 	assert.Nil(t, hypertest.DefaultMids("nope"))
 
-	_, err = c.AllMids(ctx, hyper.Dex("nope"))
+	_, err = c.DexMids(ctx, "nope")
 	assert.ErrorIs(t, err, hyper.ErrUnknownDex)
 }
 
@@ -161,11 +161,11 @@ func TestClientSetters(t *testing.T) {
 
 	// A new builder dex becomes known; nil forgets it; "" stays known ({}).
 	require.NoError(t, srv.SetMids("flx", map[string]string{"flx:TSLA": "250"}))
-	flx, err := c.AllMids(ctx, hyper.Dex("flx"))
+	flx, err := c.DexMids(ctx, "flx")
 	require.NoError(t, err)
 	assert.Equal(t, 1, flx.Count(hyper.KeyBuilderDex))
 	require.NoError(t, srv.SetMids("flx", nil))
-	_, err = c.AllMids(ctx, hyper.Dex("flx"))
+	_, err = c.DexMids(ctx, "flx")
 	assert.ErrorIs(t, err, hyper.ErrUnknownDex)
 	require.NoError(t, srv.SetMids("", nil))
 	assert.Equal(t, `{}`, postJSON(t, srv.Public.URL+"/info", `{"type":"allMids"}`).body)
@@ -226,10 +226,10 @@ func TestOptions(t *testing.T) {
 	mids, err := c.AllMids(ctx)
 	require.NoError(t, err)
 	assert.Equal(t, 1, mids.Len())
-	km, err := c.AllMids(ctx, hyper.Dex("km"))
+	km, err := c.DexMids(ctx, "km")
 	require.NoError(t, err)
 	assert.Equal(t, 1, km.Len())
-	_, err = c.AllMids(ctx, hyper.Dex(hypertest.BuilderDex))
+	_, err = c.DexMids(ctx, hypertest.BuilderDex)
 	assert.ErrorIs(t, err, hyper.ErrUnknownDex)
 
 	// A random key by default: 32 hex characters, different each time.

@@ -95,14 +95,14 @@ func ExampleServer_SetMids() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	mids, err := c.AllMids(context.Background(), hyper.Dex("flx"))
+	mids, err := c.DexMids(context.Background(), "flx")
 	if err != nil {
 		log.Fatal(err)
 	}
 	for key, m := range mids.All() {
 		fmt.Println(key, m.Kind, m.Coin, m.Price.StringFixed(-m.Price.Exponent()))
 	}
-	_, err = c.AllMids(context.Background(), hyper.Dex("nope"))
+	_, err = c.DexMids(context.Background(), "nope")
 	fmt.Println(errors.Is(err, hyper.ErrUnknownDex))
 	// Output:
 	// flx:NVDA builder dex NVDA 180.2

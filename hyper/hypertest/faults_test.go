@@ -167,7 +167,7 @@ func TestFaultSlowBody(t *testing.T) {
 	c, rec := faultClient(t, srv, nodeaccess.WithTimeout(300*time.Millisecond))
 	srv.Public.FailNext(1, nodeaccesstest.SlowBody(5*time.Second))
 	start := time.Now()
-	mids, err := c.AllMids(context.Background(), hyper.Dex(hypertest.BuilderDex))
+	mids, err := c.DexMids(context.Background(), hypertest.BuilderDex)
 	require.NoError(t, err)
 	assert.Equal(t, 2, mids.Len())
 	assert.Less(t, time.Since(start), 4*time.Second, "the slow attempt was cut by the timeout")
