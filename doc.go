@@ -50,7 +50,8 @@
 // WithHTTPClient and WithRoundTripper replace the HTTP stack, WithMaxAttempts
 // (or WithoutRetries) and WithBackoff and WithMaxRetryAfter shape retries,
 // WithTimeout sets the per-attempt timeout, WithMaxResponseBytes caps bodies,
-// WithHook and WithLogger observe attempts, WithBudget, WithoutBudget and
+// WithHook and WithLogger observe attempts (both get the caller's context,
+// for its trace and span ids), WithBudget, WithoutBudget and
 // WithCost spend a plan's request units, WithUserAgent adds to the
 // User-Agent, and WithoutRPCIDCheck accepts JSON-RPC servers that do not echo
 // request ids. Chain packages add their own (such as evm.WithPathSuffix).

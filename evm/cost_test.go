@@ -71,7 +71,7 @@ func costClient(t *testing.T, node *costNode, opts ...nodeaccess.Option) (*evm.C
 	t.Cleanup(srv.Close)
 	var mu sync.Mutex
 	seen := map[string][]int{}
-	opts = append([]nodeaccess.Option{nodeaccess.WithHook(func(a nodeaccess.Attempt) {
+	opts = append([]nodeaccess.Option{nodeaccess.WithHook(func(_ context.Context, a nodeaccess.Attempt) {
 		mu.Lock()
 		seen[a.Op] = append(seen[a.Op], a.Units)
 		mu.Unlock()

@@ -20,7 +20,7 @@ type attempts struct {
 }
 
 func (a *attempts) hook() nodeaccess.Option {
-	return nodeaccess.WithHook(func(at nodeaccess.Attempt) {
+	return nodeaccess.WithHook(func(_ context.Context, at nodeaccess.Attempt) {
 		a.mu.Lock()
 		a.all = append(a.all, at)
 		a.mu.Unlock()

@@ -23,7 +23,7 @@ func TestEveryOperationCostsOne(t *testing.T) {
 	require.NoError(t, err)
 	units := map[string][]int{}
 	var mu sync.Mutex
-	c, err := srv.Client(nodeaccess.WithBudget(b), nodeaccess.WithHook(func(a nodeaccess.Attempt) {
+	c, err := srv.Client(nodeaccess.WithBudget(b), nodeaccess.WithHook(func(_ context.Context, a nodeaccess.Attempt) {
 		mu.Lock()
 		units[a.Op] = append(units[a.Op], a.Units)
 		mu.Unlock()

@@ -101,7 +101,7 @@ func ExampleServer_FailNext() {
 	}
 	defer srv.Close()
 	attempts := 0
-	c, _ := srv.Client(nodeaccess.WithHook(func(nodeaccess.Attempt) { attempts++ }))
+	c, _ := srv.Client(nodeaccess.WithHook(func(context.Context, nodeaccess.Attempt) { attempts++ }))
 	srv.FailNext(2, nodeaccesstest.RateLimited(time.Second))
 	code, err := c.Code(context.Background(), evmtest.Token, evm.Latest)
 	if err != nil {

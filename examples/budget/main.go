@@ -71,7 +71,7 @@ func run(ctx context.Context, out io.Writer, getenv func(string) string) error {
 	var refused atomic.Int64
 	opts := []nodeaccess.Option{
 		nodeaccess.WithBudget(budget),
-		nodeaccess.WithHook(func(a nodeaccess.Attempt) {
+		nodeaccess.WithHook(func(_ context.Context, a nodeaccess.Attempt) {
 			if a.StatusCode == 429 {
 				refused.Add(1)
 			}

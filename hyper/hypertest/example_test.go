@@ -119,7 +119,7 @@ func Example_faults() {
 		log.Fatal(err)
 	}
 	defer srv.Close()
-	c, err := srv.Client(nodeaccess.WithHook(func(a nodeaccess.Attempt) {
+	c, err := srv.Client(nodeaccess.WithHook(func(_ context.Context, a nodeaccess.Attempt) {
 		fmt.Println("attempt", a.Number, a.Op, a.StatusCode)
 	}), nodeaccess.WithBackoff(time.Millisecond, time.Millisecond))
 	if err != nil {

@@ -119,7 +119,7 @@ func ExampleServer_FailNext() {
 	}
 	defer srv.Close()
 	attempts := 0
-	c, err := srv.Client(nodeaccess.WithMaxAttempts(2), nodeaccess.WithHook(func(nodeaccess.Attempt) { attempts++ }))
+	c, err := srv.Client(nodeaccess.WithMaxAttempts(2), nodeaccess.WithHook(func(context.Context, nodeaccess.Attempt) { attempts++ }))
 	if err != nil {
 		log.Fatal(err)
 	}
