@@ -218,7 +218,7 @@ func TestWrongKeyAndUnknownPath(t *testing.T) {
 	testkit.AssertErrNoKey(t, wrong, err)
 	testkit.AssertErrNoKey(t, testKey, err)
 
-	c, err = beacon.New(srv.URL+"/v1", srv.Key)
+	c, err = beacon.New(srv.URL+"/v1", srv.Key())
 	require.NoError(t, err)
 	_, err = c.State(ctx, beacon.Head)
 	require.ErrorAs(t, err, &ae)
@@ -348,7 +348,7 @@ func TestNewOptions(t *testing.T) {
 	srv2, err := beacontest.New(beacontest.WithState(st))
 	require.NoError(t, err)
 	defer srv2.Close()
-	assert.Regexp(t, `^[0-9a-f]{32}$`, srv2.Key)
+	assert.Regexp(t, `^[0-9a-f]{32}$`, srv2.Key())
 	assert.Regexp(t, `^http://127\.0\.0\.1:\d+$`, srv2.URL)
 }
 

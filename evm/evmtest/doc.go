@@ -7,7 +7,7 @@
 //	srv, err := evmtest.New()
 //	if err != nil { ... }
 //	defer srv.Close()
-//	c, err := srv.Client() // an *evm.Client for srv.URL and srv.Key
+//	c, err := srv.Client() // an *evm.Client for srv.URL and srv.Key()
 //	out, err := c.Call(ctx, evm.CallMsg{To: evmtest.Token, Data: calldata}, evm.Latest)
 //
 // In a test, NewT does the same and closes the server when the test ends:
@@ -119,7 +119,7 @@
 //
 //	srv := evmtest.NewT(t, evmtest.WithAlloc(types.GenesisAlloc{mine: {Code: code}}))
 //	srv.FailNext(2, nodeaccesstest.RateLimited(time.Second))
-//	got, err := myCodeUnderTest(srv.URL, srv.Key) // retries twice, then succeeds
+//	got, err := myCodeUnderTest(srv.URL, srv.Key()) // retries twice, then succeeds
 //
 // # The contracts
 //

@@ -74,7 +74,7 @@ func TestERC20FromEnv(t *testing.T) {
 			"Balance of 0x00000000000000000000000000000000000A11cE: 42.000001 LUSD\n"
 	}
 	for _, env := range []map[string]string{
-		{"NODEACCESS_EVM_URL": srv.URL, "NODEACCESS_EVM_KEY": srv.Key},
+		{"NODEACCESS_EVM_URL": srv.URL, "NODEACCESS_EVM_KEY": srv.Key()},
 		{"NODEACCESS_EVM_URL": srv.Endpoint()},
 	} {
 		env["NODEACCESS_EVM_TOKEN"] = token.Hex()
@@ -82,7 +82,7 @@ func TestERC20FromEnv(t *testing.T) {
 		got, err := runWith(t, env)
 		require.NoError(t, err)
 		assert.Equal(t, "Reading through evm.Client{"+srv.URL+"/REDACTED}.\n"+want("latest"), got)
-		assert.NotContains(t, got, srv.Key)
+		assert.NotContains(t, got, srv.Key())
 
 		env["NODEACCESS_EVM_BLOCK"] = head.Hash().Hex()
 		got, err = runWith(t, env)
@@ -97,10 +97,10 @@ func TestERC20FromEnv(t *testing.T) {
 	assert.Contains(t, got, "Total supply: 42.000006 LUSD\n")
 
 	// A wrong key: the error names the failure, never the key.
-	_, err = runWith(t, map[string]string{"NODEACCESS_EVM_URL": srv.URL, "NODEACCESS_EVM_KEY": srv.Key + "x", "NODEACCESS_EVM_TOKEN": token.Hex()})
+	_, err = runWith(t, map[string]string{"NODEACCESS_EVM_URL": srv.URL, "NODEACCESS_EVM_KEY": srv.Key() + "x", "NODEACCESS_EVM_TOKEN": token.Hex()})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "403")
-	assert.NotContains(t, err.Error(), srv.Key)
+	assert.NotContains(t, err.Error(), srv.Key())
 }
 
 func TestERC20BadEnv(t *testing.T) {

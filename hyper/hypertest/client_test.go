@@ -210,7 +210,7 @@ func TestOptions(t *testing.T) {
 		hypertest.WithVaultEquities(user, []hyper.VaultEquity{{VaultAddress: common.HexToAddress("0xcc"), Equity: decimal.RequireFromString("1.10")}}),
 		hypertest.WithMids("", map[string]string{"ETH": "3000.0"}),
 		hypertest.WithMids("km", map[string]string{"km:US500": "6000"}))
-	assert.Equal(t, testKey, srv.Key)
+	assert.Equal(t, testKey, srv.Key())
 	c := client(t, srv)
 	ctx := context.Background()
 

@@ -7,7 +7,7 @@
 //
 // New starts two servers in one *Server:
 //
-//   - the node, at Server.URL with the access key Server.Key (random unless
+//   - the node, at Server.URL with the access key Server.Key() (random unless
 //     WithKey sets it): POST {URL}/{key}/info serves userVaultEquities. Like a
 //     node-access provider's node it answers HTTP 422 with the text/plain body
 //     "Failed to deserialize the JSON body into the target type" (UnsupportedBody)
@@ -72,7 +72,7 @@
 //
 //	func TestDashboard(t *testing.T) {
 //		srv := hypertest.NewT(t) // New, closed when the test ends, t.Fatal if it cannot start
-//		c, err := srv.Client() // hyper.New(srv.URL, srv.Key, hyper.WithPublicURL(srv.Public.URL))
+//		c, err := srv.Client() // hyper.New(srv.URL, srv.Key(), hyper.WithPublicURL(srv.Public.URL))
 //		if err != nil {
 //			t.Fatal(err)
 //		}

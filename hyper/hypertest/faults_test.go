@@ -231,7 +231,7 @@ func TestClose(t *testing.T) {
 	assert.Error(t, err, "the node is closed")
 	_, err = c.AllMids(context.Background())
 	assert.Error(t, err, "the public API is closed")
-	testkit.AssertErrNoKey(t, srv.Key, err)
+	testkit.AssertErrNoKey(t, srv.Key(), err)
 
 	http.DefaultClient.CloseIdleConnections()
 	deadline := time.Now().Add(2 * time.Second)

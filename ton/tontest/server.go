@@ -153,7 +153,7 @@ func New(opts ...Option) (*Server, error) {
 // with opts: pass ton.WithJSONRPC() for the JSON-RPC form of API v2, and
 // any nodeaccess option (retries, hooks, timeouts).
 func (s *Server) Client(opts ...nodeaccess.Option) (*ton.Client, error) {
-	return ton.New(s.URL, s.Key, opts...)
+	return ton.New(s.URL, s.Key(), opts...)
 }
 
 // SetBlock serves b from now on, replacing the block with the same
