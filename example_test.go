@@ -129,7 +129,7 @@ func ExampleNewBudget() {
 		if _, err := tc.AccountStates(ctx, ton.AccountStatesQuery{Account: tontest.DefaultAccount}); err != nil {
 			log.Fatal(err)
 		}
-		if _, err := hc.UserVaultEquities(ctx, hypertest.DefaultUser); err != nil {
+		if _, err := hc.UserVaultEquities(ctx, hypertest.DefaultUser()); err != nil {
 			log.Fatal(err)
 		}
 	}

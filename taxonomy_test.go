@@ -121,7 +121,7 @@ func taxonomyCases() map[string]taxCase {
 			srv := answer(t, http.StatusUnprocessableEntity, "text/plain", "Failed to deserialize the JSON body into the target type")
 			c, err := hyper.New(srv.URL, "k3y", hyper.WithPublicURL(srv.URL), nodeaccess.WithoutRetries())
 			require.NoError(t, err)
-			_, err = c.UserVaultEquities(context.Background(), hypertest.DefaultUser)
+			_, err = c.UserVaultEquities(context.Background(), hypertest.DefaultUser())
 			return err
 		}},
 

@@ -218,7 +218,7 @@ func ExampleErrUnsupportedRequest() {
 	}
 
 	srv.FailNext(1, nodeaccesstest.ServerError(http.StatusUnprocessableEntity))
-	_, err = c.UserVaultEquities(context.Background(), hypertest.DefaultUser)
+	_, err = c.UserVaultEquities(context.Background(), hypertest.DefaultUser())
 	fmt.Println(errors.Is(err, hyper.ErrUnsupportedRequest))
 	var he *nodeaccess.HTTPError
 	fmt.Println(errors.As(err, &he), he.StatusCode, string(he.Body))

@@ -30,7 +30,7 @@ func TestEveryOperationCostsOne(t *testing.T) {
 	}))
 	require.NoError(t, err)
 	ctx := context.Background()
-	_, err = c.BlockTransactionsExt(ctx, ton.BlockTransactionsQuery{Block: tontest.DefaultBlock, Count: 1})
+	_, err = c.BlockTransactionsExt(ctx, ton.BlockTransactionsQuery{Block: tontest.DefaultBlock(), Count: 1})
 	require.NoError(t, err)
 	_, err = c.AccountStates(ctx, ton.AccountStatesQuery{Account: tontest.DefaultAccount})
 	require.NoError(t, err)

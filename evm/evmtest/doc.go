@@ -8,7 +8,7 @@
 //	if err != nil { ... }
 //	defer srv.Close()
 //	c, err := srv.Client() // an *evm.Client for srv.URL and srv.Key()
-//	out, err := c.Call(ctx, evm.CallMsg{To: evmtest.Token, Data: calldata}, evm.Latest)
+//	out, err := c.Call(ctx, evm.CallMsg{To: evmtest.Token(), Data: calldata}, evm.Latest)
 //
 // In a test, NewT does the same and closes the server when the test ends:
 //

@@ -141,10 +141,10 @@ func configure(getenv func(string) string) (config, error) {
 		cfg.stop = srv.Close
 		cfg.describe = fmt.Sprintf("No NODEACCESS_EVM_URL set: using a local EVM node at %s (key REDACTED).", srv.URL)
 		if cfg.token == (common.Address{}) {
-			cfg.token = evmtest.Token
+			cfg.token = evmtest.Token()
 		}
 		if cfg.holder == (common.Address{}) {
-			cfg.holder = evmtest.Holder
+			cfg.holder = evmtest.Holder()
 		}
 		return cfg, nil
 	}

@@ -62,7 +62,7 @@ func TestERC20FromEnv(t *testing.T) {
 	token := common.HexToAddress("0x00000000000000000000000000000000000a110c")
 	alice := common.HexToAddress("0x00000000000000000000000000000000000a11ce")
 	srv := evmtest.NewT(t, evmtest.WithKey("erc20-example-key"), evmtest.WithAlloc(types.GenesisAlloc{
-		token: evmtest.TokenAccount(map[common.Address]*big.Int{alice: big.NewInt(42_000_001), evmtest.Holder: big.NewInt(5)}),
+		token: evmtest.TokenAccount(map[common.Address]*big.Int{alice: big.NewInt(42_000_001), evmtest.Holder(): big.NewInt(5)}),
 	}))
 	head, err := srv.EthClient().HeaderByNumber(t.Context(), big.NewInt(2))
 	require.NoError(t, err)

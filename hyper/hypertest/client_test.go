@@ -37,7 +37,7 @@ func assertDecimal(t *testing.T, text string, d decimal.Decimal) {
 func TestClientDefaultVaults(t *testing.T) {
 	srv := start(t)
 	c := client(t, srv)
-	got, err := c.UserVaultEquities(context.Background(), hypertest.DefaultUser)
+	got, err := c.UserVaultEquities(context.Background(), hypertest.DefaultUser())
 	require.NoError(t, err)
 	require.Len(t, got, 2)
 
@@ -135,8 +135,8 @@ func TestClientSetters(t *testing.T) {
 		`{"vaultAddress":"0xdfc24b077bc1425ad1dea75bcb6f8158e10df303","equity":"12345678901234567890.1234567890"}]`, raw.body)
 
 	// Replacing the default user's data, and emptying it.
-	require.NoError(t, srv.SetVaultEquities(hypertest.DefaultUser, nil))
-	got, err = c.UserVaultEquities(ctx, hypertest.DefaultUser)
+	require.NoError(t, srv.SetVaultEquities(hypertest.DefaultUser(), nil))
+	got, err = c.UserVaultEquities(ctx, hypertest.DefaultUser())
 	require.NoError(t, err)
 	assert.Empty(t, got)
 
@@ -214,7 +214,7 @@ func TestOptions(t *testing.T) {
 	c := client(t, srv)
 	ctx := context.Background()
 
-	none, err := c.UserVaultEquities(ctx, hypertest.DefaultUser)
+	none, err := c.UserVaultEquities(ctx, hypertest.DefaultUser())
 	require.NoError(t, err)
 	assert.Empty(t, none)
 	got, err := c.UserVaultEquities(ctx, user)
@@ -239,8 +239,8 @@ func TestOptions(t *testing.T) {
 	b, err := hypertest.New()
 	require.NoError(t, err)
 	defer b.Close()
-	assert.Regexp(t, `^[0-9a-f]{32}$`, a.Key)
-	assert.NotEqual(t, a.Key, b.Key)
+	assert.Regexp(t, `^[0-9a-f]{32}$`, a.Key())
+	assert.NotEqual(t, a.Key(), b.Key())
 	assert.NotEqual(t, a.URL, a.Public.URL)
 	assert.Regexp(t, `^http://127\.0\.0\.1:[0-9]+$`, a.URL)
 	assert.Regexp(t, `^http://127\.0\.0\.1:[0-9]+$`, a.Public.URL)
@@ -278,7 +278,7 @@ func TestConcurrentUse(t *testing.T) {
 			defer wg.Done()
 			for j := range 10 {
 				eq := decimal.New(int64(i*100+j), -2)
-				if err := srv.SetVaultEquities(hypertest.DefaultUser, []hyper.VaultEquity{{VaultAddress: common.HexToAddress("0x01"), Equity: eq}}); err != nil {
+				if err := srv.SetVaultEquities(hypertest.DefaultUser(), []hyper.VaultEquity{{VaultAddress: common.HexToAddress("0x01"), Equity: eq}}); err != nil {
 					errs <- err
 				}
 				if err := srv.SetMids("", map[string]string{"BTC": fmt.Sprintf("%d.5", i*100+j)}); err != nil {
@@ -289,7 +289,7 @@ func TestConcurrentUse(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for range 10 {
-				if v, err := c.UserVaultEquities(ctx, hypertest.DefaultUser); err != nil || len(v) == 0 {
+				if v, err := c.UserVaultEquities(ctx, hypertest.DefaultUser()); err != nil || len(v) == 0 {
 					errs <- errors.Join(err, errors.New("no vaults"))
 				}
 				if m, err := c.AllMids(ctx); err != nil || m.Len() == 0 {

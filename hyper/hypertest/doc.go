@@ -40,7 +40,7 @@
 // Without options the server answers with recorded data (data/SOURCES.md)
 // and a few hand-written keys of forms no recorded body shows:
 //
-//   - userVaultEquities for DefaultUser (0x2b804617c6f63c040377e95bb276811747006f4b):
+//   - userVaultEquities for DefaultUser() (0x2b804617c6f63c040377e95bb276811747006f4b):
 //     the recorded body with two vaults, equities 688536.0314879999 and
 //     100.003834, locked until 2025-01-24T05:48:51.869Z and
 //     2025-06-13T23:27:19.3Z;
@@ -76,7 +76,7 @@
 //		if err != nil {
 //			t.Fatal(err)
 //		}
-//		vaults, err := c.UserVaultEquities(ctx, hypertest.DefaultUser)
+//		vaults, err := c.UserVaultEquities(ctx, hypertest.DefaultUser())
 //		// vaults[0].Equity is 688536.0314879999
 //	}
 package hypertest

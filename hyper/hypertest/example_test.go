@@ -29,7 +29,7 @@ func Example() {
 	}
 	ctx := context.Background()
 
-	vaults, err := c.UserVaultEquities(ctx, hypertest.DefaultUser)
+	vaults, err := c.UserVaultEquities(ctx, hypertest.DefaultUser())
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -127,7 +127,7 @@ func Example_faults() {
 	}
 
 	srv.FailNext(2, nodeaccesstest.ServerError(500))
-	vaults, err := c.UserVaultEquities(context.Background(), hypertest.DefaultUser)
+	vaults, err := c.UserVaultEquities(context.Background(), hypertest.DefaultUser())
 	fmt.Println(len(vaults), err)
 
 	srv.Public.FailNext(1, nodeaccesstest.RateLimited(0))

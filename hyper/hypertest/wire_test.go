@@ -122,7 +122,7 @@ func TestWireClientRequests(t *testing.T) {
 	require.NoError(t, err)
 	ctx := context.Background()
 
-	_, err = c.UserVaultEquities(ctx, hypertest.DefaultUser)
+	_, err = c.UserVaultEquities(ctx, hypertest.DefaultUser())
 	require.NoError(t, err)
 	_, err = c.AllMids(ctx)
 	require.NoError(t, err)
