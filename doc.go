@@ -50,10 +50,14 @@
 // WithHTTPClient and WithRoundTripper replace the HTTP stack, WithMaxAttempts
 // (or WithoutRetries) and WithBackoff and WithMaxRetryAfter shape retries,
 // WithTimeout sets the per-attempt timeout, WithMaxResponseBytes caps bodies,
-// WithHook and WithLogger observe attempts, WithBudget, WithoutBudget and
+// WithHook and WithLogger observe attempts (both get the caller's context,
+// for its trace and span ids), WithBudget, WithoutBudget and
 // WithCost spend a plan's request units, WithUserAgent adds to the
 // User-Agent, and WithoutRPCIDCheck accepts JSON-RPC servers that do not echo
 // request ids. Chain packages add their own (such as evm.WithPathSuffix).
+// These configure a client once; calls take no options of their own, except
+// the beacon package's reads of a state (beacon.ReadOption, which its
+// decoders share; its package documentation says why).
 //
 // By default a call makes up to 3 attempts. It retries 429, 502, 503 and 504
 // responses and connection failures (refused, reset, closed early, timed out)

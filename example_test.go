@@ -50,8 +50,9 @@ func ExampleHTTPError() {
 	// evm eth_call
 }
 
-// Watch every HTTP attempt, for metrics or tracing. The URL in the payload has
-// the key masked.
+// Watch every HTTP attempt, for metrics or tracing. The hook gets the
+// caller's context, so it can tie an attempt to the caller's trace (here a
+// request id). The URL in the payload has the key masked.
 func ExampleWithHook() {
 	calls := 0
 	node := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -64,8 +65,9 @@ func ExampleWithHook() {
 	}))
 	defer node.Close()
 
-	hook := func(a nodeaccess.Attempt) {
-		fmt.Printf("%s %s attempt %d: status %d, retry %v\n", a.Chain, a.Op, a.Number, a.StatusCode, a.WillRetry)
+	type requestID struct{}
+	hook := func(ctx context.Context, a nodeaccess.Attempt) {
+		fmt.Printf("%v: %s %s attempt %d: status %d, retry %v\n", ctx.Value(requestID{}), a.Chain, a.Op, a.Number, a.StatusCode, a.WillRetry)
 	}
 	c, err := evm.New(node.URL, "YOUR-ACCESS-KEY",
 		nodeaccess.WithHook(hook),
@@ -73,11 +75,12 @@ func ExampleWithHook() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	out, err := c.Call(context.Background(), evm.CallMsg{To: common.HexToAddress("0x01")}, evm.Latest)
+	ctx := context.WithValue(context.Background(), requestID{}, "req-7")
+	out, err := c.Call(ctx, evm.CallMsg{To: common.HexToAddress("0x01")}, evm.Latest)
 	fmt.Println(len(out), err)
 	// Output:
-	// evm eth_call attempt 1: status 503, retry true
-	// evm eth_call attempt 2: status 200, retry false
+	// req-7: evm eth_call attempt 1: status 503, retry true
+	// req-7: evm eth_call attempt 2: status 200, retry false
 	// 0 <nil>
 }
 
@@ -126,7 +129,7 @@ func ExampleNewBudget() {
 		if _, err := tc.AccountStates(ctx, ton.AccountStatesQuery{Account: tontest.DefaultAccount}); err != nil {
 			log.Fatal(err)
 		}
-		if _, err := hc.UserVaultEquities(ctx, hypertest.DefaultUser); err != nil {
+		if _, err := hc.UserVaultEquities(ctx, hypertest.DefaultUser()); err != nil {
 			log.Fatal(err)
 		}
 	}

@@ -1,6 +1,7 @@
 package nodeaccess
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -145,9 +146,16 @@ func WithMaxResponseBytes(n int64) Option {
 }
 
 // WithHook calls fn after every HTTP attempt with what happened. fn runs on
-// the calling goroutine and must be safe for concurrent use when the client
-// is shared. The access key never reaches it.
-func WithHook(fn func(Attempt)) Option {
+// the calling goroutine, before the call goes on (a slow fn slows the call),
+// and must be safe for concurrent use when the client is shared. The access
+// key never reaches it.
+//
+// ctx is the context the caller passed to the operation, so that fn can tie
+// the attempt to the caller's trace (a span in ctx, a request id among its
+// values). It is not the attempt's own context, which has ended by the time
+// fn runs and is never handed out: nothing fn keeps can hold an attempt
+// open. A ctx already cancelled means the caller's context ended the call.
+func WithHook(fn func(ctx context.Context, a Attempt)) Option {
 	return func(c *config.Config) error {
 		if fn == nil {
 			return errors.New("nodeaccess: WithHook: nil func")
@@ -160,6 +168,9 @@ func WithHook(fn func(Attempt)) Option {
 // WithLogger logs every attempt to l: successes at Debug level, failures that
 // will be retried at Info level, final failures at Warn level. Without this
 // option the SDK logs nothing. The access key never reaches the logger.
+// Each record is logged with the caller's context (slog's Logger.Log with
+// ctx), as WithHook's fn gets it, so a handler can add the trace and span
+// ids the context carries.
 func WithLogger(l *slog.Logger) Option {
 	return func(c *config.Config) error {
 		if l == nil {

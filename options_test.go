@@ -1,6 +1,7 @@
 package nodeaccess_test
 
 import (
+	"context"
 	"io"
 	"log/slog"
 	"net/http"
@@ -79,7 +80,7 @@ func TestOptionsSetConfig(t *testing.T) {
 		nodeaccess.WithMaxRetryAfter(time.Minute),
 		nodeaccess.WithTimeout(time.Second),
 		nodeaccess.WithMaxResponseBytes(1<<40),
-		nodeaccess.WithHook(func(nodeaccess.Attempt) { hooked++ }),
+		nodeaccess.WithHook(func(context.Context, nodeaccess.Attempt) { hooked++ }),
 		nodeaccess.WithLogger(l),
 		nodeaccess.WithUserAgent("app/1.0 (+https://app.example; tab\tok; é)"),
 		nodeaccess.WithoutRPCIDCheck(),
@@ -93,8 +94,8 @@ func TestOptionsSetConfig(t *testing.T) {
 	assert.Equal(t, time.Minute, cfg.MaxRetryAfter)
 	assert.Equal(t, time.Second, cfg.Timeout)
 	assert.Equal(t, int64(1<<40), cfg.MaxResponseBytes)
-	require.IsType(t, func(nodeaccess.Attempt) {}, cfg.Hook)
-	cfg.Hook.(func(nodeaccess.Attempt))(nodeaccess.Attempt{})
+	require.IsType(t, func(context.Context, nodeaccess.Attempt) {}, cfg.Hook)
+	cfg.Hook.(func(context.Context, nodeaccess.Attempt))(context.Background(), nodeaccess.Attempt{})
 	assert.Equal(t, 1, hooked)
 	assert.Same(t, l, cfg.Logger)
 	assert.Equal(t, "app/1.0 (+https://app.example; tab\tok; é)", cfg.UserAgent)

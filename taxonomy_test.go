@@ -123,14 +123,14 @@ func taxonomyCases() map[string]taxCase {
 			srv := hypertest.NewT(t)
 			c, err := srv.Client()
 			require.NoError(t, err)
-			_, err = c.AllMids(context.Background(), hyper.Dex("nope"))
+			_, err = c.DexMids(context.Background(), "nope")
 			return err
 		}},
 		"hyper.ErrUnsupportedRequest": {op: true, is: isErr(hyper.ErrUnsupportedRequest), produce: func(t *testing.T) error {
 			srv := answer(t, http.StatusUnprocessableEntity, "text/plain", "Failed to deserialize the JSON body into the target type")
 			c, err := hyper.New(srv.URL, "k3y", hyper.WithPublicURL(srv.URL), nodeaccess.WithoutRetries())
 			require.NoError(t, err)
-			_, err = c.UserVaultEquities(context.Background(), hypertest.DefaultUser)
+			_, err = c.UserVaultEquities(context.Background(), hypertest.DefaultUser())
 			return err
 		}},
 
@@ -365,7 +365,7 @@ func evmNoMulticall(t *testing.T) error {
 	srv := evmtest.NewT(t, evmtest.WithoutMulticall3(), evmtest.WithoutScenario())
 	c, err := srv.Client(nodeaccess.WithoutRetries())
 	require.NoError(t, err)
-	_, err = c.Multicall(context.Background(), []evm.Call3{{Target: evmtest.Token}}, evm.Latest)
+	_, err = c.Multicall(context.Background(), []evm.Call3{{Target: evmtest.Token()}}, evm.Latest)
 	return err
 }
 
@@ -375,7 +375,7 @@ func evmMulticallFailed(t *testing.T) error {
 	srv := evmtest.NewT(t, evmtest.WithoutScenario())
 	c, err := srv.Client(nodeaccess.WithoutRetries())
 	require.NoError(t, err)
-	_, err = c.Multicall(context.Background(), []evm.Call3{{Target: evmtest.Token, Data: []byte{0xde, 0xad, 0xbe, 0xef}}}, evm.Latest)
+	_, err = c.Multicall(context.Background(), []evm.Call3{{Target: evmtest.Token(), Data: []byte{0xde, 0xad, 0xbe, 0xef}}}, evm.Latest)
 	return err
 }
 

@@ -68,12 +68,12 @@ func TestErrorArticles(t *testing.T) {
 		}
 		js := bytes.Replace(jsonEncodeResponse(t, beacontest.NewState(other, p, 3, 1), beacon.Flags{}),
 			[]byte(`"version":"`+other.String()+`"`), []byte(`"version":"`+v.String()+`"`), 1)
-		_, _, err := beacon.DecodeJSON(bytes.NewReader(js), beacon.UsePreset(p))
+		_, _, err := beacon.DecodeJSON(bytes.NewReader(js), p)
 		add(err)
 		if v == beacon.Bellatrix || v == beacon.Capella {
 			js := bytes.Replace(deneb, []byte(`"version":"deneb"`), []byte(`"version":"`+v.String()+`"`), 1)
 			js = bytes.Replace(js, []byte(`"next_withdrawal_index"`), []byte(`"x"`), 1) // reach the header first
-			_, _, err := beacon.DecodeJSON(bytes.NewReader(js), beacon.UsePreset(p))
+			_, _, err := beacon.DecodeJSON(bytes.NewReader(js), p)
 			add(err)
 		}
 
@@ -87,9 +87,9 @@ func TestErrorArticles(t *testing.T) {
 			}
 		}
 		put32(b, fieldPos(typ, first), typ.fixedPartSize()+1)
-		_, err = beacon.UnmarshalSSZ(b, v, beacon.UsePreset(p))
+		_, err = beacon.UnmarshalSSZ(b, v, p)
 		add(err)
-		_, err = beacon.UnmarshalSSZ(b[:10], v, beacon.UsePreset(p))
+		_, err = beacon.UnmarshalSSZ(b[:10], v, p)
 		add(err)
 	}
 	all := strings.Join(msgs, "\n")

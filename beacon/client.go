@@ -99,6 +99,10 @@ func (c *Client) request(op string, id StateID) (*transport.Request, error) {
 	if id.IsZero() {
 		return nil, zeroStateIDError()
 	}
+	id, err := ParseStateID(string(id)) // any StateID("…") a caller made is checked before sending
+	if err != nil {
+		return nil, err
+	}
 	tg, err := c.t.Target(statePath, "state_id", id.String())
 	if err != nil {
 		return nil, err

@@ -49,51 +49,6 @@ func (e *DecodeError) Is(target error) bool { return target == ErrInvalidState }
 // truncated input.
 func (e *DecodeError) Unwrap() error { return e.Err }
 
-// DecodeOption adjusts DecodeSSZ and DecodeJSON.
-type DecodeOption func(*decodeConfig)
-
-type decodeConfig struct {
-	preset     Preset
-	sizeHint   int64
-	version    Version
-	hasVersion bool
-}
-
-func newDecodeConfig(opts []DecodeOption) decodeConfig {
-	c := decodeConfig{preset: MainnetPreset(), sizeHint: -1}
-	for _, o := range opts {
-		if o != nil {
-			o(&c)
-		}
-	}
-	return c
-}
-
-// UsePreset decodes with preset p instead of the mainnet preset. The zero
-// Preset means MainnetPreset, as it does in State.Preset.
-func UsePreset(p Preset) DecodeOption {
-	return func(c *decodeConfig) {
-		if p == (Preset{}) {
-			p = MainnetPreset()
-		}
-		c.preset = p
-	}
-}
-
-// SizeHint tells a decoder the input's total size in bytes (a file's size,
-// a response's Content-Length), so it can size each list exactly once as
-// soon as it knows the list's length. Without it a decoder still decodes
-// any input, growing what it cannot size in bounded steps. A hint smaller
-// than the input is an error; a negative hint means unknown.
-func SizeHint(n int64) DecodeOption { return func(c *decodeConfig) { c.sizeHint = n } }
-
-// AssumeVersion tells DecodeJSON the fork of a state given without the
-// beacon API's envelope (the bare "data" object), or checks it against the
-// envelope's "version" when there is one.
-func AssumeVersion(v Version) DecodeOption {
-	return func(c *decodeConfig) { c.version, c.hasVersion = v, true }
-}
-
 // Flags are the execution_optimistic and finalized flags a beacon node
 // sends beside a JSON state. SSZ responses do not carry them.
 type Flags struct {

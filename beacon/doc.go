@@ -15,9 +15,11 @@
 //	res, err := c.State(ctx, beacon.Finalized)
 //	fmt.Println(res.Version, res.State.Slot, len(res.State.Validators))
 //
-// A StateID is Head, Genesis, Finalized, Justified, SlotID(n), RootID(root),
-// or ParseStateID of the string forms ("head", "7340032", "0x…"). A bad id
-// fails before anything is sent.
+// A StateID is the API's {state_id} text: one of the constants Head,
+// Genesis, Finalized, Justified, or SlotID(n), RootID(root), or ParseStateID
+// of the string forms ("head", "7340032", "0x…"). Every call parses the id
+// it is given, so a StateID written by hand that is not a state id fails
+// before anything is sent.
 //
 // # The State type
 //
@@ -116,7 +118,9 @@
 //
 // States are decoded with the mainnet preset (mainnet, Sepolia, Holesky,
 // Hoodi); WithPreset(MinimalPreset()) reads devnets and the spec's test
-// vectors. A fork this package does not decode yet (heze) fails with an
+// vectors, and a Preset given to one read (c.State(ctx, id,
+// beacon.MinimalPreset()), DecodeSSZ(r, v, beacon.MinimalPreset())) decodes
+// that read with it. A fork this package does not decode yet (heze) fails with an
 // error matching ErrUnsupportedVersion that names it; DownloadState still
 // saves such a state.
 //
@@ -148,7 +152,8 @@
 //	d, err := c.DownloadState(ctx, beacon.Finalized, f)
 //	// … keep d.Fork and d.Encoding with the file …
 //	_, err = f.Seek(0, io.SeekStart)
-//	st, _, err := beacon.ReadState(f, d.Encoding, d.Fork)
+//	v, err := d.Version() // d.Fork, typed
+//	st, _, err := beacon.ReadState(f, d.Encoding, v)
 //
 // A body that breaks off is fetched again only when the writer can be
 // rewound: an *os.File written at its end (a new file, or one positioned
@@ -164,9 +169,26 @@
 // nodeaccess.WithMaxResponseBytes replace both for a client; the context
 // bounds a call as a whole. WithProgress reports the bytes read (every MiB
 // and at the end) with the total from Content-Length (-1 when unknown).
+// WithProgress reports a decoder's reads in the same way, with the total
+// from its SizeHint (or from the reader, for DecodeSSZ).
 // Retries are those of the nodeaccess package (429, 502, 503, 504,
 // connection failures, a body that breaks off), and a retried State decodes
 // from the start again.
+//
+// # Options
+//
+// The package has two kinds of option, and no more. Options given to New
+// are nodeaccess.Option values, shared with every chain package, and
+// configure the client once: its HTTP stack, retries and timeouts, and
+// beacon's own WithEncoding and WithPreset (the network's preset). A
+// ReadOption belongs to one read instead, a Client call (State,
+// DownloadState) or a decoder (DecodeSSZ, UnmarshalSSZ, DecodeJSON,
+// ReadState), which has no client to configure: WithProgress, WithoutVerify,
+// SizeHint, AssumeVersion, and a Preset itself. Per-read settings differ
+// from read to read (a progress bar for this download, the size of this
+// file, the fork of this bare JSON), so they are not client options; and one
+// kind serves calls and decoders alike, so that the same WithProgress or
+// Preset works on both.
 //
 // # Memory
 //

@@ -79,8 +79,8 @@ type statter interface {
 // of a body after what it held before: discard that part.
 //
 // WithProgress reports the bytes as they are written.
-func (c *Client) DownloadState(ctx context.Context, id StateID, w io.Writer, opts ...CallOption) (Download, error) {
-	cfg := newCallConfig(opts)
+func (c *Client) DownloadState(ctx context.Context, id StateID, w io.Writer, opts ...ReadOption) (Download, error) {
+	cfg := newReadConfig(opts)
 	if w == nil {
 		return Download{}, c.t.Wrap(opState, &nodeaccess.InputError{Arg: "w", Reason: "nil io.Writer"})
 	}
@@ -103,7 +103,7 @@ type downloader struct {
 	c     *Client
 	w     io.Writer
 	rw    rewinder // w, when it can be rewound
-	cfg   *callConfig
+	cfg   *readConfig
 	buf   []byte
 	start int64 // rw's position (and size) at the start, -1 before it is known
 	// noRewind says why a writer with Seek and Truncate is not rewound
@@ -231,34 +231,19 @@ func (d *downloader) startOf() (pos, size int64, err error) {
 
 // ReadState decodes a state body saved earlier (by DownloadState, or any
 // beacon API response body): enc is the body's encoding (EncodingSSZ or
-// EncodingJSON, Download.Encoding) and fork its fork's name
-// (Download.Fork), which SSZ needs and JSON checks against the body's
-// "version" when given. Pass UsePreset for a state of another preset than
-// mainnet, and SizeHint with the file's size to decode with fewer
-// allocations. Flags is nil for SSZ, and for JSON without the envelope's
-// flags.
-func ReadState(r io.Reader, enc Encoding, fork string, opts ...DecodeOption) (*State, *Flags, error) {
-	var (
-		v   Version
-		err error
-	)
-	if fork != "" {
-		if v, err = ParseVersion(fork); err != nil {
-			return nil, nil, err
-		}
-	}
+// EncodingJSON, Download.Encoding) and v its fork (Download.Version), which
+// SSZ needs and JSON checks against the body's "version". Give a Preset
+// (MinimalPreset(), say) for a state of another preset than mainnet, and
+// SizeHint with the file's size to decode with fewer allocations. Flags is
+// nil for SSZ, and for JSON without the envelope's flags. For a JSON body
+// whose fork is not known, DecodeJSON reads it from the envelope.
+func ReadState(r io.Reader, enc Encoding, v Version, opts ...ReadOption) (*State, *Flags, error) {
 	switch enc {
 	case EncodingSSZ:
-		if fork == "" {
-			return nil, nil, &nodeaccess.InputError{Arg: "fork", Reason: "an SSZ state needs its fork's name"}
-		}
 		s, err := DecodeSSZ(r, v, opts...)
 		return s, nil, err
 	case EncodingJSON:
-		if fork != "" {
-			opts = append(opts[:len(opts):len(opts)], AssumeVersion(v))
-		}
-		return DecodeJSON(r, opts...)
+		return DecodeJSON(r, append(opts[:len(opts):len(opts)], AssumeVersion(v))...)
 	}
 	return nil, nil, &nodeaccess.InputError{Arg: "enc", Reason: fmt.Sprintf("%s is not a body encoding (want EncodingSSZ or EncodingJSON)", enc)}
 }

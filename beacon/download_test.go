@@ -379,13 +379,17 @@ func TestDownloadStalled(t *testing.T) {
 }
 
 func TestReadStateArguments(t *testing.T) {
-	_, _, err := beacon.ReadState(bytes.NewReader(nil), beacon.EncodingAuto, "fulu")
+	_, _, err := beacon.ReadState(bytes.NewReader(nil), beacon.EncodingAuto, beacon.Fulu)
 	assert.ErrorIs(t, err, nodeaccess.ErrInvalidInput)
 	assert.Equal(t, "invalid input: enc: auto is not a body encoding (want EncodingSSZ or EncodingJSON)", err.Error())
-	_, _, err = beacon.ReadState(bytes.NewReader(nil), beacon.EncodingSSZ, "")
-	assert.ErrorIs(t, err, nodeaccess.ErrInvalidInput)
-	_, _, err = beacon.ReadState(bytes.NewReader(nil), beacon.EncodingSSZ, "heze")
-	assert.ErrorIs(t, err, beacon.ErrUnsupportedVersion)
-	_, _, err = beacon.ReadState(bytes.NewReader(nil), beacon.EncodingJSON, "heze")
+	for _, enc := range []beacon.Encoding{beacon.EncodingSSZ, beacon.EncodingJSON} {
+		_, _, err = beacon.ReadState(bytes.NewReader(nil), enc, beacon.NewestFork+1)
+		assert.ErrorIs(t, err, beacon.ErrUnsupportedVersion, "%s", enc)
+		_, _, err = beacon.ReadState(bytes.NewReader(nil), enc, beacon.Version(200))
+		assert.ErrorIs(t, err, beacon.ErrUnsupportedVersion, "%s", enc)
+	}
+	// A download of a fork this package does not decode names it; its
+	// Version is the same error, before ReadState is reached.
+	_, err = (&beacon.Download{Fork: "heze"}).Version()
 	assert.ErrorIs(t, err, beacon.ErrUnsupportedVersion)
 }

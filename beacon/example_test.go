@@ -155,7 +155,11 @@ func ExampleClient_DownloadState() {
 	if _, err := f.Seek(0, 0); err != nil {
 		log.Fatal(err)
 	}
-	st, _, err := beacon.ReadState(f, d.Encoding, d.Fork, beacon.UsePreset(beacon.MinimalPreset()))
+	v, err := d.Version() // the fork, typed; an error for a fork this package does not decode
+	if err != nil {
+		log.Fatal(err)
+	}
+	st, _, err := beacon.ReadState(f, d.Encoding, v, beacon.MinimalPreset())
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -27,7 +27,7 @@ func gloasMembers(t *testing.T, body []byte) map[string]json.RawMessage {
 func TestGloasComponentJSONLodestar(t *testing.T) {
 	for _, v := range gloasVectors {
 		t.Run(v.name, func(t *testing.T) {
-			st, err := beacon.UnmarshalSSZ(readVector(t, v, ".ssz"), beacon.Gloas, beacon.UsePreset(v.preset))
+			st, err := beacon.UnmarshalSSZ(readVector(t, v, ".ssz"), beacon.Gloas, v.preset)
 			require.NoError(t, err)
 			body := readVector(t, v, ".json")
 			m := gloasMembers(t, body)
@@ -68,7 +68,7 @@ func TestGloasComponentRootsRecombine(t *testing.T) {
 	for _, v := range gloasVectors {
 		t.Run(v.name, func(t *testing.T) {
 			raw := readVector(t, v, ".ssz")
-			st, err := beacon.UnmarshalSSZ(raw, beacon.Gloas, beacon.UsePreset(v.preset))
+			st, err := beacon.UnmarshalSSZ(raw, beacon.Gloas, v.preset)
 			require.NoError(t, err)
 			typ := refStateType(beacon.Gloas, v.preset)
 			fields := typ.members()

@@ -47,7 +47,7 @@ func TestGloasUint64AboveJSNumbers(t *testing.T) {
 
 			raw, err := s.MarshalSSZ()
 			require.NoError(t, err)
-			back, err := beacon.UnmarshalSSZ(raw, beacon.Gloas, beacon.UsePreset(p))
+			back, err := beacon.UnmarshalSSZ(raw, beacon.Gloas, p)
 			require.NoError(t, err)
 			assert.Equal(t, s, back, "SSZ round trip")
 
@@ -125,7 +125,7 @@ func TestGloasSSZBidErrors(t *testing.T) {
 	start := offsetOf(raw, typ, bid)
 	bad := append([]byte{}, raw...)
 	put32(bad, start+188, 225)
-	_, err := beacon.UnmarshalSSZ(bad, beacon.Gloas, beacon.UsePreset(v.preset))
+	_, err := beacon.UnmarshalSSZ(bad, beacon.Gloas, v.preset)
 	var de *beacon.DecodeError
 	require.True(t, errors.As(err, &de), "%v", err)
 	assert.Equal(t, "latest_execution_payload_bid.blob_kzg_commitments", de.Path)
@@ -135,7 +135,7 @@ func TestGloasSSZBidErrors(t *testing.T) {
 	// longer a fixed part and whole commitments.
 	bad = append([]byte{}, raw...)
 	put32(bad, fieldPos(typ, bid+1), offsetOf(raw, typ, bid+1)+1)
-	_, err = beacon.UnmarshalSSZ(bad, beacon.Gloas, beacon.UsePreset(v.preset))
+	_, err = beacon.UnmarshalSSZ(bad, beacon.Gloas, v.preset)
 	require.True(t, errors.As(err, &de), "%v", err)
 	assert.Equal(t, "latest_execution_payload_bid.blob_kzg_commitments", de.Path)
 	assert.True(t, strings.Contains(de.Reason, "not a whole number of 48-byte commitments"), de.Reason)

@@ -84,9 +84,9 @@ func TestGloasLodestarSSZ(t *testing.T) {
 				var st *beacon.State
 				var err error
 				if mode == "stream" {
-					st, err = beacon.DecodeSSZ(io.MultiReader(bytes.NewReader(raw)), beacon.Gloas, beacon.UsePreset(v.preset))
+					st, err = beacon.DecodeSSZ(io.MultiReader(bytes.NewReader(raw)), beacon.Gloas, v.preset)
 				} else {
-					st, err = beacon.UnmarshalSSZ(raw, beacon.Gloas, beacon.UsePreset(v.preset))
+					st, err = beacon.UnmarshalSSZ(raw, beacon.Gloas, v.preset)
 				}
 				if err != nil {
 					t.Fatalf("%s: decode: %v", mode, err)
@@ -118,7 +118,7 @@ func TestGloasLodestarJSON(t *testing.T) {
 		t.Run(v.name, func(t *testing.T) {
 			raw := readVector(t, v, ".ssz")
 			body := readVector(t, v, ".json")
-			st, flags, err := beacon.DecodeJSON(bytes.NewReader(body), beacon.UsePreset(v.preset))
+			st, flags, err := beacon.DecodeJSON(bytes.NewReader(body), v.preset)
 			if err != nil {
 				t.Fatalf("decode: %v", err)
 			}
@@ -145,7 +145,7 @@ func TestGloasLodestarJSON(t *testing.T) {
 			if !bytes.Equal(buf.Bytes(), bytes.ToLower(body)) {
 				t.Fatal("EncodeJSONResponse differs from Lodestar's body (addresses in lower case)")
 			}
-			back, _, err := beacon.DecodeJSON(&buf, beacon.UsePreset(v.preset))
+			back, _, err := beacon.DecodeJSON(&buf, v.preset)
 			if err != nil {
 				t.Fatalf("decode our JSON: %v", err)
 			}

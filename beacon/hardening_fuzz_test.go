@@ -60,7 +60,7 @@ func FuzzDecodeSSZSizeHint(f *testing.F) {
 			b   runtime.MemStats
 		)
 		runtime.ReadMemStats(&a)
-		s, err = beacon.DecodeSSZ(hardReader{bytes.NewReader(data)}, v, beacon.UsePreset(p), beacon.SizeHint(hint))
+		s, err = beacon.DecodeSSZ(hardReader{bytes.NewReader(data)}, v, p, beacon.SizeHint(hint))
 		runtime.ReadMemStats(&b)
 		if alloc, limit := b.TotalAlloc-a.TotalAlloc, uint64(1<<30+16*len(data)+8<<20); alloc > limit {
 			t.Fatalf("hint %d for %d bytes: allocated %d (limit %d)", hint, n, alloc, limit)

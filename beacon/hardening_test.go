@@ -80,7 +80,7 @@ func hardReplace(t *testing.T, s, old, new string) string {
 // validator is refused with a DecodeError naming it.
 func TestJSONRepeatedKeys(t *testing.T) {
 	js := hardJSON(t)
-	mini := beacon.UsePreset(beacon.MinimalPreset())
+	mini := beacon.MinimalPreset()
 	if _, _, err := beacon.DecodeJSON(strings.NewReader(js), mini); err != nil {
 		t.Fatalf("the unchanged input: %v", err)
 	}
@@ -140,7 +140,7 @@ func TestJSONRepeatedValidatorsBoundedAllocation(t *testing.T) {
 // the list that came is kept at its exact length, not in that capacity.
 func TestJSONLyingHintExactCapacity(t *testing.T) {
 	js := hardJSON(t)
-	st, _, err := beacon.DecodeJSON(hardReader{strings.NewReader(js)}, beacon.UsePreset(beacon.MinimalPreset()), beacon.SizeHint(int64(len(js))+100<<20))
+	st, _, err := beacon.DecodeJSON(hardReader{strings.NewReader(js)}, beacon.MinimalPreset(), beacon.SizeHint(int64(len(js))+100<<20))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -202,11 +202,11 @@ func TestSSZListOverIntClaim(t *testing.T) {
 	binary.LittleEndian.PutUint32(b[offs["inactivity_scores"]:], claim)
 	for name, decode := range map[string]func() error{
 		"stream": func() error {
-			_, err := beacon.DecodeSSZ(hardReader{bytes.NewReader(b)}, beacon.Altair, beacon.UsePreset(p))
+			_, err := beacon.DecodeSSZ(hardReader{bytes.NewReader(b)}, beacon.Altair, p)
 			return err
 		},
 		"hint": func() error {
-			_, err := beacon.DecodeSSZ(hardReader{bytes.NewReader(b)}, beacon.Altair, beacon.UsePreset(p), beacon.SizeHint(int64(claim)+100))
+			_, err := beacon.DecodeSSZ(hardReader{bytes.NewReader(b)}, beacon.Altair, p, beacon.SizeHint(int64(claim)+100))
 			return err
 		},
 	} {
@@ -248,7 +248,7 @@ func TestSSZHostileSizeHint(t *testing.T) {
 	}
 	in := b[:fixed]
 	alloc := hardAllocated(func() {
-		_, err = beacon.DecodeSSZ(hardReader{bytes.NewReader(in)}, beacon.Phase0, beacon.UsePreset(p), beacon.SizeHint(hint))
+		_, err = beacon.DecodeSSZ(hardReader{bytes.NewReader(in)}, beacon.Phase0, p, beacon.SizeHint(hint))
 	})
 	de := hardDecodeError(t, err)
 	switch {
@@ -317,9 +317,9 @@ func TestZeroPresetMeansMainnet(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := beacon.UnmarshalSSZ(b, beacon.Phase0, beacon.UsePreset(beacon.Preset{}))
+	st, err := beacon.UnmarshalSSZ(b, beacon.Phase0, beacon.Preset{})
 	if err != nil {
-		t.Fatalf("UsePreset(Preset{}): %v", err)
+		t.Fatalf("Preset{}: %v", err)
 	}
 	if st.Preset != beacon.MainnetPreset() {
 		t.Fatalf("decoded with preset %+v", st.Preset)

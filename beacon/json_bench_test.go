@@ -101,7 +101,7 @@ func benchDecodeJSON(b *testing.B, hint, dataFirst bool) {
 				data = jsonDataFirst(b, data)
 			}
 			decode := func() *beacon.State {
-				opts := []beacon.DecodeOption{}
+				opts := []beacon.ReadOption{}
 				if hint {
 					opts = append(opts, beacon.SizeHint(int64(len(data))))
 				}

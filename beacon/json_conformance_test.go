@@ -21,7 +21,7 @@ func TestJSONConformanceSSZJSONSSZ(t *testing.T) {
 				if err != nil {
 					t.Fatalf("MarshalSSZ: %v", err)
 				}
-				fromSSZ, err := beacon.UnmarshalSSZ(ssz, v, beacon.UsePreset(p))
+				fromSSZ, err := beacon.UnmarshalSSZ(ssz, v, p)
 				if err != nil {
 					t.Fatalf("UnmarshalSSZ: %v", err)
 				}
@@ -29,7 +29,7 @@ func TestJSONConformanceSSZJSONSSZ(t *testing.T) {
 				if err := fromSSZ.EncodeJSONResponse(&js, beacon.Flags{Finalized: true}); err != nil {
 					t.Fatalf("EncodeJSONResponse: %v", err)
 				}
-				fromJSON, flags, err := beacon.DecodeJSON(&jsonSmallReader{r: bytes.NewReader(js.Bytes())}, beacon.UsePreset(p))
+				fromJSON, flags, err := beacon.DecodeJSON(&jsonSmallReader{r: bytes.NewReader(js.Bytes())}, p)
 				if err != nil {
 					t.Fatalf("DecodeJSON: %v", err)
 				}

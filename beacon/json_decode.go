@@ -64,7 +64,7 @@ import (
 // skipped; a missing field, or a field of another fork (inactivity_scores
 // in a phase0 state), is an error: it means the version or the data is
 // wrong. Vectors must have exactly the preset's length and lists stay
-// within its limits (see UsePreset). A list in the input is never nil in
+// within its limits (see ReadOption: a Preset is one). A list in the input is never nil in
 // the State, even when empty; the fields of other forks stay nil.
 //
 // Malformed input returns a *DecodeError (errors.Is ErrInvalidState) with
@@ -74,9 +74,17 @@ import (
 // object (other than whitespace) is an error. A reader's own error is
 // returned wrapped, not as a *DecodeError. SizeHint is a promise: an input
 // longer than the hint is an error.
-func DecodeJSON(r io.Reader, opts ...DecodeOption) (*State, *Flags, error) {
-	cfg := newDecodeConfig(opts)
-	return decodeJSON(r, cfg, cfg.version, cfg.hasVersion)
+func DecodeJSON(r io.Reader, opts ...ReadOption) (*State, *Flags, error) {
+	cfg := newReadConfig(opts)
+	if cfg.progress != nil {
+		pr := newProgressReader(r, cfg.progress, cfg.sizeHint)
+		st, fl, err := decodeJSON(pr, cfg.decodeConfig, cfg.version, cfg.hasVersion)
+		if err == nil {
+			pr.finish()
+		}
+		return st, fl, err
+	}
+	return decodeJSON(r, cfg.decodeConfig, cfg.version, cfg.hasVersion)
 }
 
 // decodeJSON decodes with cfg; a bare object is decoded as fork bare when
@@ -301,7 +309,7 @@ func forkRange(mask uint32) string {
 	lo := Version(bits.TrailingZeros32(mask))
 	hi := Version(31 - bits.LeadingZeros32(mask))
 	switch {
-	case hi == Latest:
+	case hi == NewestFork:
 		return lo.String() + " and later"
 	case lo == hi:
 		return lo.String() + " only"

@@ -15,7 +15,7 @@ import (
 	"github.com/nodeaccess/nodeaccess/beacon/beacontest"
 )
 
-var jsonMinimal = beacon.UsePreset(beacon.MinimalPreset())
+var jsonMinimal = beacon.MinimalPreset()
 
 func jsonTestState(v beacon.Version) *beacon.State {
 	return beacontest.NewState(v, beacon.MinimalPreset(), 4, 77)
@@ -23,7 +23,7 @@ func jsonTestState(v beacon.Version) *beacon.State {
 
 // jsonDecodeErr decodes in and returns its *DecodeError, failing the test when
 // there is none.
-func jsonDecodeErr(t *testing.T, in string, opts ...beacon.DecodeOption) *beacon.DecodeError {
+func jsonDecodeErr(t *testing.T, in string, opts ...beacon.ReadOption) *beacon.DecodeError {
 	t.Helper()
 	_, _, err := beacon.DecodeJSON(strings.NewReader(in), opts...)
 	if err == nil {
@@ -61,7 +61,7 @@ func TestJSONDecodeErrors(t *testing.T) {
 	cases := []struct {
 		name   string
 		in     string
-		opts   []beacon.DecodeOption
+		opts   []beacon.ReadOption
 		path   string
 		reason string
 	}{
@@ -101,12 +101,12 @@ func TestJSONDecodeErrors(t *testing.T) {
 		{"fulu data as gloas", strings.Replace(fulu, `"version":"fulu"`, `"version":"gloas"`, 1), nil, "latest_execution_payload_header", "not a field of a gloas state (it is bellatrix to fulu)"},
 		{"capella field in bellatrix header", jsonReplaceOnce(t, bellatrix, `"transactions_root":`, `"withdrawals_root":"0x00","transactions_root":`), nil, "latest_execution_payload_header.withdrawals_root", "not a field of a bellatrix execution payload header"},
 		{"fulu data as phase0", strings.Replace(fulu, `"version":"fulu"`, `"version":"phase0"`, 1), nil, "previous_epoch_participation", "not a field of a phase0 state"},
-		{"version mismatch", fulu, []beacon.DecodeOption{beacon.AssumeVersion(beacon.Deneb)}, "version", "version is fulu but AssumeVersion(deneb)"},
+		{"version mismatch", fulu, []beacon.ReadOption{beacon.AssumeVersion(beacon.Deneb)}, "version", "version is fulu but AssumeVersion(deneb)"},
 		{"no version", jsonReplaceOnce(t, fulu, `^\{"version":"fulu",`, `{`), nil, "version", `has "data" but no "version"`},
 		{"data first, version wrong", jsonReplaceOnce(t, fulu, `^\{"version":"fulu",`, `{`)[:len(fulu)-len(`"version":"fulu",`)-1] + `,"version":"electra"}`, nil, "proposer_lookahead", "not a field of an electra state (it is fulu and later)"},
 		{"bare without version", string(jsonEncodeJSON(t, jsonTestState(beacon.Fulu))), nil, "", "needs AssumeVersion"},
 		{"no data", `{"version":"fulu","finalized":true}`, nil, "data", "missing field"},
-		{"empty bare object", `{}`, []beacon.DecodeOption{beacon.AssumeVersion(beacon.Fulu)}, "genesis_time", "missing field"},
+		{"empty bare object", `{}`, []beacon.ReadOption{beacon.AssumeVersion(beacon.Fulu)}, "genesis_time", "missing field"},
 		{"data twice", strings.TrimSuffix(fulu, "}") + `,"data":{}}`, nil, "", "data given twice"},
 		{"data not an object", `{"version":"fulu","data":[]}`, nil, "", "expected '{'"},
 		{"flag not a boolean", `{"version":"fulu","finalized":1,"data":{}}`, nil, "finalized", "expected a boolean"},
@@ -120,11 +120,11 @@ func TestJSONDecodeErrors(t *testing.T) {
 		{"bad escape", jsonReplaceOnce(t, fulu, `"slot":`, `"x":"\q","slot":`), nil, "", "malformed escape"},
 		{"bad unknown number", jsonReplaceOnce(t, fulu, `"slot":`, `"x":01,"slot":`), nil, "", ""},
 		{"deep unknown value", jsonReplaceOnce(t, fulu, `"slot":`, `"x":`+strings.Repeat("[", 600)+strings.Repeat("]", 600)+`,"slot":`), nil, "", "nested more than 512 deep"},
-		{"size hint too small", fulu, []beacon.DecodeOption{beacon.SizeHint(int64(len(fulu) - 1))}, "", "longer than its size hint"},
+		{"size hint too small", fulu, []beacon.ReadOption{beacon.SizeHint(int64(len(fulu) - 1))}, "", "longer than its size hint"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			opts := append([]beacon.DecodeOption{jsonMinimal}, c.opts...)
+			opts := append([]beacon.ReadOption{jsonMinimal}, c.opts...)
 			de := jsonDecodeErr(t, c.in, opts...)
 			if de.Path != c.path {
 				t.Errorf("Path = %q, want %q (%v)", de.Path, c.path, de)
@@ -207,9 +207,9 @@ func TestJSONTolerated(t *testing.T) {
 	want := jsonTestState(beacon.Deneb)
 	bare := string(jsonEncodeJSON(t, want))
 	env := string(jsonEncodeResponse(t, want, beacon.Flags{}))
-	decode := func(t *testing.T, in string, opts ...beacon.DecodeOption) (*beacon.State, *beacon.Flags) {
+	decode := func(t *testing.T, in string, opts ...beacon.ReadOption) (*beacon.State, *beacon.Flags) {
 		t.Helper()
-		got, flags, err := beacon.DecodeJSON(strings.NewReader(in), append([]beacon.DecodeOption{jsonMinimal}, opts...)...)
+		got, flags, err := beacon.DecodeJSON(strings.NewReader(in), append([]beacon.ReadOption{jsonMinimal}, opts...)...)
 		if err != nil {
 			t.Fatalf("DecodeJSON: %v", err)
 		}
@@ -244,7 +244,7 @@ func TestJSONTolerated(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, opts := range [][]beacon.DecodeOption{nil, {beacon.AssumeVersion(beacon.Deneb)}} {
+		for _, opts := range [][]beacon.ReadOption{nil, {beacon.AssumeVersion(beacon.Deneb)}} {
 			got, flags := decode(t, string(b), opts...)
 			check(t, got)
 			if flags == nil {

@@ -56,7 +56,7 @@ func TestJSONEscapedValues(t *testing.T) {
 				}
 				for name, r := range map[string]func() *beacon.State{
 					"sized": func() *beacon.State {
-						got, flags, err := beacon.DecodeJSON(bytes.NewReader(body), beacon.UsePreset(p))
+						got, flags, err := beacon.DecodeJSON(bytes.NewReader(body), p)
 						if err != nil {
 							t.Fatalf("share %v: %v", share, err)
 						}
@@ -66,7 +66,7 @@ func TestJSONEscapedValues(t *testing.T) {
 						return got
 					},
 					"onebyte": func() *beacon.State {
-						got, _, err := beacon.DecodeJSON(&jsonSmallReader{r: bytes.NewReader(body)}, beacon.UsePreset(p))
+						got, _, err := beacon.DecodeJSON(&jsonSmallReader{r: bytes.NewReader(body)}, p)
 						if err != nil {
 							t.Fatalf("share %v: %v", share, err)
 						}

@@ -56,7 +56,7 @@ func FuzzDecodeJSON(f *testing.F) {
 		if mode&16 != 0 {
 			p = beacon.MinimalPreset()
 		}
-		opts := []beacon.DecodeOption{beacon.UsePreset(p)}
+		opts := []beacon.ReadOption{p}
 		if m := mode & 15; m > 0 {
 			opts = append(opts, beacon.AssumeVersion(beacon.Version((m-1)%8)))
 		}
@@ -74,7 +74,7 @@ func FuzzDecodeJSON(f *testing.F) {
 		if err := s.EncodeJSON(&b); err != nil {
 			t.Fatalf("a decoded state does not encode: %v", err)
 		}
-		again, _, err := beacon.DecodeJSON(&b, beacon.UsePreset(p), beacon.AssumeVersion(s.Version))
+		again, _, err := beacon.DecodeJSON(&b, p, beacon.AssumeVersion(s.Version))
 		if err != nil {
 			t.Fatalf("re-decoding the encoded state: %v", err)
 		}
@@ -87,7 +87,7 @@ func FuzzDecodeJSON(f *testing.F) {
 		if err != nil {
 			t.Fatalf("a state decoded from JSON does not encode as SSZ: %v", err)
 		}
-		back, err := beacon.UnmarshalSSZ(ssz, s.Version, beacon.UsePreset(p))
+		back, err := beacon.UnmarshalSSZ(ssz, s.Version, p)
 		if err != nil || !jsonSameState(back, s) {
 			t.Fatalf("its SSZ does not decode to it: %v", err)
 		}

@@ -61,7 +61,7 @@ func TestJSONAnyMemberOrder(t *testing.T) {
 						"sized":  bytes.NewReader(body),
 						"stream": jsonOnlyReader{bytes.NewReader(body)},
 					} {
-						got, gotFlags, err := beacon.DecodeJSON(r, beacon.UsePreset(p))
+						got, gotFlags, err := beacon.DecodeJSON(r, p)
 						if err != nil {
 							t.Fatalf("%s %s: %v", name, rname, err)
 						}
@@ -73,7 +73,7 @@ func TestJSONAnyMemberOrder(t *testing.T) {
 						}
 					}
 					for _, fork := range []string{"", v.String()} {
-						got, gotFlags, err := beacon.ReadState(bytes.NewReader(body), beacon.EncodingJSON, fork, beacon.UsePreset(p))
+						got, gotFlags, err := readJSON(bytes.NewReader(body), fork, p)
 						if err != nil {
 							t.Fatalf("%s ReadState(%q): %v", name, fork, err)
 						}
@@ -103,7 +103,7 @@ func TestJSONDataFirstWrongVersion(t *testing.T) {
 			tree.kids[0].str = w.String()
 			for _, order := range [][]int{{0, 1, 2, 3}, lodestar} {
 				body := tree.bytes(jsonStyle{order: shuffledOrder(order, nil)})
-				_, _, err := beacon.DecodeJSON(bytes.NewReader(body), beacon.UsePreset(p))
+				_, _, err := beacon.DecodeJSON(bytes.NewReader(body), p)
 				var de *beacon.DecodeError
 				if !errors.As(err, &de) || !errors.Is(err, beacon.ErrInvalidState) {
 					t.Fatalf("%s data as %s, order %v: error %v, want a *DecodeError", v, w, order, err)
@@ -153,7 +153,7 @@ func TestJSONDataFirstErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, _, err := beacon.DecodeJSON(strings.NewReader(c.in), beacon.UsePreset(p))
+			_, _, err := beacon.DecodeJSON(strings.NewReader(c.in), p)
 			if err == nil {
 				t.Fatal("decoded")
 			}

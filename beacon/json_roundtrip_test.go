@@ -79,7 +79,7 @@ func TestJSONRoundTripEveryForkAndPreset(t *testing.T) {
 					if p.Name == "mainnet" && (name == "onebyte" || name == "1to7") {
 						continue // 5 MB of vectors a byte at a time: the minimal preset covers it
 					}
-					got, gotFlags, err := beacon.DecodeJSON(mk(env), beacon.UsePreset(p))
+					got, gotFlags, err := beacon.DecodeJSON(mk(env), p)
 					if err != nil {
 						t.Fatalf("%s: envelope: %v", name, err)
 					}
@@ -89,7 +89,7 @@ func TestJSONRoundTripEveryForkAndPreset(t *testing.T) {
 					if !jsonSameState(got, want) {
 						t.Fatalf("%s: envelope: decoded state differs from the original", name)
 					}
-					got, gotFlags, err = beacon.DecodeJSON(mk(bare), beacon.UsePreset(p), beacon.AssumeVersion(v))
+					got, gotFlags, err = beacon.DecodeJSON(mk(bare), p, beacon.AssumeVersion(v))
 					if err != nil {
 						t.Fatalf("%s: bare: %v", name, err)
 					}
@@ -101,7 +101,7 @@ func TestJSONRoundTripEveryForkAndPreset(t *testing.T) {
 					}
 				}
 				// JSON → State → JSON is byte-identical.
-				got, _, err := beacon.DecodeJSON(bytes.NewReader(env), beacon.UsePreset(p))
+				got, _, err := beacon.DecodeJSON(bytes.NewReader(env), p)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -122,7 +122,7 @@ func TestJSONRoundTripManyValidators(t *testing.T) {
 	want := beacontest.NewState(beacon.Fulu, beacon.MinimalPreset(), 150_001, 5)
 	env := jsonEncodeResponse(t, want, beacon.Flags{})
 	for _, r := range []io.Reader{bytes.NewReader(env), jsonOnlyReader{bytes.NewReader(env)}} {
-		got, _, err := beacon.DecodeJSON(r, beacon.UsePreset(beacon.MinimalPreset()))
+		got, _, err := beacon.DecodeJSON(r, beacon.MinimalPreset())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -130,7 +130,7 @@ func TestJSONRoundTripManyValidators(t *testing.T) {
 			t.Fatalf("%T: decoded state differs", r)
 		}
 	}
-	got, _, err := beacon.DecodeJSON(jsonOnlyReader{bytes.NewReader(env)}, beacon.UsePreset(beacon.MinimalPreset()), beacon.SizeHint(int64(len(env))))
+	got, _, err := beacon.DecodeJSON(jsonOnlyReader{bytes.NewReader(env)}, beacon.MinimalPreset(), beacon.SizeHint(int64(len(env))))
 	if err != nil {
 		t.Fatal(err)
 	}

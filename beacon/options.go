@@ -88,7 +88,7 @@ func WithEncoding(e Encoding) nodeaccess.Option {
 // default; mainnet, Sepolia, Holesky, Hoodi) or MinimalPreset (devnets, the
 // consensus-specs test vectors), or a custom one, which must pass
 // Preset.Validate. The zero Preset means MainnetPreset, as it does in
-// State.Preset and UsePreset.
+// State.Preset and as a ReadOption.
 func WithPreset(p Preset) nodeaccess.Option {
 	return func(c *config.Config) error {
 		if p == (Preset{}) {

@@ -11,7 +11,7 @@ import "fmt"
 //
 // Build one with MainnetPreset or MinimalPreset; a custom preset is checked
 // when it is first used. The zero Preset means MainnetPreset everywhere: in
-// State.Preset, UsePreset and WithPreset. (Validate itself refuses it, as
+// State.Preset, as a ReadOption and in WithPreset. (Validate itself refuses it, as
 // it refuses any preset with a zero length.)
 type Preset struct {
 	// Name is "mainnet", "minimal", or a custom name.

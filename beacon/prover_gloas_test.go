@@ -100,7 +100,7 @@ func TestGloasProofsLodestar(t *testing.T) {
 			continue // no validators, no builders
 		}
 		t.Run(v.name, func(t *testing.T) {
-			st, err := beacon.UnmarshalSSZ(readVector(t, v, ".ssz"), beacon.Gloas, beacon.UsePreset(v.preset))
+			st, err := beacon.UnmarshalSSZ(readVector(t, v, ".ssz"), beacon.Gloas, v.preset)
 			require.NoError(t, err)
 			b, err := os.ReadFile(filepath.Join("testdata", "gloas", v.name+".proofs.json"))
 			require.NoError(t, err)
@@ -165,7 +165,7 @@ func TestGloasProofsLodestar(t *testing.T) {
 func TestGloasProofsVerify(t *testing.T) {
 	for _, v := range gloasVectors {
 		t.Run(v.name, func(t *testing.T) {
-			st, err := beacon.UnmarshalSSZ(readVector(t, v, ".ssz"), beacon.Gloas, beacon.UsePreset(v.preset))
+			st, err := beacon.UnmarshalSSZ(readVector(t, v, ".ssz"), beacon.Gloas, v.preset)
 			require.NoError(t, err)
 			root := vectorRoot(t, v.name)
 			p, err := beacon.NewProver(st)
@@ -286,7 +286,7 @@ func TestGloasProofsVerify(t *testing.T) {
 // index up to 2^64-1; the last index that fits is found.
 func TestGloasGIndexTooDeep(t *testing.T) {
 	v := gloasVectors[0]
-	st, err := beacon.UnmarshalSSZ(readVector(t, v, ".ssz"), beacon.Gloas, beacon.UsePreset(v.preset))
+	st, err := beacon.UnmarshalSSZ(readVector(t, v, ".ssz"), beacon.Gloas, v.preset)
 	require.NoError(t, err)
 	p, err := beacon.NewProver(st)
 	require.NoError(t, err)

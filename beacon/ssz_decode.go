@@ -41,27 +41,40 @@ import (
 // their bytes arrive, so a short hostile input cannot make the decoder
 // allocate more than a small multiple of its length.
 //
-// The preset is the mainnet one unless UsePreset says otherwise; the
+// The preset is the mainnet one unless a Preset is given as an option; the
 // returned state's Preset is set to it.
-func DecodeSSZ(r io.Reader, v Version, opts ...DecodeOption) (*State, error) {
-	cfg := newDecodeConfig(opts)
+func DecodeSSZ(r io.Reader, v Version, opts ...ReadOption) (*State, error) {
+	cfg := newReadConfig(opts)
 	size := cfg.sizeHint
 	if size < 0 {
 		size = remainingSize(r)
 	}
+	if cfg.progress != nil {
+		pr := newProgressReader(r, cfg.progress, size)
+		st, err := decodeSSZ(pr, v, cfg.preset, size)
+		if err == nil {
+			pr.finish()
+		}
+		return st, err
+	}
+	return decodeSSZ(r, v, cfg.preset, size)
+}
+
+// decodeSSZ is DecodeSSZ once the size is known (-1: unknown).
+func decodeSSZ(r io.Reader, v Version, preset Preset, size int64) (*State, error) {
 	n := readBufSize
 	if size >= 0 && size < int64(n) {
 		n = max(int(size)+1, 4096) // +1: room to see a trailing byte
 	}
 	d := &decoder{r: sszReader{src: r, buf: make([]byte, n), size: size}, sized: size >= 0}
-	return d.decode(v, cfg.preset)
+	return d.decode(v, preset)
 }
 
 // UnmarshalSSZ decodes an SSZ-encoded BeaconState of fork v from b, with
 // the rules of DecodeSSZ. Every list is allocated once with its exact
 // length; b is not retained and not copied (only the decoded values are).
 // SizeHint is ignored: the size is len(b).
-func UnmarshalSSZ(b []byte, v Version, opts ...DecodeOption) (*State, error) {
+func UnmarshalSSZ(b []byte, v Version, opts ...ReadOption) (*State, error) {
 	cfg := newDecodeConfig(opts)
 	d := &decoder{r: sszReader{all: b, size: int64(len(b))}, sized: true}
 	return d.decode(v, cfg.preset)

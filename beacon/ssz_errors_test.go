@@ -52,8 +52,8 @@ func wantDecodeError(t *testing.T, err error, path, reason string) {
 // checks that both fail with the same error.
 func decodeBoth(t *testing.T, b []byte, v beacon.Version, p beacon.Preset) error {
 	t.Helper()
-	_, err1 := beacon.UnmarshalSSZ(b, v, beacon.UsePreset(p))
-	_, err2 := beacon.DecodeSSZ(&choppyReader{b: b}, v, beacon.UsePreset(p))
+	_, err1 := beacon.UnmarshalSSZ(b, v, p)
+	_, err2 := beacon.DecodeSSZ(&choppyReader{b: b}, v, p)
 	if err1 == nil || err2 == nil {
 		t.Fatalf("decoded: slice err %v, stream err %v", err1, err2)
 	}
@@ -133,7 +133,7 @@ func TestSSZDecodeOverLimits(t *testing.T) {
 	s = beacontest.NewState(beacon.Bellatrix, wide, 5, 1)
 	s.LatestExecutionPayloadHeader.ExtraData = make([]byte, 33)
 	b = mustMarshal(t, s)
-	_, err := beacon.DecodeSSZ(&choppyReader{b: b}, beacon.Bellatrix, beacon.UsePreset(p))
+	_, err := beacon.DecodeSSZ(&choppyReader{b: b}, beacon.Bellatrix, p)
 	wantDecodeError(t, err, "latest_execution_payload_header.extra_data", "more than 32 bytes")
 
 	s = beacontest.NewState(beacon.Phase0, wide, 5, 1)
@@ -184,15 +184,15 @@ func TestSSZTruncation(t *testing.T) {
 		b := mustMarshal(t, beacontest.NewState(v, p, 21, 5))
 		lastStart := offsetOf(b, typ, lastVariable(typ))
 		for cut := 0; cut < len(b); cut += 1 + cut/50 {
-			_, err := beacon.DecodeSSZ(onlyReader{bytes.NewReader(b[:cut])}, v, beacon.UsePreset(p), beacon.SizeHint(int64(len(b))))
+			_, err := beacon.DecodeSSZ(onlyReader{bytes.NewReader(b[:cut])}, v, p, beacon.SizeHint(int64(len(b))))
 			if !errors.Is(err, io.ErrUnexpectedEOF) || !errors.Is(err, beacon.ErrInvalidState) {
 				t.Fatalf("%s: cut %d with hint: err = %v, want truncation", v, cut, err)
 			}
-			_, err = beacon.DecodeSSZ(onlyReader{bytes.NewReader(b[:cut])}, v, beacon.UsePreset(p))
+			_, err = beacon.DecodeSSZ(onlyReader{bytes.NewReader(b[:cut])}, v, p)
 			if cut < lastStart && !errors.Is(err, io.ErrUnexpectedEOF) {
 				t.Fatalf("%s: cut %d without hint: err = %v, want truncation", v, cut, err)
 			}
-			s, err := beacon.UnmarshalSSZ(b[:cut], v, beacon.UsePreset(p))
+			s, err := beacon.UnmarshalSSZ(b[:cut], v, p)
 			if err == nil {
 				if cut < lastStart {
 					t.Fatalf("%s: cut %d before the last field decoded", v, cut)
@@ -222,7 +222,7 @@ func TestSSZTrailingBytesWithHint(t *testing.T) {
 	p := beacon.MinimalPreset()
 	b := mustMarshal(t, beacontest.NewState(beacon.Electra, p, 3, 2))
 	long := append(bytes.Clone(b), make([]byte, 16)...)
-	_, err := beacon.DecodeSSZ(onlyReader{bytes.NewReader(long)}, beacon.Electra, beacon.UsePreset(p), beacon.SizeHint(int64(len(b))))
+	_, err := beacon.DecodeSSZ(onlyReader{bytes.NewReader(long)}, beacon.Electra, p, beacon.SizeHint(int64(len(b))))
 	wantDecodeError(t, err, "", "trailing bytes after the state")
 }
 
@@ -230,7 +230,7 @@ func TestSSZReaderFailure(t *testing.T) {
 	p := beacon.MinimalPreset()
 	b := mustMarshal(t, beacontest.NewState(beacon.Capella, p, 3, 2))
 	boom := errors.New("connection reset")
-	_, err := beacon.DecodeSSZ(&failingReader{b: b[:1000], err: boom}, beacon.Capella, beacon.UsePreset(p))
+	_, err := beacon.DecodeSSZ(&failingReader{b: b[:1000], err: boom}, beacon.Capella, p)
 	if !errors.Is(err, boom) || errors.Is(err, beacon.ErrInvalidState) {
 		t.Fatalf("err = %v, want the reader's error, not ErrInvalidState", err)
 	}
@@ -241,7 +241,7 @@ func TestSSZBadArguments(t *testing.T) {
 	if _, err := beacon.UnmarshalSSZ(b, beacon.Version(9)); !errors.Is(err, beacon.ErrUnsupportedVersion) {
 		t.Fatalf("unknown version: err = %v", err)
 	}
-	if _, err := beacon.DecodeSSZ(bytes.NewReader(b), beacon.Phase0, beacon.UsePreset(beacon.Preset{Name: "empty"})); err == nil || !strings.Contains(err.Error(), "out of range") {
+	if _, err := beacon.DecodeSSZ(bytes.NewReader(b), beacon.Phase0, beacon.Preset{Name: "empty"}); err == nil || !strings.Contains(err.Error(), "out of range") {
 		t.Fatalf("bad preset: err = %v", err)
 	}
 	_, err := beacon.UnmarshalSSZ(b[:100], beacon.Phase0)

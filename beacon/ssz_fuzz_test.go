@@ -56,8 +56,8 @@ func FuzzDecodeSSZ(f *testing.F) {
 		}
 		v := beacon.Version(fork % uint8(len(beacon.Versions())))
 		p := fuzzPreset(sel)
-		s, err := beacon.UnmarshalSSZ(data, v, beacon.UsePreset(p))
-		s2, err2 := beacon.DecodeSSZ(onlyReader{bytes.NewReader(data)}, v, beacon.UsePreset(p))
+		s, err := beacon.UnmarshalSSZ(data, v, p)
+		s2, err2 := beacon.DecodeSSZ(onlyReader{bytes.NewReader(data)}, v, p)
 		if (err == nil) != (err2 == nil) {
 			t.Fatalf("slice err %v, stream err %v", err, err2)
 		}
@@ -96,7 +96,7 @@ func FuzzDecodeSSZ(f *testing.F) {
 		if err := s.EncodeJSON(&js); err != nil {
 			t.Fatalf("a state decoded from SSZ does not encode as JSON: %v", err)
 		}
-		back, _, err := beacon.DecodeJSON(&js, beacon.UsePreset(p), beacon.AssumeVersion(v))
+		back, _, err := beacon.DecodeJSON(&js, p, beacon.AssumeVersion(v))
 		if err != nil || !jsonSameState(back, s) {
 			t.Fatalf("its JSON does not decode to it: %v", err)
 		}
@@ -132,13 +132,13 @@ func TestSSZDecodeAllocationCap(t *testing.T) {
 		}
 		limit := uint64(4*len(b) + 256<<10)
 		for name, decode := range map[string]func() error{
-			"UnmarshalSSZ": func() error { _, err := beacon.UnmarshalSSZ(b, v, beacon.UsePreset(p)); return err },
+			"UnmarshalSSZ": func() error { _, err := beacon.UnmarshalSSZ(b, v, p); return err },
 			"DecodeSSZ": func() error {
-				_, err := beacon.DecodeSSZ(onlyReader{bytes.NewReader(b)}, v, beacon.UsePreset(p))
+				_, err := beacon.DecodeSSZ(onlyReader{bytes.NewReader(b)}, v, p)
 				return err
 			},
 			"DecodeSSZ+hint": func() error {
-				_, err := beacon.DecodeSSZ(onlyReader{bytes.NewReader(b)}, v, beacon.UsePreset(p), beacon.SizeHint(int64(len(b))))
+				_, err := beacon.DecodeSSZ(onlyReader{bytes.NewReader(b)}, v, p, beacon.SizeHint(int64(len(b))))
 				return err
 			},
 		} {
@@ -218,9 +218,9 @@ func TestSSZShortAttestationListNotTruncated(t *testing.T) {
 		put32(middle, fieldPos(typ, iCur), len(b)+k)
 		for name, in := range map[string][]byte{"current": last, "previous": middle} {
 			for how, decode := range map[string]func() error{
-				"UnmarshalSSZ": func() error { _, err := beacon.UnmarshalSSZ(in, beacon.Phase0, beacon.UsePreset(p)); return err },
+				"UnmarshalSSZ": func() error { _, err := beacon.UnmarshalSSZ(in, beacon.Phase0, p); return err },
 				"DecodeSSZ+hint": func() error {
-					_, err := beacon.DecodeSSZ(onlyReader{bytes.NewReader(in)}, beacon.Phase0, beacon.UsePreset(p), beacon.SizeHint(int64(len(in))))
+					_, err := beacon.DecodeSSZ(onlyReader{bytes.NewReader(in)}, beacon.Phase0, p, beacon.SizeHint(int64(len(in))))
 					return err
 				},
 			} {
@@ -231,7 +231,7 @@ func TestSSZShortAttestationListNotTruncated(t *testing.T) {
 				}
 			}
 		}
-		_, err := beacon.DecodeSSZ(onlyReader{bytes.NewReader(last)}, beacon.Phase0, beacon.UsePreset(p))
+		_, err := beacon.DecodeSSZ(onlyReader{bytes.NewReader(last)}, beacon.Phase0, p)
 		if !errors.Is(err, io.ErrUnexpectedEOF) {
 			t.Errorf("unknown size, %d bytes left: err = %v, want a truncation", k, err)
 		}

@@ -44,7 +44,7 @@ func TestSSZRoundTripEveryFork(t *testing.T) {
 				if !bytes.Equal(w.Bytes(), b) {
 					t.Fatal("EncodeSSZ and MarshalSSZ differ")
 				}
-				opt := beacon.UsePreset(p)
+				opt := p
 				decoders := map[string]func() (*beacon.State, error){
 					"UnmarshalSSZ": func() (*beacon.State, error) { return beacon.UnmarshalSSZ(b, v, opt) },
 					"bytes.Reader": func() (*beacon.State, error) { return beacon.DecodeSSZ(bytes.NewReader(b), v, opt) },

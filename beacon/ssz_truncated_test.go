@@ -52,10 +52,10 @@ func TestSSZCutInFixedPart(t *testing.T) {
 					field--
 				}
 				for how, decode := range map[string]func() error{
-					"slice":  func() error { _, err := beacon.UnmarshalSSZ(b[:c], v, beacon.UsePreset(p)); return err },
-					"reader": func() error { _, err := beacon.DecodeSSZ(bytes.NewReader(b[:c]), v, beacon.UsePreset(p)); return err },
+					"slice":  func() error { _, err := beacon.UnmarshalSSZ(b[:c], v, p); return err },
+					"reader": func() error { _, err := beacon.DecodeSSZ(bytes.NewReader(b[:c]), v, p); return err },
 					"hint": func() error {
-						_, err := beacon.DecodeSSZ(onlyReader{bytes.NewReader(b[:c])}, v, beacon.UsePreset(p), beacon.SizeHint(int64(c)))
+						_, err := beacon.DecodeSSZ(onlyReader{bytes.NewReader(b[:c])}, v, p, beacon.SizeHint(int64(c)))
 						return err
 					},
 				} {

@@ -63,8 +63,8 @@ type StateResponse struct {
 // Memory: the decoded state (about the size of the SSZ body, ~300 MB for
 // mainnet) plus the decoder's working space; the body is never buffered
 // whole.
-func (c *Client) State(ctx context.Context, id StateID, opts ...CallOption) (*StateResponse, error) {
-	cfg := newCallConfig(opts)
+func (c *Client) State(ctx context.Context, id StateID, opts ...ReadOption) (*StateResponse, error) {
+	cfg := newReadConfig(opts)
 	req, err := c.request(opState, id)
 	if err != nil {
 		return nil, c.t.Wrap(opState, err)
@@ -93,7 +93,7 @@ func (c *Client) State(ctx context.Context, id StateID, opts ...CallOption) (*St
 }
 
 // decodeState decodes one attempt's body.
-func (c *Client) decodeState(r *transport.Response, cfg *callConfig) (*StateResponse, error) {
+func (c *Client) decodeState(r *transport.Response, cfg *readConfig) (*StateResponse, error) {
 	ct := r.Header.Get("Content-Type")
 	enc, err := c.responseEncoding(ct)
 	if err != nil {
@@ -112,7 +112,11 @@ func (c *Client) decodeState(r *transport.Response, cfg *callConfig) (*StateResp
 		return nil, fmt.Errorf("%w: an SSZ body without an Eth-Consensus-Version header cannot be decoded (the header is the only place that names its fork)", nodeaccess.ErrInvalidResponse)
 	}
 	pr := newProgressReader(r.Stream, cfg.progress, r.ContentLength)
-	dopts := []DecodeOption{UsePreset(c.preset)}
+	preset := c.preset
+	if cfg.presetSet { // a Preset given to this call
+		preset = cfg.preset
+	}
+	dopts := []ReadOption{preset}
 	if r.ContentLength >= 0 {
 		dopts = append(dopts, SizeHint(r.ContentLength))
 	}
@@ -192,7 +196,7 @@ func unsupported(err error, mask func(string) string) error {
 		cp := *ue
 		cp.Name = quoteCap(mask(cp.Name))
 		return &annotated{
-			msg:  fmt.Sprintf("unsupported version %q: this package decodes phase0 to %s (DownloadState still saves such a state undecoded)", cp.Name, Latest),
+			msg:  fmt.Sprintf("unsupported version %q: this package decodes phase0 to %s (DownloadState still saves such a state undecoded)", cp.Name, NewestFork),
 			errs: []error{nodeaccess.ErrInvalidResponse, &cp}, // an answer this package cannot read
 		}
 	}

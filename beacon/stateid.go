@@ -9,89 +9,80 @@ import (
 	"github.com/nodeaccess/nodeaccess/internal/transport"
 )
 
-// StateID names the state a call asks for, as the beacon API's {state_id}
-// path parameter does: one of the four names (Head, Genesis, Finalized,
-// Justified), a slot (SlotID) or a state root (RootID). ParseStateID reads
-// the string forms.
+// StateID names the state a call asks for, in the beacon API's {state_id}
+// path parameter's own text: one of the four named states (the constants
+// Head, Genesis, Finalized, Justified), a slot (SlotID) or a state root
+// (RootID). ParseStateID reads the string forms users type.
 //
-// The zero StateID names no state: a call with it fails with a
-// *nodeaccess.InputError and sends nothing.
-type StateID struct {
-	kind stateKind
-	slot Slot
-	root Root
-}
+// A StateID is a string so that the named states are constants no code can
+// reassign. Every call parses the id before sending: an id that is not one of
+// the forms above (StateID("latest"), or the zero StateID, which names no
+// state) fails with a *nodeaccess.InputError that quotes it, and nothing is
+// sent.
+type StateID string
+
+// The four named states.
+const (
+	// Head is the canonical head in the node's view; it changes every slot
+	// and may be reorganised away.
+	Head StateID = "head"
+	// Genesis is the chain's genesis state.
+	Genesis StateID = "genesis"
+	// Finalized is the state of the latest finalized checkpoint in the
+	// node's view.
+	Finalized StateID = "finalized"
+	// Justified is the state of the latest justified checkpoint in the
+	// node's view.
+	Justified StateID = "justified"
+)
 
 type stateKind uint8
 
 const (
-	stateNone stateKind = iota
-	stateHead
-	stateGenesis
-	stateFinalized
-	stateJustified
+	stateNamed stateKind = iota
 	stateSlot
 	stateRoot
-)
-
-var stateNames = [...]string{stateHead: "head", stateGenesis: "genesis", stateFinalized: "finalized", stateJustified: "justified"}
-
-// The four named states.
-var (
-	// Head is the canonical head in the node's view; it changes every slot
-	// and may be reorganised away.
-	Head = StateID{kind: stateHead}
-	// Genesis is the chain's genesis state.
-	Genesis = StateID{kind: stateGenesis}
-	// Finalized is the state of the latest finalized checkpoint in the
-	// node's view.
-	Finalized = StateID{kind: stateFinalized}
-	// Justified is the state of the latest justified checkpoint in the
-	// node's view.
-	Justified = StateID{kind: stateJustified}
 )
 
 // SlotID names the canonical state at slot n (for a slot without a block,
 // the state advanced through the empty slots). Nodes keep old states only
 // if they archive them; a pruned slot answers "not found".
-func SlotID(n Slot) StateID { return StateID{kind: stateSlot, slot: n} }
+func SlotID(n Slot) StateID { return StateID(strconv.FormatUint(uint64(n), 10)) }
 
 // RootID names the state whose hash tree root is r. Client.State checks the
 // state it decodes against r (see WithoutVerify).
-func RootID(r Root) StateID { return StateID{kind: stateRoot, root: r} }
+func RootID(r Root) StateID { return StateID("0x" + hex.EncodeToString(r[:])) }
 
 // String returns the id's wire form: "head", "genesis", "finalized",
-// "justified", a decimal slot, or "0x" and 64 lower-case hex digits. The
-// zero StateID gives "".
-func (id StateID) String() string {
-	switch id.kind {
-	case stateSlot:
-		return strconv.FormatUint(uint64(id.slot), 10)
-	case stateRoot:
-		return "0x" + hex.EncodeToString(id.root[:])
-	case stateNone:
-		return ""
-	}
-	return stateNames[id.kind]
-}
+// "justified", a decimal slot, or "0x" and 64 hex digits. The zero StateID
+// gives "".
+func (id StateID) String() string { return string(id) }
 
 // IsZero reports whether id is the zero StateID, which names no state.
-func (id StateID) IsZero() bool { return id.kind == stateNone }
+func (id StateID) IsZero() bool { return id == "" }
 
 // Slot returns the slot of an id made by SlotID (or parsed from a decimal
 // slot); ok is false for any other id.
-func (id StateID) Slot() (s Slot, ok bool) { return id.slot, id.kind == stateSlot }
+func (id StateID) Slot() (s Slot, ok bool) {
+	k, s, _, err := parseStateID(string(id))
+	return s, err == nil && k == stateSlot
+}
 
 // Root returns the state root of an id made by RootID (or parsed from a 0x
 // root); ok is false for any other id.
-func (id StateID) Root() (r Root, ok bool) { return id.root, id.kind == stateRoot }
+func (id StateID) Root() (r Root, ok bool) {
+	k, _, r, err := parseStateID(string(id))
+	return r, err == nil && k == stateRoot
+}
 
-// MarshalText returns the wire form (String); the zero StateID is an error.
+// MarshalText returns the wire form in the canonical spelling ParseStateID
+// gives; an id that does not parse, the zero StateID included, is an error.
 func (id StateID) MarshalText() ([]byte, error) {
-	if id.kind == stateNone {
-		return nil, zeroStateIDError()
+	p, err := ParseStateID(string(id))
+	if err != nil {
+		return nil, err
 	}
-	return []byte(id.String()), nil
+	return []byte(p), nil
 }
 
 // UnmarshalText parses a state id with ParseStateID.
@@ -114,31 +105,45 @@ const maxQuoted = 80
 // *nodeaccess.InputError (errors.Is nodeaccess.ErrInvalidInput) that quotes
 // the value.
 func ParseStateID(s string) (StateID, error) {
-	for k, name := range stateNames {
-		if name != "" && s == name {
-			return StateID{kind: stateKind(k)}, nil
-		}
+	k, n, r, err := parseStateID(s)
+	switch {
+	case err != nil:
+		return "", err
+	case k == stateSlot:
+		return SlotID(n), nil
+	case k == stateRoot:
+		return RootID(r), nil
+	}
+	return StateID(s), nil
+}
+
+// parseStateID is ParseStateID's reading of s: which form it is, and the
+// slot or root it holds.
+func parseStateID(s string) (stateKind, Slot, Root, error) {
+	var r Root
+	switch s {
+	case string(Head), string(Genesis), string(Finalized), string(Justified):
+		return stateNamed, 0, r, nil
 	}
 	switch {
 	case s == "":
-		return StateID{}, &nodeaccess.InputError{Arg: "stateID", Reason: "empty state id (want head, genesis, finalized, justified, a decimal slot or a 0x state root)"}
+		return 0, 0, r, &nodeaccess.InputError{Arg: "stateID", Reason: "empty state id (want head, genesis, finalized, justified, a decimal slot or a 0x state root)"}
 	case len(s) >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'):
-		var r Root
 		if len(s) != 2+2*len(r) {
-			return StateID{}, badStateID(s, fmt.Sprintf("is not a state root: want 0x and 64 hex digits, got %d digits", len(s)-2))
+			return 0, 0, r, badStateID(s, fmt.Sprintf("is not a state root: want 0x and 64 hex digits, got %d digits", len(s)-2))
 		}
 		if _, err := hex.Decode(r[:], []byte(s[2:])); err != nil {
-			return StateID{}, badStateID(s, "is not a state root: it has a character that is not a hex digit")
+			return 0, 0, Root{}, badStateID(s, "is not a state root: it has a character that is not a hex digit")
 		}
-		return RootID(r), nil
+		return stateRoot, 0, r, nil
 	case isDecimal(s):
 		n, err := strconv.ParseUint(s, 10, 64)
 		if err != nil {
-			return StateID{}, badStateID(s, "is not a slot: it does not fit in 64 bits")
+			return 0, 0, r, badStateID(s, "is not a slot: it does not fit in 64 bits")
 		}
-		return SlotID(Slot(n)), nil
+		return stateSlot, Slot(n), r, nil
 	}
-	return StateID{}, badStateID(s, "is not head, genesis, finalized, justified, a decimal slot or a 0x state root")
+	return 0, 0, r, badStateID(s, "is not head, genesis, finalized, justified, a decimal slot or a 0x state root")
 }
 
 func isDecimal(s string) bool {

@@ -81,10 +81,10 @@ func TestStateIDAccessors(t *testing.T) {
 	assert.Equal(t, testRoot, r)
 	_, ok = beacon.SlotID(9).Root()
 	assert.False(t, ok)
-	assert.True(t, beacon.StateID{}.IsZero())
-	assert.Equal(t, "", beacon.StateID{}.String())
-	assert.NotEqual(t, beacon.SlotID(0), beacon.StateID{})
-	assert.NotEqual(t, beacon.RootID(beacon.Root{}), beacon.StateID{})
+	assert.True(t, beacon.StateID("").IsZero())
+	assert.Equal(t, "", beacon.StateID("").String())
+	assert.NotEqual(t, beacon.SlotID(0), beacon.StateID(""))
+	assert.NotEqual(t, beacon.RootID(beacon.Root{}), beacon.StateID(""))
 }
 
 func TestStateIDText(t *testing.T) {

@@ -29,15 +29,16 @@ const (
 	Gloas
 )
 
-// Latest is the newest fork this package decodes.
-const Latest = Gloas
+// NewestFork is the newest fork this package decodes. (Named so that it is
+// not read as a block or state selector such as evm.Latest.)
+const NewestFork = Gloas
 
 var versionNames = [...]string{"phase0", "altair", "bellatrix", "capella", "deneb", "electra", "fulu", "gloas"}
 
 // Versions returns every fork this package decodes, oldest first.
 func Versions() []Version {
 	out := make([]Version, 0, len(versionNames))
-	for v := Phase0; v <= Latest; v++ {
+	for v := Phase0; v <= NewestFork; v++ {
 		out = append(out, v)
 	}
 	return out
@@ -52,7 +53,7 @@ func (v Version) String() string {
 }
 
 // IsKnown reports whether v is one of the forks this package decodes.
-func (v Version) IsKnown() bool { return v <= Latest }
+func (v Version) IsKnown() bool { return v <= NewestFork }
 
 // ErrUnsupportedVersion is matched (errors.Is) by every
 // *UnsupportedVersionError.
@@ -71,7 +72,7 @@ type UnsupportedVersionError struct {
 
 // Error names the version: `beacon: unsupported version "heze"`.
 func (e *UnsupportedVersionError) Error() string {
-	return fmt.Sprintf("beacon: unsupported version %q (this package decodes phase0 to %s)", e.Name, Latest)
+	return fmt.Sprintf("beacon: unsupported version %q (this package decodes phase0 to %s)", e.Name, NewestFork)
 }
 
 // Is makes errors.Is(err, ErrUnsupportedVersion) true.

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -353,10 +354,10 @@ func TestBadInputSendsNothing(t *testing.T) {
 		assert.Equal(t, "getStateV2", oe.Op)
 		testkit.AssertErrNoKey(t, testKey, err)
 	}
-	_, err := c.State(context.Background(), beacon.StateID{})
+	_, err := c.State(context.Background(), beacon.StateID(""))
 	check(err, "stateID")
 	assert.Equal(t, "beacon: getStateV2: invalid input: stateID: the zero StateID names no state (use Head, Genesis, Finalized, Justified, SlotID, RootID or ParseStateID)", err.Error())
-	_, err = c.DownloadState(context.Background(), beacon.StateID{}, &bytes.Buffer{})
+	_, err = c.DownloadState(context.Background(), beacon.StateID(""), &bytes.Buffer{})
 	check(err, "stateID")
 	_, err = c.DownloadState(context.Background(), beacon.Head, nil)
 	check(err, "w")
@@ -389,4 +390,31 @@ func TestRedirectNotFollowed(t *testing.T) {
 	require.Error(t, err)
 	assert.Equal(t, 1, cnt.Get())
 	assert.Equal(t, "beacon: getStateV2: state head: HTTP 307 Temporary Redirect (redirect to https://other.example/beacon/REDACTED/x): moved", err.Error())
+}
+
+// A StateID is a string a caller can write by hand: every call parses it
+// before sending. One that is not a state id is refused with an error that
+// quotes it, and nothing is sent; one in a non-canonical spelling (leading
+// zeros, upper-case hex) goes out in the canonical one.
+func TestHandMadeStateIDChecked(t *testing.T) {
+	c := gockClient(t)
+	for _, id := range []beacon.StateID{"latest", "Head", " head", "head/../genesis", "-1", "0x12", "1e3", "18446744073709551616"} {
+		_, err := c.State(context.Background(), id)
+		testkit.RequireInputError(t, err, "stateID")
+		assert.Contains(t, err.Error(), strconv.Quote(string(id)))
+		_, err = c.DownloadState(context.Background(), id, &bytes.Buffer{})
+		testkit.RequireInputError(t, err, "stateID")
+	}
+	assert.Empty(t, gock.GetUnmatchedRequests())
+
+	const accept = "application/octet-stream;q=1,application/json;q=0.9"
+	for id, wire := range map[beacon.StateID]string{
+		"007": "7",
+		beacon.StateID(strings.ToUpper(testRootHex)): testRootHex,
+	} {
+		mockState(t, wire, accept).Status(404).SetHeader("Content-Type", "application/json").
+			BodyString(`{"code":404,"message":"NOT_FOUND: beacon state","stacktraces":[]}`)
+		_, err := c.DownloadState(context.Background(), id, &bytes.Buffer{})
+		assert.ErrorIs(t, err, nodeaccess.ErrNotFound, "%s", id)
+	}
 }

@@ -177,7 +177,7 @@ type unitCount struct {
 	units, requests int
 }
 
-func (u *unitCount) add(a nodeaccess.Attempt) {
+func (u *unitCount) add(_ context.Context, a nodeaccess.Attempt) {
 	u.mu.Lock()
 	u.units += a.Units
 	u.requests++

@@ -86,7 +86,7 @@ func TestDifferentialGloasLodestar(t *testing.T) {
 			raw := readFile(t, filepath.Join(dir, name+".ssz"))
 			body := readFile(t, filepath.Join(dir, name+".json"))
 			want := strings.TrimSpace(string(readFile(t, filepath.Join(dir, name+".root"))))
-			st, err := beacon.UnmarshalSSZ(raw, beacon.Gloas, beacon.UsePreset(p))
+			st, err := beacon.UnmarshalSSZ(raw, beacon.Gloas, p)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -96,7 +96,7 @@ func TestDifferentialGloasLodestar(t *testing.T) {
 			if out, err := st.MarshalSSZ(); err != nil || !bytes.Equal(out, raw) {
 				t.Fatalf("re-encoded SSZ differs from Lodestar's (%v)", err)
 			}
-			js, flags, err := beacon.DecodeJSON(bytes.NewReader(body), beacon.UsePreset(p))
+			js, flags, err := beacon.DecodeJSON(bytes.NewReader(body), p)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -296,7 +296,7 @@ func BenchmarkBeaconJSONDecode(b *testing.B) {
 			for b.Loop() {
 				settle(b)
 				peak = max(peak, peakHeap(func() {
-					opts := []beacon.DecodeOption{beacon.AssumeVersion(beacon.Fulu)}
+					opts := []beacon.ReadOption{beacon.AssumeVersion(beacon.Fulu)}
 					if sized {
 						opts = append(opts, beacon.SizeHint(int64(len(js))))
 					}

@@ -100,7 +100,7 @@ func runPlan(t *testing.T, name string, d time.Duration, budgets int) planResult
 			}
 			opts = append(opts, nodeaccess.WithBudget(b))
 		}
-		e, err := evm.New(srv.URL, srv.Key, append(opts, evm.WithPathSuffix("evm"))...)
+		e, err := evm.New(srv.URL, srv.Key(), append(opts, evm.WithPathSuffix("evm"))...)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -205,7 +205,7 @@ func checkAggregate(method string, params []json.RawMessage) (int, string) {
 	if data == "" {
 		data = msg.Input
 	}
-	if !strings.EqualFold(msg.To, evm.Multicall3Address.Hex()) {
+	if !strings.EqualFold(msg.To, evm.Multicall3Address().Hex()) {
 		return 0, "to is " + msg.To
 	}
 	in, err := hex.DecodeString(strings.TrimPrefix(data, "0x"))
@@ -282,7 +282,7 @@ func mcWays(tb testing.TB, path string, units *mcUnits) []mcWay {
 	for i := range gethCalls {
 		gethCalls[i] = mcCall3{Target: callTo, CallData: callData}
 	}
-	mc := evm.Multicall3Address
+	mc := evm.Multicall3Address()
 	// ethclientAggregates packs aggregate3 with accounts/abi, sends it with
 	// CallContract and unpacks the answer, per aggregate of size calls.
 	ethclientAggregates := func(ctx context.Context, size int) error {
@@ -343,7 +343,7 @@ type mcUnits struct {
 	units, requests int
 }
 
-func (u *mcUnits) add(a nodeaccess.Attempt) {
+func (u *mcUnits) add(_ context.Context, a nodeaccess.Attempt) {
 	u.mu.Lock()
 	u.units += a.Units
 	u.requests++

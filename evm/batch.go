@@ -155,7 +155,8 @@ func (b *Batch) call(msg CallMsg, block Block, ov *Overrides) *BatchResult[[]byt
 func (b *Batch) Code(account common.Address, block Block) *BatchResult[[]byte] {
 	const op = "eth_getCode"
 	r := &BatchResult[[]byte]{op: op, decode: decodeHexBytes}
-	b.add(batchCall{method: op, params: codeParams(nil, account, block), slot: r})
+	params, err := codeParams(nil, account, block)
+	b.add(batchCall{method: op, params: params, bad: err, slot: r})
 	return r
 }
 

@@ -1,6 +1,7 @@
 package evm_test
 
 import (
+	"context"
 	"testing"
 
 	"github.com/nodeaccess/nodeaccess"
@@ -28,7 +29,7 @@ func TestBatchChargesEveryUnit(t *testing.T) {
 		require.NoError(t, err)
 		var units int
 		_, c := newBatchNode(t, answerEach(echoCode), nodeaccess.WithBudget(budget), evm.WithMaxBatchSize(tc.max),
-			nodeaccess.WithHook(func(a nodeaccess.Attempt) { units += a.Units }))
+			nodeaccess.WithHook(func(_ context.Context, a nodeaccess.Attempt) { units += a.Units }))
 		var b evm.Batch
 		for i := range tc.calls {
 			b.Code(account(i), evm.Latest)

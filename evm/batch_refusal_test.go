@@ -166,7 +166,7 @@ func TestBatchRetriedWhole(t *testing.T) {
 	t.Parallel()
 	var mu sync.Mutex
 	var attempts []nodeaccess.Attempt
-	hook := nodeaccess.WithHook(func(a nodeaccess.Attempt) { mu.Lock(); attempts = append(attempts, a); mu.Unlock() })
+	hook := nodeaccess.WithHook(func(_ context.Context, a nodeaccess.Attempt) { mu.Lock(); attempts = append(attempts, a); mu.Unlock() })
 	node, c := newBatchNode(t, func(n int, reqs []batchReq) (int, string) {
 		switch n {
 		case 1:
@@ -183,7 +183,7 @@ func TestBatchRetriedWhole(t *testing.T) {
 	}, hook, nodeaccess.WithBackoff(time.Millisecond, time.Millisecond), nodeaccess.WithMaxRetryAfter(0), evm.WithMaxBatchSize(3))
 	var b evm.Batch
 	// An eth_call at a block hash is an archive request: 2 units.
-	call := b.Call(evm.CallMsg{To: token}, evm.BlockHash(common.Hash{7}, false))
+	call := b.Call(evm.CallMsg{To: token}, evm.BlockHash{Hash: common.Hash{7}})
 	code := b.Code(account(1), evm.Latest)
 	latest := b.Call(evm.CallMsg{To: token}, evm.Latest)
 	require.NoError(t, c.SendBatch(t.Context(), &b))
@@ -215,7 +215,7 @@ func TestBatchUnitsFollowWithCost(t *testing.T) {
 	var got []nodeaccess.Attempt
 	_, c := newBatchNode(t, answerEach(func(batchReq) string { return `"result":[]` }),
 		nodeaccess.WithCost("ots_getInternalOperations", 5), nodeaccess.WithCost("eth_getCode", 3),
-		nodeaccess.WithHook(func(a nodeaccess.Attempt) { got = append(got, a) }))
+		nodeaccess.WithHook(func(_ context.Context, a nodeaccess.Attempt) { got = append(got, a) }))
 	var b evm.Batch
 	b.InternalOperations(common.Hash{1})
 	b.InternalOperations(common.Hash{2})
@@ -311,7 +311,7 @@ func TestBatchKeyNeverShown(t *testing.T) {
 			t.Parallel()
 			var mu sync.Mutex
 			var shown []string
-			_, c := newBatchNode(t, tc.answer, nodeaccess.WithoutRetries(), nodeaccess.WithHook(func(a nodeaccess.Attempt) {
+			_, c := newBatchNode(t, tc.answer, nodeaccess.WithoutRetries(), nodeaccess.WithHook(func(_ context.Context, a nodeaccess.Attempt) {
 				mu.Lock()
 				defer mu.Unlock()
 				shown = append(shown, fmt.Sprintf("%+v", a))

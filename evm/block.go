@@ -11,46 +11,77 @@ import (
 	"github.com/nodeaccess/nodeaccess"
 )
 
-// Block selects the chain state a call reads: one of the five tags, a block
-// number, or a block hash (EIP-1898). The zero Block is Latest.
-type Block struct {
-	kind      blockKind
-	tag       string
-	number    uint64
-	hash      common.Hash
-	canonical bool
+// Block selects the chain state a call reads. It is one of three kinds, each
+// a comparable value: a Tag (the constants Latest, Safe, Finalized, Earliest,
+// Pending), a BlockNumber, or a BlockHash (EIP-1898). A nil Block is Latest.
+// No other type implements Block; a type switch on those three inspects one.
+//
+// The tags are constants, so no code can change what evm.Latest means, and
+// passing one costs no allocation.
+type Block interface {
+	// String returns the tag, the number in decimal, or the hash.
+	String() string
+	isBlock()
 }
 
-type blockKind uint8
-
-const (
-	kindTag blockKind = iota
-	kindNumber
-	kindHash
-)
+// Tag is a named block: one of the constants below. Any other Tag is refused
+// with an *nodeaccess.InputError naming it, and nothing is sent.
+type Tag string
 
 // The five block tags.
-var (
+const (
 	// Latest is the most recent block in the node's view (reorgs expected).
-	Latest = Block{kind: kindTag, tag: "latest"}
+	Latest Tag = "latest"
 	// Safe is the most recent block justified by the beacon chain.
-	Safe = Block{kind: kindTag, tag: "safe"}
+	Safe Tag = "safe"
 	// Finalized is the most recent block accepted by more than 2/3 of validators.
-	Finalized = Block{kind: kindTag, tag: "finalized"}
+	Finalized Tag = "finalized"
 	// Earliest is genesis, or the earliest block the node still has.
-	Earliest = Block{kind: kindTag, tag: "earliest"}
+	Earliest Tag = "earliest"
 	// Pending is the state including transactions not yet in a block.
-	Pending = Block{kind: kindTag, tag: "pending"}
+	Pending Tag = "pending"
 )
 
-// BlockNumber selects block n.
-func BlockNumber(n uint64) Block { return Block{kind: kindNumber, number: n} }
+// String returns the tag as the node spells it.
+func (t Tag) String() string { return string(t) }
 
-// BlockHash selects the block with hash h (EIP-1898). With requireCanonical
-// the node fails the call when that block is not on its canonical chain.
-func BlockHash(h common.Hash, requireCanonical bool) Block {
-	return Block{kind: kindHash, hash: h, canonical: requireCanonical}
+// IsKnown reports whether t is one of the five tags.
+func (t Tag) IsKnown() bool {
+	switch t {
+	case Latest, Safe, Finalized, Earliest, Pending:
+		return true
+	}
+	return false
 }
+
+func (Tag) isBlock() {}
+
+// BlockNumber selects the block with that number.
+type BlockNumber uint64
+
+// String returns the number in decimal.
+func (n BlockNumber) String() string { return strconv.FormatUint(uint64(n), 10) }
+
+func (BlockNumber) isBlock() {}
+
+// BlockHash selects the block with hash Hash (EIP-1898). With
+// RequireCanonical the node fails the call when that block is not on its
+// canonical chain.
+type BlockHash struct {
+	Hash             common.Hash
+	RequireCanonical bool
+}
+
+// String returns the hash in hex, followed by " (canonical)" when the
+// canonical chain is required.
+func (h BlockHash) String() string {
+	if h.RequireCanonical {
+		return h.Hash.Hex() + " (canonical)"
+	}
+	return h.Hash.Hex()
+}
+
+func (BlockHash) isBlock() {}
 
 // BlockFromBig converts go-ethereum's *big.Int block convention: nil is
 // Latest, a non-negative number selects that block, and the negative numbers
@@ -63,9 +94,9 @@ func BlockFromBig(n *big.Int) (Block, error) {
 	case n.Sign() >= 0 && n.IsUint64():
 		return BlockNumber(n.Uint64()), nil
 	case n.Sign() >= 0:
-		return Block{}, &nodeaccess.InputError{Arg: "block", Reason: fmt.Sprintf("block number %s does not fit in 64 bits", n)}
+		return nil, &nodeaccess.InputError{Arg: "block", Reason: fmt.Sprintf("block number %s does not fit in 64 bits", n)}
 	case !n.IsInt64():
-		return Block{}, &nodeaccess.InputError{Arg: "block", Reason: fmt.Sprintf("negative block number %s", n)}
+		return nil, &nodeaccess.InputError{Arg: "block", Reason: fmt.Sprintf("negative block number %s", n)}
 	}
 	switch n.Int64() {
 	case -1:
@@ -79,7 +110,7 @@ func BlockFromBig(n *big.Int) (Block, error) {
 	case -5:
 		return Earliest, nil
 	}
-	return Block{}, &nodeaccess.InputError{Arg: "block", Reason: fmt.Sprintf("negative block number %s", n)}
+	return nil, &nodeaccess.InputError{Arg: "block", Reason: fmt.Sprintf("negative block number %s", n)}
 }
 
 // ParseBlock reads a block selector as users write it: a tag ("latest",
@@ -103,13 +134,13 @@ func ParseBlock(s string) (Block, error) {
 		if len(digits) == 64 {
 			h, err := ParseHash(s)
 			if err != nil {
-				return Block{}, &nodeaccess.InputError{Arg: "block", Reason: fmt.Sprintf("%q is not a block hash: %v", s, err)}
+				return nil, &nodeaccess.InputError{Arg: "block", Reason: fmt.Sprintf("%q is not a block hash: %v", s, err)}
 			}
-			return BlockHash(h, false), nil
+			return BlockHash{Hash: h}, nil
 		}
 		n, err := strconv.ParseUint(digits, 16, 64)
 		if err != nil || digits == "" {
-			return Block{}, &nodeaccess.InputError{Arg: "block", Reason: fmt.Sprintf("%q is not a hex block number or a 32-byte block hash", s)}
+			return nil, &nodeaccess.InputError{Arg: "block", Reason: fmt.Sprintf("%q is not a hex block number or a 32-byte block hash", s)}
 		}
 		return BlockNumber(n), nil
 	}
@@ -119,7 +150,7 @@ func ParseBlock(s string) (Block, error) {
 		if strings.HasPrefix(s, "-") {
 			reason = fmt.Sprintf("negative block number %q", s)
 		}
-		return Block{}, &nodeaccess.InputError{Arg: "block", Reason: reason}
+		return nil, &nodeaccess.InputError{Arg: "block", Reason: reason}
 	}
 	return BlockNumber(n), nil
 }
@@ -138,57 +169,46 @@ func ParseHash(s string) (common.Hash, error) {
 	return h, nil
 }
 
-// IsTag reports whether b is one of the five tags.
-func (b Block) IsTag() bool { return b.kind == kindTag }
-
-// Number returns the block number and true when b selects a number.
-func (b Block) Number() (uint64, bool) { return b.number, b.kind == kindNumber }
-
-// Hash returns the hash, whether the canonical chain is required, and true
-// when b selects a hash.
-func (b Block) Hash() (common.Hash, bool, bool) { return b.hash, b.canonical, b.kind == kindHash }
-
-// String returns the tag, the number in decimal, or the hash.
-func (b Block) String() string {
-	switch b.kind {
-	case kindNumber:
-		return strconv.FormatUint(b.number, 10)
-	case kindHash:
-		if b.canonical {
-			return b.hash.Hex() + " (canonical)"
+// appendBlockJSON appends b as the JSON-RPC block parameter: "latest",
+// "0x1b4", or {"blockHash":"0x…","requireCanonical":true}. An unknown Tag is
+// an *nodeaccess.InputError naming it. It inspects b by a type switch alone,
+// so that b does not escape and a BlockNumber or BlockHash costs a call no
+// allocation.
+func appendBlockJSON(dst []byte, b Block) ([]byte, error) {
+	switch b := b.(type) {
+	case nil:
+		return append(dst, `"latest"`...), nil
+	case Tag:
+		if !b.IsKnown() {
+			return dst, &nodeaccess.InputError{Arg: "block", Reason: fmt.Sprintf("tag %q is not latest, safe, finalized, earliest or pending", strings.Clone(string(b)))} // a copy: b stays on the caller's stack
 		}
-		return b.hash.Hex()
-	}
-	if b.tag == "" {
-		return "latest"
-	}
-	return b.tag
-}
-
-// appendJSON appends the selector as the JSON-RPC param: "latest", "0x1b4",
-// or {"blockHash":"0x…","requireCanonical":true}.
-func (b Block) appendJSON(dst []byte) []byte {
-	switch b.kind {
-	case kindNumber:
+		dst = append(dst, '"')
+		dst = append(dst, b...)
+		return append(dst, '"'), nil
+	case BlockNumber:
 		dst = append(dst, `"0x`...)
-		dst = strconv.AppendUint(dst, b.number, 16)
-		return append(dst, '"')
-	case kindHash:
+		dst = strconv.AppendUint(dst, uint64(b), 16)
+		return append(dst, '"'), nil
+	case BlockHash:
 		dst = append(dst, `{"blockHash":"0x`...)
-		dst = hex.AppendEncode(dst, b.hash[:])
-		if b.canonical {
-			return append(dst, `","requireCanonical":true}`...)
+		dst = hex.AppendEncode(dst, b.Hash[:])
+		if b.RequireCanonical {
+			return append(dst, `","requireCanonical":true}`...), nil
 		}
-		return append(dst, `","requireCanonical":false}`...)
+		return append(dst, `","requireCanonical":false}`...), nil
 	}
-	tag := b.tag
-	if tag == "" {
-		tag = "latest"
-	}
-	dst = append(dst, '"')
-	dst = append(dst, tag...)
-	return append(dst, '"')
+	// A type of the caller's own that embeds a Tag: not a selector this
+	// package knows. (Named without %T, which would move every b to the heap.)
+	return dst, &nodeaccess.InputError{Arg: "block", Reason: "not a Tag, BlockNumber or BlockHash of the evm package"}
 }
 
-// MarshalJSON encodes the selector as a JSON-RPC block parameter.
-func (b Block) MarshalJSON() ([]byte, error) { return b.appendJSON(nil), nil }
+// MarshalJSON encodes t as a JSON-RPC block parameter ("latest"); an unknown
+// tag is an error.
+func (t Tag) MarshalJSON() ([]byte, error) { return appendBlockJSON(nil, t) }
+
+// MarshalJSON encodes n as a JSON-RPC block parameter, a hex quantity ("0x1b4").
+func (n BlockNumber) MarshalJSON() ([]byte, error) { return appendBlockJSON(nil, n) }
+
+// MarshalJSON encodes h as an EIP-1898 block parameter,
+// {"blockHash":"0x…","requireCanonical":false}.
+func (h BlockHash) MarshalJSON() ([]byte, error) { return appendBlockJSON(nil, h) }

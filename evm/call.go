@@ -50,7 +50,10 @@ func callParams(dst []byte, msg *CallMsg, block Block, ov *Overrides) ([]byte, e
 		return params, err
 	}
 	params = append(params, ',')
-	params = block.appendJSON(params)
+	params, err = appendBlockJSON(params, block)
+	if err != nil {
+		return params, err
+	}
 	if ov != nil {
 		params = ov.appendJSON(params)
 	}

@@ -16,7 +16,11 @@ func (c *Client) Code(ctx context.Context, account common.Address, block Block) 
 	const op = "eth_getCode"
 	bp := transport.GetBuf()
 	defer transport.PutBuf(bp)
-	params := codeParams((*bp)[:0], account, block)
+	params, err := codeParams((*bp)[:0], account, block)
+	*bp = params
+	if err != nil {
+		return nil, c.t.Wrap(op, err)
+	}
 	*bp = params
 	out, err := rpc(ctx, c, op, params, 0, decodeHexBytes)
 	if err != nil {
@@ -25,13 +29,17 @@ func (c *Client) Code(ctx context.Context, account common.Address, block Block) 
 	return out, nil
 }
 
-// codeParams appends eth_getCode's params to dst.
-func codeParams(dst []byte, account common.Address, block Block) []byte {
+// codeParams appends eth_getCode's params to dst. An error is an
+// *nodeaccess.InputError naming a bad block; nothing is to be sent.
+func codeParams(dst []byte, account common.Address, block Block) ([]byte, error) {
 	dst = append(dst, `["0x`...)
 	dst = hex.AppendEncode(dst, account[:])
 	dst = append(dst, `",`...)
-	dst = block.appendJSON(dst)
-	return append(dst, ']')
+	dst, err := appendBlockJSON(dst, block)
+	if err != nil {
+		return dst, err
+	}
+	return append(dst, ']'), nil
 }
 
 // The methods below make *Client a go-ethereum bind.ContractCaller (and a
@@ -71,12 +79,12 @@ func (c *Client) PendingCallContract(ctx context.Context, call ethereum.CallMsg)
 
 // CodeAtHash returns the code of contract at the block with hash blockHash.
 func (c *Client) CodeAtHash(ctx context.Context, contract common.Address, blockHash common.Hash) ([]byte, error) {
-	return c.Code(ctx, contract, BlockHash(blockHash, false))
+	return c.Code(ctx, contract, BlockHash{Hash: blockHash})
 }
 
 // CallContractAtHash runs eth_call at the block with hash blockHash.
 func (c *Client) CallContractAtHash(ctx context.Context, call ethereum.CallMsg, blockHash common.Hash) ([]byte, error) {
-	return c.callGeth(ctx, call, BlockHash(blockHash, false))
+	return c.callGeth(ctx, call, BlockHash{Hash: blockHash})
 }
 
 // callGeth runs a go-ethereum CallMsg: every one of its fields is carried

@@ -44,20 +44,25 @@ const opBlockNumber = "eth_blockNumber"
 //     is never too low.
 func (c *Client) callUnits(ctx context.Context, b Block) int {
 	ordinary, archive := c.t.Cost("eth_call", 1), c.t.Cost(CostArchiveCall, 2)
-	switch b.kind {
-	case kindTag:
-		if b.tag == "earliest" {
+	var n uint64
+	switch b := b.(type) {
+	case Tag:
+		if b == Earliest {
 			return archive
 		}
 		return ordinary
-	case kindHash:
+	case nil:
+		return ordinary
+	case BlockNumber:
+		n = uint64(b)
+	default:
 		return archive
 	}
 	if !c.t.Budgeted() {
 		return archive
 	}
 	head, ok := c.head.get(ctx, c.blockNumber)
-	if ok && (b.number > head || head-b.number < ArchiveDepth) {
+	if ok && (n > head || head-n < ArchiveDepth) {
 		return ordinary
 	}
 	return archive

@@ -71,7 +71,7 @@ func costClient(t *testing.T, node *costNode, opts ...nodeaccess.Option) (*evm.C
 	t.Cleanup(srv.Close)
 	var mu sync.Mutex
 	seen := map[string][]int{}
-	opts = append([]nodeaccess.Option{nodeaccess.WithHook(func(a nodeaccess.Attempt) {
+	opts = append([]nodeaccess.Option{nodeaccess.WithHook(func(_ context.Context, a nodeaccess.Attempt) {
 		mu.Lock()
 		seen[a.Op] = append(seen[a.Op], a.Units)
 		mu.Unlock()
@@ -112,8 +112,8 @@ func TestCallUnitsSelectors(t *testing.T) {
 		{"finalized", evm.Finalized, 1, 1},
 		{"pending", evm.Pending, 1, 1},
 		{"earliest", evm.Earliest, 2, 2},
-		{"hash", evm.BlockHash(someHash, false), 2, 2},
-		{"canonical hash", evm.BlockHash(someHash, true), 2, 2},
+		{"hash", evm.BlockHash{Hash: someHash}, 2, 2},
+		{"canonical hash", evm.BlockHash{Hash: someHash, RequireCanonical: true}, 2, 2},
 		{"the head", evm.BlockNumber(head), 1, 2},
 		{"127 behind", evm.BlockNumber(head - 127), 1, 2},
 		{"128 behind", evm.BlockNumber(head - evm.ArchiveDepth), 2, 2},

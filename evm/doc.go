@@ -52,10 +52,15 @@
 //
 // # Block selectors
 //
-// A Block is one of the five tags (Latest, Safe, Finalized, Earliest,
-// Pending), a number (BlockNumber) or a block hash (BlockHash, EIP-1898, with
-// or without requireCanonical). ParseBlock reads the forms users type. The
-// zero Block is Latest. An eth_call at a block about 128 or more blocks behind
+// A Block is one of three kinds of value: a Tag, one of the constants
+// Latest, Safe, Finalized, Earliest and Pending; a BlockNumber(n); or a
+// BlockHash{Hash: h, RequireCanonical: true} (EIP-1898). The tags are
+// constants, so c.Call(ctx, msg, evm.Latest) reads the same everywhere and
+// no code can reassign what it means; a type switch on those three types
+// inspects a Block. A nil Block is Latest. A Tag other than the five is
+// refused (an *nodeaccess.InputError naming it) before anything is sent, and
+// no selector costs a call an allocation. ParseBlock reads the forms users
+// type. An eth_call at a block about 128 or more blocks behind
 // the tip is an archive request, which providers bill double.
 //
 // # Reverts
@@ -78,7 +83,7 @@
 // # Multicall3
 //
 // Multicall runs many calls through Multicall3's aggregate3 (the contract
-// at Multicall3Address on most EVM chains) in one eth_call, so N reads cost
+// at Multicall3Address() on most EVM chains) in one eth_call, so N reads cost
 // one request and one request unit (the archive cost at an old block)
 // instead of N, and all read the same block:
 //

@@ -172,5 +172,5 @@ func ExampleParseBlock() {
 	// finalized <nil>
 	// 19000000 <nil>
 	// 19000000 <nil>
-	// latest invalid input: block: negative block number "-1"
+	// <nil> invalid input: block: negative block number "-1"
 }

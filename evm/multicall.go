@@ -11,12 +11,14 @@ import (
 	"github.com/nodeaccess/nodeaccess/internal/transport"
 )
 
-// Multicall3Address is where Multicall3 (github.com/mds1/multicall3) is
+// Multicall3Address() returns where Multicall3 (github.com/mds1/multicall3) is
 // deployed on most EVM chains, the same address on each: Ethereum, its
 // testnets, the OP Stack chains (a preinstall), Arbitrum, Polygon, BNB
 // Chain, Avalanche and others, 287 networks in the repository's
 // deployments.json in 2025. MulticallOptions.Address names another.
-var Multicall3Address = common.HexToAddress("0xcA11bde05977b3631167028862bE2a173976CA11")
+func Multicall3Address() common.Address {
+	return common.HexToAddress("0xcA11bde05977b3631167028862bE2a173976CA11")
+}
 
 // Call3 is one call of a Multicall: Multicall3's Call3 struct.
 type Call3 struct {
@@ -53,7 +55,7 @@ type Call3Result struct {
 // what Multicall uses.
 type MulticallOptions struct {
 	// Address is the Multicall3 contract to call; the zero address means
-	// Multicall3Address.
+	// Multicall3Address().
 	Address common.Address
 	// MaxCalls splits the calls into aggregates of at most MaxCalls calls,
 	// one eth_call (and its request units) each, sent one after another;
@@ -167,7 +169,7 @@ func (c *Client) MulticallWith(ctx context.Context, calls []Call3, block Block, 
 		return nil, c.t.Wrap(op, &nodeaccess.InputError{Arg: "MulticallOptions.MaxCalls", Reason: fmt.Sprintf("negative count %d", opts.MaxCalls)})
 	}
 	if opts.Address == (common.Address{}) {
-		opts.Address = Multicall3Address
+		opts.Address = Multicall3Address()
 	}
 	var out []Call3Result
 	for start := 0; start < len(calls); {
@@ -202,15 +204,11 @@ func (c *Client) aggregate3(ctx context.Context, addr common.Address, calls []Ca
 	msg := CallMsg{To: addr, Data: encodeAggregate3(calls)}
 	bp := transport.GetBuf()
 	defer transport.PutBuf(bp)
-	params, err := msg.appendJSON(append((*bp)[:0], '['))
+	params, err := callParams((*bp)[:0], &msg, block, nil)
+	*bp = params
 	if err != nil {
-		*bp = params
 		return nil, c.t.Wrap(op, err)
 	}
-	params = append(params, ',')
-	params = block.appendJSON(params)
-	params = append(params, ']')
-	*bp = params
 	res, err := rpc(ctx, c, op, params, c.callUnits(ctx, block), func(raw []byte) ([]Call3Result, error) {
 		data, err := decodeHexBytes(raw)
 		if err != nil || len(data) == 0 {

@@ -159,7 +159,7 @@ func TestMulticallCancelled(t *testing.T) {
 func TestMulticallCancelledBeforeRerun(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	c := gockClient(t, nodeaccess.WithoutRetries(), nodeaccess.WithHook(func(nodeaccess.Attempt) { cancel() }))
+	c := gockClient(t, nodeaccess.WithoutRetries(), nodeaccess.WithHook(func(context.Context, nodeaccess.Attempt) { cancel() }))
 	reason := hex.EncodeToString([]byte("Multicall3: call failed"))
 	mockRPC(t, "/"+testKey, mcRequest("0"),
 		`{"jsonrpc":"2.0","id":1,"error":{"code":3,"message":"execution reverted","data":"0x08c379a0`+

@@ -1,6 +1,7 @@
 package evm_test
 
 import (
+	"context"
 	"fmt"
 	"sync"
 	"testing"
@@ -74,7 +75,11 @@ func TestNodeBatchTooLargeSplits(t *testing.T) {
 	var mu sync.Mutex
 	var sizes []int
 	c, err := env.srv.Client(nodeaccess.WithoutRetries(), evm.WithMaxBatchSize(1001),
-		nodeaccess.WithHook(func(a nodeaccess.Attempt) { mu.Lock(); sizes = append(sizes, len(a.Batch)); mu.Unlock() }))
+		nodeaccess.WithHook(func(_ context.Context, a nodeaccess.Attempt) {
+			mu.Lock()
+			sizes = append(sizes, len(a.Batch))
+			mu.Unlock()
+		}))
 	require.NoError(t, err)
 	var b evm.Batch
 	res := make([]*evm.BatchResult[[]byte], 1001)

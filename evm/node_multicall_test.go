@@ -1,6 +1,7 @@
 package evm_test
 
 import (
+	"context"
 	"encoding/hex"
 	"errors"
 	"math/big"
@@ -28,7 +29,7 @@ func unitsSeen(t *testing.T, srv *evmtest.Server, opts ...nodeaccess.Option) (*e
 	t.Helper()
 	var mu sync.Mutex
 	var seen []string
-	opts = append([]nodeaccess.Option{nodeaccess.WithoutRetries(), nodeaccess.WithHook(func(a nodeaccess.Attempt) {
+	opts = append([]nodeaccess.Option{nodeaccess.WithoutRetries(), nodeaccess.WithHook(func(_ context.Context, a nodeaccess.Attempt) {
 		mu.Lock()
 		seen = append(seen, a.Op+"="+string(rune('0'+a.Units)))
 		mu.Unlock()
@@ -46,7 +47,7 @@ func unitsSeen(t *testing.T, srv *evmtest.Server, opts ...nodeaccess.Option) (*e
 
 func balanceOf(t *testing.T, holder common.Address) []byte {
 	t.Helper()
-	data, err := evmtest.TokenABI.Pack("balanceOf", holder)
+	data, err := evmtest.TokenABI().Pack("balanceOf", holder)
 	require.NoError(t, err)
 	return data
 }
@@ -56,17 +57,17 @@ func balanceOf(t *testing.T, holder common.Address) []byte {
 // call to an address without code, all with failure allowed.
 func multicallMix(t *testing.T) []evm.Call3 {
 	accounts := evmtest.Accounts()
-	decimals, err := evmtest.TokenABI.Pack("decimals")
+	decimals, err := evmtest.TokenABI().Pack("decimals")
 	require.NoError(t, err)
 	return []evm.Call3{
-		{Target: evmtest.Token, Data: balanceOf(t, accounts[0].Address), AllowFailure: true},
-		{Target: evmtest.Token, Data: balanceOf(t, accounts[1].Address), AllowFailure: true},
+		{Target: evmtest.Token(), Data: balanceOf(t, accounts[0].Address), AllowFailure: true},
+		{Target: evmtest.Token(), Data: balanceOf(t, accounts[1].Address), AllowFailure: true},
 		{Target: simContract, Data: simPack(t, "failRequire"), AllowFailure: true},
-		{Target: evmtest.Token, Data: decimals, AllowFailure: true},
+		{Target: evmtest.Token(), Data: decimals, AllowFailure: true},
 		{Target: simContract, Data: simPack(t, "failPanic", big.NewInt(0)), AllowFailure: true},
 		{Target: simContract, Data: simPack(t, "failCustom", big.NewInt(7)), AllowFailure: true},
 		{Target: simStranger, Data: balanceOf(t, accounts[0].Address), AllowFailure: true},
-		{Target: evmtest.Token, Data: balanceOf(t, simStranger), AllowFailure: true},
+		{Target: evmtest.Token(), Data: balanceOf(t, simStranger), AllowFailure: true},
 	}
 }
 
@@ -98,7 +99,7 @@ func TestNodeMulticall(t *testing.T) {
 	// Each result is what the same call returns alone (sent from the
 	// Multicall3 address, the caller the targets see in the aggregate).
 	for i, call := range calls {
-		out, err := env.client.Call(t.Context(), evm.CallMsg{From: evm.Multicall3Address, To: call.Target, Data: call.Data}, evm.Latest)
+		out, err := env.client.Call(t.Context(), evm.CallMsg{From: evm.Multicall3Address(), To: call.Target, Data: call.Data}, evm.Latest)
 		var rev *evm.RevertError
 		if errors.As(err, &rev) {
 			assert.False(t, res[i].Success, "call %d", i)
@@ -142,7 +143,7 @@ func TestNodeMulticallManyBalances(t *testing.T) {
 		if i < len(want) {
 			holder, out = accounts[i].Address, want[i]
 		}
-		calls = append(calls, evm.Call3{Target: evmtest.Token, Data: balanceOf(t, holder)})
+		calls = append(calls, evm.Call3{Target: evmtest.Token(), Data: balanceOf(t, holder)})
 		wantRes = append(wantRes, evm.Call3Result{Success: true, ReturnData: out})
 	}
 	res, err := c.Multicall(t.Context(), calls, evm.Latest)
@@ -273,7 +274,7 @@ func TestNodeMulticallSeedsAreReal(t *testing.T) {
 		}
 		data, err := a.Pack("aggregate3", in)
 		require.NoError(t, err)
-		out, err := env.client.Call(t.Context(), evm.CallMsg{To: evm.Multicall3Address, Data: data}, evm.Latest)
+		out, err := env.client.Call(t.Context(), evm.CallMsg{To: evm.Multicall3Address(), Data: data}, evm.Latest)
 		require.NoError(t, err)
 		path := "testdata/multicall3/" + file
 		if os.Getenv("NODEACCESS_WRITE_SEEDS") == "1" {

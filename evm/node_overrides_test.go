@@ -59,10 +59,10 @@ func TestNodeStateOverride(t *testing.T) {
 	// code returning ADDRESS shows the nonce the EVM used.
 	initAddress := common.FromHex("0x3060005260206000f3")
 	for _, nonce := range []uint64{0, 41} {
-		out, err = c.CallWithOverrides(ctx, evm.CallMsg{From: evmtest.Holder, Create: true, Data: initAddress}, evm.Latest,
-			evm.Overrides{State: evm.StateOverride{evmtest.Holder: {Nonce: u64(nonce)}}})
+		out, err = c.CallWithOverrides(ctx, evm.CallMsg{From: evmtest.Holder(), Create: true, Data: initAddress}, evm.Latest,
+			evm.Overrides{State: evm.StateOverride{evmtest.Holder(): {Nonce: u64(nonce)}}})
 		require.NoError(t, err)
-		assert.Equal(t, common.LeftPadBytes(crypto.CreateAddress(evmtest.Holder, nonce).Bytes(), 32), out, "nonce %d", nonce)
+		assert.Equal(t, common.LeftPadBytes(crypto.CreateAddress(evmtest.Holder(), nonce).Bytes(), 32), out, "nonce %d", nonce)
 	}
 }
 
@@ -70,10 +70,10 @@ func TestNodeStateOverride(t *testing.T) {
 // through its opcode, on go-ethereum's EVM.
 func TestNodeBlockOverride(t *testing.T) {
 	c := probeNode(t)
-	coinbase, randao := evmtest.Holder, common.HexToHash("0x5eed")
+	coinbase, randao := evmtest.Holder(), common.HexToHash("0x5eed")
 	// go-ethereum runs a call without a gas price at a base fee of 0 (its
 	// NoBaseFee), so BASEFEE shows the override only with a price set.
-	out, err := c.CallWithOverrides(t.Context(), evm.CallMsg{From: evmtest.Holder, To: nowhere, GasPrice: big.NewInt(1000)}, evm.Latest, evm.Overrides{
+	out, err := c.CallWithOverrides(t.Context(), evm.CallMsg{From: evmtest.Holder(), To: nowhere, GasPrice: big.NewInt(1000)}, evm.Latest, evm.Overrides{
 		State: evm.StateOverride{nowhere: {Code: blockProbeCode}},
 		Block: &evm.BlockOverride{
 			Number: big.NewInt(20_000_000), Time: u64(1_900_000_000), BaseFee: big.NewInt(123), GasLimit: u64(31_000_000),

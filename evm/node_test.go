@@ -353,7 +353,7 @@ func TestNodeBlockSelectors(t *testing.T) {
 		block evm.Block
 		want  uint64
 	}{
-		{"zero Block", evm.Block{}, simUpdatedValue},
+		{"zero Block", nil, simUpdatedValue},
 		{"latest", evm.Latest, simUpdatedValue},
 		// The simulated beacon marks the head safe.
 		{"safe", evm.Safe, simUpdatedValue},
@@ -367,9 +367,9 @@ func TestNodeBlockSelectors(t *testing.T) {
 		{"block 1", evm.BlockNumber(1), simInitialValue},
 		{"block 2", evm.BlockNumber(2), simUpdatedValue},
 		{"head number", evm.BlockNumber(env.head), simUpdatedValue},
-		{"hash of block 1, canonical", evm.BlockHash(env.hashes[1], true), simInitialValue},
-		{"hash of block 1", evm.BlockHash(env.hashes[1], false), simInitialValue},
-		{"hash of block 2, canonical", evm.BlockHash(env.hashes[2], true), simUpdatedValue},
+		{"hash of block 1, canonical", evm.BlockHash{Hash: env.hashes[1], RequireCanonical: true}, simInitialValue},
+		{"hash of block 1", evm.BlockHash{Hash: env.hashes[1]}, simInitialValue},
+		{"hash of block 2, canonical", evm.BlockHash{Hash: env.hashes[2], RequireCanonical: true}, simUpdatedValue},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -392,7 +392,7 @@ func TestNodeBlockErrors(t *testing.T) {
 		wantMsg string
 	}{
 		{"future number", evm.BlockNumber(env.head + 1000), "header not found"},
-		{"unknown hash", evm.BlockHash(unknownHash, true), "header for hash not found"},
+		{"unknown hash", evm.BlockHash{Hash: unknownHash, RequireCanonical: true}, "header for hash not found"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -424,7 +424,7 @@ func TestNodeCode(t *testing.T) {
 	want := testcontract.RuntimeCode()
 	require.NotEmpty(t, want)
 
-	for _, b := range []evm.Block{evm.Latest, evm.Earliest, evm.Pending, evm.BlockNumber(1), evm.BlockHash(env.hashes[2], true)} {
+	for _, b := range []evm.Block{evm.Latest, evm.Earliest, evm.Pending, evm.BlockNumber(1), evm.BlockHash{Hash: env.hashes[2], RequireCanonical: true}} {
 		code, err := env.client.Code(ctx, simContract, b)
 		require.NoError(t, err, "block %v", b)
 		assert.Equal(t, want, code, "block %v", b)

@@ -54,7 +54,7 @@ func TestCallWire(t *testing.T) {
 	}{
 		{"to only, latest", evm.CallMsg{To: token}, evm.Latest,
 			`[{"to":"0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48"},"latest"]`},
-		{"zero Block is latest", evm.CallMsg{To: token}, evm.Block{},
+		{"zero Block is latest", evm.CallMsg{To: token}, nil,
 			`[{"to":"0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48"},"latest"]`},
 		{"safe", evm.CallMsg{To: token}, evm.Safe,
 			`[{"to":"0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48"},"safe"]`},
@@ -68,9 +68,9 @@ func TestCallWire(t *testing.T) {
 			`[{"to":"0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48"},"0x1b4"]`},
 		{"number zero", evm.CallMsg{To: token}, evm.BlockNumber(0),
 			`[{"to":"0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48"},"0x0"]`},
-		{"hash canonical", evm.CallMsg{To: token}, evm.BlockHash(hash, true),
+		{"hash canonical", evm.CallMsg{To: token}, evm.BlockHash{Hash: hash, RequireCanonical: true},
 			`[{"to":"0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48"},{"blockHash":"0x7d3a1c0e3f7f0c8ab2d4b9f8d8a5d9e0c5b1a2f3e4d5c6b7a8998877665544ff","requireCanonical":true}]`},
-		{"hash", evm.CallMsg{To: token}, evm.BlockHash(hash, false),
+		{"hash", evm.CallMsg{To: token}, evm.BlockHash{Hash: hash},
 			`[{"to":"0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48"},{"blockHash":"0x7d3a1c0e3f7f0c8ab2d4b9f8d8a5d9e0c5b1a2f3e4d5c6b7a8998877665544ff","requireCanonical":false}]`},
 		{"every field", evm.CallMsg{
 			From: sender, To: token, Gas: 100000, GasPrice: big.NewInt(30_000_000_000),
@@ -378,24 +378,6 @@ func TestBlockFromBig(t *testing.T) {
 		_, err := evm.BlockFromBig(big.NewInt(n))
 		assert.ErrorIs(t, err, nodeaccess.ErrInvalidInput)
 	}
-}
-
-func TestBlockAccessors(t *testing.T) {
-	n, ok := evm.BlockNumber(9).Number()
-	assert.True(t, ok)
-	assert.Equal(t, uint64(9), n)
-	_, ok = evm.Latest.Number()
-	assert.False(t, ok)
-	assert.True(t, evm.Safe.IsTag())
-	assert.True(t, evm.Block{}.IsTag())
-	h := common.HexToHash("0xab")
-	got, canon, ok := evm.BlockHash(h, true).Hash()
-	assert.True(t, ok)
-	assert.True(t, canon)
-	assert.Equal(t, h, got)
-	js, err := evm.BlockNumber(436).MarshalJSON()
-	require.NoError(t, err)
-	assert.Equal(t, `"0x1b4"`, string(js))
 }
 
 func TestOperationTypeString(t *testing.T) {

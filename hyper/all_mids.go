@@ -10,22 +10,8 @@ import (
 	"github.com/nodeaccess/nodeaccess"
 )
 
-// MidsOption refines an AllMids request.
-type MidsOption func(*midsRequest)
-
-type midsRequest struct {
-	dex string
-}
-
-// Dex asks AllMids for the mids of the builder-deployed perp dex name (such
-// as "xyz"), whose keys have the form "xyz:COIN". Dex("") is the first perp
-// dex, the same as no option, and the only one whose answer carries the spot
-// mids. A name is 1 to 32 ASCII letters, digits, '-' or '_'; AllMids refuses
-// any other before sending.
-func Dex(name string) MidsOption { return func(r *midsRequest) { r.dex = name } }
-
 // ErrUnknownDex matches the error of AllMids when the public API answered
-// null (HTTP 200) for the dex named with Dex: its answer to a dex name it
+// null (HTTP 200) for the dex named in DexMids: its answer to a dex name it
 // does not know. It also matches nodeaccess.ErrNotFound (errors.Is), as a
 // 404 does: what was asked for does not exist.
 var ErrUnknownDex error = &notFound{"unknown perp dex"}
@@ -56,30 +42,31 @@ func checkDex(name string) error {
 }
 
 // AllMids asks the official public API (not the node, which does not serve
-// it) for the mid price of every coin: POST {public}/info with
-// {"type":"allMids"}, or {"type":"allMids","dex":"xyz"} with Dex("xyz").
-// The node's access key is never sent there.
+// it) for the mid price of every coin of the first perp dex, spot mids
+// included: POST {public}/info with {"type":"allMids"}. The node's access
+// key is never sent there.
 //
 // The result tells the five key forms apart (perp "BTC", spot pair
 // "PURR/USDC", spot index "@107", builder dex "xyz:CL", outcome side "#20")
-// and looks a key up in one map access; see Mids. A dex the public API does
-// not know fails with ErrUnknownDex (which matches nodeaccess.ErrNotFound).
-func (c *Client) AllMids(ctx context.Context, opts ...MidsOption) (*Mids, error) {
+// and looks a key up in one map access; see Mids.
+func (c *Client) AllMids(ctx context.Context) (*Mids, error) { return c.DexMids(ctx, "") }
+
+// DexMids is AllMids for the builder-deployed perp dex named dex (such as
+// "xyz"), whose keys have the form "xyz:COIN": {"type":"allMids","dex":"xyz"}.
+// DexMids(ctx, "") is AllMids, the first perp dex, the only one whose answer
+// carries the spot mids. A name is 1 to 32 ASCII letters, digits, '-' or
+// '_'; any other is refused before sending. A dex the public API does not
+// know fails with ErrUnknownDex (which matches nodeaccess.ErrNotFound).
+func (c *Client) DexMids(ctx context.Context, dex string) (*Mids, error) {
 	const op = "allMids"
-	var r midsRequest
-	for _, o := range opts {
-		if o != nil {
-			o(&r)
-		}
-	}
-	if err := checkDex(r.dex); err != nil {
+	if err := checkDex(dex); err != nil {
 		return nil, c.node.Wrap(op, err)
 	}
 	var buf [96]byte
 	body := append(buf[:0], `{"type":"allMids"`...)
-	if r.dex != "" {
+	if dex != "" {
 		body = append(body, `,"dex":`...)
-		body = appendJSONString(body, r.dex)
+		body = appendJSONString(body, dex)
 	}
 	body = append(body, '}')
 	resp, err := c.info(ctx, onPublic, op, body)
@@ -87,10 +74,10 @@ func (c *Client) AllMids(ctx context.Context, opts ...MidsOption) (*Mids, error)
 		return nil, c.node.Wrap(op, err)
 	}
 	defer resp.Release()
-	if r.dex != "" && string(bytes.TrimSpace(resp.Body)) == "null" {
-		return nil, c.node.Wrap(op, fmt.Errorf("%w %q: the public API answered null", ErrUnknownDex, r.dex))
+	if dex != "" && string(bytes.TrimSpace(resp.Body)) == "null" {
+		return nil, c.node.Wrap(op, fmt.Errorf("%w %q: the public API answered null", ErrUnknownDex, dex))
 	}
-	mids, err := decode(c.public, &resp, func(b []byte) (*Mids, error) { return decodeMids(r.dex, b) })
+	mids, err := decode(c.public, &resp, func(b []byte) (*Mids, error) { return decodeMids(dex, b) })
 	if err != nil {
 		return nil, c.node.Wrap(op, err)
 	}

@@ -29,9 +29,15 @@
 //
 //	c, err := hyper.New("https://hyperliquid.node.example", key)
 //	vaults, err := c.UserVaultEquities(ctx, user)
-//	mids, err := c.AllMids(ctx)
+//	mids, err := c.AllMids(ctx)          // the first perp dex, spot included
+//	xyz, err := c.DexMids(ctx, "xyz")    // a builder-deployed perp dex
 //	btc, ok := mids.Price("BTC")
 //	out, err := c.EVM().Call(ctx, evm.CallMsg{To: token, Data: calldata}, evm.Latest)
+//
+// Options are those of New only (nodeaccess.Option, and this package's
+// WithTestnet, WithPublicURL, WithPublicBudget, WithoutPublicBudget): no
+// call takes options of its own; the one per-call choice, the dex of
+// allMids, is DexMids's argument.
 //
 // NewFromURL takes the node's whole endpoint as providers show it, in
 // exactly three shapes: https://host/<KEY>, https://host/<KEY>/info and
@@ -81,6 +87,6 @@
 //   - A 2xx body that is not the expected JSON (an HTML page, truncated
 //     JSON, a price that is not a decimal) matches
 //     nodeaccess.ErrInvalidResponse.
-//   - AllMids for a dex the public API does not know matches ErrUnknownDex
+//   - DexMids for a dex the public API does not know matches ErrUnknownDex
 //     and nodeaccess.ErrNotFound.
 package hyper

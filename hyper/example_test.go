@@ -119,7 +119,7 @@ func ExampleClient_AllMids() {
 }
 
 // Mid prices of a builder-deployed perp dex.
-func ExampleDex() {
+func ExampleClient_DexMids() {
 	srv := localHyperliquid()
 	defer srv.Close()
 	c, err := hyper.New(srv.URL, "YOUR-ACCESS-KEY", hyper.WithPublicURL(srv.Public.URL))
@@ -127,7 +127,7 @@ func ExampleDex() {
 		log.Fatal(err)
 	}
 
-	mids, err := c.AllMids(context.Background(), hyper.Dex("xyz"))
+	mids, err := c.DexMids(context.Background(), "xyz")
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -135,7 +135,7 @@ func ExampleDex() {
 		fmt.Println(key, m.Kind, m.Dex, m.Coin, m.Price)
 	}
 
-	_, err = c.AllMids(context.Background(), hyper.Dex("nope"))
+	_, err = c.DexMids(context.Background(), "nope")
 	fmt.Println(errors.Is(err, hyper.ErrUnknownDex))
 	// Output:
 	// xyz:CL builder dex xyz CL 60.123
@@ -218,7 +218,7 @@ func ExampleErrUnsupportedRequest() {
 	}
 
 	srv.FailNext(1, nodeaccesstest.ServerError(http.StatusUnprocessableEntity))
-	_, err = c.UserVaultEquities(context.Background(), hypertest.DefaultUser)
+	_, err = c.UserVaultEquities(context.Background(), hypertest.DefaultUser())
 	fmt.Println(errors.Is(err, hyper.ErrUnsupportedRequest))
 	var he *nodeaccess.HTTPError
 	fmt.Println(errors.As(err, &he), he.StatusCode, string(he.Body))

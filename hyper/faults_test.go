@@ -108,7 +108,7 @@ func Test422OnTheNode(t *testing.T) {
 func Test422OnThePublicAPI(t *testing.T) {
 	public := newScript(t, reply{422, "text/plain", deserialize + "\n"})
 	c := faultClient(t, nil, public)
-	_, err := c.AllMids(context.Background(), hyper.Dex("xyz"))
+	_, err := c.DexMids(context.Background(), "xyz")
 	require.ErrorIs(t, err, hyper.ErrUnsupportedRequest)
 	assert.Equal(t, "hyper: allMids: request malformed or not served by the public API: HTTP 422 Unprocessable Entity: "+
 		"Failed to deserialize the JSON body into the target type (the public API could not read the request: "+
@@ -261,7 +261,7 @@ func TestBadBodies(t *testing.T) {
 func TestUnknownDex(t *testing.T) {
 	public := newScript(t, reply{200, "application/json", "null"})
 	c := faultClient(t, nil, public)
-	_, err := c.AllMids(context.Background(), hyper.Dex("nope"))
+	_, err := c.DexMids(context.Background(), "nope")
 	require.ErrorIs(t, err, hyper.ErrUnknownDex)
 	assert.Equal(t, `hyper: allMids: unknown perp dex "nope": the public API answered null`, err.Error())
 	// What a 404 would match: the dex asked for does not exist.

@@ -110,7 +110,7 @@ func TestPublicRequestsCarryNoKey(t *testing.T) {
 		require.NoError(t, err)
 		_, err = c.AllMids(context.Background())
 		require.NoError(t, err)
-		_, err = c.AllMids(context.Background(), hyper.Dex("xyz"))
+		_, err = c.DexMids(context.Background(), "xyz")
 		require.ErrorIs(t, err, hyper.ErrUnsupportedRequest)
 		testkit.AssertNoKey(t, key, "error", fmt.Sprintf("%v %+v", err, err))
 		_, err = c.AllMids(context.Background())

@@ -20,7 +20,7 @@ type attempts struct {
 }
 
 func (a *attempts) hook() nodeaccess.Option {
-	return nodeaccess.WithHook(func(at nodeaccess.Attempt) {
+	return nodeaccess.WithHook(func(_ context.Context, at nodeaccess.Attempt) {
 		a.mu.Lock()
 		a.all = append(a.all, at)
 		a.mu.Unlock()
@@ -80,7 +80,7 @@ func TestPublicBudgetSeparateFromPlan(t *testing.T) {
 	ctx := context.Background()
 	_, err = c.AllMids(ctx)
 	require.NoError(t, err)
-	_, err = c.UserVaultEquities(ctx, hypertest.DefaultUser)
+	_, err = c.UserVaultEquities(ctx, hypertest.DefaultUser())
 	require.NoError(t, err)
 	assert.Equal(t, int64(2), public.Stats().Units)
 	assert.Equal(t, int64(1), plan.Stats().Units)

@@ -61,23 +61,30 @@ func TestAllMidsWire(t *testing.T) {
 	recorded := fixture(t, "allMids_2025-12.json")
 	cases := []struct {
 		name string
-		opts []hyper.MidsOption
+		all  bool // AllMids rather than DexMids
+		dex  string
 		body string
 		resp string
-		dex  string
 	}{
-		{"first perp dex", nil, `{"type":"allMids"}`, recorded, ""},
-		{"Dex empty is the first perp dex", []hyper.MidsOption{hyper.Dex("")}, `{"type":"allMids"}`, recorded, ""},
-		{"nil option", []hyper.MidsOption{nil}, `{"type":"allMids"}`, recorded, ""},
-		{"builder dex", []hyper.MidsOption{hyper.Dex("xyz")}, `{"type":"allMids","dex":"xyz"}`,
-			`{"xyz:CL":"60.123","xyz:XYZ100":"25431.5","xyz:GOLD":"4210.25"}`, "xyz"},
-		{"last Dex wins", []hyper.MidsOption{hyper.Dex("flx"), hyper.Dex("xyz_2-b")}, `{"type":"allMids","dex":"xyz_2-b"}`, `{}`, "xyz_2-b"},
+		{"first perp dex", true, "", `{"type":"allMids"}`, recorded},
+		{"DexMids empty is the first perp dex", false, "", `{"type":"allMids"}`, recorded},
+		{"builder dex", false, "xyz", `{"type":"allMids","dex":"xyz"}`,
+			`{"xyz:CL":"60.123","xyz:XYZ100":"25431.5","xyz:GOLD":"4210.25"}`},
+		{"every name character", false, "xyz_2-b", `{"type":"allMids","dex":"xyz_2-b"}`, `{}`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			c := gockClient(t)
 			mockInfo(t, hyper.MainnetAPIURL+"/info", tc.body, tc.resp)
-			mids, err := c.AllMids(context.Background(), tc.opts...)
+			var (
+				mids *hyper.Mids
+				err  error
+			)
+			if tc.all {
+				mids, err = c.AllMids(context.Background())
+			} else {
+				mids, err = c.DexMids(context.Background(), tc.dex)
+			}
 			require.NoError(t, err)
 			assert.Equal(t, tc.dex, mids.Dex())
 			switch tc.name {
@@ -87,7 +94,7 @@ func TestAllMidsWire(t *testing.T) {
 				m, ok := mids.Get("xyz:CL")
 				require.True(t, ok)
 				assert.Equal(t, hyper.Mid{Key: "xyz:CL", Kind: hyper.KeyBuilderDex, Price: decimal.RequireFromString("60.123"), Dex: "xyz", Coin: "CL"}, m)
-			case "last Dex wins":
+			case "every name character":
 				assert.Zero(t, mids.Len())
 			default:
 				assert.Equal(t, 482, mids.Len())
@@ -224,7 +231,7 @@ func TestBadInputSendsNothing(t *testing.T) {
 		"abcdefghijklmnopqrstuvwxyz012345!": `hyper: allMids: invalid input: dex: "abcdefghijklmnopqrstuvwxyz012345!" is longer than 32 bytes`,
 	}
 	for d, want := range dexes {
-		_, err := c.AllMids(ctx, hyper.Dex(d))
+		_, err := c.DexMids(ctx, d)
 		check(err, "dex", want)
 	}
 	assert.Empty(t, gock.GetUnmatchedRequests())

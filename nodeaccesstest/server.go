@@ -40,8 +40,11 @@ type Server struct {
 	// URL is the base URL, "http://127.0.0.1:<port>", with no trailing
 	// slash.
 	URL string
-	// Key is the access key the server accepts in the path.
-	Key string
+
+	// key is the access key the server accepts in the path (see Key),
+	// behind a pointer so that fmt, printing a Server value field by field,
+	// shows an address, not the key.
+	key *string
 
 	errw   ErrorWriter
 	mux    *http.ServeMux
@@ -118,7 +121,7 @@ func Start(key string, errw ErrorWriter) (*Server, error) {
 	}
 	s := &Server{
 		URL:    "http://" + ln.Addr().String(),
-		Key:    key,
+		key:    &key,
 		errw:   errw,
 		mux:    http.NewServeMux(),
 		done:   make(chan struct{}),
@@ -167,7 +170,7 @@ func (s *Server) Handle(pattern string, h http.Handler) {
 	if strings.Contains(pattern, "{key}") {
 		next := h
 		h = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if subtle.ConstantTimeCompare([]byte(r.PathValue("key")), []byte(s.Key)) != 1 {
+			if subtle.ConstantTimeCompare([]byte(r.PathValue("key")), []byte(*s.key)) != 1 {
 				s.errw(w, r, http.StatusForbidden, "invalid access key")
 				return
 			}
@@ -207,6 +210,11 @@ func (s *Server) ClearFaults() {
 	defer s.mu.Unlock()
 	s.faults = nil
 }
+
+// Key returns the access key the server accepts in the path. It is a
+// method, not a field, so that no printing, reflection or encoding of a
+// server (fmt's %+v, encoding/json, a test's diff) reaches it.
+func (s *Server) Key() string { return *s.key }
 
 // String describes the server with its key masked:
 // "nodeaccesstest.Server{http://127.0.0.1:PORT, key REDACTED}".
@@ -359,7 +367,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // "{key}": the key is masked also where a client sent it percent-encoded
 // or run into another segment.
 func (s *Server) maskPath(r *http.Request) string {
-	return strings.ReplaceAll(r.URL.Path, s.Key, "{key}")
+	return strings.ReplaceAll(r.URL.Path, *s.key, "{key}")
 }
 
 // trackedWriter notes whether anything of the answer went out, so that a

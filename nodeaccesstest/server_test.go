@@ -58,13 +58,13 @@ func do(t *testing.T, c *http.Client, method, url, body string) (answer, error) 
 
 func TestStartKey(t *testing.T) {
 	s := start(t, "")
-	assert.Regexp(t, `^[0-9a-f]{32}$`, s.Key)
+	assert.Regexp(t, `^[0-9a-f]{32}$`, s.Key())
 	assert.Regexp(t, `^http://127\.0\.0\.1:\d+$`, s.URL)
 	other := start(t, "")
-	assert.NotEqual(t, s.Key, other.Key)
+	assert.NotEqual(t, s.Key(), other.Key())
 
 	s = start(t, "Ab0._~-z")
-	assert.Equal(t, "Ab0._~-z", s.Key)
+	assert.Equal(t, "Ab0._~-z", s.Key())
 
 	for _, bad := range []string{"a/b", "a b", "k%2F", "ключ", "a?b", "a#b"} {
 		_, err := nodeaccesstest.Start(bad, nil)

@@ -27,6 +27,10 @@ const (
 	SortDesc SortOrder = "desc"
 )
 
+// String returns the order as the API spells it ("asc", "desc"), or "" for
+// none, as the other enumerations of the SDK have a String.
+func (s SortOrder) String() string { return string(s) }
+
 // AccountStatesQuery selects account states. The zero value asks for the
 // server's defaults.
 type AccountStatesQuery struct {

@@ -23,14 +23,14 @@ func TestEveryOperationCostsOne(t *testing.T) {
 	require.NoError(t, err)
 	units := map[string][]int{}
 	var mu sync.Mutex
-	c, err := srv.Client(nodeaccess.WithBudget(b), nodeaccess.WithHook(func(a nodeaccess.Attempt) {
+	c, err := srv.Client(nodeaccess.WithBudget(b), nodeaccess.WithHook(func(_ context.Context, a nodeaccess.Attempt) {
 		mu.Lock()
 		units[a.Op] = append(units[a.Op], a.Units)
 		mu.Unlock()
 	}))
 	require.NoError(t, err)
 	ctx := context.Background()
-	_, err = c.BlockTransactionsExt(ctx, ton.BlockTransactionsQuery{Block: tontest.DefaultBlock, Count: 1})
+	_, err = c.BlockTransactionsExt(ctx, ton.BlockTransactionsQuery{Block: tontest.DefaultBlock(), Count: 1})
 	require.NoError(t, err)
 	_, err = c.AccountStates(ctx, ton.AccountStatesQuery{Account: tontest.DefaultAccount})
 	require.NoError(t, err)

@@ -46,7 +46,7 @@ func localTON(opts ...tontest.Option) *tontest.Server {
 func ExampleClient_BlockTransactionsExt() {
 	node := localTON() // your provider's base URL and access key in real use
 	defer node.Close()
-	c, err := ton.New(node.URL, node.Key)
+	c, err := ton.New(node.URL, node.Key())
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -76,7 +76,7 @@ func ExampleClient_BlockTransactionsExt() {
 func ExampleClient_AllBlockTransactions() {
 	node := localTON()
 	defer node.Close()
-	c, err := ton.New(node.URL, node.Key, ton.WithJSONRPC())
+	c, err := ton.New(node.URL, node.Key(), ton.WithJSONRPC())
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -102,7 +102,7 @@ func ExampleClient_AllBlockTransactions() {
 func ExampleClient_AccountStates() {
 	node := localTON()
 	defer node.Close()
-	c, err := ton.New(node.URL, node.Key)
+	c, err := ton.New(node.URL, node.Key())
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -128,7 +128,7 @@ func ExampleClient_AccountStates() {
 func ExampleClient_AllAccountStates() {
 	node := localTON(tontest.WithoutDefaults()) // alice's state only
 	defer node.Close()
-	c, err := ton.New(node.URL, node.Key)
+	c, err := ton.New(node.URL, node.Key())
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -148,7 +148,7 @@ func ExampleClient_AllAccountStates() {
 func ExampleClient_PendingTransactions() {
 	node := localTON()
 	defer node.Close()
-	c, err := ton.New(node.URL, node.Key)
+	c, err := ton.New(node.URL, node.Key())
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -183,7 +183,7 @@ func ExampleClient_AllPendingTransactions() {
 	node := localTON(tontest.WithPendingTransactions(acct, pending...))
 	defer node.Close()
 
-	c, err := ton.New(node.URL, node.Key)
+	c, err := ton.New(node.URL, node.Key())
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -254,7 +254,7 @@ func ExampleNew() {
 	srv := localTON()
 	defer srv.Close()
 	srv.FailNext(1, nodeaccesstest.RateLimited(0)) // toncenter's 429 body
-	c, err := ton.New(srv.URL, srv.Key, nodeaccess.WithoutRetries())
+	c, err := ton.New(srv.URL, srv.Key(), nodeaccess.WithoutRetries())
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -278,7 +278,7 @@ func ExampleNew() {
 func ExampleMessage() {
 	node := localTON()
 	defer node.Close()
-	c, err := ton.New(node.URL, node.Key)
+	c, err := ton.New(node.URL, node.Key())
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package ton_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -65,7 +66,7 @@ func TestKeyNeverLeaks(t *testing.T) {
 				var mu sync.Mutex
 				opts := []nodeaccess.Option{
 					nodeaccess.WithBackoff(time.Millisecond, time.Millisecond),
-					nodeaccess.WithHook(func(a nodeaccess.Attempt) { mu.Lock(); attempts = append(attempts, a); mu.Unlock() }),
+					nodeaccess.WithHook(func(_ context.Context, a nodeaccess.Attempt) { mu.Lock(); attempts = append(attempts, a); mu.Unlock() }),
 				}
 				if rpc {
 					opts = append(opts, ton.WithJSONRPC())

@@ -7,7 +7,7 @@
 //
 //	srv, err := beacontest.New() // the default chain, a random key
 //	defer srv.Close()            // (in a test, srv := beacontest.NewT(t) does both)
-//	c, err := srv.Client()       // a *beacon.Client for srv.URL and srv.Key
+//	c, err := srv.Client()       // a *beacon.Client for srv.URL and srv.Key()
 //	res, err := c.State(ctx, beacon.Head)
 //
 // A Server answers one route,

@@ -95,7 +95,7 @@ func ExampleServer_FailNext() {
 	defer srv.Close()
 
 	attempts := 0
-	c, err := srv.Client(nodeaccess.WithHook(func(a nodeaccess.Attempt) {
+	c, err := srv.Client(nodeaccess.WithHook(func(_ context.Context, a nodeaccess.Attempt) {
 		attempts++
 		fmt.Println("attempt", a.Number, "status", a.StatusCode)
 	}))

@@ -77,7 +77,7 @@ func New(opts ...Option) (*Server, error) {
 // the preset).
 func (s *Server) Client(opts ...nodeaccess.Option) (*beacon.Client, error) {
 	all := append([]nodeaccess.Option{beacon.WithPreset(s.set.headPreset())}, opts...)
-	return beacon.New(s.URL, s.Key, all...)
+	return beacon.New(s.URL, s.Key(), all...)
 }
 
 // Close stops the server (see nodeaccesstest.Server.Close) and drops the

@@ -72,7 +72,9 @@ func TestDownloadEveryIDForm(t *testing.T) {
 		require.NoError(t, err, s)
 		assert.Equal(t, beacon.Download{Fork: w.st.Version.String(), Encoding: beacon.EncodingSSZ, ContentType: "application/octet-stream", Bytes: int64(len(w.ssz))}, d, s)
 		require.True(t, bytes.Equal(w.ssz, buf.Bytes()), "%s: the body is not the state's SSZ", s)
-		st, flags, err := beacon.ReadState(&buf, d.Encoding, d.Fork)
+		v, err := d.Version()
+		require.NoError(t, err)
+		st, flags, err := beacon.ReadState(&buf, d.Encoding, v)
 		require.NoError(t, err, s)
 		assert.Nil(t, flags)
 		got, err := st.HashTreeRoot()
@@ -216,7 +218,7 @@ func TestWrongKeyAndUnknownPath(t *testing.T) {
 	testkit.AssertErrNoKey(t, wrong, err)
 	testkit.AssertErrNoKey(t, testKey, err)
 
-	c, err = beacon.New(srv.URL+"/v1", srv.Key)
+	c, err = beacon.New(srv.URL+"/v1", srv.Key())
 	require.NoError(t, err)
 	_, err = c.State(ctx, beacon.Head)
 	require.ErrorAs(t, err, &ae)
@@ -346,7 +348,7 @@ func TestNewOptions(t *testing.T) {
 	srv2, err := beacontest.New(beacontest.WithState(st))
 	require.NoError(t, err)
 	defer srv2.Close()
-	assert.Regexp(t, `^[0-9a-f]{32}$`, srv2.Key)
+	assert.Regexp(t, `^[0-9a-f]{32}$`, srv2.Key())
 	assert.Regexp(t, `^http://127\.0\.0\.1:\d+$`, srv2.URL)
 }
 

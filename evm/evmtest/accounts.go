@@ -44,10 +44,10 @@ var devAccounts = func() []Account {
 	return out
 }()
 
-// Holder is the token holder a program reads: Accounts()[0], holding
-// HolderBalance() (1234.567891 LUSD) of Token in genesis. It also signs the
-// default scenario's transactions.
-var Holder = devAccounts[0].Address
+// Holder returns the token holder a program reads: Accounts()[0], holding
+// HolderBalance() (1234.567891 LUSD) of Token() in genesis. It also signs
+// the default scenario's transactions.
+func Holder() common.Address { return devAccounts[0].Address }
 
 // Accounts returns the funded accounts (AccountCount of them, each with
 // AccountBalance() wei in genesis), in a new slice. Accounts()[0] is Holder.

@@ -17,11 +17,11 @@ import (
 // its one result.
 func tokenCall(t *testing.T, c *evm.Client, token common.Address, b evm.Block, method string, args ...any) any {
 	t.Helper()
-	data, err := evmtest.TokenABI.Pack(method, args...)
+	data, err := evmtest.TokenABI().Pack(method, args...)
 	require.NoError(t, err)
 	out, err := c.Call(t.Context(), evm.CallMsg{To: token, Data: data}, b)
 	require.NoError(t, err, method)
-	res, err := evmtest.TokenABI.Unpack(method, out)
+	res, err := evmtest.TokenABI().Unpack(method, out)
 	require.NoError(t, err, method)
 	require.Len(t, res, 1)
 	return res[0]
@@ -42,27 +42,27 @@ func TestTokenThroughEthCall(t *testing.T) {
 	s := shared(t)
 	c := client(t, s)
 	acc := evmtest.Accounts()
-	assert.Equal(t, "Local USD", tokenCall(t, c, evmtest.Token, evm.Latest, "name"))
-	assert.Equal(t, "LUSD", tokenCall(t, c, evmtest.Token, evm.Latest, "symbol"))
-	assert.Equal(t, uint8(6), tokenCall(t, c, evmtest.Token, evm.Latest, "decimals"))
-	assert.Equal(t, "1734567892", tokenBig(t, c, evmtest.Token, evm.Latest, "totalSupply"))
+	assert.Equal(t, "Local USD", tokenCall(t, c, evmtest.Token(), evm.Latest, "name"))
+	assert.Equal(t, "LUSD", tokenCall(t, c, evmtest.Token(), evm.Latest, "symbol"))
+	assert.Equal(t, uint8(6), tokenCall(t, c, evmtest.Token(), evm.Latest, "decimals"))
+	assert.Equal(t, "1734567892", tokenBig(t, c, evmtest.Token(), evm.Latest, "totalSupply"))
 
 	balances := []struct {
 		who           common.Address
 		atGenesis     int64
 		afterTransfer int64
 	}{
-		{evmtest.Holder, 1_234_567_891, 1_200_000_000},
+		{evmtest.Holder(), 1_234_567_891, 1_200_000_000},
 		{acc[1].Address, 500_000_000, 534_567_891},
 		{acc[2].Address, 1, 1},
 		{acc[3].Address, 0, 0},
 	}
 	for _, b := range balances {
 		for _, blk := range []evm.Block{evm.Earliest, evm.BlockNumber(0), evm.BlockNumber(4)} {
-			assert.Equal(t, big.NewInt(b.atGenesis).String(), tokenBig(t, c, evmtest.Token, blk, "balanceOf", b.who), "%s at %v", b.who, blk)
+			assert.Equal(t, big.NewInt(b.atGenesis).String(), tokenBig(t, c, evmtest.Token(), blk, "balanceOf", b.who), "%s at %v", b.who, blk)
 		}
 		for _, blk := range []evm.Block{evm.Latest, evm.BlockNumber(5), evm.Pending} {
-			assert.Equal(t, big.NewInt(b.afterTransfer).String(), tokenBig(t, c, evmtest.Token, blk, "balanceOf", b.who), "%s at %v", b.who, blk)
+			assert.Equal(t, big.NewInt(b.afterTransfer).String(), tokenBig(t, c, evmtest.Token(), blk, "balanceOf", b.who), "%s at %v", b.who, blk)
 		}
 	}
 	assert.Equal(t, big.NewInt(1_234_567_891), evmtest.HolderBalance())
@@ -75,7 +75,7 @@ func TestCodeFromChain(t *testing.T) {
 	s := shared(t)
 	c := client(t, s)
 	ctx := t.Context()
-	code, err := c.Code(ctx, evmtest.Token, evm.Latest)
+	code, err := c.Code(ctx, evmtest.Token(), evm.Latest)
 	require.NoError(t, err)
 	assert.Equal(t, evmtest.TokenCode(), code)
 	assert.Len(t, code, 1448)
@@ -96,7 +96,7 @@ func TestCodeFromChain(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, code2, code)
 
-	for _, a := range []common.Address{evmtest.Holder, evmtest.Recipient, evmtest.Beneficiary} {
+	for _, a := range []common.Address{evmtest.Holder(), evmtest.Recipient(), evmtest.Beneficiary()} {
 		code, err := c.Code(ctx, a, evm.Latest)
 		require.NoError(t, err)
 		assert.Equal(t, []byte{}, code)
@@ -108,10 +108,10 @@ func TestCodeFromChain(t *testing.T) {
 		who  common.Address
 		want *big.Int
 	}{
-		{evmtest.Recipient, evmtest.TransferValue()},
-		{evmtest.Beneficiary, evmtest.CreateValue()},
+		{evmtest.Recipient(), evmtest.TransferValue()},
+		{evmtest.Beneficiary(), evmtest.CreateValue()},
 		{sc.Created, new(big.Int)},
-		{evmtest.Forwarder, new(big.Int)},
+		{evmtest.Forwarder(), new(big.Int)},
 	} {
 		got, err := ec.BalanceAt(ctx, b.who, nil)
 		require.NoError(t, err)
@@ -137,7 +137,7 @@ func TestWithAllocToken(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, big.NewInt(42), bal)
 	// The default token is still there, and the chain is at genesis.
-	assert.Equal(t, "1234567891", tokenBig(t, c, evmtest.Token, evm.Latest, "balanceOf", evmtest.Holder))
+	assert.Equal(t, "1234567891", tokenBig(t, c, evmtest.Token(), evm.Latest, "balanceOf", evmtest.Holder()))
 	n, err := s.EthClient().BlockNumber(t.Context())
 	require.NoError(t, err)
 	assert.Equal(t, uint64(0), n)
@@ -151,8 +151,8 @@ func TestTransact(t *testing.T) {
 	ec := s.EthClient()
 
 	// A token transfer, mined in block 1.
-	tok := evmtest.Token
-	data, err := evmtest.TokenABI.Pack("transfer", acc[3].Address, big.NewInt(1_000_000))
+	tok := evmtest.Token()
+	data, err := evmtest.TokenABI().Pack("transfer", acc[3].Address, big.NewInt(1_000_000))
 	require.NoError(t, err)
 	r, err := s.Transact(ctx, acc[1], &tok, nil, data)
 	require.NoError(t, err)
@@ -163,7 +163,7 @@ func TestTransact(t *testing.T) {
 	assert.Equal(t, "0", tokenBig(t, c, tok, evm.BlockNumber(0), "balanceOf", acc[3].Address))
 
 	// A call that reverts is not sent: the estimate fails, no block is made.
-	back, err := evmtest.TokenABI.Pack("transfer", acc[2].Address, big.NewInt(1_000_000))
+	back, err := evmtest.TokenABI().Pack("transfer", acc[2].Address, big.NewInt(1_000_000))
 	require.NoError(t, err)
 	_, err = s.Transact(ctx, acc[3], &tok, nil, back) // acc[3] holds 1 LUSD, sends 1 LUSD: fine
 	require.NoError(t, err)
@@ -175,13 +175,13 @@ func TestTransact(t *testing.T) {
 
 	// Factory.create with value, then a bound contract's transact with
 	// TransactOpts, mined by Commit.
-	factory := evmtest.Factory
-	create, err := evmtest.FactoryABI.Pack("create")
+	factory := evmtest.Factory()
+	create, err := evmtest.FactoryABI().Pack("create")
 	require.NoError(t, err)
 	r, err = s.Transact(ctx, acc[0], &factory, big.NewInt(5), create)
 	require.NoError(t, err)
 	require.Len(t, r.Logs, 1)
-	bound := bind.NewBoundContract(tok, evmtest.TokenABI, ec, ec, ec)
+	bound := bind.NewBoundContract(tok, evmtest.TokenABI(), ec, ec, ec)
 	opts := s.TransactOpts(acc[1].Key)
 	opts.Context = ctx
 	assert.Equal(t, acc[1].Address, opts.From)
@@ -248,14 +248,14 @@ func TestAmountsAreCopies(t *testing.T) {
 		want string
 	}{
 		{acc[3].Address, "10000000000000000000000"}, // no transaction of its own
-		{evmtest.Recipient, "1500000000000000000"},
-		{evmtest.Beneficiary, "250000000000000000"},
+		{evmtest.Recipient(), "1500000000000000000"},
+		{evmtest.Beneficiary(), "250000000000000000"},
 	} {
 		got, err := ec.BalanceAt(ctx, b.who, nil)
 		require.NoError(t, err)
 		assert.Equal(t, b.want, got.String(), b.who.Hex())
 	}
 	c := client(t, s)
-	assert.Equal(t, "1234567891", tokenBig(t, c, evmtest.Token, evm.Earliest, "balanceOf", evmtest.Holder))
-	assert.Equal(t, "534567891", tokenBig(t, c, evmtest.Token, evm.Latest, "balanceOf", acc[1].Address))
+	assert.Equal(t, "1234567891", tokenBig(t, c, evmtest.Token(), evm.Earliest, "balanceOf", evmtest.Holder()))
+	assert.Equal(t, "534567891", tokenBig(t, c, evmtest.Token(), evm.Latest, "balanceOf", acc[1].Address))
 }

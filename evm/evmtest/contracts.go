@@ -14,20 +14,29 @@ import (
 
 // The contracts in the genesis of every Server's chain. Their Solidity
 // sources are in contracts/ beside this file; see the package documentation
-// for how the artifacts were made.
-var (
-	// Token is the address of the ERC-20 token "Local USD" (LUSD, 6
-	// decimals). Holder, Accounts()[1] and Accounts()[2] hold it.
-	Token = common.HexToAddress("0x000000000000000000000000000000000000E020")
-	// Forwarder is the address of a contract whose forward(address) passes
-	// the value it receives on to the address with a CALL.
-	Forwarder = common.HexToAddress("0x000000000000000000000000000000000000F044")
-	// Factory is the address of a contract whose create() and
-	// create2(bytes32) make a Child contract with CREATE and CREATE2,
-	// passing the value they receive to it. A Child's owner can destroy it
-	// with destroy(address), a SELFDESTRUCT to the address.
-	Factory = common.HexToAddress("0x000000000000000000000000000000000000FAC7")
-)
+// for how the artifacts were made. The addresses are functions, as are all
+// of this package's defaults, so that no code can change what another test
+// (or the next New) sees.
+
+// Token returns the address of the ERC-20 token "Local USD" (LUSD, 6
+// decimals). Holder(), Accounts()[1] and Accounts()[2] hold it.
+func Token() common.Address {
+	return common.HexToAddress("0x000000000000000000000000000000000000E020")
+}
+
+// Forwarder returns the address of a contract whose forward(address) passes
+// the value it receives on to the address with a CALL.
+func Forwarder() common.Address {
+	return common.HexToAddress("0x000000000000000000000000000000000000F044")
+}
+
+// Factory returns the address of a contract whose create() and
+// create2(bytes32) make a Child contract with CREATE and CREATE2, passing
+// the value they receive to it. A Child's owner can destroy it with
+// destroy(address), a SELFDESTRUCT to the address.
+func Factory() common.Address {
+	return common.HexToAddress("0x000000000000000000000000000000000000FAC7")
+}
 
 // The token's constants, as its name(), symbol() and decimals() return them.
 const (
@@ -50,19 +59,23 @@ func tokenBalances() []*big.Int {
 //go:embed contracts/*.abi contracts/*.bin contracts/*.bin-runtime
 var artifacts embed.FS
 
-// The ABIs of the genesis contracts, parsed once.
-var (
-	// TokenABI is the ABI of the token at Token: ERC-20 (name, symbol,
-	// decimals, totalSupply, balanceOf, allowance, transfer, approve,
-	// transferFrom and the Transfer and Approval events).
-	TokenABI = mustABI("LocalToken")
-	// ForwarderABI is the ABI of the contract at Forwarder.
-	ForwarderABI = mustABI("Forwarder")
-	// FactoryABI is the ABI of the contract at Factory.
-	FactoryABI = mustABI("Factory")
-	// ChildABI is the ABI of the contracts Factory makes.
-	ChildABI = mustABI("Child")
-)
+// The ABIs of the genesis contracts. Each call parses the embedded ABI
+// anew, so that a caller who changes the result (its maps) changes nothing
+// another sees.
+
+// TokenABI returns the ABI of the token at Token(): ERC-20 (name, symbol,
+// decimals, totalSupply, balanceOf, allowance, transfer, approve,
+// transferFrom and the Transfer and Approval events).
+func TokenABI() abi.ABI { return mustABI("LocalToken") }
+
+// ForwarderABI returns the ABI of the contract at Forwarder().
+func ForwarderABI() abi.ABI { return mustABI("Forwarder") }
+
+// FactoryABI returns the ABI of the contract at Factory().
+func FactoryABI() abi.ABI { return mustABI("Factory") }
+
+// ChildABI returns the ABI of the contracts Factory() makes.
+func ChildABI() abi.ABI { return mustABI("Child") }
 
 func mustABI(name string) abi.ABI {
 	b, err := artifacts.ReadFile("contracts/" + name + ".abi")
@@ -138,10 +151,10 @@ func genesisContracts() types.GenesisAlloc {
 		balances[devAccounts[i].Address] = b
 	}
 	return types.GenesisAlloc{
-		Token:     TokenAccount(balances),
-		Forwarder: {Code: mustHex("Forwarder.bin-runtime"), Balance: new(big.Int)},
-		Factory:   {Code: mustHex("Factory.bin-runtime"), Balance: new(big.Int)},
+		Token():     TokenAccount(balances),
+		Forwarder(): {Code: mustHex("Forwarder.bin-runtime"), Balance: new(big.Int)},
+		Factory():   {Code: mustHex("Factory.bin-runtime"), Balance: new(big.Int)},
 
-		Multicall3: multicall3Account(), // multicall3.go
+		Multicall3(): multicall3Account(), // multicall3.go
 	}
 }

@@ -7,8 +7,8 @@
 //	srv, err := evmtest.New()
 //	if err != nil { ... }
 //	defer srv.Close()
-//	c, err := srv.Client() // an *evm.Client for srv.URL and srv.Key
-//	out, err := c.Call(ctx, evm.CallMsg{To: evmtest.Token, Data: calldata}, evm.Latest)
+//	c, err := srv.Client() // an *evm.Client for srv.URL and srv.Key()
+//	out, err := c.Call(ctx, evm.CallMsg{To: evmtest.Token(), Data: calldata}, evm.Latest)
 //
 // In a test, NewT does the same and closes the server when the test ends:
 //
@@ -72,9 +72,9 @@
 //   - Forwarder, which passes on the value it receives with a CALL, and
 //     Factory, which makes Child contracts with CREATE and CREATE2; a Child's
 //     owner can destroy it (SELFDESTRUCT).
-//   - Multicall3 at its canonical address (evm.Multicall3Address) with the
+//   - Multicall3 at its canonical address (evm.Multicall3Address()) with the
 //     runtime bytecode deployed there on mainnet (Multicall3Code, whose hash
-//     is Multicall3CodeHash), so that evm.Client.Multicall runs as on a real
+//     is Multicall3CodeHash()), so that evm.Client.Multicall runs as on a real
 //     chain; WithoutMulticall3 leaves it out.
 //
 // Unless WithoutScenario is given, New then mines the default scenario, one
@@ -123,7 +123,7 @@
 //
 //	srv := evmtest.NewT(t, evmtest.WithAlloc(types.GenesisAlloc{mine: {Code: code}}))
 //	srv.FailNext(2, nodeaccesstest.RateLimited(time.Second))
-//	got, err := myCodeUnderTest(srv.URL, srv.Key) // retries twice, then succeeds
+//	got, err := myCodeUnderTest(srv.URL, srv.Key()) // retries twice, then succeeds
 //
 // # The contracts
 //

@@ -24,8 +24,8 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	data, _ := evmtest.TokenABI.Pack("balanceOf", evmtest.Holder)
-	out, err := c.Call(context.Background(), evm.CallMsg{To: evmtest.Token, Data: data}, evm.BlockNumber(0))
+	data, _ := evmtest.TokenABI().Pack("balanceOf", evmtest.Holder())
+	out, err := c.Call(context.Background(), evm.CallMsg{To: evmtest.Token(), Data: data}, evm.BlockNumber(0))
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -76,8 +76,8 @@ func ExampleServer_Transact() {
 	defer srv.Close()
 	ctx := context.Background()
 	from := evmtest.Accounts()[1]
-	to := evmtest.Forwarder
-	data, _ := evmtest.ForwarderABI.Pack("forward", evmtest.Recipient)
+	to := evmtest.Forwarder()
+	data, _ := evmtest.ForwarderABI().Pack("forward", evmtest.Recipient())
 	receipt, err := srv.Transact(ctx, from, &to, big.NewInt(1000), data)
 	if err != nil {
 		log.Fatal(err)
@@ -87,7 +87,7 @@ func ExampleServer_Transact() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println("block", receipt.BlockNumber, ops[0].Type, ops[0].To == evmtest.Recipient, ops[0].Value)
+	fmt.Println("block", receipt.BlockNumber, ops[0].Type, ops[0].To == evmtest.Recipient(), ops[0].Value)
 	// Output:
 	// block 1 transfer true 1000
 }
@@ -101,9 +101,9 @@ func ExampleServer_FailNext() {
 	}
 	defer srv.Close()
 	attempts := 0
-	c, _ := srv.Client(nodeaccess.WithHook(func(nodeaccess.Attempt) { attempts++ }))
+	c, _ := srv.Client(nodeaccess.WithHook(func(context.Context, nodeaccess.Attempt) { attempts++ }))
 	srv.FailNext(2, nodeaccesstest.RateLimited(time.Second))
-	code, err := c.Code(context.Background(), evmtest.Token, evm.Latest)
+	code, err := c.Code(context.Background(), evmtest.Token(), evm.Latest)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -139,12 +139,12 @@ func ExampleServer_Revert() {
 	defer srv.Close()
 	ctx := context.Background()
 	snap := srv.Snapshot()
-	from, to := evmtest.Accounts()[3], evmtest.Recipient
+	from, to := evmtest.Accounts()[3], evmtest.Recipient()
 	if _, err := srv.Transact(ctx, from, &to, big.NewInt(1000), nil); err != nil {
 		log.Fatal(err)
 	}
 	balance := func() *big.Int {
-		b, err := srv.EthClient().BalanceAt(ctx, evmtest.Recipient, nil)
+		b, err := srv.EthClient().BalanceAt(ctx, evmtest.Recipient(), nil)
 		if err != nil {
 			log.Fatal(err)
 		}

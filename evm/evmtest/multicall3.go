@@ -8,18 +8,20 @@ import (
 	"github.com/nodeaccess/nodeaccess/evm"
 )
 
-// Multicall3 is the address of Multicall3 in every Server's genesis:
-// evm.Multicall3Address, where it is on most EVM chains, with the runtime
+// Multicall3 returns the address of Multicall3 in every Server's genesis:
+// evm.Multicall3Address(), where it is on most EVM chains, with the runtime
 // bytecode deployed there (Multicall3Code), so that evm.Client.Multicall
 // runs on the local chain as on a real one. WithoutMulticall3 leaves it
 // out.
-var Multicall3 = evm.Multicall3Address
+func Multicall3() common.Address { return evm.Multicall3Address() }
 
-// Multicall3CodeHash is the Keccak-256 hash of Multicall3's runtime
+// Multicall3CodeHash() returns the Keccak-256 hash of Multicall3's runtime
 // bytecode as deployed at Multicall3 on Ethereum mainnet and the chains
 // that share the address (the value the OP Stack's and others' checks of
 // the preinstall compare against).
-var Multicall3CodeHash = common.HexToHash("0xd5c15df687b16f2ff992fc8d767b4216323184a2bbc6ee2f9c398c318e770891")
+func Multicall3CodeHash() common.Hash {
+	return common.HexToHash("0xd5c15df687b16f2ff992fc8d767b4216323184a2bbc6ee2f9c398c318e770891")
+}
 
 // Multicall3Code returns Multicall3's runtime bytecode (3,808 bytes: solc
 // 0.8.12, optimizer on with 10,000,000 runs), a fresh copy on every call.
@@ -38,5 +40,5 @@ func multicall3Account() types.Account {
 // evm.MulticallOptions.Fallback). A later WithAlloc may put an account
 // there again.
 func WithoutMulticall3() Option {
-	return WithAlloc(types.GenesisAlloc{Multicall3: {Balance: new(big.Int)}})
+	return WithAlloc(types.GenesisAlloc{Multicall3(): {Balance: new(big.Int)}})
 }

@@ -71,7 +71,7 @@ func TestScenarioInternalOperations(t *testing.T) {
 	assert.Equal(t, wantCreated, sc.Created)
 	assert.Equal(t, wantCreated2, sc.Created2)
 	assert.Equal(t, wantCreated, crypto.CreateAddress(wantFactory, 0))
-	assert.Equal(t, wantHolder, evmtest.Holder)
+	assert.Equal(t, wantHolder, evmtest.Holder())
 	assert.Len(t, sc.Transactions(), 5)
 }
 
@@ -147,8 +147,8 @@ func TestInternalOperationsTopLevelLeftOut(t *testing.T) {
 
 	// Value through Forwarder: the inner CALL is listed, the top-level
 	// call that brought the value is not.
-	fwd := evmtest.Forwarder
-	data, err := evmtest.ForwarderABI.Pack("forward", acc[3].Address)
+	fwd := evmtest.Forwarder()
+	data, err := evmtest.ForwarderABI().Pack("forward", acc[3].Address)
 	require.NoError(t, err)
 	r, err = s.Transact(t.Context(), acc[2], &fwd, big.NewInt(7), data)
 	require.NoError(t, err)

@@ -12,14 +12,18 @@ import (
 )
 
 // The addresses the default scenario pays. Neither has code or a key.
-var (
-	// Recipient receives the value Forwarder passes on in the Transfer
-	// transaction.
-	Recipient = common.HexToAddress("0x00000000000000000000000000000000000bEEF1")
-	// Beneficiary receives the balance of the Child destroyed in the
-	// SelfDestruct transaction.
-	Beneficiary = common.HexToAddress("0x00000000000000000000000000000000000bEEF2")
-)
+
+// Recipient returns the address that receives the value Forwarder() passes
+// on in the Transfer transaction.
+func Recipient() common.Address {
+	return common.HexToAddress("0x00000000000000000000000000000000000bEEF1")
+}
+
+// Beneficiary returns the address that receives the balance of the Child
+// destroyed in the SelfDestruct transaction.
+func Beneficiary() common.Address {
+	return common.HexToAddress("0x00000000000000000000000000000000000bEEF2")
+}
 
 // The default scenario's amounts. Each function returns a new big.Int on
 // every call, so that no caller can change what another one, or the next
@@ -38,8 +42,8 @@ func CreateValue() *big.Int { return big.NewInt(params.Ether / 4) }
 // leaving Holder 1200 LUSD.
 func TokenTransferAmount() *big.Int { return big.NewInt(34_567_891) }
 
-// Create2Salt is the salt of the CREATE2 child.
-var Create2Salt = crypto.Keccak256Hash([]byte("nodeaccess evmtest salt"))
+// Create2Salt returns the salt of the CREATE2 child.
+func Create2Salt() common.Hash { return crypto.Keccak256Hash([]byte("nodeaccess evmtest salt")) }
 
 // Scenario is the default scenario: five transactions signed by Holder, one
 // per block in blocks 1 to 5, so that ots_getInternalOperations has every
@@ -106,12 +110,12 @@ func (sc Scenario) clone() Scenario {
 func (s *Server) runScenario(ctx context.Context) (Scenario, error) {
 	holder := devAccounts[0]
 	var sc Scenario
-	factoryNonce, err := s.ec.NonceAt(ctx, Factory, nil)
+	factoryNonce, err := s.ec.NonceAt(ctx, Factory(), nil)
 	if err != nil {
 		return sc, fmt.Errorf("evmtest: scenario: %w", err)
 	}
-	sc.Created = crypto.CreateAddress(Factory, factoryNonce)
-	sc.Created2 = crypto.CreateAddress2(Factory, Create2Salt, crypto.Keccak256(ChildInitCode(holder.Address)))
+	sc.Created = crypto.CreateAddress(Factory(), factoryNonce)
+	sc.Created2 = crypto.CreateAddress2(Factory(), Create2Salt(), crypto.Keccak256(ChildInitCode(holder.Address)))
 
 	steps := []struct {
 		name  string
@@ -121,15 +125,15 @@ func (s *Server) runScenario(ctx context.Context) (Scenario, error) {
 		data  []byte
 		ops   []evm.InternalOperation
 	}{
-		{"transfer", &sc.Transfer, Forwarder, TransferValue(), pack(ForwarderABI.Pack("forward", Recipient)),
-			[]evm.InternalOperation{{Type: evm.Transfer, From: Forwarder, To: Recipient, Value: TransferValue()}}},
-		{"create", &sc.Create, Factory, CreateValue(), pack(FactoryABI.Pack("create")),
-			[]evm.InternalOperation{{Type: evm.Create, From: Factory, To: sc.Created, Value: CreateValue()}}},
-		{"create2", &sc.Create2, Factory, nil, pack(FactoryABI.Pack("create2", Create2Salt)),
-			[]evm.InternalOperation{{Type: evm.Create2, From: Factory, To: sc.Created2, Value: new(big.Int)}}},
-		{"selfdestruct", &sc.SelfDestruct, sc.Created, nil, pack(ChildABI.Pack("destroy", Beneficiary)),
-			[]evm.InternalOperation{{Type: evm.SelfDestruct, From: sc.Created, To: Beneficiary, Value: CreateValue()}}},
-		{"token transfer", &sc.TokenTransfer, Token, nil, pack(TokenABI.Pack("transfer", devAccounts[1].Address, TokenTransferAmount())),
+		{"transfer", &sc.Transfer, Forwarder(), TransferValue(), pack(ForwarderABI().Pack("forward", Recipient())),
+			[]evm.InternalOperation{{Type: evm.Transfer, From: Forwarder(), To: Recipient(), Value: TransferValue()}}},
+		{"create", &sc.Create, Factory(), CreateValue(), pack(FactoryABI().Pack("create")),
+			[]evm.InternalOperation{{Type: evm.Create, From: Factory(), To: sc.Created, Value: CreateValue()}}},
+		{"create2", &sc.Create2, Factory(), nil, pack(FactoryABI().Pack("create2", Create2Salt())),
+			[]evm.InternalOperation{{Type: evm.Create2, From: Factory(), To: sc.Created2, Value: new(big.Int)}}},
+		{"selfdestruct", &sc.SelfDestruct, sc.Created, nil, pack(ChildABI().Pack("destroy", Beneficiary())),
+			[]evm.InternalOperation{{Type: evm.SelfDestruct, From: sc.Created, To: Beneficiary(), Value: CreateValue()}}},
+		{"token transfer", &sc.TokenTransfer, Token(), nil, pack(TokenABI().Pack("transfer", devAccounts[1].Address, TokenTransferAmount())),
 			[]evm.InternalOperation{}},
 	}
 	for _, st := range steps {

@@ -164,16 +164,16 @@ func (s *Server) String() string {
 // *nodeaccesstest.Server masks it too). Key and Endpoint return it.
 func (s *Server) Format(f fmt.State, _ rune) { _, _ = f.Write([]byte(s.String())) }
 
-// Client returns an evm.Client for this server: evm.New(s.URL, s.Key,
+// Client returns an evm.Client for this server: evm.New(s.URL, s.Key(),
 // opts...). It posts to {URL}/{Key}; add evm.WithPathSuffix("evm") for
 // {URL}/{Key}/evm, the path of Hyperliquid's EVM on node-access services.
 func (s *Server) Client(opts ...nodeaccess.Option) (*evm.Client, error) {
-	return evm.New(s.URL, s.Key, opts...)
+	return evm.New(s.URL, s.Key(), opts...)
 }
 
 // Endpoint returns the whole endpoint URL as providers show it,
 // {URL}/{Key}, for evm.NewFromURL. It holds the key: do not log it.
-func (s *Server) Endpoint() string { return s.URL + "/" + s.Key }
+func (s *Server) Endpoint() string { return s.URL + "/" + s.Key() }
 
 // EthClient returns a go-ethereum client of the chain's JSON-RPC, connected
 // in-process: no HTTP, no key, no faults. Use it to send transactions, read

@@ -40,8 +40,8 @@ func TestSnapshotRevert(t *testing.T) {
 
 	// Block 6: acc[1] sends 1 LUSD to acc[3]; block 7 is empty; one more
 	// transaction of acc[1]'s waits in the pool.
-	tok := evmtest.Token
-	data, err := evmtest.TokenABI.Pack("transfer", acc[3].Address, big.NewInt(1_000_000))
+	tok := evmtest.Token()
+	data, err := evmtest.TokenABI().Pack("transfer", acc[3].Address, big.NewInt(1_000_000))
 	require.NoError(t, err)
 	r6, err := s.Transact(ctx, acc[1], &tok, nil, data)
 	require.NoError(t, err)

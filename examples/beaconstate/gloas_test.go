@@ -27,7 +27,7 @@ func TestGloasState(t *testing.T) {
 
 	path := filepath.Join(t.TempDir(), "gloas.ssz")
 	got, err := runWith(t, map[string]string{
-		"NODEACCESS_BEACON_URL":   srv.URL + "/beacon/" + srv.Key,
+		"NODEACCESS_BEACON_URL":   srv.URL + "/beacon/" + srv.Key(),
 		"NODEACCESS_BEACON_OUT":   path,
 		"NODEACCESS_BEACON_STATE": beacon.RootID(root).String(),
 	})

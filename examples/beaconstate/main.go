@@ -202,7 +202,11 @@ func readFile(f *os.File, d beacon.Download) (*beacon.State, error) {
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		return nil, err
 	}
-	st, _, err := beacon.ReadState(f, d.Encoding, d.Fork, beacon.SizeHint(d.Bytes))
+	v, err := d.Version()
+	if err != nil {
+		return nil, err
+	}
+	st, _, err := beacon.ReadState(f, d.Encoding, v, beacon.SizeHint(d.Bytes))
 	return st, err
 }
 

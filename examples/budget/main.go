@@ -17,7 +17,7 @@
 //
 // (both endpoints, or neither). It asks TON for the account states of
 // tontest.DefaultAccount, a testnet account, and Hyperliquid for the vault
-// equities of hypertest.DefaultUser.
+// equities of hypertest.DefaultUser().
 package main
 
 import (
@@ -71,7 +71,7 @@ func run(ctx context.Context, out io.Writer, getenv func(string) string) error {
 	var refused atomic.Int64
 	opts := []nodeaccess.Option{
 		nodeaccess.WithBudget(budget),
-		nodeaccess.WithHook(func(a nodeaccess.Attempt) {
+		nodeaccess.WithHook(func(_ context.Context, a nodeaccess.Attempt) {
 			if a.StatusCode == 429 {
 				refused.Add(1)
 			}
@@ -91,7 +91,7 @@ func run(ctx context.Context, out io.Writer, getenv func(string) string) error {
 			return err
 		}
 		calls <- func() error {
-			_, err := hc.UserVaultEquities(ctx, hypertest.DefaultUser)
+			_, err := hc.UserVaultEquities(ctx, hypertest.DefaultUser())
 			return err
 		}
 	}

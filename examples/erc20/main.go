@@ -152,10 +152,10 @@ func configure(getenv func(string) string) (config, error) {
 		cfg.stop = srv.Close
 		cfg.describe = fmt.Sprintf("No NODEACCESS_EVM_URL set: using a local EVM node at %s (key REDACTED).", srv.URL)
 		if cfg.token == (common.Address{}) {
-			cfg.token = evmtest.Token
+			cfg.token = evmtest.Token()
 		}
 		if cfg.holder == (common.Address{}) {
-			cfg.holder = evmtest.Holder
+			cfg.holder = evmtest.Holder()
 		}
 		if cfg.holders == nil {
 			for _, a := range evmtest.Accounts() {
@@ -198,26 +198,27 @@ func address(getenv func(string) string, name string) (common.Address, error) {
 // into the same selector.
 func callOpts(ctx context.Context, b evm.Block) (*bind.CallOpts, error) {
 	opts := &bind.CallOpts{Context: ctx}
-	if n, ok := b.Number(); ok {
-		opts.BlockNumber = new(big.Int).SetUint64(n)
-		return opts, nil
-	}
-	if h, _, ok := b.Hash(); ok {
-		opts.BlockHash = h
-		return opts, nil
-	}
-	switch b.String() {
-	case "latest":
-	case "pending":
-		opts.Pending = true
-	case "safe":
-		opts.BlockNumber = big.NewInt(int64(rpc.SafeBlockNumber))
-	case "finalized":
-		opts.BlockNumber = big.NewInt(int64(rpc.FinalizedBlockNumber))
-	case "earliest":
-		opts.BlockNumber = big.NewInt(int64(rpc.EarliestBlockNumber))
+	switch b := b.(type) {
+	case evm.BlockNumber:
+		opts.BlockNumber = new(big.Int).SetUint64(uint64(b))
+	case evm.BlockHash:
+		opts.BlockHash = b.Hash
+	case evm.Tag:
+		switch b {
+		case evm.Latest:
+		case evm.Pending:
+			opts.Pending = true
+		case evm.Safe:
+			opts.BlockNumber = big.NewInt(int64(rpc.SafeBlockNumber))
+		case evm.Finalized:
+			opts.BlockNumber = big.NewInt(int64(rpc.FinalizedBlockNumber))
+		case evm.Earliest:
+			opts.BlockNumber = big.NewInt(int64(rpc.EarliestBlockNumber))
+		default:
+			return nil, fmt.Errorf("block %s: not a selector this example knows", b)
+		}
 	default:
-		return nil, fmt.Errorf("block %s: not a selector this example knows", b)
+		return nil, fmt.Errorf("block %v: not a selector this example knows", b)
 	}
 	return opts, nil
 }

@@ -42,7 +42,7 @@ func multicallBalances(ctx context.Context, out io.Writer, cfg config, decimals 
 	}
 	res, err := cfg.client.Multicall(ctx, calls, cfg.block)
 	if errors.Is(err, evm.ErrMulticallNotDeployed) {
-		fmt.Fprintf(out, "Multicall3 is not deployed at %s on this chain: no balances in one request.\n", evm.Multicall3Address.Hex())
+		fmt.Fprintf(out, "Multicall3 is not deployed at %s on this chain: no balances in one request.\n", evm.Multicall3Address().Hex())
 		return nil
 	}
 	if err != nil {

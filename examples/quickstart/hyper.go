@@ -25,7 +25,7 @@ func hyperClient(getenv func(string) string) (c *hyper.Client, where string, use
 			srv.Close()
 			return nil, "", user, nil, err
 		}
-		return c, "local hypertest: node " + srv.URL + ", public API " + srv.Public.URL, hypertest.DefaultUser, srv.Close, nil
+		return c, "local hypertest: node " + srv.URL + ", public API " + srv.Public.URL, hypertest.DefaultUser(), srv.Close, nil
 	}
 	var opts []nodeaccess.Option
 	if p := getenv("NODEACCESS_HYPER_PUBLIC_URL"); p != "" {
@@ -41,7 +41,7 @@ func hyperClient(getenv func(string) string) (c *hyper.Client, where string, use
 	}
 	s := getenv("NODEACCESS_HYPER_USER")
 	if s == "" {
-		s = hypertest.DefaultUser.Hex()
+		s = hypertest.DefaultUser().Hex()
 	}
 	if user, err = hyper.ParseAddress(s); err != nil {
 		return nil, "", user, nil, fmt.Errorf("NODEACCESS_HYPER_USER: %w", err)

@@ -37,7 +37,7 @@ func tonClients(getenv func(string) string) (t tonTarget, stop func(), err error
 			srv.Close()
 			return t, nil, err
 		}
-		block := tontest.DefaultBlock
+		block := tontest.DefaultBlock()
 		t.where, t.block, t.account = "local tontest "+srv.URL, &block, tontest.DefaultAccount
 		return t, srv.Close, nil
 	}

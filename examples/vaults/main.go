@@ -8,7 +8,7 @@
 // With no configuration it starts a local Hyperliquid in-process (package
 // hyper/hypertest: a node and a public API on 127.0.0.1 serving recorded
 // data) and says so in its first line; the user is then
-// hypertest.DefaultUser, whose two recorded vaults it shows. To ask a real
+// hypertest.DefaultUser(), whose two recorded vaults it shows. To ask a real
 // node-access service instead, set:
 //
 //	NODEACCESS_HYPER_URL         the node's base URL (https://host), or the
@@ -97,7 +97,7 @@ type config struct {
 }
 
 func readConfig(getenv func(string) string) (config, error) {
-	cfg := config{user: hypertest.DefaultUser, at: time.Now().UTC(), coins: []string{"BTC", "ETH", "HYPE"}}
+	cfg := config{user: hypertest.DefaultUser(), at: time.Now().UTC(), coins: []string{"BTC", "ETH", "HYPE"}}
 	if s := getenv("NODEACCESS_HYPER_USER"); s != "" {
 		u, err := hyper.ParseAddress(s)
 		if err != nil {

@@ -37,7 +37,7 @@ func assertDecimal(t *testing.T, text string, d decimal.Decimal) {
 func TestClientDefaultVaults(t *testing.T) {
 	srv := start(t)
 	c := client(t, srv)
-	got, err := c.UserVaultEquities(context.Background(), hypertest.DefaultUser)
+	got, err := c.UserVaultEquities(context.Background(), hypertest.DefaultUser())
 	require.NoError(t, err)
 	require.Len(t, got, 2)
 
@@ -94,7 +94,7 @@ func TestClientDefaultMids(t *testing.T) {
 		assertDecimal(t, def[key], m.Price)
 	}
 
-	xyz, err := c.AllMids(ctx, hyper.Dex(hypertest.BuilderDex))
+	xyz, err := c.DexMids(ctx, hypertest.BuilderDex)
 	require.NoError(t, err)
 	assert.Equal(t, []hyper.Mid{
 		{Key: "xyz:CL", Kind: hyper.KeyBuilderDex, Price: decimal.RequireFromString("60.123"), Dex: "xyz", Coin: "CL"},
@@ -103,7 +103,7 @@ func TestClientDefaultMids(t *testing.T) {
 	assert.Equal(t, map[string]string{"xyz:CL": "60.123", "xyz:GOLD": "4210.25"}, hypertest.DefaultMids("xyz"))
 	assert.Nil(t, hypertest.DefaultMids("nope"))
 
-	_, err = c.AllMids(ctx, hyper.Dex("nope"))
+	_, err = c.DexMids(ctx, "nope")
 	assert.ErrorIs(t, err, hyper.ErrUnknownDex)
 }
 
@@ -135,8 +135,8 @@ func TestClientSetters(t *testing.T) {
 		`{"vaultAddress":"0xdfc24b077bc1425ad1dea75bcb6f8158e10df303","equity":"12345678901234567890.1234567890"}]`, raw.body)
 
 	// Replacing the default user's data, and emptying it.
-	require.NoError(t, srv.SetVaultEquities(hypertest.DefaultUser, nil))
-	got, err = c.UserVaultEquities(ctx, hypertest.DefaultUser)
+	require.NoError(t, srv.SetVaultEquities(hypertest.DefaultUser(), nil))
+	got, err = c.UserVaultEquities(ctx, hypertest.DefaultUser())
 	require.NoError(t, err)
 	assert.Empty(t, got)
 
@@ -161,11 +161,11 @@ func TestClientSetters(t *testing.T) {
 
 	// A new builder dex becomes known; nil forgets it; "" stays known ({}).
 	require.NoError(t, srv.SetMids("flx", map[string]string{"flx:TSLA": "250"}))
-	flx, err := c.AllMids(ctx, hyper.Dex("flx"))
+	flx, err := c.DexMids(ctx, "flx")
 	require.NoError(t, err)
 	assert.Equal(t, 1, flx.Count(hyper.KeyBuilderDex))
 	require.NoError(t, srv.SetMids("flx", nil))
-	_, err = c.AllMids(ctx, hyper.Dex("flx"))
+	_, err = c.DexMids(ctx, "flx")
 	assert.ErrorIs(t, err, hyper.ErrUnknownDex)
 	require.NoError(t, srv.SetMids("", nil))
 	assert.Equal(t, `{}`, postJSON(t, srv.Public.URL+"/info", `{"type":"allMids"}`).body)
@@ -210,11 +210,11 @@ func TestOptions(t *testing.T) {
 		hypertest.WithVaultEquities(user, []hyper.VaultEquity{{VaultAddress: common.HexToAddress("0xcc"), Equity: decimal.RequireFromString("1.10")}}),
 		hypertest.WithMids("", map[string]string{"ETH": "3000.0"}),
 		hypertest.WithMids("km", map[string]string{"km:US500": "6000"}))
-	assert.Equal(t, testKey, srv.Key)
+	assert.Equal(t, testKey, srv.Key())
 	c := client(t, srv)
 	ctx := context.Background()
 
-	none, err := c.UserVaultEquities(ctx, hypertest.DefaultUser)
+	none, err := c.UserVaultEquities(ctx, hypertest.DefaultUser())
 	require.NoError(t, err)
 	assert.Empty(t, none)
 	got, err := c.UserVaultEquities(ctx, user)
@@ -226,10 +226,10 @@ func TestOptions(t *testing.T) {
 	mids, err := c.AllMids(ctx)
 	require.NoError(t, err)
 	assert.Equal(t, 1, mids.Len())
-	km, err := c.AllMids(ctx, hyper.Dex("km"))
+	km, err := c.DexMids(ctx, "km")
 	require.NoError(t, err)
 	assert.Equal(t, 1, km.Len())
-	_, err = c.AllMids(ctx, hyper.Dex(hypertest.BuilderDex))
+	_, err = c.DexMids(ctx, hypertest.BuilderDex)
 	assert.ErrorIs(t, err, hyper.ErrUnknownDex)
 
 	// A random key by default: 32 hex characters, different each time.
@@ -239,8 +239,8 @@ func TestOptions(t *testing.T) {
 	b, err := hypertest.New()
 	require.NoError(t, err)
 	defer b.Close()
-	assert.Regexp(t, `^[0-9a-f]{32}$`, a.Key)
-	assert.NotEqual(t, a.Key, b.Key)
+	assert.Regexp(t, `^[0-9a-f]{32}$`, a.Key())
+	assert.NotEqual(t, a.Key(), b.Key())
 	assert.NotEqual(t, a.URL, a.Public.URL)
 	assert.Regexp(t, `^http://127\.0\.0\.1:[0-9]+$`, a.URL)
 	assert.Regexp(t, `^http://127\.0\.0\.1:[0-9]+$`, a.Public.URL)
@@ -278,7 +278,7 @@ func TestConcurrentUse(t *testing.T) {
 			defer wg.Done()
 			for j := range 10 {
 				eq := decimal.New(int64(i*100+j), -2)
-				if err := srv.SetVaultEquities(hypertest.DefaultUser, []hyper.VaultEquity{{VaultAddress: common.HexToAddress("0x01"), Equity: eq}}); err != nil {
+				if err := srv.SetVaultEquities(hypertest.DefaultUser(), []hyper.VaultEquity{{VaultAddress: common.HexToAddress("0x01"), Equity: eq}}); err != nil {
 					errs <- err
 				}
 				if err := srv.SetMids("", map[string]string{"BTC": fmt.Sprintf("%d.5", i*100+j)}); err != nil {
@@ -289,7 +289,7 @@ func TestConcurrentUse(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for range 10 {
-				if v, err := c.UserVaultEquities(ctx, hypertest.DefaultUser); err != nil || len(v) == 0 {
+				if v, err := c.UserVaultEquities(ctx, hypertest.DefaultUser()); err != nil || len(v) == 0 {
 					errs <- errors.Join(err, errors.New("no vaults"))
 				}
 				if m, err := c.AllMids(ctx); err != nil || m.Len() == 0 {

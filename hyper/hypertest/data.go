@@ -18,7 +18,7 @@ import (
 //go:embed data/userVaultEquities_2025-08.json data/allMids_2025-12.json
 var recorded embed.FS
 
-// DefaultUser is the user whose vault equities the server knows by default:
+// DefaultUser returns the user whose vault equities the server knows by default:
 // the address of the recorded userVaultEquities body (data/SOURCES.md), with
 // two vaults:
 //
@@ -26,7 +26,9 @@ var recorded embed.FS
 //	0x7f6ce756bdee0db22a8fbda15aa48023aae5a8be  100.003834         locked until 2025-06-13T23:27:19.3Z
 //
 // Any other user has no vaults ([]) until one is set.
-var DefaultUser = common.HexToAddress("0x2b804617c6f63c040377e95bb276811747006f4b")
+func DefaultUser() common.Address {
+	return common.HexToAddress("0x2b804617c6f63c040377e95bb276811747006f4b")
+}
 
 // BuilderDex is the builder-deployed perp dex the public API knows by
 // default, besides the first perp dex "": allMids with dex "xyz" answers
@@ -103,7 +105,7 @@ type store struct {
 func newStore(defaults bool) *store {
 	s := &store{equities: make(map[common.Address][]byte), mids: make(map[string][]byte)}
 	if defaults {
-		s.equities[DefaultUser] = defaultEquities
+		s.equities[DefaultUser()] = defaultEquities
 		s.mids[""] = defaultMids
 		b, err := encodeMids(builderDexMids)
 		if err != nil {
@@ -248,7 +250,7 @@ func isPrice(s string) bool {
 	return true
 }
 
-// checkDex validates a dex name as hyper.Dex does: "" or 1 to 32 ASCII
+// checkDex validates a dex name as hyper.Client.DexMids does: "" or 1 to 32 ASCII
 // letters, digits, '-' or '_'.
 func checkDex(name string) error {
 	if len(name) > 32 {

@@ -7,7 +7,7 @@
 //
 // New starts two servers in one *Server:
 //
-//   - the node, at Server.URL with the access key Server.Key (random unless
+//   - the node, at Server.URL with the access key Server.Key() (random unless
 //     WithKey sets it): POST {URL}/{key}/info serves userVaultEquities. Like a
 //     node-access provider's node it answers HTTP 422 with the text/plain body
 //     "Failed to deserialize the JSON body into the target type" (UnsupportedBody)
@@ -40,7 +40,7 @@
 // Without options the server answers with recorded data (data/SOURCES.md)
 // and a few hand-written keys of forms no recorded body shows:
 //
-//   - userVaultEquities for DefaultUser (0x2b804617c6f63c040377e95bb276811747006f4b):
+//   - userVaultEquities for DefaultUser() (0x2b804617c6f63c040377e95bb276811747006f4b):
 //     the recorded body with two vaults, equities 688536.0314879999 and
 //     100.003834, locked until 2025-01-24T05:48:51.869Z and
 //     2025-06-13T23:27:19.3Z;
@@ -72,11 +72,11 @@
 //
 //	func TestDashboard(t *testing.T) {
 //		srv := hypertest.NewT(t) // New, closed when the test ends, t.Fatal if it cannot start
-//		c, err := srv.Client() // hyper.New(srv.URL, srv.Key, hyper.WithPublicURL(srv.Public.URL))
+//		c, err := srv.Client() // hyper.New(srv.URL, srv.Key(), hyper.WithPublicURL(srv.Public.URL))
 //		if err != nil {
 //			t.Fatal(err)
 //		}
-//		vaults, err := c.UserVaultEquities(ctx, hypertest.DefaultUser)
+//		vaults, err := c.UserVaultEquities(ctx, hypertest.DefaultUser())
 //		// vaults[0].Equity is 688536.0314879999
 //	}
 package hypertest

@@ -29,7 +29,7 @@ func Example() {
 	}
 	ctx := context.Background()
 
-	vaults, err := c.UserVaultEquities(ctx, hypertest.DefaultUser)
+	vaults, err := c.UserVaultEquities(ctx, hypertest.DefaultUser())
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -95,14 +95,14 @@ func ExampleServer_SetMids() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	mids, err := c.AllMids(context.Background(), hyper.Dex("flx"))
+	mids, err := c.DexMids(context.Background(), "flx")
 	if err != nil {
 		log.Fatal(err)
 	}
 	for key, m := range mids.All() {
 		fmt.Println(key, m.Kind, m.Coin, m.Price.StringFixed(-m.Price.Exponent()))
 	}
-	_, err = c.AllMids(context.Background(), hyper.Dex("nope"))
+	_, err = c.DexMids(context.Background(), "nope")
 	fmt.Println(errors.Is(err, hyper.ErrUnknownDex))
 	// Output:
 	// flx:NVDA builder dex NVDA 180.2
@@ -119,7 +119,7 @@ func Example_faults() {
 		log.Fatal(err)
 	}
 	defer srv.Close()
-	c, err := srv.Client(nodeaccess.WithHook(func(a nodeaccess.Attempt) {
+	c, err := srv.Client(nodeaccess.WithHook(func(_ context.Context, a nodeaccess.Attempt) {
 		fmt.Println("attempt", a.Number, a.Op, a.StatusCode)
 	}), nodeaccess.WithBackoff(time.Millisecond, time.Millisecond))
 	if err != nil {
@@ -127,7 +127,7 @@ func Example_faults() {
 	}
 
 	srv.FailNext(2, nodeaccesstest.ServerError(500))
-	vaults, err := c.UserVaultEquities(context.Background(), hypertest.DefaultUser)
+	vaults, err := c.UserVaultEquities(context.Background(), hypertest.DefaultUser())
 	fmt.Println(len(vaults), err)
 
 	srv.Public.FailNext(1, nodeaccesstest.RateLimited(0))

@@ -66,7 +66,7 @@ func TestFaultServerErrorNullRetried(t *testing.T) {
 	srv := start(t)
 	c, rec := faultClient(t, srv)
 	srv.FailNext(2, nodeaccesstest.ServerError(500))
-	got, err := c.UserVaultEquities(context.Background(), hypertest.DefaultUser)
+	got, err := c.UserVaultEquities(context.Background(), hypertest.DefaultUser())
 	require.NoError(t, err)
 	require.Len(t, got, 2)
 	assertDecimal(t, "688536.0314879999", got[0].Equity)
@@ -103,12 +103,12 @@ func TestFaultFinalErrors(t *testing.T) {
 	ctx := context.Background()
 
 	srv.FailNext(2, nodeaccesstest.RateLimited(0))
-	_, err := c.UserVaultEquities(ctx, hypertest.DefaultUser)
+	_, err := c.UserVaultEquities(ctx, hypertest.DefaultUser())
 	assert.ErrorIs(t, err, nodeaccess.ErrRateLimited)
 	testkit.AssertErrNoKey(t, testKey, err)
 
 	srv.FailNext(1, nodeaccesstest.ServerError(422))
-	_, err = c.UserVaultEquities(ctx, hypertest.DefaultUser)
+	_, err = c.UserVaultEquities(ctx, hypertest.DefaultUser())
 	assert.ErrorIs(t, err, hyper.ErrUnsupportedRequest)
 	var he *nodeaccess.HTTPError
 	require.ErrorAs(t, err, &he)
@@ -118,7 +118,7 @@ func TestFaultFinalErrors(t *testing.T) {
 
 	srv.FailNext(1, nodeaccesstest.ServerError(500))
 	srv.FailNext(1, nodeaccesstest.ServerError(503))
-	_, err = c.UserVaultEquities(ctx, hypertest.DefaultUser)
+	_, err = c.UserVaultEquities(ctx, hypertest.DefaultUser())
 	assert.ErrorIs(t, err, nodeaccess.ErrUnavailable)
 	testkit.AssertErrNoKey(t, testKey, err)
 
@@ -131,7 +131,7 @@ func TestWrongKeyThroughClient(t *testing.T) {
 	const wrong = "wrong-key-123"
 	c, err := hyper.New(srv.URL, wrong, hyper.WithPublicURL(srv.Public.URL))
 	require.NoError(t, err)
-	_, err = c.UserVaultEquities(context.Background(), hypertest.DefaultUser)
+	_, err = c.UserVaultEquities(context.Background(), hypertest.DefaultUser())
 	var he *nodeaccess.HTTPError
 	require.ErrorAs(t, err, &he)
 	assert.Equal(t, http.StatusForbidden, he.StatusCode)
@@ -148,13 +148,13 @@ func TestFaultDropConnection(t *testing.T) {
 	srv := start(t)
 	c, rec := faultClient(t, srv)
 	srv.FailNext(1, nodeaccesstest.DropConnection())
-	_, err := c.UserVaultEquities(context.Background(), hypertest.DefaultUser)
+	_, err := c.UserVaultEquities(context.Background(), hypertest.DefaultUser())
 	require.NoError(t, err)
 	assert.Equal(t, []int{0, 200}, statuses(rec))
 
 	one, _ := faultClient(t, srv, nodeaccess.WithoutRetries())
 	srv.FailNext(1, nodeaccesstest.DropConnection())
-	_, err = one.UserVaultEquities(context.Background(), hypertest.DefaultUser)
+	_, err = one.UserVaultEquities(context.Background(), hypertest.DefaultUser())
 	assert.ErrorIs(t, err, nodeaccess.ErrUnavailable)
 	assert.ErrorContains(t, err, "hyper: userVaultEquities: service unavailable: ")
 	testkit.AssertErrNoKey(t, testKey, err)
@@ -167,7 +167,7 @@ func TestFaultSlowBody(t *testing.T) {
 	c, rec := faultClient(t, srv, nodeaccess.WithTimeout(300*time.Millisecond))
 	srv.Public.FailNext(1, nodeaccesstest.SlowBody(5*time.Second))
 	start := time.Now()
-	mids, err := c.AllMids(context.Background(), hyper.Dex(hypertest.BuilderDex))
+	mids, err := c.DexMids(context.Background(), hypertest.BuilderDex)
 	require.NoError(t, err)
 	assert.Equal(t, 2, mids.Len())
 	assert.Less(t, time.Since(start), 4*time.Second, "the slow attempt was cut by the timeout")
@@ -185,7 +185,7 @@ func TestFaultSlowBody(t *testing.T) {
 	testkit.AssertErrNoKey(t, testKey, err)
 
 	srv.FailNext(1, nodeaccesstest.SlowBody(50*time.Millisecond))
-	v, err := one.UserVaultEquities(context.Background(), hypertest.DefaultUser)
+	v, err := one.UserVaultEquities(context.Background(), hypertest.DefaultUser())
 	require.NoError(t, err)
 	assert.Len(t, v, 2)
 }
@@ -196,7 +196,7 @@ func TestFaultTruncatedBody(t *testing.T) {
 	srv := start(t)
 	one, _ := faultClient(t, srv, nodeaccess.WithoutRetries())
 	srv.FailNext(1, nodeaccesstest.TruncatedBody())
-	v, err := one.UserVaultEquities(context.Background(), hypertest.DefaultUser)
+	v, err := one.UserVaultEquities(context.Background(), hypertest.DefaultUser())
 	assert.ErrorIs(t, err, nodeaccess.ErrUnavailable)
 	assert.Nil(t, v)
 	testkit.AssertErrNoKey(t, testKey, err)
@@ -220,18 +220,18 @@ func TestClose(t *testing.T) {
 	require.NoError(t, err)
 	c, err := srv.Client(nodeaccess.WithoutRetries())
 	require.NoError(t, err)
-	_, err = c.UserVaultEquities(context.Background(), hypertest.DefaultUser)
+	_, err = c.UserVaultEquities(context.Background(), hypertest.DefaultUser())
 	require.NoError(t, err)
 	_, err = c.AllMids(context.Background())
 	require.NoError(t, err)
 	srv.Close()
 	srv.Close()
 
-	_, err = c.UserVaultEquities(context.Background(), hypertest.DefaultUser)
+	_, err = c.UserVaultEquities(context.Background(), hypertest.DefaultUser())
 	assert.Error(t, err, "the node is closed")
 	_, err = c.AllMids(context.Background())
 	assert.Error(t, err, "the public API is closed")
-	testkit.AssertErrNoKey(t, srv.Key, err)
+	testkit.AssertErrNoKey(t, srv.Key(), err)
 
 	http.DefaultClient.CloseIdleConnections()
 	deadline := time.Now().Add(2 * time.Second)

@@ -128,7 +128,7 @@ func (s *Server) Client(opts ...nodeaccess.Option) (*hyper.Client, error) {
 	all := make([]nodeaccess.Option, 0, len(opts)+1)
 	all = append(all, hyper.WithPublicURL(s.Public.URL))
 	all = append(all, opts...)
-	return hyper.New(s.URL, s.Key, all...)
+	return hyper.New(s.URL, s.Key(), all...)
 }
 
 // Close stops both servers and waits for their handlers. It may be called

@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	"github.com/nodeaccess/nodeaccess"
-	"github.com/nodeaccess/nodeaccess/hyper"
 	"github.com/nodeaccess/nodeaccess/hyper/hypertest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -123,11 +122,11 @@ func TestWireClientRequests(t *testing.T) {
 	require.NoError(t, err)
 	ctx := context.Background()
 
-	_, err = c.UserVaultEquities(ctx, hypertest.DefaultUser)
+	_, err = c.UserVaultEquities(ctx, hypertest.DefaultUser())
 	require.NoError(t, err)
 	_, err = c.AllMids(ctx)
 	require.NoError(t, err)
-	_, err = c.AllMids(ctx, hyper.Dex(hypertest.BuilderDex))
+	_, err = c.DexMids(ctx, hypertest.BuilderDex)
 	require.NoError(t, err)
 
 	assert.Equal(t, []sent{

@@ -35,7 +35,7 @@ type Config struct {
 	// MaxResponseBytes caps ordinary response bodies; 0 means the default.
 	MaxResponseBytes int64
 
-	// Hook is a func(nodeaccess.Attempt) stored untyped because this package
+	// Hook is a func(context.Context, nodeaccess.Attempt) stored untyped because this package
 	// cannot import the root package.
 	Hook any
 	// Logger receives one record per attempt when set.

@@ -2,6 +2,7 @@ package testkit
 
 import (
 	"bytes"
+	"context"
 	"log/slog"
 	"sync"
 
@@ -18,7 +19,7 @@ type Recorder struct {
 }
 
 // Hook records a; pass it to nodeaccess.WithHook.
-func (r *Recorder) Hook(a nodeaccess.Attempt) {
+func (r *Recorder) Hook(_ context.Context, a nodeaccess.Attempt) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.attempts = append(r.attempts, a)

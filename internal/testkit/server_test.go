@@ -1,6 +1,7 @@
 package testkit_test
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"log/slog"
@@ -55,7 +56,7 @@ func TestRecorder(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			r.Hook(nodeaccess.Attempt{Chain: "evm", Number: i + 1})
+			r.Hook(context.Background(), nodeaccess.Attempt{Chain: "evm", Number: i + 1})
 		}()
 	}
 	wg.Wait()

@@ -60,7 +60,7 @@ func TestBudgetChargesEveryAttempt(t *testing.T) {
 	var mu sync.Mutex
 	var atts []nodeaccess.Attempt
 	c := newClient(t, srv.URL, testKey, fast, nodeaccess.WithBudget(lim), nodeaccess.WithCost("eth_chainId", 3),
-		nodeaccess.WithMaxAttempts(3), nodeaccess.WithHook(func(a nodeaccess.Attempt) { mu.Lock(); atts = append(atts, a); mu.Unlock() }))
+		nodeaccess.WithMaxAttempts(3), nodeaccess.WithHook(func(_ context.Context, a nodeaccess.Attempt) { mu.Lock(); atts = append(atts, a); mu.Unlock() }))
 	start := time.Now()
 	res, err := call(context.Background(), t, c)
 	require.NoError(t, err)
@@ -86,7 +86,7 @@ func TestBudgetWaitEndsWithContext(t *testing.T) {
 	b, err := nodeaccess.NewBudget(1, 1)
 	require.NoError(t, err)
 	var hooked atomic.Int32
-	c := newClient(t, srv.URL, testKey, nodeaccess.WithBudget(b), nodeaccess.WithHook(func(a nodeaccess.Attempt) {
+	c := newClient(t, srv.URL, testKey, nodeaccess.WithBudget(b), nodeaccess.WithHook(func(_ context.Context, a nodeaccess.Attempt) {
 		hooked.Add(1)
 		assert.Equal(t, 1, a.Units)
 	}))
@@ -109,7 +109,7 @@ func TestBudgetWaitReported(t *testing.T) {
 	b, err := nodeaccess.NewBudget(10, 1) // one unit every 100 ms
 	require.NoError(t, err)
 	var waits []time.Duration
-	c := newClient(t, srv.URL, testKey, nodeaccess.WithBudget(b), nodeaccess.WithHook(func(a nodeaccess.Attempt) { waits = append(waits, a.BudgetWait) }))
+	c := newClient(t, srv.URL, testKey, nodeaccess.WithBudget(b), nodeaccess.WithHook(func(_ context.Context, a nodeaccess.Attempt) { waits = append(waits, a.BudgetWait) }))
 	for i := 0; i < 2; i++ {
 		res, err := call(context.Background(), t, c)
 		require.NoError(t, err)

@@ -55,7 +55,7 @@ func TestCheck(t *testing.T) {
 			var hooks []nodeaccess.Attempt
 			c, err := New(Settings{Chain: "test", BaseURL: srv.URL, Key: "k3y", Options: []nodeaccess.Option{
 				nodeaccess.WithBackoff(time.Millisecond, time.Millisecond),
-				nodeaccess.WithHook(func(a nodeaccess.Attempt) { hooks = append(hooks, a) }),
+				nodeaccess.WithHook(func(_ context.Context, a nodeaccess.Attempt) { hooks = append(hooks, a) }),
 			}})
 			require.NoError(t, err)
 			target, err := c.Target("{key}/x")

@@ -172,7 +172,7 @@ func (c *Client) run(ctx context.Context, r *Request, decode func(*Response) err
 		}
 		delay, again := c.nextDelay(ctx, n, &o)
 		if c.hook != nil || c.log != nil {
-			c.report(r, n, start, &o, delay, again)
+			c.report(ctx, r, n, start, &o, delay, again)
 		}
 		if o.err == nil {
 			return resp, nil
@@ -436,8 +436,9 @@ func (c *Client) maskedURL(r *Request) string {
 	return c.red.Text(m)
 }
 
-// report calls the hook and the logger with one attempt's outcome.
-func (c *Client) report(r *Request, n int, start time.Time, o *outcome, delay time.Duration, again bool) {
+// report calls the hook and the logger with one attempt's outcome. ctx is
+// the caller's context (never the attempt's, which has ended).
+func (c *Client) report(ctx context.Context, r *Request, n int, start time.Time, o *outcome, delay time.Duration, again bool) {
 	a := nodeaccess.Attempt{
 		Chain:      c.chain,
 		Op:         r.Op,
@@ -456,14 +457,14 @@ func (c *Client) report(r *Request, n int, start time.Time, o *outcome, delay ti
 		a.WillRetry, a.Retry = true, delay
 	}
 	if c.hook != nil {
-		c.hook(a)
+		c.hook(ctx, a)
 	}
 	if c.log != nil {
-		c.logAttempt(&a)
+		c.logAttempt(ctx, &a)
 	}
 }
 
-func (c *Client) logAttempt(a *nodeaccess.Attempt) {
+func (c *Client) logAttempt(ctx context.Context, a *nodeaccess.Attempt) {
 	attrs := []any{"chain", a.Chain, "op", a.Op, "method", a.Method, "url", a.URL,
 		"attempt", a.Number, "status", a.StatusCode, "duration", a.Duration, "bytes", a.Bytes}
 	if a.Batch != nil {
@@ -471,11 +472,11 @@ func (c *Client) logAttempt(a *nodeaccess.Attempt) {
 	}
 	switch {
 	case a.Err == nil:
-		c.log.Debug("nodeaccess: request", attrs...)
+		c.log.DebugContext(ctx, "nodeaccess: request", attrs...)
 	case a.WillRetry:
-		c.log.Info("nodeaccess: request failed, retrying", append(attrs, "error", a.Err.Error(), "retry_in", a.Retry)...)
+		c.log.InfoContext(ctx, "nodeaccess: request failed, retrying", append(attrs, "error", a.Err.Error(), "retry_in", a.Retry)...)
 	default:
-		c.log.Warn("nodeaccess: request failed", append(attrs, "error", a.Err.Error())...)
+		c.log.WarnContext(ctx, "nodeaccess: request failed", append(attrs, "error", a.Err.Error())...)
 	}
 }
 

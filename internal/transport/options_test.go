@@ -1,6 +1,7 @@
 package transport
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"testing"
@@ -52,7 +53,7 @@ func TestDefaultTransport(t *testing.T) {
 
 func TestOptionsApplied(t *testing.T) {
 	t.Parallel()
-	hook := func(nodeaccess.Attempt) {}
+	hook := func(context.Context, nodeaccess.Attempt) {}
 	hc := &http.Client{}
 	rt := &canned{}
 	c := newClient(t, "https://node.example", testKey,

@@ -1,6 +1,7 @@
 package transport
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 	"net"
@@ -50,7 +51,7 @@ type Client struct {
 
 	cfg      config.Config
 	attempts int
-	hook     func(nodeaccess.Attempt)
+	hook     func(context.Context, nodeaccess.Attempt)
 	log      *slog.Logger
 	ua       []string
 	budget   nodeaccess.Limiter // nil: no budget (budget.go)
@@ -123,7 +124,7 @@ func (c *Client) applyDefaults() {
 	if cfg.MaxResponseBytes == 0 {
 		cfg.MaxResponseBytes = nodeaccess.DefaultMaxResponseBytes
 	}
-	if h, ok := cfg.Hook.(func(nodeaccess.Attempt)); ok {
+	if h, ok := cfg.Hook.(func(context.Context, nodeaccess.Attempt)); ok {
 		c.hook = h
 	}
 	c.log = cfg.Logger

@@ -30,7 +30,7 @@ func TestClientWalksDefaultBlock(t *testing.T) {
 		c := client(t, s, form.opts...)
 		for count := 1; count <= 4; count++ {
 			var got []ton.BlockTransaction
-			for tx, err := range c.AllBlockTransactions(context.Background(), ton.BlockTransactionsQuery{Block: tontest.DefaultBlock, Count: count}) {
+			for tx, err := range c.AllBlockTransactions(context.Background(), ton.BlockTransactionsQuery{Block: tontest.DefaultBlock(), Count: count}) {
 				require.NoError(t, err, "%s count %d", form.name, count)
 				got = append(got, tx)
 			}
@@ -48,7 +48,7 @@ func TestClientWalksDefaultBlock(t *testing.T) {
 		}
 	}
 	// One page: the block id with its recorded hashes.
-	page, err := client(t, s).BlockTransactionsExt(context.Background(), ton.BlockTransactionsQuery{Block: tontest.DefaultBlock})
+	page, err := client(t, s).BlockTransactionsExt(context.Background(), ton.BlockTransactionsQuery{Block: tontest.DefaultBlock()})
 	require.NoError(t, err)
 	assert.Equal(t, "(-1,8000000000000000,39984096):b26/Pw8BYz6VY7RyYB/w2Nf8pKBebsg+H4rT1pH5ZEM=:lLylrj7eZn0TSNxpg4yovJJ4x/ILgeeJ3byS6MFVTJw=", page.Block.String())
 	assert.Equal(t, 40, page.RequestedCount)
@@ -104,7 +104,7 @@ func TestClientUserBlock(t *testing.T) {
 		}
 	}
 	// The default block is not there; removing the user's block unknowns it.
-	_, err = client(t, s, nodeaccess.WithoutRetries()).BlockTransactionsExt(context.Background(), ton.BlockTransactionsQuery{Block: tontest.DefaultBlock})
+	_, err = client(t, s, nodeaccess.WithoutRetries()).BlockTransactionsExt(context.Background(), ton.BlockTransactionsQuery{Block: tontest.DefaultBlock()})
 	var re *nodeaccess.RPCError
 	require.ErrorAs(t, err, &re)
 	assert.Equal(t, 500, re.Code)
@@ -236,7 +236,7 @@ func TestSettersRefuseBadData(t *testing.T) {
 	require.NoError(t, err)
 	assert.Len(t, p.Transactions, 1)
 	var n int
-	for _, err := range c.AllBlockTransactions(context.Background(), ton.BlockTransactionsQuery{Block: tontest.DefaultBlock}) {
+	for _, err := range c.AllBlockTransactions(context.Background(), ton.BlockTransactionsQuery{Block: tontest.DefaultBlock()}) {
 		require.NoError(t, err)
 		n++
 	}
@@ -268,7 +268,7 @@ func TestConcurrentSetAndServe(t *testing.T) {
 					_, err := c.PendingTransactions(ctx, ton.PendingTransactionsQuery{Account: tontest.DefaultAccount})
 					assert.NoError(t, err)
 				case 3:
-					_, err := c.BlockTransactionsExt(ctx, ton.BlockTransactionsQuery{Block: tontest.DefaultBlock, Count: 1})
+					_, err := c.BlockTransactionsExt(ctx, ton.BlockTransactionsQuery{Block: tontest.DefaultBlock(), Count: 1})
 					assert.NoError(t, err)
 				}
 			}

@@ -21,15 +21,15 @@ const (
 )
 
 // DefaultBlockSeqno is the seqno of the masterchain block the server serves
-// by default (DefaultBlock).
+// by default (DefaultBlock()).
 const DefaultBlockSeqno = 39984096
 
-// DefaultBlock is the block the server serves by default: masterchain
+// DefaultBlock returns the block the server serves by default: masterchain
 // block 39984096, (-1,8000000000000000,39984096), recorded from toncenter's
 // getBlockTransactionsExt (data/SOURCES.md) and served with its real id
 // (root and file hashes) and its three real transactions. RecordedBlock
 // returns its data.
-var DefaultBlock = ton.MasterchainBlock(DefaultBlockSeqno)
+func DefaultBlock() ton.BlockRef { return ton.MasterchainBlock(DefaultBlockSeqno) }
 
 // DefaultAccount is the account the server knows by default in API v3
 // (a testnet contract, from the recorded v3 transaction, data/SOURCES.md):

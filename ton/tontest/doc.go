@@ -7,7 +7,7 @@
 //	if err != nil { … }
 //	defer srv.Close()
 //	c, err := srv.Client() // or srv.Client(ton.WithJSONRPC())
-//	for tx, err := range c.AllBlockTransactions(ctx, ton.BlockTransactionsQuery{Block: tontest.DefaultBlock, Count: 2}) { … }
+//	for tx, err := range c.AllBlockTransactions(ctx, ton.BlockTransactionsQuery{Block: tontest.DefaultBlock(), Count: 2}) { … }
 //
 // In a test, NewT(t) does the same in one line: it closes the server when
 // the test ends and stops the test if the server cannot start.
@@ -95,7 +95,7 @@
 // Without WithoutDefaults the server knows, from two recorded bodies
 // (data/SOURCES.md):
 //
-//   - DefaultBlock, masterchain block 39984096, recorded from toncenter:
+//   - DefaultBlock(), masterchain block 39984096, recorded from toncenter:
 //     served with its real id and its three real transactions (accounts
 //     -1:3333… and -1:5555…, fees 0: tick-tock transactions of system
 //     contracts pay none); RecordedBlock returns it.

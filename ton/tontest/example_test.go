@@ -25,7 +25,7 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	for tx, err := range c.AllBlockTransactions(context.Background(), ton.BlockTransactionsQuery{Block: tontest.DefaultBlock, Count: 2}) {
+	for tx, err := range c.AllBlockTransactions(context.Background(), ton.BlockTransactionsQuery{Block: tontest.DefaultBlock(), Count: 2}) {
 		if err != nil {
 			log.Fatal(err)
 		}
@@ -119,12 +119,12 @@ func ExampleServer_FailNext() {
 	}
 	defer srv.Close()
 	attempts := 0
-	c, err := srv.Client(nodeaccess.WithMaxAttempts(2), nodeaccess.WithHook(func(nodeaccess.Attempt) { attempts++ }))
+	c, err := srv.Client(nodeaccess.WithMaxAttempts(2), nodeaccess.WithHook(func(context.Context, nodeaccess.Attempt) { attempts++ }))
 	if err != nil {
 		log.Fatal(err)
 	}
 	srv.FailNext(2, nodeaccesstest.RateLimited(0))
-	_, err = c.BlockTransactionsExt(context.Background(), ton.BlockTransactionsQuery{Block: tontest.DefaultBlock})
+	_, err = c.BlockTransactionsExt(context.Background(), ton.BlockTransactionsQuery{Block: tontest.DefaultBlock()})
 	var re *nodeaccess.RPCError
 	if errors.As(err, &re) {
 		fmt.Println(re.Code, re.Message)
@@ -151,7 +151,7 @@ func ExampleServer_FailNext_retried() {
 	srv.FailNext(1, nodeaccesstest.RateLimited(time.Second))
 	srv.FailNext(1, nodeaccesstest.ServerError(503))
 	n := 0
-	for _, err := range c.AllBlockTransactions(context.Background(), ton.BlockTransactionsQuery{Block: tontest.DefaultBlock, Count: 2}) {
+	for _, err := range c.AllBlockTransactions(context.Background(), ton.BlockTransactionsQuery{Block: tontest.DefaultBlock(), Count: 2}) {
 		if err != nil {
 			log.Fatal(err)
 		}

@@ -48,7 +48,7 @@ func TestWrongKeyAndUnknownPath(t *testing.T) {
 	// Through the client: a typed error, without the key.
 	c, err := ton.New(s.URL, "wrong-key", nodeaccess.WithoutRetries())
 	require.NoError(t, err)
-	_, err = c.BlockTransactionsExt(context.Background(), ton.BlockTransactionsQuery{Block: tontest.DefaultBlock})
+	_, err = c.BlockTransactionsExt(context.Background(), ton.BlockTransactionsQuery{Block: tontest.DefaultBlock()})
 	var he *nodeaccess.HTTPError
 	require.ErrorAs(t, err, &he)
 	assert.Equal(t, 403, he.StatusCode)
@@ -77,7 +77,7 @@ func TestRateLimitBodies(t *testing.T) {
 // typed error; the hook proves the attempts, and no error shows the key.
 func TestFaultsThroughClient(t *testing.T) {
 	ctx := context.Background()
-	q := ton.BlockTransactionsQuery{Block: tontest.DefaultBlock}
+	q := ton.BlockTransactionsQuery{Block: tontest.DefaultBlock()}
 
 	t.Run("429 twice then success, honouring Retry-After", func(t *testing.T) {
 		s := start(t)
@@ -196,7 +196,7 @@ func TestCloseIdempotent(t *testing.T) {
 	require.NoError(t, err)
 	c, err := s.Client()
 	require.NoError(t, err)
-	_, err = c.BlockTransactionsExt(context.Background(), ton.BlockTransactionsQuery{Block: tontest.DefaultBlock})
+	_, err = c.BlockTransactionsExt(context.Background(), ton.BlockTransactionsQuery{Block: tontest.DefaultBlock()})
 	require.NoError(t, err)
 	s.Close()
 	s.Close()

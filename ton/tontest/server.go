@@ -113,7 +113,7 @@ func WithAddressBookEntry(account ton.Address, e ton.AddressBookEntry) Option {
 
 // New starts a local TON endpoint on 127.0.0.1 and returns it serving.
 // Without options the key is random and the data is the default: the
-// recorded masterchain block DefaultBlock, and DefaultAccount with two
+// recorded masterchain block DefaultBlock(), and DefaultAccount with two
 // account states and one pending transaction (see the package
 // documentation). Close it when done.
 func New(opts ...Option) (*Server, error) {
@@ -153,7 +153,7 @@ func New(opts ...Option) (*Server, error) {
 // with opts: pass ton.WithJSONRPC() for the JSON-RPC form of API v2, and
 // any nodeaccess option (retries, hooks, timeouts).
 func (s *Server) Client(opts ...nodeaccess.Option) (*ton.Client, error) {
-	return ton.New(s.URL, s.Key, opts...)
+	return ton.New(s.URL, s.Key(), opts...)
 }
 
 // SetBlock serves b from now on, replacing the block with the same
