@@ -101,15 +101,17 @@ func newPlanServer(t *testing.T) *tontest.Server {
 type clients struct {
 	e *evm.Client
 	t *ton.Client
+	b *nodeaccess.Budget
 }
 
 // newClients returns an EVM and a TON client of url, sharing one budget of
 // the plan's rate and half its bucket when budget is true.
 func newClients(url, key string, budget bool) (clients, error) {
 	opts := []nodeaccess.Option{nodeaccess.WithMaxRetryAfter(time.Minute)}
+	var b *nodeaccess.Budget
 	if budget {
-		b, err := nodeaccess.NewBudget(planRate, planBurst/2)
-		if err != nil {
+		var err error
+		if b, err = nodeaccess.NewBudget(planRate, planBurst/2); err != nil {
 			return clients{}, err
 		}
 		opts = append(opts, nodeaccess.WithBudget(b))
@@ -122,13 +124,15 @@ func newClients(url, key string, budget bool) (clients, error) {
 	if err != nil {
 		return clients{}, err
 	}
-	return clients{e, tc}, nil
+	return clients{e, tc, b}, nil
 }
 
 // callCounts is what a workload's callers saw.
 type callCounts struct {
 	OK     int64 `json:"ok"`     // calls that succeeded
 	Failed int64 `json:"failed"` // calls that ended in an error before the run's end
+	// Units is what each budget spent (nothing without a budget).
+	Units []int64 `json:"units"`
 }
 
 // drive runs n goroutines over sets (round robin) until ctx ends, each
@@ -165,7 +169,13 @@ func drive(ctx context.Context, sets []clients, n int) callCounts {
 		})
 	}
 	wg.Wait()
-	return callCounts{OK: ok.Load(), Failed: failed.Load()}
+	c := callCounts{OK: ok.Load(), Failed: failed.Load()}
+	for _, p := range sets {
+		if p.b != nil {
+			c.Units = append(c.Units, p.b.Stats().Units)
+		}
+	}
+	return c
 }
 
 type planResult struct {
@@ -244,6 +254,7 @@ func runTwoProcesses(t *testing.T, d time.Duration) planResult {
 			}
 			sum.OK += c.OK
 			sum.Failed += c.Failed
+			sum.Units = append(sum.Units, c.Units...)
 		}
 		return sum
 	})
@@ -319,11 +330,27 @@ func TestBudgetPlan(t *testing.T) {
 		results = append(results, runInProcess(t, "two budgets, one process", d, 2))
 	}
 	t.Logf("plan: %g units/s, bucket %d; %d goroutines, %s each", planRate, planBurst, goroutines, d)
-	t.Logf("%-26s %9s %8s %8s %12s %10s %8s", "", "units/s", "% of R", "429s", "429s>1st s", "429 share", "failed")
+	t.Logf("%-26s %9s %8s %8s %12s %10s %8s  %s", "", "units/s", "% of R", "429s", "429s>1st s", "429 share", "failed", "budgets' shares")
 	for _, r := range results {
 		attempts := r.served + r.rejected
-		t.Logf("%-26s %9.1f %7.1f%% %8d %12d %9.2f%% %8d", r.name, float64(r.units)/r.seconds,
+		t.Logf("%-26s %9.1f %7.1f%% %8d %12d %9.2f%% %8d  %s", r.name, float64(r.units)/r.seconds,
 			100*float64(r.units)/r.seconds/planRate, r.rejected, r.rejectedAfterFirstSecond,
-			100*float64(r.rejected)/float64(max(1, attempts)), r.calls.Failed)
+			100*float64(r.rejected)/float64(max(1, attempts)), r.calls.Failed, shares(r.calls.Units))
 	}
+}
+
+// shares is each budget's share of the units the budgets spent.
+func shares(units []int64) string {
+	if len(units) < 2 {
+		return "-"
+	}
+	var sum int64
+	for _, u := range units {
+		sum += u
+	}
+	var parts []string
+	for _, u := range units {
+		parts = append(parts, fmt.Sprintf("%.0f%%", 100*float64(u)/float64(max(1, sum))))
+	}
+	return strings.Join(parts, " / ")
 }
