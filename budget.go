@@ -28,7 +28,7 @@ type Limiter interface {
 // The AIMD constants of Budget: how it backs off after a 429 and how it
 // recovers, the way TCP's congestion control does. They were chosen by
 // measurement (bench/README.md, section 5): a plan shared by two processes,
-// each with a Budget of the plan's whole rate, served 90 to 93 % of the
+// each with a Budget of the plan's whole rate, served 90 to 95 % of the
 // plan with them (20 s runs), against 80 to 85 % with the classic halving on
 // every 429 and a tenth of the plan back per second. What a 429 costs there is mostly the
 // provider's Retry-After (whole seconds, while its bucket refills in a
