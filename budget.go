@@ -28,12 +28,13 @@ type Limiter interface {
 // The AIMD constants of Budget: how it backs off after a 429 and how it
 // recovers, the way TCP's congestion control does. They were chosen by
 // measurement (bench/README.md, section 5): a plan shared by two processes,
-// each with a Budget of the plan's whole rate, served 90 to 95 % of the
-// plan with them (20 s runs), against 80 to 85 % with the classic halving on
-// every 429 and a tenth of the plan back per second. What a 429 costs there is mostly the
-// provider's Retry-After (whole seconds, while its bucket refills in a
-// fraction of one), so the constants aim at few 429s: a decrease that
-// matches what the 429 says, and a slow probe for spare units.
+// each with a Budget of the plan's whole rate, served 90 to 95 % of the plan
+// with them (20 s runs), against 80 to 85 % with the classic halving on
+// every 429 and a tenth of the plan back per second. What a 429 costs there
+// is mostly the provider's Retry-After (whole seconds, while its bucket
+// refills in a fraction of one), so the constants aim at few 429s: a
+// decrease that matches what the 429 says, and a slow probe for spare
+// units.
 const (
 	// BudgetDecreaseAtPlan is the factor a 429 multiplies the rate by when
 	// the budget was spending at the plan's full rate: it is not alone on
