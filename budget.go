@@ -26,13 +26,31 @@ type Limiter interface {
 }
 
 // The AIMD constants of Budget: how it backs off after a 429 and how it
-// recovers, the way TCP's congestion control does.
+// recovers, the way TCP's congestion control does. They were chosen by
+// measurement (bench/README.md, section 5): a plan shared by two processes,
+// each with a Budget of the plan's whole rate, served 90 to 95 % of the plan
+// with them (20 s runs), against 80 to 85 % with the classic halving on
+// every 429 and a tenth of the plan back per second. What a 429 costs there
+// is mostly the provider's Retry-After (whole seconds, while its bucket
+// refills in a fraction of one), so the constants aim at few 429s: a
+// decrease that matches what the 429 says, and a slow probe for spare
+// units.
 const (
-	// BudgetDecrease is the factor a 429 multiplies the budget's rate by.
-	BudgetDecrease = 0.5
+	// BudgetDecreaseAtPlan is the factor a 429 multiplies the rate by when
+	// the budget was spending at the plan's full rate: it is not alone on
+	// the plan (or the plan is smaller than configured), and without
+	// knowing how many share it, it halves, as TCP does.
+	BudgetDecreaseAtPlan = 0.5
+	// BudgetDecrease is the factor a 429 multiplies the rate by when the
+	// budget was already below the plan's rate: it has backed off before,
+	// and its share has drifted a little above what the plan leaves it.
+	BudgetDecrease = 0.8
 	// BudgetRecovery is the share of the plan's rate added back per second
-	// after a 429, until the plan's rate is reached again.
-	BudgetRecovery = 0.1
+	// after a 429 (from the end of its Retry-After), until the plan's rate
+	// is reached again: a budget that halved takes 50 s to climb back.
+	// Each probe above what the plan allows ends in a 429 and a pause, so
+	// a slow climb keeps 429s rare.
+	BudgetRecovery = 0.01
 	// BudgetMinShare is the lowest share of the plan's rate a budget falls
 	// to, however many 429s it sees.
 	BudgetMinShare = 1.0 / 64
@@ -46,19 +64,21 @@ const (
 // Before each attempt of a call (retries included) the client waits on the
 // budget for the attempt's cost in units. When the provider answers 429
 // anyway (another process shares the plan, or the plan is smaller than
-// configured), the budget halves its rate, makes every caller wait out the
-// Retry-After the provider asked for (callers already waiting included,
-// which then queue again at the lowered rate rather than all going when the
-// pause ends), and then adds back a tenth of the
-// plan's rate per second until it reaches the plan's rate again (additive
-// increase, multiplicative decrease). Processes that share one plan, each
-// with its own Budget, so converge to a share of it.
+// configured), the budget lowers its rate (halves it when it was at the
+// plan's rate, multiplies it by 0.8 when it had already backed off), makes
+// every caller wait out the Retry-After the provider asked for (callers
+// already waiting included, which then queue again on a new schedule at the
+// lowered rate, with no units saved up, rather than all going when the
+// pause ends), and then adds back 1 % of the plan's rate per second until
+// it reaches the plan's rate again (additive increase, multiplicative
+// decrease; see BudgetDecrease and its siblings for why these numbers).
+// Processes that share one plan, each with its own Budget, so converge to a
+// share of it.
 //
 // Budget is built on golang.org/x/time/rate's token bucket.
 type Budget struct {
 	plan  float64
 	burst int
-	lim   *rate.Limiter
 
 	// window is the time after a decrease in which further 429s do not
 	// decrease again: the attempts already in flight when the first 429
@@ -66,10 +86,14 @@ type Budget struct {
 	window time.Duration
 
 	mu           sync.Mutex
-	cur          float64   // the current rate
-	adjusted     time.Time // when cur was last changed
+	lim          *rate.Limiter // the schedule
+	cur          float64       // the current rate
+	floor        float64       // the rate right after the last decrease
+	epoch        time.Time     // when recovery from it starts (the pause's end)
 	lastDecrease time.Time
 	pausedUntil  time.Time // no unit is spent before this (Retry-After)
+	gen          uint64    // the number of 429s: the schedule's generation
+	restart      bool      // the next reservation starts a new, empty schedule
 	stats        BudgetStats
 }
 
@@ -161,11 +185,12 @@ func (b *Budget) wait(ctx context.Context, units int) error {
 			return err
 		}
 		now := time.Now()
-		b.recover(now)
-		r := b.lim.ReserveN(now, units)
-		if !r.OK() {
-			// Cannot happen: units <= burst, and the limit is never infinite.
-			return errors.New("nodeaccess: budget: reservation refused")
+		r, gen, err := b.reserve(now, units)
+		if err != nil {
+			return err
+		}
+		if r == nil {
+			continue // a 429 came in between: its Retry-After holds
 		}
 		if d := r.DelayFrom(now); d > 0 {
 			if dl, ok := ctx.Deadline(); ok && dl.Before(now.Add(d)) {
@@ -182,22 +207,48 @@ func (b *Budget) wait(ctx context.Context, units int) error {
 			}
 		}
 		// A 429 may have come while this caller waited: its Retry-After
-		// holds for every caller, those already waiting included. Such a
-		// caller queues again after the pause, at the lowered rate, so that
-		// the callers held by the pause do not all go at once when it ends
-		// (the units of the first reservation stay spent: the budget errs
-		// on the slow side).
-		if !b.paused(time.Now()) {
+		// holds for every caller, those already waiting included, and the
+		// schedule this caller queued on was the one the provider refused.
+		// Such a caller queues again, after the pause and at the lowered
+		// rate, so that the callers held by the pause do not all go at once
+		// when it ends.
+		if !b.throttledSince(gen) {
 			return nil
 		}
 	}
 }
 
-// paused reports whether a Retry-After is in force at now.
-func (b *Budget) paused(now time.Time) bool {
+// reserve reserves units at now on the current schedule and returns the
+// schedule's generation; no reservation while a Retry-After is in force.
+func (b *Budget) reserve(now time.Time, units int) (*rate.Reservation, uint64, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return now.Before(b.pausedUntil)
+	if now.Before(b.pausedUntil) {
+		return nil, 0, nil
+	}
+	if b.restart {
+		// The first reservation after a 429 (and its Retry-After): a new
+		// schedule at the lowered rate that starts empty, so that units
+		// saved up before the 429 or during the pause do not go as a
+		// burst into a provider's bucket that is empty.
+		b.restart = false
+		b.lim = rate.NewLimiter(rate.Limit(b.cur), b.burst)
+		b.lim.ReserveN(now, b.burst)
+	}
+	b.recover(now)
+	r := b.lim.ReserveN(now, units)
+	if !r.OK() {
+		// Cannot happen: units <= burst, and the limit is never infinite.
+		return nil, 0, errors.New("nodeaccess: budget: reservation refused")
+	}
+	return r, b.gen, nil
+}
+
+// throttledSince reports whether a 429 was reported since generation gen.
+func (b *Budget) throttledSince(gen uint64) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.gen != gen
 }
 
 // waitPause waits until no Retry-After is in force.
@@ -223,31 +274,31 @@ func (b *Budget) waitPause(ctx context.Context) error {
 	}
 }
 
-// recover adds back BudgetRecovery of the plan's rate per second since the
-// last change, up to the plan's rate.
+// recover sets the rate on the recovery line at now: BudgetRecovery of the
+// plan's rate per second since the pause after the last decrease ended. It
+// runs with b.mu held.
 func (b *Budget) recover(now time.Time) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.cur >= b.plan {
+	if b.cur >= b.plan || !now.After(b.epoch) {
 		return
 	}
-	elapsed := now.Sub(b.adjusted).Seconds()
-	if elapsed <= 0 {
-		return
-	}
-	b.cur = min(b.plan, b.cur+b.plan*BudgetRecovery*elapsed)
-	b.adjusted = now
+	b.cur = min(b.plan, b.floor+b.plan*BudgetRecovery*now.Sub(b.epoch).Seconds())
 	b.lim.SetLimitAt(now, rate.Limit(b.cur))
 }
 
-// Throttled records a 429: the rate is multiplied by BudgetDecrease (once
-// per congestion event, not once per 429 of the attempts already in flight)
-// and no units are spent before retryAfter has passed, by any caller.
+// Throttled records a 429: the rate is multiplied by BudgetDecreaseAtPlan
+// or BudgetDecrease (once per congestion event, not once per 429 of the
+// attempts already in flight), no units are spent before retryAfter has
+// passed, by any caller, and the callers already queued queue again at the
+// lowered rate.
 func (b *Budget) Throttled(retryAfter time.Duration) {
 	now := time.Now()
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.stats.Throttled++
+	// Every caller queued on the schedule the provider refused queues
+	// again on a new one.
+	b.gen++
+	b.restart = true
 	if retryAfter > 0 {
 		if until := now.Add(retryAfter); until.After(b.pausedUntil) {
 			b.pausedUntil = until
@@ -257,17 +308,17 @@ func (b *Budget) Throttled(retryAfter time.Duration) {
 		return
 	}
 	b.lastDecrease = now
-	b.cur = max(b.plan*BudgetMinShare, b.cur*BudgetDecrease)
-	b.adjusted = now
-	if until := b.pausedUntil; until.After(now) {
-		// Recovery starts when the pause ends.
-		b.adjusted = until
+	b.recover(now) // the rate the 429 answered
+	factor := BudgetDecrease
+	if b.cur >= b.plan {
+		factor = BudgetDecreaseAtPlan
 	}
-	b.lim.SetLimitAt(now, rate.Limit(b.cur))
-	// The tokens saved up before the 429 are spent: the provider's bucket
-	// is empty, a burst now would be answered 429 again.
-	if tk := int(b.lim.TokensAt(now)); tk > 0 {
-		b.lim.ReserveN(now, tk)
+	b.cur = max(b.plan*BudgetMinShare, b.cur*factor)
+	b.floor = b.cur
+	// Recovery starts when the pause ends.
+	b.epoch = now
+	if b.pausedUntil.After(now) {
+		b.epoch = b.pausedUntil
 	}
 }
 

@@ -91,9 +91,10 @@ func TestBudgetCancelWhileWaiting(t *testing.T) {
 	assert.Equal(t, int64(0), b2.Stats().Units)
 }
 
-// TestBudgetAIMD: a 429 halves the rate once per congestion event (the 429s
-// of attempts already in flight do not halve it again), and the rate then
-// climbs back by a tenth of the plan per second.
+// TestBudgetAIMD: a 429 at the plan's rate halves the rate once per
+// congestion event (the 429s of attempts already in flight do not halve it
+// again), and the rate then climbs back by BudgetRecovery of the plan per
+// second.
 func TestBudgetAIMD(t *testing.T) {
 	b := newBudget(t, 1000, 10)
 	b.Throttled(0)
@@ -101,20 +102,40 @@ func TestBudgetAIMD(t *testing.T) {
 	b.Throttled(0)
 	s := b.Stats()
 	assert.Equal(t, int64(3), s.Throttled)
-	assert.Equal(t, 500.0, s.Rate)
-	time.Sleep(200 * time.Millisecond)
-	require.NoError(t, b.Wait(context.Background(), 1))
-	r := b.Stats().Rate
-	// 500 + 1000·0.1·0.2 s = 520, give or take the scheduler.
-	assert.Greater(t, r, 515.0)
-	assert.Less(t, r, 560.0)
-	// The lowered rate is the rate callers get: 100 units above the burst
-	// take about 100/530 s, not 100/1000 s.
+	assert.Equal(t, 1000*nodeaccess.BudgetDecreaseAtPlan, s.Rate)
 	start := time.Now()
+	time.Sleep(300 * time.Millisecond)
+	require.NoError(t, b.Wait(context.Background(), 1))
+	elapsed := time.Since(start).Seconds()
+	r := b.Stats().Rate
+	// 500 + 1000·0.01 per second: 503 after 300 ms, give or take the
+	// scheduler.
+	assert.GreaterOrEqual(t, r, 500+1000*nodeaccess.BudgetRecovery*0.3)
+	assert.LessOrEqual(t, r, 500+1000*nodeaccess.BudgetRecovery*elapsed+0.01)
+	// The lowered rate is the rate callers get: 100 units above the burst
+	// take about 100/503 s, not 100/1000 s.
+	start = time.Now()
 	for i := 0; i < 110; i++ {
 		require.NoError(t, b.Wait(context.Background(), 1))
 	}
 	assert.Greater(t, time.Since(start), 170*time.Millisecond)
+}
+
+// TestBudgetDecreaseBelowPlan: a 429 that comes when the budget has backed
+// off already (a congestion event after the first) multiplies the rate by
+// BudgetDecrease, not by BudgetDecreaseAtPlan.
+func TestBudgetDecreaseBelowPlan(t *testing.T) {
+	b := newBudget(t, 1000, 10)
+	start := time.Now()
+	b.Throttled(0) // at the plan's rate: 500
+	require.Equal(t, 500.0, b.Stats().Rate)
+	time.Sleep(time.Second + 50*time.Millisecond) // after the congestion event's window
+	b.Throttled(0)
+	elapsed := time.Since(start).Seconds()
+	r := b.Stats().Rate
+	// (500 + the recovery since the first 429)·0.8: 408.4 after 1.05 s.
+	assert.GreaterOrEqual(t, r, (500+1000*nodeaccess.BudgetRecovery*1.05)*nodeaccess.BudgetDecrease)
+	assert.LessOrEqual(t, r, (500+1000*nodeaccess.BudgetRecovery*elapsed)*nodeaccess.BudgetDecrease)
 }
 
 // TestBudgetRetryAfterEveryCaller: a Retry-After holds for every caller:
@@ -198,4 +219,54 @@ func TestBudgetPauseEndsWithoutBurst(t *testing.T) {
 	// 5 callers at 10 per second after the pause: 400 ms from the first to
 	// the last (all at once before the fix).
 	assert.GreaterOrEqual(t, last-first, 300*time.Millisecond)
+}
+
+// TestBudgetNoBurstAfterPause: the units a budget saved up, before a 429 or
+// during its Retry-After, do not go as a burst when the pause ends: the
+// provider's bucket is empty then, and a burst would earn the next 429 at
+// once. The first callers after the pause are spaced at the lowered rate.
+func TestBudgetNoBurstAfterPause(t *testing.T) {
+	for _, pause := range []time.Duration{0, 150 * time.Millisecond} {
+		b := newBudget(t, 100, 20) // a full burst of 20 saved up
+		b.Throttled(pause)         // 50 units per second from now
+		thrown := time.Now()
+		if pause > 0 {
+			// During the pause 7.5 units would have been saved up again.
+			time.Sleep(pause)
+		}
+		start := time.Now()
+		for i := 0; i < 10; i++ {
+			require.NoError(t, b.Wait(context.Background(), 1))
+		}
+		// 10 units at 50 per second: 200 ms after the pause (at once
+		// when the saved units went as a burst).
+		assert.GreaterOrEqual(t, time.Since(start), 180*time.Millisecond, "pause %v", pause)
+		assert.GreaterOrEqual(t, time.Since(thrown), pause+180*time.Millisecond, "pause %v", pause)
+	}
+}
+
+// TestBudgetRequeueWithoutRetryAfter: callers already queued when a 429
+// comes queue again at the lowered rate, even when the provider gave no
+// Retry-After: the schedule they queued on is the one it refused.
+func TestBudgetRequeueWithoutRetryAfter(t *testing.T) {
+	b := newBudget(t, 20, 1) // one unit every 50 ms
+	require.NoError(t, b.Wait(context.Background(), 1))
+	start := time.Now()
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var last time.Duration
+	for i := 0; i < 5; i++ {
+		wg.Go(func() {
+			require.NoError(t, b.Wait(context.Background(), 1))
+			mu.Lock()
+			last = max(last, time.Since(start))
+			mu.Unlock()
+		})
+	}
+	time.Sleep(20 * time.Millisecond) // all five queued: due at 50..250 ms
+	b.Throttled(0)                    // 10 per second from now
+	wg.Wait()
+	// Five units at 10 per second after 20 ms: the last at about 520 ms
+	// (250 ms on the refused schedule).
+	assert.GreaterOrEqual(t, last, 450*time.Millisecond)
 }
