@@ -120,7 +120,7 @@ func New(opts ...Option) (*Server, error) {
 	}
 	base, err := nodeaccesstest.Start(set.key, WriteError)
 	if err != nil {
-		_ = c.close()
+		c.close()
 		return nil, fmt.Errorf("evmtest: %w", err)
 	}
 	base.Handle("POST /{key}", c.rpc)
@@ -146,7 +146,7 @@ func (s *Server) Close() {
 	s.mu.Unlock()
 	s.closeOnce.Do(func() {
 		s.ec.Close()
-		_ = s.chain.close()
+		s.chain.close()
 	})
 }
 

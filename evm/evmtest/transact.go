@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"time"
 
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/accounts/abi/bind"
@@ -44,17 +45,13 @@ func (s *Server) Commit() common.Hash {
 	return h
 }
 
-// commit seals a block and returns its hash, or an error when the head did
-// not move on (the simulated beacon logs its sealing errors and returns the
-// head's hash whatever happened). The caller holds mu.
+// commit seals a block at the wall clock's time and returns its hash. The
+// caller holds mu.
 func (s *Server) commit() (common.Hash, error) {
-	bc := s.chain.eth.BlockChain()
-	parent := bc.CurrentBlock()
-	h := s.chain.beacon.Commit()
-	if head := bc.CurrentBlock(); head.ParentHash != parent.Hash() || head.Hash() != h {
-		return common.Hash{}, fmt.Errorf("block %d was not sealed", parent.Number.Uint64()+1)
+	if err := s.chain.seal(uint64(time.Now().Unix())); err != nil {
+		return common.Hash{}, err
 	}
-	return h, nil
+	return s.chain.bc.CurrentBlock().Hash(), nil
 }
 
 // SendTransaction adds a signed transaction to the pool; the next Commit
