@@ -266,3 +266,28 @@ func TestBlockSelectors(t *testing.T) {
 	require.True(t, errors.As(err, &rpcErr), "%v", err)
 	assert.Equal(t, -32000, rpcErr.ErrorCode())
 }
+
+// The methods doc.go lists as served exist; the eth methods it lists as not
+// served answer -32601, as a method a node does not have.
+func TestServedMethods(t *testing.T) {
+	t.Parallel()
+	s := shared(t)
+	served := []string{
+		"eth_call", "eth_estimateGas", "eth_getCode", "eth_getBalance", "eth_getStorageAt", "eth_getTransactionCount",
+		"eth_chainId", "eth_blockNumber", "eth_syncing", "eth_accounts", "eth_gasPrice", "eth_maxPriorityFeePerGas",
+		"eth_feeHistory", "eth_blobBaseFee", "eth_getBlockByNumber", "eth_getBlockByHash", "eth_getHeaderByNumber",
+		"eth_getHeaderByHash", "eth_getBlockTransactionCountByNumber", "eth_getBlockTransactionCountByHash",
+		"eth_getTransactionByHash", "eth_getTransactionReceipt", "eth_getLogs", "eth_sendRawTransaction",
+		"net_version", "net_listening", "net_peerCount", "web3_clientVersion", "web3_sha3", "ots_getInternalOperations",
+	}
+	for _, m := range served {
+		_, _, body := post(t, s, "/"+testKey, rpcBody(m, `[]`))
+		assert.NotContains(t, body, `"code":-32601`, m)
+	}
+	for _, m := range []string{"eth_getProof", "eth_createAccessList", "eth_simulateV1", "eth_getBlockReceipts",
+		"eth_sendTransaction", "eth_sign", "eth_signTransaction", "eth_newFilter", "eth_getFilterChanges",
+		"eth_getUncleByBlockNumberAndIndex", "eth_getRawTransactionByHash"} {
+		_, _, body := post(t, s, "/"+testKey, rpcBody(m, `[]`))
+		assert.Equal(t, `{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"the method `+m+` does not exist/is not available"}}`, body, m)
+	}
+}

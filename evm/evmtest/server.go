@@ -16,7 +16,7 @@ import (
 	"github.com/nodeaccess/nodeaccess/nodeaccesstest"
 )
 
-// Server is a local EVM node: go-ethereum's simulated chain answering
+// Server is a local EVM node: a go-ethereum chain in memory answering
 // JSON-RPC at {URL}/{Key} and {URL}/{Key}/evm. Make one with New (or NewT
 // in a test) and Close it when done. Its methods are safe for concurrent
 // use.
