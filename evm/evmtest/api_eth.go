@@ -139,6 +139,7 @@ func (api *ethAPI) GetCode(address common.Address, block *rpc.BlockNumberOrHash)
 // invalidParamsError is a JSON-RPC -32602 error.
 type invalidParamsError struct{ msg string }
 
+// Error returns the message.
 func (e *invalidParamsError) Error() string { return e.msg }
 
 // ErrorCode returns -32602, invalid params.
@@ -260,6 +261,7 @@ func (api *ethAPI) GetBlockTransactionCountByHash(hash common.Hash) *hexutil.Uin
 // txIndexingError is go-ethereum's answer while it indexes transactions.
 type txIndexingError struct{}
 
+// Error returns the message.
 func (txIndexingError) Error() string { return "transaction indexing is in progress" }
 
 // ErrorCode returns -32000.

@@ -115,6 +115,7 @@ func (q *logQuery) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
+// decodeAddress reads a 20-byte hex address.
 func decodeAddress(s string) (common.Address, error) {
 	b, err := hexutil.Decode(s)
 	if err == nil && len(b) != common.AddressLength {
@@ -123,6 +124,7 @@ func decodeAddress(s string) (common.Address, error) {
 	return common.BytesToAddress(b), err
 }
 
+// decodeTopic reads a 32-byte hex topic.
 func decodeTopic(s string) (common.Hash, error) {
 	b, err := hexutil.Decode(s)
 	if err == nil && len(b) != common.HashLength {

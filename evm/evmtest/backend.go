@@ -146,24 +146,30 @@ func (c *chain) stateAtTransaction(ctx context.Context, block *types.Block, inde
 // oracleBackend is the chain as go-ethereum's gas price oracle reads it.
 type oracleBackend struct{ c *chain }
 
+// HeaderByNumber returns the header n selects.
 func (b oracleBackend) HeaderByNumber(_ context.Context, n rpc.BlockNumber) (*types.Header, error) {
 	return b.c.headerByNumber(n)
 }
 
+// BlockByNumber returns the block n selects.
 func (b oracleBackend) BlockByNumber(_ context.Context, n rpc.BlockNumber) (*types.Block, error) {
 	return b.c.blockByNumber(n)
 }
 
+// GetReceipts returns the receipts of the block hash.
 func (b oracleBackend) GetReceipts(_ context.Context, hash common.Hash) (types.Receipts, error) {
 	return b.c.bc.GetReceiptsByHash(hash), nil
 }
 
+// Pending returns the miner's pending block, receipts and state.
 func (b oracleBackend) Pending() (*types.Block, types.Receipts, *state.StateDB) {
 	return b.c.miner.Pending()
 }
 
+// ChainConfig returns the chain's configuration.
 func (b oracleBackend) ChainConfig() *params.ChainConfig { return b.c.config() }
 
+// SubscribeChainHeadEvent subscribes ch to new heads.
 func (b oracleBackend) SubscribeChainHeadEvent(ch chan<- core.ChainHeadEvent) event.Subscription {
 	return b.c.bc.SubscribeChainHeadEvent(ch)
 }

@@ -320,6 +320,7 @@ func (e *revertError) ErrorCode() int { return 3 }
 // ErrorData returns the revert data, hex encoded.
 func (e *revertError) ErrorData() any { return e.data }
 
+// newRevertError makes the revert error of the revert data.
 func newRevertError(data []byte) *revertError {
 	err := vm.ErrExecutionReverted
 	if reason, uerr := abi.UnpackRevert(data); uerr == nil {

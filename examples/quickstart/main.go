@@ -4,7 +4,7 @@
 //	go run ./examples/quickstart
 //
 // With no configuration it starts the SDK's local servers in-process, on
-// 127.0.0.1 (evm/evmtest: go-ethereum's simulated chain; hyper/hypertest,
+// 127.0.0.1 (evm/evmtest: a go-ethereum chain in memory; hyper/hypertest,
 // ton/tontest: recorded data; beacon/beacontest: a generated state), and
 // says so in its first line. Each chain whose URL is set in the environment
 // is called on that service instead; the others stay local:
