@@ -4,20 +4,19 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"slices"
+	"math/big"
+	"runtime"
 
 	"github.com/ethereum/go-ethereum/common"
-	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/consensus/beacon"
+	"github.com/ethereum/go-ethereum/consensus/ethash"
 	"github.com/ethereum/go-ethereum/core"
 	"github.com/ethereum/go-ethereum/core/rawdb"
+	"github.com/ethereum/go-ethereum/core/txpool"
+	"github.com/ethereum/go-ethereum/core/txpool/legacypool"
 	"github.com/ethereum/go-ethereum/core/types"
-	"github.com/ethereum/go-ethereum/crypto"
-	"github.com/ethereum/go-ethereum/eth"
-	"github.com/ethereum/go-ethereum/eth/catalyst"
-	"github.com/ethereum/go-ethereum/eth/ethconfig"
-	"github.com/ethereum/go-ethereum/eth/filters"
-	"github.com/ethereum/go-ethereum/node"
-	"github.com/ethereum/go-ethereum/p2p"
+	"github.com/ethereum/go-ethereum/eth/gasprice"
+	"github.com/ethereum/go-ethereum/miner"
 	"github.com/ethereum/go-ethereum/params"
 	"github.com/ethereum/go-ethereum/rpc"
 	"github.com/ethereum/go-ethereum/version"
@@ -27,107 +26,153 @@ import (
 // backend's).
 const ChainID = 1337
 
-// servedNamespaces are the JSON-RPC namespaces the server answers; a
-// provider's node serves these and keeps admin, debug, miner and txpool to
-// itself.
-var servedNamespaces = []string{"eth", "net", "web3", "ots"}
+// The settings of a go-ethereum node that the chain and its JSON-RPC server
+// take over (go-ethereum's node.DefaultConfig and ethconfig.Defaults), so
+// that the server answers as a node with default settings does.
+const (
+	// batchRequestLimit and batchResponseMaxSize are node.DefaultConfig's
+	// BatchRequestLimit and BatchResponseMaxSize: at most 1000 calls in a
+	// JSON-RPC batch, and 25 MB of responses.
+	batchRequestLimit    = 1000
+	batchResponseMaxSize = 25 * 1000 * 1000
+	// httpBodyLimit is node.DefaultConfig's HTTPBodyLimit: 5 MiB.
+	httpBodyLimit = 5 * 1024 * 1024
+	// gasCeil is the gas limit blocks are built towards (miner.DefaultConfig).
+	gasCeil = 60_000_000
+	// rpcGasCap is the gas cap of eth_call and eth_estimateGas
+	// (ethconfig.Defaults.RPCGasCap).
+	rpcGasCap = 50_000_000
+	// rpcTxFeeCap is the highest fee, in ether, eth_sendRawTransaction
+	// accepts (ethconfig.Defaults.RPCTxFeeCap).
+	rpcTxFeeCap = 1
+	// devEpochLength is the simulated beacon's epoch: a block whose number is
+	// a multiple of it is finalized as soon as it is made.
+	devEpochLength = 32
+)
 
-// chain is go-ethereum's simulated backend taken apart: the node shell, the
-// Ethereum service, the simulated beacon that seals blocks on demand, and a
-// JSON-RPC server of our own that holds only the served namespaces. The
-// node opens no listener (no HTTP, WebSocket, IPC, auth or p2p port): the
-// RPC server is served over the Server's own HTTP, so the access key check
-// is the Server's.
+// chain is a go-ethereum chain without the node around it: a BlockChain on
+// an in-memory database (hash scheme, archive: every block's state stays),
+// go-ethereum's transaction pool and block builder (miner), its gas price
+// oracle, and a JSON-RPC server holding our own eth, net, web3 and ots
+// services. Nothing listens: the RPC server is served over the Server's own
+// HTTP, so the access key check is the Server's. Blocks are sealed as
+// go-ethereum's simulated beacon seals them (seal.go).
 type chain struct {
-	stack  *node.Node
-	eth    *eth.Ethereum
-	beacon *catalyst.SimulatedBeacon
+	bc     *core.BlockChain
+	pool   *txpool.TxPool
+	miner  *miner.Miner
+	oracle *gasprice.Oracle
 	rpc    *rpc.Server
+	// clientVersion is web3_clientVersion's answer.
+	clientVersion string
+
+	// lastBlockTime is the time of the latest block sealed (dropped ones
+	// included); the next one is later. Under Server.mu.
+	lastBlockTime uint64
 }
 
-// newChain assembles the chain as ethclient/simulated.NewBackend does, with
-// the user's alloc over the genesis contracts and accounts.
-func newChain(alloc types.GenesisAlloc) (*chain, error) {
-	nodeConf := node.DefaultConfig
-	nodeConf.DataDir = ""
-	// web3_clientVersion: "Geth/evmtest/v1.17.10-stable/<os>-<arch>/<go>".
-	nodeConf.Name = "geth"
-	nodeConf.UserIdent = "evmtest"
-	nodeConf.Version = fmt.Sprintf("%d.%d.%d-%s", version.Major, version.Minor, version.Patch, version.Meta)
-	nodeConf.P2P = p2p.Config{NoDiscovery: true}
-	// The system contracts of the forks the dev chain starts on, then ours,
-	// then the user's (the user's win on conflict).
-	genesisAlloc := core.SystemContractAllocs()
-	maps.Copy(genesisAlloc, genesisContracts())
+// genesisAlloc is the genesis's accounts: the system contracts of the forks
+// the dev chain starts on, then the genesis contracts (Token, Forwarder,
+// Factory, ...), then the funded accounts, then the user's (the user's win
+// on conflict).
+func genesisAlloc(user types.GenesisAlloc) types.GenesisAlloc {
+	alloc := core.SystemContractAllocs()
+	maps.Copy(alloc, genesisContracts())
 	for _, a := range devAccounts {
-		genesisAlloc[a.Address] = types.Account{Balance: AccountBalance()}
+		alloc[a.Address] = types.Account{Balance: AccountBalance()}
 	}
-	maps.Copy(genesisAlloc, alloc)
+	maps.Copy(alloc, user)
+	return alloc
+}
 
-	ethConf := ethconfig.Defaults
-	ethConf.Genesis = &core.Genesis{
+// newChain builds the chain at its genesis, with the user's alloc over the
+// genesis contracts and accounts.
+func newChain(alloc types.GenesisAlloc) (*chain, error) {
+	genesis := &core.Genesis{
 		Config:   params.AllDevChainProtocolChanges,
-		GasLimit: ethconfig.Defaults.Miner.GasCeil,
-		Alloc:    genesisAlloc,
+		GasLimit: gasCeil,
+		Alloc:    genesisAlloc(alloc),
 	}
-	ethConf.SyncMode = ethconfig.FullSync
+	conf := core.DefaultConfig()
 	// An archive node, as node-access services run: the state of every
 	// block stays readable (eth_call, eth_getBalance, ... at any block,
 	// ots_getInternalOperations of any transaction), not only the last 128
-	// blocks' as with go-ethereum's defaults. With the hash scheme the
-	// in-memory database keeps the whole trie of every block, so that any
-	// block's state can be read, traced on, or made the head again
-	// (Revert).
-	ethConf.NoPruning = true
-	ethConf.StateScheme = rawdb.HashScheme
-	ethConf.TxPool.NoLocals = true
-	ethConf.LogNoHistory = true
-
-	stack, err := node.New(&nodeConf)
+	// blocks'. With the hash scheme the in-memory database keeps the whole
+	// trie of every block, so that any block's state can be read, traced
+	// on, or made the head again (Revert).
+	conf.ArchiveMode = true
+	conf.StateScheme = rawdb.HashScheme
+	conf.TxLookupLimit = 0 // index every block's transactions
+	// The engine go-ethereum gives a proof-of-stake chain without clique
+	// (ethconfig.CreateConsensusEngine).
+	engine := beacon.New(ethash.NewFaker())
+	bc, err := core.NewBlockChain(rawdb.NewMemoryDatabase(), genesis, engine, conf)
 	if err != nil {
-		return nil, fmt.Errorf("evmtest: node: %w", err)
+		return nil, fmt.Errorf("evmtest: blockchain: %w", err)
 	}
-	c := &chain{stack: stack}
-	if c.eth, err = eth.New(stack, &ethConf); err != nil {
-		_ = stack.Close()
-		return nil, fmt.Errorf("evmtest: ethereum service: %w", err)
+	c := &chain{bc: bc, lastBlockTime: bc.CurrentBlock().Time}
+	// The pool as eth.New makes it, without the blob pool: blob
+	// transactions are refused.
+	poolConf := legacypool.DefaultConfig
+	poolConf.NoLocals = true
+	poolConf.Journal = ""
+	legacy := legacypool.New(poolConf, bc)
+	if c.pool, err = txpool.New(poolConf.PriceLimit, bc, []txpool.SubPool{legacy}); err != nil {
+		bc.Stop()
+		return nil, fmt.Errorf("evmtest: transaction pool: %w", err)
 	}
+	c.miner = miner.New(c, miner.DefaultConfig, engine)
+	c.oracle = gasprice.NewOracle(oracleBackend{c}, gasprice.Config{
+		// ethconfig.FullNodeGPO, the full node's oracle.
+		Blocks:           20,
+		Percentile:       60,
+		MaxHeaderHistory: 1024,
+		MaxBlockHistory:  1024,
+		MaxPrice:         gasprice.DefaultMaxPrice,
+		IgnorePrice:      gasprice.DefaultIgnorePrice,
+	}, miner.DefaultConfig.GasPrice)
+	// The genesis is head, safe and finalized, as after the simulated
+	// beacon's first forkchoice update.
+	head := bc.CurrentBlock()
+	bc.SetSafe(head)
+	bc.SetFinalized(head)
+	// "Geth/evmtest/v1.17.10-stable/<os>-<arch>/<go>", as a node named
+	// geth with the identity evmtest names itself.
+	c.clientVersion = fmt.Sprintf("Geth/evmtest/v%d.%d.%d-%s/%s-%s/%s", version.Major, version.Minor, version.Patch, version.Meta,
+		runtime.GOOS, runtime.GOARCH, runtime.Version())
 	if err := c.registerRPC(); err != nil {
-		_ = stack.Close()
-		return nil, err
-	}
-	if err := stack.Start(); err != nil {
-		c.rpc.Stop()
-		_ = stack.Close()
-		return nil, fmt.Errorf("evmtest: starting the node: %w", err)
-	}
-	if c.beacon, err = catalyst.NewSimulatedBeacon(0, common.Address{}, c.eth); err == nil {
-		err = c.beacon.Fork(c.eth.BlockChain().GetCanonicalHash(0))
-	}
-	if err != nil {
 		c.close()
-		return nil, fmt.Errorf("evmtest: simulated beacon: %w", err)
+		return nil, err
 	}
 	return c, nil
 }
 
-// registerRPC builds the JSON-RPC server: the eth and net APIs of the
-// Ethereum service, the log filters, web3 and ots.
+// BlockChain and TxPool make the chain the miner's Backend.
+func (c *chain) BlockChain() *core.BlockChain { return c.bc }
+
+// TxPool returns the chain's transaction pool (the miner's Backend).
+func (c *chain) TxPool() *txpool.TxPool { return c.pool }
+
+// config returns the chain's configuration.
+func (c *chain) config() *params.ChainConfig { return c.bc.Config() }
+
+// chainID returns the chain id as a big.Int.
+func (c *chain) chainID() *big.Int { return c.config().ChainID }
+
+// registerRPC builds the JSON-RPC server with go-ethereum's node limits: the
+// eth, net, web3 and ots services. A provider's node serves these and keeps
+// admin, debug, miner and txpool to itself.
 func (c *chain) registerRPC() error {
-	apis := slices.DeleteFunc(c.eth.APIs(), func(a rpc.API) bool { return a.Namespace != "eth" && a.Namespace != "net" })
-	apis = append(apis,
-		rpc.API{Namespace: "eth", Service: filters.NewFilterAPI(filters.NewFilterSystem(c.eth.APIBackend, filters.Config{}))},
-		rpc.API{Namespace: "web3", Service: &web3API{stack: c.stack}},
-		rpc.API{Namespace: "ots", Service: &otsAPI{eth: c.eth}},
-	)
-	conf := c.stack.Config()
 	c.rpc = rpc.NewServer()
-	c.rpc.SetBatchLimits(conf.BatchRequestLimit, conf.BatchResponseMaxSize)
-	c.rpc.SetHTTPBodyLimit(conf.HTTPBodyLimit)
+	c.rpc.SetBatchLimits(batchRequestLimit, batchResponseMaxSize)
+	c.rpc.SetHTTPBodyLimit(httpBodyLimit)
+	apis := []rpc.API{
+		{Namespace: "eth", Service: &ethAPI{c: c}},
+		{Namespace: "net", Service: &netAPI{}},
+		{Namespace: "web3", Service: &web3API{version: c.clientVersion}},
+		{Namespace: "ots", Service: &otsAPI{c: c}},
+	}
 	for _, a := range apis {
-		if !slices.Contains(servedNamespaces, a.Namespace) {
-			return fmt.Errorf("evmtest: namespace %q is not one to serve", a.Namespace)
-		}
 		if err := c.rpc.RegisterName(a.Namespace, a.Service); err != nil {
 			return fmt.Errorf("evmtest: registering %s: %w", a.Namespace, err)
 		}
@@ -135,22 +180,35 @@ func (c *chain) registerRPC() error {
 	return nil
 }
 
-// close stops the beacon, the RPC server and the node.
-func (c *chain) close() error {
-	var err error
-	if c.beacon != nil {
-		err = c.beacon.Stop()
+// close stops the RPC server, the pool and the chain.
+func (c *chain) close() {
+	if c.rpc != nil {
+		c.rpc.Stop()
 	}
-	c.rpc.Stop()
-	return errors.Join(err, c.stack.Close())
+	if c.pool != nil {
+		_ = c.pool.Close()
+	}
+	c.bc.Stop()
 }
 
-// web3API is the web3 namespace as a go-ethereum node serves it.
-type web3API struct{ stack *node.Node }
+// headerNotFound is go-ethereum's error for a block the chain does not have.
+var errHeaderNotFound = errors.New("header not found")
 
-// ClientVersion returns the node's version string
-// ("Geth/evmtest/v1.17.10-stable/<os>-<arch>/<go version>").
-func (s *web3API) ClientVersion() string { return s.stack.Server().Name }
-
-// Sha3 returns the Keccak-256 hash of input.
-func (s *web3API) Sha3(input hexutil.Bytes) hexutil.Bytes { return crypto.Keccak256(input) }
+// finalizedHash returns the hash of the block the simulated beacon
+// finalizes when number is the head: the last multiple of devEpochLength
+// before it (number itself when it is one), or nil when the chain does not
+// have that block.
+func (c *chain) finalizedHash(number uint64) *common.Hash {
+	var fin uint64
+	if number%devEpochLength == 0 {
+		fin = number
+	} else {
+		fin = (number - 1) / devEpochLength * devEpochLength
+	}
+	b := c.bc.GetHeaderByNumber(fin)
+	if b == nil {
+		return nil
+	}
+	h := b.Hash()
+	return &h
+}

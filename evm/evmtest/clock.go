@@ -34,20 +34,18 @@ func (s *Server) AdjustTime(d time.Duration) error {
 	if s.closed {
 		return ErrClosed
 	}
-	// go-ethereum's AdjustTime reads the pool's pending transactions
-	// without waiting for the pool to settle: a transaction just sent could
-	// be missed (and mined in the adjusted block), one just mined still
-	// seen. Sync first.
-	if err := s.chain.eth.TxPool().Sync(); err != nil {
+	// Wait for the pool to settle before reading its pending transactions
+	// (go-ethereum's AdjustTime does not): a transaction just sent could be
+	// missed (and mined in the adjusted block), one just mined still seen.
+	if err := s.chain.pool.Sync(); err != nil {
 		return fmt.Errorf("evmtest: AdjustTime: %w", err)
 	}
-	bc := s.chain.eth.BlockChain()
-	parent := bc.CurrentBlock()
-	if err := s.chain.beacon.AdjustTime(d); err != nil {
-		return fmt.Errorf("evmtest: AdjustTime: %w", err)
+	if s.chain.pendingCount() != 0 {
+		return errors.New("evmtest: AdjustTime: could not adjust time on non-empty block")
 	}
-	if head := bc.CurrentBlock(); head.ParentHash != parent.Hash() {
-		return errors.New("evmtest: AdjustTime: the block was not sealed")
+	parent := s.chain.bc.CurrentBlock()
+	if err := s.chain.seal(parent.Time + uint64(d/time.Second)); err != nil {
+		return fmt.Errorf("evmtest: AdjustTime: %w", err)
 	}
 	return nil
 }

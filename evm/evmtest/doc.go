@@ -1,8 +1,12 @@
 // Package evmtest runs a local EVM node for tests and examples: a real chain
-// (go-ethereum's simulated backend) that answers JSON-RPC on 127.0.0.1 the
-// way a node-access service does, so that code written against the evm
-// package runs with no network and no key, as net/http/httptest does for
-// HTTP.
+// (go-ethereum's blockchain, state, EVM, transaction pool and block builder,
+// in memory) that answers JSON-RPC on 127.0.0.1 the way a node-access
+// service does, so that code written against the evm package runs with no
+// network and no key, as net/http/httptest does for HTTP. It links
+// go-ethereum's chain packages but not its node (no p2p, no databases on
+// disk, no metrics, no engine API), so that a program or test that imports
+// it builds in about the time one that imports ethclient does (README.md,
+// "The two commands", has the measured times).
 //
 //	srv, err := evmtest.New()
 //	if err != nil { ... }
@@ -21,17 +25,40 @@
 //
 // POST {URL}/{Key} and POST {URL}/{Key}/evm (the path of Hyperliquid's EVM on
 // node-access services; reach it with evm.WithPathSuffix("evm")) both serve
-// the whole JSON-RPC API of the chain: the eth namespace (eth_call, with
-// go-ethereum's state and block overrides as its third and fourth
-// parameters, eth_getCode, eth_getBalance, eth_sendRawTransaction,
-// eth_getLogs, ...), net, web3, and Otterscan's ots_getInternalOperations.
-// Nothing else: the
-// admin, debug, miner and txpool namespaces, which providers keep to
-// themselves, answer -32601. Every request goes through the shared
+// JSON-RPC 2.0, single calls and batches, through go-ethereum's rpc.Server
+// with a geth node's default limits (1000 calls and 25 MB of responses per
+// batch, 5 MiB per request body). The methods served, each with go-ethereum's
+// parameters, result shapes and errors:
+//
+//   - eth_call (with go-ethereum's state and block overrides as its third
+//     and fourth parameters; a revert answers code 3 with the revert data),
+//     eth_estimateGas, eth_getCode, eth_getBalance, eth_getStorageAt,
+//     eth_getTransactionCount ("pending" counts the pool);
+//   - eth_chainId, eth_blockNumber, eth_syncing, eth_accounts (none),
+//     eth_gasPrice, eth_maxPriorityFeePerGas, eth_feeHistory,
+//     eth_blobBaseFee;
+//   - eth_getBlockByNumber, eth_getBlockByHash, eth_getHeaderByNumber,
+//     eth_getHeaderByHash, eth_getBlockTransactionCountByNumber,
+//     eth_getBlockTransactionCountByHash, eth_getTransactionByHash,
+//     eth_getTransactionReceipt, eth_getLogs;
+//   - eth_sendRawTransaction (into go-ethereum's transaction pool, with its
+//     checks and errors; blob transactions are refused);
+//   - net_version, net_listening, net_peerCount, web3_clientVersion,
+//     web3_sha3, and Otterscan's ots_getInternalOperations.
+//
+// That is what the evm package, ethclient and abigen bindings call. Every
+// other method answers -32601 ("the method ... does not exist/is not
+// available"): the admin, debug, miner, txpool and personal namespaces,
+// which providers keep to themselves, and the rest of geth's eth namespace
+// (filters and subscriptions, eth_getProof, eth_createAccessList,
+// eth_simulateV1, eth_getBlockReceipts, eth_sendTransaction and the signing
+// methods, the uncle and raw-transaction methods).
+//
+// Every request goes through the shared
 // nodeaccesstest.Server: a key segment that is not exactly Key (one that
 // extends it or is a prefix of it included) gets 403, another path 404,
 // another method 405, and the faults of nodeaccesstest (see
-// nodeaccesstest.Server.FailNext) apply. The node itself opens no port.
+// nodeaccesstest.Server.FailNext) apply. The chain itself opens no port.
 //
 // Those refusals, and the faults' answers, carry a JSON-RPC error body with
 // "id": null (see WriteError):
@@ -87,8 +114,10 @@
 // big.Int on every call, so that no test can change another's.
 //
 // Blocks are made only by Server.Commit, Server.Transact and
-// Server.AdjustTime; the chain does not mine on its own. Block hashes depend
-// on the time of mining.
+// Server.AdjustTime; the chain does not mine on its own. They are built as
+// go-ethereum's simulated beacon builds them (its miner fills the block from
+// the pool; every block is "safe" at once, and a block whose number is a
+// multiple of 32 is "finalized"). Block hashes depend on the time of mining.
 //
 // # Time and snapshots
 //
@@ -103,8 +132,8 @@
 //
 // A reverted chain is a reorganised one: the dropped blocks stay readable by
 // hash, and their numbers are mined again with other hashes. Not offered:
-// taking the clock back (go-ethereum's simulated beacon keeps the time of
-// the latest block it sealed), and keeping the pool's transactions across a
+// taking the clock back (the chain keeps the time of the latest block it
+// sealed, as go-ethereum's simulated beacon does), and keeping the pool's transactions across a
 // Revert (it empties the pool, as go-ethereum's Rollback does).
 //
 // # After Close

@@ -11,13 +11,12 @@ import (
 	"github.com/ethereum/go-ethereum/core/tracing"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/core/vm"
-	"github.com/ethereum/go-ethereum/eth"
 	"github.com/nodeaccess/nodeaccess/evm"
 )
 
 // otsAPI is the part of Otterscan's ots namespace the server answers:
 // ots_getInternalOperations, as Erigon computes it.
-type otsAPI struct{ eth *eth.Ethereum }
+type otsAPI struct{ c *chain }
 
 // internalOperation is one entry of ots_getInternalOperations' result, in
 // Erigon's JSON: {"type":0,"from":"0x…","to":"0x…","value":"0x…"}.
@@ -34,7 +33,7 @@ type internalOperation struct {
 // JSON-RPC answers with code -32000 and the message
 // "transaction 0x<hash> not found".
 func (api *otsAPI) GetInternalOperations(ctx context.Context, hash common.Hash) ([]internalOperation, error) {
-	bc := api.eth.BlockChain()
+	bc := api.c.bc
 	lookup, _ := bc.GetCanonicalTransaction(hash)
 	if lookup == nil {
 		// Erigon: fmt.Errorf("transaction %#x not found", hash).
@@ -45,11 +44,10 @@ func (api *otsAPI) GetInternalOperations(ctx context.Context, hash common.Hash) 
 		return nil, fmt.Errorf("block %#x not found", lookup.BlockHash)
 	}
 	index := int(lookup.Index)
-	tx, vmctx, statedb, release, err := api.eth.APIBackend.StateAtTransaction(ctx, block, index)
+	tx, vmctx, statedb, err := api.c.stateAtTransaction(ctx, block, index)
 	if err != nil {
 		return nil, err
 	}
-	defer release()
 	cfg := bc.Config()
 	msg, err := core.TransactionToMessage(tx, types.MakeSigner(cfg, block.Number(), block.Time()), block.BaseFee())
 	if err != nil {

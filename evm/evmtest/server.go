@@ -16,7 +16,7 @@ import (
 	"github.com/nodeaccess/nodeaccess/nodeaccesstest"
 )
 
-// Server is a local EVM node: go-ethereum's simulated chain answering
+// Server is a local EVM node: a go-ethereum chain in memory answering
 // JSON-RPC at {URL}/{Key} and {URL}/{Key}/evm. Make one with New (or NewT
 // in a test) and Close it when done. Its methods are safe for concurrent
 // use.
@@ -120,7 +120,7 @@ func New(opts ...Option) (*Server, error) {
 	}
 	base, err := nodeaccesstest.Start(set.key, WriteError)
 	if err != nil {
-		_ = c.close()
+		c.close()
 		return nil, fmt.Errorf("evmtest: %w", err)
 	}
 	base.Handle("POST /{key}", c.rpc)
@@ -146,7 +146,7 @@ func (s *Server) Close() {
 	s.mu.Unlock()
 	s.closeOnce.Do(func() {
 		s.ec.Close()
-		_ = s.chain.close()
+		s.chain.close()
 	})
 }
 

@@ -32,7 +32,7 @@ func (sn Snapshot) Block() uint64 {
 func (s *Server) Snapshot() Snapshot {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	bc := s.chain.eth.BlockChain()
+	bc := s.chain.bc
 	return Snapshot{srv: s, head: bc.CurrentBlock(), safe: bc.CurrentSafeBlock(), finalized: bc.CurrentFinalBlock()}
 }
 
@@ -65,13 +65,13 @@ func (s *Server) Revert(snap Snapshot) error {
 	if s.closed {
 		return ErrClosed
 	}
-	bc := s.chain.eth.BlockChain()
-	pool := s.chain.eth.TxPool()
+	bc := s.chain.bc
+	pool := s.chain.pool
 	if bc.CurrentBlock().Hash() != snap.head.Hash() {
 		// go-ethereum's SimulatedBeacon.Fork would refuse while a
 		// transaction waits in the pool, and one can arrive at any moment
-		// over HTTP; the pool is emptied below anyway. The beacon takes
-		// its next parent from the chain's head when they differ.
+		// over HTTP; the pool is emptied below anyway. The next block is
+		// built on the chain's head.
 		block := bc.GetBlockByHash(snap.head.Hash())
 		if block == nil {
 			return fmt.Errorf("evmtest: Revert to block %d: block %s not found", snap.Block(), snap.head.Hash())

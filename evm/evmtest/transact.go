@@ -6,9 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"time"
 
 	"github.com/ethereum/go-ethereum"
-	"github.com/ethereum/go-ethereum/accounts/abi/bind"
+	"github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
@@ -44,17 +45,13 @@ func (s *Server) Commit() common.Hash {
 	return h
 }
 
-// commit seals a block and returns its hash, or an error when the head did
-// not move on (the simulated beacon logs its sealing errors and returns the
-// head's hash whatever happened). The caller holds mu.
+// commit seals a block at the wall clock's time and returns its hash. The
+// caller holds mu.
 func (s *Server) commit() (common.Hash, error) {
-	bc := s.chain.eth.BlockChain()
-	parent := bc.CurrentBlock()
-	h := s.chain.beacon.Commit()
-	if head := bc.CurrentBlock(); head.ParentHash != parent.Hash() || head.Hash() != h {
-		return common.Hash{}, fmt.Errorf("block %d was not sealed", parent.Number.Uint64()+1)
+	if err := s.chain.seal(uint64(time.Now().Unix())); err != nil {
+		return common.Hash{}, err
 	}
-	return h, nil
+	return s.chain.bc.CurrentBlock().Hash(), nil
 }
 
 // SendTransaction adds a signed transaction to the pool; the next Commit
@@ -71,13 +68,13 @@ func (s *Server) SendTransaction(ctx context.Context, tx *types.Transaction) err
 
 // TransactOpts returns the options an abigen binding's transact methods
 // (and bind.DeployContract) need to sign with key on this chain. Use
-// EthClient as the binding's backend and Commit to mine.
+// EthClient as the binding's backend and Commit to mine. The type is
+// go-ethereum's accounts/abi/bind/v2 TransactOpts, which the v1 package
+// accounts/abi/bind names too (an alias): bindings of either generation
+// take it. (Importing v2 keeps v1's abigen, with go/parser and
+// text/template, out of every build that imports evmtest.)
 func (s *Server) TransactOpts(key *ecdsa.PrivateKey) *bind.TransactOpts {
-	opts, err := bind.NewKeyedTransactorWithChainID(key, big.NewInt(ChainID))
-	if err != nil { // only for a nil chain id
-		panic("evmtest: " + err.Error())
-	}
-	return opts
+	return bind.NewKeyedTransactor(key, big.NewInt(ChainID))
 }
 
 // Transact sends a transaction from from to to (nil: a contract creation

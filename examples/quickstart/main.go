@@ -4,7 +4,7 @@
 //	go run ./examples/quickstart
 //
 // With no configuration it starts the SDK's local servers in-process, on
-// 127.0.0.1 (evm/evmtest: go-ethereum's simulated chain; hyper/hypertest,
+// 127.0.0.1 (evm/evmtest: a go-ethereum chain in memory; hyper/hypertest,
 // ton/tontest: recorded data; beacon/beacontest: a generated state), and
 // says so in its first line. Each chain whose URL is set in the environment
 // is called on that service instead; the others stay local:
@@ -39,8 +39,10 @@
 //	NODEACCESS_BEACON_STATE the state id (default head); a mainnet state is
 //	                        about 300 MB: this downloads and decodes all of it
 //
-// A call the environment gives no input for is skipped with a line saying
-// which variable to set. A key set without its URL is refused (set both, or
+// It ends with what to do next: the URL variables still unset, the local
+// servers for your own tests, the other examples, the tests. A call the
+// environment gives no input for is skipped with a line saying which
+// variable to set. A key set without its URL is refused (set both, or
 // neither). The access keys are never printed.
 package main
 
@@ -91,7 +93,30 @@ func run(ctx context.Context, out io.Writer, getenv func(string) string) error {
 			return fmt.Errorf("%s: %w", c.name, err)
 		}
 	}
+	fmt.Fprint(out, nextSteps(getenv))
 	return nil
+}
+
+// nextSteps is the program's last words: what to do after this run.
+func nextSteps(getenv func(string) string) string {
+	var b strings.Builder
+	b.WriteString("\nNext:\n")
+	var local []string
+	for _, c := range chains {
+		if getenv(c.env) == "" {
+			local = append(local, c.env)
+		}
+	}
+	if len(local) > 0 {
+		b.WriteString("  - Call your provider instead of a local server: set " + strings.Join(local, ", ") +
+			"\n    (and the matching _KEY, or the key inside the URL); go doc ./examples/quickstart lists every variable.\n")
+	}
+	b.WriteString("  - Test your own code against these local servers: evmtest.NewT(t), hypertest, tontest, beacontest\n" +
+		"    (README.md, \"Local servers for your tests\").\n" +
+		"  - Run the other examples: go run ./examples/erc20, ./examples/vaults, ./examples/tonblock,\n" +
+		"    ./examples/beaconstate, ./examples/budget (README.md, \"Examples\").\n" +
+		"  - Run the tests: go test ./...\n")
+	return b.String()
 }
 
 // firstLine says where the calls go.

@@ -66,6 +66,16 @@ func TestQuickstartLocal(t *testing.T) {
 	assert.Contains(t, got, "getBlockTransactionsExt (JSON-RPC form): 3 transactions, the same: true\n")
 	assert.Contains(t, got, "  active  last lt 36582626000003  balance 2.715939331 TON\n")
 	assert.NotContains(t, got, "skipped")
+
+	// It ends by saying what to do next: every chain's URL variable to
+	// reach a real service, the local servers for tests, the other
+	// examples, the tests.
+	next := got[strings.LastIndex(got, "\nNext:\n"):]
+	assert.True(t, strings.HasSuffix(got, "  - Run the tests: go test ./...\n"), "the last line")
+	for _, want := range []string{"NODEACCESS_EVM_URL", "NODEACCESS_HYPER_URL", "NODEACCESS_TON_URL", "NODEACCESS_BEACON_URL",
+		"evmtest.NewT(t)", "go run ./examples/erc20", "go test ./..."} {
+		assert.Contains(t, next, want)
+	}
 }
 
 // servers starts the four local servers with known keys, as a user would
@@ -128,6 +138,9 @@ func TestQuickstartFromEnv(t *testing.T) {
 	assert.Contains(t, got, "getBlockTransactionsExt (-1,8000000000000000,39984096): 3 transactions, incomplete=false\n")
 	assert.Contains(t, got, "pendingTransactions "+tontest.DefaultAccount+": 1 pending\n")
 	assert.Regexp(t, `\nbeacon state finalized: fulu, slot \d+, 16384 validators, \d+ bytes of ssz\n`, got)
+	// Every URL is set: what next has nothing left to configure.
+	assert.Contains(t, got, "\nNext:\n  - Test your own code against these local servers")
+	assert.NotContains(t, got, "Call your provider")
 }
 
 // Only the chains whose URL is set leave the machine; the first line says
@@ -143,6 +156,8 @@ func TestQuickstartPartialEnv(t *testing.T) {
 	assert.Equal(t, "Calling the services in NODEACCESS_*_URL for TON; local servers started in-process on 127.0.0.1 for EVM, Hyperliquid, beacon.", lines[0])
 	assert.Contains(t, got, "\ngetBlockTransactionsExt: skipped (set NODEACCESS_TON_SEQNO)\naccountStates, pendingTransactions: skipped (set NODEACCESS_TON_ACCOUNT)\n")
 	assert.Contains(t, got, "\n== EVM (local evmtest http://127.0.0.1:")
+	// What next names the URLs still unset, not TON's.
+	assert.Contains(t, got, "\nNext:\n  - Call your provider instead of a local server: set NODEACCESS_EVM_URL, NODEACCESS_HYPER_URL, NODEACCESS_BEACON_URL\n")
 
 	got, err = runQuickstart(t, map[string]string{"NODEACCESS_EVM_URL": env["NODEACCESS_EVM_URL"]})
 	require.NoError(t, err)
