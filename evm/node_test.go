@@ -1,7 +1,7 @@
 package evm_test
 
 // Tests against a real node: evmtest's local server (go-ethereum's
-// simulated chain serving JSON-RPC on 127.0.0.1 through the SDK's shared
+// chain (its blockchain and EVM in memory) serving JSON-RPC on 127.0.0.1 through the SDK's shared
 // test server), with the Probe contract (evm/internal/testcontract) added
 // to its genesis alloc and without evmtest's default scenario.
 //

@@ -1,5 +1,5 @@
 // Package testcontract holds Probe, the contract the evm package's node tests
-// call on go-ethereum's simulated backend: its Solidity source (Probe.sol),
+// call on evmtest's chain (go-ethereum's EVM): its Solidity source (Probe.sol),
 // its ABI (Probe.abi), its runtime bytecode (Probe.bin-runtime, hex) and the
 // abigen binding (probe.go). The tests put the runtime code in the genesis
 // alloc, so the contract is never deployed and no creation code is kept.
