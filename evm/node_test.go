@@ -147,7 +147,10 @@ func (env *simEnv) buildChain(key *ecdsa.PrivateKey) error {
 	if chainID.Int64() != evmtest.ChainID {
 		return fmt.Errorf("chain id %v, want %d", chainID, evmtest.ChainID)
 	}
-	opts := env.srv.TransactOpts(key)
+	opts, err := bind.NewKeyedTransactorWithChainID(key, big.NewInt(evmtest.ChainID))
+	if err != nil {
+		return err
+	}
 	opts.Context = ctx
 	tr, err := testcontract.NewProbeTransactor(simContract, ec)
 	if err != nil {

@@ -182,7 +182,8 @@ func TestTransact(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, r.Logs, 1)
 	bound := bind.NewBoundContract(tok, evmtest.TokenABI(), ec, ec, ec)
-	opts := s.TransactOpts(acc[1].Key)
+	opts, err := bind.NewKeyedTransactorWithChainID(acc[1].Key, big.NewInt(evmtest.ChainID))
+	require.NoError(t, err)
 	opts.Context = ctx
 	assert.Equal(t, acc[1].Address, opts.From)
 	tx, err := bound.Transact(opts, "transfer", acc[2].Address, big.NewInt(2))

@@ -146,9 +146,10 @@
 // # In your tests
 //
 // Give the chain your own accounts and contracts with WithAlloc, send
-// transactions with Server.Transact (or EthClient, TransactOpts and
-// Commit), and point the code under test at URL and Key, or at
-// Server.Client:
+// transactions with Server.Transact (or an abigen binding on EthClient,
+// signing with go-ethereum's bind.NewKeyedTransactorWithChainID(key,
+// big.NewInt(ChainID)), then Commit), and point the code under test at URL
+// and Key, or at Server.Client:
 //
 //	srv := evmtest.NewT(t, evmtest.WithAlloc(types.GenesisAlloc{mine: {Code: code}}))
 //	srv.FailNext(2, nodeaccesstest.RateLimited(time.Second))

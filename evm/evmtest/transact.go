@@ -2,14 +2,12 @@ package evmtest
 
 import (
 	"context"
-	"crypto/ecdsa"
 	"errors"
 	"fmt"
 	"math/big"
 	"time"
 
 	"github.com/ethereum/go-ethereum"
-	"github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
@@ -64,17 +62,6 @@ func (s *Server) SendTransaction(ctx context.Context, tx *types.Transaction) err
 		return ErrClosed
 	}
 	return s.ec.SendTransaction(ctx, tx)
-}
-
-// TransactOpts returns the options an abigen binding's transact methods
-// (and bind.DeployContract) need to sign with key on this chain. Use
-// EthClient as the binding's backend and Commit to mine. The type is
-// go-ethereum's accounts/abi/bind/v2 TransactOpts, which the v1 package
-// accounts/abi/bind names too (an alias): bindings of either generation
-// take it. (Importing v2 keeps v1's abigen, with go/parser and
-// text/template, out of every build that imports evmtest.)
-func (s *Server) TransactOpts(key *ecdsa.PrivateKey) *bind.TransactOpts {
-	return bind.NewKeyedTransactor(key, big.NewInt(ChainID))
 }
 
 // Transact sends a transaction from from to to (nil: a contract creation
