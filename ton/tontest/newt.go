@@ -1,6 +1,6 @@
 package tontest
 
-import "testing"
+import "github.com/nodeaccess/nodeaccess/nodeaccesstest"
 
 // NewT starts a server for the test tb, as New does with opts, and closes it
 // when the test ends (tb.Cleanup). When the server cannot start it stops the
@@ -8,12 +8,12 @@ import "testing"
 //
 //	srv := tontest.NewT(t)
 //	c, err := srv.Client()
-func NewT(tb testing.TB, opts ...Option) *Server {
+func NewT(tb nodeaccesstest.TB, opts ...Option) *Server {
 	tb.Helper()
 	s, err := New(opts...)
 	if err != nil {
 		tb.Fatalf("%v", err)
-		return nil // a testing.TB's Fatalf does not return; another's might
+		return nil // testing.TB's Fatalf does not return; another TB's might
 	}
 	tb.Cleanup(s.Close)
 	return s
