@@ -225,7 +225,11 @@ func (c *Client) aggregate3(ctx context.Context, addr common.Address, calls []Ca
 		}
 		return nil, c.t.Wrap(op, err)
 	case res == nil:
-		return nil, c.t.Wrap(op, fmt.Errorf("%w (no code at %s at block %s)", ErrMulticallNotDeployed, addr.Hex(), block))
+		at := Block(Latest) // a nil Block reads latest
+		if block != nil {
+			at = block
+		}
+		return nil, c.t.Wrap(op, fmt.Errorf("%w (no code at %s at block %s)", ErrMulticallNotDeployed, addr.Hex(), at))
 	}
 	for i := range res {
 		if !res[i].Success {

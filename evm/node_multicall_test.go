@@ -221,6 +221,12 @@ func TestNodeMulticallNotDeployed(t *testing.T) {
 		"(no code at 0xcA11bde05977b3631167028862bE2a173976CA11 at block latest)", err.Error())
 	assert.Equal(t, []string{"eth_call=1"}, seen())
 
+	// A nil Block reads latest, and the error says so.
+	_, err = c.Multicall(t.Context(), calls, nil)
+	require.ErrorIs(t, err, evm.ErrMulticallNotDeployed)
+	assert.Contains(t, err.Error(), "at block latest)")
+	seen()
+
 	// Another address with no code is the same.
 	other := common.HexToAddress("0x00000000000000000000000000000000000ca113")
 	_, err = c.MulticallWith(t.Context(), calls, evm.Latest, evm.MulticallOptions{Address: other})
