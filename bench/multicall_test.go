@@ -1,17 +1,12 @@
 package bench_test
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"io"
-	"net"
 	"net/http"
-	"os"
-	"os/exec"
 	"strconv"
 	"strings"
 	"sync"
@@ -33,18 +28,14 @@ import (
 // writes without this SDK: accounts/abi packs aggregate3, ethclient's
 // CallContract sends it, accounts/abi unpacks the answer.
 //
-// The server is a process of its own, as for the other eth_call
-// benchmarks (allocations count only the client): this test binary run
-// again with NODEACCESS_BENCH_MULTICALL_SERVE=1, started on first use (see
-// mcServe). It answers at /{benchKey}/mc, and at /{benchKey}/mc/rtt after
-// mcRTT per HTTP request (the round trip to a remote provider; the batch
-// benchmarks' 5 ms). It decodes every aggregate3 with go-ethereum's abi and
-// refuses it unless every call is the benchmark's balanceOf at "latest".
-const (
-	mcCalls    = 1000
-	mcRTT      = 5 * time.Millisecond
-	mcServeEnv = "NODEACCESS_BENCH_MULTICALL_SERVE"
-)
+// The server is the other eth_call benchmarks' server process (allocations
+// count only the client; see evmcall_test.go's TestMain), whose rpcHandler
+// passes /{benchKey}/mc… to mcHandler. It answers at /{benchKey}/mc, and at
+// /{benchKey}/mc/rtt after batchRTT per HTTP request (the round trip to a
+// remote provider, as for the batch benchmarks). It decodes every
+// aggregate3 with go-ethereum's abi and refuses it unless every call is the
+// benchmark's balanceOf at "latest".
+const mcCalls = 1000
 
 // mcABI is Multicall3's aggregate3.
 var mcABI = func() abi.ABI {
@@ -66,63 +57,6 @@ type mcCall3 struct {
 type mcResult struct {
 	Success    bool
 	ReturnData []byte
-}
-
-// The server process: init runs before TestMain, so that evmcall_test.go's
-// TestMain stays as it is.
-func init() {
-	if os.Getenv(mcServeEnv) == "1" {
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "multicall bench server:", err)
-			os.Exit(1)
-		}
-		srv := &http.Server{Handler: mcHandler(), ReadHeaderTimeout: 10 * time.Second}
-		go func() {
-			_, _ = io.Copy(io.Discard, os.Stdin)
-			os.Exit(0)
-		}()
-		fmt.Printf("http://%s\n", ln.Addr())
-		_ = srv.Serve(ln)
-		os.Exit(1)
-	}
-}
-
-var (
-	mcOnce  sync.Once
-	mcURL   string
-	mcErr   error
-	mcStdin io.WriteCloser // kept, so that the server's stdin stays open
-)
-
-// mcServe starts the server process on first use and returns its URL. It
-// exits when this process does (its stdin closes).
-func mcServe(tb testing.TB) string {
-	tb.Helper()
-	mcOnce.Do(func() {
-		cmd := exec.Command(os.Args[0])
-		cmd.Env = append(os.Environ(), mcServeEnv+"=1")
-		cmd.Stderr = os.Stderr
-		if mcStdin, mcErr = cmd.StdinPipe(); mcErr != nil {
-			return
-		}
-		out, err := cmd.StdoutPipe()
-		if err != nil {
-			mcErr = err
-			return
-		}
-		if mcErr = cmd.Start(); mcErr != nil {
-			return
-		}
-		line, _ := bufio.NewReader(out).ReadString('\n')
-		if mcURL = strings.TrimSpace(line); !strings.HasPrefix(mcURL, "http://") {
-			mcErr = fmt.Errorf("multicall server printed %q, want its URL", line)
-		}
-	})
-	if mcErr != nil {
-		tb.Fatal(mcErr)
-	}
-	return mcURL
 }
 
 // mcHandler answers the benchmark's balanceOf alone, and aggregate3 calls
@@ -155,7 +89,7 @@ func mcHandler() http.Handler {
 			return
 		}
 		if strings.HasSuffix(r.URL.Path, "/rtt") {
-			time.Sleep(mcRTT)
+			time.Sleep(batchRTT)
 		}
 		var req struct {
 			JSONRPC string            `json:"jsonrpc"`
@@ -240,14 +174,13 @@ type mcWay struct {
 
 // mcWays returns the ways against path ("mc" or "mc/rtt"). units, when not
 // nil, receives the request units nodeaccess's hook reports.
-func mcWays(tb testing.TB, path string, units *mcUnits) []mcWay {
+func mcWays(tb testing.TB, path string, units *unitCount) []mcWay {
 	tb.Helper()
-	url := mcServe(tb)
 	opts := []nodeaccess.Option{evm.WithPathSuffix(path)}
 	if units != nil {
 		opts = append(opts, nodeaccess.WithHook(units.add))
 	}
-	na, err := evm.New(url, benchKey, opts...)
+	na, err := evm.New(serverURL, benchKey, opts...)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -273,7 +206,7 @@ func mcWays(tb testing.TB, path string, units *mcUnits) []mcWay {
 		return nil
 	}
 
-	ec, err := ethclient.Dial(url + "/" + benchKey + "/" + path)
+	ec, err := ethclient.Dial(serverURL + "/" + benchKey + "/" + path)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -336,20 +269,6 @@ func mcWays(tb testing.TB, path string, units *mcUnits) []mcWay {
 	}
 }
 
-// mcUnits sums the request units and HTTP attempts nodeaccess's hook
-// reports.
-type mcUnits struct {
-	mu              sync.Mutex
-	units, requests int
-}
-
-func (u *mcUnits) add(_ context.Context, a nodeaccess.Attempt) {
-	u.mu.Lock()
-	u.units += a.Units
-	u.requests++
-	u.mu.Unlock()
-}
-
 // TestMulticallWays checks the setup: each way gets the 1,000 expected
 // results, and nodeaccess charges 1 request unit per aggregate (eth_call
 // at latest costs 1): 1 for one aggregate, 10 for ten, 1,000 one by one.
@@ -358,9 +277,9 @@ func TestMulticallWays(t *testing.T) {
 	ctx := context.Background()
 	want := map[string]int{"nodeaccess-multicall-1x1000": 1, "nodeaccess-multicall-10x100": 10, "nodeaccess-one-by-one": mcCalls}
 	for _, path := range []string{"mc", "mc/rtt"} {
-		units := new(mcUnits)
+		units := new(unitCount)
 		for _, w := range mcWays(t, path, units) {
-			*units = mcUnits{}
+			*units = unitCount{}
 			if err := w.run(ctx); err != nil {
 				t.Fatalf("%s %s: %v", path, w.name, err)
 			}
@@ -369,7 +288,7 @@ func TestMulticallWays(t *testing.T) {
 			}
 		}
 	}
-	na, err := evm.New(mcServe(t), benchKey, evm.WithPathSuffix("mc"), nodeaccess.WithoutRetries())
+	na, err := evm.New(serverURL, benchKey, evm.WithPathSuffix("mc"), nodeaccess.WithoutRetries())
 	if err != nil {
 		t.Fatal(err)
 	}
