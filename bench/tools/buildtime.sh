@@ -5,28 +5,37 @@
 #
 #   (a) a program that only calls eth_call through go-ethereum's ethclient
 #       (a tiny module requiring go-ethereum v1.17.10): the yardstick
-#   (b) go build ./examples/quickstart
+#   (b) the quickstart, ./examples/quickstart
 #   (c) go test -count=1 -run '^$' ./...   (every test binary of the module)
 #   (d) a user's test that imports evm/evmtest (a module with a replace to
 #       this repository), built and run
 #
-# (a) and (b) run back to back, interleaved, ROUNDS times (default 2); (c)
-# and (d) once. It prints the load (uptime) before each build, the wall,
-# user and system times, the package counts (go list -deps) and the
-# binaries' sizes, and the ratio (b)/(a) per round.
+# (a) and (b) are each built two ways: "build" is go build -o /dev/null, and
+# "run" is go run -exec true, which is exactly what the first
+# `go run ./examples/quickstart` compiles and links (go run leaves out debug
+# information) without running the program. Each round builds (a) and (b)
+# back to back, both ways; there are ROUNDS rounds (default 5). (c) and (d)
+# run once. It prints the load (uptime) before each build, the wall, user and
+# system times, the package counts (go list -deps) and the binaries' sizes,
+# then, per way, each round's ratio (b)/(a) in wall and in CPU (user + system)
+# time and the median over the rounds. The machine's load moves single
+# rounds by several percent either way: read the medians.
 #
 #   bench/tools/buildtime.sh [repo]     (default: this script's repository)
 #   ROUNDS=3 SKIP_C=1 bench/tools/buildtime.sh
+#   WAYS=build bench/tools/buildtime.sh      (only go build; or WAYS=run)
 #   BASELINE=/tmp/main bench/tools/buildtime.sh   (also (b0): the quickstart
 #       of another checkout, e.g. main before a change, in the same rounds)
 #
+# A build that fails stops the script: it is not a measurement.
 # Run it on a quiet machine: the numbers are only as good as the load allows.
 set -euo pipefail
 
 repo="$(cd "${1:-$(dirname "$0")/../..}" && pwd)"
-rounds="${ROUNDS:-2}"
+rounds="${ROUNDS:-5}"
+ways="${WAYS:-build run}"
 export PATH="/usr/local/go/bin:$PATH"
-export GOFLAGS="-mod=mod"
+export GOFLAGS="-mod=mod -buildvcs=false"
 export GOPROXY="${GOPROXY:-https://proxy.golang.org}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
@@ -86,7 +95,7 @@ func TestTokenCode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	code, err := c.Code(t.Context(), evmtest.Token, evm.Latest)
+	code, err := c.Code(t.Context(), evmtest.Token(), evm.Latest)
 	if err != nil || len(code) == 0 {
 		t.Fatalf("code %x, %v", code, err)
 	}
@@ -111,7 +120,17 @@ cold() {
   local cache
   cache="$(mktemp -d)"
   echo "-- $name: load $(uptime | sed 's/.*load average: //')"
-  (cd "$dir" && GOCACHE="$cache" /usr/bin/time -f "$name: %e s wall, %U s user, %S s sys, %M KB max RSS" "$@" >/dev/null) 2>&1 | tail -1 | tee -a "$work/times"
+  if ! (cd "$dir" && GOCACHE="$cache" /usr/bin/time -o "$work/time.out" -f "$name: %e s wall, %U s user, %S s sys, %M KB max RSS" "$@" >"$work/cmd.out" 2>&1); then
+    # A build that fails is not a measurement: say so and stop.
+    cat "$work/cmd.out" >&2
+    echo "buildtime.sh: $name failed" >&2
+    exit 1
+  fi
+  cat "$work/time.out"
+  if [ -n "${tag:-}" ]; then
+    # "way who wall cpu" for the summary.
+    awk -v t="$tag" '{print t, $(NF-12), $(NF-9) + $(NF-6)}' "$work/time.out" >>"$work/times"
+  fi
   rm -rf "$cache"
 }
 
@@ -124,18 +143,44 @@ echo "== packages (go list -deps): ethclient-only $(cd "$work/ethclientonly" && 
 (cd "$repo" && go build -o "$work/b.bin" ./examples/quickstart)
 echo "== binaries: ethclient-only $(stat -c %s "$work/a.bin") bytes, quickstart $(stat -c %s "$work/b.bin") bytes"
 
+# cmd WAY PKG: the command that builds PKG the way WAY.
+cmd() {
+  case "$1" in
+  build) echo go build -p 2 -o /dev/null "$2" ;;
+  run) echo go run -p 2 -exec true "$2" ;;
+  *) echo "buildtime.sh: unknown way $1" >&2; exit 2 ;;
+  esac
+}
 for r in $(seq 1 "$rounds"); do
-  cold "round $r (a) ethclient-only" "$work/ethclientonly" go build -p 2 -o /dev/null .
-  cold "round $r (b) quickstart" "$repo" go build -p 2 -o /dev/null ./examples/quickstart
-  if [ -n "${BASELINE:-}" ]; then
-    cold "round $r (b0) baseline quickstart" "$BASELINE" go build -p 2 -o /dev/null ./examples/quickstart
-  fi
+  for w in $ways; do
+    # shellcheck disable=SC2046 # cmd's words are the command.
+    tag="$w a" cold "round $r $w (a) ethclient-only" "$work/ethclientonly" $(cmd "$w" .)
+    # shellcheck disable=SC2046
+    tag="$w b" cold "round $r $w (b) quickstart" "$repo" $(cmd "$w" ./examples/quickstart)
+    if [ -n "${BASELINE:-}" ]; then
+      # shellcheck disable=SC2046
+      tag="$w b0" cold "round $r $w (b0) baseline quickstart" "$BASELINE" $(cmd "$w" ./examples/quickstart)
+    fi
+  done
 done
 if [ -z "${SKIP_C:-}" ]; then
-  cold "(c) go test -run ^\$ ./..." "$repo" go test -p 2 -count=1 -run '^$' ./...
+  tag="" cold "(c) go test -run ^\$ ./..." "$repo" go test -p 2 -count=1 -run '^$' ./...
 fi
-cold "(d) user test importing evmtest" "$work/usertest" go test -p 2 -count=1 .
+tag="" cold "(d) user test importing evmtest" "$work/usertest" go test -p 2 -count=1 .
 
-echo "== (b)/(a) per round (and (b0)/(a) with BASELINE):"
-sed -n 's/^round [0-9]* (\([ab]0*\)).*: \([0-9.]*\) s wall.*/\1 \2/p' "$work/times" |
-  awk '$1 == "a" {a = $2} $1 != "a" {printf "  (%s) %.2fx (%s s / %s s)\n", $1, $2 / a, $2, a}'
+echo "== (b)/(a) per round, in wall and CPU time, and the medians (b0: BASELINE):"
+awk '
+  $2 == "a" { aw[$1] = $3; ac[$1] = $4; next }
+  {
+    k = $1 " (" $2 ")"; n[k]++
+    rw[k, n[k]] = $3 / aw[$1]; rc[k, n[k]] = $4 / ac[$1]
+    line[k] = line[k] sprintf(" %.2fx/%.2fx", $3 / aw[$1], $4 / ac[$1])
+  }
+  function median(arr, k, m,   i, j, t, v) {
+    for (i = 1; i <= m; i++) v[i] = arr[k, i]
+    for (i = 1; i <= m; i++) for (j = i + 1; j <= m; j++) if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
+    return m % 2 ? v[(m + 1) / 2] : (v[m / 2] + v[m / 2 + 1]) / 2
+  }
+  END {
+    for (k in n) printf "  %s wall/CPU per round:%s; median %.2fx wall, %.2fx CPU\n", k, line[k], median(rw, k, n[k]), median(rc, k, n[k])
+  }' "$work/times"
