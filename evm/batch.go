@@ -26,7 +26,8 @@ import (
 //     at 1 MB rather than the count; QuickNode publishes no number;
 //   - jsonrpsee servers (reth's library) refuse above their configured
 //     limit; Hyperliquid's public EVM endpoint is reported to refuse above
-//     20 — use WithMaxBatchSize(20) there.
+//     20 — use WithMaxBatchSize(20) there (hyper.New passes it on to
+//     its EVM client).
 //
 // A server that refuses a batch as too large all the same is handled: see
 // SendBatch.

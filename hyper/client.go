@@ -77,8 +77,12 @@ func publicURLOption(name, rawURL string) nodeaccess.Option {
 // key key. Options from the nodeaccess package (retries, timeouts, HTTP
 // client, hooks, logger) apply to all three endpoints: the node's /info, the
 // public API and the EVM client. WithPublicURL and WithTestnet choose the
-// public API; options of other chain packages are refused.
+// public API. evm.WithMaxBatchSize applies to the EVM client alone (EVM()):
+// set it to the batch size your provider's HyperEVM endpoint accepts. Other
+// options of other chain packages are refused, evm.WithPathSuffix too (the
+// EVM client's path is always {key}/evm).
 func New(baseURL, key string, opts ...nodeaccess.Option) (*Client, error) {
+	opts, evmOnly := splitEVMOptions(opts)
 	node, err := transport.New(transport.Settings{Chain: chain, BaseURL: baseURL, Key: key, Options: opts})
 	if err != nil {
 		return nil, err
@@ -111,12 +115,30 @@ func New(baseURL, key string, opts ...nodeaccess.Option) (*Client, error) {
 	}
 	// The EVM client shares the user's options but not this package's own:
 	// evm.New refuses options of another chain.
-	evmOpts := append(sharedOptions(opts), evm.WithPathSuffix("evm"))
+	evmOpts := append(append(sharedOptions(opts), evmOnly...), evm.WithPathSuffix("evm"))
 	ec, err := evm.New(baseURL, key, evmOpts...)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", chain, err)
 	}
 	return &Client{node: node, nodeInfo: nodeInfo, public: public, publicInfo: publicInfo, publicURL: publicURL, evm: ec}, nil
+}
+
+// splitEVMOptions takes the options meant for the EVM client alone
+// (evm.WithMaxBatchSize) out of opts. An option that fails on a scratch
+// configuration stays in opts, so that New reports its error.
+func splitEVMOptions(opts []nodeaccess.Option) (rest, evmOnly []nodeaccess.Option) {
+	rest = make([]nodeaccess.Option, 0, len(opts))
+	for _, o := range opts {
+		if o != nil {
+			var scratch config.Config
+			if err := o(&scratch); err == nil && scratch.OnlyExt("evm", "WithMaxBatchSize") {
+				evmOnly = append(evmOnly, o)
+				continue
+			}
+		}
+		rest = append(rest, o)
+	}
+	return rest, evmOnly
 }
 
 // sharedOptions returns opts without the options of this package. Each

@@ -247,3 +247,44 @@ func TestCancelledContextSendsNothing(t *testing.T) {
 	_, err = c.AllMids(ctx)
 	assert.ErrorIs(t, err, context.Canceled)
 }
+
+// evm.WithMaxBatchSize reaches the EVM client alone: a batch of three calls
+// goes as two requests of at most two calls to {base}/{key}/evm.
+func TestEVMBatchSizeOption(t *testing.T) {
+	var seen testkit.Recorder
+	c := gockClient(t, evm.WithMaxBatchSize(2), nodeaccess.WithHook(seen.Hook))
+	a := common.HexToAddress("0xb88339CB7199b77E23DB6E890353E22632Ba630f")
+	evmURL := testBase + "/" + testKey + "/evm"
+	gock.New(evmURL).Post("/").
+		AddMatcher(exactRequest(t, evmURL, `[`+
+			`{"jsonrpc":"2.0","id":1,"method":"eth_getCode","params":["0xb88339cb7199b77e23db6e890353e22632ba630f","latest"]},`+
+			`{"jsonrpc":"2.0","id":2,"method":"eth_getCode","params":["0xb88339cb7199b77e23db6e890353e22632ba630f","0x1"]}]`, false)).
+		Reply(200).SetHeader("Content-Type", "application/json").
+		BodyString(`[{"jsonrpc":"2.0","id":2,"result":"0x"},{"jsonrpc":"2.0","id":1,"result":"0x6001"}]`)
+	gock.New(evmURL).Post("/").
+		AddMatcher(exactRequest(t, evmURL, `[`+
+			`{"jsonrpc":"2.0","id":3,"method":"eth_getCode","params":["0xb88339cb7199b77e23db6e890353e22632ba630f","0x2"]}]`, false)).
+		Reply(200).SetHeader("Content-Type", "application/json").
+		BodyString(`[{"jsonrpc":"2.0","id":3,"result":"0x6002"}]`)
+
+	var b evm.Batch
+	r0 := b.Code(a, evm.Latest)
+	r1 := b.Code(a, evm.BlockNumber(1))
+	r2 := b.Code(a, evm.BlockNumber(2))
+	require.NoError(t, c.EVM().SendBatch(context.Background(), &b))
+	for i, want := range [][]byte{{0x60, 0x01}, {}, {0x60, 0x02}} {
+		got, err := []*evm.BatchResult[[]byte]{r0, r1, r2}[i].Result()
+		require.NoError(t, err, i)
+		assert.Equal(t, want, []byte(got), i)
+	}
+	got := seen.Attempts()
+	require.Len(t, got, 2)
+	assert.Equal(t, []int{2, 1}, []int{len(got[0].Batch), len(got[1].Batch)})
+	assert.True(t, gock.IsDone())
+
+	// A bad size is refused by New, naming the option.
+	_, err := hyper.New(testBase, testKey, evm.WithMaxBatchSize(0))
+	require.Error(t, err)
+	assert.ErrorIs(t, err, nodeaccess.ErrInvalidInput)
+	assert.Contains(t, err.Error(), "WithMaxBatchSize: 0 calls is below 1")
+}

@@ -76,6 +76,18 @@ func (c *Config) Ext(key any) (any, bool) {
 	return v.value, ok
 }
 
+// OnlyExt reports whether the settings stored with SetExt are exactly one,
+// that of the option chain.option ("evm", "WithMaxBatchSize").
+func (c *Config) OnlyExt(chain, option string) bool {
+	if len(c.ext) != 1 {
+		return false
+	}
+	for _, v := range c.ext {
+		return v.chain == chain && v.option == option
+	}
+	return false
+}
+
 // ForeignExt returns the name of an option set with SetExt that belongs to
 // a chain other than chain ("evm.WithPathSuffix"), or "" when there is none.
 func (c *Config) ForeignExt(chain string) string {
