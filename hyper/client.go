@@ -113,8 +113,9 @@ func New(baseURL, key string, opts ...nodeaccess.Option) (*Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", chain, err)
 	}
-	// The EVM client shares the user's options but not this package's own:
-	// evm.New refuses options of another chain.
+	// The EVM client shares the user's options but not this package's own
+	// (evm.New refuses options of another chain), and takes the ones meant
+	// for it alone.
 	evmOpts := append(append(sharedOptions(opts), evmOnly...), evm.WithPathSuffix("evm"))
 	ec, err := evm.New(baseURL, key, evmOpts...)
 	if err != nil {
