@@ -35,12 +35,7 @@ const (
 // batch (answers in the order of the calls, as geth does), and any other
 // call with an error, like rpcHandler.
 func batchHandler() http.Handler {
-	type req struct {
-		JSONRPC string            `json:"jsonrpc"`
-		ID      json.RawMessage   `json:"id"`
-		Method  string            `json:"method"`
-		Params  []json.RawMessage `json:"params"`
-	}
+	type req = rpcRequest
 	okTail := `,"result":"0x` + fmt.Sprintf("%x", callResult) + `"}`
 	answer := func(buf *bytes.Buffer, q *req) {
 		buf.WriteString(`{"jsonrpc":"2.0","id":`)
@@ -93,16 +88,17 @@ func batchHandler() http.Handler {
 	})
 }
 
-// batchWay is one way to make the 1,000 calls; run checks every result.
-type batchWay struct {
+// way is one way to make the 1,000 calls of the batch and Multicall
+// benchmarks; run checks every result.
+type way struct {
 	name string
 	run  func(ctx context.Context) error
 }
 
-// batchWays returns the three ways against path ("batch" or "batch/rtt"),
-// each library with its default transport. units, when not nil, receives
-// the request units nodeaccess's hook reports.
-func batchWays(tb testing.TB, path string, units *unitCount) []batchWay {
+// wayClient returns nodeaccess's client for the ways against path, with its
+// default transport. units, when not nil, receives the request units its
+// hook reports.
+func wayClient(tb testing.TB, path string, units *unitCount) *evm.Client {
 	tb.Helper()
 	opts := []nodeaccess.Option{evm.WithPathSuffix(path)}
 	if units != nil {
@@ -112,6 +108,15 @@ func batchWays(tb testing.TB, path string, units *unitCount) []batchWay {
 	if err != nil {
 		tb.Fatal(err)
 	}
+	return na
+}
+
+// batchWays returns the three ways against path ("batch" or "batch/rtt"),
+// each library with its default transport. units, when not nil, receives
+// the request units nodeaccess's hook reports.
+func batchWays(tb testing.TB, path string, units *unitCount) []way {
+	tb.Helper()
+	na := wayClient(tb, path, units)
 	msg := evm.CallMsg{To: callTo, Data: callData}
 
 	ec, err := ethclient.Dial(serverURL + "/" + benchKey + "/" + path)
@@ -122,7 +127,7 @@ func batchWays(tb testing.TB, path string, units *unitCount) []batchWay {
 	rc := ec.Client()
 	to := callTo
 
-	return []batchWay{
+	return []way{
 		{"nodeaccess-batch100", func(ctx context.Context) error {
 			var b evm.Batch
 			res := make([]*evm.BatchResult[[]byte], batchCalls)

@@ -168,14 +168,8 @@ func rpcHandler() http.Handler {
 			http.Error(w, "not found", http.StatusNotFound)
 			return
 		}
-		var req struct {
-			JSONRPC string            `json:"jsonrpc"`
-			ID      json.RawMessage   `json:"id"`
-			Method  string            `json:"method"`
-			Params  []json.RawMessage `json:"params"`
-		}
-		if err := json.NewDecoder(r.Body).Decode(&req); err != nil || req.JSONRPC != "2.0" || len(req.ID) == 0 {
-			http.Error(w, "bad JSON-RPC request", http.StatusBadRequest)
+		req, ok := readRPC(w, r)
+		if !ok {
 			return
 		}
 		body := append([]byte(`{"jsonrpc":"2.0","id":`), req.ID...)
@@ -393,4 +387,23 @@ func BenchmarkEthCallParallel(b *testing.B) {
 			b.ReportMetric(float64(b.N)/elapsed.Seconds(), "calls/s")
 		})
 	}
+}
+
+// rpcRequest is one JSON-RPC call as the benchmarks' servers read it.
+type rpcRequest struct {
+	JSONRPC string            `json:"jsonrpc"`
+	ID      json.RawMessage   `json:"id"`
+	Method  string            `json:"method"`
+	Params  []json.RawMessage `json:"params"`
+}
+
+// readRPC reads r's body as one JSON-RPC 2.0 call with an id, or answers
+// 400 and returns false.
+func readRPC(w http.ResponseWriter, r *http.Request) (rpcRequest, bool) {
+	var req rpcRequest
+	if err := json.NewDecoder(r.Body).Decode(&req); err != nil || req.JSONRPC != "2.0" || len(req.ID) == 0 {
+		http.Error(w, "bad JSON-RPC request", http.StatusBadRequest)
+		return req, false
+	}
+	return req, true
 }

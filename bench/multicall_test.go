@@ -91,14 +91,8 @@ func mcHandler() http.Handler {
 		if strings.HasSuffix(r.URL.Path, "/rtt") {
 			time.Sleep(batchRTT)
 		}
-		var req struct {
-			JSONRPC string            `json:"jsonrpc"`
-			ID      json.RawMessage   `json:"id"`
-			Method  string            `json:"method"`
-			Params  []json.RawMessage `json:"params"`
-		}
-		if err := json.NewDecoder(r.Body).Decode(&req); err != nil || req.JSONRPC != "2.0" || len(req.ID) == 0 {
-			http.Error(w, "bad JSON-RPC request", http.StatusBadRequest)
+		req, ok := readRPC(w, r)
+		if !ok {
 			return
 		}
 		body := append([]byte(`{"jsonrpc":"2.0","id":`), req.ID...)
@@ -166,24 +160,11 @@ func checkAggregate(method string, params []json.RawMessage) (int, string) {
 	return len(calls), ""
 }
 
-// mcWay is one way to make the 1,000 calls; run checks every result.
-type mcWay struct {
-	name string
-	run  func(ctx context.Context) error
-}
-
 // mcWays returns the ways against path ("mc" or "mc/rtt"). units, when not
 // nil, receives the request units nodeaccess's hook reports.
-func mcWays(tb testing.TB, path string, units *unitCount) []mcWay {
+func mcWays(tb testing.TB, path string, units *unitCount) []way {
 	tb.Helper()
-	opts := []nodeaccess.Option{evm.WithPathSuffix(path)}
-	if units != nil {
-		opts = append(opts, nodeaccess.WithHook(units.add))
-	}
-	na, err := evm.New(serverURL, benchKey, opts...)
-	if err != nil {
-		tb.Fatal(err)
-	}
+	na := wayClient(tb, path, units)
 	calls := make([]evm.Call3, mcCalls)
 	for i := range calls {
 		calls[i] = evm.Call3{Target: callTo, Data: callData}
@@ -248,7 +229,7 @@ func mcWays(tb testing.TB, path string, units *unitCount) []mcWay {
 		return nil
 	}
 
-	return []mcWay{
+	return []way{
 		{"nodeaccess-multicall-1x1000", func(ctx context.Context) error {
 			return checkAll(na.Multicall(ctx, calls, evm.Latest))
 		}},
