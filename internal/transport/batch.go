@@ -122,16 +122,7 @@ func (c *Client) sendBatch(ctx context.Context, b *Batch, start, end int) (limit
 		if j > 0 {
 			body = append(body, ',')
 		}
-		body = append(body, `{"jsonrpc":"2.0","id":`...)
-		body = strconv.AppendUint(body, first+uint64(j), 10)
-		body = append(body, `,"method":"`...)
-		body = append(body, call.Method...)
-		body = append(body, '"')
-		if call.Params != nil {
-			body = append(body, `,"params":`...)
-			body = append(body, call.Params...)
-		}
-		body = append(body, '}')
+		body = appendRequest(body, first+uint64(j), call.Method, call.Params)
 		u := max(call.Units, 1)
 		units += u
 		info[j] = nodeaccess.BatchCall{Op: call.Method, Units: u}

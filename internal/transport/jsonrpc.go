@@ -54,16 +54,7 @@ func (c *Client) CallRPC(ctx context.Context, call *RPC) (RPCResult, error) {
 	// The body may be pooled: every attempt sends its own copy of it.
 	bp := getBuf()
 	defer putBuf(bp)
-	b := append((*bp)[:0], `{"jsonrpc":"2.0","id":`...)
-	b = strconv.AppendUint(b, id, 10)
-	b = append(b, `,"method":"`...)
-	b = append(b, call.Method...)
-	b = append(b, '"')
-	if call.Params != nil {
-		b = append(b, `,"params":`...)
-		b = append(b, call.Params...)
-	}
-	b = append(b, '}')
+	b := appendRequest((*bp)[:0], id, call.Method, call.Params)
 	*bp = b
 	op := call.Op
 	if op == "" {
@@ -197,4 +188,19 @@ func jsonProblem(body []byte, err error) error {
 		return fmt.Errorf("body is truncated JSON: %w", err)
 	}
 	return err
+}
+
+// appendRequest appends the JSON-RPC 2.0 request object of one call to b:
+// its id, method and, when not nil, its params (already JSON).
+func appendRequest(b []byte, id uint64, method string, params []byte) []byte {
+	b = append(b, `{"jsonrpc":"2.0","id":`...)
+	b = strconv.AppendUint(b, id, 10)
+	b = append(b, `,"method":"`...)
+	b = append(b, method...)
+	b = append(b, '"')
+	if params != nil {
+		b = append(b, `,"params":`...)
+		b = append(b, params...)
+	}
+	return append(b, '}')
 }
