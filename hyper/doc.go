@@ -24,8 +24,9 @@
 // WithoutPublicBudget turns it off.
 //
 // EVM returns an *evm.Client at {base}/{key}/evm for eth_call, eth_getCode
-// and ots_getInternalOperations on HyperEVM, made with the same key and
-// shared options:
+// and ots_getInternalOperations on HyperEVM (and their batches), made with
+// the same key and shared options; evm.WithMaxBatchSize, passed to New,
+// applies to it alone:
 //
 //	c, err := hyper.New("https://hyperliquid.node.example", key)
 //	vaults, err := c.UserVaultEquities(ctx, user)
