@@ -3,8 +3,11 @@ package beacon_test
 import (
 	"crypto/sha256"
 	"encoding/binary"
+	"errors"
+	"io"
 	"testing"
 
+	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/beacon"
 	"github.com/nodeaccess/nodeaccess/beacon/beacontest"
 	"github.com/stretchr/testify/assert"
@@ -197,4 +200,30 @@ func overLimitBits() beacon.Bitlist {
 	b := make(beacon.Bitlist, 2049/8+1)
 	b[len(b)-1] = 1 << (2049 % 8)
 	return b
+}
+
+// TestNilStateNoPanic: the methods of *State that check it first (and
+// NewProver) return an InputError for a nil *State; Validate, and so
+// HashTreeRoot, NewProver and the encoders, dereferenced it, as did
+// LatestBlockRoot.
+func TestNilStateNoPanic(t *testing.T) {
+	var s *beacon.State
+	for name, call := range map[string]func() error{
+		"Validate":           s.Validate,
+		"HashTreeRoot":       func() error { _, err := s.HashTreeRoot(); return err },
+		"LatestBlockRoot":    func() error { _, err := s.LatestBlockRoot(); return err },
+		"NewProver":          func() error { _, err := beacon.NewProver(s); return err },
+		"EncodeSSZ":          func() error { return s.EncodeSSZ(io.Discard) },
+		"MarshalSSZ":         func() error { _, err := s.MarshalSSZ(); return err },
+		"SizeSSZ":            func() error { _, err := s.SizeSSZ(); return err },
+		"EncodeJSON":         func() error { return s.EncodeJSON(io.Discard) },
+		"EncodeJSONResponse": func() error { return s.EncodeJSONResponse(io.Discard, beacon.Flags{}) },
+	} {
+		var err error
+		require.NotPanics(t, func() { err = call() }, name)
+		var ie *nodeaccess.InputError
+		require.True(t, errors.As(err, &ie), "%s: %v", name, err)
+		require.Equal(t, "state", ie.Arg, name)
+		require.Equal(t, "nil *State", ie.Reason, name)
+	}
 }
