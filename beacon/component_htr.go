@@ -124,8 +124,12 @@ func (h *ExecutionPayloadHeader) checkExtra() error {
 // does. This is the root a child block names as its parent_root, and the
 // one EIP-4788's beacon roots contract exposes on the execution layer for
 // the next slot. For a state advanced through empty slots the header's
-// state_root is already filled and the state's root is not needed.
+// state_root is already filled and the state's root is not needed. A nil
+// s is an error, as for HashTreeRoot.
 func (s *State) LatestBlockRoot() (Root, error) {
+	if err := s.checkNil(); err != nil {
+		return Root{}, err
+	}
 	h := s.LatestBlockHeader
 	if h.StateRoot == (Root{}) {
 		r, err := s.HashTreeRoot()

@@ -3,8 +3,11 @@ package beacon_test
 import (
 	"crypto/sha256"
 	"encoding/binary"
+	"errors"
+	"io"
 	"testing"
 
+	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/beacon"
 	"github.com/nodeaccess/nodeaccess/beacon/beacontest"
 	"github.com/stretchr/testify/assert"
@@ -197,4 +200,75 @@ func overLimitBits() beacon.Bitlist {
 	b := make(beacon.Bitlist, 2049/8+1)
 	b[len(b)-1] = 1 << (2049 % 8)
 	return b
+}
+
+// TestNilStateNoPanic: the methods of *State that check it first (and
+// NewProver) return an InputError for a nil *State; Validate, and so
+// HashTreeRoot, NewProver and the encoders, dereferenced it, as did
+// LatestBlockRoot.
+func TestNilStateNoPanic(t *testing.T) {
+	var s *beacon.State
+	for name, call := range map[string]func() error{
+		"Validate":           s.Validate,
+		"HashTreeRoot":       func() error { _, err := s.HashTreeRoot(); return err },
+		"LatestBlockRoot":    func() error { _, err := s.LatestBlockRoot(); return err },
+		"NewProver":          func() error { _, err := beacon.NewProver(s); return err },
+		"EncodeSSZ":          func() error { return s.EncodeSSZ(io.Discard) },
+		"MarshalSSZ":         func() error { _, err := s.MarshalSSZ(); return err },
+		"SizeSSZ":            func() error { _, err := s.SizeSSZ(); return err },
+		"EncodeJSON":         func() error { return s.EncodeJSON(io.Discard) },
+		"EncodeJSONResponse": func() error { return s.EncodeJSONResponse(io.Discard, beacon.Flags{}) },
+	} {
+		var err error
+		require.NotPanics(t, func() { err = call() }, name)
+		var ie *nodeaccess.InputError
+		require.True(t, errors.As(err, &ie), "%s: %v", name, err)
+		require.Equal(t, "state", ie.Arg, name)
+		require.Equal(t, "nil *State", ie.Reason, name)
+	}
+}
+
+// TestComponentHashTreeRootNoPanic: the component roots whose input has a
+// length or a version (a sync committee's keys, a pending attestation's
+// bitlist, the payload header's extra data and fork, the bid's
+// commitments) hash every value of the SSZ type and refuse every other one
+// with an error, never a panic, for lengths on both sides of each bound
+// and every version number.
+func TestComponentHashTreeRootNoPanic(t *testing.T) {
+	for _, n := range []int{0, 1, 31, 32, 33, 511, 512, 513, 4096} {
+		var err error
+		require.NotPanics(t, func() { _, err = beacon.SyncCommittee{PublicKeys: make([]beacon.BLSPubKey, n)}.HashTreeRoot() })
+		require.Equal(t, n != 32 && n != 512, err != nil, "sync committee of %d: %v", n, err)
+	}
+	bitlist := func(n int, last byte) beacon.Bitlist {
+		b := make(beacon.Bitlist, n)
+		if n > 0 {
+			b[n-1] = last
+		}
+		return b
+	}
+	for _, c := range []struct {
+		bits beacon.Bitlist
+		ok   bool
+	}{
+		{nil, false}, {beacon.Bitlist{}, false}, {bitlist(1, 0), false}, {bitlist(1, 1), true}, {bitlist(1, 0x80), true},
+		{bitlist(257, 1), true}, {bitlist(257, 2), false}, {bitlist(300, 0), false}, {bitlist(1000, 0xff), false},
+	} {
+		var err error
+		require.NotPanics(t, func() { _, err = beacon.PendingAttestation{AggregationBits: c.bits}.HashTreeRoot() })
+		require.Equal(t, c.ok, err == nil, "bitlist of %d bytes: %v", len(c.bits), err)
+	}
+	for v := range 256 {
+		for _, n := range []int{0, 1, 32, 33, 1000} {
+			var err error
+			h := beacon.ExecutionPayloadHeader{ExtraData: make([]byte, n)}
+			require.NotPanics(t, func() { _, err = h.HashTreeRoot(beacon.Version(v)) })
+			ok := beacon.Version(v) >= beacon.Bellatrix && beacon.Version(v) <= beacon.Fulu && n <= 32
+			require.Equal(t, ok, err == nil, "%s, extra_data of %d: %v", beacon.Version(v), n, err)
+		}
+	}
+	for _, n := range []int{0, 1, 4, 5, 21, 4097} {
+		b := beacon.ExecutionPayloadBid{BlobKZGCommitments: make([]beacon.KZGCommitment, n)}
+		require.NotPanics(t, func() { b.HashTreeRoot() })
+	}
 }

@@ -37,7 +37,7 @@ func TestCheckpointJSONExact(t *testing.T) {
 }
 
 // stateMembers splits a state's JSON into its members.
-func stateMembers(t *testing.T, st *beacon.State) map[string]json.RawMessage {
+func stateMembers(t testing.TB, st *beacon.State) map[string]json.RawMessage {
 	t.Helper()
 	var buf bytes.Buffer
 	require.NoError(t, st.EncodeJSON(&buf))

@@ -82,7 +82,10 @@
 // node's left child (validator 0 is 1432, validator 3 is 11466; the
 // helpers and GIndexOf compute them). ToBlockRoot extends a proof through the latest block
 // header's state_root up to the block root (State.LatestBlockRoot, the
-// root EIP-4788 serves on the execution layer):
+// root EIP-4788 serves on the execution layer). The state must not change
+// while its Prover is in use: each method refuses, with a
+// *nodeaccess.InputError, a state whose version, preset or list lengths
+// are no longer those NewProver prepared.
 //
 //	p, err := beacon.NewProver(st)
 //	pr, err := p.ProveValidatorField(i, beacon.ValidatorWithdrawalCredentials)

@@ -18,14 +18,28 @@ import (
 // under a millisecond.
 //
 // A Prover reads the State it was made from when it proves: the state must
-// not change while the Prover is in use. It is safe for concurrent use.
+// not change while the Prover is in use. Every method first checks,
+// cheaply, that the state still has the Version, the Preset and the
+// lengths of lists and vectors (the sync committees' keys, the payload
+// header's extra data and the bid's commitments included) that NewProver
+// prepared, and otherwise returns a *nodeaccess.InputError that names the
+// change ("state: changed since NewProver: version fulu, prepared for
+// gloas"). A value changed in place (a validator's exit epoch) it cannot
+// see: a proof through it does not verify. The latest block header is kept
+// as NewProver saw it. A nil or zero Prover (not made by NewProver)
+// returns an InputError from every method, and the zero root from
+// StateRoot. A Prover is safe for concurrent use.
 type Prover struct {
-	st    *State
-	root  Root
-	depth int // of the state container's tree (binary, before gloas)
-	names []string
-	prog  []bool // whether each field is a progressive list
-	top   tnode
+	st      *State
+	version Version
+	preset  Preset
+	header  BeaconBlockHeader // the latest block header, as prepared
+	fields  []field           // the schema, as prepared (pointing into st)
+	lens    []preparedLen     // the lengths of its lists and vectors, as prepared
+	typ     *sszType          // the state's type, as GIndexOf walks it
+	root    Root
+	depth   int // of the state container's tree (binary, before gloas)
+	top     tnode
 }
 
 // NewProver prepares proofs for s, which it checks as HashTreeRoot does.
@@ -43,12 +57,8 @@ func NewProver(s *State) (*Prover, error) {
 	}
 	fields := s.fields()
 	nodes := make([]tnode, len(fields))
-	names := make([]string, len(fields))
-	prog := make([]bool, len(fields))
 	for i := range fields {
 		nodes[i] = s.fieldNode(&fields[i])
-		names[i] = fields[i].name
-		prog[i] = fields[i].progressive
 	}
 	var top tnode
 	if s.Version >= Gloas {
@@ -56,17 +66,32 @@ func NewProver(s *State) (*Prover, error) {
 	} else {
 		top = container(nodes...)
 	}
-	return &Prover{st: s, root: top.root(), depth: depthFor(uint64(len(fields))), names: names, prog: prog, top: top}, nil
+	return &Prover{st: s, version: s.Version, preset: s.preset(), header: s.LatestBlockHeader,
+		fields: fields, lens: prepareLens(fields), typ: s.stateType(fields),
+		root: top.root(), depth: depthFor(uint64(len(fields))), top: top}, nil
 }
 
-// StateRoot returns the state's hash tree root, the root every proof of p
-// verifies against (and the one HashTreeRoot returns).
-func (p *Prover) StateRoot() Root { return p.root }
+// StateRoot returns the state's hash tree root as NewProver computed it,
+// the root every proof of p verifies against (and the one HashTreeRoot
+// returns); the zero root for a nil or zero Prover.
+func (p *Prover) StateRoot() Root {
+	if p == nil {
+		return Root{}
+	}
+	return p.root
+}
 
 // Prove returns the proof of the node at generalized index g of the
 // state's tree: any field, element, chunk or inner node. An index that goes
 // below a chunk (past the tree's leaves) is an error.
 func (p *Prover) Prove(g GIndex) (Proof, error) {
+	if err := p.check(); err != nil {
+		return Proof{}, err
+	}
+	return p.prove(g)
+}
+
+func (p *Prover) prove(g GIndex) (Proof, error) {
 	if g == 0 {
 		return Proof{}, badGIndex(g, "names no node (the root is 1)")
 	}
@@ -95,9 +120,16 @@ func badGIndex(g GIndex, why string) error {
 // name (as the specs and the JSON spell it: "latest_block_header") in the
 // state of p's fork.
 func (p *Prover) FieldGIndex(name string) (GIndex, error) {
-	for i, n := range p.names {
-		if n == name {
-			if p.st.Version >= Gloas {
+	if err := p.check(); err != nil {
+		return 0, err
+	}
+	return p.fieldGIndex(name)
+}
+
+func (p *Prover) fieldGIndex(name string) (GIndex, error) {
+	for i := range p.fields {
+		if p.fields[i].name == name {
+			if p.version >= Gloas {
 				// The fields are the left child of the progressive
 				// container's node.
 				rel, err := progressiveGIndex(uint64(i))
@@ -109,7 +141,7 @@ func (p *Prover) FieldGIndex(name string) (GIndex, error) {
 			return GIndex(1)<<p.depth | GIndex(i), nil
 		}
 	}
-	return 0, &nodeaccess.InputError{Arg: "field", Reason: strconv.Quote(cutName(name)) + " is not a field of a " + p.st.Version.String() + " state"}
+	return 0, &nodeaccess.InputError{Arg: "field", Reason: strconv.Quote(cutName(name)) + " is not a field of a " + p.version.String() + " state"}
 }
 
 func cutName(s string) string {
@@ -122,11 +154,14 @@ func cutName(s string) string {
 // ProveField proves the root of the top-level field name (its
 // hash_tree_root; for a uint64 field, its chunk).
 func (p *Prover) ProveField(name string) (Proof, error) {
-	g, err := p.FieldGIndex(name)
+	if err := p.check(); err != nil {
+		return Proof{}, err
+	}
+	g, err := p.fieldGIndex(name)
 	if err != nil {
 		return Proof{}, err
 	}
-	return p.Prove(g)
+	return p.prove(g)
 }
 
 // ProveLatestBlockHeader proves the root of latest_block_header, as it is
@@ -137,14 +172,14 @@ func (p *Prover) ProveLatestBlockHeader() (Proof, error) { return p.ProveField("
 // listElemGIndex returns the generalized index of element (chunk) i of the
 // list field name, whose limit is limitChunks chunks.
 func (p *Prover) listElemGIndex(name string, i uint64, limitChunks uint64) (GIndex, error) {
-	g, err := p.FieldGIndex(name)
+	g, err := p.fieldGIndex(name)
 	if err != nil {
 		return 0, err
 	}
 	// The contents are the left child; their tree is deep enough for the
 	// limit, or grows progressively.
-	for k, n := range p.names {
-		if n == name && p.prog[k] {
+	for k := range p.fields {
+		if p.fields[k].name == name && p.fields[k].progressive {
 			rel, err := progressiveGIndex(i)
 			if err != nil {
 				return 0, err
@@ -161,7 +196,14 @@ func (p *Prover) listElemGIndex(name string, i uint64, limitChunks uint64) (GInd
 // (validators' gindex * 2) * 2^40 + i on mainnet; from gloas it is a
 // progressive list, and i's place follows progressiveGIndex.
 func (p *Prover) ValidatorGIndex(i ValidatorIndex) (GIndex, error) {
-	return p.listElemGIndex("validators", uint64(i), p.st.preset().ValidatorRegistryLimit)
+	if err := p.check(); err != nil {
+		return 0, err
+	}
+	return p.validatorGIndex(i)
+}
+
+func (p *Prover) validatorGIndex(i ValidatorIndex) (GIndex, error) {
+	return p.listElemGIndex("validators", uint64(i), p.preset.ValidatorRegistryLimit)
 }
 
 // ProveValidator proves validator i's hash_tree_root (Leaf equals
@@ -170,14 +212,19 @@ func (p *Prover) ProveValidator(i ValidatorIndex) (Proof, error) {
 	if err := p.checkValidator(i); err != nil {
 		return Proof{}, err
 	}
-	g, err := p.ValidatorGIndex(i)
+	g, err := p.validatorGIndex(i)
 	if err != nil {
 		return Proof{}, err
 	}
-	return p.Prove(g)
+	return p.prove(g)
 }
 
+// checkValidator checks p (see check) and that validator i is in the
+// registry.
 func (p *Prover) checkValidator(i ValidatorIndex) error {
+	if err := p.check(); err != nil {
+		return err
+	}
 	if n := len(p.st.Validators); uint64(i) >= uint64(n) {
 		return &nodeaccess.InputError{Arg: "validator", Reason: fmt.Sprintf("index %d is past the registry of %d validators", uint64(i), n)}
 	}
@@ -188,20 +235,20 @@ func (p *Prover) checkValidator(i ValidatorIndex) error {
 // field's chunk (the root of the public key for ValidatorPubkey). Its
 // generalized index is the validator's times 8 plus the field's position.
 func (p *Prover) ProveValidatorField(i ValidatorIndex, f ValidatorField) (Proof, error) {
-	if !f.IsKnown() {
-		return Proof{}, &nodeaccess.InputError{Arg: "field", Reason: f.String() + " is not a validator field"}
-	}
 	if err := p.checkValidator(i); err != nil {
 		return Proof{}, err
 	}
-	g, err := p.ValidatorGIndex(i)
+	if !f.IsKnown() {
+		return Proof{}, &nodeaccess.InputError{Arg: "field", Reason: f.String() + " is not a validator field"}
+	}
+	g, err := p.validatorGIndex(i)
 	if err != nil {
 		return Proof{}, err
 	}
 	if g, err = ConcatGIndices(g, 8+GIndex(f)); err != nil {
 		return Proof{}, err
 	}
-	return p.Prove(g)
+	return p.prove(g)
 }
 
 // BalanceGIndex returns the generalized index of the chunk that holds
@@ -210,21 +257,31 @@ func (p *Prover) ProveValidatorField(i ValidatorIndex, f ValidatorField) (Proof,
 // i / 4 in a tree deep enough for VALIDATOR_REGISTRY_LIMIT / 4 chunks
 // (from gloas, in a progressive list's tree).
 func (p *Prover) BalanceGIndex(i ValidatorIndex) (GIndex, error) {
-	limit := (p.st.preset().ValidatorRegistryLimit*8 + 31) / 32
+	if err := p.check(); err != nil {
+		return 0, err
+	}
+	return p.balanceGIndex(i)
+}
+
+func (p *Prover) balanceGIndex(i ValidatorIndex) (GIndex, error) {
+	limit := (p.preset.ValidatorRegistryLimit*8 + 31) / 32
 	return p.listElemGIndex("balances", uint64(i)/4, limit)
 }
 
 // ProveBalance proves validator i's balance: the chunk of four balances
 // that holds it and its position in the chunk.
 func (p *Prover) ProveBalance(i ValidatorIndex) (BalanceProof, error) {
+	if err := p.check(); err != nil {
+		return BalanceProof{}, err
+	}
 	if n := len(p.st.Balances); uint64(i) >= uint64(n) {
 		return BalanceProof{}, &nodeaccess.InputError{Arg: "validator", Reason: fmt.Sprintf("index %d is past the %d balances", uint64(i), n)}
 	}
-	g, err := p.BalanceGIndex(i)
+	g, err := p.balanceGIndex(i)
 	if err != nil {
 		return BalanceProof{}, err
 	}
-	pr, err := p.Prove(g)
+	pr, err := p.prove(g)
 	return BalanceProof{Proof: pr, Position: int(i % 4)}, err
 }
 
@@ -235,7 +292,8 @@ const headerStateRootGIndex GIndex = 8 + 3
 
 // BlockRoot returns the root of the block whose post-state this is: the
 // latest block header's root with its state_root filled in with the
-// state's root, as State.LatestBlockRoot computes it.
+// state's root, as State.LatestBlockRoot computes it, from the header as
+// NewProver saw it.
 func (p *Prover) BlockRoot() (Root, error) {
 	h, err := p.blockHeader()
 	if err != nil {
@@ -249,7 +307,10 @@ func (p *Prover) BlockRoot() (Root, error) {
 // advanced through empty slots after that block: the block commits to an
 // earlier state, so no proof from this state reaches it.
 func (p *Prover) blockHeader() (BeaconBlockHeader, error) {
-	h := p.st.LatestBlockHeader
+	if err := p.check(); err != nil {
+		return BeaconBlockHeader{}, err
+	}
+	h := p.header
 	switch h.StateRoot {
 	case Root{}:
 		h.StateRoot = p.root
@@ -265,11 +326,16 @@ func (p *Prover) blockHeader() (BeaconBlockHeader, error) {
 // continues through the latest block header, whose state_root is the
 // state's root, and the generalized index is the header's state_root
 // index (11) concatenated with the proof's. The result verifies against
-// BlockRoot, the root EIP-4788 exposes for the block.
+// BlockRoot, the root EIP-4788 exposes for the block. A proof whose branch
+// is not as long as its generalized index is deep (or whose index is 0)
+// is an InputError.
 func (p *Prover) ToBlockRoot(pr Proof) (Proof, error) {
 	h, err := p.blockHeader()
 	if err != nil {
 		return Proof{}, err
+	}
+	if pr.GIndex == 0 || len(pr.Branch) != pr.GIndex.Depth() {
+		return Proof{}, &nodeaccess.InputError{Arg: "proof", Reason: fmt.Sprintf("a branch of %d roots for generalized index %d, of depth %d", len(pr.Branch), uint64(pr.GIndex), pr.GIndex.Depth())}
 	}
 	g, err := ConcatGIndices(headerStateRootGIndex, pr.GIndex)
 	if err != nil {

@@ -2,6 +2,7 @@ package beacon
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 
 	"github.com/nodeaccess/nodeaccess"
@@ -111,7 +112,9 @@ func (s *State) fieldNode(f *field) tnode {
 			return container(u64Leaf(uint64(v[i].SourceIndex)), u64Leaf(uint64(v[i].TargetIndex)))
 		})
 	case *[]PendingAttestation:
-		v, limit := *p, f.bits
+		// A copy: a proof rebuilds an attestation's tree from its bitlist,
+		// which must stay the one prepared (its length may change in place).
+		v, limit := slices.Clone(*p), f.bits
 		return collectionNode(f, len(v), 0, fillElems(v, func(a *PendingAttestation) Root {
 			return pendingAttestationRoot(a, limit)
 		}), func(i int) tnode { return pendingAttestationNode(&v[i], limit) })

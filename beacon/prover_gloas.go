@@ -1,5 +1,7 @@
 package beacon
 
+import "slices"
+
 // The prover's nodes and GIndexOf types for the fields gloas adds
 // (GloasSpec), beside fieldNode and fieldType for the others.
 
@@ -31,7 +33,9 @@ func (s *State) gloasFieldNode(f *field) tnode {
 	case *ExecutionPayloadBid:
 		return bidNode(p)
 	case *[][]ValidatorIndex:
-		v, depth := *p, depthFor((f.bits*8+31)/32)
+		// A copy of the committees' slices: a proof rebuilds a committee's
+		// tree, which must stay the one prepared.
+		v, depth := slices.Clone(*p), depthFor((f.bits*8+31)/32)
 		return collectionNode(f, len(v), 0, fillElems(v, func(w *[]ValidatorIndex) Root {
 			return treeRoot((len(*w)+3)/4, depth, fillUint64s(*w))
 		}), func(i int) tnode {

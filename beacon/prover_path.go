@@ -102,6 +102,17 @@ func (s *State) fieldType(f *field) *sszType {
 	return s.gloasFieldType(f)
 }
 
+// stateType returns the type of s, whose fields are fields, as GIndexOf
+// walks it.
+func (s *State) stateType(fields []field) *sszType {
+	t := &sszType{name: "the state", fields: make([]string, len(fields)), types: make([]*sszType, len(fields)), progressive: s.Version >= Gloas}
+	for i := range fields {
+		t.fields[i] = fields[i].name
+		t.types[i] = s.fieldType(&fields[i])
+	}
+	return t
+}
+
 // GIndexOf returns the generalized index of the node that path names in
 // the state's tree, as the specs' get_generalized_index does: each element
 // is a field name (a string, as the specs spell it) of a container, an
@@ -118,13 +129,11 @@ func (s *State) fieldType(f *field) *sszType {
 // A name that is not a field, an index past a vector's length or a list's
 // limit, or a path that goes on below a leaf is a *nodeaccess.InputError.
 func (p *Prover) GIndexOf(path ...any) (GIndex, error) {
-	fields := p.st.fields()
-	top := &sszType{name: "the state", fields: p.names, types: make([]*sszType, len(fields)), progressive: p.st.Version >= Gloas}
-	for i := range fields {
-		top.types[i] = p.st.fieldType(&fields[i])
+	if err := p.check(); err != nil {
+		return 0, err
 	}
 	g := GIndex(1)
-	t := top
+	t := p.typ
 	for k, step := range path {
 		if t == nil {
 			return 0, badPath(path, k, "goes below a leaf")

@@ -1,16 +1,24 @@
 package beacon
 
-import "fmt"
+import (
+	"fmt"
 
-// Validate checks that s can be encoded and hashed: a known Version, a
-// valid preset, vectors of exactly the preset's length, lists within the
-// preset's limits, well-formed bitlists, justification bits within the
-// four of their Bitvector[4], no field set that the fork does not have,
-// and an SSZ encoding that fits the 4 GiB its 32-bit offsets address.
+	"github.com/nodeaccess/nodeaccess"
+)
+
+// Validate checks that s can be encoded and hashed: a non-nil s, a known
+// Version, a valid preset, vectors of exactly the preset's length, lists
+// within the preset's limits, well-formed bitlists, justification bits
+// within the four of their Bitvector[4], no field set that the fork does
+// not have, and an SSZ encoding that fits the 4 GiB its 32-bit offsets
+// address.
 // EncodeSSZ, MarshalSSZ, SizeSSZ, EncodeJSON, EncodeJSONResponse and
 // HashTreeRoot call it first and refuse nothing else: a state that passes
 // Validate encodes and hashes. The error names the field.
 func (s *State) Validate() error {
+	if err := s.checkNil(); err != nil {
+		return err
+	}
 	if !s.Version.IsKnown() {
 		return &UnsupportedVersionError{Name: s.Version.String()}
 	}
@@ -42,6 +50,14 @@ func (s *State) Validate() error {
 			}
 		}
 		return fmt.Errorf("beacon: %s: %d bytes of SSZ, and the state's encoding (%d bytes) exceeds the 4 GiB that SSZ offsets address", fields[big].name, bigSize, n)
+	}
+	return nil
+}
+
+// checkNil refuses a nil s.
+func (s *State) checkNil() error {
+	if s == nil {
+		return &nodeaccess.InputError{Arg: "state", Reason: "nil *State"}
 	}
 	return nil
 }
