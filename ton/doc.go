@@ -41,7 +41,9 @@
 // does not know. A transaction's messages are Message values (InMsg,
 // OutMsgs): a nil Source is an external in-message, a nil Destination an
 // external out-message; the text comment is reported when the server
-// decoded it (v2 msg.dataText, v3 text_comment). PrevTransaction is a TxID.
+// decoded it (v2 msg.dataText, v3 text_comment); extra currencies are exact
+// amounts keyed by currency id, from v2's list (ids signed) and v3's map
+// alike. PrevTransaction is a TxID.
 // Both v2 shapes (tonlib's raw.transaction as the Python and the C++
 // servers send it) and the v3 indexer's decode to the same values. Parts
 // left untyped (the detailed transaction, the full v3 entries, each

@@ -152,7 +152,32 @@ func blockSeeds(f *testing.F) []string {
 		blockOf(f, seedFile(f, "v2_getTransactions_toncenter_wallet_tutorial.json"), "result"),
 		blockOf(f, seedFile(f, "v3_transactions_crosschain_comment.json"), "transactions"),
 		blockOf(f, seedFile(f, "v3_transactions_axelar_amplifier.json"), "transactions"),
+		// Protocol version 12: v2 extra currencies with a negative id (the
+		// published example, whose data is cut short), a v3 element with
+		// extra_flags and an empty value_extra_currencies, a v3 trace with
+		// opcode strings and hash_norm.
+		string(seedFile(f, "v2_getBlockTransactionsExt_docs_example_mc_seqno1.json")),
+		`{"id":{"workchain":0,"shard":"-9223372036854775808","seqno":1},"incomplete":false,"transactions":[` + string(seedFile(f, "v3_transactions_element_mainnet_2026-07_dataset_doc.json")) + `]}`,
+		traceBlock(f),
 	}
+}
+
+// traceBlock wraps the transactions of the recorded v3 trace as a
+// getBlockTransactionsExt result.
+func traceBlock(f *testing.F) string {
+	var body struct {
+		Traces []struct {
+			Transactions map[string]json.RawMessage `json:"transactions"`
+		} `json:"traces"`
+	}
+	if err := json.Unmarshal(seedFile(f, "v3_traces_mainnet_2025-09-26_docs_cookbook.json"), &body); err != nil || len(body.Traces) != 1 {
+		f.Fatal("the trace body: ", err)
+	}
+	var txs []string
+	for _, tx := range body.Traces[0].Transactions {
+		txs = append(txs, string(tx))
+	}
+	return `{"id":{"workchain":0,"shard":"-9223372036854775808","seqno":1},"incomplete":false,"transactions":[` + strings.Join(txs, ",") + `]}`
 }
 
 // blockOf wraps the transactions list member of a recorded body as a
@@ -191,6 +216,14 @@ func FuzzDecodeBlockTransactions(f *testing.F) {
 				}
 				if !m.HasComment && m.Comment != "" {
 					t.Fatalf("transaction %d message %d: comment without HasComment", i, j)
+				}
+				if m.ExtraFlags != nil && m.ExtraFlags.Sign() < 0 {
+					t.Fatalf("transaction %d message %d: extra_flags %v", i, j, m.ExtraFlags)
+				}
+				for id, v := range m.ExtraCurrencies {
+					if v == nil || v.Sign() < 0 || v.BitLen() > maxExtraBits {
+						t.Fatalf("transaction %d message %d: extra currency %d amount %v", i, j, id, v)
+					}
 				}
 			}
 		}

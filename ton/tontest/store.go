@@ -23,7 +23,9 @@ import (
 // transaction_id (lt and hash), utime, data, fee, storage_fee and other_fee;
 // a typed field left unset (nil fee, nil data, zero time) is left out.
 // InMsg and OutMsgs, when set, are served as tonlib's raw.message (see
-// ton.Message; Bounce, Bounced and CreatedAt have no place in that shape).
+// ton.Message; ExtraCurrencies as tonlib's list; Bounce, Bounced, CreatedAt
+// and the v3 members ExtraFlags, Opcode, DecodedOpcode and HashNorm have
+// no place in that shape).
 // The other members of the entry (and in_msg, out_msgs when not set) come
 // from the Transaction raw JSON when it is a JSON object, or from its
 // "transaction" member when the raw JSON is in the interface's {account,
@@ -146,9 +148,12 @@ func renderBlock(b Block) (*blockRec, error) {
 
 // renderMessage writes a message as tonlib's raw.message (the v2 shape):
 // addresses as accountAddress objects, "" for none (an external
-// message), amounts as decimal strings, the comment as msg.dataText, else
-// the body as msg.dataRaw. Bounce, Bounced and CreatedAt have no place in
-// that shape and are not served.
+// message), amounts as decimal strings, extra currencies (when not nil) as
+// tonlib's list of extraCurrency with the id as a signed 32-bit number (so
+// currency 4294967279 is -17), the comment as msg.dataText, else the body
+// as msg.dataRaw. Bounce, Bounced, CreatedAt, ExtraFlags, Opcode,
+// DecodedOpcode and HashNorm have no place in that shape and are not
+// served.
 func renderMessage(m *ton.Message) ([]byte, error) {
 	for _, a := range []struct {
 		name string
@@ -156,6 +161,11 @@ func renderMessage(m *ton.Message) ([]byte, error) {
 	}{{"Value", m.Value}, {"FwdFee", m.FwdFee}, {"IHRFee", m.IHRFee}} {
 		if err := checkAmount(a.name, a.v); err != nil {
 			return nil, err
+		}
+	}
+	for id, v := range m.ExtraCurrencies {
+		if v == nil || v.Sign() < 0 {
+			return nil, fmt.Errorf("extra currency %d: amount %v is not a non-negative number", id, v)
 		}
 	}
 	addr := func(a *ton.Address) []byte {
@@ -173,6 +183,11 @@ func renderMessage(m *ton.Message) ([]byte, error) {
 		member{"source", addr(m.Source)},
 		member{"destination", addr(m.Destination)},
 		member{"value", jsonAmount(m.Value)},
+	)
+	if m.ExtraCurrencies != nil {
+		ms = append(ms, member{"extra_currencies", renderExtra(m.ExtraCurrencies)})
+	}
+	ms = append(ms,
 		member{"fwd_fee", jsonAmount(m.FwdFee)},
 		member{"ihr_fee", jsonAmount(m.IHRFee)},
 		member{"created_lt", jsonUintString(m.CreatedLt)},
@@ -185,6 +200,22 @@ func renderMessage(m *ton.Message) ([]byte, error) {
 		data = []member{{"@type", jsonString("msg.dataRaw")}, {"body", jsonString(base64.StdEncoding.EncodeToString(m.Body))}, {"init_state", jsonString("")}}
 	}
 	return renderObject(append(ms, member{"msg_data", renderObject(data, nil)}), nil), nil
+}
+
+// renderExtra writes extra currencies as tonlib's list, by unsigned id.
+func renderExtra(m map[uint32]*big.Int) []byte {
+	b := []byte{'['}
+	for i, id := range slices.Sorted(maps.Keys(m)) {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, renderObject([]member{
+			{"@type", jsonString("extraCurrency")},
+			{"id", appendInt(nil, int64(int32(id)))},
+			{"amount", jsonString(m[id].String())},
+		}, nil)...)
+	}
+	return append(b, ']')
 }
 
 // blockTxSkip are the members of a v2 transaction entry that the typed
