@@ -225,6 +225,7 @@ func FuzzDecodeBlockTransactions(f *testing.F) {
 						t.Fatalf("transaction %d message %d: extra currency %d amount %v", i, j, id, v)
 					}
 				}
+				_, _ = m.ParseBounce()
 			}
 		}
 		if _, more := out.Next(); more && !out.Incomplete {

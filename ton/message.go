@@ -88,8 +88,8 @@ type Message struct {
 	Body []byte
 	// HasComment is true when the body is a text comment (op 0) the server
 	// decoded: a v2 msg.dataText, a v2 non-empty "message" beside a
-	// msg.dataText, or a v3 text_comment. The SDK does not parse cells
-	// itself: a comment the server left encoded in Body is not reported.
+	// msg.dataText, or a v3 text_comment. A comment the server left
+	// encoded in Body is not reported.
 	HasComment bool
 	// Comment is the text comment when HasComment, as sent (not checked
 	// for valid UTF-8: a comment is the bytes its sender chose); ""

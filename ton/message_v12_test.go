@@ -71,6 +71,8 @@ func TestMessageV3AfterV12(t *testing.T) {
 	assert.Nil(t, m.Opcode)
 	assert.Empty(t, m.DecodedOpcode)
 	assert.Equal(t, nano("1000000000"), m.Value)
+	b, ok := m.ParseBounce()
+	assert.False(t, ok, "an empty body is no bounce: %+v", b)
 }
 
 // A v3 trace of 2025-09 (before version 12, real): opcode as the string
@@ -109,6 +111,8 @@ func TestMessageV3BeforeV12(t *testing.T) {
 			assert.True(t, m.HashNorm.IsZero())
 			assert.Equal(t, map[uint32]*big.Int{}, m.ExtraCurrencies)
 			assert.Equal(t, nano("0"), m.IHRFee)
+			_, ok := m.ParseBounce()
+			assert.False(t, ok)
 		}
 	}
 	assert.Equal(t, 1, ext)
