@@ -134,6 +134,14 @@ func taxonomyCases() map[string]taxCase {
 			return err
 		}},
 
+		"ton.ErrNotYetAvailable": {op: true, is: isErr(ton.ErrNotYetAvailable), produce: func(t *testing.T) error {
+			// A lite server behind the newest blocks (ton-blockchain/ton issue 832's body).
+			return tonBlockAnswer(t, `{"ok":false,"error":"LITE_SERVER_NOTREADY: seqno not in db","code":500}`)
+		}},
+		"ton.ErrUnreadableTransaction": {op: true, is: isErr(ton.ErrUnreadableTransaction), produce: func(t *testing.T) error {
+			// toncenter/ton-http-api issue 183's body.
+			return tonBlockAnswer(t, `{"ok":false,"error":"Error occured while creating tonlib_api::raw_transaction: Failed to unpack balance (2)","code":500}`)
+		}},
 		"ton.ErrRepeatedPage": {op: true, is: isErr(ton.ErrRepeatedPage), produce: func(t *testing.T) error {
 			// A server that ignores offset: the same page every time.
 			srv := answer(t, http.StatusOK, "application/json",
@@ -314,6 +322,16 @@ func answer(t *testing.T, status int, ctype, body string) *httptest.Server {
 	}))
 	t.Cleanup(srv.Close)
 	return srv
+}
+
+// tonBlockAnswer asks a ton client for a block of a server that answers
+// HTTP 500 with body.
+func tonBlockAnswer(t *testing.T, body string) error {
+	srv := answer(t, http.StatusInternalServerError, "application/json", body)
+	c, err := ton.New(srv.URL, "k3y", nodeaccess.WithoutRetries())
+	require.NoError(t, err)
+	_, err = c.BlockTransactionsExt(context.Background(), ton.BlockTransactionsQuery{Block: ton.MasterchainBlock(1)})
+	return err
 }
 
 // beaconAnswer asks a beacon client for a state of a server that answers

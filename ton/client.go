@@ -98,10 +98,18 @@ func (c *Client) scrub(msg string) string {
 	return c.t.MaskCut(msg, maxMessage)
 }
 
-// retry5xx makes every 5xx retryable (the transport retries 429, 502, 503
-// and 504 itself): TON servers answer 500 for a lite server that is not
-// ready and 542 for other transient lite-server failures.
-func retry5xx(status int, _ []byte) bool { return status >= 500 && status <= 599 }
+// retry5xx makes a 5xx retryable (the transport retries 429, 502, 503 and
+// 504 itself): TON servers answer 500 for a lite server that is not ready
+// (or does not have the block yet) and 542 for other transient lite-server
+// failures. Not tonlib's failure to convert a transaction (see
+// ErrUnreadableTransaction): the same request fails the same way again.
+func retry5xx(status int, body []byte) bool {
+	if status < 500 || status > 599 {
+		return false
+	}
+	_, msg, ok := parseErrorBody(body)
+	return !ok || !unreadableTransaction(msg)
+}
 
 // maxErrorBody bounds the 2xx bodies transientInBody parses: TON error
 // bodies are short, and the large bodies of real answers are not parsed
@@ -119,7 +127,7 @@ func (c *Client) transientInBody(body []byte) error {
 		return nil
 	}
 	code, msg, ok := parseErrorBody(body)
-	if !ok || code != 429 && (code < 500 || code > 599) {
+	if !ok || code != 429 && (code < 500 || code > 599) || unreadableTransaction(msg) {
 		return nil
 	}
 	return transport.Retryable(&nodeaccess.RPCError{Code: code, Message: c.scrub(msg)})
@@ -156,7 +164,7 @@ func decode[T any](c *Client, resp *transport.Response, dec func([]byte) (T, err
 		var zero T
 		if re, ok := err.(*nodeaccess.RPCError); ok {
 			re.Message = c.scrub(re.Message)
-			return zero, re
+			return zero, classify(re.Code, re.Message, re)
 		}
 		return zero, c.t.InvalidBody(resp, err)
 	}

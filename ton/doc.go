@@ -83,7 +83,14 @@
 // A v2 error in a 200 response (the JSON-RPC form may answer so) is a
 // *nodeaccess.RPCError alone; one whose code is transient (429 or a 5xx) is
 // retried first, like that status. 429 and every 5xx are retried within the
-// client's attempts. The indexer's 404 "emulated traces not found" from
+// client's attempts, but for tonlib's failure to convert a transaction
+// (500 "Error occured while creating tonlib_api::raw_transaction: Failed to
+// unpack …"), which the same request repeats: that error matches
+// ErrUnreadableTransaction at once. A lite server that does not have the
+// block yet (500 "LITE_SERVER_NOTREADY: … not in db", or "specified mc block
+// is older than block's masterchain ref"; lite servers lag seconds behind
+// the newest blocks) is retried, and when the attempts run out the error
+// matches ErrNotYetAvailable. Both match nodeaccess.ErrUnavailable too. The indexer's 404 "emulated traces not found" from
 // pendingTransactions is an empty page, not an error; any other 404 (a
 // gateway's {"error":"Not Found"}) is an error matching nodeaccess.ErrNotFound.
 // The access key never appears in an error, including in server messages
