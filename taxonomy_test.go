@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/beacon"
@@ -23,6 +24,7 @@ import (
 	"github.com/nodeaccess/nodeaccess/hyper"
 	"github.com/nodeaccess/nodeaccess/hyper/hypertest"
 	"github.com/nodeaccess/nodeaccess/ton"
+	"github.com/nodeaccess/nodeaccess/ton/tontest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -135,12 +137,26 @@ func taxonomyCases() map[string]taxCase {
 		}},
 
 		"ton.ErrNotYetAvailable": {op: true, is: isErr(ton.ErrNotYetAvailable), produce: func(t *testing.T) error {
-			// A lite server behind the newest blocks (ton-blockchain/ton issue 832's body).
-			return tonBlockAnswer(t, `{"ok":false,"error":"LITE_SERVER_NOTREADY: seqno not in db","code":500}`)
+			// A lite server an hour behind the newest blocks.
+			srv := tontest.NewT(t, tontest.WithLag(time.Hour))
+			c, err := srv.Client(nodeaccess.WithoutRetries())
+			require.NoError(t, err)
+			_, err = c.BlockTransactionsExt(context.Background(), ton.BlockTransactionsQuery{Block: tontest.DefaultBlock()})
+			return err
 		}},
 		"ton.ErrUnreadableTransaction": {op: true, is: isErr(ton.ErrUnreadableTransaction), produce: func(t *testing.T) error {
-			// toncenter/ton-http-api issue 183's body.
-			return tonBlockAnswer(t, `{"ok":false,"error":"Error occured while creating tonlib_api::raw_transaction: Failed to unpack balance (2)","code":500}`)
+			// The recorded block with a transaction tonlib cannot read.
+			b := tontest.RecordedBlock()
+			b.Unreadable = []int{1}
+			srv := tontest.NewT(t, tontest.WithBlock(b))
+			c, err := srv.Client()
+			require.NoError(t, err)
+			for _, err := range c.AllBlockTransactions(context.Background(), ton.BlockTransactionsQuery{Block: tontest.DefaultBlock()}) {
+				if err != nil {
+					return err
+				}
+			}
+			return nil
 		}},
 		"ton.ErrRepeatedPage": {op: true, is: isErr(ton.ErrRepeatedPage), produce: func(t *testing.T) error {
 			// A server that ignores offset: the same page every time.
@@ -322,16 +338,6 @@ func answer(t *testing.T, status int, ctype, body string) *httptest.Server {
 	}))
 	t.Cleanup(srv.Close)
 	return srv
-}
-
-// tonBlockAnswer asks a ton client for a block of a server that answers
-// HTTP 500 with body.
-func tonBlockAnswer(t *testing.T, body string) error {
-	srv := answer(t, http.StatusInternalServerError, "application/json", body)
-	c, err := ton.New(srv.URL, "k3y", nodeaccess.WithoutRetries())
-	require.NoError(t, err)
-	_, err = c.BlockTransactionsExt(context.Background(), ton.BlockTransactionsQuery{Block: ton.MasterchainBlock(1)})
-	return err
 }
 
 // beaconAnswer asks a beacon client for a state of a server that answers

@@ -21,6 +21,7 @@ type Client struct {
 	t *transport.Client
 
 	blockREST transport.Target // GET  {base}/api/v2/{key}/getBlockTransactionsExt
+	idsREST   transport.Target // GET  {base}/api/v2/{key}/getBlockTransactions
 	blockRPC  transport.Target // POST {base}/api/v2/{key}/jsonRPC
 	states    transport.Target // GET  {base}/{key}/api/v3/accountStates
 	pending   transport.Target // GET  {base}/{key}/api/v3/pendingTransactions
@@ -35,6 +36,14 @@ type jsonRPCKey struct{}
 // JSON-RPC form of API v2, POST {base}/api/v2/{key}/jsonRPC, instead of the
 // REST form GET {base}/api/v2/{key}/getBlockTransactionsExt. Both return the
 // same typed result. Clients of other chains refuse this option.
+//
+// In this form a call asks for at most 256 transactions, whatever
+// BlockTransactionsQuery.Count says: toncenter's C++ server runs a JSON-RPC
+// call through its own REST handler with a 10 s timeout (its Python server
+// gives a tonlib request 10 s too), and a large count, which it fetches
+// from the lite server 256 at a time, runs out of that time. 256 is one
+// lite-server call. A block with more transactions comes back Incomplete,
+// and AllBlockTransactions goes on with the next page as in the REST form.
 func WithJSONRPC() nodeaccess.Option {
 	return func(c *config.Config) error {
 		c.SetExt("ton", "WithJSONRPC", jsonRPCKey{}, true)
@@ -57,6 +66,7 @@ func New(baseURL, key string, opts ...nodeaccess.Option) (*Client, error) {
 		tmpl string
 	}{
 		{&c.blockREST, "api/v2/{key}/getBlockTransactionsExt"},
+		{&c.idsREST, "api/v2/{key}/getBlockTransactions"},
 		{&c.blockRPC, "api/v2/{key}/jsonRPC"},
 		{&c.states, "{key}/api/v3/accountStates"},
 		{&c.pending, "{key}/api/v3/pendingTransactions"},

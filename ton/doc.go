@@ -8,7 +8,8 @@
 // versions put the key in different places, and the client follows them:
 //
 //	GET  {base}/api/v2/{key}/getBlockTransactionsExt   BlockTransactionsExt
-//	POST {base}/api/v2/{key}/jsonRPC                   the same, with WithJSONRPC
+//	GET  {base}/api/v2/{key}/getBlockTransactions      AllBlockTransactions, past a transaction the server cannot read
+//	POST {base}/api/v2/{key}/jsonRPC                   the same two, with WithJSONRPC
 //	GET  {base}/{key}/api/v3/accountStates             AccountStates
 //	GET  {base}/{key}/api/v3/pendingTransactions       PendingTransactions
 //
@@ -62,7 +63,11 @@
 // end a walk, since a server may cap limit silently; the empty page that
 // proves the end costs one request more than stopping at a short page. A block that does not fit one
 // getBlockTransactionsExt page comes back Incomplete: its Next cursor asks
-// for the rest, and AllBlockTransactions walks the whole block. Each range
+// for the rest, and AllBlockTransactions walks the whole block, also past a
+// transaction the server cannot read (ErrUnreadableTransaction), which it
+// isolates by narrowing its page and yields as its id with the error,
+// going on with the rest of the block; the JSON-RPC form asks for at most
+// 256 transactions a call (see WithJSONRPC). Each range
 // over a walk's sequence is a walk of its own, so a sequence may be ranged
 // again, or by several goroutines at once.
 //

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/nodeaccesstest"
@@ -24,7 +25,8 @@ type Server struct {
 	*nodeaccesstest.Server
 
 	data     *store
-	maxLimit int // WithMaxLimit; 0: no cap below the indexer's 1000
+	maxLimit int           // WithMaxLimit; 0: no cap below the indexer's 1000
+	lag      time.Duration // WithLag; 0: every block is there at once
 }
 
 // Option configures New.
@@ -34,6 +36,7 @@ type settings struct {
 	key        string
 	noDefaults bool
 	maxLimit   int
+	lag        time.Duration
 	data       []func(*store) error
 }
 
@@ -141,8 +144,9 @@ func New(opts ...Option) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("tontest: %w", err)
 	}
-	s := &Server{Server: srv, data: data, maxLimit: set.maxLimit}
+	s := &Server{Server: srv, data: data, maxLimit: set.maxLimit, lag: set.lag}
 	srv.HandleFunc("GET /api/v2/{key}/getBlockTransactionsExt", s.serveBlockREST)
+	srv.HandleFunc("GET /api/v2/{key}/getBlockTransactions", s.serveIDsREST)
 	srv.HandleFunc("POST /api/v2/{key}/jsonRPC", s.serveBlockRPC)
 	srv.HandleFunc("GET /{key}/api/v3/accountStates", s.serveAccountStates)
 	srv.HandleFunc("GET /{key}/api/v3/pendingTransactions", s.servePending)
