@@ -166,8 +166,10 @@ func (s *Server) Client(opts ...nodeaccess.Option) (*ton.Client, error) {
 // whatever their order in b. It fails, changing nothing, for a zero shard,
 // a transaction whose account is on another workchain than the block, a
 // zero logical time, two transactions with the same account and logical
-// time, a negative fee, or a Transaction member that is neither empty nor
-// a JSON object.
+// time, a negative fee or amount, a Transaction member that is neither
+// empty nor a JSON object, or an Unreadable index out of range or listed
+// twice. The block is there at once, or, with WithLag, once the lag has
+// passed from now.
 func (s *Server) SetBlock(b Block) error { return s.data.setBlock(b) }
 
 // RemoveBlock stops serving the block ref; getBlockTransactionsExt then
