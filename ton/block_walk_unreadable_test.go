@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/internal/testkit"
 	"github.com/nodeaccess/nodeaccess/ton"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -215,4 +216,45 @@ func TestJSONRPCPageSize(t *testing.T) {
 	q.Count = ton.MaxBlockCount
 	_, err := rest.BlockTransactionsExt(context.Background(), q)
 	require.NoError(t, err)
+}
+
+// The walk's new error paths (the unreadable transaction's error, the
+// getBlockTransactions failure after it, both forms) never show the key,
+// also when the servers echo it in their messages.
+func TestAllBlockTransactionsUnreadableKeyNeverLeaks(t *testing.T) {
+	q := func(s string) string { return strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) }
+	for _, key := range testkit.LeakKeys {
+		for _, rpc := range []bool{false, true} {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				body, _ := io.ReadAll(r.Body)
+				w.Header().Set("Content-Type", "application/json")
+				echo := q(r.URL.Path) + " " + q(r.URL.EscapedPath())
+				if strings.HasSuffix(r.URL.Path, "/getBlockTransactions") || bytes.Contains(body, []byte(`"getBlockTransactions"`)) {
+					w.WriteHeader(503)
+					_, _ = io.WriteString(w, `{"ok":false,"error":"no lite server for `+echo+`","code":503}`)
+					return
+				}
+				w.WriteHeader(500)
+				_, _ = io.WriteString(w, `{"ok":false,"error":"Error occured while creating tonlib_api::raw_transaction: Failed to unpack balance (2) `+echo+`","code":500}`)
+			}))
+			opts := []nodeaccess.Option{nodeaccess.WithoutRetries()}
+			if rpc {
+				opts = append(opts, ton.WithJSONRPC())
+			}
+			c, err := ton.New(srv.URL, key, opts...)
+			require.NoError(t, err)
+			var errs []error
+			for _, err := range c.AllBlockTransactions(context.Background(), ton.BlockTransactionsQuery{Block: ton.MasterchainBlock(7), Count: 2}) {
+				errs = append(errs, err)
+			}
+			srv.Close()
+			require.Len(t, errs, 2)
+			assert.ErrorIs(t, errs[0], ton.ErrUnreadableTransaction)
+			assert.ErrorIs(t, errs[1], nodeaccess.ErrUnavailable)
+			for _, err := range errs {
+				testkit.AssertErrNoKey(t, key, err)
+				assert.Contains(t, err.Error(), "REDACTED", "the echo is masked, not dropped")
+			}
+		}
+	}
 }

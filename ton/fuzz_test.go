@@ -159,6 +159,9 @@ func blockSeeds(f *testing.F) []string {
 		string(seedFile(f, "v2_getBlockTransactionsExt_docs_example_mc_seqno1.json")),
 		`{"id":{"workchain":0,"shard":"-9223372036854775808","seqno":1},"incomplete":false,"transactions":[` + string(seedFile(f, "v3_transactions_element_mainnet_2026-07_dataset_doc.json")) + `]}`,
 		traceBlock(f),
+		// getBlockTransactions: ids only (the walk reads them past a
+		// transaction the server cannot read).
+		string(seedFile(f, "v2_getBlockTransactions_blockpi_mc39984096.json")),
 	}
 }
 
@@ -297,6 +300,12 @@ func FuzzParseErrorBody(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Add([]byte(`{"error":"` + strings.Repeat("x", maxMessage-3) + `fuzz-KEY"}`))
+	for _, name := range []string{"v2_python_getBlockTransactionsExt_500_failed_to_unpack_balance.json", "v2_python_getBlockTransactions_500_notready_seqno_not_in_db.json",
+		"v2_python_getMasterchainBlockSignatures_500_notready_cannot_find_block.json", "v2_python_jsonrpc_getMasterchainInfo_503_no_working_liteservers.json",
+		"v2_docs_openapi_504_example.json", "v2_python_504_liteserver_timeout_HANDBUILT.json"} {
+		f.Add(seedFile(f, name))
+	}
+	f.Add([]byte(`{"ok":false,"error":"LITE_SERVER_UNKNOWN: specified mc block is older than block's masterchain ref","code":500}`))
 	const key = "fuzz-KEY"
 	c, err := New("https://ton.node.example", key)
 	if err != nil {
@@ -313,6 +322,15 @@ func FuzzParseErrorBody(f *testing.F) {
 		// The message is kept whole; what an error shows is masked, then capped.
 		if s := c.scrub(msg); len(s) > maxMessage+len("…") || strings.Contains(s, key) {
 			t.Fatalf("message %q shows as %q", msg, s)
+		}
+		// A classified error keeps its cause and matches one sentinel at most.
+		re := &nodeaccess.RPCError{Code: 500, Message: msg}
+		err := classify(500, msg, re)
+		if !errors.Is(err, re) || errors.Is(err, ErrNotYetAvailable) && errors.Is(err, ErrUnreadableTransaction) {
+			t.Fatalf("%q classifies as %v", msg, err)
+		}
+		if (errors.Is(err, ErrNotYetAvailable) || errors.Is(err, ErrUnreadableTransaction)) != (err != error(re)) || retry5xx(500, body) == errors.Is(err, ErrUnreadableTransaction) {
+			t.Fatalf("%q: classified %v, retried %t", msg, err, retry5xx(500, body))
 		}
 	})
 }
