@@ -46,6 +46,9 @@ func (c *Client) AllBlockTransactions(ctx context.Context, q BlockTransactionsQu
 	return func(yield func(BlockTransaction, error) bool) {
 		q := q // a copy: each range moves its own cursor
 		full := q.count()
+		if c.useRPC {
+			full = min(full, maxRPCBlockCount) // what the JSON-RPC form sends
+		}
 		size := full // narrowed around a transaction the server cannot read
 		seen := map[key]struct{}{}
 		for {

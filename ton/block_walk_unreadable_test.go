@@ -134,6 +134,20 @@ func TestAllBlockTransactionsUnreadableRequests(t *testing.T) {
 	}
 }
 
+// In the JSON-RPC form the narrowing starts from the 256 that form sends,
+// not from a larger Count it does not send.
+func TestAllBlockTransactionsUnreadableRPCCount(t *testing.T) {
+	u := &unreadableServer{txs: []blockTx{{1, 1}, {1, 2}, {2, 3}}, bad: 0}
+	lts, errs := walkAll(t, u, 1000, ton.WithJSONRPC())
+	assert.Equal(t, []uint64{1, 2, 3}, lts)
+	assert.ErrorIs(t, errs[0], ton.ErrUnreadableTransaction)
+	assert.Equal(t, []string{
+		"getBlockTransactionsExt  256", "getBlockTransactionsExt  128", "getBlockTransactionsExt  64", "getBlockTransactionsExt  32",
+		"getBlockTransactionsExt  16", "getBlockTransactionsExt  8", "getBlockTransactionsExt  4", "getBlockTransactionsExt  2",
+		"getBlockTransactionsExt  1", "getBlockTransactions  1", "getBlockTransactionsExt 1 256",
+	}, u.reqs)
+}
+
 // When getBlockTransactions cannot give the id, the walk cannot go past
 // the transaction: it yields its error without an id, then the reason,
 // and stops.
