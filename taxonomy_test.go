@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/beacon"
@@ -23,6 +24,7 @@ import (
 	"github.com/nodeaccess/nodeaccess/hyper"
 	"github.com/nodeaccess/nodeaccess/hyper/hypertest"
 	"github.com/nodeaccess/nodeaccess/ton"
+	"github.com/nodeaccess/nodeaccess/ton/tontest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -134,6 +136,28 @@ func taxonomyCases() map[string]taxCase {
 			return err
 		}},
 
+		"ton.ErrNotYetAvailable": {op: true, is: isErr(ton.ErrNotYetAvailable), produce: func(t *testing.T) error {
+			// A lite server an hour behind the newest blocks.
+			srv := tontest.NewT(t, tontest.WithLag(time.Hour))
+			c, err := srv.Client(nodeaccess.WithoutRetries())
+			require.NoError(t, err)
+			_, err = c.BlockTransactionsExt(context.Background(), ton.BlockTransactionsQuery{Block: tontest.DefaultBlock()})
+			return err
+		}},
+		"ton.ErrUnreadableTransaction": {op: true, is: isErr(ton.ErrUnreadableTransaction), produce: func(t *testing.T) error {
+			// The recorded block with a transaction tonlib cannot read.
+			b := tontest.RecordedBlock()
+			b.Unreadable = []int{1}
+			srv := tontest.NewT(t, tontest.WithBlock(b))
+			c, err := srv.Client()
+			require.NoError(t, err)
+			for _, err := range c.AllBlockTransactions(context.Background(), ton.BlockTransactionsQuery{Block: tontest.DefaultBlock()}) {
+				if err != nil {
+					return err
+				}
+			}
+			return nil
+		}},
 		"ton.ErrRepeatedPage": {op: true, is: isErr(ton.ErrRepeatedPage), produce: func(t *testing.T) error {
 			// A server that ignores offset: the same page every time.
 			srv := answer(t, http.StatusOK, "application/json",

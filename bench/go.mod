@@ -5,6 +5,7 @@ go 1.25.0
 require (
 	github.com/ethereum/go-ethereum v1.17.10
 	github.com/nodeaccess/nodeaccess v0.0.0
+	github.com/xssnick/tonutils-go v1.15.5
 )
 
 require (

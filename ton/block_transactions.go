@@ -24,8 +24,17 @@ const DefaultBlockCount = 40
 // less or equal 10000". Whatever the count, a server may answer with fewer
 // transactions and Incomplete set: the lite server lists at most 256 a call
 // (the Python server passes its answer on as is; the C++ server asks in
-// chunks of 256 up to the count).
+// chunks of 256 up to the count). The JSON-RPC form asks for at most 256
+// (see WithJSONRPC).
 const MaxBlockCount = 10000
+
+// maxRPCBlockCount caps count in the JSON-RPC form: one lite server call.
+// The C++ server runs a JSON-RPC call through its own REST handler with a
+// 10 s timeout, asking the lite server for 256 transactions at a time, and
+// the Python server gives a tonlib request 10 s too; a count of 256 keeps
+// each call to one lite-server round trip (plus the block lookup the first
+// page needs), far inside that.
+const maxRPCBlockCount = 256
 
 // BlockTransactionsQuery selects the transactions of one block.
 type BlockTransactionsQuery struct {
@@ -41,7 +50,8 @@ type BlockTransactionsQuery struct {
 	// error matching nodeaccess.ErrInvalidResponse.
 	RootHash, FileHash Hash
 	// Count is the most transactions one call returns, 1 to MaxBlockCount;
-	// 0 asks for DefaultBlockCount.
+	// 0 asks for DefaultBlockCount. With WithJSONRPC at most 256 are asked
+	// for (the answer is then Incomplete where the block has more).
 	Count int
 	// After continues a block the server answered as incomplete: the
 	// transactions after this one. Nil starts at the block's first.
@@ -161,7 +171,7 @@ func (c *Client) BlockTransactionsExt(ctx context.Context, q BlockTransactionsQu
 	if err := q.check(); err != nil {
 		return nil, c.t.Wrap(op, err)
 	}
-	resp, err := c.sendBlockQuery(ctx, op, &q)
+	resp, err := c.sendBlockQuery(ctx, op, c.blockREST, &q)
 	if err != nil {
 		return nil, c.t.Wrap(op, err)
 	}
@@ -189,7 +199,31 @@ func (q *BlockTransactionsQuery) checkAnswer(out *BlockTransactions) error {
 	return nil
 }
 
-func (c *Client) sendBlockQuery(ctx context.Context, op string, q *BlockTransactionsQuery) (transport.Response, error) {
+// blockTxIDs runs getBlockTransactions: the ids (account, lt, hash) of the
+// transactions of q.Block after q.After, which the server lists without
+// reading the transactions themselves (tonlib's blocks.getTransactions
+// answers blocks.shortTxId), so a transaction getBlockTransactionsExt
+// cannot read is listed here.
+func (c *Client) blockTxIDs(ctx context.Context, q BlockTransactionsQuery) (*BlockTransactions, error) {
+	const op = "getBlockTransactions"
+	resp, err := c.sendBlockQuery(ctx, op, c.idsREST, &q)
+	if err != nil {
+		return nil, c.t.Wrap(op, err)
+	}
+	out, err := decode(c, &resp, decodeBlockTransactions)
+	if err == nil {
+		err = q.checkAnswer(out)
+	}
+	if err != nil {
+		return nil, c.t.Wrap(op, err)
+	}
+	return out, nil
+}
+
+// sendBlockQuery sends the v2 call op (getBlockTransactionsExt or
+// getBlockTransactions) for q: a GET to rest, or with WithJSONRPC a POST to
+// jsonRPC with op as the method and count at most maxRPCBlockCount.
+func (c *Client) sendBlockQuery(ctx context.Context, op string, rest transport.Target, q *BlockTransactionsQuery) (transport.Response, error) {
 	if !c.useRPC {
 		v := url.Values{
 			"workchain": {strconv.Itoa(int(q.Block.Workchain))},
@@ -205,19 +239,21 @@ func (c *Client) sendBlockQuery(ctx context.Context, op string, q *BlockTransact
 			v.Set("after_lt", strconv.FormatUint(q.After.LT, 10))
 			v.Set("after_hash", base64.StdEncoding.EncodeToString(q.After.Account.ID[:]))
 		}
-		return c.get(ctx, op, c.blockREST, v)
+		return c.get(ctx, op, rest, v)
 	}
 	b := make([]byte, 0, 256)
 	b = append(b, `{"jsonrpc":"2.0","id":`...)
 	b = strconv.AppendUint(b, c.ids.Add(1), 10)
-	b = append(b, `,"method":"getBlockTransactionsExt","params":{"workchain":`...)
+	b = append(b, `,"method":"`...)
+	b = append(b, op...)
+	b = append(b, `","params":{"workchain":`...)
 	b = strconv.AppendInt(b, int64(q.Block.Workchain), 10)
 	b = append(b, `,"shard":"`...)
 	b = strconv.AppendInt(b, int64(q.Block.Shard), 10)
 	b = append(b, `","seqno":`...)
 	b = strconv.AppendUint(b, uint64(q.Block.Seqno), 10)
 	b = append(b, `,"count":`...)
-	b = strconv.AppendInt(b, int64(q.count()), 10)
+	b = strconv.AppendInt(b, int64(min(q.count(), maxRPCBlockCount)), 10)
 	if !q.RootHash.IsZero() {
 		b = append(b, `,"root_hash":"`...)
 		b = base64.StdEncoding.AppendEncode(b, q.RootHash[:])

@@ -21,6 +21,7 @@ type Client struct {
 	t *transport.Client
 
 	blockREST transport.Target // GET  {base}/api/v2/{key}/getBlockTransactionsExt
+	idsREST   transport.Target // GET  {base}/api/v2/{key}/getBlockTransactions
 	blockRPC  transport.Target // POST {base}/api/v2/{key}/jsonRPC
 	states    transport.Target // GET  {base}/{key}/api/v3/accountStates
 	pending   transport.Target // GET  {base}/{key}/api/v3/pendingTransactions
@@ -35,6 +36,14 @@ type jsonRPCKey struct{}
 // JSON-RPC form of API v2, POST {base}/api/v2/{key}/jsonRPC, instead of the
 // REST form GET {base}/api/v2/{key}/getBlockTransactionsExt. Both return the
 // same typed result. Clients of other chains refuse this option.
+//
+// In this form a call asks for at most 256 transactions, whatever
+// BlockTransactionsQuery.Count says: toncenter's C++ server runs a JSON-RPC
+// call through its own REST handler with a 10 s timeout (its Python server
+// gives a tonlib request 10 s too), and a large count, which it fetches
+// from the lite server 256 at a time, runs out of that time. 256 is one
+// lite-server call. A block with more transactions comes back Incomplete,
+// and AllBlockTransactions goes on with the next page as in the REST form.
 func WithJSONRPC() nodeaccess.Option {
 	return func(c *config.Config) error {
 		c.SetExt("ton", "WithJSONRPC", jsonRPCKey{}, true)
@@ -57,6 +66,7 @@ func New(baseURL, key string, opts ...nodeaccess.Option) (*Client, error) {
 		tmpl string
 	}{
 		{&c.blockREST, "api/v2/{key}/getBlockTransactionsExt"},
+		{&c.idsREST, "api/v2/{key}/getBlockTransactions"},
 		{&c.blockRPC, "api/v2/{key}/jsonRPC"},
 		{&c.states, "{key}/api/v3/accountStates"},
 		{&c.pending, "{key}/api/v3/pendingTransactions"},
@@ -98,10 +108,18 @@ func (c *Client) scrub(msg string) string {
 	return c.t.MaskCut(msg, maxMessage)
 }
 
-// retry5xx makes every 5xx retryable (the transport retries 429, 502, 503
-// and 504 itself): TON servers answer 500 for a lite server that is not
-// ready and 542 for other transient lite-server failures.
-func retry5xx(status int, _ []byte) bool { return status >= 500 && status <= 599 }
+// retry5xx makes a 5xx retryable (the transport retries 429, 502, 503 and
+// 504 itself): TON servers answer 500 for a lite server that is not ready
+// (or does not have the block yet) and 542 for other transient lite-server
+// failures. Not tonlib's failure to convert a transaction (see
+// ErrUnreadableTransaction): the same request fails the same way again.
+func retry5xx(status int, body []byte) bool {
+	if status < 500 || status > 599 {
+		return false
+	}
+	_, msg, ok := parseErrorBody(body)
+	return !ok || !unreadableTransaction(msg)
+}
 
 // maxErrorBody bounds the 2xx bodies transientInBody parses: TON error
 // bodies are short, and the large bodies of real answers are not parsed
@@ -119,7 +137,7 @@ func (c *Client) transientInBody(body []byte) error {
 		return nil
 	}
 	code, msg, ok := parseErrorBody(body)
-	if !ok || code != 429 && (code < 500 || code > 599) {
+	if !ok || code != 429 && (code < 500 || code > 599) || unreadableTransaction(msg) {
 		return nil
 	}
 	return transport.Retryable(&nodeaccess.RPCError{Code: code, Message: c.scrub(msg)})
@@ -156,7 +174,7 @@ func decode[T any](c *Client, resp *transport.Response, dec func([]byte) (T, err
 		var zero T
 		if re, ok := err.(*nodeaccess.RPCError); ok {
 			re.Message = c.scrub(re.Message)
-			return zero, re
+			return zero, classify(re.Code, re.Message, re)
 		}
 		return zero, c.t.InvalidBody(resp, err)
 	}

@@ -8,7 +8,8 @@
 // versions put the key in different places, and the client follows them:
 //
 //	GET  {base}/api/v2/{key}/getBlockTransactionsExt   BlockTransactionsExt
-//	POST {base}/api/v2/{key}/jsonRPC                   the same, with WithJSONRPC
+//	GET  {base}/api/v2/{key}/getBlockTransactions      AllBlockTransactions, past a transaction the server cannot read
+//	POST {base}/api/v2/{key}/jsonRPC                   the same two, with WithJSONRPC
 //	GET  {base}/{key}/api/v3/accountStates             AccountStates
 //	GET  {base}/{key}/api/v3/pendingTransactions       PendingTransactions
 //
@@ -41,7 +42,10 @@
 // does not know. A transaction's messages are Message values (InMsg,
 // OutMsgs): a nil Source is an external in-message, a nil Destination an
 // external out-message; the text comment is reported when the server
-// decoded it (v2 msg.dataText, v3 text_comment). PrevTransaction is a TxID.
+// decoded it (v2 msg.dataText, v3 text_comment); extra currencies are exact
+// amounts keyed by currency id, from v2's list (ids signed) and v3's map
+// alike; ParseBounce reads a bounced message's body in the old format and
+// in protocol version 12's (TEP 503). PrevTransaction is a TxID.
 // Both v2 shapes (tonlib's raw.transaction as the Python and the C++
 // servers send it) and the v3 indexer's decode to the same values. Parts
 // left untyped (the detailed transaction, the full v3 entries, each
@@ -59,7 +63,11 @@
 // end a walk, since a server may cap limit silently; the empty page that
 // proves the end costs one request more than stopping at a short page. A block that does not fit one
 // getBlockTransactionsExt page comes back Incomplete: its Next cursor asks
-// for the rest, and AllBlockTransactions walks the whole block. Each range
+// for the rest, and AllBlockTransactions walks the whole block, also past a
+// transaction the server cannot read (ErrUnreadableTransaction), which it
+// isolates by narrowing its page and yields as its id with the error,
+// going on with the rest of the block; the JSON-RPC form asks for at most
+// 256 transactions a call (see WithJSONRPC). Each range
 // over a walk's sequence is a walk of its own, so a sequence may be ranged
 // again, or by several goroutines at once.
 //
@@ -80,7 +88,14 @@
 // A v2 error in a 200 response (the JSON-RPC form may answer so) is a
 // *nodeaccess.RPCError alone; one whose code is transient (429 or a 5xx) is
 // retried first, like that status. 429 and every 5xx are retried within the
-// client's attempts. The indexer's 404 "emulated traces not found" from
+// client's attempts, but for tonlib's failure to convert a transaction
+// (500 "Error occured while creating tonlib_api::raw_transaction: Failed to
+// unpack …"), which the same request repeats: that error matches
+// ErrUnreadableTransaction at once. A lite server that does not have the
+// block yet (500 "LITE_SERVER_NOTREADY: … not in db", or "specified mc block
+// is older than block's masterchain ref"; lite servers lag seconds behind
+// the newest blocks) is retried, and when the attempts run out the error
+// matches ErrNotYetAvailable. Both match nodeaccess.ErrUnavailable too. The indexer's 404 "emulated traces not found" from
 // pendingTransactions is an empty page, not an error; any other 404 (a
 // gateway's {"error":"Not Found"}) is an error matching nodeaccess.ErrNotFound.
 // The access key never appears in an error, including in server messages

@@ -3,6 +3,7 @@ package ton
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -16,6 +17,83 @@ import (
 // shifted between the calls. The error also matches
 // nodeaccess.ErrInvalidResponse.
 var ErrRepeatedPage = errors.New("server repeated an item of an earlier page")
+
+// ErrNotYetAvailable matches the error of a call for a block the server's
+// lite server does not have yet: toncenter's 500 "LITE_SERVER_NOTREADY: …
+// not in db" (or another LITE_SERVER_NOTREADY) or "LITE_SERVER_UNKNOWN:
+// specified mc block is older than block's masterchain ref", in any form a
+// server or gateway sends them (the HTTP status, a JSON-RPC answer, an
+// error body in a 200). Lite servers lag seconds behind the newest shard
+// blocks (since blocks come every ~400 ms, by up to ~14 s), and a block
+// too new for them is answered so. The call was retried within the
+// client's attempts (nodeaccess.WithRetries, nodeaccess.WithBackoff) before
+// it returned this: ask again later. A seqno that will never exist is
+// answered the same way, and so also reads as not yet available. The error
+// also matches nodeaccess.ErrUnavailable, and reaches the server's
+// *nodeaccess.RPCError (and *nodeaccess.HTTPError for a non-2xx answer).
+var ErrNotYetAvailable error = &rootedError{msg: "block not yet available", root: nodeaccess.ErrUnavailable}
+
+// ErrUnreadableTransaction matches the error of a getBlockTransactionsExt
+// page that holds a transaction the server cannot turn into JSON: tonlib's
+// 500 "Error occured while creating tonlib_api::raw_transaction: Failed to
+// unpack …" (toncenter/ton-http-api issue 183: "… Failed to unpack balance
+// (2)", a balance beyond int64). The failure is the same on every try, so
+// the call is not retried; one such transaction fails every page that holds
+// it, and pages that stop before it are served. AllBlockTransactions
+// therefore narrows its page around it and yields this error for that
+// transaction alone, then goes on with the rest of the block. The error
+// also matches nodeaccess.ErrUnavailable, and reaches the server's
+// *nodeaccess.RPCError (and *nodeaccess.HTTPError for a non-2xx answer).
+var ErrUnreadableTransaction error = &rootedError{msg: "the server cannot read a transaction of the block", root: nodeaccess.ErrUnavailable}
+
+// rootedError is a sentinel that also matches a root sentinel, wherever it
+// is in an error's chain.
+type rootedError struct {
+	msg  string
+	root error
+}
+
+func (e *rootedError) Error() string { return e.msg }
+
+// Is matches the root sentinel.
+func (e *rootedError) Is(target error) bool { return target == e.root }
+
+// The server messages that classify an error (see classify).
+const (
+	msgNotReady       = "LITE_SERVER_NOTREADY"
+	msgNotInDB        = "not in db"
+	msgOlderThanRef   = "specified mc block is older than block's masterchain ref"
+	msgCreatingTx     = "Error occured while creating tonlib_api::raw_transaction"
+	msgFailedToUnpack = "Failed to unpack"
+)
+
+// notYetAvailable reports whether a server's message says that its lite
+// server does not have the block yet.
+func notYetAvailable(msg string) bool {
+	return strings.Contains(msg, msgNotReady) || strings.Contains(msg, msgNotInDB) || strings.Contains(msg, msgOlderThanRef)
+}
+
+// unreadableTransaction reports whether a server's message is tonlib's
+// failure to convert a transaction, which the same request repeats.
+func unreadableTransaction(msg string) bool {
+	return strings.Contains(msg, msgCreatingTx) || strings.Contains(msg, msgFailedToUnpack)
+}
+
+// classify wraps a server's 5xx error (code: the HTTP status or the body's
+// code) with ErrNotYetAvailable or ErrUnreadableTransaction when its message
+// says so; other errors pass unchanged.
+func classify(code int, msg string, err error) error {
+	if code < 500 || code > 599 {
+		return err
+	}
+	switch {
+	case unreadableTransaction(msg):
+		return fmt.Errorf("%w: %w", ErrUnreadableTransaction, err)
+	case notYetAvailable(msg):
+		return fmt.Errorf("%w: %w", ErrNotYetAvailable, err)
+	}
+	return err
+}
 
 // errorEnvelope holds the members of a body that may carry a TON error:
 // v2 {"ok":false,"error":"…","code":N}, v2 {"ok":false,"result":"…","code":N},
@@ -125,19 +203,30 @@ func (e *serverError) Unwrap() []error { return []error{e.http, e.rpc} }
 // HTTPError's body is already scrubbed of the key; the message is scrubbed
 // again after JSON decoding, which may have turned an escaped key (such as
 // "\u00e9" for "é") into the key itself.
+//
+// A 5xx whose message says the lite server does not have the block yet, or
+// cannot read a transaction, is wrapped with ErrNotYetAvailable or
+// ErrUnreadableTransaction (classify); so is such an error sent in a 2xx
+// body, which transientInBody turned into the call's *nodeaccess.RPCError.
 func (c *Client) withServerMessage(err error) error {
-	he, ok := err.(*nodeaccess.HTTPError)
-	if !ok {
-		return err
+	switch e := err.(type) {
+	case *nodeaccess.HTTPError:
+		code, msg, ok := parseErrorBody(e.Body)
+		if !ok {
+			return err
+		}
+		if code == 0 {
+			code = e.StatusCode
+		}
+		se := &serverError{http: e, rpc: &nodeaccess.RPCError{Code: code, Message: c.scrub(msg)}}
+		if code < 500 || code > 599 {
+			code = e.StatusCode // a 5xx whose body names another code
+		}
+		return classify(code, se.rpc.Message, se)
+	case *nodeaccess.RPCError:
+		return classify(e.Code, e.Message, e)
 	}
-	code, msg, ok := parseErrorBody(he.Body)
-	if !ok {
-		return err
-	}
-	if code == 0 {
-		code = he.StatusCode
-	}
-	return &serverError{http: he, rpc: &nodeaccess.RPCError{Code: code, Message: c.scrub(msg)}}
+	return err
 }
 
 // bodyError returns the server's error when a 2xx body is a TON error. Its

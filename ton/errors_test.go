@@ -73,7 +73,7 @@ func TestErrorBodyForms(t *testing.T) {
 		{"v2 validation", answer{422, `{"ok":false,"error":"Validation error: seqno: value is not a valid integer","code":422}`}, 422,
 			"Validation error: seqno: value is not a valid integer", "HTTP 422 Unprocessable Entity: Validation error: seqno: value is not a valid integer", nil},
 		{"v2 lite server not ready", answer{500, `{"ok":false,"error":"LITE_SERVER_NOTREADY: block is not applied","code":500}`}, 500,
-			"LITE_SERVER_NOTREADY: block is not applied", "HTTP 500 Internal Server Error: LITE_SERVER_NOTREADY: block is not applied", nodeaccess.ErrUnavailable},
+			"LITE_SERVER_NOTREADY: block is not applied", "block not yet available: HTTP 500 Internal Server Error: LITE_SERVER_NOTREADY: block is not applied", ton.ErrNotYetAvailable},
 		{"v2 lite server timeout", answer{504, `{"ok":false,"error":"Lite Server Timeout","code":504}`}, 504, "Lite Server Timeout",
 			"HTTP 504 Gateway Timeout: Lite Server Timeout", nodeaccess.ErrUnavailable},
 		{"v2 542", answer{542, `{"ok":false,"error":"LITE_SERVER_UNKNOWN: cannot load block","code":542}`}, 542, "LITE_SERVER_UNKNOWN: cannot load block",

@@ -3,6 +3,8 @@ package ton_test
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"log"
@@ -96,6 +98,52 @@ func ExampleClient_AllBlockTransactions() {
 	// 1 Ef8zMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzM0vF 48756940000001
 	// 2 Ef8zMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzM0vF 48756940000002
 	// 3 Ef9VVVVVVVVVVVVVVVVVVVVVVVVVVVVVVVVVVVVVVVVVVbxn 48756940000003
+}
+
+// Walk a block with a transaction the server cannot read: the walk yields
+// its id with ton.ErrUnreadableTransaction and goes on with the rest.
+func ExampleClient_AllBlockTransactions_unreadable() {
+	block := tontest.RecordedBlock()
+	block.Unreadable = []int{1} // tonlib's "Failed to unpack balance (2)" for it
+	node := localTON(tontest.WithBlock(block))
+	defer node.Close()
+	c, err := ton.New(node.URL, node.Key())
+	if err != nil {
+		log.Fatal(err)
+	}
+	for tx, err := range c.AllBlockTransactions(context.Background(), ton.BlockTransactionsQuery{Block: tontest.DefaultBlock()}) {
+		switch {
+		case errors.Is(err, ton.ErrUnreadableTransaction):
+			fmt.Println("unreadable", tx.LT, tx.Hash)
+		case err != nil:
+			log.Fatal(err)
+		default:
+			fmt.Println("read", tx.LT, tx.Fee)
+		}
+	}
+	// Output:
+	// read 48756940000001 0
+	// unreadable 48756940000002 0kwvliWmBxHEXXWVNhNfBZsQFGaWejcojKq79d3Im+A=
+	// read 48756940000003 0
+}
+
+// Read a bounced message's body: here one in protocol version 12's format
+// (TEP 503), for a jetton transfer that bounced because the destination
+// had no state (its compute phase was skipped, exit code -1).
+func ExampleMessage_ParseBounce() {
+	body, err := base64.StdEncoding.DecodeString("te6ccgEBAwEANQACE/////4A/////0ABAgAlD4p+pREiM0RVZneIQ7msoAAIDgAfNMS0AAABtI61fgALRzvABA==")
+	if err != nil {
+		log.Fatal(err)
+	}
+	m := ton.Message{Bounced: true, Body: body}
+	b, ok := m.ParseBounce()
+	fmt.Println(ok, b.New, b.Phase, b.ExitCode, b.OriginalBits)
+	if b.OriginalBits >= 32 {
+		fmt.Printf("original op %#08x\n", binary.BigEndian.Uint32(b.Original))
+	}
+	// Output:
+	// true true 0 -1 150
+	// original op 0x0f8a7ea5
 }
 
 // Read an account's state, and its user-friendly form from the address book.

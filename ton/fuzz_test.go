@@ -152,7 +152,35 @@ func blockSeeds(f *testing.F) []string {
 		blockOf(f, seedFile(f, "v2_getTransactions_toncenter_wallet_tutorial.json"), "result"),
 		blockOf(f, seedFile(f, "v3_transactions_crosschain_comment.json"), "transactions"),
 		blockOf(f, seedFile(f, "v3_transactions_axelar_amplifier.json"), "transactions"),
+		// Protocol version 12: v2 extra currencies with a negative id (the
+		// published example, whose data is cut short), a v3 element with
+		// extra_flags and an empty value_extra_currencies, a v3 trace with
+		// opcode strings and hash_norm.
+		string(seedFile(f, "v2_getBlockTransactionsExt_docs_example_mc_seqno1.json")),
+		`{"id":{"workchain":0,"shard":"-9223372036854775808","seqno":1},"incomplete":false,"transactions":[` + string(seedFile(f, "v3_transactions_element_mainnet_2026-07_dataset_doc.json")) + `]}`,
+		traceBlock(f),
+		// getBlockTransactions: ids only (the walk reads them past a
+		// transaction the server cannot read).
+		string(seedFile(f, "v2_getBlockTransactions_blockpi_mc39984096.json")),
 	}
+}
+
+// traceBlock wraps the transactions of the recorded v3 trace as a
+// getBlockTransactionsExt result.
+func traceBlock(f *testing.F) string {
+	var body struct {
+		Traces []struct {
+			Transactions map[string]json.RawMessage `json:"transactions"`
+		} `json:"traces"`
+	}
+	if err := json.Unmarshal(seedFile(f, "v3_traces_mainnet_2025-09-26_docs_cookbook.json"), &body); err != nil || len(body.Traces) != 1 {
+		f.Fatal("the trace body: ", err)
+	}
+	var txs []string
+	for _, tx := range body.Traces[0].Transactions {
+		txs = append(txs, string(tx))
+	}
+	return `{"id":{"workchain":0,"shard":"-9223372036854775808","seqno":1},"incomplete":false,"transactions":[` + strings.Join(txs, ",") + `]}`
 }
 
 // blockOf wraps the transactions list member of a recorded body as a
@@ -192,6 +220,15 @@ func FuzzDecodeBlockTransactions(f *testing.F) {
 				if !m.HasComment && m.Comment != "" {
 					t.Fatalf("transaction %d message %d: comment without HasComment", i, j)
 				}
+				if m.ExtraFlags != nil && m.ExtraFlags.Sign() < 0 {
+					t.Fatalf("transaction %d message %d: extra_flags %v", i, j, m.ExtraFlags)
+				}
+				for id, v := range m.ExtraCurrencies {
+					if v == nil || v.Sign() < 0 || v.BitLen() > maxExtraBits {
+						t.Fatalf("transaction %d message %d: extra currency %d amount %v", i, j, id, v)
+					}
+				}
+				_, _ = m.ParseBounce()
 			}
 		}
 		if _, more := out.Next(); more && !out.Incomplete {
@@ -263,6 +300,12 @@ func FuzzParseErrorBody(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Add([]byte(`{"error":"` + strings.Repeat("x", maxMessage-3) + `fuzz-KEY"}`))
+	for _, name := range []string{"v2_python_getBlockTransactionsExt_500_failed_to_unpack_balance.json", "v2_python_getBlockTransactions_500_notready_seqno_not_in_db.json",
+		"v2_python_getMasterchainBlockSignatures_500_notready_cannot_find_block.json", "v2_python_jsonrpc_getMasterchainInfo_503_no_working_liteservers.json",
+		"v2_docs_openapi_504_example.json", "v2_python_504_liteserver_timeout_HANDBUILT.json"} {
+		f.Add(seedFile(f, name))
+	}
+	f.Add([]byte(`{"ok":false,"error":"LITE_SERVER_UNKNOWN: specified mc block is older than block's masterchain ref","code":500}`))
 	const key = "fuzz-KEY"
 	c, err := New("https://ton.node.example", key)
 	if err != nil {
@@ -279,6 +322,15 @@ func FuzzParseErrorBody(f *testing.F) {
 		// The message is kept whole; what an error shows is masked, then capped.
 		if s := c.scrub(msg); len(s) > maxMessage+len("…") || strings.Contains(s, key) {
 			t.Fatalf("message %q shows as %q", msg, s)
+		}
+		// A classified error keeps its cause and matches one sentinel at most.
+		re := &nodeaccess.RPCError{Code: 500, Message: msg}
+		err := classify(500, msg, re)
+		if !errors.Is(err, re) || errors.Is(err, ErrNotYetAvailable) && errors.Is(err, ErrUnreadableTransaction) {
+			t.Fatalf("%q classifies as %v", msg, err)
+		}
+		if (errors.Is(err, ErrNotYetAvailable) || errors.Is(err, ErrUnreadableTransaction)) != (err != error(re)) || retry5xx(500, body) == errors.Is(err, ErrUnreadableTransaction) {
+			t.Fatalf("%q: classified %v, retried %t", msg, err, retry5xx(500, body))
 		}
 	})
 }

@@ -12,8 +12,10 @@ import (
 // out-messages, typed from any of the shapes real servers send: the v2
 // tonlib shape (raw.message: addresses as accountAddress objects or
 // strings, msg_data with msg.dataText or msg.dataRaw, the Python server's
-// decoded "message") and the v3 indexer's shape (message_content with a
-// decoded text_comment, bounce, bounced, created_at).
+// decoded "message", extra_currencies as a list) and the v3 indexer's shape
+// (message_content with a decoded text_comment, bounce, bounced,
+// created_at, and since protocol version 12 extra_flags, opcode,
+// decoded_opcode, hash_norm and value_extra_currencies as a map).
 type Message struct {
 	// Source is the sender; nil for a message from outside the chain (an
 	// external in-message, the one that starts a wallet's transaction),
@@ -27,11 +29,27 @@ type Message struct {
 	// server sent none (external messages carry no value: the indexer sends
 	// null for them).
 	Value *big.Int
+	// ExtraCurrencies are the extra currencies carried beside Value: exact
+	// amounts keyed by currency id. v2 sends them as a list of
+	// {"id","amount"} with the id as a signed 32-bit number, v3 as a map
+	// (value_extra_currencies) keyed by the unsigned id; both give the same
+	// key (v2's -17 is 4294967279). Nil when not sent (null, as the indexer
+	// sends for external messages, or absent); empty when sent empty.
+	ExtraCurrencies map[uint32]*big.Int
 	// FwdFee is the forwarding fee in nanotons; nil when not sent.
 	FwdFee *big.Int
-	// IHRFee is the instant-hypercube-routing fee in nanotons; nil when not
-	// sent.
+	// IHRFee is the instant-hypercube-routing fee in nanotons (ihr_fee);
+	// nil when not sent. Since protocol version 12 the message's bits that
+	// held it hold ExtraFlags, and servers send 0 for new messages: tonlib,
+	// behind the v2 servers, always sends 0; the v3 indexer sends "0" for
+	// messages of blocks after version 12 and the fee for older ones.
 	IHRFee *big.Int
+	// ExtraFlags are the message's extra_flags (protocol version 12 on):
+	// bit 0 asks for a bounce in the new format (see ParseBounce), bit 1
+	// (with bit 0) for the whole body in it. Only the v3 indexer sends
+	// them; nil when not sent (v2, external messages, messages older than
+	// version 12).
+	ExtraFlags *big.Int
 	// CreatedLt is the logical time the message was created at; 0 when not
 	// sent.
 	CreatedLt uint64
@@ -48,17 +66,30 @@ type Message struct {
 	// Hash is the message's hash (v3 hash, and v2 hash where the server
 	// sends it); zero when not sent.
 	Hash Hash
+	// HashNorm is the normalised hash of an external in-message (v3
+	// hash_norm), which stays the same when the message is sent again with
+	// other fields of no consequence; zero when not sent (the indexer sends
+	// it only where it differs from Hash).
+	HashNorm Hash
 	// BodyHash is the hash of the message body (v2 body_hash, v3
 	// message_content.hash); zero when not sent.
 	BodyHash Hash
+	// Opcode is the first 32 bits of the body, the operation a contract
+	// message asks for, as the v3 indexer sends it (opcode: a string
+	// "0x…", or a number as its published schema has it); nil when not
+	// sent (v2, or a body shorter than 32 bits).
+	Opcode *uint32
+	// DecodedOpcode is the name the v3 indexer gives Opcode (decoded_opcode,
+	// such as "jetton_transfer"); "" when not sent or null.
+	DecodedOpcode string
 	// Body is the body as a serialised bag of cells (v2 msg_data.body, v3
 	// message_content.body); nil when not sent (v2 msg.dataText carries
 	// only the text).
 	Body []byte
 	// HasComment is true when the body is a text comment (op 0) the server
 	// decoded: a v2 msg.dataText, a v2 non-empty "message" beside a
-	// msg.dataText, or a v3 text_comment. The SDK does not parse cells
-	// itself: a comment the server left encoded in Body is not reported.
+	// msg.dataText, or a v3 text_comment. A comment the server left
+	// encoded in Body is not reported.
 	HasComment bool
 	// Comment is the text comment when HasComment, as sent (not checked
 	// for valid UTF-8: a comment is the bytes its sender chose); ""
@@ -102,19 +133,25 @@ func (f *msgAddr) ptr() *Address {
 }
 
 type wireMessage struct {
-	Source      msgAddr   `json:"source"`
-	Destination msgAddr   `json:"destination"`
-	Value       num       `json:"value"`
-	FwdFee      num       `json:"fwd_fee"`
-	IHRFee      num       `json:"ihr_fee"`
-	CreatedLt   num       `json:"created_lt"`
-	CreatedAt   num       `json:"created_at"`
-	Bounce      *bool     `json:"bounce"`
-	Bounced     *bool     `json:"bounced"`
-	Hash        hashField `json:"hash"`
-	BodyHash    hashField `json:"body_hash"`
-	Message     *string   `json:"message"`
-	MsgData     *struct {
+	Source          msgAddr     `json:"source"`
+	Destination     msgAddr     `json:"destination"`
+	Value           num         `json:"value"`
+	ExtraCurrencies extraField  `json:"extra_currencies"`
+	ValueExtra      extraField  `json:"value_extra_currencies"`
+	FwdFee          num         `json:"fwd_fee"`
+	IHRFee          num         `json:"ihr_fee"`
+	ExtraFlags      num         `json:"extra_flags"`
+	CreatedLt       num         `json:"created_lt"`
+	CreatedAt       num         `json:"created_at"`
+	Opcode          opcodeField `json:"opcode"`
+	DecodedOpcode   *string     `json:"decoded_opcode"`
+	Bounce          *bool       `json:"bounce"`
+	Bounced         *bool       `json:"bounced"`
+	Hash            hashField   `json:"hash"`
+	HashNorm        hashField   `json:"hash_norm"`
+	BodyHash        hashField   `json:"body_hash"`
+	Message         *string     `json:"message"`
+	MsgData         *struct {
 		Type string   `json:"@type"`
 		Text *string  `json:"text"`
 		Body bocField `json:"body"`
@@ -135,9 +172,19 @@ func decodeMessage(raw json.RawMessage) (*Message, error) {
 	if err := json.Unmarshal(raw, &w); err != nil {
 		return nil, err
 	}
-	m := &Message{Source: w.Source.ptr(), Destination: w.Destination.ptr(), Hash: w.Hash.h, BodyHash: w.BodyHash.h, Raw: raw}
+	m := &Message{Source: w.Source.ptr(), Destination: w.Destination.ptr(), Hash: w.Hash.h, HashNorm: w.HashNorm.h,
+		BodyHash: w.BodyHash.h, Opcode: w.Opcode.ptr(), Raw: raw}
+	if w.DecodedOpcode != nil {
+		m.DecodedOpcode = *w.DecodedOpcode
+	}
 	var err error
 	if m.Value, err = w.Value.optAmount("value"); err != nil {
+		return nil, err
+	}
+	if m.ExtraCurrencies, err = pickExtra(w.ExtraCurrencies, w.ValueExtra); err != nil {
+		return nil, err
+	}
+	if m.ExtraFlags, err = w.ExtraFlags.optAmount("extra_flags"); err != nil {
 		return nil, err
 	}
 	if m.FwdFee, err = w.FwdFee.optAmount("fwd_fee"); err != nil {

@@ -14,11 +14,12 @@
 //
 // # What it serves
 //
-// The four calls of the ton package, on the paths providers use (the key
-// is a path segment, in a different place for each API version):
+// The calls of the ton package, on the paths providers use (the key is a
+// path segment, in a different place for each API version):
 //
 //	GET  {URL}/api/v2/{Key}/getBlockTransactionsExt   workchain, shard (signed decimal), seqno, count (default 40), after_lt, after_hash
-//	POST {URL}/api/v2/{Key}/jsonRPC                   {"method":"getBlockTransactionsExt","params":{…},"id":…}
+//	GET  {URL}/api/v2/{Key}/getBlockTransactions      the same parameters: the transactions' ids
+//	POST {URL}/api/v2/{Key}/jsonRPC                   {"method":"getBlockTransactionsExt" or "getBlockTransactions","params":{…},"id":…}
 //	GET  {URL}/{Key}/api/v3/accountStates             account_address and address (repeatable), include_boc, limit, offset, sort
 //	GET  {URL}/{Key}/api/v3/pendingTransactions       account (repeatable, required), limit, offset
 //
@@ -26,9 +27,12 @@
 // "id":{…},"req_count":N,"incomplete":…,"transactions":[…]}}, each
 // transaction a "raw.transaction" shaped like the recorded one (address,
 // utime, data, transaction_id, fee, storage_fee, other_fee, in_msg,
-// out_msgs, account). The JSON-RPC form answers the same body with
-// "jsonrpc":"2.0" and the request's id as sent (left out when the request
-// has none).
+// out_msgs, account). getBlockTransactions answers toncenter's
+// "blocks.transactions" with the same paging, each transaction's id a
+// {"@type":"blocks.shortTxId","mode":135,"account":"<raw>","lt":"…",
+// "hash":"…"} (the recorded answer for the default block, data/SOURCES.md).
+// The JSON-RPC form answers the same bodies with "jsonrpc":"2.0" and the
+// request's id as sent (left out when the request has none).
 //
 // Pages of a block follow the lite server that toncenter calls: the
 // transactions are in the block's order (by account id, then logical
@@ -79,6 +83,18 @@
 // (the message of toncenter/ton-http-api issue 136, with this request's
 // block). A shard sent in hex ("8000000000000000") is read as a decimal,
 // as toncenter reads it, and so names a block the server does not have.
+// The same 500 answers a block the lite server does not have yet when
+// WithLag makes it lag behind the newest blocks (for a block named by its
+// hashes, with the lite server's own message, "LITE_SERVER_NOTREADY: block
+// (…) is not in db (…)"). A getBlockTransactionsExt page that holds a
+// transaction of Block.Unreadable gets tonlib's 500 of
+// toncenter/ton-http-api issue 183:
+//
+//	{"ok":false,"error":"Error occured while creating tonlib_api::raw_transaction: Failed to unpack balance (2)","code":500}
+//
+// and pages that stop before it are served; getBlockTransactions lists it.
+// In the JSON-RPC form these 500s come without jsonrpc and id, as both of
+// toncenter's servers answer tonlib's errors.
 // Bad v3 parameters get the indexer's 422 messages ("limit is not allowed:
 // 1001 > 1000"; a limit below 1 counts as 1, as on the indexer).
 //

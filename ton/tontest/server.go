@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/nodeaccesstest"
@@ -24,7 +25,8 @@ type Server struct {
 	*nodeaccesstest.Server
 
 	data     *store
-	maxLimit int // WithMaxLimit; 0: no cap below the indexer's 1000
+	maxLimit int           // WithMaxLimit; 0: no cap below the indexer's 1000
+	lag      time.Duration // WithLag; 0: every block is there at once
 }
 
 // Option configures New.
@@ -34,6 +36,7 @@ type settings struct {
 	key        string
 	noDefaults bool
 	maxLimit   int
+	lag        time.Duration
 	data       []func(*store) error
 }
 
@@ -141,8 +144,9 @@ func New(opts ...Option) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("tontest: %w", err)
 	}
-	s := &Server{Server: srv, data: data, maxLimit: set.maxLimit}
+	s := &Server{Server: srv, data: data, maxLimit: set.maxLimit, lag: set.lag}
 	srv.HandleFunc("GET /api/v2/{key}/getBlockTransactionsExt", s.serveBlockREST)
+	srv.HandleFunc("GET /api/v2/{key}/getBlockTransactions", s.serveIDsREST)
 	srv.HandleFunc("POST /api/v2/{key}/jsonRPC", s.serveBlockRPC)
 	srv.HandleFunc("GET /{key}/api/v3/accountStates", s.serveAccountStates)
 	srv.HandleFunc("GET /{key}/api/v3/pendingTransactions", s.servePending)
@@ -162,8 +166,10 @@ func (s *Server) Client(opts ...nodeaccess.Option) (*ton.Client, error) {
 // whatever their order in b. It fails, changing nothing, for a zero shard,
 // a transaction whose account is on another workchain than the block, a
 // zero logical time, two transactions with the same account and logical
-// time, a negative fee, or a Transaction member that is neither empty nor
-// a JSON object.
+// time, a negative fee or amount, a Transaction member that is neither
+// empty nor a JSON object, or an Unreadable index out of range or listed
+// twice. The block is there at once, or, with WithLag, once the lag has
+// passed from now.
 func (s *Server) SetBlock(b Block) error { return s.data.setBlock(b) }
 
 // RemoveBlock stops serving the block ref; getBlockTransactionsExt then

@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"math"
 	"net/http"
@@ -196,51 +195,12 @@ func (rec *blockRec) page(q blockQuery) (txs []txRec, incomplete bool) {
 	return rec.txs[i:end], end-i == q.count
 }
 
-// blockResult returns the result object of getBlockTransactionsExt, or
-// the lite server's error when the block is unknown.
-func (s *Server) blockResult(q blockQuery) ([]byte, error) {
-	rec := s.data.block(q.ref)
-	if rec == nil || q.byHash && !rec.hasHashes(q.rootHash, q.fileHash) {
-		// A block named by hashes the lite server does not have is as
-		// unknown as a seqno it does not have.
-		return nil, errUnknownBlock(q.ref)
-	}
-	txs, incomplete := rec.page(q)
-	b := make([]byte, 0, 256+len(txs)*2048)
-	b = append(b, `{"@type":"blocks.transactionsExt","id":`...)
-	b = append(b, rec.idJSON...)
-	b = append(b, `,"req_count":`...)
-	b = appendInt(b, int64(q.count))
-	b = append(b, `,"incomplete":`...)
-	b = strconv.AppendBool(b, incomplete)
-	b = append(b, `,"transactions":[`...)
-	for i, tx := range txs {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, tx.entry...)
-	}
-	return append(b, "]}"...), nil
-}
-
-// unknownBlockError is the lite server's answer for a block it does not
-// have, which toncenter passes on as HTTP 500.
-type unknownBlockError struct{ ref ton.BlockRef }
-
-func errUnknownBlock(ref ton.BlockRef) error { return &unknownBlockError{ref} }
-
-// Error is the message of toncenter's answer for a seqno the lite server
-// has not got (toncenter/ton-http-api issue 136: "LITE_SERVER_NOTREADY:
-// cannot find block (-1,8000000000000000) seqno=2399: seqno not in db").
-func (e *unknownBlockError) Error() string {
-	return fmt.Sprintf("LITE_SERVER_NOTREADY: cannot find block (%d,%016x) seqno=%d: seqno not in db",
-		e.ref.Workchain, uint64(e.ref.Shard), e.ref.Seqno)
-}
-
 // writeV2Failure answers a failed v2 call: 422 for a bad parameter, 500 for
-// an unknown block, in the {"ok":false,…} form; rpc holds the JSON-RPC
-// members to add to a 422 (toncenter answers bad JSON-RPC parameters in
-// the JSON-RPC response, other failures in the plain v2 form).
+// a lite server's or tonlib's failure (an unknown or lagging block, an
+// unreadable transaction), in the {"ok":false,…} form; rpc holds the
+// JSON-RPC members to add to a 422 (toncenter answers bad JSON-RPC
+// parameters in the JSON-RPC response, other failures in the plain v2
+// form, without jsonrpc and id).
 func writeV2Failure(w http.ResponseWriter, err error, rpc []byte) {
 	status := http.StatusInternalServerError
 	var ve *validationError
@@ -259,6 +219,15 @@ func writeV2Failure(w http.ResponseWriter, err error, rpc []byte) {
 
 // serveBlockREST answers GET /api/v2/{key}/getBlockTransactionsExt.
 func (s *Server) serveBlockREST(w http.ResponseWriter, r *http.Request) {
+	s.serveREST(w, r, methodExt)
+}
+
+// serveIDsREST answers GET /api/v2/{key}/getBlockTransactions.
+func (s *Server) serveIDsREST(w http.ResponseWriter, r *http.Request) {
+	s.serveREST(w, r, methodIDs)
+}
+
+func (s *Server) serveREST(w http.ResponseWriter, r *http.Request, method string) {
 	query := r.URL.Query()
 	q, err := parseBlockQuery(func(name string) (string, bool) {
 		v, ok := query[name]
@@ -271,7 +240,7 @@ func (s *Server) serveBlockREST(w http.ResponseWriter, r *http.Request) {
 		writeV2Failure(w, err, nil)
 		return
 	}
-	res, err := s.blockResult(q)
+	res, err := s.blockResult(method, q)
 	if err != nil {
 		writeV2Failure(w, err, nil)
 		return
@@ -279,9 +248,9 @@ func (s *Server) serveBlockREST(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, append(append([]byte(`{"ok":true,"result":`), res...), '}'))
 }
 
-// serveBlockRPC answers POST /api/v2/{key}/jsonRPC: the method
-// getBlockTransactionsExt with its parameters in an object, numbers sent as
-// JSON numbers or strings. The answer is the v2 body with the JSON-RPC
+// serveBlockRPC answers POST /api/v2/{key}/jsonRPC: the methods
+// getBlockTransactionsExt and getBlockTransactions with their parameters
+// in an object, numbers sent as JSON numbers or strings. The answer is the v2 body with the JSON-RPC
 // members added: {"ok":true,"result":{…},"jsonrpc":"2.0","id":<the request's id>}.
 func (s *Server) serveBlockRPC(w http.ResponseWriter, r *http.Request) {
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxRPCBody))
@@ -306,9 +275,9 @@ func (s *Server) serveBlockRPC(w http.ResponseWriter, r *http.Request) {
 	case req.Method == nil:
 		writeV2Failure(w, invalid("body", "method", "field required"), rpc)
 		return
-	case *req.Method != "getBlockTransactionsExt":
+	case *req.Method != methodExt && *req.Method != methodIDs:
 		// toncenter's answer for a method it does not know; this server
-		// knows only getBlockTransactionsExt.
+		// knows only these two.
 		writeV2Failure(w, &validationError{msg: "Unknown method"}, rpc)
 		return
 	}
@@ -337,7 +306,7 @@ func (s *Server) serveBlockRPC(w http.ResponseWriter, r *http.Request) {
 		writeV2Failure(w, err, rpc)
 		return
 	}
-	res, err := s.blockResult(q)
+	res, err := s.blockResult(*req.Method, q)
 	if err != nil {
 		writeV2Failure(w, err, rpc)
 		return
