@@ -24,7 +24,8 @@ type Server struct {
 	*nodeaccesstest.Server
 
 	data     *store
-	maxLimit int // WithMaxLimit; 0: no cap below the indexer's 1000
+	maxLimit int  // WithMaxLimit; 0: no cap below the indexer's 1000
+	indexer  bool // WithIndexer
 }
 
 // Option configures New.
@@ -34,6 +35,7 @@ type settings struct {
 	key        string
 	noDefaults bool
 	maxLimit   int
+	indexer    bool
 	data       []func(*store) error
 }
 
@@ -141,7 +143,7 @@ func New(opts ...Option) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("tontest: %w", err)
 	}
-	s := &Server{Server: srv, data: data, maxLimit: set.maxLimit}
+	s := &Server{Server: srv, data: data, maxLimit: set.maxLimit, indexer: set.indexer}
 	srv.HandleFunc("GET /api/v2/{key}/getBlockTransactionsExt", s.serveBlockREST)
 	srv.HandleFunc("POST /api/v2/{key}/jsonRPC", s.serveBlockRPC)
 	srv.HandleFunc("GET /{key}/api/v3/accountStates", s.serveAccountStates)
