@@ -9,9 +9,9 @@ import (
 	"github.com/nodeaccess/nodeaccess"
 )
 
-// WalkPageSize is the page size AllAccountStates and AllPendingTransactions
-// ask for when the query's Limit is 0 (AllAccountStates with Accounts asks
-// for MaxLimit).
+// WalkPageSize is the page size AllAccountStates asks for when the query
+// has neither Limit nor Accounts (with Accounts it asks for MaxLimit, as
+// AllPendingTransactions does).
 const WalkPageSize = 100
 
 // AllAccountStates walks every page of accountStates from q.Offset on,
@@ -108,11 +108,13 @@ func (c *Client) AllAccountStates(ctx context.Context, q AccountStatesQuery) ite
 
 // AllPendingTransactions walks every page of pendingTransactions the way
 // AllAccountStates walks accountStates (see there for the requests a walk
-// makes and how it ends), with q.Limit transactions a page, WalkPageSize
-// when 0, and q.Accounts in groups of MaxLimit. Nothing pending at all (the
-// indexer's 404, or its null list) is an empty first page. The indexer has
-// no paging: a walk over it reads its one answer and asks once more to
-// learn that it does not page. Each page is in the order
+// makes and how it ends), with q.Limit transactions a page, MaxLimit when
+// 0 (the indexer answers all it has at once: the larger the limit, the
+// less likely its answer holds exactly the limit, which would end the walk
+// with ErrRepeatedPage), and q.Accounts in groups of MaxLimit. Nothing
+// pending at all (the indexer's 404, or its null list) is an empty first
+// page. The indexer has no paging: a walk over it reads its one answer and
+// asks once more to learn that it does not page. Each page is in the order
 // PendingTransactions sorts it in.
 //
 // A transaction already yielded is known by its hash, or, when the server
@@ -136,7 +138,7 @@ func (c *Client) AllPendingTransactions(ctx context.Context, q PendingTransactio
 		}
 		limit := q.Limit
 		if limit == 0 {
-			limit = WalkPageSize
+			limit = MaxLimit
 		}
 		for _, g := range groups(accounts, MaxLimit) {
 			group := q // a copy: the sequence may be ranged concurrently
