@@ -84,12 +84,14 @@ func (f Finality) IsKnown() bool {
 	return false
 }
 
-// UnmarshalJSON reads a string, an integer (0, 1, 2, or n as "unknown_n")
-// or null (""); anything else is an error.
-func (f *Finality) UnmarshalJSON(b []byte) error {
+// finalityField decodes a finality member: a string, an integer (0, 1, 2,
+// or n as "unknown_n") or null (""); anything else is an error.
+type finalityField Finality
+
+func (f *finalityField) UnmarshalJSON(b []byte) error {
 	var s string
 	if json.Unmarshal(b, &s) == nil {
-		*f = Finality(s)
+		*f = finalityField(s)
 		return nil
 	}
 	var n num
@@ -100,13 +102,13 @@ func (f *Finality) UnmarshalJSON(b []byte) error {
 	case "":
 		*f = ""
 	case "0":
-		*f = FinalityPending
+		*f = finalityField(FinalityPending)
 	case "1":
-		*f = FinalityConfirmed
+		*f = finalityField(FinalityConfirmed)
 	case "2":
-		*f = FinalityFinalized
+		*f = finalityField(FinalityFinalized)
 	default:
-		*f = Finality("unknown_" + n.text)
+		*f = finalityField("unknown_" + n.text)
 	}
 	return nil
 }
@@ -275,7 +277,7 @@ type wirePending struct {
 	TraceID       *string           `json:"trace_id"`
 	TraceExtHash  hashField         `json:"trace_external_hash"`
 	Emulated      *bool             `json:"emulated"`
-	Finality      Finality          `json:"finality"`
+	Finality      finalityField     `json:"finality"`
 	TotalFees     num               `json:"total_fees"`
 	InMsg         json.RawMessage   `json:"in_msg"`
 	OutMsgs       []json.RawMessage `json:"out_msgs"`
@@ -342,7 +344,7 @@ func decodePending(raw json.RawMessage, out *PendingTransaction) error {
 	}
 	out.TraceExternalHash = w.TraceExtHash.h
 	out.Emulated = w.Emulated != nil && *w.Emulated
-	out.Finality = w.Finality
+	out.Finality = Finality(w.Finality)
 	if out.TotalFees, err = w.TotalFees.optAmount("total_fees"); err != nil {
 		return err
 	}
