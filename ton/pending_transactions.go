@@ -19,7 +19,10 @@ import (
 // A server as the interface describes it takes account (optional), limit
 // (default 10) and offset. The open-source v3 indexer takes account
 // repeated, requires it (422 without), has no paging (limit and offset are
-// ignored), and lists only emulated transactions, in no stable order.
+// ignored), and lists only emulated transactions, in no stable order. It
+// also reads trace_id, but checks account first and ignores trace_id when
+// account is there, so trace_id alone never works: the SDK has no such
+// parameter.
 type PendingTransactionsQuery struct {
 	// Accounts are the accounts, each in any form ParseAddress reads; the
 	// SDK checks each (an empty one is refused) and sends its raw form as
