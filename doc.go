@@ -153,6 +153,8 @@
 // the operation ("evm: eth_call: HTTP 503 Service Unavailable"). Beneath it:
 //
 //   - *InputError (ErrInvalidInput): the arguments were rejected; nothing was sent.
+//     (A TON v3 server's 422 that refuses the parameters matches
+//     ErrInvalidInput too, over its *HTTPError.)
 //   - *HTTPError: a status outside 2xx, with the status, the start of the body
 //     and Retry-After. It matches ErrRateLimited (429), ErrUnauthorized (401,
 //     403), ErrNotFound (404) and ErrUnavailable (5xx).

@@ -14,8 +14,10 @@ import (
 // the typed errors below, and the chain packages' own sentinels and types,
 // match the ones that fit them.
 var (
-	// ErrInvalidInput: the call's arguments were rejected before anything
-	// was sent.
+	// ErrInvalidInput: the call's arguments were rejected: by the SDK
+	// before anything was sent (*InputError), or by the server as bad
+	// input (a TON v3 422 that refuses the parameters, over the server's
+	// *HTTPError).
 	ErrInvalidInput = errors.New("invalid input")
 	// ErrRateLimited: the server answered 429 (or an equivalent), also after
 	// the retries the client was allowed.

@@ -29,11 +29,11 @@ func TestKeyAsInputKeepsTheErrorType(t *testing.T) {
 		for name, call := range map[string]func() error{
 			"hyper UserVaultEquitiesOf": func() error { _, err := h.UserVaultEquitiesOf(context.Background(), key); return err },
 			"ton AccountStates": func() error {
-				_, err := o.AccountStates(context.Background(), ton.AccountStatesQuery{Account: key})
+				_, err := o.AccountStates(context.Background(), ton.AccountStatesQuery{Accounts: []string{key}})
 				return err
 			},
 			"ton PendingTransactions": func() error {
-				_, err := o.PendingTransactions(context.Background(), ton.PendingTransactionsQuery{Account: key})
+				_, err := o.PendingTransactions(context.Background(), ton.PendingTransactionsQuery{Accounts: []string{key}})
 				return err
 			},
 		} {

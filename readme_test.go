@@ -336,7 +336,7 @@ func TestReadmeCheckCatches(t *testing.T) {
 		"```go\n" + // line 7: all allowed
 		"c, err := ton.New(\"https://ton.example\", key)\n" +
 		"if err != nil { ... }\n" +
-		"for tx, err := range c.AllPendingTransactions(ctx, ton.PendingTransactionsQuery{Account: acct}) { … }\n" +
+		"for tx, err := range c.AllPendingTransactions(ctx, ton.PendingTransactionsQuery{Accounts: []string{acct}}) { … }\n" +
 		"page, err := c.BlockTransactionsExt(ctx, ton.BlockTransactionsQuery{Block: block}) // \"…\" in a comment\n" +
 		"fmt.Println(\"EQ…\")\n" +
 		"```\n\n" +

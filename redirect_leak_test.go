@@ -97,7 +97,7 @@ var keyedCalls = map[string]func(ctx context.Context, base, key string, opts []n
 		if err != nil {
 			return err
 		}
-		_, err = c.AccountStates(ctx, ton.AccountStatesQuery{Account: "EQBbamQ89OMv8DkcR2RW_tW9sX7xClXLt8KYDHbUqtB4deEw"})
+		_, err = c.AccountStates(ctx, ton.AccountStatesQuery{Accounts: []string{"EQBbamQ89OMv8DkcR2RW_tW9sX7xClXLt8KYDHbUqtB4deEw"}})
 		return err
 	},
 	"ton v3 pendingTransactions": func(ctx context.Context, base, key string, opts []nodeaccess.Option) error {
@@ -105,7 +105,7 @@ var keyedCalls = map[string]func(ctx context.Context, base, key string, opts []n
 		if err != nil {
 			return err
 		}
-		_, err = c.PendingTransactions(ctx, ton.PendingTransactionsQuery{Account: "EQBbamQ89OMv8DkcR2RW_tW9sX7xClXLt8KYDHbUqtB4deEw"})
+		_, err = c.PendingTransactions(ctx, ton.PendingTransactionsQuery{Accounts: []string{"EQBbamQ89OMv8DkcR2RW_tW9sX7xClXLt8KYDHbUqtB4deEw"}})
 		return err
 	},
 	"beacon state": func(ctx context.Context, base, key string, opts []nodeaccess.Option) error {

@@ -4,15 +4,21 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math/big"
+	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 
 	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/internal/transport"
 )
 
-// MaxLimit is the largest limit the v3 API serves in one page; the SDK
-// refuses a larger one before sending (the indexer answers 422).
+// MaxLimit is the largest limit the v3 API serves in one page (the SDK
+// refuses a larger one before sending; the indexer answers 422), and the
+// most accounts one accountStates or pendingTransactions request names
+// (the indexer answers at most 1000 account states a request).
 const MaxLimit = 1000
 
 // SortOrder orders accountStates by time.
@@ -31,34 +37,66 @@ const (
 // none, as the other enumerations of the SDK have a String.
 func (s SortOrder) String() string { return string(s) }
 
-// AccountStatesQuery selects account states. The zero value asks for the
-// server's defaults.
+// AccountStatesQuery selects account states.
+//
+// Which parameters a server honours depends on the server. A server as the
+// interface describes it takes one account_address, include_boc (default
+// false), limit (default 10), offset and sort, and may list several
+// historical states of an account. The open-source v3 indexer takes
+// address (repeated, at most MaxLimit states an answer), code_hash and
+// include_boc (default true); it ignores limit, offset and sort, answers the
+// latest state of each account it knows in no particular order, leaves out
+// the accounts it does not know, and refuses a request without address
+// (422). The SDK sends what both read: see Accounts.
 type AccountStatesQuery struct {
-	// Account is the account, in any form ParseAddress reads (raw or
-	// user-friendly); the SDK checks it and sends its raw form as both
-	// account_address (the interface's name) and address (the indexer's).
-	// "" sends neither.
-	Account string
+	// Accounts are the accounts, each in any form ParseAddress reads (raw
+	// or user-friendly). The SDK checks each (an empty one is refused: the
+	// indexer would take it for no filter at all) and sends its raw form,
+	// an account given twice, in any spelling, once. A request for one
+	// account sends it as both account_address (the interface's name) and
+	// address (the indexer's); a request for several repeats address alone,
+	// since the interface's account_address names one account. More than
+	// MaxLimit accounts go in several requests (see AccountStates). None
+	// sends neither parameter.
+	Accounts []string
+	// CodeHash, when not zero, asks for the states whose code has this hash
+	// (code_hash; with Accounts, the states of those accounts with that
+	// code). The indexer honours it only together with Accounts (it refuses
+	// a request without address); a server that ignores it is caught: a
+	// state with another code hash in the answer is an ErrInvalidResponse
+	// error.
+	CodeHash Hash
 	// IncludeBOC asks for the code and data bags of cells. It is always
 	// sent (include_boc=false when unset), because the indexer's default is
 	// true and the interface's false.
 	IncludeBOC bool
 	// Limit is the page size, 1 to MaxLimit; 0 sends none (server default,
-	// 10 in the interface).
+	// 10 in the interface). The indexer ignores it.
 	Limit int
-	// Offset skips that many states; 0 sends none.
+	// Offset skips that many states; 0 sends none. The indexer ignores it.
 	Offset int
-	// Sort is SortAsc, SortDesc, or "" to send none.
+	// Sort is SortAsc, SortDesc, or "" to send none. The indexer ignores it.
 	Sort SortOrder
 }
 
 // AccountStatesPage is one page of accountStates.
 type AccountStatesPage struct {
-	// States are the account states of the page.
+	// States are the account states of the page, in the server's order
+	// (the indexer's is arbitrary: match states to accounts by Account).
+	// An account the server does not know has no state here.
 	States []AccountState
 	// AddressBook maps the accounts the page mentions to their
 	// user-friendly forms; empty, never nil, when the server sent none.
 	AddressBook AddressBook
+	// UnknownAddresses are the address book entries whose key is not a
+	// standard address (such as the literals addr_none, addr_var and
+	// addr_extern the indexer may write), by the key as sent; nil when
+	// there are none. Such an entry never fails a page.
+	UnknownAddresses map[string]AddressBookEntry
+	// Metadata is what the indexer knows of the tokens at the accounts the
+	// page mentions (its metadata member); empty, never nil, when the
+	// server sent none (the interface's shape has none).
+	Metadata map[Address]AddressMetadata
 }
 
 // AccountState is an account's state. The interface's member names
@@ -113,16 +151,40 @@ func checkPage(limit, offset int) error {
 	return nil
 }
 
-// accountParam parses an optional account argument into its raw form.
-func accountParam(arg, s string) (string, error) {
-	if s == "" {
-		return "", nil
+// parseAccounts checks the accounts of a query (named arg[i] in errors)
+// and returns them parsed, in the order given, each once.
+func parseAccounts(arg string, in []string) ([]Address, error) {
+	out := make([]Address, 0, len(in))
+	seen := make(map[Address]bool, len(in))
+	for i, s := range in {
+		name := fmt.Sprintf("%s[%d]", arg, i)
+		if strings.TrimSpace(s) == "" {
+			return nil, &nodeaccess.InputError{Arg: name, Reason: quoteValue(s, 40) + " is empty (the indexer would read it as no filter and list other accounts)"}
+		}
+		a, err := ParseAddress(s)
+		if err != nil {
+			return nil, &nodeaccess.InputError{Arg: name, Reason: err.(*nodeaccess.InputError).Reason}
+		}
+		if !seen[a] {
+			seen[a] = true
+			out = append(out, a)
+		}
 	}
-	a, err := ParseAddress(s)
-	if err != nil {
-		return "", &nodeaccess.InputError{Arg: arg, Reason: err.(*nodeaccess.InputError).Reason}
+	return out, nil
+}
+
+// groups splits accounts into requests of at most n accounts; no accounts
+// is one request without any.
+func groups(accounts []Address, n int) [][]Address {
+	if len(accounts) == 0 {
+		return [][]Address{nil}
 	}
-	return a.Raw(), nil
+	var out [][]Address
+	for len(accounts) > n {
+		out = append(out, accounts[:n:n])
+		accounts = accounts[n:]
+	}
+	return append(out, accounts)
 }
 
 func setPage(v url.Values, limit, offset int) {
@@ -134,45 +196,153 @@ func setPage(v url.Values, limit, offset int) {
 	}
 }
 
-func (q *AccountStatesQuery) values() (url.Values, error) {
+// check validates q and returns its accounts, parsed.
+func (q *AccountStatesQuery) check() ([]Address, error) {
 	if err := checkPage(q.Limit, q.Offset); err != nil {
 		return nil, err
 	}
 	if q.Sort != "" && q.Sort != SortAsc && q.Sort != SortDesc {
 		return nil, &nodeaccess.InputError{Arg: "sort", Reason: quoteValue(string(q.Sort), 40) + " is not asc or desc"}
 	}
-	acct, err := accountParam("account", q.Account)
-	if err != nil {
-		return nil, err
-	}
+	return parseAccounts("accounts", q.Accounts)
+}
+
+// values returns the parameters of one request for accounts.
+func (q *AccountStatesQuery) values(accounts []Address) url.Values {
 	v := url.Values{"include_boc": {strconv.FormatBool(q.IncludeBOC)}}
-	if acct != "" {
-		v.Set("account_address", acct)
-		v.Set("address", acct)
+	switch len(accounts) {
+	case 0:
+	case 1:
+		v.Set("account_address", accounts[0].Raw())
+		v.Set("address", accounts[0].Raw())
+	default:
+		raw := make([]string, len(accounts))
+		for i, a := range accounts {
+			raw[i] = a.Raw()
+		}
+		v["address"] = raw
+	}
+	if !q.CodeHash.IsZero() {
+		v.Set("code_hash", q.CodeHash.String())
 	}
 	setPage(v, q.Limit, q.Offset)
 	if q.Sort != "" {
 		v.Set("sort", string(q.Sort))
 	}
-	return v, nil
+	return v
 }
 
 // AccountStates runs accountStates: GET {base}/{key}/api/v3/accountStates
-// with the query's parameters. The indexer behind many v3 endpoints has no
-// limit, offset or sort on this call and ignores them; AllAccountStates
-// notices a server that repeats a page.
+// with the query's parameters (see AccountStatesQuery for what each server
+// honours). Each request costs one request unit, whatever the number of
+// accounts it names.
+//
+// More than MaxLimit accounts are sent in several requests of at most
+// MaxLimit accounts each, one after the other (each waits for the client's
+// budget, if any), every one with the query's other parameters; the page
+// holds the states, address books and metadata of all of them, in the
+// order of the requests. The first request that fails ends the call with
+// its error and no page. On a server that pages, each request is a page of
+// its own accounts: AllAccountStates walks every page.
+//
+// A state of an account the query did not name is an ErrInvalidResponse
+// error (a server that reads only account_address, not the repeated
+// address, answers so for several accounts), and so is a state whose code
+// hash is not CodeHash.
+//
+// A 422 answer whose message is one of the indexer's refusals of a
+// request's parameters ("address of account is required", or a parameter
+// it cannot convert) is an error matching nodeaccess.ErrInvalidInput. The
+// indexer answers 422 also when its database query fails or times out;
+// such a 422 is retried like a 5xx, and after the last attempt is the
+// server's error (a *nodeaccess.HTTPError with status 422), not
+// ErrInvalidInput.
 func (c *Client) AccountStates(ctx context.Context, q AccountStatesQuery) (*AccountStatesPage, error) {
 	const op = "accountStates"
-	v, err := q.values()
+	accounts, err := q.check()
 	if err != nil {
 		return nil, c.t.Wrap(op, err)
 	}
-	resp, err := c.get(ctx, op, c.states, v)
+	var page *AccountStatesPage
+	for _, g := range groups(accounts, MaxLimit) {
+		p, err := c.accountStates(ctx, &q, g)
+		if err != nil {
+			return nil, c.t.Wrap(op, err)
+		}
+		if page == nil {
+			page = p
+			continue
+		}
+		page.States = append(page.States, p.States...)
+		maps.Copy(page.AddressBook, p.AddressBook)
+		maps.Copy(page.Metadata, p.Metadata)
+		if p.UnknownAddresses != nil {
+			if page.UnknownAddresses == nil {
+				page.UnknownAddresses = map[string]AddressBookEntry{}
+			}
+			maps.Copy(page.UnknownAddresses, p.UnknownAddresses)
+		}
+	}
+	return page, nil
+}
+
+// accountStates sends one request, for accounts (none, or at most
+// MaxLimit), and checks that the answer keeps to them and to q.CodeHash.
+func (c *Client) accountStates(ctx context.Context, q *AccountStatesQuery, accounts []Address) (*AccountStatesPage, error) {
+	const op = "accountStates"
+	resp, err := c.t.Do(ctx, &transport.Request{Op: op, Method: http.MethodGet, Target: c.states, Query: q.values(accounts),
+		RetryIf: retryStates, Check: c.transientInBody})
 	if err != nil {
-		return nil, c.t.Wrap(op, err)
+		err = c.withServerMessage(err)
+		if status(err) == http.StatusUnprocessableEntity && refusesInput(serverMessage(err)) {
+			err = &refusedInput{err}
+		}
+		return nil, err
 	}
 	page, err := decode(c, &resp, decodeAccountStates)
-	return page, c.t.Wrap(op, err)
+	if err != nil {
+		return nil, err
+	}
+	asked := make(map[Address]bool, len(accounts))
+	for _, a := range accounts {
+		asked[a] = true
+	}
+	for i := range page.States {
+		s := &page.States[i]
+		if len(accounts) > 0 && !asked[s.Account] {
+			return nil, fmt.Errorf("%w: state %d is of account %s, which the request did not name (a server that reads only account_address takes one account a request)",
+				nodeaccess.ErrInvalidResponse, i, s.Account)
+		}
+		if !q.CodeHash.IsZero() && s.CodeHash != q.CodeHash {
+			return nil, fmt.Errorf("%w: state %d (account %s) has code hash %s, not the code_hash asked for, %s (the server ignores code_hash)",
+				nodeaccess.ErrInvalidResponse, i, s.Account, s.CodeHash, q.CodeHash)
+		}
+	}
+	return page, nil
+}
+
+// retryStates retries what every TON call retries (5xx), and a 422 whose
+// body is a TON error that is not one of the indexer's refusals of the
+// parameters: the indexer answers 422 for a failed or timed-out database
+// query too.
+func retryStates(status int, body []byte) bool {
+	if retry5xx(status, body) {
+		return true
+	}
+	if status != http.StatusUnprocessableEntity {
+		return false
+	}
+	_, msg, ok := parseErrorBody(body)
+	return ok && !refusesInput(msg)
+}
+
+// refusesInput reports whether msg is one of the v3 indexer's messages for
+// parameters it refuses: a missing address, or fiber's query parser
+// failing to convert a value ("failed to decode: schema: error converting
+// value for …").
+func refusesInput(msg string) bool {
+	msg = strings.TrimSpace(msg)
+	return msg == "address of account is required" || strings.HasPrefix(msg, "failed to decode: ") || strings.HasPrefix(msg, "schema: ")
 }
 
 type wireAccountState struct {
@@ -203,6 +373,7 @@ func decodeAccountStates(body []byte) (*AccountStatesPage, error) {
 		AccountStates []json.RawMessage `json:"account_states"`
 		Accounts      []json.RawMessage `json:"accounts"`
 		AddressBook   json.RawMessage   `json:"address_book"`
+		Metadata      json.RawMessage   `json:"metadata"`
 	}
 	if err := json.Unmarshal(body, &w); err != nil {
 		return nil, fmt.Errorf("account states: %v", err)
@@ -224,9 +395,10 @@ func decodeAccountStates(body []byte) (*AccountStatesPage, error) {
 		}
 	}
 	var err error
-	if page.AddressBook, err = decodeAddressBook(w.AddressBook); err != nil {
+	if page.AddressBook, page.UnknownAddresses, err = decodeAddressBook(w.AddressBook); err != nil {
 		return nil, err
 	}
+	page.Metadata = decodeMetadata(w.Metadata)
 	return page, nil
 }
 

@@ -51,18 +51,27 @@ func wantState(t *testing.T) ton.AccountState {
 }
 
 func TestAccountStatesWire(t *testing.T) {
+	mc := "-1:" + strings.Repeat("33", 32)
+	mcEscape := "-1%3A" + strings.Repeat("33", 32)
 	cases := []struct {
 		name  string
 		q     ton.AccountStatesQuery
 		query string
 	}{
 		{"zero query sends include_boc", ton.AccountStatesQuery{}, "include_boc=false"},
-		{"every parameter; account as both names, raw form", ton.AccountStatesQuery{Account: acctFriend, IncludeBOC: true, Limit: 1000, Offset: 5, Sort: ton.SortAsc},
+		{"every parameter; one account as both names, raw form", ton.AccountStatesQuery{Accounts: []string{acctFriend}, IncludeBOC: true, Limit: 1000, Offset: 5, Sort: ton.SortAsc},
 			"account_address=" + acctEscape + "&address=" + acctEscape + "&include_boc=true&limit=1000&offset=5&sort=asc"},
-		{"upper-case raw account, desc", ton.AccountStatesQuery{Account: acctUpper, Limit: 1, Sort: ton.SortDesc},
+		{"upper-case raw account, desc", ton.AccountStatesQuery{Accounts: []string{acctUpper}, Limit: 1, Sort: ton.SortDesc},
 			"account_address=" + acctEscape + "&address=" + acctEscape + "&include_boc=false&limit=1&sort=desc"},
-		{"masterchain account", ton.AccountStatesQuery{Account: "Ef8zMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzM0vF"},
-			"account_address=-1%3A" + strings.Repeat("33", 32) + "&address=-1%3A" + strings.Repeat("33", 32) + "&include_boc=false"},
+		{"one account given in three spellings is sent once", ton.AccountStatesQuery{Accounts: []string{acctUpper, acctFriend, acctLower}},
+			"account_address=" + acctEscape + "&address=" + acctEscape + "&include_boc=false"},
+		// Several accounts: address repeated in the order given (each once),
+		// no account_address (the interface's names one account).
+		{"several accounts", ton.AccountStatesQuery{Accounts: []string{acctFriend, "Ef8zMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzM0vF", acctLower}},
+			"address=" + acctEscape + "&address=" + mcEscape + "&include_boc=false"},
+		// code_hash in standard base64, escaped.
+		{"code hash", ton.AccountStatesQuery{Accounts: []string{acctLower}, CodeHash: mustHash(t, hashB)},
+			"account_address=" + acctEscape + "&address=" + acctEscape + "&code_hash=0kwvliWmBxHEXXWVNhNfBZsQFGaWejcojKq79d3Im%2BA%3D&include_boc=false"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -73,6 +82,14 @@ func TestAccountStatesWire(t *testing.T) {
 			require.Len(t, page.States, 1)
 		})
 	}
+	t.Run("masterchain account", func(t *testing.T) {
+		c := gockClient(t)
+		mockGET(t, pathStates, "account_address="+mcEscape+"&address="+mcEscape+"&include_boc=false", 200, `{"accounts":[{"address":"`+mc+`","balance":"1"}]}`)
+		page, err := c.AccountStates(context.Background(), ton.AccountStatesQuery{Accounts: []string{"Ef8zMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzM0vF"}})
+		require.NoError(t, err)
+		require.Len(t, page.States, 1)
+		assert.Equal(t, ton.MustParseAddress(mc), page.States[0].Account)
+	})
 }
 
 func TestAccountStatesBothShapes(t *testing.T) {
@@ -145,7 +162,6 @@ func TestAccountStatesEmptyAndBad(t *testing.T) {
 		"bad lt":            `{"accounts":[{"address":"` + acctUpper + `","balance":"1","last_transaction_lt":"x"}]}`,
 		"bad hash":          `{"accounts":[{"address":"` + acctUpper + `","balance":"1","code_hash":"abc"}]}`,
 		"bad boc":           `{"accounts":[{"address":"` + acctUpper + `","balance":"1","code_boc":"!!"}]}`,
-		"bad book key":      `{"accounts":[],"address_book":{"nope":{}}}`,
 		"book not object":   `{"accounts":[],"address_book":[]}`,
 		"status not string": `{"accounts":[{"address":"` + acctUpper + `","balance":"1","status":1}]}`,
 	} {

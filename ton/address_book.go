@@ -12,17 +12,22 @@ import (
 // lookup works whatever form the caller's address was parsed from.
 type AddressBook map[Address]AddressBookEntry
 
-// AddressBookEntry is one account of an address book.
+// AddressBookEntry is one account of an address book. Each member is read
+// on its own: a member of another type than the indexer writes is left
+// unset, never an error for the page.
 type AddressBookEntry struct {
 	// UserFriendly is the user-friendly form exactly as the server sent it
 	// (bounceable for contracts, non-bounceable for wallets, by the server's
-	// choice); "" when the server sent none.
+	// choice); "" when the server sent none. The indexer writes "addr_none"
+	// for a key that is not a standard address: Friendly refuses it.
 	UserFriendly string
 	// Domain is the account's DNS domain ("alice.ton"); "" when it has none
 	// (the server sends null).
 	Domain string
 	// Interfaces lists the contract interfaces the indexer detected
-	// ("wallet_v4r2", "jetton_wallet"); nil when not sent.
+	// ("wallet_v4r2", "jetton_wallet"); nil when not sent or null (the
+	// indexer's null: an account whose code matched none), empty when
+	// sent as [] (an account it does not know, or one without get-methods).
 	Interfaces []string
 }
 
@@ -32,48 +37,62 @@ func (e AddressBookEntry) Friendly() (FriendlyAddress, error) {
 }
 
 // decodeAddressBook decodes an address_book member: an object keyed by raw
-// address. null or absence gives an empty book. When two keys spell the
+// address. null or absence gives an empty book; anything else that is not
+// an object is an error. An entry whose key is not a standard address
+// (addr_none, addr_var, addr_extern, an external address) goes to unknown,
+// under its key as sent, and never fails the page. When two keys spell the
 // same account (such as "0:ab…" and "0:AB…", or a raw and a user-friendly
 // form), the entry kept does not depend on map order: the one under the
 // raw form in lower case (Address.Raw) wins, then the one under the upper
 // case raw form the indexer writes (Address.RawUpper), then the one under
 // the lexically smallest key.
-func decodeAddressBook(raw json.RawMessage) (AddressBook, error) {
-	book := AddressBook{}
+func decodeAddressBook(raw json.RawMessage) (book AddressBook, unknown map[string]AddressBookEntry, err error) {
+	book = AddressBook{}
 	if t := bytes.TrimSpace(raw); len(t) == 0 || string(t) == "null" {
-		return book, nil
+		return book, nil, nil
 	}
-	var w map[string]*struct {
-		UserFriendly *string  `json:"user_friendly"`
-		Domain       *string  `json:"domain"`
-		Interfaces   []string `json:"interfaces"`
-	}
+	var w map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &w); err != nil {
-		return nil, fmt.Errorf("address_book: %v", err)
+		return nil, nil, fmt.Errorf("address_book: %v", err)
 	}
 	from := make(map[Address]string, len(w)) // the key each entry came from
 	for k, v := range w {
+		e := decodeBookEntry(v)
 		a, err := ParseAddress(k)
 		if err != nil {
-			return nil, fmt.Errorf("address_book key %s is not an address", quoteValue(k, 100))
+			if unknown == nil {
+				unknown = map[string]AddressBookEntry{}
+			}
+			unknown[k] = e
+			continue
 		}
 		if prev, dup := from[a]; dup && !preferKey(a, k, prev) {
 			continue
 		}
 		from[a] = k
-		var e AddressBookEntry
-		if v != nil {
-			if v.UserFriendly != nil {
-				e.UserFriendly = *v.UserFriendly
-			}
-			if v.Domain != nil {
-				e.Domain = *v.Domain
-			}
-			e.Interfaces = v.Interfaces
-		}
 		book[a] = e
 	}
-	return book, nil
+	return book, unknown, nil
+}
+
+// decodeBookEntry reads an address book entry member by member: a member
+// that is absent, null or of another type is left unset.
+func decodeBookEntry(raw json.RawMessage) AddressBookEntry {
+	var w struct {
+		UserFriendly json.RawMessage `json:"user_friendly"`
+		Domain       json.RawMessage `json:"domain"`
+		Interfaces   json.RawMessage `json:"interfaces"`
+	}
+	var e AddressBookEntry
+	if json.Unmarshal(raw, &w) != nil {
+		return e
+	}
+	_ = json.Unmarshal(w.UserFriendly, &e.UserFriendly)
+	_ = json.Unmarshal(w.Domain, &e.Domain)
+	if json.Unmarshal(w.Interfaces, &e.Interfaces) != nil {
+		e.Interfaces = nil
+	}
+	return e
 }
 
 // preferKey reports whether the book key k is a better spelling of a than

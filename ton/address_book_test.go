@@ -32,13 +32,46 @@ func TestAddressBookDuplicateSpellingsAreDeterministic(t *testing.T) {
 		}
 		raw := []byte("{" + strings.Join(members, ",") + "}")
 		for range 200 { // map iteration order differs between runs
-			book, err := decodeAddressBook(raw)
+			book, _, err := decodeAddressBook(raw)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if len(book) != 1 || book[a].UserFriendly != "from "+tc.want {
 				t.Fatalf("keys %q: got %v, want the entry of %q", tc.keys, book, tc.want)
 			}
+		}
+	}
+}
+
+// Issue 21: one odd address book entry never fails a page. A key that is
+// not a standard address goes to the unknown entries under its key; a
+// member of another type is left unset; null and [] interfaces stay
+// apart (nil and empty).
+func TestAddressBookOddEntries(t *testing.T) {
+	a := MustParseAddress("0:" + strings.Repeat("ab", 32))
+	raw := []byte(`{"` + a.RawUpper() + `":{"user_friendly":5,"domain":["x"],"interfaces":["a",7]},` +
+		`"addr_none":{"user_friendly":"addr_none","domain":null,"interfaces":[]},` +
+		`"addr_var":"not an object","ext$01":null,` +
+		`"0:` + strings.Repeat("cd", 32) + `":{"user_friendly":"addr_none","interfaces":null}}`)
+	book, unknown, err := decodeAddressBook(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := AddressBook{a: {}, MustParseAddress("0:" + strings.Repeat("cd", 32)): {UserFriendly: "addr_none"}}
+	if fmt.Sprint(book) != fmt.Sprint(want) {
+		t.Fatalf("book %v, want %v", book, want)
+	}
+	wantUnknown := map[string]AddressBookEntry{"addr_none": {UserFriendly: "addr_none", Interfaces: []string{}}, "addr_var": {}, "ext$01": {}}
+	if fmt.Sprintf("%#v", unknown) != fmt.Sprintf("%#v", wantUnknown) {
+		t.Fatalf("unknown %#v, want %#v", unknown, wantUnknown)
+	}
+	if _, err := book[MustParseAddress("0:"+strings.Repeat("cd", 32))].Friendly(); err == nil {
+		t.Fatal(`Friendly accepted "addr_none"`)
+	}
+	// The book itself must still be an object.
+	for _, bad := range []string{`[]`, `"x"`, `5`} {
+		if _, _, err := decodeAddressBook([]byte(bad)); err == nil {
+			t.Errorf("%s: no error", bad)
 		}
 	}
 }

@@ -32,9 +32,9 @@ func TestEveryOperationCostsOne(t *testing.T) {
 	ctx := context.Background()
 	_, err = c.BlockTransactionsExt(ctx, ton.BlockTransactionsQuery{Block: tontest.DefaultBlock(), Count: 1})
 	require.NoError(t, err)
-	_, err = c.AccountStates(ctx, ton.AccountStatesQuery{Account: tontest.DefaultAccount})
+	_, err = c.AccountStates(ctx, ton.AccountStatesQuery{Accounts: []string{tontest.DefaultAccount}})
 	require.NoError(t, err)
-	_, err = c.PendingTransactions(ctx, ton.PendingTransactionsQuery{Account: tontest.DefaultAccount})
+	_, err = c.PendingTransactions(ctx, ton.PendingTransactionsQuery{Accounts: []string{tontest.DefaultAccount}})
 	require.NoError(t, err)
 	assert.Equal(t, map[string][]int{"getBlockTransactionsExt": {1}, "accountStates": {1}, "pendingTransactions": {1}}, units)
 	assert.Equal(t, int64(3), b.Stats().Units)
@@ -61,7 +61,7 @@ func TestBudgetKeepsWithinPlan(t *testing.T) {
 		for i := 0; i < 16; i++ {
 			wg.Go(func() {
 				for ctx.Err() == nil {
-					if _, err := c.PendingTransactions(ctx, ton.PendingTransactionsQuery{Account: tontest.DefaultAccount}); err == nil {
+					if _, err := c.PendingTransactions(ctx, ton.PendingTransactionsQuery{Accounts: []string{tontest.DefaultAccount}}); err == nil {
 						ok.Add(1)
 					}
 				}

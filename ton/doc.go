@@ -21,12 +21,19 @@
 // Requests follow the interface document: shards as signed decimals,
 // account_address for accountStates (sent together with address, the v3
 // indexer's name, so that both kinds of server answer), include_boc always.
+// Several accounts go in one request as address (accountStates) or account
+// (pendingTransactions) repeated, at most MaxLimit a request, one request
+// unit each; more are split into several requests.
 // Responses are read in both the document's shape and the shapes real
 // servers send: v2 bodies wrapped in {"ok":true,"result":…} or bare or in a
 // JSON-RPC envelope whose id is not checked; transaction hash and lt at the
 // top of an entry or in its transaction_id; the indexer's renamed account
 // state members (address, account_state_hash, status, last_transaction_lt,
-// last_transaction_hash) and accounts array; numbers sent as strings.
+// last_transaction_hash) and accounts array; numbers sent as strings;
+// finality as a string or as an integer; the indexer's metadata (token
+// information, scam and NSFW flags) as AddressMetadata. An address book
+// entry whose key is not a standard address is kept apart
+// (UnknownAddresses) and never fails a page.
 //
 // # Types
 //
@@ -55,21 +62,27 @@
 //
 // AccountStates and PendingTransactions return one page (limit and offset,
 // limit at most MaxLimit); AllAccountStates and AllPendingTransactions walk
-// every page as an iter.Seq2, stopping at an empty page, at the first error
-// (yielded once), or with ErrRepeatedPage when a next page holds an item an
-// earlier page yielded (a server that ignores offset, as the v3 indexer does
-// on accountStates, or a list that changed between pages): no walk loops
-// forever or yields an item twice. A page shorter than the limit does not
-// end a walk, since a server may cap limit silently; the empty page that
-// proves the end costs one request more than stopping at a short page. A block that does not fit one
-// getBlockTransactionsExt page comes back Incomplete: its Next cursor asks
-// for the rest, and AllBlockTransactions walks the whole block, also past a
-// transaction the server cannot read (ErrUnreadableTransaction), which it
-// isolates by narrowing its page and yields as its id with the error,
-// going on with the rest of the block; the JSON-RPC form asks for at most
-// 256 transactions a call (see WithJSONRPC). Each range
-// over a walk's sequence is a walk of its own, so a sequence may be ranged
-// again, or by several goroutines at once.
+// every page as an iter.Seq2, on servers that page as the interface
+// describes and on the v3 indexer, which does not. A walk stops at an empty
+// page, at the first error (yielded once), or at a page that holds an item
+// an earlier page yielded, as a server that ignores offset answers: when the
+// page before held fewer items than the limit (or more), that page was the
+// whole answer and the walk ends without an error; when it held exactly the
+// limit, more may hide behind it, and the walk ends with ErrRepeatedPage. No
+// walk loops forever or yields an item twice. A page shorter than the limit
+// does not end a walk, since a server may cap limit silently; the request
+// that proves the end costs one more than stopping at a short page.
+// PendingTransactions sorts its page (by account, lt, hash): the indexer's
+// order changes from one request to the next.
+//
+// A block that does not fit one getBlockTransactionsExt page comes back
+// Incomplete: its Next cursor asks for the rest, and AllBlockTransactions
+// walks the whole block, also past a transaction the server cannot read
+// (ErrUnreadableTransaction), which it isolates by narrowing its page and
+// yields as its id with the error, going on with the rest of the block; the
+// JSON-RPC form asks for at most 256 transactions a call (see WithJSONRPC).
+// Each range over a walk's sequence is a walk of its own, so a sequence may
+// be ranged again, or by several goroutines at once.
 //
 // # Errors
 //
@@ -77,8 +90,8 @@
 // accountStates: …"); a constructor's is a plain error over an
 // *nodeaccess.InputError. Bad arguments (a negative count, limit or
 // offset, a limit over MaxLimit, a count over MaxBlockCount, seqno 0, a
-// root hash without the file hash, an address that does not parse, a zero
-// shard, an unknown sort order) are
+// root hash without the file hash, an account that is empty or does not
+// parse, a zero shard, an unknown sort order) are
 // *nodeaccess.InputError values and nothing is sent. A server error with a
 // non-2xx status reaches both a *nodeaccess.HTTPError (status, Retry-After,
 // the start of the body) and a *nodeaccess.RPCError whose Code is the body's
@@ -95,9 +108,16 @@
 // block yet (500 "LITE_SERVER_NOTREADY: … not in db", or "specified mc block
 // is older than block's masterchain ref"; lite servers lag seconds behind
 // the newest blocks) is retried, and when the attempts run out the error
-// matches ErrNotYetAvailable. Both match nodeaccess.ErrUnavailable too. The indexer's 404 "emulated traces not found" from
-// pendingTransactions is an empty page, not an error; any other 404 (a
-// gateway's {"error":"Not Found"}) is an error matching nodeaccess.ErrNotFound.
+// matches ErrNotYetAvailable. Both match nodeaccess.ErrUnavailable too. The
+// indexer's 404 "emulated traces not found" from pendingTransactions, and
+// its 200 with "transactions": null, are an empty page, not an error; any
+// other 404 (a gateway's {"error":"Not Found"}) is an error matching
+// nodeaccess.ErrNotFound. A 422 by which the server refuses the parameters
+// (every 422 of pendingTransactions; on accountStates, the indexer's
+// messages for a missing or unreadable parameter) matches
+// nodeaccess.ErrInvalidInput as well as reaching the HTTPError and
+// RPCError. The indexer also answers 422 on accountStates when its database
+// query fails or times out: such a 422 is retried like a 5xx.
 // The access key never appears in an error, including in server messages
 // that echo it: they are masked whole before they are capped at 512 bytes,
 // and a rejected server value is quoted whole or described by its length,

@@ -155,7 +155,7 @@ func ExampleClient_AccountStates() {
 		log.Fatal(err)
 	}
 	page, err := c.AccountStates(context.Background(), ton.AccountStatesQuery{
-		Account: "EQBbamQ89OMv8DkcR2RW_tW9sX7xClXLt8KYDHbUqtB4deEw", // any form
+		Accounts: []string{"EQBbamQ89OMv8DkcR2RW_tW9sX7xClXLt8KYDHbUqtB4deEw"}, // any form
 	})
 	if err != nil {
 		log.Fatal(err)
@@ -172,7 +172,8 @@ func ExampleClient_AccountStates() {
 	// last transaction: 48756940000002 0kwvliWmBxHEXXWVNhNfBZsQFGaWejcojKq79d3Im+A=
 }
 
-// Walk every page of accountStates; the walk ends at a short page.
+// Walk every page of accountStates; the walk ends at an empty page (or,
+// on a server that does not page, after its one answer).
 func ExampleClient_AllAccountStates() {
 	node := localTON(tontest.WithoutDefaults()) // alice's state only
 	defer node.Close()
@@ -202,7 +203,7 @@ func ExampleClient_PendingTransactions() {
 	}
 	ctx := context.Background()
 	for _, acct := range []string{"0:00194AAD8E422BEDF43FEE746D6D929D369DBAB25468A69D513706EA6978B63A", "UQBbamQ89OMv8DkcR2RW_tW9sX7xClXLt8KYDHbUqtB4dbz1"} {
-		page, err := c.PendingTransactions(ctx, ton.PendingTransactionsQuery{Account: acct, Limit: 10})
+		page, err := c.PendingTransactions(ctx, ton.PendingTransactionsQuery{Accounts: []string{acct}, Limit: 10})
 		if err != nil {
 			log.Fatal(err)
 		}
@@ -218,8 +219,8 @@ func ExampleClient_PendingTransactions() {
 }
 
 // Walk every pending transaction of an account, page by page (limit and
-// offset). The walk ends at a short page; nothing is yielded twice (a
-// server that ignores offset ends the walk with ErrRepeatedPage).
+// offset). The walk ends at an empty page; nothing is yielded twice (a
+// server that ignores offset ends it after its one answer).
 func ExampleClient_AllPendingTransactions() {
 	// A stand-in for the provider's endpoint: three pending transactions.
 	acct := ton.MustParseAddress("0:00194AAD8E422BEDF43FEE746D6D929D369DBAB25468A69D513706EA6978B63A")
@@ -235,7 +236,7 @@ func ExampleClient_AllPendingTransactions() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	q := ton.PendingTransactionsQuery{Account: "0:00194AAD8E422BEDF43FEE746D6D929D369DBAB25468A69D513706EA6978B63A", Limit: 2}
+	q := ton.PendingTransactionsQuery{Accounts: []string{"0:00194AAD8E422BEDF43FEE746D6D929D369DBAB25468A69D513706EA6978B63A"}, Limit: 2}
 	for tx, err := range c.AllPendingTransactions(context.Background(), q) {
 		if err != nil {
 			log.Fatal(err) // yielded once; the walk stops after it

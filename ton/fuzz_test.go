@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -243,16 +244,33 @@ func FuzzDecodeAccountStates(f *testing.F) {
 		`{"account_states":[{"account":"-1:3333333333333333333333333333333333333333333333333333333333333333","hash":"RzoRGcEyx5Ia5tEKUWlCpFbg8B0scpuXSyNXf9a4Nsk=","balance":"0","account_status":"nonexist","last_trans_lt":0,"last_trans_hash":""}],"address_book":{}}`,
 		`{"error":"limit should be less than or equal to 1000"}`,
 		`{"accounts":[]}`, `{}`, `null`,
+		`{"accounts":[],"address_book":{"addr_none":{"user_friendly":"addr_none","domain":null,"interfaces":[]},"0:AB":5},"metadata":{"x":1}}`,
 	} {
 		f.Add([]byte(s))
+	}
+	for _, name := range []string{"v3_accountStates_two_accounts_HANDBUILT.json", "v3_accountStates_jetton_metadata_HANDBUILT.json",
+		"v3_accountStates_422_no_address_HANDBUILT.json", "v3_accountStates_422_bad_address_HANDBUILT.json", "v3_accountStates_422_db_timeout_HANDBUILT.json"} {
+		f.Add(seedFile(f, name))
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
 		page, err := decodeAccountStates(body)
 		if err != nil {
 			return
 		}
-		if page.States == nil || page.AddressBook == nil {
-			t.Fatal("nil states or address book")
+		if page.States == nil || page.AddressBook == nil || page.Metadata == nil {
+			t.Fatal("nil states, address book or metadata")
+		}
+		for k := range page.UnknownAddresses {
+			if _, err := ParseAddress(k); err == nil {
+				t.Fatalf("%q is an address, not an unknown key", k)
+			}
+		}
+		for a, m := range page.Metadata {
+			for i, ti := range m.TokenInfo {
+				if !json.Valid(ti.Raw) {
+					t.Fatalf("metadata of %s, token %d: Raw %q", a, i, ti.Raw)
+				}
+			}
 		}
 		for i, s := range page.States {
 			if s.Balance != nil && s.Balance.Sign() < 0 {
@@ -269,9 +287,16 @@ func FuzzDecodePendingTransactions(f *testing.F) {
 		`{"transactions":[{"account":"0:00194aad8e422bedf43fee746d6d929d369dbab25468a69d513706ea6978b63a","hash":"L/DSNQ43lWUDdga8h4ci8hVp+nVS6/BxEF7KrAO0yTo=","lt":36582626000003,"now":1751972976,"mc_block_seqno":33013054,"trace_id":"6h4rXxxaXBcwgFnNiyyzXolMBo6wDeqiW2+LIq8feHE="}],"address_book":{}}`,
 		`{"error":"emulated traces not found"}`,
 		`{"transactions":[]}`, `{}`,
+		`{"transactions":[{"account":"0:AB","hash":"","lt":"1","finality":2,"emulated":true,"trace_external_hash":null}]}`,
 	} {
 		f.Add([]byte(s))
 	}
+	for _, name := range []string{"v3_pendingTransactions_one_emulated_HANDBUILT.json", "v3_pendingTransactions_book_addr_extern_HANDBUILT.json",
+		"v3_pendingTransactions_200_all_completed_HANDBUILT.json", "v3_pendingTransactions_404_HANDBUILT.json",
+		"v3_pendingTransactions_422_no_account_HANDBUILT.json", "v3_pendingTransactions_422_bad_account_HANDBUILT.json"} {
+		f.Add(seedFile(f, name))
+	}
+	f.Add([]byte(`{"transactions":[` + string(seedFile(f, "v3_transactions_element_mainnet_2026-07_dataset_doc.json")) + `]}`))
 	f.Fuzz(func(t *testing.T, body []byte) {
 		page, err := decodePendingTransactions(body)
 		if err != nil {
@@ -279,6 +304,15 @@ func FuzzDecodePendingTransactions(f *testing.F) {
 		}
 		if page.Transactions == nil || page.AddressBook == nil {
 			t.Fatal("nil transactions or address book")
+		}
+		// decodePendingTransactions keeps the server's order; the client
+		// sorts the page. Sorting is stable and total on (account, lt, hash).
+		sorted := slices.Clone(page.Transactions)
+		slices.SortStableFunc(sorted, comparePending)
+		for i := 1; i < len(sorted); i++ {
+			if comparePending(sorted[i-1], sorted[i]) > 0 {
+				t.Fatalf("not sorted at %d", i)
+			}
 		}
 		for i, tx := range page.Transactions {
 			if tx.Raw == nil || tx.TotalFees != nil && tx.TotalFees.Sign() < 0 {

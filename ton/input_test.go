@@ -59,14 +59,21 @@ func TestBadInputSendsNothing(t *testing.T) {
 		check(states(ton.AccountStatesQuery{Limit: -1}), "accountStates", "limit", "negative limit -1")
 		check(states(ton.AccountStatesQuery{Limit: 1001}), "accountStates", "limit", "limit 1001 is over the server maximum 1000")
 		check(states(ton.AccountStatesQuery{Offset: -5}), "accountStates", "offset", "negative offset -5")
-		check(states(ton.AccountStatesQuery{Account: "EQnotanaddress"}), "accountStates", "account", `"EQnotanaddress"`)
-		check(states(ton.AccountStatesQuery{Account: acctFriend[:47] + "x"}), "accountStates", "account", "checksum mismatch")
+		check(states(ton.AccountStatesQuery{Accounts: []string{"EQnotanaddress"}}), "accountStates", "accounts[0]", `"EQnotanaddress"`)
+		check(states(ton.AccountStatesQuery{Accounts: []string{acctFriend[:47] + "x"}}), "accountStates", "accounts[0]", "checksum mismatch")
 		check(states(ton.AccountStatesQuery{Sort: "newest"}), "accountStates", "sort", `"newest" is not asc or desc`)
+
+		// An empty account is refused: the indexer reads address= as no
+		// filter at all and lists 1000 other accounts.
+		check(states(ton.AccountStatesQuery{Accounts: []string{acctLower, ""}}), "accountStates", "accounts[1]", `"" is empty`)
+		check(states(ton.AccountStatesQuery{Accounts: []string{" \t"}}), "accountStates", "accounts[0]", `" \t" is empty`)
+		check(pending(ton.PendingTransactionsQuery{Accounts: []string{""}}), "pendingTransactions", "accounts[0]", `"" is empty`)
+		check(pending(ton.PendingTransactionsQuery{Accounts: []string{acctLower, acctUpper, "x"}}), "pendingTransactions", "accounts[2]", `"x"`)
 
 		check(pending(ton.PendingTransactionsQuery{Limit: -1}), "pendingTransactions", "limit", "negative")
 		check(pending(ton.PendingTransactionsQuery{Limit: 5000}), "pendingTransactions", "limit", "over the server maximum")
 		check(pending(ton.PendingTransactionsQuery{Offset: -1}), "pendingTransactions", "offset", "negative")
-		check(pending(ton.PendingTransactionsQuery{Account: "1:2"}), "pendingTransactions", "account", "64")
+		check(pending(ton.PendingTransactionsQuery{Accounts: []string{"1:2"}}), "pendingTransactions", "accounts[0]", "64")
 
 		// Walkers yield the input error once and send nothing.
 		n := 0
@@ -74,9 +81,13 @@ func TestBadInputSendsNothing(t *testing.T) {
 			n++
 			check(err, "accountStates", "limit", "over the server maximum")
 		}
-		for _, err := range c.AllPendingTransactions(ctx, ton.PendingTransactionsQuery{Account: "x"}) {
+		for _, err := range c.AllAccountStates(ctx, ton.AccountStatesQuery{Accounts: []string{acctLower, ""}}) {
 			n++
-			check(err, "pendingTransactions", "account", `"x"`)
+			check(err, "accountStates", "accounts[1]", "is empty")
+		}
+		for _, err := range c.AllPendingTransactions(ctx, ton.PendingTransactionsQuery{Accounts: []string{"x"}}) {
+			n++
+			check(err, "pendingTransactions", "accounts[0]", `"x"`)
 		}
 		for _, err := range c.AllBlockTransactions(ctx, ton.BlockTransactionsQuery{Block: ton.BlockRef{Seqno: 5}}) {
 			n++
@@ -86,7 +97,7 @@ func TestBadInputSendsNothing(t *testing.T) {
 			n++
 			check(err, gbt, "seqno", "zero state")
 		}
-		assert.Equal(t, 4, n)
+		assert.Equal(t, 5, n)
 	}
 }
 

@@ -158,9 +158,9 @@ func TestKeyInRejectedServerValues(t *testing.T) {
 		{"code_hash", "!", func(v string) string {
 			return `{"accounts":[{"address":"` + acctLower + `","balance":"1","code_hash":` + jsonString(v) + `}]}`
 		}, "accountStates"},
-		{"address_book key", "0", func(v string) string {
-			return `{"accounts":[],"address_book":{` + jsonString(v) + `:{}}}`
-		}, "accountStates"},
+		{"pending trace_external_hash", "!", func(v string) string {
+			return `{"transactions":[{"account":"` + acctLower + `","hash":"` + hash + `","lt":"1","trace_external_hash":` + jsonString(v) + `}]}`
+		}, "pendingTransactions"},
 		{"pending lt", "2", func(v string) string {
 			return `{"transactions":[{"account":"` + acctLower + `","hash":"` + hash + `","lt":` + jsonString(v) + `}]}`
 		}, "pendingTransactions"},

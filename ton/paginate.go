@@ -9,13 +9,28 @@ import (
 	"github.com/nodeaccess/nodeaccess"
 )
 
-// WalkPageSize is the page size AllAccountStates and AllPendingTransactions
-// ask for when the query's Limit is 0.
+// WalkPageSize is the page size AllAccountStates asks for when the query
+// has neither Limit nor Accounts (with Accounts it asks for MaxLimit, as
+// AllPendingTransactions does).
 const WalkPageSize = 100
 
 // AllAccountStates walks every page of accountStates from q.Offset on,
-// with q.Limit (or WalkPageSize) states a page, until a page comes back
-// empty. On an error it yields the error once and stops.
+// with q.Limit states a page, until a page comes back empty or a server
+// that does not page has answered everything. On an error it yields the
+// error once and stops. It works on both kinds of server AccountStatesQuery
+// describes: one that pages (limit, offset, sort) and the indexer, which
+// does not.
+//
+// Without Accounts a page holds q.Limit states, WalkPageSize when 0. With
+// Accounts, q.Limit defaults to MaxLimit, and the accounts are walked in
+// groups of at most q.Limit-1 (999 by default; at least 1), each group
+// from q.Offset until its end, one group after the other: a server that
+// answers at most one state per account, ignoring limit and offset, as
+// the indexer does, then answers every group with a page shorter than the
+// limit, which is the whole answer (below). Reading n accounts from the
+// indexer so costs two requests per group, 2*ceil(n/999) with the default
+// limit; AccountStates reads them in ceil(n/MaxLimit) requests, one per
+// MaxLimit accounts, when the server is known not to page.
 //
 // A page shorter than the limit does not end the walk: a server may cap
 // limit below what was asked without saying so (the interface states no
@@ -25,109 +40,191 @@ const WalkPageSize = 100
 // hold p states each (the limit, or the server's cap below it) makes
 // ceil(n/p)+1 requests, the last one answered with an empty page.
 //
-// The walk never loops forever: it remembers every state it yielded (by
-// account, state hash and last transaction lt, so that the historical
-// states of one account are told apart) and ends with an error matching
-// ErrRepeatedPage when a page holds a state an earlier page already
-// yielded. That is what a server that ignores offset answers (the v3
-// indexer does for this call), and also what a list that changed between
-// two page requests gives; nothing is yielded twice. Since a short page
-// does not end the walk, such a server ends it with ErrRepeatedPage even
-// when its one page held fewer states than the limit, after every state it
-// served: on the indexer, whose accountStates takes neither limit nor
-// offset, call AccountStates instead. The memory the walk
-// keeps grows with the number of states yielded. The address books of the
-// pages are not collected: use AccountStates for them.
+// The walk never loops forever nor yields a state twice: it remembers
+// every state it yielded (by account, state hash and last transaction lt,
+// so that the historical states of one account are told apart), and a page
+// that holds a state an earlier page already yielded ends it. That is what
+// a server that ignores offset answers (the indexer), and also what a list
+// that changed between two page requests gives. When the page before held
+// exactly the limit, states may lie beyond what the server would serve:
+// the walk ends with an error matching ErrRepeatedPage. When it held fewer
+// (or more: a server that ignores limit), that page was the whole answer
+// and the walk ends without an error, yielding nothing of the repeated
+// page. So a server that ignores offset and caps limit without saying so
+// cannot be told from one that has nothing more: such a server loses the
+// states past its cap silently. The memory the walk keeps grows with the
+// number of states yielded. The address books and metadata of the pages
+// are not collected: use AccountStates for them.
 //
 // The returned sequence may be ranged over more than once, and by several
 // goroutines at the same time: each range walks from q.Offset anew.
 func (c *Client) AllAccountStates(ctx context.Context, q AccountStatesQuery) iter.Seq2[AccountState, error] {
-	if q.Limit == 0 {
-		q.Limit = WalkPageSize
-	}
+	const op = "accountStates"
 	type key struct {
 		a  Address
 		h  Hash
 		lt uint64
 	}
-	return walk(c, "accountStates", q.Offset,
-		func(offset int) ([]AccountState, error) {
-			page := q // a copy: the sequence may be ranged concurrently
-			page.Offset = offset
-			p, err := c.AccountStates(ctx, page)
-			if err != nil {
-				return nil, err
+	return func(yield func(AccountState, error) bool) {
+		accounts, err := q.check()
+		if err != nil {
+			yield(AccountState{}, c.t.Wrap(op, err))
+			return
+		}
+		limit, size := q.Limit, 0
+		switch {
+		case len(accounts) > 0 && limit == 0:
+			limit, size = MaxLimit, MaxLimit-1
+		case len(accounts) > 0:
+			size = max(1, limit-1)
+		case limit == 0:
+			limit = WalkPageSize
+		}
+		for _, g := range groups(accounts, max(size, 1)) {
+			group := q // a copy: the sequence may be ranged concurrently
+			group.Limit = limit
+			group.Accounts = make([]string, len(g))
+			for i, a := range g {
+				group.Accounts[i] = a.Raw()
 			}
-			return p.States, nil
-		},
-		func(s AccountState) key { return key{s.Account, s.Hash, s.LastTransactionLT} })
+			more := walk(c, op, q.Offset, limit,
+				func(offset int) ([]AccountState, error) {
+					page := group
+					page.Offset = offset
+					p, err := c.AccountStates(ctx, page)
+					if err != nil {
+						return nil, err
+					}
+					return p.States, nil
+				},
+				func(s AccountState) []key { return []key{{s.Account, s.Hash, s.LastTransactionLT}} },
+				yield)
+			if !more {
+				return
+			}
+		}
+	}
 }
 
 // AllPendingTransactions walks every page of pendingTransactions the way
-// AllAccountStates walks accountStates, until an empty page (a short page
-// does not end it: the server may cap limit; see AllAccountStates for the
-// one request that costs); a transaction is known by its hash. Nothing
-// pending at all (the indexer's 404) is an empty first page.
+// AllAccountStates walks accountStates (see there for the requests a walk
+// makes and how it ends), with q.Limit transactions a page, MaxLimit when
+// 0 (the indexer answers all it has at once: the larger the limit, the
+// less likely its answer holds exactly the limit, which would end the walk
+// with ErrRepeatedPage), and q.Accounts in groups of MaxLimit. Nothing
+// pending at all (the indexer's 404, or its null list) is an empty first
+// page. The indexer has no paging: a walk over it reads its one answer and
+// asks once more to learn that it does not page. Each page is in the order
+// PendingTransactions sorts it in.
+//
+// A transaction already yielded is known by its hash, or, when the server
+// sends trace_external_hash, by its account and TraceExternalHash: the
+// indexer may emulate a trace again between two requests, which changes
+// the hash. (On a server that pages and sends trace_external_hash, a trace
+// whose transactions of one account straddle two full pages ends the walk
+// with ErrRepeatedPage.)
 func (c *Client) AllPendingTransactions(ctx context.Context, q PendingTransactionsQuery) iter.Seq2[PendingTransaction, error] {
-	if q.Limit == 0 {
-		q.Limit = WalkPageSize
+	const op = "pendingTransactions"
+	type key struct {
+		a     Address
+		h     Hash
+		trace bool // h is the trace's external hash, not the transaction's
 	}
-	return walk(c, "pendingTransactions", q.Offset,
-		func(offset int) ([]PendingTransaction, error) {
-			page := q // a copy: the sequence may be ranged concurrently
-			page.Offset = offset
-			p, err := c.PendingTransactions(ctx, page)
-			if err != nil {
-				return nil, err
+	return func(yield func(PendingTransaction, error) bool) {
+		accounts, err := q.check()
+		if err != nil {
+			yield(PendingTransaction{}, c.t.Wrap(op, err))
+			return
+		}
+		limit := q.Limit
+		if limit == 0 {
+			limit = MaxLimit
+		}
+		for _, g := range groups(accounts, MaxLimit) {
+			group := q // a copy: the sequence may be ranged concurrently
+			group.Limit = limit
+			group.Accounts = make([]string, len(g))
+			for i, a := range g {
+				group.Accounts[i] = a.Raw()
 			}
-			return p.Transactions, nil
-		},
-		func(t PendingTransaction) Hash { return t.Hash })
+			more := walk(c, op, q.Offset, limit,
+				func(offset int) ([]PendingTransaction, error) {
+					page := group
+					page.Offset = offset
+					p, err := c.PendingTransactions(ctx, page)
+					if err != nil {
+						return nil, err
+					}
+					return p.Transactions, nil
+				},
+				func(t PendingTransaction) []key {
+					if t.TraceExternalHash.IsZero() {
+						return []key{{h: t.Hash}}
+					}
+					return []key{{h: t.Hash}, {a: t.Account, h: t.TraceExternalHash, trace: true}}
+				},
+				yield)
+			if !more {
+				return
+			}
+		}
+	}
 }
 
-// walk yields the items of pages fetched with increasing offsets from
-// start, until an empty page, an error, or a page holding an item an
-// earlier page yielded. A page shorter than the limit asked for is not the
-// end: a server that caps limit silently answers every page short, and
-// stopping there would drop the rest without a word. All state lives inside
-// the returned function, so that every range over the sequence is a walk
-// of its own.
-func walk[T any, K comparable](c *Client, op string, start int, fetch func(offset int) ([]T, error), key func(T) K) iter.Seq2[T, error] {
-	return func(yield func(T, error) bool) {
-		var zero T
-		offset := start
-		seen := map[K]int{} // item key -> offset of the page that yielded it
-		for {
-			items, err := fetch(offset)
-			if err != nil {
-				yield(zero, err) // already an *OpError
-				return
-			}
-			keys := make([]K, len(items))
-			for i, it := range items {
-				keys[i] = key(it)
-				if at, dup := seen[keys[i]]; dup {
-					yield(zero, c.t.Wrap(op, fmt.Errorf("%w: %w: item %d of the page at offset %d was already yielded from the page at offset %d (the server ignores offset, or the list changed between pages)",
-						nodeaccess.ErrInvalidResponse, ErrRepeatedPage, i, offset, at)))
-					return
+// walk yields the items of pages of limit items fetched with increasing
+// offsets from start, until an empty page, an error, or a page holding an
+// item an earlier page yielded (an item is known by any of its keys): the
+// end when the page before was not full (its server does not page, and
+// that page was the whole answer), ErrRepeatedPage when it was. A page
+// shorter than the limit is not the end: a server that caps limit silently
+// answers every page short, and stopping there would drop the rest
+// without a word. All state lives inside the call, so that every range
+// over a sequence is a walk of its own. It returns whether the walk ended
+// at the end of the list (false: after an error, or when yield asked to
+// stop).
+func walk[T any, K comparable](c *Client, op string, start, limit int, fetch func(offset int) ([]T, error), keys func(T) []K, yield func(T, error) bool) bool {
+	var zero T
+	offset := start
+	full := false       // the page before held exactly limit items
+	seen := map[K]int{} // item key -> offset of the page that yielded it
+	for {
+		items, err := fetch(offset)
+		if err != nil {
+			yield(zero, err) // already an *OpError
+			return false
+		}
+		for i, it := range items {
+			for _, k := range keys(it) {
+				at, dup := seen[k]
+				if !dup {
+					continue
 				}
-			}
-			for _, it := range items {
-				if !yield(it, nil) {
-					return
+				if !full {
+					return true // the page before was the whole answer
 				}
+				yield(zero, c.t.Wrap(op, fmt.Errorf("%w: %w: item %d of the page at offset %d was already yielded from the page at offset %d (the server ignores offset, or the list changed between pages)",
+					nodeaccess.ErrInvalidResponse, ErrRepeatedPage, i, offset, at)))
+				return false
 			}
-			if len(items) == 0 {
-				return
+		}
+		for _, it := range items {
+			if !yield(it, nil) {
+				return false
 			}
-			if offset > math.MaxInt-len(items) {
-				yield(zero, c.t.Wrap(op, &nodeaccess.InputError{Arg: "offset", Reason: "the next page's offset overflows int"}))
-				return
-			}
-			for _, k := range keys {
+		}
+		if len(items) == 0 {
+			return true
+		}
+		if offset > math.MaxInt-len(items) {
+			yield(zero, c.t.Wrap(op, &nodeaccess.InputError{Arg: "offset", Reason: "the next page's offset overflows int"}))
+			return false
+		}
+		for _, it := range items {
+			for _, k := range keys(it) {
 				seen[k] = offset
 			}
-			offset += len(items)
 		}
+		full = len(items) == limit
+		offset += len(items)
 	}
 }

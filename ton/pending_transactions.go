@@ -1,41 +1,132 @@
 package ton
 
 import (
+	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math/big"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 )
 
 // PendingTransactionsQuery selects pending transactions.
+//
+// A server as the interface describes it takes account (optional), limit
+// (default 10) and offset. The open-source v3 indexer takes account
+// repeated, requires it (422 without), has no paging (limit and offset are
+// ignored), and lists only emulated transactions, in no stable order. It
+// also reads trace_id, but checks account first and ignores trace_id when
+// account is there, so trace_id alone never works: the SDK has no such
+// parameter.
 type PendingTransactionsQuery struct {
-	// Account is the account, in any form ParseAddress reads; the SDK
-	// checks it and sends its raw form. The interface marks it optional;
-	// the v3 indexer requires it (422 without).
-	Account string
+	// Accounts are the accounts, each in any form ParseAddress reads; the
+	// SDK checks each (an empty one is refused) and sends its raw form as
+	// account, repeated, an account given twice, in any spelling, once.
+	// More than MaxLimit accounts go in several requests (see
+	// PendingTransactions). None sends no account: the indexer refuses
+	// that with a 422, an error matching nodeaccess.ErrInvalidInput.
+	Accounts []string
 	// Limit is the page size, 1 to MaxLimit; 0 sends none (server default,
-	// 10 in the interface).
+	// 10 in the interface). The indexer ignores it.
 	Limit int
-	// Offset skips that many transactions; 0 sends none.
+	// Offset skips that many transactions; 0 sends none. The indexer
+	// ignores it.
 	Offset int
 }
 
 // PendingTransactionsPage is one page of pendingTransactions.
 type PendingTransactionsPage struct {
 	// Transactions are the pending transactions of the page; empty, never
-	// nil, when nothing is pending.
+	// nil, when nothing is pending. They are sorted by Account (workchain,
+	// then account id), then LT, then Hash, whatever order the server sent
+	// them in (the indexer's changes from one request to the next).
 	Transactions []PendingTransaction
 	// AddressBook maps the accounts the page mentions to their
 	// user-friendly forms; empty, never nil, when the server sent none.
 	AddressBook AddressBook
+	// UnknownAddresses are the address book entries whose key is not a
+	// standard address, by the key as sent; nil when there are none (see
+	// AccountStatesPage).
+	UnknownAddresses map[string]AddressBookEntry
+}
+
+// Finality says how final a v3 transaction is. The indexer writes it as a
+// string ("pending", "confirmed", "finalized"); its published schema
+// declares the integers 0, 1 and 2: both decode to the constants below. A
+// value the SDK does not know decodes without error and is kept as sent
+// (an integer n beyond 2 as "unknown_n", the indexer's own spelling for it).
+type Finality string
+
+// The finality states the indexer sends.
+const (
+	// FinalityPending: the transaction was emulated and is in no block yet
+	// (0 in the published schema). pendingTransactions lists only these.
+	FinalityPending Finality = "pending"
+	// FinalityConfirmed: the transaction is in a block that is not yet
+	// final (1).
+	FinalityConfirmed Finality = "confirmed"
+	// FinalityFinalized: the transaction is in a final block (2).
+	FinalityFinalized Finality = "finalized"
+)
+
+// String returns the finality as the indexer writes it, "" when none was
+// sent.
+func (f Finality) String() string { return string(f) }
+
+// IsKnown reports whether f is one of the three constants.
+func (f Finality) IsKnown() bool {
+	switch f {
+	case FinalityPending, FinalityConfirmed, FinalityFinalized:
+		return true
+	}
+	return false
+}
+
+// finalityField decodes a finality member: a string, an integer (0, 1, 2,
+// or n as "unknown_n") or null (""); anything else is an error.
+type finalityField Finality
+
+func (f *finalityField) UnmarshalJSON(b []byte) error {
+	var s string
+	if json.Unmarshal(b, &s) == nil {
+		*f = finalityField(s)
+		return nil
+	}
+	var n num
+	if err := n.UnmarshalJSON(b); err != nil {
+		return fmt.Errorf("finality %s is neither a string nor an integer", quoteValue(string(b), maxQuoted))
+	}
+	switch n.text {
+	case "":
+		*f = ""
+	case "0":
+		*f = finalityField(FinalityPending)
+	case "1":
+		*f = finalityField(FinalityConfirmed)
+	case "2":
+		*f = finalityField(FinalityFinalized)
+	default:
+		*f = finalityField("unknown_" + n.text)
+	}
+	return nil
 }
 
 // PendingTransaction is a transaction that is not yet fully confirmed. Once
 // it is, the server stops listing it here and lists it with the regular
 // transactions.
+//
+// The indexer lists emulated transactions: their Hash, LT, Now and the
+// hashes of the internal messages they receive are results of an
+// emulation, and may change when the trace is emulated again or lands in a
+// block. To recognise a pending transaction from one poll to the next, key
+// it by Account and TraceExternalHash (the hash of the external message
+// that started its trace); a trace that reaches an account twice (a bounce
+// coming back) has two transactions with that pair, in LT order.
 type PendingTransaction struct {
 	// Account is the account the transaction belongs to.
 	Account Address
@@ -51,8 +142,20 @@ type PendingTransaction struct {
 	// in; 0 when the server sent none (null).
 	MCBlockSeqno uint32
 	// TraceID identifies the trace the transaction belongs to (a base64
-	// hash on the indexer); "" when none was sent.
+	// hash on the indexer); "" when none was sent. The indexer sends it
+	// only once the trace's first transaction is in a block.
 	TraceID string
+	// TraceExternalHash is the hash of the external message that started
+	// the transaction's trace (trace_external_hash, which the indexer
+	// always sends); zero when not sent (the interface has no such field).
+	TraceExternalHash Hash
+	// Emulated reports that the transaction is an emulation's result, not
+	// yet in a block (the indexer's emulated, true for every transaction
+	// pendingTransactions lists); false when not sent.
+	Emulated bool
+	// Finality is how final the transaction is (FinalityPending for every
+	// transaction the indexer lists here); "" when not sent.
+	Finality Finality
 	// TotalFees is the transaction's total fee in nanotons, nil when not
 	// sent (the interface does not list it; the indexer sends it).
 	TotalFees *big.Int
@@ -66,45 +169,92 @@ type PendingTransaction struct {
 	// prev_trans_hash); zero when not sent.
 	PrevTransaction TxID
 	// Raw is the entry as the server sent it: the indexer's full v3
-	// transaction (in_msg, out_msgs, description, block_ref, emulated, …).
+	// transaction (in_msg, out_msgs, description, block_ref, …).
 	Raw json.RawMessage
 }
 
-func (q *PendingTransactionsQuery) values() (url.Values, error) {
+// check validates q and returns its accounts, parsed.
+func (q *PendingTransactionsQuery) check() ([]Address, error) {
 	if err := checkPage(q.Limit, q.Offset); err != nil {
 		return nil, err
 	}
-	acct, err := accountParam("account", q.Account)
-	if err != nil {
-		return nil, err
-	}
+	return parseAccounts("accounts", q.Accounts)
+}
+
+// values returns the parameters of one request for accounts.
+func (q *PendingTransactionsQuery) values(accounts []Address) url.Values {
 	v := url.Values{}
-	if acct != "" {
-		v.Set("account", acct)
+	for _, a := range accounts {
+		v.Add("account", a.Raw())
 	}
 	setPage(v, q.Limit, q.Offset)
-	return v, nil
+	return v
 }
 
 // PendingTransactions runs pendingTransactions: GET
-// {base}/{key}/api/v3/pendingTransactions with account, limit and offset.
-// The indexer's 404 "emulated traces not found", its answer when nothing is
-// pending, is an empty page, not an error.
+// {base}/{key}/api/v3/pendingTransactions with account (repeated), limit
+// and offset (see PendingTransactionsQuery for what each server honours).
+// Each request costs one request unit, whatever the number of accounts it
+// names. More than MaxLimit accounts are sent in several requests of at
+// most MaxLimit accounts, one after the other, as AccountStates sends them;
+// the page holds the transactions of all of them, sorted as one.
+//
+// Nothing pending is an empty page, not an error, in both of the indexer's
+// answers for it: its 404 "emulated traces not found", and a 200 whose
+// transactions is null (traces it still holds whose every transaction is
+// already in a block). A 422, the indexer's answer to a request without
+// account or with one it cannot read, is an error matching
+// nodeaccess.ErrInvalidInput.
 func (c *Client) PendingTransactions(ctx context.Context, q PendingTransactionsQuery) (*PendingTransactionsPage, error) {
 	const op = "pendingTransactions"
-	v, err := q.values()
+	accounts, err := q.check()
 	if err != nil {
 		return nil, c.t.Wrap(op, err)
 	}
-	resp, err := c.get(ctx, op, c.pending, v)
+	page := &PendingTransactionsPage{Transactions: []PendingTransaction{}, AddressBook: AddressBook{}}
+	for _, g := range groups(accounts, MaxLimit) {
+		p, err := c.pendingTransactions(ctx, &q, g)
+		if err != nil {
+			return nil, c.t.Wrap(op, err)
+		}
+		page.Transactions = append(page.Transactions, p.Transactions...)
+		maps.Copy(page.AddressBook, p.AddressBook)
+		if p.UnknownAddresses != nil {
+			if page.UnknownAddresses == nil {
+				page.UnknownAddresses = map[string]AddressBookEntry{}
+			}
+			maps.Copy(page.UnknownAddresses, p.UnknownAddresses)
+		}
+	}
+	slices.SortStableFunc(page.Transactions, comparePending)
+	return page, nil
+}
+
+// pendingTransactions sends one request, for accounts.
+func (c *Client) pendingTransactions(ctx context.Context, q *PendingTransactionsQuery, accounts []Address) (*PendingTransactionsPage, error) {
+	resp, err := c.get(ctx, "pendingTransactions", c.pending, q.values(accounts))
 	if err != nil {
 		if nothingPending(err) {
-			return &PendingTransactionsPage{Transactions: []PendingTransaction{}, AddressBook: AddressBook{}}, nil
+			return &PendingTransactionsPage{}, nil
 		}
-		return nil, c.t.Wrap(op, err)
+		return nil, refuse422(err)
 	}
-	page, err := decode(c, &resp, decodePendingTransactions)
-	return page, c.t.Wrap(op, err)
+	return decode(c, &resp, decodePendingTransactions)
+}
+
+// comparePending orders pending transactions by account (workchain, then
+// account id), logical time and hash.
+func comparePending(a, b PendingTransaction) int {
+	if c := cmp.Compare(a.Account.Workchain, b.Account.Workchain); c != 0 {
+		return c
+	}
+	if c := bytes.Compare(a.Account.ID[:], b.Account.ID[:]); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.LT, b.LT); c != 0 {
+		return c
+	}
+	return bytes.Compare(a.Hash[:], b.Hash[:])
 }
 
 // nothingPendingMessage is the indexer's message when an account has
@@ -128,6 +278,9 @@ type wirePending struct {
 	Now           num               `json:"now"`
 	MCBlockSeqno  num               `json:"mc_block_seqno"`
 	TraceID       *string           `json:"trace_id"`
+	TraceExtHash  hashField         `json:"trace_external_hash"`
+	Emulated      *bool             `json:"emulated"`
+	Finality      finalityField     `json:"finality"`
 	TotalFees     num               `json:"total_fees"`
 	InMsg         json.RawMessage   `json:"in_msg"`
 	OutMsgs       []json.RawMessage `json:"out_msgs"`
@@ -136,12 +289,14 @@ type wirePending struct {
 }
 
 // decodePendingTransactions decodes a pendingTransactions body:
-// {"transactions":[…],"address_book":{…}}.
+// {"transactions":[…],"address_book":{…}}; "transactions": null (the
+// indexer's answer when every transaction of the traces it holds is
+// already in a block) is an empty page.
 func decodePendingTransactions(body []byte) (*PendingTransactionsPage, error) {
 	var w struct {
 		errorEnvelope
-		Transactions []json.RawMessage `json:"transactions"`
-		AddressBook  json.RawMessage   `json:"address_book"`
+		Transactions json.RawMessage `json:"transactions"`
+		AddressBook  json.RawMessage `json:"address_book"`
 	}
 	if err := json.Unmarshal(body, &w); err != nil {
 		return nil, fmt.Errorf("pending transactions: %v", err)
@@ -149,17 +304,18 @@ func decodePendingTransactions(body []byte) (*PendingTransactionsPage, error) {
 	if err := bodyError(&w.errorEnvelope); err != nil {
 		return nil, err
 	}
-	if w.Transactions == nil {
-		return nil, fmt.Errorf(`pending transactions: "transactions" is not an array`)
+	var txs []json.RawMessage
+	if len(w.Transactions) == 0 || json.Unmarshal(w.Transactions, &txs) != nil {
+		return nil, fmt.Errorf(`pending transactions: "transactions" is neither an array nor null`)
 	}
-	page := &PendingTransactionsPage{Transactions: make([]PendingTransaction, len(w.Transactions))}
-	for i, raw := range w.Transactions {
+	page := &PendingTransactionsPage{Transactions: make([]PendingTransaction, len(txs))}
+	for i, raw := range txs {
 		if err := decodePending(raw, &page.Transactions[i]); err != nil {
 			return nil, fmt.Errorf("transaction %d: %v", i, err)
 		}
 	}
 	var err error
-	if page.AddressBook, err = decodeAddressBook(w.AddressBook); err != nil {
+	if page.AddressBook, page.UnknownAddresses, err = decodeAddressBook(w.AddressBook); err != nil {
 		return nil, err
 	}
 	return page, nil
@@ -189,6 +345,9 @@ func decodePending(raw json.RawMessage, out *PendingTransaction) error {
 	if w.TraceID != nil {
 		out.TraceID = *w.TraceID
 	}
+	out.TraceExternalHash = w.TraceExtHash.h
+	out.Emulated = w.Emulated != nil && *w.Emulated
+	out.Finality = Finality(w.Finality)
 	if out.TotalFees, err = w.TotalFees.optAmount("total_fees"); err != nil {
 		return err
 	}

@@ -36,9 +36,9 @@ func TestPendingTransactionsWire(t *testing.T) {
 		query string
 	}{
 		{"zero query sends nothing", ton.PendingTransactionsQuery{}, ""},
-		{"account in raw form, limit, offset", ton.PendingTransactionsQuery{Account: axelarAcct, Limit: 10, Offset: 20},
+		{"account in raw form, limit, offset", ton.PendingTransactionsQuery{Accounts: []string{axelarAcct}, Limit: 10, Offset: 20},
 			"account=" + axelarAcctEscape + "&limit=10&offset=20"},
-		{"user-friendly account", ton.PendingTransactionsQuery{Account: ton.MustParseAddress(axelarAcct).Friendly(false, true).StdBase64()},
+		{"user-friendly account", ton.PendingTransactionsQuery{Accounts: []string{ton.MustParseAddress(axelarAcct).Friendly(false, true).StdBase64()}},
 			"account=" + axelarAcctEscape},
 	}
 	for _, tc := range cases {
@@ -58,7 +58,7 @@ func TestPendingTransactionsRecordedV3Body(t *testing.T) {
 	raw := testdata(t, v3TxFixture)
 	c := gockClient(t)
 	mockGET(t, pathPending, "account="+axelarAcctEscape, 200, string(raw))
-	page, err := c.PendingTransactions(context.Background(), ton.PendingTransactionsQuery{Account: axelarAcct})
+	page, err := c.PendingTransactions(context.Background(), ton.PendingTransactionsQuery{Accounts: []string{axelarAcct}})
 	require.NoError(t, err)
 	require.Len(t, page.Transactions, 1)
 	got := page.Transactions[0]
@@ -85,14 +85,15 @@ func TestPendingTransactionsInterfaceShape(t *testing.T) {
 		"address_book":{"` + axelarAcct + `":{"user_friendly":"EQAAGUqtjkIr7fQ_7nRtbZKdNp26slRopp1RNwbqaXi2Os5N","domain":null}}}`
 	c := gockClient(t)
 	mockGET(t, pathPending, "account="+axelarAcctEscape, 200, body)
-	page, err := c.PendingTransactions(context.Background(), ton.PendingTransactionsQuery{Account: axelarAcct})
+	page, err := c.PendingTransactions(context.Background(), ton.PendingTransactionsQuery{Accounts: []string{axelarAcct}})
 	require.NoError(t, err)
 	require.Len(t, page.Transactions, 2)
-	got := page.Transactions[0]
+	// Sorted by account, then lt: the server's second entry comes first.
+	got := page.Transactions[1]
 	got.Raw = nil
 	assert.Equal(t, wantAxelar(t), got)
 	assert.Nil(t, got.TotalFees)
-	second := page.Transactions[1]
+	second := page.Transactions[0]
 	assert.Equal(t, uint64(1), second.LT)
 	assert.True(t, second.Now.IsZero())
 	assert.Zero(t, second.MCBlockSeqno)
@@ -108,7 +109,7 @@ func TestPendingTransactions404IsEmpty(t *testing.T) {
 	for _, body := range []string{`{"error":"emulated traces not found"}`, `{"error":"Emulated Traces NOT FOUND"}`, `{"error":" emulated traces not found\n"}`} {
 		c := gockClient(t)
 		mockGET(t, pathPending, "account="+axelarAcctEscape, 404, body)
-		page, err := c.PendingTransactions(context.Background(), ton.PendingTransactionsQuery{Account: axelarAcct})
+		page, err := c.PendingTransactions(context.Background(), ton.PendingTransactionsQuery{Accounts: []string{axelarAcct}})
 		require.NoError(t, err, body)
 		assert.NotNil(t, page.Transactions)
 		assert.Empty(t, page.Transactions)
@@ -124,7 +125,7 @@ func TestPendingTransactionsOther404IsAnError(t *testing.T) {
 		`{"error":"emulated traces not found for this route"}`} {
 		c := gockClient(t, nodeaccess.WithoutRetries())
 		mockGET(t, pathPending, "account="+axelarAcctEscape, 404, body)
-		_, err := c.PendingTransactions(context.Background(), ton.PendingTransactionsQuery{Account: axelarAcct})
+		_, err := c.PendingTransactions(context.Background(), ton.PendingTransactionsQuery{Accounts: []string{axelarAcct}})
 		require.Error(t, err, body)
 		assert.ErrorIs(t, err, nodeaccess.ErrNotFound, body)
 	}

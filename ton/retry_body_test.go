@@ -48,7 +48,7 @@ func TestTransientErrorIn200IsRetried(t *testing.T) {
 			defer srv.Close()
 			c, err := ton.New(srv.URL, "k3y-secret", nodeaccess.WithBackoff(time.Millisecond, time.Millisecond))
 			require.NoError(t, err)
-			page, err := c.AccountStates(context.Background(), ton.AccountStatesQuery{Account: acct})
+			page, err := c.AccountStates(context.Background(), ton.AccountStatesQuery{Accounts: []string{acct}})
 			assert.Equal(t, tc.attempts, n.Load(), "requests sent")
 			if !tc.wantErr {
 				require.NoError(t, err)

@@ -100,7 +100,7 @@ func runTON(ctx context.Context, out io.Writer, getenv func(string) string) erro
 		fmt.Fprintln(out, "accountStates, pendingTransactions: skipped (set NODEACCESS_TON_ACCOUNT)")
 		return nil
 	}
-	states, err := t.rest.AccountStates(ctx, ton.AccountStatesQuery{Account: t.account, Limit: 10})
+	states, err := t.rest.AccountStates(ctx, ton.AccountStatesQuery{Accounts: []string{t.account}, Limit: 10})
 	if err != nil {
 		return err
 	}
@@ -108,7 +108,7 @@ func runTON(ctx context.Context, out io.Writer, getenv func(string) string) erro
 	for _, s := range states.States {
 		fmt.Fprintf(out, "  %s  last lt %d  balance %s TON\n", s.Status, s.LastTransactionLT, nanoTON(s.Balance))
 	}
-	pending, err := t.rest.PendingTransactions(ctx, ton.PendingTransactionsQuery{Account: t.account, Limit: 10})
+	pending, err := t.rest.PendingTransactions(ctx, ton.PendingTransactionsQuery{Accounts: []string{t.account}, Limit: 10})
 	if err != nil {
 		return err
 	}

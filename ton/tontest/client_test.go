@@ -122,7 +122,7 @@ func TestClientAccountStates(t *testing.T) {
 	s := start(t)
 	c := client(t, s)
 	ctx := context.Background()
-	page, err := c.AccountStates(ctx, ton.AccountStatesQuery{Account: tontest.DefaultAccount})
+	page, err := c.AccountStates(ctx, ton.AccountStatesQuery{Accounts: []string{tontest.DefaultAccount}})
 	require.NoError(t, err)
 	require.Len(t, page.States, 2)
 	acct := ton.MustParseAddress(tontest.DefaultAccount)
@@ -139,7 +139,7 @@ func TestClientAccountStates(t *testing.T) {
 	assert.Equal(t, uint64(36552848000003), older.LastTransactionLT)
 	assert.Equal(t, "EQAAGUqtjkIr7fQ_7nRtbZKdNp26slRopp1RNwbqaXi2Os5N", page.AddressBook[acct].UserFriendly)
 
-	page, err = c.AccountStates(ctx, ton.AccountStatesQuery{Account: tontest.DefaultAccount, Sort: ton.SortAsc, Limit: 1, Offset: 1})
+	page, err = c.AccountStates(ctx, ton.AccountStatesQuery{Accounts: []string{tontest.DefaultAccount}, Sort: ton.SortAsc, Limit: 1, Offset: 1})
 	require.NoError(t, err)
 	require.Len(t, page.States, 1)
 	assert.Equal(t, uint64(36582626000003), page.States[0].LastTransactionLT)
@@ -152,7 +152,7 @@ func TestClientAccountStates(t *testing.T) {
 	}
 	require.NoError(t, s.SetAccountStates(acct, states...))
 	var lts []uint64
-	for st, err := range c.AllAccountStates(ctx, ton.AccountStatesQuery{Account: acct.Friendly(false, true).String(), Limit: 2, Sort: ton.SortAsc, IncludeBOC: true}) {
+	for st, err := range c.AllAccountStates(ctx, ton.AccountStatesQuery{Accounts: []string{acct.Friendly(false, true).String()}, Limit: 2, Sort: ton.SortAsc, IncludeBOC: true}) {
 		require.NoError(t, err)
 		assert.Equal(t, []byte{0xb5, 0xee, byte(st.LastTransactionLT - 10)}, st.CodeBOC)
 		lts = append(lts, st.LastTransactionLT)
@@ -164,7 +164,7 @@ func TestClientPendingTransactions(t *testing.T) {
 	s := start(t)
 	c := client(t, s)
 	ctx := context.Background()
-	page, err := c.PendingTransactions(ctx, ton.PendingTransactionsQuery{Account: tontest.DefaultAccount})
+	page, err := c.PendingTransactions(ctx, ton.PendingTransactionsQuery{Accounts: []string{tontest.DefaultAccount}})
 	require.NoError(t, err)
 	require.Len(t, page.Transactions, 1)
 	tx := page.Transactions[0]
@@ -177,7 +177,7 @@ func TestClientPendingTransactions(t *testing.T) {
 	assert.Len(t, page.AddressBook, 2)
 
 	// Nothing pending: the 404 is an empty page, not an error.
-	page, err = c.PendingTransactions(ctx, ton.PendingTransactionsQuery{Account: elector})
+	page, err = c.PendingTransactions(ctx, ton.PendingTransactionsQuery{Accounts: []string{elector}})
 	require.NoError(t, err)
 	assert.Empty(t, page.Transactions)
 	assert.NotNil(t, page.Transactions)
@@ -192,7 +192,7 @@ func TestClientPendingTransactions(t *testing.T) {
 	// A limit above 1000 is refused by the client before sending; the
 	// server's own 422 for it is in TestV3BadParameters.
 	n := s.Requests()
-	_, err = c.PendingTransactions(ctx, ton.PendingTransactionsQuery{Account: tontest.DefaultAccount, Limit: 1001})
+	_, err = c.PendingTransactions(ctx, ton.PendingTransactionsQuery{Accounts: []string{tontest.DefaultAccount}, Limit: 1001})
 	require.Error(t, err)
 	assert.Equal(t, n, s.Requests())
 }
@@ -229,10 +229,10 @@ func TestSettersRefuseBadData(t *testing.T) {
 
 	// The defaults are untouched.
 	c := client(t, s)
-	page, err := c.AccountStates(context.Background(), ton.AccountStatesQuery{Account: tontest.DefaultAccount})
+	page, err := c.AccountStates(context.Background(), ton.AccountStatesQuery{Accounts: []string{tontest.DefaultAccount}})
 	require.NoError(t, err)
 	assert.Len(t, page.States, 2)
-	p, err := c.PendingTransactions(context.Background(), ton.PendingTransactionsQuery{Account: tontest.DefaultAccount})
+	p, err := c.PendingTransactions(context.Background(), ton.PendingTransactionsQuery{Accounts: []string{tontest.DefaultAccount}})
 	require.NoError(t, err)
 	assert.Len(t, p.Transactions, 1)
 	var n int
@@ -262,10 +262,10 @@ func TestConcurrentSetAndServe(t *testing.T) {
 					s.SetAddressBookEntry(acct, ton.AddressBookEntry{Domain: "x.ton"})
 					assert.NoError(t, s.SetBlock(tontest.RecordedBlock()))
 				case 1:
-					_, err := c.AccountStates(ctx, ton.AccountStatesQuery{Account: tontest.DefaultAccount})
+					_, err := c.AccountStates(ctx, ton.AccountStatesQuery{Accounts: []string{tontest.DefaultAccount}})
 					assert.NoError(t, err)
 				case 2:
-					_, err := c.PendingTransactions(ctx, ton.PendingTransactionsQuery{Account: tontest.DefaultAccount})
+					_, err := c.PendingTransactions(ctx, ton.PendingTransactionsQuery{Accounts: []string{tontest.DefaultAccount}})
 					assert.NoError(t, err)
 				case 3:
 					_, err := c.BlockTransactionsExt(ctx, ton.BlockTransactionsQuery{Block: tontest.DefaultBlock(), Count: 1})
@@ -275,7 +275,7 @@ func TestConcurrentSetAndServe(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	page, err := c.AccountStates(ctx, ton.AccountStatesQuery{Account: tontest.DefaultAccount})
+	page, err := c.AccountStates(ctx, ton.AccountStatesQuery{Accounts: []string{tontest.DefaultAccount}})
 	require.NoError(t, err)
 	require.Len(t, page.States, 1)
 	assert.Equal(t, uint64(20), page.States[0].LastTransactionLT)

@@ -38,7 +38,8 @@ func DefaultBlock() ton.BlockRef { return ton.MasterchainBlock(DefaultBlockSeqno
 //     the one after the recorded transaction (lt 36582626000003): balances
 //     2717267789 and 2715939331 nanotons, both active;
 //   - pendingTransactions lists that transaction as its one pending
-//     transaction (total fees 6617389 nanotons).
+//     transaction (total fees 6617389 nanotons), served as emulated with
+//     finality "pending", as the indexer lists pending transactions.
 //
 // Any other account has no states (accountStates answers an empty list)
 // and nothing pending (pendingTransactions answers 404 "emulated traces not
@@ -208,7 +209,11 @@ func parseRecordedTx() (ton.Address, []ton.AccountState, []ton.PendingTransactio
 	if err != nil {
 		return ton.Address{}, nil, nil, err
 	}
-	tx := ton.PendingTransaction{Account: acct, Now: time.Unix(w.Now, 0).UTC(), MCBlockSeqno: w.MCBlockSeqno, TraceID: w.TraceID, Raw: raw}
+	// Served as the indexer serves a pending transaction: emulated, and
+	// pending (the recording, from /api/v3/transactions, says emulated
+	// false and has no finality).
+	tx := ton.PendingTransaction{Account: acct, Now: time.Unix(w.Now, 0).UTC(), MCBlockSeqno: w.MCBlockSeqno, TraceID: w.TraceID,
+		Emulated: true, Finality: ton.FinalityPending, Raw: raw}
 	var ok bool
 	if tx.Hash, err = ton.ParseHash(w.Hash); err != nil {
 		return acct, nil, nil, err

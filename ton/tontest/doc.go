@@ -20,8 +20,8 @@
 //	GET  {URL}/api/v2/{Key}/getBlockTransactionsExt   workchain, shard (signed decimal), seqno, count (default 40), after_lt, after_hash
 //	GET  {URL}/api/v2/{Key}/getBlockTransactions      the same parameters: the transactions' ids
 //	POST {URL}/api/v2/{Key}/jsonRPC                   {"method":"getBlockTransactionsExt" or "getBlockTransactions","params":{…},"id":…}
-//	GET  {URL}/{Key}/api/v3/accountStates             account_address and address (repeatable), include_boc, limit, offset, sort
-//	GET  {URL}/{Key}/api/v3/pendingTransactions       account (repeatable, required), limit, offset
+//	GET  {URL}/{Key}/api/v3/accountStates             account_address and address (repeatable), include_boc, limit, offset, sort (WithIndexer: address, code_hash, include_boc)
+//	GET  {URL}/{Key}/api/v3/pendingTransactions       account (repeatable, required), limit, offset (WithIndexer: account, trace_id)
 //
 // API v2 answers are toncenter's: {"ok":true,"result":{"@type":"blocks.transactionsExt",
 // "id":{…},"req_count":N,"incomplete":…,"transactions":[…]}}, each
@@ -59,6 +59,22 @@
 // 404 {"error":"emulated traces not found"} when none of the accounts has
 // anything pending (ton.Client reads that 404 as an empty page). address_book
 // is keyed by the raw address in upper case, as the indexer writes it.
+//
+// A pending transaction's Emulated (when true), Finality and
+// TraceExternalHash are served as emulated, finality and
+// trace_external_hash; the default one is emulated, finality "pending".
+//
+// WithIndexer serves both v3 calls as today's open-source v3 indexer
+// (toncenter's ton-index-go) does instead, for testing code against it:
+// accountStates takes address (repeated) and code_hash, ignores limit,
+// offset, sort and account_address, answers the latest state of each
+// account it knows under the indexer's member names with "metadata":{}, at
+// most 1000 states, in a new random order every time, include_boc true
+// unless sent, and 422 without address; pendingTransactions ignores limit
+// and offset, lists only emulated transactions in a new random order every
+// time, answers {"transactions":null,"address_book":{}} when the accounts'
+// transactions are all already in blocks (none emulated), and 404 or 422 as
+// above. See WithIndexer.
 //
 // WithMaxLimit(n) makes both v3 calls serve at most n items a page,
 // whatever limit asks for, without a word: the behaviour of a server that

@@ -49,14 +49,14 @@ func Example_defaultAccount() {
 		log.Fatal(err)
 	}
 	ctx := context.Background()
-	states, err := c.AccountStates(ctx, ton.AccountStatesQuery{Account: tontest.DefaultAccount})
+	states, err := c.AccountStates(ctx, ton.AccountStatesQuery{Accounts: []string{tontest.DefaultAccount}})
 	if err != nil {
 		log.Fatal(err)
 	}
 	for _, s := range states.States {
 		fmt.Println(s.Status, s.Balance, s.LastTransactionLT)
 	}
-	pending, err := c.PendingTransactions(ctx, ton.PendingTransactionsQuery{Account: tontest.DefaultAccount})
+	pending, err := c.PendingTransactions(ctx, ton.PendingTransactionsQuery{Accounts: []string{tontest.DefaultAccount}})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -99,7 +99,7 @@ func ExampleNew() {
 	for _, tx := range page.Transactions {
 		fmt.Println(tx.LT, tx.Fee) // in the block's order
 	}
-	states, err := c.AccountStates(ctx, ton.AccountStatesQuery{Account: acct.Raw()})
+	states, err := c.AccountStates(ctx, ton.AccountStatesQuery{Accounts: []string{acct.Raw()}})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -82,10 +82,14 @@ func FuzzQueries(f *testing.F) {
 		"account_address=0:00194AAD8E422BEDF43FEE746D6D929D369DBAB25468A69D513706EA6978B63A&include_boc=true&limit=1&offset=1&sort=asc",
 		"account=0:00194AAD8E422BEDF43FEE746D6D929D369DBAB25468A69D513706EA6978B63A&limit=1001",
 		"address=EQAAGUqtjkIr7fQ_7nRtbZKdNp26slRopp1RNwbqaXi2Os5N&address=x", "count=-1", "%zz", "limit=2147483648&offset=-0",
+		"address=&code_hash=vqMbw5w/UEelgUr4xN5vkmkbOqjfAcck49G02pV9Pho%3D&include_boc=1",
+		"account=0:00194AAD8E422BEDF43FEE746D6D929D369DBAB25468A69D513706EA6978B63A&trace_id=abc",
 	} {
 		f.Add(seed)
 	}
 	s := fuzzServer(f)
+	idx := fuzzServer(f)
+	idx.indexer = true // every query also against the indexer's answers (WithIndexer)
 	f.Fuzz(func(t *testing.T, query string) {
 		for _, h := range []struct {
 			path string
@@ -95,6 +99,8 @@ func FuzzQueries(f *testing.F) {
 			{"/api/v2/k/getBlockTransactionsExt", s.serveBlockREST, true},
 			{"/k/api/v3/accountStates", s.serveAccountStates, false},
 			{"/k/api/v3/pendingTransactions", s.servePending, false},
+			{"/k/api/v3/accountStates", idx.serveAccountStates, false},
+			{"/k/api/v3/pendingTransactions", idx.servePending, false},
 		} {
 			req := httptest.NewRequest(http.MethodGet, "/", nil)
 			req.URL.Path, req.URL.RawQuery = h.path, query

@@ -56,7 +56,7 @@ func TestWalksOverWithMaxLimit(t *testing.T) {
 		requests := (n+per-1)/per + 1
 
 		var lts []uint64
-		for st, err := range c.AllAccountStates(context.Background(), ton.AccountStatesQuery{Account: acct.String(), Limit: 10, Sort: ton.SortAsc}) {
+		for st, err := range c.AllAccountStates(context.Background(), ton.AccountStatesQuery{Accounts: []string{acct.String()}, Limit: 10, Sort: ton.SortAsc}) {
 			require.NoError(t, err, "cap %d", maxLimit)
 			lts = append(lts, st.LastTransactionLT)
 		}
@@ -68,7 +68,7 @@ func TestWalksOverWithMaxLimit(t *testing.T) {
 		assert.Len(t, s.Received(), requests, "accountStates, cap %d", maxLimit)
 
 		lts = nil
-		for tx, err := range c.AllPendingTransactions(context.Background(), ton.PendingTransactionsQuery{Account: acct.String(), Limit: 10}) {
+		for tx, err := range c.AllPendingTransactions(context.Background(), ton.PendingTransactionsQuery{Accounts: []string{acct.String()}, Limit: 10}) {
 			require.NoError(t, err, "cap %d", maxLimit)
 			lts = append(lts, tx.LT)
 		}

@@ -27,6 +27,7 @@ type Server struct {
 	data     *store
 	maxLimit int           // WithMaxLimit; 0: no cap below the indexer's 1000
 	lag      time.Duration // WithLag; 0: every block is there at once
+	indexer  bool          // WithIndexer
 }
 
 // Option configures New.
@@ -37,6 +38,7 @@ type settings struct {
 	noDefaults bool
 	maxLimit   int
 	lag        time.Duration
+	indexer    bool
 	data       []func(*store) error
 }
 
@@ -144,7 +146,7 @@ func New(opts ...Option) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("tontest: %w", err)
 	}
-	s := &Server{Server: srv, data: data, maxLimit: set.maxLimit, lag: set.lag}
+	s := &Server{Server: srv, data: data, maxLimit: set.maxLimit, lag: set.lag, indexer: set.indexer}
 	srv.HandleFunc("GET /api/v2/{key}/getBlockTransactionsExt", s.serveBlockREST)
 	srv.HandleFunc("GET /api/v2/{key}/getBlockTransactions", s.serveIDsREST)
 	srv.HandleFunc("POST /api/v2/{key}/jsonRPC", s.serveBlockRPC)

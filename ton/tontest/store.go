@@ -1,6 +1,7 @@
 package tontest
 
 import (
+	"bytes"
 	"cmp"
 	"encoding/json"
 	"fmt"
@@ -22,16 +23,20 @@ type store struct {
 }
 
 type stateRec struct {
-	account ton.Address
-	lt      uint64
-	hash    ton.Hash
-	status  ton.AccountStatus
-	plain   []byte // without code_boc, data_boc
-	withBOC []byte
+	account  ton.Address
+	lt       uint64
+	hash     ton.Hash
+	codeHash ton.Hash
+	status   ton.AccountStatus
+	plain    []byte // the interface's names, without code_boc, data_boc
+	withBOC  []byte
+	idxPlain []byte // the indexer's names (WithIndexer), without the bocs
+	idxBOC   []byte
 }
 
 type pendingRec struct {
 	entry    []byte
+	emulated bool          // listed by the indexer (WithIndexer)
 	mentions []ton.Address // account, in_msg source, out_msgs destinations
 }
 
@@ -79,9 +84,10 @@ func (s *store) setStates(account ton.Address, states []ton.AccountState) error 
 			{"code_hash", jsonHash(st.CodeHash)},
 			{"data_hash", jsonHash(st.DataHash)},
 		}
-		rec := stateRec{account: account, lt: st.LastTransactionLT, hash: st.Hash, status: st.Status}
+		rec := stateRec{account: account, lt: st.LastTransactionLT, hash: st.Hash, codeHash: st.CodeHash, status: st.Status}
 		rec.plain = renderObject(ms, raw, stateSkip...)
 		rec.withBOC = renderObject(append(ms, member{"code_boc", jsonBOC(st.CodeBOC)}, member{"data_boc", jsonBOC(st.DataBOC)}), raw, stateSkip...)
+		rec.idxPlain, rec.idxBOC = renderIndexerState(account, st, status, raw)
 		recs = append(recs, rec)
 	}
 	s.mu.Lock()
@@ -95,10 +101,10 @@ func (s *store) setStates(account ton.Address, states []ton.AccountState) error 
 }
 
 // pendingOrder is the order of the members of a v3 transaction (the
-// recorded body's): the typed ones and those taken from Raw.
-var pendingOrder = []string{"account", "hash", "lt", "now", "mc_block_seqno", "trace_id", "prev_trans_hash", "prev_trans_lt",
+// indexer's Transaction model): the typed ones and those taken from Raw.
+var pendingOrder = []string{"account", "hash", "lt", "now", "mc_block_seqno", "trace_id", "trace_external_hash", "prev_trans_hash", "prev_trans_lt",
 	"orig_status", "end_status", "total_fees", "total_fees_extra_currencies", "description", "block_ref", "in_msg",
-	"out_msgs", "account_state_before", "account_state_after", "emulated"}
+	"out_msgs", "account_state_before", "account_state_after", "emulated", "finality"}
 
 func (s *store) setPending(account ton.Address, txs []ton.PendingTransaction) error {
 	recs := make([]pendingRec, 0, len(txs))
@@ -158,6 +164,16 @@ func renderPending(account ton.Address, tx *ton.PendingTransaction) (pendingRec,
 	if tx.TotalFees != nil {
 		typed["total_fees"] = jsonAmount(tx.TotalFees)
 	}
+	// Typed when set; otherwise the raw member, if any, is served.
+	if !tx.TraceExternalHash.IsZero() {
+		typed["trace_external_hash"] = jsonString(tx.TraceExternalHash.String())
+	}
+	if tx.Emulated {
+		typed["emulated"] = []byte("true")
+	}
+	if tx.Finality != "" {
+		typed["finality"] = jsonString(string(tx.Finality))
+	}
 	ms := make([]member, 0, len(pendingOrder))
 	for _, name := range pendingOrder {
 		if name == "total_fees" && tx.TotalFees == nil {
@@ -165,7 +181,8 @@ func renderPending(account ton.Address, tx *ton.PendingTransaction) (pendingRec,
 		}
 		ms = append(ms, member{name, typed[name]})
 	}
-	rec := pendingRec{entry: renderObject(ms, raw, "account", "hash", "lt", "now", "mc_block_seqno", "trace_id", "total_fees")}
+	rec := pendingRec{entry: renderObject(ms, raw, "account", "hash", "lt", "now", "mc_block_seqno", "trace_id", "total_fees"),
+		emulated: tx.Emulated || bytes.Equal(bytes.TrimSpace(raw["emulated"]), []byte("true"))}
 	rec.mentions = append(rec.mentions, account)
 	rec.mentions = append(rec.mentions, messageAddresses(raw)...)
 	return rec, nil

@@ -114,7 +114,11 @@ func window[T any](items []T, limit, offset int) []T {
 
 // serveAccountStates answers GET /{key}/api/v3/accountStates.
 func (s *Server) serveAccountStates(w http.ResponseWriter, r *http.Request) {
-	body, err := s.accountStates(r.URL.Query())
+	accountStates := s.accountStates
+	if s.indexer {
+		accountStates = s.indexerAccountStates
+	}
+	body, err := accountStates(r.URL.Query())
 	if err != nil {
 		writeV3Failure(w, err)
 		return
@@ -201,7 +205,11 @@ func (s *Server) accountStates(q url.Values) ([]byte, error) {
 
 // servePending answers GET /{key}/api/v3/pendingTransactions.
 func (s *Server) servePending(w http.ResponseWriter, r *http.Request) {
-	body, err := s.pendingTransactions(r.URL.Query())
+	pendingTransactions := s.pendingTransactions
+	if s.indexer {
+		pendingTransactions = s.indexerPending
+	}
+	body, err := pendingTransactions(r.URL.Query())
 	if err != nil {
 		writeV3Failure(w, err)
 		return
