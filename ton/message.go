@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/big"
+	"strings"
 	"time"
 )
 
@@ -19,11 +20,15 @@ import (
 type Message struct {
 	// Source is the sender; nil for a message from outside the chain (an
 	// external in-message, the one that starts a wallet's transaction),
-	// which servers send as "", null or without the member.
+	// which servers send as "", null or without the member, and for an
+	// address that is not a standard one, which the v3 indexer sends as a
+	// literal ("addr_none", "addr_extern", "addr_var", "ext$…", "var$…"),
+	// kept in Raw.
 	Source *Address
 	// Destination is the receiver; nil for a message to outside the chain
 	// (an external out-message: a log or event), sent as "", null or
-	// absent.
+	// absent, and for an address that is not a standard one, as for
+	// Source.
 	Destination *Address
 	// Value is the amount carried, in nanotons, exactly; nil when the
 	// server sent none (external messages carry no value: the indexer sends
@@ -121,7 +126,24 @@ func (f *msgAddr) UnmarshalJSON(b []byte) error {
 		f.addrField = o.AccountAddress
 		return nil
 	}
+	var lit string
+	if json.Unmarshal(b, &lit) == nil && nonStdAddr(lit) {
+		return nil // no standard address: nil, the literal stays in Raw
+	}
 	return f.addrField.UnmarshalJSON(b)
+}
+
+// nonStdAddr reports whether s is how the v3 indexer writes a message
+// address that is not a standard one: the literals "addr_none",
+// "addr_extern" and "addr_var" (toncenter/ton-index-worker
+// tondb-scanner/src/convert-utils.cpp), and the "ext$…" and "var$…" forms
+// of newer indexer builds.
+func nonStdAddr(s string) bool {
+	switch s {
+	case "addr_none", "addr_extern", "addr_var":
+		return true
+	}
+	return strings.HasPrefix(s, "ext$") || strings.HasPrefix(s, "var$")
 }
 
 func (f *msgAddr) ptr() *Address {

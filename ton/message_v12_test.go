@@ -198,3 +198,37 @@ func TestMessageV12BadValues(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, max, m.ExtraCurrencies[1])
 }
+
+// The v3 indexer stores a message address that is not a standard one as a
+// literal (toncenter/ton-index-worker tondb-scanner/src/convert-utils.cpp
+// 13-52, read at ton-indexer eb9fbfa3, 2026-07-17: "addr_none",
+// "addr_extern", "addr_var"; its v1.3 branch 66150f0f also parses "ext$…"
+// and "var$…", index/models/convert.go) and sends it as the message's
+// source or destination. Such a message must decode, with no standard
+// address (nil) and the literal kept in Raw, never fail the page.
+func TestMessageNonStandardAddresses(t *testing.T) {
+	const std = "0:1C2201823E6DAE55FADD08CAD27845C77267C462D81B0620FE664DEE28BB8E34"
+	for _, lit := range []string{"addr_none", "addr_extern", "addr_var", "ext$10:0a", "var$0:-1:0a"} {
+		for _, member := range []string{"source", "destination"} {
+			other := map[string]string{"source": "destination", "destination": "source"}[member]
+			raw := []byte(`{"hash":"Vy11B+AiGGrDBcGx3UiUFUJozUQ3U2yHvaATSrS03og=","` + member + `":"` + lit + `","` + other + `":"` + std + `","value":"1"}`)
+			m, err := ton.DecodeMessage(raw)
+			require.NoError(t, err, "%s %s", member, lit)
+			want, _ := ton.ParseAddress(std)
+			if member == "source" {
+				assert.Nil(t, m.Source, lit)
+				require.NotNil(t, m.Destination)
+				assert.Equal(t, want, *m.Destination)
+			} else {
+				assert.Nil(t, m.Destination, lit)
+				require.NotNil(t, m.Source)
+				assert.Equal(t, want, *m.Source)
+			}
+			assert.Contains(t, string(m.Raw), `"`+lit+`"`)
+		}
+	}
+	// Anything else that is not an address still fails: the literal forms
+	// are the indexer's, not a license to read garbage.
+	_, err := ton.DecodeMessage([]byte(`{"source":"addr_nonsense"}`))
+	assert.Error(t, err)
+}
