@@ -106,7 +106,10 @@ func (*notDeployedError) Is(target error) bool { return target == nodeaccess.Err
 // eth_call, charged like the first) to find the call and its revert. It
 // matches ErrReverted, and errors.As reaches the call's *RevertError
 // first, then the aggregate's, whose cause is the node's
-// *nodeaccess.RPCError.
+// *nodeaccess.RPCError. An answer that marks such a call failed instead
+// of reverting (Multicall3 never does, but another contract, node or proxy
+// at the address may) is this error too, naming the first such call, with
+// no Aggregate: the failure is never passed on as a result.
 type MulticallError struct {
 	// Index is the failed call's index in the calls given to Multicall;
 	// -1 when the second run did not find it: that run failed too (the
@@ -118,7 +121,8 @@ type MulticallError struct {
 	// Revert is the failed call's own revert (nil when Index is -1).
 	Revert *RevertError
 	// Aggregate is the aggregate's revert as the node reported it (nil
-	// when the calls ran one by one, with MulticallOptions.Fallback).
+	// when the calls ran one by one, with MulticallOptions.Fallback, and
+	// when the answer marked the call failed without a revert).
 	Aggregate *RevertError
 }
 
@@ -261,8 +265,14 @@ func (c *Client) aggregate3(ctx context.Context, addr common.Address, calls []Ca
 		return nil, fmt.Errorf("%w (no code at %s at block %s)", ErrMulticallNotDeployed, addr.Hex(), at)
 	}
 	for i := range res {
-		if !res[i].Success {
-			res[i].Revert = c.callRevert(res[i].ReturnData)
+		if res[i].Success {
+			continue
+		}
+		res[i].Revert = c.callRevert(res[i].ReturnData)
+		if !calls[i].AllowFailure {
+			// Multicall3 reverts instead; an answer that says a
+			// required call failed is that call's failure all the same.
+			return nil, &MulticallError{Index: base + i, Target: calls[i].Target, Revert: res[i].Revert}
 		}
 	}
 	return res, nil
