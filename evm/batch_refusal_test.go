@@ -306,6 +306,15 @@ func TestBatchKeyNeverShown(t *testing.T) {
 		{"one error object", func(int, []batchReq) (int, string) {
 			return 200, `{"jsonrpc":"2.0","id":null,"error":{"code":-32005,"message":"key ` + testKey + ` is over its limit"}}`
 		}},
+		{"one revert without an id", func(int, []batchReq) (int, string) {
+			return 200, `{"jsonrpc":"2.0","id":null,"error":{"code":3,"message":"execution reverted: ` + testKey + `","data":"` + testKey + `"}}`
+		}},
+		{"one call's revert", func(_ int, reqs []batchReq) (int, string) {
+			return 200, `{"jsonrpc":"2.0","id":` + string(reqs[0].ID) + `,"error":{"code":3,"message":"execution reverted: ` + testKey + `"}}`
+		}},
+		{"answer too big", func(_ int, reqs []batchReq) (int, string) {
+			return 200, `{"jsonrpc":"2.0","id":` + string(reqs[0].ID) + `,"error":{"code":-32008,"message":"Response is too big for ` + testKey + `","data":"` + testKey + `"}}`
+		}},
 		{"http error", func(int, []batchReq) (int, string) { return 401, `{"error":"bad key ` + testKey + `"}` }},
 		{"not JSON", func(int, []batchReq) (int, string) { return 200, `<html>` + testKey + `</html>` }},
 	} {
