@@ -219,9 +219,9 @@ func (b *Batch) add(call batchCall) {
 // goes in pieces of the limit the error names, else of half the size, and
 // the rest of b in pieces of that size too; a limit the error names is also
 // kept by the Client for its later batches (while it is below
-// WithMaxBatchSize). Refused for the size of its answer (an error matching
-// nodeaccess.ErrResponseTooLarge: HyperEVM's and other jsonrpsee servers'
-// -32008 "Response is too big" and -32011, or a body over
+// WithMaxBatchSize). Refused for the size of its answer (jsonrpsee's
+// -32011; any error matching nodeaccess.ErrResponseTooLarge: HyperEVM's
+// and other jsonrpsee servers' -32008 "Response is too big", a body over
 // nodeaccess.WithMaxResponseBytes), it goes in halves, and the rest of b
 // in pieces of that size; a call whose answer alone is too big fails with
 // that error, and the calls after it go on at the size before the halving.

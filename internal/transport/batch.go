@@ -62,16 +62,18 @@ type Batch struct {
 // whatever order they come in. Each request has ids of its own from the
 // client's counter, so that no id repeats within a request.
 //
-// A request the server refuses for its size (see sizeRefusal) is sent
-// again in smaller pieces: at the limit the error names when it names one,
-// else half the size, down to one call; the smaller size holds for the
-// rest of b. A call whose answer alone is too big ends with that error,
-// and the rest of b goes on at the size before the halving that led to
-// it. An answer is given to the call whose id it carries, and to no other
-// (see splitBatch); one error object answers every call of its request
-// only when it has no id, or when it refuses the request's size or rate
-// with the first call's id. When ctx ends, the calls not yet answered fail
-// with its error.
+// A request the server refuses for its size (HTTP 413, the batch limit
+// errors of go-ethereum, Erigon, jsonrpsee, Besu and Nethermind, an answer
+// over the server's cap or the client's) is sent again in smaller pieces:
+// at the limit the error names when it names one, else half the size, down
+// to one call; the smaller size holds for the rest of b. A call whose
+// answer alone is too big ends with that error, and the rest of b goes on
+// at the size before the halving that led to it. An answer is given to the
+// call whose id it carries, and to no other; one error object answers
+// every call of its request only when it has no id (and is not one that
+// Own reports), or when it refuses the request's size or rate with the
+// first call's id. When ctx ends, the calls not yet answered fail with its
+// error.
 func (c *Client) CallBatch(ctx context.Context, b *Batch) {
 	n := len(b.Calls)
 	for i := range b.Calls {
