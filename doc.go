@@ -158,11 +158,14 @@
 //   - *HTTPError: a status outside 2xx, with the status, the start of the body
 //     and Retry-After. It matches ErrRateLimited (429), ErrUnauthorized (401,
 //     403), ErrNotFound (404) and ErrUnavailable (5xx).
-//   - *RPCError: a JSON-RPC error object, with Code, Message and Data.
+//   - *RPCError: a JSON-RPC error object, with Code, Message and Data. It
+//     matches ErrRateLimited for a rate limit's codes and
+//     ErrResponseTooLarge for a server's refusal of an answer over its cap.
 //   - ErrUnavailable: the network failed and retries did not help.
 //   - ErrInvalidResponse: a 2xx body that is not what the operation returns
 //     (HTML, truncated JSON, a wrong JSON-RPC id).
-//   - ErrResponseTooLarge: the body exceeded the cap.
+//   - ErrResponseTooLarge: the body exceeded the cap (or the server's own, see
+//     *RPCError).
 //   - the context's own error (context.Canceled, context.DeadlineExceeded)
 //     when the context ended the call.
 //

@@ -39,7 +39,9 @@ var (
 	// know), or pages that contradict one another (ton.ErrRepeatedPage).
 	ErrInvalidResponse = errors.New("invalid response")
 	// ErrResponseTooLarge: the response body exceeded the client's cap (see
-	// WithMaxResponseBytes). The body was not read further.
+	// WithMaxResponseBytes), and was not read further; or the server
+	// refused to send an answer over a cap of its own (an *RPCError that
+	// matches it: see RPCError.Is). A smaller request may pass.
 	ErrResponseTooLarge = errors.New("response too large")
 )
 
@@ -156,9 +158,28 @@ func (e *RPCError) ErrorCode() int { return e.Code }
 func (e *RPCError) ErrorData() any { return e.Data }
 
 // Is matches ErrRateLimited for the codes providers use for rate limits
-// (-32005 and 429).
+// (-32005 and 429), and ErrResponseTooLarge for a server's refusal to send
+// an answer larger than its own cap: code -32008 ("Response is too big",
+// the answer to one call, from jsonrpsee servers such as reth and
+// HyperEVM's) or -32011 ("The batch response was too large"), with a
+// message that says the response is too big or over a limit.
 func (e *RPCError) Is(target error) bool {
-	return target == ErrRateLimited && (e.Code == -32005 || e.Code == 429)
+	switch target {
+	case ErrRateLimited:
+		return e.Code == -32005 || e.Code == 429
+	case ErrResponseTooLarge:
+		return (e.Code == -32008 || e.Code == -32011) && refusesSize(e.Message)
+	}
+	return false
+}
+
+// refusesSize reports whether a server's message says that a response is
+// too large: "Response is too big", "The batch response was too large",
+// "Response size limit exceeded".
+func refusesSize(msg string) bool {
+	m := strings.ToLower(msg)
+	return strings.Contains(m, "response") &&
+		(strings.Contains(m, "too big") || strings.Contains(m, "too large") || strings.Contains(m, "exceed"))
 }
 
 // OpError wraps every error an operation returns, once, with the chain and

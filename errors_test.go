@@ -110,6 +110,41 @@ func TestRPCError(t *testing.T) {
 	}
 }
 
+// TestRPCErrorResponseTooLarge checks which error objects are a server's
+// refusal to send an answer over its size cap: jsonrpsee's codes with
+// their messages, and another server's spelling of the same; not the same
+// codes with another meaning, nor the same words under another code.
+func TestRPCErrorResponseTooLarge(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		code int
+		msg  string
+		want bool
+	}{
+		// jsonrpsee's OVERSIZED_RESPONSE (HyperEVM's answer in
+		// hyperliquid-dex/node issue #65) and TOO_BIG_BATCH_RESPONSE.
+		{-32008, "Response is too big", true},
+		{-32011, "The batch response was too large", true},
+		{-32011, "Response size limit exceeded. Max response size 1000 bytes", true},
+		{-32008, "RESPONSE IS TOO BIG", true},
+		// The codes with another meaning (-32008 is "no snapshot" on
+		// Solana), and the words under another code.
+		{-32008, "No snapshot", false},
+		{-32011, "Transaction history is not available from this node", false},
+		{-32008, "", false},
+		{-32000, "Response is too big", false},
+		{-32003, "response too large", false},
+		{-32010, "The batch request was too large", false},
+	} {
+		err := &nodeaccess.RPCError{Code: tc.code, Message: tc.msg, Data: "Exceeded max limit of 1048576"}
+		if tc.want {
+			assert.Equal(t, []error{nodeaccess.ErrResponseTooLarge}, matches(err), "%d %q", tc.code, tc.msg)
+		} else {
+			assert.Empty(t, matches(err), "%d %q", tc.code, tc.msg)
+		}
+	}
+}
+
 func TestOpError(t *testing.T) {
 	t.Parallel()
 	he := &nodeaccess.HTTPError{StatusCode: 503, Status: "503 Service Unavailable"}

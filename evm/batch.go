@@ -199,19 +199,32 @@ func (b *Batch) add(call batchCall) {
 //
 // Each request is retried on the same conditions as a single call (429,
 // 502, 503, 504, resets, timeouts), whole. Answers are matched to calls by
-// id, whatever their order; a call the server answers twice or not at all
-// fails with an error matching nodeaccess.ErrInvalidResponse, and answers
-// to ids that were not sent are ignored (nodeaccess.WithoutRPCIDCheck does
-// not apply: ids are how answers find their calls; a bare object is read
-// as an array of one). A server that refuses a request
-// as too large (HTTP 413; go-ethereum's and Erigon's -32600 "batch too
-// large" / "batch limit N exceeded", jsonrpsee's -32010, Besu's and
-// Nethermind's -32005 naming the batch) has it sent again in pieces of the
-// limit the error names, else half the size, down to one call, and the
-// rest of b goes in pieces of that size too; a limit the error names is
-// also kept by the Client for its later batches (while it is below
-// WithMaxBatchSize). A request answered with one
-// error object of any other kind gives each of its calls that error.
+// id, whatever their order, and an answer is its own call's and no other
+// call's: a call the server answers twice or not at all fails with an
+// error matching nodeaccess.ErrInvalidResponse (so do the others when a
+// node answers only one call, a revert with that call's id, say), and
+// answers to ids that were not sent are ignored (nodeaccess.WithoutRPCIDCheck
+// does not apply: ids are how answers find their calls; a bare object is
+// read as an array of one). One error object gives each call of its
+// request that error only when it is the request's: it has no id (a
+// revert without an id is no call's, and each call fails with
+// nodeaccess.ErrInvalidResponse), or it refuses the request's size or rate
+// (see below; -32005 and 429 are rate limits) with the first call's id, as
+// go-ethereum and Erigon send their batch limit errors.
+//
+// A request a server refuses for its size is sent again in smaller pieces,
+// down to one call. Refused for its number of calls (HTTP 413; go-ethereum's
+// and Erigon's -32600 "batch too large" / "batch limit N exceeded",
+// jsonrpsee's -32010, Besu's and Nethermind's -32005 naming the batch), it
+// goes in pieces of the limit the error names, else of half the size, and
+// the rest of b in pieces of that size too; a limit the error names is also
+// kept by the Client for its later batches (while it is below
+// WithMaxBatchSize). Refused for the size of its answer (jsonrpsee's
+// -32011; any error matching nodeaccess.ErrResponseTooLarge: HyperEVM's
+// and other jsonrpsee servers' -32008 "Response is too big", a body over
+// nodeaccess.WithMaxResponseBytes), it goes in halves, and the rest of b
+// in pieces of that size; a call whose answer alone is too big fails with
+// that error, and the calls after it go on at the size before the halving.
 //
 // Request units are counted per call: each HTTP attempt costs the sum of
 // its calls' units (an archive eth_call 2, see CostArchiveCall), and with a
@@ -265,6 +278,10 @@ func (c *Client) SendBatch(ctx context.Context, b *Batch) error {
 				err = asRevert(err, c.t.Mask)
 			}
 			bc.slot.fail(c.t.Wrap(bc.method, err))
+		},
+		Own: func(err error) bool {
+			_, rev := asRevert(err, nil).(*RevertError)
+			return rev
 		},
 	})
 	return c.t.Wrap(op, ctx.Err())

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math/big"
 	"os"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -27,7 +26,7 @@ func refuseAbove(t *testing.T, limit, status int, file string) func(int, []batch
 	refusal := string(raw)
 	return func(n int, reqs []batchReq) (int, string) {
 		if len(reqs) > limit {
-			return status, strings.Replace(refusal, `"id":1,`, `"id":`+string(reqs[0].ID)+`,`, 1)
+			return status, withID(refusal, reqs[0].ID)
 		}
 		return answerEach(echoCode)(n, reqs)
 	}
@@ -66,6 +65,9 @@ func TestBatchTooLargeIsSentSmaller(t *testing.T) {
 		{"besu_max_batch_size.json", 200, []int{50, 25, 12, 12, 12, 12, 2}},
 		// Its limit is in bytes: halved.
 		{"jsonrpsee_batch_response_too_large.json", 200, []int{50, 25, 12, 12, 12, 12, 2}},
+		// HyperEVM's answer over its cap, with the first call's id: halved
+		// too (its "Exceeded max limit of 1048576" is in bytes).
+		{"hyperevm_response_too_big.json", 200, []int{50, 25, 12, 12, 12, 12, 2}},
 		// "Exceeded max limit of 20": straight to 20.
 		{"jsonrpsee_batch_too_large.json", 200, []int{50, 20, 20, 10}},
 		{"jsonrpsee_batch_too_large.json", 413, []int{50, 20, 20, 10}},
@@ -303,6 +305,15 @@ func TestBatchKeyNeverShown(t *testing.T) {
 		{"bad result", answerEach(func(batchReq) string { return `"result":"` + testKey + `"` })},
 		{"one error object", func(int, []batchReq) (int, string) {
 			return 200, `{"jsonrpc":"2.0","id":null,"error":{"code":-32005,"message":"key ` + testKey + ` is over its limit"}}`
+		}},
+		{"one revert without an id", func(int, []batchReq) (int, string) {
+			return 200, `{"jsonrpc":"2.0","id":null,"error":{"code":3,"message":"execution reverted: ` + testKey + `","data":"` + testKey + `"}}`
+		}},
+		{"one call's revert", func(_ int, reqs []batchReq) (int, string) {
+			return 200, `{"jsonrpc":"2.0","id":` + string(reqs[0].ID) + `,"error":{"code":3,"message":"execution reverted: ` + testKey + `"}}`
+		}},
+		{"answer too big", func(_ int, reqs []batchReq) (int, string) {
+			return 200, `{"jsonrpc":"2.0","id":` + string(reqs[0].ID) + `,"error":{"code":-32008,"message":"Response is too big for ` + testKey + `","data":"` + testKey + `"}}`
 		}},
 		{"http error", func(int, []batchReq) (int, string) { return 401, `{"error":"bad key ` + testKey + `"}` }},
 		{"not JSON", func(int, []batchReq) (int, string) { return 200, `<html>` + testKey + `</html>` }},

@@ -128,11 +128,13 @@
 // BatchResult then holds its call's value or error, the error the single
 // call would return for the same answer (a revert is a *RevertError for
 // that call only). Bad input in any call refuses the whole Batch before
-// anything is sent. Answers are matched by id, whatever their order; a call
-// answered twice or not at all fails with nodeaccess.ErrInvalidResponse.
-// Batches above WithMaxBatchSize (DefaultMaxBatchSize, 100: Erigon's cap,
-// the smallest common one) are split into HTTP requests sent one after the
-// other; a request a node refuses as too large is sent again in smaller
+// anything is sent. Answers are matched by id, whatever their order, and
+// an answer is its own call's and no other's; a call answered twice or not
+// at all fails with nodeaccess.ErrInvalidResponse. Batches above
+// WithMaxBatchSize (DefaultMaxBatchSize, 100: Erigon's cap, the smallest
+// common one) are split into HTTP requests sent one after the other; a
+// request a node refuses as too large, or whose answer is too large
+// (HyperEVM's -32008 "Response is too big"), is sent again in smaller
 // pieces (and a limit the refusal names holds for the client's later
 // batches). Each request is retried whole as a single call is; each call is
 // charged its own request units, and hooks see one Attempt per HTTP attempt

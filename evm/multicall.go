@@ -60,13 +60,15 @@ type MulticallOptions struct {
 	// MaxCalls splits the calls into aggregates of at most MaxCalls calls,
 	// one eth_call (and its request units) each, sent one after another;
 	// 0 sends every call in one aggregate. Split when the node refuses
-	// one aggregate: it ran out of the node's gas cap for eth_call
-	// (go-ethereum and Erigon cap it at 50,000,000 by default; on evmtest
-	// an aggregate of 1,000 ERC-20 balanceOf calls uses 5.3 million gas,
-	// call data included, so such a cap holds about 9,000 of them) or its
-	// answer exceeded the response size the client accepts
-	// (nodeaccess.WithMaxResponseBytes; the default 32 MiB holds about
-	// 100,000 results of one 32-byte word each).
+	// one aggregate for its gas: it ran out of the node's gas cap for
+	// eth_call (go-ethereum and Erigon cap it at 50,000,000 by default; on
+	// evmtest an aggregate of 1,000 ERC-20 balanceOf calls uses 5.3
+	// million gas, call data included, so such a cap holds about 9,000 of
+	// them). An aggregate whose answer is too large is split without it
+	// (see Multicall), but each refusal costs a request: where answers are
+	// capped (HyperEVM's at 1 MiB, about 3,200 results of one 32-byte
+	// word; nodeaccess.WithMaxResponseBytes, 32 MiB by default) and the
+	// calls are many, setting MaxCalls saves them.
 	// The aggregates of one Multicall at a tag ("latest") may each read
 	// another block; give a BlockNumber to read them all at one block.
 	MaxCalls int
@@ -104,7 +106,10 @@ func (*notDeployedError) Is(target error) bool { return target == nodeaccess.Err
 // eth_call, charged like the first) to find the call and its revert. It
 // matches ErrReverted, and errors.As reaches the call's *RevertError
 // first, then the aggregate's, whose cause is the node's
-// *nodeaccess.RPCError.
+// *nodeaccess.RPCError. An answer that marks such a call failed instead
+// of reverting (Multicall3 never does, but another contract, node or proxy
+// at the address may) is this error too, naming the first such call, with
+// no Aggregate: the failure is never passed on as a result.
 type MulticallError struct {
 	// Index is the failed call's index in the calls given to Multicall;
 	// -1 when the second run did not find it: that run failed too (the
@@ -116,7 +121,8 @@ type MulticallError struct {
 	// Revert is the failed call's own revert (nil when Index is -1).
 	Revert *RevertError
 	// Aggregate is the aggregate's revert as the node reported it (nil
-	// when the calls ran one by one, with MulticallOptions.Fallback).
+	// when the calls ran one by one, with MulticallOptions.Fallback, and
+	// when the answer marked the call failed without a revert).
 	Aggregate *RevertError
 }
 
@@ -156,6 +162,14 @@ const multicallFailed = "Multicall3: call failed"
 // ErrMulticallNotDeployed. Errors of the eth_call itself (HTTP, the node's)
 // are returned as Call returns them. Each Data is sent as given; calls is
 // not changed. No calls: no request, an empty result.
+//
+// An aggregate whose answer is too large (an error matching
+// nodeaccess.ErrResponseTooLarge: a node's -32008 "Response is too big",
+// as HyperEVM's answers above 1 MiB, or a body over
+// nodeaccess.WithMaxResponseBytes) is run again in halves, as MaxCalls
+// splits, and the calls after it in aggregates of that size, down to one
+// call; a call whose answer alone is too large fails the Multicall with an
+// error that names it and matches nodeaccess.ErrResponseTooLarge.
 func (c *Client) Multicall(ctx context.Context, calls []Call3, block Block) ([]Call3Result, error) {
 	return c.MulticallWith(ctx, calls, block, MulticallOptions{})
 }
@@ -171,16 +185,35 @@ func (c *Client) MulticallWith(ctx context.Context, calls []Call3, block Block, 
 	if opts.Address == (common.Address{}) {
 		opts.Address = Multicall3Address()
 	}
+	res, err := c.aggregates(ctx, opts.Address, calls, 0, block, opts.MaxCalls)
+	switch {
+	case errors.Is(err, ErrMulticallNotDeployed) && opts.Fallback:
+		return c.oneByOne(ctx, opts.Address, calls, block)
+	case err != nil:
+		return nil, c.t.Wrap(op, err)
+	}
+	return res, nil
+}
+
+// aggregates runs calls, the Multicall's from index base on, in aggregates
+// of at most size calls (0: all in one), one after the other. An
+// aggregate whose answer is too large is run again in halves, and the
+// calls after it in aggregates of that size, down to one call. Errors are
+// returned unwrapped.
+func (c *Client) aggregates(ctx context.Context, addr common.Address, calls []Call3, base int, block Block, size int) ([]Call3Result, error) {
 	var out []Call3Result
 	for start := 0; start < len(calls); {
 		end := len(calls)
-		if opts.MaxCalls > 0 && end-start > opts.MaxCalls {
-			end = start + opts.MaxCalls
+		if size > 0 && end-start > size {
+			end = start + size
 		}
-		res, err := c.aggregate3(ctx, opts.Address, calls[start:end], start, block)
+		res, err := c.aggregate3(ctx, addr, calls[start:end], base+start, block)
 		switch {
-		case errors.Is(err, ErrMulticallNotDeployed) && opts.Fallback:
-			return c.oneByOne(ctx, opts.Address, calls, block)
+		case errors.Is(err, nodeaccess.ErrResponseTooLarge) && end-start > 1:
+			size = (end - start) / 2
+			continue
+		case errors.Is(err, nodeaccess.ErrResponseTooLarge):
+			return nil, fmt.Errorf("multicall: call %d (to %s) has an answer too large alone: %w", base+start, calls[start].Target.Hex(), err)
 		case err != nil:
 			return nil, err
 		case start == 0 && end == len(calls):
@@ -198,7 +231,7 @@ func (c *Client) MulticallWith(ctx context.Context, calls []Call3, block Block, 
 }
 
 // aggregate3 runs one aggregate3 eth_call; calls[0] is the Multicall's call
-// number base.
+// number base. Errors are returned unwrapped.
 func (c *Client) aggregate3(ctx context.Context, addr common.Address, calls []Call3, base int, block Block) ([]Call3Result, error) {
 	const op = "eth_call"
 	msg := CallMsg{To: addr, Data: encodeAggregate3(calls)}
@@ -207,7 +240,7 @@ func (c *Client) aggregate3(ctx context.Context, addr common.Address, calls []Ca
 	params, err := callParams((*bp)[:0], &msg, block, nil)
 	*bp = params
 	if err != nil {
-		return nil, c.t.Wrap(op, err)
+		return nil, err
 	}
 	res, err := rpc(ctx, c, op, params, c.callUnits(ctx, block), func(raw []byte) ([]Call3Result, error) {
 		data, err := decodeHexBytes(raw)
@@ -223,17 +256,23 @@ func (c *Client) aggregate3(ctx context.Context, addr common.Address, calls []Ca
 		if errors.As(err, &rev) && rev.Reason == multicallFailed && slices.ContainsFunc(calls, required) {
 			return nil, c.findFailed(ctx, addr, calls, base, block, rev)
 		}
-		return nil, c.t.Wrap(op, err)
+		return nil, err
 	case res == nil:
 		at := Block(Latest) // a nil Block reads latest
 		if block != nil {
 			at = block
 		}
-		return nil, c.t.Wrap(op, fmt.Errorf("%w (no code at %s at block %s)", ErrMulticallNotDeployed, addr.Hex(), at))
+		return nil, fmt.Errorf("%w (no code at %s at block %s)", ErrMulticallNotDeployed, addr.Hex(), at)
 	}
 	for i := range res {
-		if !res[i].Success {
-			res[i].Revert = c.callRevert(res[i].ReturnData)
+		if res[i].Success {
+			continue
+		}
+		res[i].Revert = c.callRevert(res[i].ReturnData)
+		if !calls[i].AllowFailure {
+			// Multicall3 reverts instead; an answer that says a
+			// required call failed is that call's failure all the same.
+			return nil, &MulticallError{Index: base + i, Target: calls[i].Target, Revert: res[i].Revert}
 		}
 	}
 	return res, nil
@@ -261,13 +300,13 @@ func (c *Client) findFailed(ctx context.Context, addr common.Address, calls []Ca
 		all[i].AllowFailure = true
 	}
 	me := &MulticallError{Index: -1, Aggregate: agg}
-	res, err := c.aggregate3(ctx, addr, all, base, block)
+	res, err := c.aggregates(ctx, addr, all, base, block, 0)
 	if ctxErr := ctx.Err(); err != nil && ctxErr != nil {
-		return c.t.Wrap("eth_call", ctxErr) // the context ended the call
+		return ctxErr // the context ended the call
 	}
 	if err != nil {
 		// The second run failed in another way: report the first.
-		return c.t.Wrap("eth_call", me)
+		return me
 	}
 	for i := range res {
 		if !res[i].Success && !calls[i].AllowFailure {
@@ -275,7 +314,7 @@ func (c *Client) findFailed(ctx context.Context, addr common.Address, calls []Ca
 			break
 		}
 	}
-	return c.t.Wrap("eth_call", me)
+	return me
 }
 
 // oneByOne runs calls with Call, one eth_call each, for a chain without

@@ -25,11 +25,13 @@ func errorString(reason string) string {
 
 // A node that puts the access key in the revert reasons of a Multicall (the
 // calls' own, ABI-encoded in the aggregate's output where the transport's
-// scrubbing of JSON text cannot see it, and the aggregate's), or in a body
-// that is not aggregate3's: the key is in no error, no reason, no hook.
+// scrubbing of JSON text cannot see it, and the aggregate's; a required
+// call's that the answer marks failed), in a body that is not aggregate3's,
+// or in its refusal of an answer too large: the key is in no error, no
+// reason, no hook.
 func TestMulticallKeyNeverShows(t *testing.T) {
 	for _, key := range testkit.LeakKeys {
-		for _, mode := range []string{"allowed", "required", "malformed"} {
+		for _, mode := range []string{"allowed", "required", "marked", "malformed", "too big"} {
 			t.Run(mode, func(t *testing.T) {
 				calls := 0
 				srv := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
@@ -47,6 +49,8 @@ func TestMulticallKeyNeverShows(t *testing.T) {
 					case mode == "required" && calls == 1:
 						agg := errorString("Multicall3: call failed")
 						fmt.Fprintf(rw, `{"jsonrpc":"2.0","id":%s,"error":{"code":3,"message":"execution reverted: Multicall3: call failed","data":"0x%s"}}`, req.ID, agg)
+					case mode == "too big":
+						fmt.Fprintf(rw, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32008,"message":"Response is too big for %s","data":%q}}`, req.ID, key, echo)
 					case mode == "malformed":
 						fmt.Fprintf(rw, `{"jsonrpc":"2.0","id":%s,"result":"0x%s%s"}`, req.ID, w("20")+w("2"), hex.EncodeToString([]byte(echo)))
 					default:
@@ -57,7 +61,7 @@ func TestMulticallKeyNeverShows(t *testing.T) {
 				var rec testkit.Recorder
 				c, err := evm.New(srv.URL, key, append(rec.Options(), nodeaccess.WithoutRetries())...)
 				require.NoError(t, err)
-				in := []evm.Call3{{Target: token, AllowFailure: true}, {Target: mcOther, AllowFailure: mode != "required"}}
+				in := []evm.Call3{{Target: token, AllowFailure: true}, {Target: mcOther, AllowFailure: mode != "required" && mode != "marked"}}
 				res, err := c.Multicall(context.Background(), in, evm.Latest)
 				switch mode {
 				case "allowed":
@@ -66,11 +70,20 @@ func TestMulticallKeyNeverShows(t *testing.T) {
 					assert.True(t, strings.HasPrefix(res[1].Revert.Reason, "denied: "), res[1].Revert.Reason)
 					testkit.AssertNoKey(t, key, "reason", res[1].Revert.Reason)
 					testkit.AssertErrNoKey(t, key, res[1].Revert)
-				case "required":
+				case "required", "marked":
 					var me *evm.MulticallError
 					require.ErrorAs(t, err, &me)
 					assert.Equal(t, 1, me.Index)
+					assert.True(t, strings.HasPrefix(me.Revert.Reason, "denied: "), me.Revert.Reason)
 					testkit.AssertErrNoKey(t, key, err)
+					testkit.AssertNoKey(t, key, "reason", me.Revert.Reason)
+				case "too big":
+					require.ErrorIs(t, err, nodeaccess.ErrResponseTooLarge)
+					var re *nodeaccess.RPCError
+					require.ErrorAs(t, err, &re)
+					testkit.AssertErrNoKey(t, key, err)
+					testkit.AssertNoKey(t, key, "message", re.Message)
+					testkit.AssertNoKey(t, key, "data", fmt.Sprint(re.Data))
 				case "malformed":
 					require.ErrorIs(t, err, nodeaccess.ErrInvalidResponse)
 					testkit.AssertErrNoKey(t, key, err)

@@ -6,9 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"regexp"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/nodeaccess/nodeaccess"
@@ -51,6 +49,11 @@ type Batch struct {
 	// missing answer, or the whole request's error (an *HTTPError, an
 	// ErrUnavailable error, the context's error).
 	Fail func(i int, err error)
+	// Own, when set, reports the JSON-RPC errors that are always one
+	// call's own outcome, never the whole request's (an EVM revert). One
+	// such error object answering a request without an id is given to
+	// none of its calls: each fails with an ErrInvalidResponse error.
+	Own func(err error) bool
 }
 
 // CallBatch sends b's calls in JSON-RPC batches of at most b.MaxSize calls,
@@ -59,14 +62,18 @@ type Batch struct {
 // whatever order they come in. Each request has ids of its own from the
 // client's counter, so that no id repeats within a request.
 //
-// A request the server refuses as too large (HTTP 413, or one error object
-// that says so: geth's and Erigon's -32600, jsonrpsee's -32010 and -32011,
-// Besu's and Nethermind's -32005 naming the batch) is sent again in smaller
-// pieces: at the limit the error names when it names one, else half the
-// size, down to one call; the smaller size holds for the rest of b. A
-// request answered with one error object of another kind gives every one
-// of its calls that error. When ctx ends, the calls not yet answered fail
-// with its error.
+// A request the server refuses for its size (HTTP 413, the batch limit
+// errors of go-ethereum, Erigon, jsonrpsee, Besu and Nethermind, an answer
+// over the server's cap or the client's) is sent again in smaller pieces:
+// at the limit the error names when it names one, else half the size, down
+// to one call; the smaller size holds for the rest of b. A call whose
+// answer alone is too big ends with that error, and the rest of b goes on
+// at the size before the halving that led to it. An answer is given to the
+// call whose id it carries, and to no other; one error object answers
+// every call of its request only when it has no id (and is not one that
+// Own reports), or when it refuses the request's size or rate with the
+// first call's id. When ctx ends, the calls not yet answered fail with its
+// error.
 func (c *Client) CallBatch(ctx context.Context, b *Batch) {
 	n := len(b.Calls)
 	for i := range b.Calls {
@@ -81,6 +88,7 @@ func (c *Client) CallBatch(ctx context.Context, b *Batch) {
 	if size <= 0 || size > n {
 		size = n
 	}
+	counted := size // the size refusals of the number of calls left
 	for start := 0; start < n; {
 		end := min(start+size, n)
 		if err := ctx.Err(); err != nil {
@@ -89,8 +97,9 @@ func (c *Client) CallBatch(ctx context.Context, b *Batch) {
 			}
 			return
 		}
-		limit, tooLarge := c.sendBatch(ctx, b, start, end)
-		if tooLarge {
+		limit, r := c.sendBatch(ctx, b, start, end)
+		switch {
+		case r == tooMany:
 			if limit > 0 && b.Learn != nil {
 				b.Learn(limit)
 			}
@@ -99,17 +108,27 @@ func (c *Client) CallBatch(ctx context.Context, b *Batch) {
 			} else {
 				size = max(1, (end-start)/2)
 			}
+			counted = size
 			continue
+		case r == tooBig && end-start > 1:
+			size = (end - start) / 2
+			continue
+		case r == tooBig:
+			// One call too big alone, reported: the halving was its
+			// doing, not the other calls'.
+			size = counted
 		}
 		start = end
 	}
 }
 
-// sendBatch sends calls [start, end) as one JSON array and reports each of
-// them, unless the server refused the request as too large and it holds
-// more than one call: then it reports nothing and returns tooLarge, with
-// the server's limit when its error names one (0 otherwise).
-func (c *Client) sendBatch(ctx context.Context, b *Batch, start, end int) (limit int, tooLarge bool) {
+// sendBatch sends calls [start, end) as one JSON array. Unless the server
+// refused it for its size and it holds more than one call, it reports
+// each call and returns notRefused, or tooBig when it was one call whose
+// answer is too big. Otherwise it reports nothing and returns the refusal,
+// with the server's limit in calls when its error names one (0
+// otherwise).
+func (c *Client) sendBatch(ctx context.Context, b *Batch, start, end int) (limit int, r refusal) {
 	m := end - start
 	first := c.ids.Add(uint64(m)) - uint64(m) + 1
 	calls := b.Calls[start:end]
@@ -135,39 +154,40 @@ func (c *Client) sendBatch(ctx context.Context, b *Batch, start, end int) (limit
 	}
 	req := Request{Op: op, Method: http.MethodPost, Target: b.Target, Body: body, Timeout: b.Timeout, Units: units, Batch: info}
 	resp, err := c.Do(ctx, &req)
-	failAll := func(err error) {
+	var answers []answer
+	if err == nil {
+		defer resp.Release()
+		answers, err = c.splitBatch(&resp, first, m, b.Own)
+	}
+	if err != nil {
+		// The whole request failed, or one error answers all of it.
+		limit, r = sizeRefusal(err)
+		if r != notRefused && m > 1 {
+			return limit, r
+		}
 		for i := start; i < end; i++ {
 			b.Fail(i, err)
 		}
-	}
-	if err != nil {
-		if l, big := httpTooLarge(err); big && m > 1 {
-			return l, true
+		if r == tooBig {
+			return 0, tooBig
 		}
-		failAll(err)
-		return 0, false
-	}
-	defer resp.Release()
-	answers, whole := c.splitBatch(&resp, first, m)
-	if whole != nil {
-		if l, big := batchTooLarge(whole); big && m > 1 {
-			return l, true
-		}
-		failAll(whole)
-		return 0, false
+		return 0, notRefused
 	}
 	for j, a := range answers {
 		i := start + j
 		switch {
 		case a.err != nil:
 			b.Fail(i, a.err)
+			if m == 1 && errors.Is(a.err, nodeaccess.ErrResponseTooLarge) {
+				r = tooBig
+			}
 		default:
 			if err := b.Result(i, a.raw); err != nil {
 				b.Fail(i, c.InvalidBody(&resp, fmt.Errorf("%s result: %w", calls[j].Method, err)))
 			}
 		}
 	}
-	return 0, false
+	return 0, r
 }
 
 // answer is one call's part of a batch response: its raw result, or its
@@ -180,14 +200,17 @@ type answer struct {
 
 // splitBatch reads a batch response for the m calls with ids first..
 // first+m-1. whole is the error of a response that answers the request as
-// a whole: not JSON, neither an array nor an object, one error object
-// (bare, or alone in an array) with no id, or for more than one call with
-// the first call's id (geth and Erigon give their batch limit error the
-// first call's id). Otherwise answers holds each call's answer: a call
-// answered twice, not answered, or answered by a malformed member fails
-// with an ErrInvalidResponse error; members for ids that were not sent are
-// ignored. A bare object is read as an array of one.
-func (c *Client) splitBatch(resp *Response, first uint64, m int) (answers []answer, whole error) {
+// a whole: not JSON, neither an array nor an object, or one error object
+// (bare, or alone in an array) that is the request's: with no id (unless
+// own reports it as one call's outcome), or, for more than one call, with
+// the first call's id and a refusal of the request's size or rate (see
+// requestError; geth and Erigon give their batch limit error the first
+// call's id). Otherwise answers holds each call's answer, the member with
+// its id and no other: a call answered twice, not answered, or answered by
+// a malformed member fails with an ErrInvalidResponse error; members for
+// ids that were not sent, or without an id, are ignored. A bare object is
+// read as an array of one.
+func (c *Client) splitBatch(resp *Response, first uint64, m int, own func(error) bool) (answers []answer, whole error) {
 	body := resp.Body
 	if !json.Valid(body) {
 		return nil, c.InvalidBody(resp, fmt.Errorf("batch response is not JSON"))
@@ -213,10 +236,25 @@ func (c *Client) splitBatch(resp *Response, first uint64, m int) (answers []answ
 	}
 	if len(members) == 1 {
 		// One error for the whole request: with no id (or null), or, for
-		// more than one call, with the first call's id.
-		if env, err := parseEnvelope(members[0]); err == nil && env.errObj != nil && !isNull(env.errObj) &&
-			(env.id == nil || isNull(env.id) || m > 1 && idMatches(env.id, first)) {
-			return nil, c.rpcError(resp, env.errObj)
+		// more than one call, with the first call's id and a refusal of
+		// the request. A call's own outcome, a revert above all, is
+		// never the request's: with the first call's id it is that
+		// call's answer, below, and with no id it answers no call.
+		if env, err := parseEnvelope(members[0]); err == nil && env.errObj != nil && !isNull(env.errObj) {
+			if noID := env.id == nil || isNull(env.id); noID || m > 1 && idMatches(env.id, first) {
+				e := c.rpcError(resp, env.errObj)
+				switch {
+				case own != nil && own(e) && noID:
+					answers = make([]answer, m)
+					for j := range answers {
+						answers[j].err = c.InvalidBody(resp, fmt.Errorf("batch response has no answer to id %d, only one call's error with no id (%v)", first+uint64(j), e))
+					}
+					return answers, nil
+				case own != nil && own(e):
+				case noID || requestError(e):
+					return nil, e
+				}
+			}
 		}
 	}
 	answers = make([]answer, m)
@@ -253,73 +291,4 @@ func (c *Client) splitBatch(resp *Response, first uint64, m int) (answers []answ
 		}
 	}
 	return answers, nil
-}
-
-// batchLimit finds the limit a server's batch error names: Erigon's "batch
-// limit 100 exceeded", jsonrpsee's "Exceeded max limit of 20".
-var batchLimit = regexp.MustCompile(`(?i)(?:batch limit|max limit of|max batch size(?: of)?) (\d+)`)
-
-// batchTooLarge reports whether err is a JSON-RPC error that refuses a
-// batch for its size, and the limit it names (0 for none):
-//
-//   - geth: -32600 "batch too large";
-//   - Erigon: -32600 (older: -32000) "batch limit 100 exceeded (can
-//     increase by --rpc.batch.limit). Requested batch of size: 101";
-//   - jsonrpsee (reth, Hyperliquid's EVM RPC): -32010 "The batch request was
-//     too large" and -32011 "The batch response was too large";
-//   - Nethermind: -32005 "Batch size limit exceeded"; Besu: -32005
-//     "Number of requests exceeds max batch size".
-//
-// -32005 is also a rate limit's code, so it counts only when the message
-// names the batch.
-func batchTooLarge(err error) (limit int, tooLarge bool) {
-	var re *nodeaccess.RPCError
-	if !errors.As(err, &re) {
-		return 0, false
-	}
-	msg := strings.ToLower(re.Message)
-	data, _ := re.Data.(string)
-	switch {
-	case re.Code == -32011:
-		// jsonrpsee's answer too large: its limit is in bytes, not calls.
-		return 0, true
-	case re.Code == -32010:
-	case (re.Code == -32600 || re.Code == -32000 || re.Code == -32005) && strings.Contains(msg, "batch") &&
-		(strings.Contains(msg, "too large") || strings.Contains(msg, "exceed")):
-	default:
-		return 0, false
-	}
-	for _, s := range []string{re.Message, data} {
-		if sm := batchLimit.FindStringSubmatch(s); sm != nil {
-			if l, err := strconv.Atoi(sm[1]); err == nil && l > 0 {
-				return l, true
-			}
-		}
-	}
-	return 0, true
-}
-
-// httpTooLarge reports whether err is an HTTP 413 (geth answers one to a
-// body over 5 MB, proxies to theirs), or an HTTP error whose JSON body is
-// a batch-too-large error object (Nethermind sends its -32005 with a 503).
-func httpTooLarge(err error) (limit int, tooLarge bool) {
-	var he *nodeaccess.HTTPError
-	if !errors.As(err, &he) {
-		return 0, false
-	}
-	is413 := he.StatusCode == http.StatusRequestEntityTooLarge
-	env, perr := parseEnvelope([]byte(he.Body))
-	if perr != nil || env.errObj == nil {
-		return 0, is413
-	}
-	var obj struct {
-		Code    int    `json:"code"`
-		Message string `json:"message"`
-		Data    any    `json:"data"`
-	}
-	if json.Unmarshal(env.errObj, &obj) != nil {
-		return 0, is413
-	}
-	limit, tooLarge = batchTooLarge(&nodeaccess.RPCError{Code: obj.Code, Message: obj.Message, Data: obj.Data})
-	return limit, tooLarge || is413
 }
