@@ -2,7 +2,6 @@ package nodeaccess
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"sync"
@@ -62,18 +61,21 @@ const (
 // passing it to each with WithBudget. A Budget is safe for concurrent use.
 //
 // Before each attempt of a call (retries included) the client waits on the
-// budget for the attempt's cost in units. When the provider answers 429
-// anyway (another process shares the plan, or the plan is smaller than
-// configured), the budget lowers its rate (halves it when it was at the
-// plan's rate, multiplies it by 0.8 when it had already backed off), makes
-// every caller wait out the Retry-After the provider asked for (callers
-// already waiting included, which then queue again on a new schedule at the
-// lowered rate, with no units saved up, rather than all going when the
-// pause ends), and then adds back 1 % of the plan's rate per second until
-// it reaches the plan's rate again (additive increase, multiplicative
-// decrease; see BudgetDecrease and its siblings for why these numbers).
-// Processes that share one plan, each with its own Budget, so converge to a
-// share of it.
+// budget for the attempt's cost in units. Callers are served in the order
+// they came. A caller whose context ends while it waits spends nothing, and
+// the callers after it wait as if it had never come.
+//
+// When the provider answers 429 anyway (another process shares the plan,
+// or the plan is smaller than configured), the budget lowers its rate
+// (halves it when it was at the plan's rate, multiplies it by 0.8 when it
+// had already backed off), makes every caller wait out the Retry-After the
+// provider asked for (callers already waiting included, which then queue
+// again on a new schedule at the lowered rate, with no units saved up,
+// rather than all going when the pause ends), and then adds back 1 % of the
+// plan's rate per second until it reaches the plan's rate again (additive
+// increase, multiplicative decrease; see BudgetDecrease and its siblings
+// for why these numbers). Processes that share one plan, each with its own
+// Budget, so converge to a share of it.
 //
 // Budget is built on golang.org/x/time/rate's token bucket.
 type Budget struct {
@@ -94,12 +96,21 @@ type Budget struct {
 	pausedUntil  time.Time // no unit is spent before this (Retry-After)
 	gen          uint64    // the number of 429s: the schedule's generation
 	restart      bool      // the next reservation starts a new, empty schedule
-	stats        BudgetStats
+	// throttled is closed by the next 429 (nil until a caller waits on it).
+	throttled chan struct{}
+	// The callers waiting for units, in the order they came (budget_wait.go).
+	queue    turnQueue
+	queued   int // the units of the callers in queue
+	reserved int // the units the caller whose turn it is has reserved on lim
+	stats    BudgetStats
 }
 
 // BudgetStats is what a Budget has done since it was made, for dashboards.
 type BudgetStats struct {
-	// Units is the number of request units spent.
+	// Units is the number of request units spent: those of the Waits
+	// that granted them (a client sends its attempt as soon as its units
+	// are granted). A wait that ends without its units, cancelled or
+	// refused, spends and counts none.
 	Units int64
 	// Waits is the number of Wait calls that spent units.
 	Waits int64
@@ -156,7 +167,9 @@ func (b *Budget) Stats() BudgetStats {
 
 // Wait blocks until units may be spent and spends them; see Limiter. It
 // returns at once when ctx's deadline would pass before the units are
-// available, with an error that matches context.DeadlineExceeded.
+// available (after those of the callers queued ahead), with an error that
+// matches context.DeadlineExceeded. Units above the burst are charged as
+// the burst.
 func (b *Budget) Wait(ctx context.Context, units int) error {
 	if units <= 0 {
 		return nil
@@ -175,114 +188,22 @@ func (b *Budget) Wait(ctx context.Context, units int) error {
 	return err
 }
 
-func (b *Budget) wait(ctx context.Context, units int) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	for {
-		// A Retry-After in force first.
-		if err := b.waitPause(ctx); err != nil {
-			return err
-		}
-		now := time.Now()
-		r, gen, err := b.reserve(now, units)
-		if err != nil {
-			return err
-		}
-		if r == nil {
-			continue // a 429 came in between: its Retry-After holds
-		}
-		if d := r.DelayFrom(now); d > 0 {
-			if dl, ok := ctx.Deadline(); ok && dl.Before(now.Add(d)) {
-				r.CancelAt(now)
-				return fmt.Errorf("nodeaccess: budget: %d units are not available before the context's deadline: %w", units, context.DeadlineExceeded)
-			}
-			t := time.NewTimer(d)
-			select {
-			case <-ctx.Done():
-				t.Stop()
-				r.Cancel()
-				return ctx.Err()
-			case <-t.C:
-			}
-		}
-		// A 429 may have come while this caller waited: its Retry-After
-		// holds for every caller, those already waiting included, and the
-		// schedule this caller queued on was the one the provider refused.
-		// Such a caller queues again, after the pause and at the lowered
-		// rate, so that the callers held by the pause do not all go at once
-		// when it ends.
-		if !b.throttledSince(gen) {
-			return nil
-		}
-	}
-}
-
-// reserve reserves units at now on the current schedule and returns the
-// schedule's generation; no reservation while a Retry-After is in force.
-func (b *Budget) reserve(now time.Time, units int) (*rate.Reservation, uint64, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if now.Before(b.pausedUntil) {
-		return nil, 0, nil
-	}
-	if b.restart {
-		// The first reservation after a 429 (and its Retry-After): a new
-		// schedule at the lowered rate that starts empty, so that units
-		// saved up before the 429 or during the pause do not go as a
-		// burst into a provider's bucket that is empty.
-		b.restart = false
-		b.lim = rate.NewLimiter(rate.Limit(b.cur), b.burst)
-		b.lim.ReserveN(now, b.burst)
-	}
-	b.recover(now)
-	r := b.lim.ReserveN(now, units)
-	if !r.OK() {
-		// Cannot happen: units <= burst, and the limit is never infinite.
-		return nil, 0, errors.New("nodeaccess: budget: reservation refused")
-	}
-	return r, b.gen, nil
-}
-
-// throttledSince reports whether a 429 was reported since generation gen.
-func (b *Budget) throttledSince(gen uint64) bool {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.gen != gen
-}
-
-// waitPause waits until no Retry-After is in force.
-func (b *Budget) waitPause(ctx context.Context) error {
-	for {
-		b.mu.Lock()
-		until := b.pausedUntil
-		b.mu.Unlock()
-		d := time.Until(until)
-		if d <= 0 {
-			return nil
-		}
-		if dl, ok := ctx.Deadline(); ok && dl.Before(until) {
-			return fmt.Errorf("nodeaccess: budget: the provider's Retry-After outlasts the context's deadline: %w", context.DeadlineExceeded)
-		}
-		t := time.NewTimer(d)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return ctx.Err()
-		case <-t.C:
-		}
-	}
-}
-
 // recover sets the rate on the recovery line at now: BudgetRecovery of the
 // plan's rate per second since the pause after the last decrease ended. It
 // runs with b.mu held.
 func (b *Budget) recover(now time.Time) {
-	if b.cur >= b.plan || !now.After(b.epoch) {
-		return
+	if r := b.rateAt(now); r != b.cur {
+		b.cur = r
+		b.lim.SetLimitAt(now, rate.Limit(b.cur))
 	}
-	b.cur = min(b.plan, b.floor+b.plan*BudgetRecovery*now.Sub(b.epoch).Seconds())
-	b.lim.SetLimitAt(now, rate.Limit(b.cur))
+}
+
+// rateAt is the rate on the recovery line at now. It runs with b.mu held.
+func (b *Budget) rateAt(now time.Time) float64 {
+	if b.cur >= b.plan || !now.After(b.epoch) {
+		return b.cur
+	}
+	return min(b.plan, b.floor+b.plan*BudgetRecovery*now.Sub(b.epoch).Seconds())
 }
 
 // Throttled records a 429: the rate is multiplied by BudgetDecreaseAtPlan
@@ -299,6 +220,11 @@ func (b *Budget) Throttled(retryAfter time.Duration) {
 	// again on a new one.
 	b.gen++
 	b.restart = true
+	b.reserved = 0 // the reservation is on the schedule dropped
+	if b.throttled != nil {
+		close(b.throttled)
+		b.throttled = nil
+	}
 	if retryAfter > 0 {
 		if until := now.Add(retryAfter); until.After(b.pausedUntil) {
 			b.pausedUntil = until

@@ -102,7 +102,8 @@
 // held queue again at the lowered rate (no burst when the pause ends), and
 // recovers by 1 % of the plan's rate per second (AIMD, as TCP does), so that
 // processes that share a plan each settle on a share of it (two processes:
-// 90 to 95 % of the plan together, see BudgetDecrease). Limiter is the
+// 90 to 95 % of the plan together, see BudgetDecrease). A caller that gives
+// up while it waits spends nothing. Limiter is the
 // budget's two-method contract, which a limiter shared by many processes (a
 // Redis-backed GCRA) can meet instead. Budget.Stats reports the units spent, the time callers
 // waited and the 429s seen; Attempt.BudgetWait the wait of one attempt. The
