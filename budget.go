@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"golang.org/x/time/rate"
+
+	"github.com/nodeaccess/nodeaccess/internal/config"
 )
 
 // Limiter is what a client needs from a request-unit budget. Budget is the
@@ -20,7 +22,10 @@ type Limiter interface {
 	// ctx ends first, and spends nothing then.
 	Wait(ctx context.Context, units int) error
 	// Throttled tells the limiter that the provider answered 429 (too many
-	// requests), with the Retry-After it asked for (0 when it gave none).
+	// requests), with the Retry-After it asked for (0 when it gave none or
+	// asked for no wait). A client reports no more than its own
+	// WithMaxRetryAfter, the longest it waits for a Retry-After: a longer
+	// one ends the client's call at once, and is reported as that cap.
 	Throttled(retryAfter time.Duration)
 }
 
@@ -68,14 +73,27 @@ const (
 // When the provider answers 429 anyway (another process shares the plan,
 // or the plan is smaller than configured), the budget lowers its rate
 // (halves it when it was at the plan's rate, multiplies it by 0.8 when it
-// had already backed off), makes every caller wait out the Retry-After the
-// provider asked for (callers already waiting included, which then queue
-// again on a new schedule at the lowered rate, with no units saved up,
-// rather than all going when the pause ends), and then adds back 1 % of the
-// plan's rate per second until it reaches the plan's rate again (additive
-// increase, multiplicative decrease; see BudgetDecrease and its siblings
-// for why these numbers). Processes that share one plan, each with its own
-// Budget, so converge to a share of it.
+// had already backed off), holds every caller until the Retry-After the
+// provider asked for has passed (callers already waiting included, which
+// then queue again on a new schedule at the lowered rate, with no units
+// saved up, rather than all going when the pause ends), and then adds back
+// 1 % of the plan's rate per second until it reaches the plan's rate again
+// (additive increase, multiplicative decrease; see BudgetDecrease and its
+// siblings for why these numbers). Processes that share one plan, each with
+// its own Budget, so converge to a share of it.
+//
+// The pause is bounded by the clients' WithMaxRetryAfter
+// (DefaultMaxRetryAfter unless set), on both sides. A client reports a
+// Retry-After longer than its own cap as that cap, so a pause the clients'
+// 429s set lasts at most the longest cap among them, whatever the provider
+// sent (one your own code sets with Throttled lasts what it says). And a
+// client's call is held by a pause for no longer than its own cap: while
+// more of the pause is left, the call ends at once, with nothing sent and
+// an error that matches ErrRateLimited, as it would had the provider
+// answered it 429 with that Retry-After (with a cap of 0, every call during
+// a pause ends so). A caller of Wait that is not a client (your own code)
+// waits the whole pause out. Any wait also ends at once when the context's
+// deadline would pass first.
 //
 // Budget is built on golang.org/x/time/rate's token bucket.
 type Budget struct {
@@ -175,8 +193,9 @@ func (b *Budget) Wait(ctx context.Context, units int) error {
 		return nil
 	}
 	units = min(units, b.burst)
+	call := config.BudgetCallFrom(ctx)
 	start := time.Now()
-	err := b.wait(ctx, units)
+	err := b.wait(ctx, units, call)
 	waited := time.Since(start)
 	b.mu.Lock()
 	b.stats.Waited += waited
@@ -209,8 +228,10 @@ func (b *Budget) rateAt(now time.Time) float64 {
 // Throttled records a 429: the rate is multiplied by BudgetDecreaseAtPlan
 // or BudgetDecrease (once per congestion event, not once per 429 of the
 // attempts already in flight), no units are spent before retryAfter has
-// passed, by any caller, and the callers already queued queue again at the
-// lowered rate.
+// passed (a pause already in force that ends later is kept), and the
+// callers already queued queue again at the lowered rate. A client's call
+// is held by the pause for no longer than its WithMaxRetryAfter (see
+// Budget).
 func (b *Budget) Throttled(retryAfter time.Duration) {
 	now := time.Now()
 	b.mu.Lock()

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"golang.org/x/time/rate"
+
+	"github.com/nodeaccess/nodeaccess/internal/config"
 )
 
 // How a Budget waits. Callers take turns in the order they came, and only
@@ -59,14 +61,16 @@ func (q *turnQueue) remove(t *turn) {
 	t.prev, t.next = nil, nil
 }
 
-// wait waits for units and spends them.
-func (b *Budget) wait(ctx context.Context, units int) error {
+// wait waits for units and spends them; call is what the client that
+// waits told the budget (nil for a caller that is not a client of the SDK).
+func (b *Budget) wait(ctx context.Context, units int, call *config.BudgetCall) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
 	for {
-		// A Retry-After in force first, outside the queue.
-		if err := b.waitPause(ctx); err != nil {
+		// A Retry-After in force first, outside the queue, so that each
+		// caller is held by the pause for no longer than it may be.
+		if err := b.waitPause(ctx, call); err != nil {
 			return err
 		}
 		t, err := b.join(ctx, units)
@@ -236,8 +240,11 @@ func (b *Budget) throttledSince(gen uint64) bool {
 	return b.gen != gen
 }
 
-// waitPause waits until no Retry-After is in force.
-func (b *Budget) waitPause(ctx context.Context) error {
+// waitPause waits until no Retry-After is in force. A client's call is held
+// for no longer than its client's MaxRetryAfter: while more of the pause is
+// left, the call ends at once, as it would had the provider answered it 429
+// itself.
+func (b *Budget) waitPause(ctx context.Context, call *config.BudgetCall) error {
 	for {
 		b.mu.Lock()
 		until := b.pausedUntil
@@ -245,6 +252,10 @@ func (b *Budget) waitPause(ctx context.Context) error {
 		d := time.Until(until)
 		if d <= 0 {
 			return nil
+		}
+		if call != nil && d > call.MaxPause {
+			return fmt.Errorf("nodeaccess: budget: a 429's Retry-After holds the budget for %s more, longer than the client waits for one (WithMaxRetryAfter %s): %w",
+				d.Round(time.Millisecond), call.MaxPause, ErrRateLimited)
 		}
 		if dl, ok := ctx.Deadline(); ok && dl.Before(until) {
 			return fmt.Errorf("nodeaccess: budget: the provider's Retry-After outlasts the context's deadline: %w", context.DeadlineExceeded)
