@@ -20,6 +20,13 @@ type Limiter interface {
 	// Wait blocks until units request units may be spent, then spends them.
 	// It returns ctx's error (or one that matches it with errors.Is) when
 	// ctx ends first, and spends nothing then.
+	//
+	// A client waits before each attempt for the attempt's cost. A
+	// limiter that also has a method Burst() int, the most units one Wait
+	// grants, gets the cost of a JSON-RPC batch above it in Waits of at
+	// most that many units, one after the other; when one of them fails
+	// the batch is not sent, but the units the earlier ones granted stay
+	// spent (Budget grants a batch's units at once or not at all).
 	Wait(ctx context.Context, units int) error
 	// Throttled tells the limiter that the provider answered 429 (too many
 	// requests), with the Retry-After it asked for (0 when it gave none or
@@ -68,7 +75,8 @@ const (
 // Before each attempt of a call (retries included) the client waits on the
 // budget for the attempt's cost in units. Callers are served in the order
 // they came. A caller whose context ends while it waits spends nothing, and
-// the callers after it wait as if it had never come.
+// the callers after it wait as if it had never come. A JSON-RPC batch whose
+// cost is above the burst is granted all its units at once, or none.
 //
 // When the provider answers 429 anyway (another process shares the plan,
 // or the plan is smaller than configured), the budget lowers its rate
@@ -130,7 +138,8 @@ type BudgetStats struct {
 	// are granted). A wait that ends without its units, cancelled or
 	// refused, spends and counts none.
 	Units int64
-	// Waits is the number of Wait calls that spent units.
+	// Waits is the number of Wait calls that spent units (one per attempt,
+	// a batch's included).
 	Waits int64
 	// Waited is the total time callers waited (successful waits and
 	// cancelled ones).
@@ -144,7 +153,8 @@ type BudgetStats struct {
 
 // NewBudget returns a budget of unitsPerSecond request units per second
 // (positive, finite) with bursts of up to burst units (at least 1). A call
-// that costs more units than burst is charged burst units.
+// that costs more units than burst is charged burst units; a JSON-RPC
+// batch is charged all of them.
 //
 // Give the plan's rate, and a burst below the provider's own bucket (half
 // of it, say): requests the budget spaces evenly may still reach the
@@ -192,8 +202,10 @@ func (b *Budget) Wait(ctx context.Context, units int) error {
 	if units <= 0 {
 		return nil
 	}
-	units = min(units, b.burst)
 	call := config.BudgetCallFrom(ctx)
+	if call == nil || !call.Whole {
+		units = min(units, b.burst)
+	}
 	start := time.Now()
 	err := b.wait(ctx, units, call)
 	waited := time.Since(start)

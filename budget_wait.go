@@ -221,9 +221,20 @@ func (b *Budget) reserve(now time.Time, units int) (*rate.Reservation, uint64, <
 		b.lim.ReserveN(now, b.burst)
 	}
 	b.recover(now)
-	r := b.lim.ReserveN(now, units)
+	var r *rate.Reservation
+	if units > b.burst {
+		// A batch's units, all at once: the burst is raised for this one
+		// reservation only (no unit is saved up above the burst), so that
+		// cancelling it gives back every unit.
+		b.lim.SetBurstAt(now, units)
+		r = b.lim.ReserveN(now, units)
+		b.lim.SetBurstAt(now, b.burst)
+	} else {
+		r = b.lim.ReserveN(now, units)
+	}
 	if !r.OK() {
-		// Cannot happen: units <= burst, and the limit is never infinite.
+		// Cannot happen: units are within the burst, and the limit is
+		// never infinite.
 		return nil, 0, nil, errors.New("nodeaccess: budget: reservation refused")
 	}
 	b.reserved = units

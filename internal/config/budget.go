@@ -12,6 +12,9 @@ type BudgetCall struct {
 	// MaxPause is the client's MaxRetryAfter: a pause a 429 set on the
 	// budget holds the call for no longer (a longer one ends it).
 	MaxPause time.Duration
+	// Whole asks for every unit, above the budget's burst too, granted at
+	// once or not at all (a JSON-RPC batch).
+	Whole bool
 }
 
 type budgetCallKey struct{}

@@ -36,20 +36,26 @@ func (c *Client) units(r *Request) int {
 // long it waited. The context's error comes back as it is, and so does a
 // refusal that matches the context's errors or ErrRateLimited (a pause
 // longer than the client's MaxRetryAfter); a limiter's own failure (a
-// distributed limiter that cannot reach its store) is wrapped. The Wait's
-// context tells a nodeaccess.Budget the client's MaxRetryAfter.
+// distributed limiter that cannot reach its store) is wrapped.
 //
-// whole is set for a batch, whose units may exceed a Budget's burst, which
-// charges any one Wait at most its burst: then the units are waited for in
-// pieces of the burst, so that a batch is charged every unit of its calls
-// (a limiter without a Burst method gets them in one Wait).
-func (c *Client) charge(ctx context.Context, units int, whole bool) (time.Duration, error) {
+// The Wait's context tells a nodeaccess.Budget the client's MaxRetryAfter
+// and, for a batch, to grant every unit (a batch's units may exceed the
+// burst, which caps a single call's charge) at once or none. Another
+// limiter with a Burst method gets a batch's units in pieces of its burst,
+// and one without in one Wait.
+func (c *Client) charge(ctx context.Context, units int, batch bool) (time.Duration, error) {
 	start := time.Now()
-	wctx := config.WithBudgetCall(ctx, &c.call)
+	call := &c.call
+	if batch {
+		call = &c.batchCall
+	}
+	wctx := config.WithBudgetCall(ctx, call)
 	var err error
-	if b, ok := c.budget.(interface{ Burst() int }); ok && whole && b.Burst() > 0 {
-		for burst := b.Burst(); units > burst && err == nil; units -= burst {
-			err = c.budget.Wait(wctx, burst)
+	if _, own := c.budget.(*nodeaccess.Budget); batch && !own {
+		if b, ok := c.budget.(interface{ Burst() int }); ok && b.Burst() > 0 {
+			for burst := b.Burst(); units > burst && err == nil; units -= burst {
+				err = c.budget.Wait(wctx, burst)
+			}
 		}
 	}
 	if err == nil {

@@ -55,9 +55,9 @@ type Client struct {
 	log      *slog.Logger
 	ua       []string
 	budget   nodeaccess.Limiter // nil: no budget (budget.go)
-	// call is what the client tells a nodeaccess.Budget about each Wait
-	// (budget.go).
-	call config.BudgetCall
+	// call and batchCall are what the client tells a nodeaccess.Budget
+	// about each Wait (budget.go).
+	call, batchCall config.BudgetCall
 
 	// userMaxBytes is the user's WithMaxResponseBytes, 0 when not set.
 	userMaxBytes int64
@@ -109,6 +109,7 @@ func New(s Settings) (*Client, error) {
 	c.applyDefaults()
 	c.budget, _ = c.cfg.Budget.(nodeaccess.Limiter)
 	c.call = config.BudgetCall{MaxPause: c.cfg.MaxRetryAfter}
+	c.batchCall = config.BudgetCall{MaxPause: c.cfg.MaxRetryAfter, Whole: true}
 	return c, nil
 }
 
