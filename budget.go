@@ -122,6 +122,9 @@ type Budget struct {
 	pausedUntil  time.Time // no unit is spent before this (Retry-After)
 	gen          uint64    // the number of 429s: the schedule's generation
 	restart      bool      // the next reservation starts a new, empty schedule
+	// mark is the earliest time the next reservation is made at: when the
+	// last caller served could act, or when the schedule last changed.
+	mark time.Time
 	// throttled is closed by the next 429 (nil until a caller waits on it).
 	throttled chan struct{}
 	// The callers waiting for units, in the order they came (budget_wait.go).

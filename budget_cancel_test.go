@@ -193,3 +193,30 @@ func TestBudgetFIFO(t *testing.T) {
 	wg.Wait()
 	assert.Equal(t, []int{0, 1, 2, 3, 4, 5}, served)
 }
+
+// TestBudgetQueueKeepsRate: callers that take turns still get the whole
+// rate when the burst is small and the rate high, where a late timer or a
+// slow hand-over between turns (about a millisecond on a busy machine) is
+// longer than the burst lasts: 4000 units per second with a burst of 1 (a
+// unit every 250 µs) to 16 callers. (Each caller reserves at the time the
+// one before it could act, not when its turn reached it; reserving at the
+// hand-over gave a third of the rate.)
+func TestBudgetQueueKeepsRate(t *testing.T) {
+	const rate, d = 4000.0, 500 * time.Millisecond
+	b := newBudget(t, rate, 1)
+	require.NoError(t, b.Wait(context.Background(), 1))
+	start := time.Now()
+	end := start.Add(d)
+	var wg sync.WaitGroup
+	for range 16 {
+		wg.Go(func() {
+			for time.Now().Before(end) {
+				require.NoError(t, b.Wait(context.Background(), 1))
+			}
+		})
+	}
+	wg.Wait()
+	got := float64(b.Stats().Units-1) / time.Since(start).Seconds()
+	assert.GreaterOrEqual(t, got, 0.7*rate, "units per second")
+	assert.LessOrEqual(t, got, rate*1.05+1/d.Seconds(), "units per second")
+}

@@ -18,12 +18,20 @@ import (
 // back all it reserved when it gives up, because its reservation is the
 // schedule's last (a token bucket can give back only what no later
 // reservation has counted on). Throughput is the same as when every caller
-// reserves on arrival: the bucket counts the time between one turn's end
-// and the next reservation as time in which units accrue.
+// reserves on arrival: while callers are queued, each reserves at the time
+// the one before it could act (or when it came, if later), not when its
+// turn reached it, so that a late timer or a slow hand-over between turns
+// (a millisecond is common) costs no units, whatever the burst.
 
 // turn is one caller's place in the queue.
 type turn struct {
-	units int
+	units  int
+	joined time.Time // when it joined the queue
+	// mark is when the schedule was left as it is by this caller's turn
+	// (the time its units could act, or the time it gave them back), for
+	// the schedule's generation gen.
+	mark time.Time
+	gen  uint64
 	// ready is closed when the caller's turn comes; nil for a caller that
 	// found the queue empty.
 	ready chan struct{}
@@ -101,7 +109,7 @@ func (b *Budget) join(ctx context.Context, units int) (*turn, error) {
 	if dl, ok := ctx.Deadline(); ok && dl.Before(b.due(now, units)) {
 		return nil, deadlineErr(units)
 	}
-	t := &turn{units: units}
+	t := &turn{units: units, joined: now}
 	if b.queue.first != nil {
 		t.ready = make(chan struct{})
 	}
@@ -145,14 +153,18 @@ func (b *Budget) take(ctx context.Context, t *turn) (done bool, err error) {
 	}
 	for {
 		now := time.Now()
-		r, gen, throttled, err := b.reserve(now, t.units)
+		r, at, gen, throttled, err := b.reserve(now, t)
 		if r == nil || err != nil {
 			// nil, nil: a Retry-After holds.
 			return false, err
 		}
-		if act := now.Add(r.DelayFrom(now)); act.After(now) {
+		t.gen = gen
+		act := at.Add(r.DelayFrom(at))
+		t.mark = act
+		if act.After(now) {
 			if dl, ok := ctx.Deadline(); ok && dl.Before(act) {
 				r.CancelAt(now)
+				t.mark = now
 				return false, deadlineErr(t.units)
 			}
 			timer := time.NewTimer(act.Sub(now))
@@ -161,7 +173,8 @@ func (b *Budget) take(ctx context.Context, t *turn) (done bool, err error) {
 				timer.Stop()
 				// At the time to act at the latest, so that a cancellation
 				// that races the timer still gives every unit back.
-				r.CancelAt(earliest(time.Now(), act))
+				t.mark = earliest(time.Now(), act)
+				r.CancelAt(t.mark)
 				return false, ctx.Err()
 			case <-throttled:
 				// A 429: the schedule this reservation is on was refused,
@@ -196,20 +209,35 @@ func (b *Budget) leave(t *turn) {
 	b.queued -= t.units
 	if first {
 		b.reserved = 0
+		if t.gen == b.gen && t.mark.After(b.mark) {
+			b.mark = t.mark
+		}
 		if next := b.queue.first; next != nil {
 			close(next.ready)
 		}
 	}
 }
 
-// reserve reserves units at now on the current schedule for the caller
-// whose turn it is, and returns the schedule's generation and a channel
-// closed by the next 429; nil while a Retry-After is in force.
-func (b *Budget) reserve(now time.Time, units int) (*rate.Reservation, uint64, <-chan struct{}, error) {
+// reserve reserves t's units on the current schedule for the caller whose
+// turn it is, at the time the caller before it could act (or when t came,
+// if later; never after now), and returns that time, the schedule's
+// generation and a channel closed by the next 429; nil while a Retry-After
+// is in force.
+func (b *Budget) reserve(now time.Time, t *turn) (*rate.Reservation, time.Time, uint64, <-chan struct{}, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if now.Before(b.pausedUntil) {
-		return nil, 0, nil, nil
+		return nil, time.Time{}, 0, nil, nil
+	}
+	units := t.units
+	// b.mark is never before the schedule's last change, so the schedule
+	// never goes back in time.
+	at := t.joined
+	if b.mark.After(at) {
+		at = b.mark
+	}
+	if at.After(now) {
+		at = now
 	}
 	if b.restart {
 		// The first reservation after a 429 (and its Retry-After): a new
@@ -217,31 +245,33 @@ func (b *Budget) reserve(now time.Time, units int) (*rate.Reservation, uint64, <
 		// saved up before the 429 or during the pause do not go as a
 		// burst into a provider's bucket that is empty.
 		b.restart = false
+		at = now
 		b.lim = rate.NewLimiter(rate.Limit(b.cur), b.burst)
-		b.lim.ReserveN(now, b.burst)
+		b.lim.ReserveN(at, b.burst)
 	}
-	b.recover(now)
+	b.mark = at
+	b.recover(at)
 	var r *rate.Reservation
 	if units > b.burst {
 		// A batch's units, all at once: the burst is raised for this one
 		// reservation only (no unit is saved up above the burst), so that
 		// cancelling it gives back every unit.
-		b.lim.SetBurstAt(now, units)
-		r = b.lim.ReserveN(now, units)
-		b.lim.SetBurstAt(now, b.burst)
+		b.lim.SetBurstAt(at, units)
+		r = b.lim.ReserveN(at, units)
+		b.lim.SetBurstAt(at, b.burst)
 	} else {
-		r = b.lim.ReserveN(now, units)
+		r = b.lim.ReserveN(at, units)
 	}
 	if !r.OK() {
 		// Cannot happen: units are within the burst, and the limit is
 		// never infinite.
-		return nil, 0, nil, errors.New("nodeaccess: budget: reservation refused")
+		return nil, at, 0, nil, errors.New("nodeaccess: budget: reservation refused")
 	}
 	b.reserved = units
 	if b.throttled == nil {
 		b.throttled = make(chan struct{})
 	}
-	return r, b.gen, b.throttled, nil
+	return r, at, b.gen, b.throttled, nil
 }
 
 // throttledSince reports whether a 429 was reported since generation gen.
