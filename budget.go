@@ -2,13 +2,14 @@ package nodeaccess
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"sync"
 	"time"
 
 	"golang.org/x/time/rate"
+
+	"github.com/nodeaccess/nodeaccess/internal/config"
 )
 
 // Limiter is what a client needs from a request-unit budget. Budget is the
@@ -19,9 +20,19 @@ type Limiter interface {
 	// Wait blocks until units request units may be spent, then spends them.
 	// It returns ctx's error (or one that matches it with errors.Is) when
 	// ctx ends first, and spends nothing then.
+	//
+	// A client waits before each attempt for the attempt's cost. A
+	// limiter that also has a method Burst() int, the most units one Wait
+	// grants, gets the cost of a JSON-RPC batch above it in Waits of at
+	// most that many units, one after the other; when one of them fails
+	// the batch is not sent, but the units the earlier ones granted stay
+	// spent (Budget grants a batch's units at once or not at all).
 	Wait(ctx context.Context, units int) error
 	// Throttled tells the limiter that the provider answered 429 (too many
-	// requests), with the Retry-After it asked for (0 when it gave none).
+	// requests), with the Retry-After it asked for (0 when it gave none or
+	// asked for no wait). A client reports no more than its own
+	// WithMaxRetryAfter, the longest it waits for a Retry-After: a longer
+	// one ends the client's call at once, and is reported as that cap.
 	Throttled(retryAfter time.Duration)
 }
 
@@ -62,18 +73,35 @@ const (
 // passing it to each with WithBudget. A Budget is safe for concurrent use.
 //
 // Before each attempt of a call (retries included) the client waits on the
-// budget for the attempt's cost in units. When the provider answers 429
-// anyway (another process shares the plan, or the plan is smaller than
-// configured), the budget lowers its rate (halves it when it was at the
-// plan's rate, multiplies it by 0.8 when it had already backed off), makes
-// every caller wait out the Retry-After the provider asked for (callers
-// already waiting included, which then queue again on a new schedule at the
-// lowered rate, with no units saved up, rather than all going when the
-// pause ends), and then adds back 1 % of the plan's rate per second until
-// it reaches the plan's rate again (additive increase, multiplicative
-// decrease; see BudgetDecrease and its siblings for why these numbers).
-// Processes that share one plan, each with its own Budget, so converge to a
-// share of it.
+// budget for the attempt's cost in units. Callers are served in the order
+// they came. A caller whose context ends while it waits spends nothing, and
+// the callers after it wait as if it had never come. A JSON-RPC batch whose
+// cost is above the burst is granted all its units at once, or none.
+//
+// When the provider answers 429 anyway (another process shares the plan,
+// or the plan is smaller than configured), the budget lowers its rate
+// (halves it when it was at the plan's rate, multiplies it by 0.8 when it
+// had already backed off), holds every caller until the Retry-After the
+// provider asked for has passed (callers already waiting included, which
+// then queue again on a new schedule at the lowered rate, with no units
+// saved up, rather than all going when the pause ends), and then adds back
+// 1 % of the plan's rate per second until it reaches the plan's rate again
+// (additive increase, multiplicative decrease; see BudgetDecrease and its
+// siblings for why these numbers). Processes that share one plan, each with
+// its own Budget, so converge to a share of it.
+//
+// The pause is bounded by the clients' WithMaxRetryAfter
+// (DefaultMaxRetryAfter unless set), on both sides. A client reports a
+// Retry-After longer than its own cap as that cap, so a pause the clients'
+// 429s set lasts at most the longest cap among them, whatever the provider
+// sent (one your own code sets with Throttled lasts what it says). And a
+// client's call is held by a pause for no longer than its own cap: while
+// more of the pause is left, the call ends at once, with nothing sent and
+// an error that matches ErrRateLimited, as it would had the provider
+// answered it 429 with that Retry-After (with a cap of 0, every call during
+// a pause ends so). A caller of Wait that is not a client (your own code)
+// waits the whole pause out. Any wait also ends at once when the context's
+// deadline would pass first.
 //
 // Budget is built on golang.org/x/time/rate's token bucket.
 type Budget struct {
@@ -94,14 +122,27 @@ type Budget struct {
 	pausedUntil  time.Time // no unit is spent before this (Retry-After)
 	gen          uint64    // the number of 429s: the schedule's generation
 	restart      bool      // the next reservation starts a new, empty schedule
-	stats        BudgetStats
+	// mark is the earliest time the next reservation is made at: when the
+	// last caller served could act, or when the schedule last changed.
+	mark time.Time
+	// throttled is closed by the next 429 (nil until a caller waits on it).
+	throttled chan struct{}
+	// The callers waiting for units, in the order they came (budget_wait.go).
+	queue    turnQueue
+	queued   int // the units of the callers in queue
+	reserved int // the units the caller whose turn it is has reserved on lim
+	stats    BudgetStats
 }
 
 // BudgetStats is what a Budget has done since it was made, for dashboards.
 type BudgetStats struct {
-	// Units is the number of request units spent.
+	// Units is the number of request units spent: those of the Waits
+	// that granted them (a client sends its attempt as soon as its units
+	// are granted). A wait that ends without its units, cancelled or
+	// refused, spends and counts none.
 	Units int64
-	// Waits is the number of Wait calls that spent units.
+	// Waits is the number of Wait calls that spent units (one per attempt,
+	// a batch's included).
 	Waits int64
 	// Waited is the total time callers waited (successful waits and
 	// cancelled ones).
@@ -115,7 +156,8 @@ type BudgetStats struct {
 
 // NewBudget returns a budget of unitsPerSecond request units per second
 // (positive, finite) with bursts of up to burst units (at least 1). A call
-// that costs more units than burst is charged burst units.
+// that costs more units than burst is charged burst units; a JSON-RPC
+// batch is charged all of them.
 //
 // Give the plan's rate, and a burst below the provider's own bucket (half
 // of it, say): requests the budget spaces evenly may still reach the
@@ -156,14 +198,19 @@ func (b *Budget) Stats() BudgetStats {
 
 // Wait blocks until units may be spent and spends them; see Limiter. It
 // returns at once when ctx's deadline would pass before the units are
-// available, with an error that matches context.DeadlineExceeded.
+// available (after those of the callers queued ahead), with an error that
+// matches context.DeadlineExceeded. Units above the burst are charged as
+// the burst.
 func (b *Budget) Wait(ctx context.Context, units int) error {
 	if units <= 0 {
 		return nil
 	}
-	units = min(units, b.burst)
+	call := config.BudgetCallFrom(ctx)
+	if call == nil || !call.Whole {
+		units = min(units, b.burst)
+	}
 	start := time.Now()
-	err := b.wait(ctx, units)
+	err := b.wait(ctx, units, call)
 	waited := time.Since(start)
 	b.mu.Lock()
 	b.stats.Waited += waited
@@ -175,121 +222,31 @@ func (b *Budget) Wait(ctx context.Context, units int) error {
 	return err
 }
 
-func (b *Budget) wait(ctx context.Context, units int) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	for {
-		// A Retry-After in force first.
-		if err := b.waitPause(ctx); err != nil {
-			return err
-		}
-		now := time.Now()
-		r, gen, err := b.reserve(now, units)
-		if err != nil {
-			return err
-		}
-		if r == nil {
-			continue // a 429 came in between: its Retry-After holds
-		}
-		if d := r.DelayFrom(now); d > 0 {
-			if dl, ok := ctx.Deadline(); ok && dl.Before(now.Add(d)) {
-				r.CancelAt(now)
-				return fmt.Errorf("nodeaccess: budget: %d units are not available before the context's deadline: %w", units, context.DeadlineExceeded)
-			}
-			t := time.NewTimer(d)
-			select {
-			case <-ctx.Done():
-				t.Stop()
-				r.Cancel()
-				return ctx.Err()
-			case <-t.C:
-			}
-		}
-		// A 429 may have come while this caller waited: its Retry-After
-		// holds for every caller, those already waiting included, and the
-		// schedule this caller queued on was the one the provider refused.
-		// Such a caller queues again, after the pause and at the lowered
-		// rate, so that the callers held by the pause do not all go at once
-		// when it ends.
-		if !b.throttledSince(gen) {
-			return nil
-		}
-	}
-}
-
-// reserve reserves units at now on the current schedule and returns the
-// schedule's generation; no reservation while a Retry-After is in force.
-func (b *Budget) reserve(now time.Time, units int) (*rate.Reservation, uint64, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if now.Before(b.pausedUntil) {
-		return nil, 0, nil
-	}
-	if b.restart {
-		// The first reservation after a 429 (and its Retry-After): a new
-		// schedule at the lowered rate that starts empty, so that units
-		// saved up before the 429 or during the pause do not go as a
-		// burst into a provider's bucket that is empty.
-		b.restart = false
-		b.lim = rate.NewLimiter(rate.Limit(b.cur), b.burst)
-		b.lim.ReserveN(now, b.burst)
-	}
-	b.recover(now)
-	r := b.lim.ReserveN(now, units)
-	if !r.OK() {
-		// Cannot happen: units <= burst, and the limit is never infinite.
-		return nil, 0, errors.New("nodeaccess: budget: reservation refused")
-	}
-	return r, b.gen, nil
-}
-
-// throttledSince reports whether a 429 was reported since generation gen.
-func (b *Budget) throttledSince(gen uint64) bool {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.gen != gen
-}
-
-// waitPause waits until no Retry-After is in force.
-func (b *Budget) waitPause(ctx context.Context) error {
-	for {
-		b.mu.Lock()
-		until := b.pausedUntil
-		b.mu.Unlock()
-		d := time.Until(until)
-		if d <= 0 {
-			return nil
-		}
-		if dl, ok := ctx.Deadline(); ok && dl.Before(until) {
-			return fmt.Errorf("nodeaccess: budget: the provider's Retry-After outlasts the context's deadline: %w", context.DeadlineExceeded)
-		}
-		t := time.NewTimer(d)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return ctx.Err()
-		case <-t.C:
-		}
-	}
-}
-
 // recover sets the rate on the recovery line at now: BudgetRecovery of the
 // plan's rate per second since the pause after the last decrease ended. It
 // runs with b.mu held.
 func (b *Budget) recover(now time.Time) {
-	if b.cur >= b.plan || !now.After(b.epoch) {
-		return
+	if r := b.rateAt(now); r != b.cur {
+		b.cur = r
+		b.lim.SetLimitAt(now, rate.Limit(b.cur))
 	}
-	b.cur = min(b.plan, b.floor+b.plan*BudgetRecovery*now.Sub(b.epoch).Seconds())
-	b.lim.SetLimitAt(now, rate.Limit(b.cur))
+}
+
+// rateAt is the rate on the recovery line at now. It runs with b.mu held.
+func (b *Budget) rateAt(now time.Time) float64 {
+	if b.cur >= b.plan || !now.After(b.epoch) {
+		return b.cur
+	}
+	return min(b.plan, b.floor+b.plan*BudgetRecovery*now.Sub(b.epoch).Seconds())
 }
 
 // Throttled records a 429: the rate is multiplied by BudgetDecreaseAtPlan
 // or BudgetDecrease (once per congestion event, not once per 429 of the
 // attempts already in flight), no units are spent before retryAfter has
-// passed, by any caller, and the callers already queued queue again at the
-// lowered rate.
+// passed (a pause already in force that ends later is kept), and the
+// callers already queued queue again at the lowered rate. A client's call
+// is held by the pause for no longer than its WithMaxRetryAfter (see
+// Budget).
 func (b *Budget) Throttled(retryAfter time.Duration) {
 	now := time.Now()
 	b.mu.Lock()
@@ -299,6 +256,11 @@ func (b *Budget) Throttled(retryAfter time.Duration) {
 	// again on a new one.
 	b.gen++
 	b.restart = true
+	b.reserved = 0 // the reservation is on the schedule dropped
+	if b.throttled != nil {
+		close(b.throttled)
+		b.throttled = nil
+	}
 	if retryAfter > 0 {
 		if until := now.Add(retryAfter); until.After(b.pausedUntil) {
 			b.pausedUntil = until

@@ -12,9 +12,10 @@ import (
 const MaxCost = 1 << 20
 
 // WithBudget makes the client wait on l for each attempt's request units
-// before sending it, and report 429 answers to l. Pass the same l (a
-// *Budget, or a limiter shared by several processes) to every client that
-// draws on one plan, whatever their chain.
+// before sending it, and report 429 answers to l (with their Retry-After up
+// to the client's WithMaxRetryAfter). Pass the same l (a *Budget, or a
+// limiter shared by several processes) to every client that draws on one
+// plan, whatever their chain.
 //
 // What each operation costs is documented by its chain package; WithCost
 // changes it. Without a budget nothing waits and nothing is counted: the

@@ -98,11 +98,13 @@
 // included) a client waits for the attempt's units, as long as its context
 // allows. After a 429 the budget lowers its rate (halves it when it was at
 // the plan's full rate, ×0.8 when it had backed off before), holds every
-// caller until the provider's Retry-After has passed, lets the callers it
-// held queue again at the lowered rate (no burst when the pause ends), and
-// recovers by 1 % of the plan's rate per second (AIMD, as TCP does), so that
-// processes that share a plan each settle on a share of it (two processes:
-// 90 to 95 % of the plan together, see BudgetDecrease). Limiter is the
+// caller until the provider's Retry-After has passed (each client for no
+// longer than its WithMaxRetryAfter, which also caps what it reports), lets
+// the callers it held queue again at the lowered rate (no burst when the
+// pause ends), and recovers by 1 % of the plan's rate per second (AIMD, as
+// TCP does), so that processes that share a plan each settle on a share of
+// it (two processes: 90 to 95 % of the plan together, see BudgetDecrease).
+// A caller that gives up while it waits spends nothing. Limiter is the
 // budget's two-method contract, which a limiter shared by many processes (a
 // Redis-backed GCRA) can meet instead. Budget.Stats reports the units spent, the time callers
 // waited and the 429s seen; Attempt.BudgetWait the wait of one attempt. The

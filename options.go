@@ -107,6 +107,12 @@ func WithBackoff(base, max time.Duration) Option {
 // waiting. When the server asks for a longer wait the call ends at once with
 // the server's error, whose HTTPError.RetryAfter says how long it asked for.
 // With 0 every Retry-After ends the call.
+//
+// With a budget (WithBudget) it also bounds the pauses a 429 sets there: the
+// client reports a longer Retry-After to the budget as d, and a pause that
+// another client set holds this client's calls for no longer than d (while
+// more of it is left, a call ends at once with an error that matches
+// ErrRateLimited, and sends nothing); see Budget.
 func WithMaxRetryAfter(d time.Duration) Option {
 	return func(c *config.Config) error {
 		if d < 0 {

@@ -228,9 +228,10 @@ func (b *Batch) add(call batchCall) {
 //
 // Request units are counted per call: each HTTP attempt costs the sum of
 // its calls' units (an archive eth_call 2, see CostArchiveCall), and with a
-// budget it waits for that sum first, in pieces of the budget's burst when
-// the sum is larger (a nodeaccess.Budget charges one wait at most its
-// burst), so that every unit is charged. Hooks (nodeaccess.WithHook) see one
+// budget it waits for that sum first, so that every unit is charged, above
+// the budget's burst too: a nodeaccess.Budget grants them all at once or
+// none (nothing is sent then, and nothing spent); see nodeaccess.Limiter
+// for a limiter of your own. Hooks (nodeaccess.WithHook) see one
 // Attempt per HTTP attempt, with Op "batch", the units' sum, and in Batch
 // each call's method and units. The access key is masked in every error,
 // as for single calls.

@@ -11,16 +11,15 @@ import (
 )
 
 // TestBatchChargesEveryUnit checks that a batch whose units exceed the
-// budget's burst is charged all of them (a Budget charges one Wait at most
-// its burst), in every request of a split batch, and that a batch within
-// the burst is one Wait.
+// budget's burst is charged all of them (a single call is charged its
+// burst at most) in one Wait, in every request of a split batch.
 func TestBatchChargesEveryUnit(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		calls, max, burst int
 		waits             int64
 	}{
-		{12, 100, 5, 3},  // 12 units: 5 + 5 + 2
+		{12, 100, 5, 1},  // 12 units in one grant
 		{12, 5, 5, 3},    // 5 + 5 + 2, one request each
 		{12, 100, 12, 1}, // within the burst: one Wait
 		{12, 100, 100, 1},

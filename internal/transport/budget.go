@@ -5,6 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/internal/config"
 )
 
 // Cost returns the request units of one attempt of op: the user's
@@ -30,23 +33,33 @@ func (c *Client) units(r *Request) int {
 }
 
 // charge waits on the budget for units before an attempt and returns how
-// long it waited. The context's error comes back as it is; a limiter's own
-// failure (a distributed limiter that cannot reach its store) is wrapped.
+// long it waited. The context's error comes back as it is, and so does a
+// refusal that matches the context's errors or ErrRateLimited (a pause
+// longer than the client's MaxRetryAfter); a limiter's own failure (a
+// distributed limiter that cannot reach its store) is wrapped.
 //
-// whole is set for a batch, whose units may exceed a Budget's burst, which
-// charges any one Wait at most its burst: then the units are waited for in
-// pieces of the burst, so that a batch is charged every unit of its calls
-// (a limiter without a Burst method gets them in one Wait).
-func (c *Client) charge(ctx context.Context, units int, whole bool) (time.Duration, error) {
+// The Wait's context tells a nodeaccess.Budget the client's MaxRetryAfter
+// and, for a batch, to grant every unit (a batch's units may exceed the
+// burst, which caps a single call's charge) at once or none. Another
+// limiter with a Burst method gets a batch's units in pieces of its burst,
+// and one without in one Wait.
+func (c *Client) charge(ctx context.Context, units int, batch bool) (time.Duration, error) {
 	start := time.Now()
+	call := &c.call
+	if batch {
+		call = &c.batchCall
+	}
+	wctx := config.WithBudgetCall(ctx, call)
 	var err error
-	if b, ok := c.budget.(interface{ Burst() int }); ok && whole && b.Burst() > 0 {
-		for burst := b.Burst(); units > burst && err == nil; units -= burst {
-			err = c.budget.Wait(ctx, burst)
+	if _, own := c.budget.(*nodeaccess.Budget); batch && !own {
+		if b, ok := c.budget.(interface{ Burst() int }); ok && b.Burst() > 0 {
+			for burst := b.Burst(); units > burst && err == nil; units -= burst {
+				err = c.budget.Wait(wctx, burst)
+			}
 		}
 	}
 	if err == nil {
-		err = c.budget.Wait(ctx, units)
+		err = c.budget.Wait(wctx, units)
 	}
 	waited := time.Since(start)
 	if err == nil {
@@ -55,16 +68,21 @@ func (c *Client) charge(ctx context.Context, units int, whole bool) (time.Durati
 	if cerr := ctx.Err(); cerr != nil {
 		return waited, cerr
 	}
-	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
-		// The limiter saw that the units would come after the deadline.
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) || errors.Is(err, nodeaccess.ErrRateLimited) {
+		// The limiter saw that the units would come after the deadline,
+		// or a pause the client does not wait for holds it.
 		return waited, c.red.Err(err)
 	}
 	return waited, fmt.Errorf("budget: %w", c.red.Err(err))
 }
 
-// throttled tells the budget about a 429.
+// throttled tells the budget about a 429, with its Retry-After up to the
+// client's cap: a longer one ended the call at once, and must not hold the
+// budget, and every client that shares it, for longer than this client
+// would have waited itself (a Retry-After of decades, or a date in the year
+// 9999, reads as about 68 years).
 func (c *Client) throttled(o *outcome) {
 	if o.status == 429 {
-		c.budget.Throttled(o.retryAfter)
+		c.budget.Throttled(min(o.retryAfter, c.cfg.MaxRetryAfter))
 	}
 }

@@ -55,6 +55,9 @@ type Client struct {
 	log      *slog.Logger
 	ua       []string
 	budget   nodeaccess.Limiter // nil: no budget (budget.go)
+	// call and batchCall are what the client tells a nodeaccess.Budget
+	// about each Wait (budget.go).
+	call, batchCall config.BudgetCall
 
 	// userMaxBytes is the user's WithMaxResponseBytes, 0 when not set.
 	userMaxBytes int64
@@ -105,6 +108,8 @@ func New(s Settings) (*Client, error) {
 	}
 	c.applyDefaults()
 	c.budget, _ = c.cfg.Budget.(nodeaccess.Limiter)
+	c.call = config.BudgetCall{MaxPause: c.cfg.MaxRetryAfter}
+	c.batchCall = config.BudgetCall{MaxPause: c.cfg.MaxRetryAfter, Whole: true}
 	return c, nil
 }
 
