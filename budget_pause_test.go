@@ -65,7 +65,7 @@ func TestBudgetAbsurdRetryAfterSharedByChains(t *testing.T) {
 		assert.Equal(t, sentBefore, hyperSrv.Requests(), "%q: hyper sent while the pause held it", ra)
 		testkit.AssertErrNoKey(t, hyperSrv.Key(), err)
 
-		_, err = tc.AccountStates(ctx, ton.AccountStatesQuery{Account: tontest.DefaultAccount})
+		_, err = tc.AccountStates(ctx, ton.AccountStatesQuery{Accounts: []string{tontest.DefaultAccount}})
 		require.NoError(t, err, "%q: the TON call after the EVM client's 429", ra)
 		elapsed := time.Since(start)
 		assert.GreaterOrEqual(t, elapsed, evmCap-20*time.Millisecond, "%q: the pause did not hold", ra)
