@@ -21,23 +21,23 @@ const MaxCost = 1 << 20
 // changes it. Without a budget nothing waits and nothing is counted: the
 // costs then only appear in Attempt.Units.
 func WithBudget(l Limiter) Option {
-	return func(c *config.Config) error {
+	return option(func(c *config.Config) error {
 		if l == nil {
 			return errors.New("nodeaccess: WithBudget: nil Limiter")
 		}
 		c.Budget = l
 		return nil
-	}
+	})
 }
 
 // WithoutBudget turns off a budget set by an earlier WithBudget. (The
 // weight budget of Hyperliquid's public API is turned off with
 // hyper.WithoutPublicBudget.)
 func WithoutBudget() Option {
-	return func(c *config.Config) error {
+	return option(func(c *config.Config) error {
 		c.Budget = nil
 		return nil
-	}
+	})
 }
 
 // WithCost sets the request units one attempt of operation op costs, from 1
@@ -46,7 +46,7 @@ func WithoutBudget() Option {
 // may name further costs of its own (evm.CostArchiveCall for an archive
 // eth_call).
 func WithCost(op string, units int) Option {
-	return func(c *config.Config) error {
+	return option(func(c *config.Config) error {
 		if op == "" {
 			return errors.New("nodeaccess: WithCost: empty operation name")
 		}
@@ -60,5 +60,5 @@ func WithCost(op string, units int) Option {
 		m[op] = units
 		c.Costs = m
 		return nil
-	}
+	})
 }

@@ -30,7 +30,9 @@ func TestNewBudgetRefusesBadValues(t *testing.T) {
 	require.ErrorContains(t, err, "burst 0")
 	for _, o := range []nodeaccess.Option{nodeaccess.WithBudget(nil), nodeaccess.WithCost("", 1),
 		nodeaccess.WithCost("eth_call", 0), nodeaccess.WithCost("eth_call", nodeaccess.MaxCost+1)} {
-		require.Error(t, o(&config.Config{}))
+		f, ok := config.Shared(o)
+		require.True(t, ok)
+		require.Error(t, f(&config.Config{}))
 	}
 }
 
@@ -181,7 +183,8 @@ func TestBudgetChargesBurstAtMost(t *testing.T) {
 func TestLimiterContract(t *testing.T) {
 	var _ nodeaccess.Limiter = newBudget(t, 1, 1)
 	var l nodeaccess.Limiter = limiterFunc(func(context.Context, int) error { return errors.New("x") })
-	require.NoError(t, nodeaccess.WithBudget(l)(&config.Config{}))
+	f, _ := config.Shared(nodeaccess.WithBudget(l))
+	require.NoError(t, f(&config.Config{}))
 }
 
 type limiterFunc func(context.Context, int) error

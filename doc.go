@@ -48,7 +48,7 @@
 // Options are passed to a constructor and validated there; a bad option
 // makes the constructor fail. The ones in this package apply to every chain:
 // WithHTTPClient and WithRoundTripper replace the HTTP stack, WithMaxAttempts
-// (or WithoutRetries) and WithBackoff and WithMaxRetryAfter shape retries,
+// (1 turns retries off) and WithBackoff and WithMaxRetryAfter shape retries,
 // WithTimeout sets the per-attempt timeout, WithMaxResponseBytes caps bodies,
 // WithHook and WithLogger observe attempts (both get the caller's context,
 // for its trace and span ids), WithBudget, WithoutBudget and

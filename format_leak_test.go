@@ -22,16 +22,16 @@ import (
 func TestNoClientPrintsTheKey(t *testing.T) {
 	t.Parallel()
 	for _, key := range testkit.LeakKeys {
-		for _, opts := range [][]nodeaccess.Option{nil, {nodeaccess.WithHTTPClient(&http.Client{})}} {
-			e, err := evm.New("https://node.example/v1", key, opts...)
+		for _, opt := range []nodeaccess.Option{{}, nodeaccess.WithHTTPClient(&http.Client{})} {
+			e, err := evm.New("https://node.example/v1", key, opt)
 			require.NoError(t, err)
-			es, err := evm.New("https://node.example", key, append(opts, evm.WithPathSuffix("evm"))...)
+			es, err := evm.New("https://node.example", key, opt, evm.WithPathSuffix("evm"))
 			require.NoError(t, err)
-			h, err := hyper.New("https://node.example", key, append(opts, hyper.WithPublicURL("http://127.0.0.1:1"))...)
+			h, err := hyper.New("https://node.example", key, opt, hyper.WithPublicURL("http://127.0.0.1:1"))
 			require.NoError(t, err)
-			o, err := ton.New("https://node.example", key, append(opts, ton.WithJSONRPC())...)
+			o, err := ton.New("https://node.example", key, opt, ton.WithJSONRPC())
 			require.NoError(t, err)
-			b, err := beacon.New("https://node.example", key, opts...)
+			b, err := beacon.New("https://node.example", key, opt)
 			require.NoError(t, err)
 			for _, c := range []any{e, es, h, h.EVM(), o, b} {
 				testkit.AssertFormatNoKey(t, key, c)

@@ -63,7 +63,7 @@ func TestEvmErrorsKeepTheirKind(t *testing.T) {
 			{"503", srv.URL, []error{nodeaccess.ErrUnavailable}},
 		} {
 			var rec testkit.Recorder
-			c, err := evm.New(tc.base, key, append(rec.Options(), nodeaccess.WithBackoff(time.Millisecond, time.Millisecond))...)
+			c, err := evm.New(tc.base, key, rec.Option(), nodeaccess.WithBackoff(time.Millisecond, time.Millisecond))
 			require.NoError(t, err)
 			_, err = c.Call(context.Background(), evm.CallMsg{To: to}, evm.Latest)
 			require.Error(t, err, tc.name)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -30,11 +31,78 @@ const (
 	DefaultTimeout = 30 * time.Second
 )
 
-// Option configures a client. Options come from the With functions of this
-// package (settings every client shares) and of the chain packages (settings
-// of one chain). An option with a bad value makes the constructor fail; it
-// never panics.
-type Option func(*config.Config) error
+// Option is a setting every client takes, whatever its chain: the HTTP
+// client, retries, timeouts, hooks, the budget. Each chain package's New
+// takes these and the options of its own package (evm.WithMaxBatchSize,
+// ton.WithJSONRPC, …); an option of one chain package given to another's
+// New does not compile. An option with a bad value makes the constructor
+// fail; it never panics. The zero Option sets nothing.
+//
+// To give the same settings to clients of several chains, bundle them
+// with Options.
+type Option struct {
+	apply config.Func
+}
+
+// The interfaces below are what each chain package's New takes: an Option
+// of this package, or one of that chain package's own options. Only this
+// package and the chain package make values of them.
+type (
+	// EVMOption is an option of evm.New: an Option, or an option of
+	// package evm (evm.WithMaxBatchSize, evm.WithPathSuffix).
+	EVMOption interface{ evmOption() }
+	// HyperOption is an option of hyper.New: an Option, or an option of
+	// package hyper (hyper.WithPublicURL, hyper.WithEVM, …).
+	HyperOption interface{ hyperOption() }
+	// TONOption is an option of ton.New: an Option, or an option of package
+	// ton (ton.WithJSONRPC).
+	TONOption interface{ tonOption() }
+	// BeaconOption is an option of beacon.New: an Option, or an option of
+	// package beacon (beacon.WithEncoding, beacon.WithPreset).
+	BeaconOption interface{ beaconOption() }
+)
+
+func (Option) evmOption()    {}
+func (Option) hyperOption()  {}
+func (Option) tonOption()    {}
+func (Option) beaconOption() {}
+
+func init() {
+	config.Shared = func(o any) (config.Func, bool) {
+		opt, ok := o.(Option)
+		if !ok {
+			return nil, false
+		}
+		if opt.apply == nil {
+			return func(*config.Config) error { return nil }, true
+		}
+		return opt.apply, true
+	}
+}
+
+// option makes an Option of f.
+func option(f config.Func) Option { return Option{apply: f} }
+
+// Options bundles opts into one Option that applies them in order, so that
+// one value carries the settings shared by clients of several chains:
+//
+//	common := nodeaccess.Options(nodeaccess.WithBudget(b), nodeaccess.WithLogger(l))
+//	ec, err := evm.New(evmURL, key, common)
+//	tc, err := ton.New(tonURL, key, common, ton.WithJSONRPC())
+func Options(opts ...Option) Option {
+	opts = slices.Clone(opts)
+	return option(func(c *config.Config) error {
+		for _, o := range opts {
+			if o.apply == nil {
+				continue
+			}
+			if err := o.apply(c); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
 
 // WithHTTPClient makes the client send through a copy of hc instead of the
 // SDK's own transport; hc itself is never modified. hc's Transport, Jar and
@@ -49,13 +117,13 @@ type Option func(*config.Config) error
 // whatever hc's CheckRedirect says: the 3xx ends the call as an *HTTPError
 // whose Location has the key masked.
 func WithHTTPClient(hc *http.Client) Option {
-	return func(c *config.Config) error {
+	return option(func(c *config.Config) error {
 		if hc == nil {
 			return errors.New("nodeaccess: WithHTTPClient: nil *http.Client")
 		}
 		c.HTTPClient = hc
 		return nil
-	}
+	})
 }
 
 // WithRoundTripper makes the client send each request through rt (a
@@ -65,13 +133,13 @@ func WithHTTPClient(hc *http.Client) Option {
 // access key in the request URL only, never in a header; rt sees that URL,
 // so it must not log it.
 func WithRoundTripper(rt http.RoundTripper) Option {
-	return func(c *config.Config) error {
+	return option(func(c *config.Config) error {
 		if rt == nil {
 			return errors.New("nodeaccess: WithRoundTripper: nil http.RoundTripper")
 		}
 		c.RoundTripper = rt
 		return nil
-	}
+	})
 }
 
 // WithMaxAttempts sets the number of attempts in all for one call (1 to 20;
@@ -79,28 +147,25 @@ func WithRoundTripper(rt http.RoundTripper) Option {
 // safe; what is retried is 429, 502, 503, 504, connection failures and
 // per-attempt timeouts, plus the cases a chain package adds.
 func WithMaxAttempts(n int) Option {
-	return func(c *config.Config) error {
+	return option(func(c *config.Config) error {
 		if n < 1 || n > 20 {
 			return fmt.Errorf("nodeaccess: WithMaxAttempts: %d is outside 1..20", n)
 		}
 		c.MaxAttempts = n
 		return nil
-	}
+	})
 }
-
-// WithoutRetries makes every call a single attempt.
-func WithoutRetries() Option { return WithMaxAttempts(1) }
 
 // WithBackoff sets the exponential backoff between attempts: the n-th retry
 // waits a random time between 0 and min(max, base·2ⁿ⁻¹) (full jitter).
 func WithBackoff(base, max time.Duration) Option {
-	return func(c *config.Config) error {
+	return option(func(c *config.Config) error {
 		if base <= 0 || max < base {
 			return fmt.Errorf("nodeaccess: WithBackoff: need 0 < base <= max, got base %s, max %s", base, max)
 		}
 		c.BackoffBase, c.BackoffMax = base, max
 		return nil
-	}
+	})
 }
 
 // WithMaxRetryAfter sets the longest Retry-After the client honours by
@@ -114,13 +179,13 @@ func WithBackoff(base, max time.Duration) Option {
 // more of it is left, a call ends at once with an error that matches
 // ErrRateLimited, and sends nothing); see Budget.
 func WithMaxRetryAfter(d time.Duration) Option {
-	return func(c *config.Config) error {
+	return option(func(c *config.Config) error {
 		if d < 0 {
 			return fmt.Errorf("nodeaccess: WithMaxRetryAfter: negative duration %s", d)
 		}
 		c.MaxRetryAfter, c.MaxRetryAfterSet = d, true
 		return nil
-	}
+	})
 }
 
 // WithTimeout sets the per-attempt timeout of every operation of the client,
@@ -128,13 +193,13 @@ func WithMaxRetryAfter(d time.Duration) Option {
 // minutes for the beacon state). The context passed to a call still bounds
 // the call as a whole.
 func WithTimeout(d time.Duration) Option {
-	return func(c *config.Config) error {
+	return option(func(c *config.Config) error {
 		if d <= 0 {
 			return fmt.Errorf("nodeaccess: WithTimeout: %s is not a positive duration", d)
 		}
 		c.Timeout = d
 		return nil
-	}
+	})
 }
 
 // WithMaxResponseBytes caps the size of a response body, replacing the
@@ -142,13 +207,13 @@ func WithTimeout(d time.Duration) Option {
 // for the beacon state); a larger body fails with ErrResponseTooLarge without
 // being read further.
 func WithMaxResponseBytes(n int64) Option {
-	return func(c *config.Config) error {
+	return option(func(c *config.Config) error {
 		if n <= 0 {
 			return fmt.Errorf("nodeaccess: WithMaxResponseBytes: %d is not positive", n)
 		}
 		c.MaxResponseBytes = n
 		return nil
-	}
+	})
 }
 
 // WithHook calls fn after every HTTP attempt with what happened. fn runs on
@@ -162,13 +227,13 @@ func WithMaxResponseBytes(n int64) Option {
 // fn runs and is never handed out: nothing fn keeps can hold an attempt
 // open. A ctx already cancelled means the caller's context ended the call.
 func WithHook(fn func(ctx context.Context, a Attempt)) Option {
-	return func(c *config.Config) error {
+	return option(func(c *config.Config) error {
 		if fn == nil {
 			return errors.New("nodeaccess: WithHook: nil func")
 		}
 		c.Hook = fn
 		return nil
-	}
+	})
 }
 
 // WithLogger logs every attempt to l: successes at Debug level, failures that
@@ -178,13 +243,13 @@ func WithHook(fn func(ctx context.Context, a Attempt)) Option {
 // ctx), as WithHook's fn gets it, so a handler can add the trace and span
 // ids the context carries.
 func WithLogger(l *slog.Logger) Option {
-	return func(c *config.Config) error {
+	return option(func(c *config.Config) error {
 		if l == nil {
 			return errors.New("nodeaccess: WithLogger: nil *slog.Logger")
 		}
 		c.Logger = l
 		return nil
-	}
+	})
 }
 
 // WithUserAgent appends s to the User-Agent header, after the SDK's own
@@ -192,7 +257,7 @@ func WithLogger(l *slog.Logger) Option {
 // aside), which HTTP does not allow in a header, nor the access key in any
 // spelling (the constructor refuses it: no header carries the key).
 func WithUserAgent(s string) Option {
-	return func(c *config.Config) error {
+	return option(func(c *config.Config) error {
 		if strings.ContainsAny(s, "\r\n") {
 			return fmt.Errorf("nodeaccess: WithUserAgent: %q contains a line break", s)
 		}
@@ -205,15 +270,15 @@ func WithUserAgent(s string) Option {
 		}
 		c.UserAgent = s
 		return nil
-	}
+	})
 }
 
 // WithoutRPCIDCheck stops the client from requiring that a JSON-RPC response
 // echoes the request's id, for servers known not to. The jsonrpc version is
 // still checked.
 func WithoutRPCIDCheck() Option {
-	return func(c *config.Config) error {
+	return option(func(c *config.Config) error {
 		c.RelaxRPCID = true
 		return nil
-	}
+	})
 }

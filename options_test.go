@@ -42,7 +42,8 @@ func TestOptionsRejectBadValues(t *testing.T) {
 		{nodeaccess.WithUserAgent("app\x7f/1"), `WithUserAgent: "app\x7f/1"`},
 	} {
 		var cfg config.Config
-		err := tc.opt(&cfg)
+		f, _ := config.Shared(tc.opt)
+		err := f(&cfg)
 		require.Error(t, err, tc.want)
 		assert.Contains(t, err.Error(), tc.want)
 
@@ -64,7 +65,9 @@ func TestOptionsSetConfig(t *testing.T) {
 		t.Helper()
 		var cfg config.Config
 		for _, o := range opts {
-			require.NoError(t, o(&cfg))
+			f, ok := config.Shared(o)
+			require.True(t, ok)
+			require.NoError(t, f(&cfg))
 		}
 		return cfg
 	}
@@ -101,11 +104,11 @@ func TestOptionsSetConfig(t *testing.T) {
 	assert.Equal(t, "app/1.0 (+https://app.example; tab\tok; é)", cfg.UserAgent)
 	assert.True(t, cfg.RelaxRPCID)
 
-	cfg = apply(nodeaccess.WithoutRetries())
+	cfg = apply(nodeaccess.WithMaxAttempts(1))
 	assert.Equal(t, 1, cfg.MaxAttempts)
 
 	// Later options replace earlier ones.
-	cfg = apply(nodeaccess.WithMaxAttempts(5), nodeaccess.WithoutRetries())
+	cfg = apply(nodeaccess.WithMaxAttempts(5), nodeaccess.WithMaxAttempts(1))
 	assert.Equal(t, 1, cfg.MaxAttempts)
 
 	// Zero Retry-After cap: accepted (every Retry-After then ends the call),

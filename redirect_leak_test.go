@@ -22,33 +22,33 @@ import (
 
 // keyedCalls are the keyed operations of every chain, each making one call
 // to a node at base with key and opts.
-var keyedCalls = map[string]func(ctx context.Context, base, key string, opts []nodeaccess.Option) error{
-	"evm eth_call": func(ctx context.Context, base, key string, opts []nodeaccess.Option) error {
-		c, err := evm.New(base, key, opts...)
+var keyedCalls = map[string]func(ctx context.Context, base, key string, opt nodeaccess.Option) error{
+	"evm eth_call": func(ctx context.Context, base, key string, opt nodeaccess.Option) error {
+		c, err := evm.New(base, key, opt)
 		if err != nil {
 			return err
 		}
 		_, err = c.Call(ctx, evm.CallMsg{To: common.HexToAddress("0xaa")}, evm.Latest)
 		return err
 	},
-	"evm eth_getCode": func(ctx context.Context, base, key string, opts []nodeaccess.Option) error {
-		c, err := evm.New(base, key, opts...)
+	"evm eth_getCode": func(ctx context.Context, base, key string, opt nodeaccess.Option) error {
+		c, err := evm.New(base, key, opt)
 		if err != nil {
 			return err
 		}
 		_, err = c.Code(ctx, common.HexToAddress("0xaa"), evm.Latest)
 		return err
 	},
-	"evm ots_getInternalOperations": func(ctx context.Context, base, key string, opts []nodeaccess.Option) error {
-		c, err := evm.New(base, key, opts...)
+	"evm ots_getInternalOperations": func(ctx context.Context, base, key string, opt nodeaccess.Option) error {
+		c, err := evm.New(base, key, opt)
 		if err != nil {
 			return err
 		}
 		_, err = c.InternalOperations(ctx, common.HexToHash("0x01"))
 		return err
 	},
-	"evm batch": func(ctx context.Context, base, key string, opts []nodeaccess.Option) error {
-		c, err := evm.New(base, key, opts...)
+	"evm batch": func(ctx context.Context, base, key string, opt nodeaccess.Option) error {
+		c, err := evm.New(base, key, opt)
 		if err != nil {
 			return err
 		}
@@ -60,64 +60,64 @@ var keyedCalls = map[string]func(ctx context.Context, base, key string, opts []n
 		}
 		return r.Err()
 	},
-	"hyper userVaultEquities": func(ctx context.Context, base, key string, opts []nodeaccess.Option) error {
-		c, err := hyper.New(base, key, opts...)
+	"hyper userVaultEquities": func(ctx context.Context, base, key string, opt nodeaccess.Option) error {
+		c, err := hyper.New(base, key, opt)
 		if err != nil {
 			return err
 		}
 		_, err = c.UserVaultEquities(ctx, common.HexToAddress("0xaa"))
 		return err
 	},
-	"hyper EVM eth_call": func(ctx context.Context, base, key string, opts []nodeaccess.Option) error {
-		c, err := hyper.New(base, key, opts...)
+	"hyper EVM eth_call": func(ctx context.Context, base, key string, opt nodeaccess.Option) error {
+		c, err := hyper.New(base, key, opt)
 		if err != nil {
 			return err
 		}
 		_, err = c.EVM().Call(ctx, evm.CallMsg{To: common.HexToAddress("0xaa")}, evm.Latest)
 		return err
 	},
-	"ton v2 REST getBlockTransactionsExt": func(ctx context.Context, base, key string, opts []nodeaccess.Option) error {
-		c, err := ton.New(base, key, opts...)
+	"ton v2 REST getBlockTransactionsExt": func(ctx context.Context, base, key string, opt nodeaccess.Option) error {
+		c, err := ton.New(base, key, opt)
 		if err != nil {
 			return err
 		}
 		_, err = c.BlockTransactionsExt(ctx, ton.BlockTransactionsQuery{Block: ton.MasterchainBlock(1)})
 		return err
 	},
-	"ton v2 JSON-RPC getBlockTransactionsExt": func(ctx context.Context, base, key string, opts []nodeaccess.Option) error {
-		c, err := ton.New(base, key, append(opts, ton.WithJSONRPC())...)
+	"ton v2 JSON-RPC getBlockTransactionsExt": func(ctx context.Context, base, key string, opt nodeaccess.Option) error {
+		c, err := ton.New(base, key, opt, ton.WithJSONRPC())
 		if err != nil {
 			return err
 		}
 		_, err = c.BlockTransactionsExt(ctx, ton.BlockTransactionsQuery{Block: ton.MasterchainBlock(1)})
 		return err
 	},
-	"ton v3 accountStates": func(ctx context.Context, base, key string, opts []nodeaccess.Option) error {
-		c, err := ton.New(base, key, opts...)
+	"ton v3 accountStates": func(ctx context.Context, base, key string, opt nodeaccess.Option) error {
+		c, err := ton.New(base, key, opt)
 		if err != nil {
 			return err
 		}
 		_, err = c.AccountStates(ctx, ton.AccountStatesQuery{Accounts: []string{"EQBbamQ89OMv8DkcR2RW_tW9sX7xClXLt8KYDHbUqtB4deEw"}})
 		return err
 	},
-	"ton v3 pendingTransactions": func(ctx context.Context, base, key string, opts []nodeaccess.Option) error {
-		c, err := ton.New(base, key, opts...)
+	"ton v3 pendingTransactions": func(ctx context.Context, base, key string, opt nodeaccess.Option) error {
+		c, err := ton.New(base, key, opt)
 		if err != nil {
 			return err
 		}
 		_, err = c.PendingTransactions(ctx, ton.PendingTransactionsQuery{Accounts: []string{"EQBbamQ89OMv8DkcR2RW_tW9sX7xClXLt8KYDHbUqtB4deEw"}})
 		return err
 	},
-	"beacon state": func(ctx context.Context, base, key string, opts []nodeaccess.Option) error {
-		c, err := beacon.New(base, key, opts...)
+	"beacon state": func(ctx context.Context, base, key string, opt nodeaccess.Option) error {
+		c, err := beacon.New(base, key, opt)
 		if err != nil {
 			return err
 		}
 		_, err = c.State(ctx, beacon.Head)
 		return err
 	},
-	"beacon state download": func(ctx context.Context, base, key string, opts []nodeaccess.Option) error {
-		c, err := beacon.New(base, key, opts...)
+	"beacon state download": func(ctx context.Context, base, key string, opt nodeaccess.Option) error {
+		c, err := beacon.New(base, key, opt)
 		if err != nil {
 			return err
 		}
@@ -154,7 +154,7 @@ func TestNoChainFollowsARedirectToAnotherOrigin(t *testing.T) {
 					"*http.Client":     {nodeaccess.WithHTTPClient(&http.Client{})},
 					"RoundTripper":     {nodeaccess.WithRoundTripper(http.DefaultTransport)},
 				} {
-					err := call(context.Background(), node.URL, key, opts)
+					err := call(context.Background(), node.URL, key, nodeaccess.Options(opts...))
 					var he *nodeaccess.HTTPError
 					require.ErrorAs(t, err, &he, "%s, %s, %d", name, what, status)
 					assert.Equal(t, status, he.StatusCode, "%s, %s", name, what)

@@ -130,7 +130,7 @@ func taxonomyCases() map[string]taxCase {
 		}},
 		"hyper.ErrUnsupportedRequest": {op: true, is: isErr(hyper.ErrUnsupportedRequest), produce: func(t *testing.T) error {
 			srv := answer(t, http.StatusUnprocessableEntity, "text/plain", "Failed to deserialize the JSON body into the target type")
-			c, err := hyper.New(srv.URL, "k3y", hyper.WithPublicURL(srv.URL), nodeaccess.WithoutRetries())
+			c, err := hyper.New(srv.URL, "k3y", hyper.WithPublicURL(srv.URL), nodeaccess.WithMaxAttempts(1))
 			require.NoError(t, err)
 			_, err = c.UserVaultEquities(context.Background(), hypertest.DefaultUser())
 			return err
@@ -139,7 +139,7 @@ func taxonomyCases() map[string]taxCase {
 		"ton.ErrNotYetAvailable": {op: true, is: isErr(ton.ErrNotYetAvailable), produce: func(t *testing.T) error {
 			// A lite server an hour behind the newest blocks.
 			srv := tontest.NewT(t, tontest.WithLag(time.Hour))
-			c, err := srv.Client(nodeaccess.WithoutRetries())
+			c, err := srv.Client(nodeaccess.WithMaxAttempts(1))
 			require.NoError(t, err)
 			_, err = c.BlockTransactionsExt(context.Background(), ton.BlockTransactionsQuery{Block: tontest.DefaultBlock()})
 			return err
@@ -162,7 +162,7 @@ func taxonomyCases() map[string]taxCase {
 			// A server that ignores offset: the same page every time.
 			srv := answer(t, http.StatusOK, "application/json",
 				`{"accounts":[{"address":"0:`+strings.Repeat("ab", 32)+`","balance":"1","status":"active"}],"address_book":{}}`)
-			c, err := ton.New(srv.URL, "k3y", nodeaccess.WithoutRetries())
+			c, err := ton.New(srv.URL, "k3y", nodeaccess.WithMaxAttempts(1))
 			require.NoError(t, err)
 			for _, err := range c.AllAccountStates(context.Background(), ton.AccountStatesQuery{Limit: 1}) {
 				if err != nil {
@@ -355,7 +355,7 @@ func beaconAnswer(t *testing.T, status int, ctype, fork string, body []byte, ids
 		_, _ = w.Write(body)
 	}))
 	t.Cleanup(srv.Close)
-	c, err := beacon.New(srv.URL, "k3y", nodeaccess.WithoutRetries(), beacon.WithPreset(beacon.MinimalPreset()))
+	c, err := beacon.New(srv.URL, "k3y", nodeaccess.WithMaxAttempts(1), beacon.WithPreset(beacon.MinimalPreset()))
 	require.NoError(t, err)
 	id := beacon.Head
 	if len(ids) > 0 {
@@ -387,7 +387,7 @@ func beaconUnknownFork(t *testing.T) error {
 // evmNoMulticall is a Multicall on a chain without Multicall3.
 func evmNoMulticall(t *testing.T) error {
 	srv := evmtest.NewT(t, evmtest.WithoutMulticall3(), evmtest.WithoutScenario())
-	c, err := srv.Client(nodeaccess.WithoutRetries())
+	c, err := srv.Client(nodeaccess.WithMaxAttempts(1))
 	require.NoError(t, err)
 	_, err = c.Multicall(context.Background(), []evm.Call3{{Target: evmtest.Token()}}, evm.Latest)
 	return err
@@ -397,7 +397,7 @@ func evmNoMulticall(t *testing.T) error {
 // has no function 0xdeadbeef).
 func evmMulticallFailed(t *testing.T) error {
 	srv := evmtest.NewT(t, evmtest.WithoutScenario())
-	c, err := srv.Client(nodeaccess.WithoutRetries())
+	c, err := srv.Client(nodeaccess.WithMaxAttempts(1))
 	require.NoError(t, err)
 	_, err = c.Multicall(context.Background(), []evm.Call3{{Target: evmtest.Token(), Data: []byte{0xde, 0xad, 0xbe, 0xef}}}, evm.Latest)
 	return err
@@ -406,7 +406,7 @@ func evmMulticallFailed(t *testing.T) error {
 func evmRevert(t *testing.T) error {
 	srv := answer(t, http.StatusOK, "application/json", `{"jsonrpc":"2.0","id":1,"error":{"code":-32000,"message":"Execution reverted","data":"0x08c379a0000000000000000000000000000000000000000000000000000000000000002000000000000000000000000000000000000000000000000000000000000000026`+
 		`45524332303a207472616e7366657220616d6f756e7420657863656564732062616c616e63650000000000000000000000000000000000000000000000000000"}}`)
-	c, err := evm.New(srv.URL, "k3y", nodeaccess.WithoutRetries())
+	c, err := evm.New(srv.URL, "k3y", nodeaccess.WithMaxAttempts(1))
 	require.NoError(t, err)
 	_, err = c.Call(context.Background(), evm.CallMsg{To: [20]byte{1}}, evm.Latest)
 	return err

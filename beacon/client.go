@@ -30,8 +30,12 @@ type Client struct {
 // (15 minutes) and a body cap of DefaultMaxStateBytes (4 GiB), not the
 // nodeaccess defaults for ordinary calls; nodeaccess.WithTimeout and
 // nodeaccess.WithMaxResponseBytes replace them.
-func New(baseURL, key string, opts ...nodeaccess.Option) (*Client, error) {
-	t, err := transport.New(transport.Settings{Chain: "beacon", BaseURL: baseURL, Key: key, Options: opts})
+func New(baseURL, key string, opts ...nodeaccess.BeaconOption) (*Client, error) {
+	fs, err := transport.Options("beacon", opts, ownOption)
+	if err != nil {
+		return nil, err
+	}
+	t, err := transport.New(transport.Settings{Chain: "beacon", BaseURL: baseURL, Key: key, Options: fs})
 	if err != nil {
 		return nil, err
 	}
@@ -67,7 +71,7 @@ func New(baseURL, key string, opts ...nodeaccess.Option) (*Client, error) {
 // (url.PathEscape). For a base URL with a path of its own ("https://host/v1"
 // and a key), call New. The refusal is an error over a *nodeaccess.InputError
 // whose message quotes no part of the URL.
-func NewFromURL(endpoint string, opts ...nodeaccess.Option) (*Client, error) {
+func NewFromURL(endpoint string, opts ...nodeaccess.BeaconOption) (*Client, error) {
 	ep, err := transport.ParseEndpoint("beacon.NewFromURL", endpoint, "beacon/{key}")
 	if err != nil {
 		return nil, fmt.Errorf("beacon: %w", err)

@@ -11,7 +11,6 @@ import (
 
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/beacon"
-	"github.com/nodeaccess/nodeaccess/evm"
 	"github.com/nodeaccess/nodeaccess/internal/testkit"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -31,9 +30,9 @@ var fast = nodeaccess.WithBackoff(time.Millisecond, 2*time.Millisecond)
 
 // gockClient returns a client whose requests gock answers (see
 // testkit.GockHTTPClient: unmatched requests and unused mocks fail the test).
-func gockClient(t *testing.T, opts ...nodeaccess.Option) *beacon.Client {
+func gockClient(t *testing.T, opts ...nodeaccess.BeaconOption) *beacon.Client {
 	t.Helper()
-	opts = append([]nodeaccess.Option{nodeaccess.WithHTTPClient(testkit.GockHTTPClient(t))}, opts...)
+	opts = append([]nodeaccess.BeaconOption{nodeaccess.WithHTTPClient(testkit.GockHTTPClient(t))}, opts...)
 	c, err := beacon.New(testBase, testKey, opts...)
 	require.NoError(t, err)
 	return c
@@ -50,7 +49,7 @@ func mockState(t *testing.T, id, accept string) *gock.Response {
 var serve = testkit.Serve
 
 // newClient returns a client for a test server, failing the test on error.
-func newClient(t testing.TB, base string, opts ...nodeaccess.Option) *beacon.Client {
+func newClient(t testing.TB, base string, opts ...nodeaccess.BeaconOption) *beacon.Client {
 	t.Helper()
 	c, err := beacon.New(base, testKey, opts...)
 	require.NoError(t, err)
@@ -92,10 +91,9 @@ func TestNew(t *testing.T) {
 	assert.Equal(t, beacon.EncodingJSON, c.Encoding())
 	assert.Equal(t, beacon.MinimalPreset(), c.Preset())
 
-	for name, opts := range map[string][]nodeaccess.Option{
+	for name, opts := range map[string][]nodeaccess.BeaconOption{
 		"unknown encoding":  {beacon.WithEncoding(beacon.Encoding(3))},
 		"incomplete preset": {beacon.WithPreset(beacon.Preset{Name: "incomplete"})},
-		"evm option":        {evm.WithPathSuffix("evm")},
 		"bad nodeaccess op": {nodeaccess.WithTimeout(-1)},
 	} {
 		_, err := beacon.New(testBase, testKey, opts...)
@@ -103,14 +101,6 @@ func TestNew(t *testing.T) {
 		assert.ErrorIs(t, err, nodeaccess.ErrInvalidInput, name)
 		assert.NotContains(t, err.Error(), testKey, name)
 	}
-	_, err = beacon.New(testBase, testKey, evm.WithPathSuffix("evm"))
-	assert.Contains(t, err.Error(), "evm.WithPathSuffix is an option of another package, not of beacon")
-	// beacon options are refused by other chains' clients.
-	_, err = evm.New(testBase, testKey, beacon.WithEncoding(beacon.EncodingSSZ))
-	require.Error(t, err)
-	assert.Contains(t, err.Error(), "beacon.WithEncoding is an option of another package, not of evm")
-	_, err = evm.New(testBase, testKey, beacon.WithPreset(beacon.MinimalPreset()))
-	assert.Contains(t, err.Error(), "beacon.WithPreset is an option of another package, not of evm")
 
 	for _, bad := range []struct{ base, key string }{{"", testKey}, {"ftp://x", testKey}, {testBase, ""}, {testBase, "a/b"}, {testBase + "?k=" + testKey, testKey}} {
 		_, err := beacon.New(bad.base, bad.key)

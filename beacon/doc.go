@@ -181,9 +181,9 @@
 // # Options
 //
 // The package has two kinds of option, and no more. Options given to New
-// are nodeaccess.Option values, shared with every chain package, and
-// configure the client once: its HTTP stack, retries and timeouts, and
-// beacon's own WithEncoding and WithPreset (the network's preset). A
+// (nodeaccess options, shared with every chain package, and beacon's own
+// WithEncoding and WithPreset, the network's preset) configure the client
+// once: its HTTP stack, retries and timeouts, the encoding it asks for. A
 // ReadOption belongs to one read instead, a Client call (State,
 // DownloadState) or a decoder (DecodeSSZ, UnmarshalSSZ, DecodeJSON,
 // ReadState), which has no client to configure: WithProgress, WithoutVerify,

@@ -288,7 +288,7 @@ func TestDownloadCap(t *testing.T) {
 		}
 	}
 	srv, _ := serve(t, claim(beacon.DefaultMaxStateBytes+1))
-	c := newClient(t, srv.URL, nodeaccess.WithoutRetries())
+	c := newClient(t, srv.URL, nodeaccess.WithMaxAttempts(1))
 	var buf bytes.Buffer
 	_, err := c.DownloadState(context.Background(), beacon.Head, &buf)
 	assert.ErrorIs(t, err, nodeaccess.ErrResponseTooLarge)
@@ -296,7 +296,7 @@ func TestDownloadCap(t *testing.T) {
 	assert.Zero(t, buf.Len())
 
 	srv, _ = serve(t, claim(nodeaccess.DefaultMaxResponseBytes+1))
-	c = newClient(t, srv.URL, nodeaccess.WithoutRetries())
+	c = newClient(t, srv.URL, nodeaccess.WithMaxAttempts(1))
 	_, err = c.DownloadState(context.Background(), beacon.Head, &bytes.Buffer{})
 	assert.NotErrorIs(t, err, nodeaccess.ErrResponseTooLarge, "the state's cap is above the ordinary one")
 	assert.ErrorIs(t, err, io.ErrUnexpectedEOF)

@@ -18,8 +18,8 @@ import (
 // printed).
 func TestNewFromURLShapes(t *testing.T) {
 	testkit.CheckNewFromURL(t, testkit.NewFromURLCheck{
-		New: func(endpoint string, opts ...nodeaccess.Option) (fmt.Stringer, error) {
-			return beacon.NewFromURL(endpoint, opts...)
+		New: func(endpoint string, opt nodeaccess.Option) (fmt.Stringer, error) {
+			return beacon.NewFromURL(endpoint, opt)
 		},
 		Shapes: map[string][]string{"beacon/{key}": {"beacon/{key}/eth/v2/debug/beacon/states/head"}},
 		Call: func(ctx context.Context, c fmt.Stringer) error {

@@ -35,8 +35,8 @@ func unicodeEscaped(key string) string {
 type leakWatch struct{ testkit.Recorder }
 
 // options makes a client report to w, with quick retries.
-func (w *leakWatch) options() []nodeaccess.Option {
-	return append(w.Options(), fast)
+func (w *leakWatch) options() []nodeaccess.BeaconOption {
+	return []nodeaccess.BeaconOption{w.Option(), fast}
 }
 
 // check fails unless err is an error whose renderings, typed fields, hook

@@ -71,17 +71,29 @@ const (
 type encodingKey struct{}
 type presetKey struct{}
 
+// option is an option of this package. The embedded interface is never
+// set: it only makes option a nodeaccess.BeaconOption.
+type option struct {
+	nodeaccess.BeaconOption
+	apply config.Func
+}
+
+func ownOption(o nodeaccess.BeaconOption) (config.Func, bool) {
+	op, ok := o.(option)
+	return op.apply, ok
+}
+
 // WithEncoding sets the body format the client asks for (EncodingAuto by
 // default). Whatever was asked, each response is decoded by its own
 // Content-Type, so a node that answers JSON to a request for SSZ still works.
-func WithEncoding(e Encoding) nodeaccess.Option {
-	return func(c *config.Config) error {
+func WithEncoding(e Encoding) nodeaccess.BeaconOption {
+	return option{apply: func(c *config.Config) error {
 		if e > EncodingJSON {
 			return fmt.Errorf("beacon: WithEncoding: unknown encoding %d", uint8(e))
 		}
-		c.SetExt("beacon", "WithEncoding", encodingKey{}, e)
+		c.SetExt(encodingKey{}, e)
 		return nil
-	}
+	}}
 }
 
 // WithPreset sets the preset states are decoded with: MainnetPreset (the
@@ -89,15 +101,15 @@ func WithEncoding(e Encoding) nodeaccess.Option {
 // consensus-specs test vectors), or a custom one, which must pass
 // Preset.Validate. The zero Preset means MainnetPreset, as it does in
 // State.Preset and as a ReadOption.
-func WithPreset(p Preset) nodeaccess.Option {
-	return func(c *config.Config) error {
+func WithPreset(p Preset) nodeaccess.BeaconOption {
+	return option{apply: func(c *config.Config) error {
 		if p == (Preset{}) {
 			p = MainnetPreset()
 		}
 		if err := p.Validate(); err != nil {
 			return fmt.Errorf("beacon: WithPreset: %w", err)
 		}
-		c.SetExt("beacon", "WithPreset", presetKey{}, p)
+		c.SetExt(presetKey{}, p)
 		return nil
-	}
+	}}
 }

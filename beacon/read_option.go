@@ -6,7 +6,7 @@ package beacon
 // AssumeVersion, and a Preset itself (MinimalPreset(), say), which reads
 // with that preset instead of the client's or the mainnet one.
 //
-// Why a kind of its own beside nodeaccess.Option: the options given to New
+// Why a kind of its own beside New's options: the options given to New
 // configure a client once (its HTTP stack, retries, the encoding it asks
 // for, the preset of its network), while a ReadOption belongs to one read (a
 // progress bar for this download, the size of this file, the fork of this

@@ -269,7 +269,7 @@ func TestMulticallWays(t *testing.T) {
 			}
 		}
 	}
-	na, err := evm.New(serverURL, benchKey, evm.WithPathSuffix("mc"), nodeaccess.WithoutRetries())
+	na, err := evm.New(serverURL, benchKey, evm.WithPathSuffix("mc"), nodeaccess.WithMaxAttempts(1))
 	if err != nil {
 		t.Fatal(err)
 	}

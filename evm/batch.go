@@ -39,14 +39,14 @@ type maxBatchKey struct{}
 // carries at most (DefaultMaxBatchSize unless set); n must be at least 1.
 // Set it to the provider's cap: a higher n costs fewer HTTP requests, but
 // a server that refuses the size makes SendBatch resend in smaller pieces.
-func WithMaxBatchSize(n int) nodeaccess.Option {
-	return func(c *config.Config) error {
+func WithMaxBatchSize(n int) nodeaccess.EVMOption {
+	return option{apply: func(c *config.Config) error {
 		if n < 1 {
 			return fmt.Errorf("evm: WithMaxBatchSize: %d calls is below 1", n)
 		}
-		c.SetExt("evm", "WithMaxBatchSize", maxBatchKey{}, n)
+		c.SetExt(maxBatchKey{}, n)
 		return nil
-	}
+	}}
 }
 
 // ErrBatchNotSent is the error of a BatchResult whose Batch was not sent

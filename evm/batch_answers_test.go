@@ -71,7 +71,7 @@ func TestBatchLoneAnswerIsOneCalls(t *testing.T) {
 						one = "[" + one + "]"
 					}
 					return 200, one
-				}, nodeaccess.WithoutRetries())
+				}, nodeaccess.WithMaxAttempts(1))
 				var b evm.Batch
 				res := make([]*evm.BatchResult[[]byte], n)
 				for i := range res {
@@ -115,7 +115,7 @@ func TestBatchLoneRevertWithoutID(t *testing.T) {
 				if array {
 					one = "[" + one + "]"
 				}
-				node, c := newBatchNode(t, func(int, []batchReq) (int, string) { return 200, one }, nodeaccess.WithoutRetries())
+				node, c := newBatchNode(t, func(int, []batchReq) (int, string) { return 200, one }, nodeaccess.WithMaxAttempts(1))
 				var b evm.Batch
 				r1, r2, r3 := b.Call(evm.CallMsg{To: token}, evm.Latest), b.Call(evm.CallMsg{To: token}, evm.Latest), b.Code(token, evm.Latest)
 				require.NoError(t, c.SendBatch(t.Context(), &b), msg)

@@ -75,7 +75,7 @@ func TestBatchTooLargeIsSentSmaller(t *testing.T) {
 		t.Run(fmt.Sprintf("%s %d", tc.file, tc.status), func(t *testing.T) {
 			t.Parallel()
 			node, c := newBatchNode(t, refuseAbove(t, 20, tc.status, tc.file),
-				evm.WithMaxBatchSize(50), nodeaccess.WithoutRetries())
+				evm.WithMaxBatchSize(50), nodeaccess.WithMaxAttempts(1))
 			var b evm.Batch
 			res := make([]*evm.BatchResult[[]byte], 50)
 			for i := range res {
@@ -322,7 +322,7 @@ func TestBatchKeyNeverShown(t *testing.T) {
 			t.Parallel()
 			var mu sync.Mutex
 			var shown []string
-			_, c := newBatchNode(t, tc.answer, nodeaccess.WithoutRetries(), nodeaccess.WithHook(func(_ context.Context, a nodeaccess.Attempt) {
+			_, c := newBatchNode(t, tc.answer, nodeaccess.WithMaxAttempts(1), nodeaccess.WithHook(func(_ context.Context, a nodeaccess.Attempt) {
 				mu.Lock()
 				defer mu.Unlock()
 				shown = append(shown, fmt.Sprintf("%+v", a))

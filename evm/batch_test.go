@@ -37,7 +37,7 @@ type batchNode struct {
 	answer func(n int, reqs []batchReq) (status int, body string)
 }
 
-func newBatchNode(t *testing.T, answer func(n int, reqs []batchReq) (int, string), opts ...nodeaccess.Option) (*batchNode, *evm.Client) {
+func newBatchNode(t *testing.T, answer func(n int, reqs []batchReq) (int, string), opts ...nodeaccess.EVMOption) (*batchNode, *evm.Client) {
 	t.Helper()
 	bn := &batchNode{answer: answer}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -226,7 +226,7 @@ func TestBatchSplitsAboveMaxSize(t *testing.T) {
 	} {
 		t.Run(fmt.Sprintf("%d by %d", tc.calls, tc.max), func(t *testing.T) {
 			t.Parallel()
-			var opts []nodeaccess.Option
+			var opts []nodeaccess.EVMOption
 			if tc.max > 0 {
 				opts = append(opts, evm.WithMaxBatchSize(tc.max))
 			}

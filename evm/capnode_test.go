@@ -86,7 +86,7 @@ type rpcCall struct {
 }
 
 // newCapNode starts a capNode and returns it with a client of it.
-func newCapNode(t *testing.T, max int, whole, lax bool, opts ...nodeaccess.Option) (*capNode, *evm.Client) {
+func newCapNode(t *testing.T, max int, whole, lax bool, opts ...nodeaccess.EVMOption) (*capNode, *evm.Client) {
 	t.Helper()
 	tooBig, err := os.ReadFile(tooBigFile)
 	require.NoError(t, err)

@@ -24,27 +24,44 @@ type Client struct {
 
 type pathSuffixKey struct{}
 
+// option is an option of this package. The embedded interface is never
+// set: it only makes option a nodeaccess.EVMOption.
+type option struct {
+	nodeaccess.EVMOption
+	apply config.Func
+}
+
+func ownOption(o nodeaccess.EVMOption) (config.Func, bool) {
+	op, ok := o.(option)
+	return op.apply, ok
+}
+
 // WithPathSuffix puts the JSON-RPC endpoint below the key: with suffix "evm"
 // the client posts to {base}/{key}/evm instead of {base}/{key}, which is
 // where node-access services serve Hyperliquid's EVM.
-func WithPathSuffix(suffix string) nodeaccess.Option {
-	return func(c *config.Config) error {
+func WithPathSuffix(suffix string) nodeaccess.EVMOption {
+	return option{apply: func(c *config.Config) error {
 		s := strings.Trim(suffix, "/")
 		for _, seg := range strings.Split(s, "/") {
 			if seg == "" || seg == "." || seg == ".." || strings.ContainsAny(seg, "?#{}% \t\r\n") {
 				return fmt.Errorf("evm: WithPathSuffix: bad path suffix %q", suffix)
 			}
 		}
-		c.SetExt("evm", "WithPathSuffix", pathSuffixKey{}, s)
+		c.SetExt(pathSuffixKey{}, s)
 		return nil
-	}
+	}}
 }
 
 // New returns a client for the node at baseURL with the access key key; it
 // posts JSON-RPC to {baseURL}/{key}. Options from the nodeaccess package
-// (retries, timeouts, HTTP client, hooks) and WithPathSuffix apply.
-func New(baseURL, key string, opts ...nodeaccess.Option) (*Client, error) {
-	t, err := transport.New(transport.Settings{Chain: "evm", BaseURL: baseURL, Key: key, Options: opts})
+// (retries, timeouts, HTTP client, hooks, budget) and of this package
+// (WithPathSuffix, WithMaxBatchSize) apply.
+func New(baseURL, key string, opts ...nodeaccess.EVMOption) (*Client, error) {
+	fs, err := transport.Options("evm", opts, ownOption)
+	if err != nil {
+		return nil, err
+	}
+	t, err := transport.New(transport.Settings{Chain: "evm", BaseURL: baseURL, Key: key, Options: fs})
 	if err != nil {
 		return nil, err
 	}
@@ -81,13 +98,13 @@ func New(baseURL, key string, opts ...nodeaccess.Option) (*Client, error) {
 // path of its own ("https://host/v2" and a key), call New. The refusal is an
 // error over a *nodeaccess.InputError whose message quotes no part of the
 // URL.
-func NewFromURL(endpoint string, opts ...nodeaccess.Option) (*Client, error) {
+func NewFromURL(endpoint string, opts ...nodeaccess.EVMOption) (*Client, error) {
 	ep, err := transport.ParseEndpoint("evm.NewFromURL", endpoint, "{key}", "{key}/evm")
 	if err != nil {
 		return nil, fmt.Errorf("evm: %w", err)
 	}
 	if ep.Shape == "{key}/evm" {
-		opts = append([]nodeaccess.Option{WithPathSuffix("evm")}, opts...)
+		opts = append([]nodeaccess.EVMOption{WithPathSuffix("evm")}, opts...)
 	}
 	return New(ep.Base, ep.Key, opts...)
 }

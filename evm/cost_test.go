@@ -65,13 +65,13 @@ func (n *costNode) count(method string) int {
 
 // costClient returns a client of node and a func that returns (and forgets)
 // the units of each attempt its hook saw, by operation.
-func costClient(t *testing.T, node *costNode, opts ...nodeaccess.Option) (*evm.Client, func() map[string][]int) {
+func costClient(t *testing.T, node *costNode, opts ...nodeaccess.EVMOption) (*evm.Client, func() map[string][]int) {
 	t.Helper()
 	srv := httptest.NewServer(node)
 	t.Cleanup(srv.Close)
 	var mu sync.Mutex
 	seen := map[string][]int{}
-	opts = append([]nodeaccess.Option{nodeaccess.WithHook(func(_ context.Context, a nodeaccess.Attempt) {
+	opts = append([]nodeaccess.EVMOption{nodeaccess.WithHook(func(_ context.Context, a nodeaccess.Attempt) {
 		mu.Lock()
 		seen[a.Op] = append(seen[a.Op], a.Units)
 		mu.Unlock()
@@ -156,7 +156,7 @@ func TestCallUnitsHeadCharged(t *testing.T) {
 // counts as archive (never under-counted), the tags still count 1.
 func TestCallUnitsHeadUnknown(t *testing.T) {
 	node := &costNode{head: 1000, headFails: true}
-	c, seen := costClient(t, node, nodeaccess.WithBudget(bigBudget(t)), nodeaccess.WithoutRetries())
+	c, seen := costClient(t, node, nodeaccess.WithBudget(bigBudget(t)), nodeaccess.WithMaxAttempts(1))
 	ctx := context.Background()
 	_, err := c.Call(ctx, callTo, evm.BlockNumber(999))
 	require.NoError(t, err)

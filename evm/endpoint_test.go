@@ -18,8 +18,8 @@ import (
 // "/<KEY>/info" was read as the key "info", and the real key printed).
 func TestNewFromURLShapes(t *testing.T) {
 	testkit.CheckNewFromURL(t, testkit.NewFromURLCheck{
-		New: func(endpoint string, opts ...nodeaccess.Option) (fmt.Stringer, error) {
-			return evm.NewFromURL(endpoint, opts...)
+		New: func(endpoint string, opt nodeaccess.Option) (fmt.Stringer, error) {
+			return evm.NewFromURL(endpoint, opt)
 		},
 		Shapes: map[string][]string{"{key}": {"{key}"}, "{key}/evm": {"{key}/evm"}},
 		Call: func(ctx context.Context, c fmt.Stringer) error {

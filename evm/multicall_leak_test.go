@@ -59,7 +59,7 @@ func TestMulticallKeyNeverShows(t *testing.T) {
 				}))
 				defer srv.Close()
 				var rec testkit.Recorder
-				c, err := evm.New(srv.URL, key, append(rec.Options(), nodeaccess.WithoutRetries())...)
+				c, err := evm.New(srv.URL, key, rec.Option(), nodeaccess.WithMaxAttempts(1))
 				require.NoError(t, err)
 				in := []evm.Call3{{Target: token, AllowFailure: true}, {Target: mcOther, AllowFailure: mode != "required" && mode != "marked"}}
 				res, err := c.Multicall(context.Background(), in, evm.Latest)

@@ -91,7 +91,7 @@ func TestAggregateMarksRequiredFailed(t *testing.T) {
 	node := &aggregateNode{t: t}
 	srv := httptest.NewServer(node)
 	t.Cleanup(srv.Close)
-	c, err := New(srv.URL, "k3y", nodeaccess.WithoutRetries())
+	c, err := New(srv.URL, "k3y", nodeaccess.WithMaxAttempts(1))
 	require.NoError(t, err)
 	r := rand.New(rand.NewPCG(5, 6))
 	failed := 0

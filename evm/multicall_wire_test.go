@@ -102,7 +102,7 @@ func TestMulticallWireMalformed(t *testing.T) {
 		"a number":                 {`42`, "want a hex string"},
 	} {
 		t.Run(name, func(t *testing.T) {
-			c := gockClient(t, nodeaccess.WithoutRetries())
+			c := gockClient(t, nodeaccess.WithMaxAttempts(1))
 			mockRPC(t, "/"+testKey, mcRequest("0"), `{"jsonrpc":"2.0","id":1,"result":`+tc.result+`}`)
 			res, err := c.Multicall(context.Background(), mcCalls, evm.BlockNumber(0x10))
 			assert.Nil(t, res)
@@ -126,7 +126,7 @@ func TestMulticallBadOptions(t *testing.T) {
 // When the second run fails too, the error says the call is unknown and
 // keeps the aggregate's revert.
 func TestMulticallWireRequiredFailsRerunFails(t *testing.T) {
-	c := gockClient(t, nodeaccess.WithoutRetries())
+	c := gockClient(t, nodeaccess.WithMaxAttempts(1))
 	reason := hex.EncodeToString([]byte("Multicall3: call failed"))
 	mockRPC(t, "/"+testKey, mcRequest("0"),
 		`{"jsonrpc":"2.0","id":1,"error":{"code":3,"message":"execution reverted: Multicall3: call failed","data":"0x08c379a0`+
@@ -159,7 +159,7 @@ func TestMulticallCancelled(t *testing.T) {
 func TestMulticallCancelledBeforeRerun(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	c := gockClient(t, nodeaccess.WithoutRetries(), nodeaccess.WithHook(func(context.Context, nodeaccess.Attempt) { cancel() }))
+	c := gockClient(t, nodeaccess.WithMaxAttempts(1), nodeaccess.WithHook(func(context.Context, nodeaccess.Attempt) { cancel() }))
 	reason := hex.EncodeToString([]byte("Multicall3: call failed"))
 	mockRPC(t, "/"+testKey, mcRequest("0"),
 		`{"jsonrpc":"2.0","id":1,"error":{"code":3,"message":"execution reverted","data":"0x08c379a0`+

@@ -74,7 +74,7 @@ func TestNodeBatchTooLargeSplits(t *testing.T) {
 	env := simNode(t)
 	var mu sync.Mutex
 	var sizes []int
-	c, err := env.srv.Client(nodeaccess.WithoutRetries(), evm.WithMaxBatchSize(1001),
+	c, err := env.srv.Client(nodeaccess.WithMaxAttempts(1), evm.WithMaxBatchSize(1001),
 		nodeaccess.WithHook(func(_ context.Context, a nodeaccess.Attempt) {
 			mu.Lock()
 			sizes = append(sizes, len(a.Batch))

@@ -37,7 +37,7 @@ func probeNode(t *testing.T) *evm.Client {
 			common.HexToHash("0x01"): common.HexToHash("0x02"),
 		}},
 	}))
-	c, err := srv.Client(nodeaccess.WithoutRetries())
+	c, err := srv.Client(nodeaccess.WithMaxAttempts(1))
 	require.NoError(t, err)
 	return c
 }

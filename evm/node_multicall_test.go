@@ -25,11 +25,11 @@ import (
 
 // unitsSeen returns a client of the shared node whose hook records the
 // operation and units of each attempt, and a func that returns them.
-func unitsSeen(t *testing.T, srv *evmtest.Server, opts ...nodeaccess.Option) (*evm.Client, func() []string) {
+func unitsSeen(t *testing.T, srv *evmtest.Server, opts ...nodeaccess.EVMOption) (*evm.Client, func() []string) {
 	t.Helper()
 	var mu sync.Mutex
 	var seen []string
-	opts = append([]nodeaccess.Option{nodeaccess.WithoutRetries(), nodeaccess.WithHook(func(_ context.Context, a nodeaccess.Attempt) {
+	opts = append([]nodeaccess.EVMOption{nodeaccess.WithMaxAttempts(1), nodeaccess.WithHook(func(_ context.Context, a nodeaccess.Attempt) {
 		mu.Lock()
 		seen = append(seen, a.Op+"="+string(rune('0'+a.Units)))
 		mu.Unlock()

@@ -127,7 +127,7 @@ func startSimNode() (*simEnv, error) {
 		env.srv.Close()
 		return nil, err
 	}
-	env.client, err = env.srv.Client(nodeaccess.WithoutRetries())
+	env.client, err = env.srv.Client(nodeaccess.WithMaxAttempts(1))
 	if err != nil {
 		env.srv.Close()
 		return nil, err
@@ -204,7 +204,7 @@ func simOptions(funded common.Address) []evmtest.Option {
 func simOwnNode(t *testing.T) (*evmtest.Server, *evm.Client) {
 	t.Helper()
 	srv := evmtest.NewT(t, simOptions(simNode(t).funded)...)
-	c, err := srv.Client(nodeaccess.WithoutRetries())
+	c, err := srv.Client(nodeaccess.WithMaxAttempts(1))
 	require.NoError(t, err)
 	return srv, c
 }
@@ -636,7 +636,7 @@ func TestNodeWrongKey(t *testing.T) {
 	t.Parallel()
 	env := simNode(t)
 	for _, k := range []string{"wrong-key", simAccessKey + "0", simAccessKey[:len(simAccessKey)-1]} {
-		c, err := evm.New(env.url, k, nodeaccess.WithoutRetries())
+		c, err := evm.New(env.url, k, nodeaccess.WithMaxAttempts(1))
 		require.NoError(t, err)
 		_, err = c.Code(t.Context(), simContract, evm.Latest)
 		assert.ErrorIs(t, err, nodeaccess.ErrUnauthorized, k)

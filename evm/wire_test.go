@@ -23,9 +23,9 @@ const (
 
 // gockClient returns a client whose requests gock answers (see
 // testkit.GockHTTPClient: unmatched requests and unused mocks fail the test).
-func gockClient(t *testing.T, opts ...nodeaccess.Option) *evm.Client {
+func gockClient(t *testing.T, opts ...nodeaccess.EVMOption) *evm.Client {
 	t.Helper()
-	opts = append([]nodeaccess.Option{nodeaccess.WithHTTPClient(testkit.GockHTTPClient(t))}, opts...)
+	opts = append([]nodeaccess.EVMOption{nodeaccess.WithHTTPClient(testkit.GockHTTPClient(t))}, opts...)
 	c, err := evm.New(testBase, testKey, opts...)
 	require.NoError(t, err)
 	return c

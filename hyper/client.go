@@ -3,6 +3,7 @@ package hyper
 import (
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/nodeaccess/nodeaccess"
@@ -39,24 +40,33 @@ type Client struct {
 
 type publicURLKey struct{}
 
+// option is an option of this package: a setting of its own (apply), or
+// the options WithEVM hands to the EVM client (evm). The embedded
+// interface is never set: it only makes option a nodeaccess.HyperOption.
+type option struct {
+	nodeaccess.HyperOption
+	apply config.Func
+	evm   []nodeaccess.EVMOption
+}
+
 // WithPublicURL sends the requests only the public API serves (AllMids) to
 // rawURL instead of MainnetAPIURL: an absolute http or https URL without
 // query, fragment or user info, such as a proxy in front of the public API.
 // The public API never receives the node's access key; a URL that holds the
 // key anywhere is refused.
-func WithPublicURL(rawURL string) nodeaccess.Option {
+func WithPublicURL(rawURL string) nodeaccess.HyperOption {
 	return publicURLOption("WithPublicURL", rawURL)
 }
 
 // WithTestnet sends the requests only the public API serves to testnet's
 // public API (TestnetAPIURL). It does not change the node's URL: pass a
 // testnet node's base URL to New as well.
-func WithTestnet() nodeaccess.Option {
+func WithTestnet() nodeaccess.HyperOption {
 	return publicURLOption("WithTestnet", TestnetAPIURL)
 }
 
-func publicURLOption(name, rawURL string) nodeaccess.Option {
-	return func(c *config.Config) error {
+func publicURLOption(name, rawURL string) nodeaccess.HyperOption {
+	return option{apply: func(c *config.Config) error {
 		// The messages quote no more than the scheme and the host, so that
 		// a key put into the URL by mistake is not repeated in an error.
 		u, err := url.Parse(rawURL)
@@ -68,22 +78,49 @@ func publicURLOption(name, rawURL string) nodeaccess.Option {
 		case u.User != nil || u.RawQuery != "" || u.ForceQuery || u.Fragment != "":
 			return fmt.Errorf("%s: the public API URL for host %q has user info, a query or a fragment", name, u.Host)
 		}
-		c.SetExt(chain, name, publicURLKey{}, strings.TrimRight(rawURL, "/"))
+		c.SetExt(publicURLKey{}, strings.TrimRight(rawURL, "/"))
 		return nil
-	}
+	}}
+}
+
+// WithEVM hands opts to the EVM client (EVM()) alone, after the
+// nodeaccess options given to New, which the EVM client shares: options
+// of package evm, such as evm.WithMaxBatchSize for the batch size your
+// provider's HyperEVM endpoint accepts, or nodeaccess options meant for
+// the EVM alone (a budget of its own, say). The EVM client's path is
+// always {key}/evm: an evm.WithPathSuffix among opts is overridden.
+func WithEVM(opts ...nodeaccess.EVMOption) nodeaccess.HyperOption {
+	return option{evm: slices.Clone(opts)}
 }
 
 // New returns a client for the Hyperliquid node at baseURL with the access
 // key key. Options from the nodeaccess package (retries, timeouts, HTTP
-// client, hooks, logger) apply to all three endpoints: the node's /info, the
-// public API and the EVM client. WithPublicURL and WithTestnet choose the
-// public API. evm.WithMaxBatchSize applies to the EVM client alone (EVM()):
-// set it to the batch size your provider's HyperEVM endpoint accepts. Other
-// options of other chain packages are refused, evm.WithPathSuffix too (the
-// EVM client's path is always {key}/evm).
-func New(baseURL, key string, opts ...nodeaccess.Option) (*Client, error) {
-	opts, evmOnly := splitEVMOptions(opts)
-	node, err := transport.New(transport.Settings{Chain: chain, BaseURL: baseURL, Key: key, Options: opts})
+// client, hooks, logger, budget) apply to all three endpoints: the node's
+// /info, the public API and the EVM client (the public API has a budget of
+// its own: WithPublicBudget). WithPublicURL and WithTestnet choose the
+// public API; WithEVM gives options to the EVM client alone.
+func New(baseURL, key string, opts ...nodeaccess.HyperOption) (*Client, error) {
+	var (
+		shared  []nodeaccess.EVMOption // the nodeaccess options, for the EVM client
+		evmOnly []nodeaccess.EVMOption
+	)
+	fs, err := transport.Options(chain, opts, func(o nodeaccess.HyperOption) (config.Func, bool) {
+		switch o := o.(type) {
+		case option:
+			if o.apply == nil { // WithEVM
+				evmOnly = append(evmOnly, o.evm...)
+				return func(*config.Config) error { return nil }, true
+			}
+			return o.apply, true
+		case nodeaccess.Option:
+			shared = append(shared, o)
+		}
+		return nil, false
+	})
+	if err != nil {
+		return nil, err
+	}
+	node, err := transport.New(transport.Settings{Chain: chain, BaseURL: baseURL, Key: key, Options: fs})
 	if err != nil {
 		return nil, err
 	}
@@ -101,7 +138,7 @@ func New(baseURL, key string, opts ...nodeaccess.Option) (*Client, error) {
 	// The public API gets a keyless transport of its own, which never sends
 	// the key and masks it in everything it reports.
 	// It has a budget of its own, the public API's weight budget.
-	public, err := transport.New(transport.Settings{Chain: chain, BaseURL: publicURL, Key: key, Keyless: true, Options: publicOptions(node.Config(), opts)})
+	public, err := transport.New(transport.Settings{Chain: chain, BaseURL: publicURL, Key: key, Keyless: true, Options: publicOptions(node.Config(), fs)})
 	if err != nil {
 		return nil, err
 	}
@@ -113,52 +150,14 @@ func New(baseURL, key string, opts ...nodeaccess.Option) (*Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", chain, err)
 	}
-	// The EVM client shares the user's options but not this package's own
-	// (evm.New refuses options of another chain), and takes the ones meant
-	// for it alone.
-	evmOpts := append(append(sharedOptions(opts), evmOnly...), evm.WithPathSuffix("evm"))
+	// The EVM client shares the nodeaccess options, then takes those
+	// WithEVM gave it; its path is always {key}/evm.
+	evmOpts := append(append(shared, evmOnly...), evm.WithPathSuffix("evm"))
 	ec, err := evm.New(baseURL, key, evmOpts...)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", chain, err)
 	}
 	return &Client{node: node, nodeInfo: nodeInfo, public: public, publicInfo: publicInfo, publicURL: publicURL, evm: ec}, nil
-}
-
-// splitEVMOptions takes the options meant for the EVM client alone
-// (evm.WithMaxBatchSize) out of opts. An option that fails on a scratch
-// configuration stays in opts, so that New reports its error.
-func splitEVMOptions(opts []nodeaccess.Option) (rest, evmOnly []nodeaccess.Option) {
-	rest = make([]nodeaccess.Option, 0, len(opts))
-	for _, o := range opts {
-		if o != nil {
-			var scratch config.Config
-			if err := o(&scratch); err == nil && scratch.OnlyExt("evm", "WithMaxBatchSize") {
-				evmOnly = append(evmOnly, o)
-				continue
-			}
-		}
-		rest = append(rest, o)
-	}
-	return rest, evmOnly
-}
-
-// sharedOptions returns opts without the options of this package. Each
-// option is tried on a scratch configuration: one that stores a setting of
-// a chain other than evm is one of ours (New has already refused options of
-// other packages).
-func sharedOptions(opts []nodeaccess.Option) []nodeaccess.Option {
-	out := make([]nodeaccess.Option, 0, len(opts)+1)
-	for _, o := range opts {
-		if o == nil {
-			continue
-		}
-		var scratch config.Config
-		if err := o(&scratch); err == nil && scratch.ForeignExt("evm") != "" {
-			continue
-		}
-		out = append(out, o)
-	}
-	return out
 }
 
 // NewFromURL takes the node's whole endpoint URL as providers show it, with
@@ -180,7 +179,7 @@ func sharedOptions(opts []nodeaccess.Option) []nodeaccess.Option {
 // not %-escaped exactly as it is sent (url.PathEscape). For a base URL with a
 // path of its own, call New. The refusal is an error over a
 // *nodeaccess.InputError whose message quotes no part of the URL.
-func NewFromURL(endpoint string, opts ...nodeaccess.Option) (*Client, error) {
+func NewFromURL(endpoint string, opts ...nodeaccess.HyperOption) (*Client, error) {
 	ep, err := transport.ParseEndpoint("hyper.NewFromURL", endpoint, "{key}", "{key}/info", "{key}/evm")
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", chain, err)

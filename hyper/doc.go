@@ -25,8 +25,8 @@
 //
 // EVM returns an *evm.Client at {base}/{key}/evm for eth_call, eth_getCode
 // and ots_getInternalOperations on HyperEVM (and their batches), made with
-// the same key and shared options; evm.WithMaxBatchSize, passed to New,
-// applies to it alone:
+// the same key and shared options; WithEVM gives it options of its own
+// (evm.WithMaxBatchSize, say):
 //
 //	c, err := hyper.New("https://hyperliquid.node.example", key)
 //	vaults, err := c.UserVaultEquities(ctx, user)
@@ -35,9 +35,9 @@
 //	btc, ok := mids.Price("BTC")
 //	out, err := c.EVM().Call(ctx, evm.CallMsg{To: token, Data: calldata}, evm.Latest)
 //
-// Options are those of New only (nodeaccess.Option, and this package's
-// WithTestnet, WithPublicURL, WithPublicBudget, WithoutPublicBudget): no
-// call takes options of its own; the one per-call choice, the dex of
+// Options are those of New only (nodeaccess options, and this package's
+// WithTestnet, WithPublicURL, WithPublicBudget, WithoutPublicBudget and
+// WithEVM): no call takes options of its own; the one per-call choice, the dex of
 // allMids, is DexMids's argument.
 //
 // NewFromURL takes the node's whole endpoint as providers show it, in

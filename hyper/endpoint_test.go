@@ -23,8 +23,8 @@ func TestNewFromURLShapes(t *testing.T) {
 	// client came from.
 	wire := []string{"{key}/info", "{key}/evm"}
 	testkit.CheckNewFromURL(t, testkit.NewFromURLCheck{
-		New: func(endpoint string, opts ...nodeaccess.Option) (fmt.Stringer, error) {
-			c, err := hyper.NewFromURL(endpoint, opts...)
+		New: func(endpoint string, opt nodeaccess.Option) (fmt.Stringer, error) {
+			c, err := hyper.NewFromURL(endpoint, opt)
 			if err != nil {
 				return nil, err
 			}

@@ -66,7 +66,7 @@ func (s *script) requests() []recorded {
 
 // faultClient returns a client whose node is node and whose public API is
 // public (either may be nil), with fast retries.
-func faultClient(t *testing.T, node, public *script, opts ...nodeaccess.Option) *hyper.Client {
+func faultClient(t *testing.T, node, public *script, opts ...nodeaccess.HyperOption) *hyper.Client {
 	t.Helper()
 	nodeURL, publicURL := "http://127.0.0.1:1", "http://127.0.0.1:1"
 	if node != nil {
@@ -75,7 +75,7 @@ func faultClient(t *testing.T, node, public *script, opts ...nodeaccess.Option) 
 	if public != nil {
 		publicURL = public.srv.URL
 	}
-	opts = append([]nodeaccess.Option{nodeaccess.WithBackoff(time.Millisecond, 2*time.Millisecond), hyper.WithPublicURL(publicURL)}, opts...)
+	opts = append([]nodeaccess.HyperOption{nodeaccess.WithBackoff(time.Millisecond, 2*time.Millisecond), hyper.WithPublicURL(publicURL)}, opts...)
 	c, err := hyper.New(nodeURL, testKey, opts...)
 	require.NoError(t, err)
 	return c

@@ -23,9 +23,9 @@ const (
 // gockClient returns a client whose requests gock answers (see
 // testkit.GockHTTPClient: unmatched requests and unused mocks fail the test,
 // and a request no mock matches never reaches the network).
-func gockClient(t *testing.T, opts ...nodeaccess.Option) *hyper.Client {
+func gockClient(t *testing.T, opts ...nodeaccess.HyperOption) *hyper.Client {
 	t.Helper()
-	opts = append([]nodeaccess.Option{nodeaccess.WithHTTPClient(testkit.GockHTTPClient(t))}, opts...)
+	opts = append([]nodeaccess.HyperOption{nodeaccess.WithHTTPClient(testkit.GockHTTPClient(t))}, opts...)
 	c, err := hyper.New(testBase, testKey, opts...)
 	require.NoError(t, err)
 	return c

@@ -38,8 +38,8 @@ func echoServer(t *testing.T, status int, ctype string, body func(path string) s
 type observed struct{ testkit.Recorder }
 
 // options makes a client report to o, with quick retries.
-func (o *observed) options() []nodeaccess.Option {
-	return append(o.Options(), nodeaccess.WithBackoff(time.Millisecond, 2*time.Millisecond))
+func (o *observed) options() []nodeaccess.HyperOption {
+	return []nodeaccess.HyperOption{o.Option(), nodeaccess.WithBackoff(time.Millisecond, 2*time.Millisecond)}
 }
 
 // check fails when the key shows in a hook payload or the log.

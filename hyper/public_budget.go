@@ -66,29 +66,29 @@ type publicBudget struct {
 // nodeaccess.WithBudget, a budget of the node-access plan, applies to the
 // node's requests and the EVM client's only: the public API is not part of
 // the plan.
-func WithPublicBudget(l nodeaccess.Limiter) nodeaccess.Option {
-	return func(c *config.Config) error {
+func WithPublicBudget(l nodeaccess.Limiter) nodeaccess.HyperOption {
+	return option{apply: func(c *config.Config) error {
 		if l == nil {
 			return errors.New("WithPublicBudget: nil Limiter (use WithoutPublicBudget to turn the budget off)")
 		}
-		c.SetExt(chain, "WithPublicBudget", publicBudgetKey{}, publicBudget{l: l})
+		c.SetExt(publicBudgetKey{}, publicBudget{l: l})
 		return nil
-	}
+	}}
 }
 
 // WithoutPublicBudget turns the public API's weight budget off: requests to
 // the public API then wait for nothing, and a 429 is only retried.
-func WithoutPublicBudget() nodeaccess.Option {
-	return func(c *config.Config) error {
-		c.SetExt(chain, "WithoutPublicBudget", publicBudgetKey{}, publicBudget{off: true})
+func WithoutPublicBudget() nodeaccess.HyperOption {
+	return option{apply: func(c *config.Config) error {
+		c.SetExt(publicBudgetKey{}, publicBudget{off: true})
 		return nil
-	}
+	}}
 }
 
 // publicOptions are the options of the public API's transport: the public
 // weights first (so that the user's WithCost wins), the user's options,
 // and last the public budget, which replaces any nodeaccess.WithBudget.
-func publicOptions(cfg *config.Config, opts []nodeaccess.Option) []nodeaccess.Option {
+func publicOptions(cfg *config.Config, opts []config.Func) []config.Func {
 	var l nodeaccess.Limiter
 	switch v, ok := cfg.Ext(publicBudgetKey{}); {
 	case !ok:
@@ -96,11 +96,19 @@ func publicOptions(cfg *config.Config, opts []nodeaccess.Option) []nodeaccess.Op
 	case !v.(publicBudget).off:
 		l = v.(publicBudget).l
 	}
-	out := make([]nodeaccess.Option, 0, len(opts)+2)
-	out = append(out, nodeaccess.WithCost("allMids", WeightAllMids), nodeaccess.WithCost("userVaultEquities", WeightInfo))
-	out = append(out, opts...)
-	if l == nil {
-		return append(out, nodeaccess.WithoutBudget())
+	weights := nodeaccess.Options(nodeaccess.WithCost("allMids", WeightAllMids), nodeaccess.WithCost("userVaultEquities", WeightInfo))
+	budget := nodeaccess.WithoutBudget()
+	if l != nil {
+		budget = nodeaccess.WithBudget(l)
 	}
-	return append(out, nodeaccess.WithBudget(l))
+	out := make([]config.Func, 0, len(opts)+2)
+	out = append(out, shared(weights))
+	out = append(out, opts...)
+	return append(out, shared(budget))
+}
+
+// shared returns what a nodeaccess option does.
+func shared(o nodeaccess.Option) config.Func {
+	f, _ := config.Shared(o)
+	return f
 }

@@ -19,7 +19,7 @@ type attempts struct {
 	all []nodeaccess.Attempt
 }
 
-func (a *attempts) hook() nodeaccess.Option {
+func (a *attempts) hook() nodeaccess.HyperOption {
 	return nodeaccess.WithHook(func(_ context.Context, at nodeaccess.Attempt) {
 		a.mu.Lock()
 		a.all = append(a.all, at)

@@ -109,13 +109,13 @@ func TestAllMidsWire(t *testing.T) {
 func TestPublicURLOptions(t *testing.T) {
 	cases := []struct {
 		name string
-		opts []nodeaccess.Option
+		opts []nodeaccess.HyperOption
 		url  string
 	}{
 		{"default mainnet", nil, "https://api.hyperliquid.xyz/info"},
-		{"testnet", []nodeaccess.Option{hyper.WithTestnet()}, "https://api.hyperliquid-testnet.xyz/info"},
-		{"any URL, trailing slash dropped", []nodeaccess.Option{hyper.WithPublicURL("https://proxy.example/hl/")}, "https://proxy.example/hl/info"},
-		{"last one wins", []nodeaccess.Option{hyper.WithTestnet(), hyper.WithPublicURL("http://127.0.0.1:8080")}, "http://127.0.0.1:8080/info"},
+		{"testnet", []nodeaccess.HyperOption{hyper.WithTestnet()}, "https://api.hyperliquid-testnet.xyz/info"},
+		{"any URL, trailing slash dropped", []nodeaccess.HyperOption{hyper.WithPublicURL("https://proxy.example/hl/")}, "https://proxy.example/hl/info"},
+		{"last one wins", []nodeaccess.HyperOption{hyper.WithTestnet(), hyper.WithPublicURL("http://127.0.0.1:8080")}, "http://127.0.0.1:8080/info"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -252,7 +252,7 @@ func TestCancelledContextSendsNothing(t *testing.T) {
 // goes as two requests of at most two calls to {base}/{key}/evm.
 func TestEVMBatchSizeOption(t *testing.T) {
 	var seen testkit.Recorder
-	c := gockClient(t, evm.WithMaxBatchSize(2), nodeaccess.WithHook(seen.Hook))
+	c := gockClient(t, hyper.WithEVM(evm.WithMaxBatchSize(2)), nodeaccess.WithHook(seen.Hook))
 	a := common.HexToAddress("0xb88339CB7199b77E23DB6E890353E22632Ba630f")
 	evmURL := testBase + "/" + testKey + "/evm"
 	gock.New(evmURL).Post("/").
@@ -283,7 +283,7 @@ func TestEVMBatchSizeOption(t *testing.T) {
 	assert.True(t, gock.IsDone())
 
 	// A bad size is refused by New, naming the option.
-	_, err := hyper.New(testBase, testKey, evm.WithMaxBatchSize(0))
+	_, err := hyper.New(testBase, testKey, hyper.WithEVM(evm.WithMaxBatchSize(0)))
 	require.Error(t, err)
 	assert.ErrorIs(t, err, nodeaccess.ErrInvalidInput)
 	assert.Contains(t, err.Error(), "WithMaxBatchSize: 0 calls is below 1")

@@ -97,7 +97,7 @@ func TestAllBlockTransactions(t *testing.T) {
 	for _, rpc := range []bool{false, true} {
 		b := &blockServer{txs: txs}
 		srv := httptest.NewServer(b)
-		opts := []nodeaccess.Option{nodeaccess.WithoutRetries()}
+		opts := []nodeaccess.TONOption{nodeaccess.WithMaxAttempts(1)}
 		if rpc {
 			opts = append(opts, ton.WithJSONRPC())
 		}

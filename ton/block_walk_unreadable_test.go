@@ -89,11 +89,11 @@ func (u *unreadableServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		end < len(u.txs), strings.Join(items, ","))
 }
 
-func walkAll(t *testing.T, u *unreadableServer, count int, opts ...nodeaccess.Option) (lts []uint64, errs []error) {
+func walkAll(t *testing.T, u *unreadableServer, count int, opts ...nodeaccess.TONOption) (lts []uint64, errs []error) {
 	t.Helper()
 	srv := httptest.NewServer(u)
 	t.Cleanup(srv.Close)
-	c, err := ton.New(srv.URL, testKey, append([]nodeaccess.Option{nodeaccess.WithoutRetries()}, opts...)...)
+	c, err := ton.New(srv.URL, testKey, append([]nodeaccess.TONOption{nodeaccess.WithMaxAttempts(1)}, opts...)...)
 	require.NoError(t, err)
 	for tx, err := range c.AllBlockTransactions(context.Background(), ton.BlockTransactionsQuery{Block: ton.BlockRef{Workchain: 0, Shard: ton.MasterchainShard, Seqno: 7}, Count: count}) {
 		lts = append(lts, tx.LT)
@@ -109,7 +109,7 @@ func walkAll(t *testing.T, u *unreadableServer, count int, opts ...nodeaccess.Op
 func TestAllBlockTransactionsUnreadableRequests(t *testing.T) {
 	for _, rpc := range []bool{false, true} {
 		u := &unreadableServer{txs: []blockTx{{1, 1}, {1, 2}, {2, 3}, {3, 4}, {3, 5}, {4, 6}}, bad: 3}
-		var opts []nodeaccess.Option
+		var opts []nodeaccess.TONOption
 		if rpc {
 			opts = append(opts, ton.WithJSONRPC())
 		}
@@ -251,7 +251,7 @@ func TestAllBlockTransactionsUnreadableKeyNeverLeaks(t *testing.T) {
 				w.WriteHeader(500)
 				_, _ = io.WriteString(w, `{"ok":false,"error":"Error occured while creating tonlib_api::raw_transaction: Failed to unpack balance (2) `+echo+`","code":500}`)
 			}))
-			opts := []nodeaccess.Option{nodeaccess.WithoutRetries()}
+			opts := []nodeaccess.TONOption{nodeaccess.WithMaxAttempts(1)}
 			if rpc {
 				opts = append(opts, ton.WithJSONRPC())
 			}

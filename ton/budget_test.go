@@ -49,10 +49,10 @@ func TestEveryOperationCostsOne(t *testing.T) {
 // the race detector for up to about 300 ms), and the plan's spare units
 // absorb that.
 func TestBudgetKeepsWithinPlan(t *testing.T) {
-	run := func(opts ...nodeaccess.Option) (nodeaccesstest.PlanStats, int64) {
+	run := func(opts ...nodeaccess.TONOption) (nodeaccesstest.PlanStats, int64) {
 		srv := tontest.NewT(t)
 		srv.EnforcePlan(nodeaccesstest.Plan{UnitsPerSecond: 100, Burst: 30})
-		c, err := srv.Client(append(opts, nodeaccess.WithoutRetries())...)
+		c, err := srv.Client(append(opts, nodeaccess.WithMaxAttempts(1))...)
 		require.NoError(t, err)
 		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 		defer cancel()

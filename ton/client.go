@@ -32,10 +32,22 @@ type Client struct {
 
 type jsonRPCKey struct{}
 
+// option is an option of this package. The embedded interface is never
+// set: it only makes option a nodeaccess.TONOption.
+type option struct {
+	nodeaccess.TONOption
+	apply config.Func
+}
+
+func ownOption(o nodeaccess.TONOption) (config.Func, bool) {
+	op, ok := o.(option)
+	return op.apply, ok
+}
+
 // WithJSONRPC makes BlockTransactionsExt (and AllBlockTransactions) use the
 // JSON-RPC form of API v2, POST {base}/api/v2/{key}/jsonRPC, instead of the
 // REST form GET {base}/api/v2/{key}/getBlockTransactionsExt. Both return the
-// same typed result. Clients of other chains refuse this option.
+// same typed result.
 //
 // In this form a call asks for at most 256 transactions, whatever
 // BlockTransactionsQuery.Count says: toncenter's C++ server runs a JSON-RPC
@@ -44,19 +56,23 @@ type jsonRPCKey struct{}
 // from the lite server 256 at a time, runs out of that time. 256 is one
 // lite-server call. A block with more transactions comes back Incomplete,
 // and AllBlockTransactions goes on with the next page as in the REST form.
-func WithJSONRPC() nodeaccess.Option {
-	return func(c *config.Config) error {
-		c.SetExt("ton", "WithJSONRPC", jsonRPCKey{}, true)
+func WithJSONRPC() nodeaccess.TONOption {
+	return option{apply: func(c *config.Config) error {
+		c.SetExt(jsonRPCKey{}, true)
 		return nil
-	}
+	}}
 }
 
 // New returns a client for the TON node at baseURL with the access key key.
 // API v2 calls go to {baseURL}/api/v2/{key}/… and API v3 calls to
 // {baseURL}/{key}/api/v3/…, as node-access services lay them out. Options
 // from the nodeaccess package and WithJSONRPC apply.
-func New(baseURL, key string, opts ...nodeaccess.Option) (*Client, error) {
-	t, err := transport.New(transport.Settings{Chain: "ton", BaseURL: baseURL, Key: key, Options: opts})
+func New(baseURL, key string, opts ...nodeaccess.TONOption) (*Client, error) {
+	fs, err := transport.Options("ton", opts, ownOption)
+	if err != nil {
+		return nil, err
+	}
+	t, err := transport.New(transport.Settings{Chain: "ton", BaseURL: baseURL, Key: key, Options: fs})
 	if err != nil {
 		return nil, err
 	}

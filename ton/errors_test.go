@@ -97,7 +97,7 @@ func TestErrorBodyForms(t *testing.T) {
 		for _, o := range ops {
 			t.Run(tc.name+"/"+o.name, func(t *testing.T) {
 				srv, n := cannedServer(t, tc.answer)
-				c, err := ton.New(srv.URL, testKey, nodeaccess.WithoutRetries())
+				c, err := ton.New(srv.URL, testKey, nodeaccess.WithMaxAttempts(1))
 				require.NoError(t, err)
 				err = o.call(c)
 				require.Error(t, err)
@@ -135,7 +135,7 @@ func TestErrorBodyForms(t *testing.T) {
 func TestErrorBodyNotTON(t *testing.T) {
 	for _, a := range []answer{{502, `<html>Bad Gateway</html>`}, {403, `{"detail":"forbidden"}`}, {500, `null`}, {500, `{"ok":true}`}} {
 		srv, _ := cannedServer(t, a)
-		c, err := ton.New(srv.URL, testKey, nodeaccess.WithoutRetries())
+		c, err := ton.New(srv.URL, testKey, nodeaccess.WithMaxAttempts(1))
 		require.NoError(t, err)
 		_, err = c.AccountStates(context.Background(), ton.AccountStatesQuery{})
 		var he *nodeaccess.HTTPError
@@ -162,7 +162,7 @@ func TestErrorIn200Body(t *testing.T) {
 	for _, tc := range cases {
 		for _, rpc := range []bool{false, true} {
 			srv, n := cannedServer(t, answer{200, tc.body})
-			var opts []nodeaccess.Option
+			var opts []nodeaccess.TONOption
 			if rpc {
 				opts = append(opts, ton.WithJSONRPC())
 			}
@@ -213,7 +213,7 @@ func TestRetries(t *testing.T) {
 	for _, tc := range cases {
 		for _, rpc := range []bool{false, true} {
 			srv, n := cannedServer(t, tc.answers...)
-			opts := []nodeaccess.Option{fast}
+			opts := []nodeaccess.TONOption{fast}
 			if rpc {
 				opts = append(opts, ton.WithJSONRPC())
 			}

@@ -303,7 +303,7 @@ func ExampleNew() {
 	srv := localTON()
 	defer srv.Close()
 	srv.FailNext(1, nodeaccesstest.RateLimited(0)) // toncenter's 429 body
-	c, err := ton.New(srv.URL, srv.Key(), nodeaccess.WithoutRetries())
+	c, err := ton.New(srv.URL, srv.Key(), nodeaccess.WithMaxAttempts(1))
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -19,9 +19,9 @@ const (
 
 // gockClient returns a client whose requests gock answers (see
 // testkit.GockHTTPClient: unmatched requests and unused mocks fail the test).
-func gockClient(t *testing.T, opts ...nodeaccess.Option) *ton.Client {
+func gockClient(t *testing.T, opts ...nodeaccess.TONOption) *ton.Client {
 	t.Helper()
-	opts = append([]nodeaccess.Option{nodeaccess.WithHTTPClient(testkit.GockHTTPClient(t))}, opts...)
+	opts = append([]nodeaccess.TONOption{nodeaccess.WithHTTPClient(testkit.GockHTTPClient(t))}, opts...)
 	c, err := ton.New(testBase, testKey, opts...)
 	require.NoError(t, err)
 	return c

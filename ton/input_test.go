@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/nodeaccess/nodeaccess"
-	"github.com/nodeaccess/nodeaccess/evm"
 	"github.com/nodeaccess/nodeaccess/internal/testkit"
 	"github.com/nodeaccess/nodeaccess/ton"
 	"github.com/stretchr/testify/assert"
@@ -16,7 +15,7 @@ import (
 
 func TestBadInputSendsNothing(t *testing.T) {
 	for _, rpc := range []bool{false, true} {
-		opts := []nodeaccess.Option{nodeaccess.WithRoundTripper(testkit.Refuse{T: t})}
+		opts := []nodeaccess.TONOption{nodeaccess.WithRoundTripper(testkit.Refuse{T: t})}
 		if rpc {
 			opts = append(opts, ton.WithJSONRPC())
 		}
@@ -108,12 +107,6 @@ func TestNewErrors(t *testing.T) {
 	assert.ErrorIs(t, err, nodeaccess.ErrInvalidInput)
 	_, err = ton.New(testBase, "a/b")
 	assert.ErrorIs(t, err, nodeaccess.ErrInvalidInput)
-
-	// Options of one chain are refused by another chain's constructor.
-	_, err = ton.New(testBase, testKey, evm.WithPathSuffix("evm"))
-	assert.ErrorContains(t, err, "evm.WithPathSuffix is an option of another package, not of ton")
-	_, err = evm.New(testBase, testKey, ton.WithJSONRPC())
-	assert.ErrorContains(t, err, "ton.WithJSONRPC is an option of another package, not of evm")
 
 	c, err := ton.New(testBase+"/v1/", testKey)
 	require.NoError(t, err)

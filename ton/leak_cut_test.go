@@ -73,8 +73,8 @@ func TestKeyStraddlingTheMessageCap(t *testing.T) {
 	defer hs.Close()
 	for _, key := range cutKeys {
 		clients := map[string]*ton.Client{}
-		for name, opts := range map[string][]nodeaccess.Option{"REST": nil, "RPC": {ton.WithJSONRPC()}} {
-			c, err := ton.New(hs.URL, key, append(opts, nodeaccess.WithoutRetries())...)
+		for name, opts := range map[string][]nodeaccess.TONOption{"REST": nil, "RPC": {ton.WithJSONRPC()}} {
+			c, err := ton.New(hs.URL, key, append(opts, nodeaccess.WithMaxAttempts(1))...)
 			require.NoError(t, err)
 			clients[name] = c
 		}
@@ -177,7 +177,7 @@ func TestKeyInRejectedServerValues(t *testing.T) {
 		}, "getBlockTransactionsExt"},
 	}
 	for _, key := range cutKeys {
-		c, err := ton.New(hs.URL, key, nodeaccess.WithoutRetries())
+		c, err := ton.New(hs.URL, key, nodeaccess.WithMaxAttempts(1))
 		require.NoError(t, err)
 		for _, f := range forms {
 			var call func(*ton.Client) error

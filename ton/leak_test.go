@@ -64,7 +64,7 @@ func TestKeyNeverLeaks(t *testing.T) {
 				base := echoServer(t, tc.status, tc.body)
 				var attempts []nodeaccess.Attempt
 				var mu sync.Mutex
-				opts := []nodeaccess.Option{
+				opts := []nodeaccess.TONOption{
 					nodeaccess.WithBackoff(time.Millisecond, time.Millisecond),
 					nodeaccess.WithHook(func(_ context.Context, a nodeaccess.Attempt) { mu.Lock(); attempts = append(attempts, a); mu.Unlock() }),
 				}

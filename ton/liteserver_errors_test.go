@@ -60,7 +60,7 @@ func TestNotYetAvailable(t *testing.T) {
 		} {
 			t.Run(b.name+"/"+form.name, func(t *testing.T) {
 				srv, n := cannedServer(t, answer{form.status, form.body})
-				opts := []nodeaccess.Option{fast}
+				opts := []nodeaccess.TONOption{fast}
 				if form.rpc {
 					opts = append(opts, ton.WithJSONRPC())
 				}
@@ -113,7 +113,7 @@ func TestUnreadableTransactionNotRetried(t *testing.T) {
 	} {
 		t.Run(form.name, func(t *testing.T) {
 			srv, n := cannedServer(t, answer{form.status, form.body})
-			opts := []nodeaccess.Option{nodeaccess.WithBackoff(time.Millisecond, time.Millisecond)}
+			opts := []nodeaccess.TONOption{nodeaccess.WithBackoff(time.Millisecond, time.Millisecond)}
 			if form.rpc {
 				opts = append(opts, ton.WithJSONRPC())
 			}

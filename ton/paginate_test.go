@@ -84,7 +84,7 @@ func (p *pagedServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func newPaged(t *testing.T, p *pagedServer) *ton.Client {
 	srv := httptest.NewServer(p)
 	t.Cleanup(srv.Close)
-	c, err := ton.New(srv.URL, testKey, nodeaccess.WithoutRetries())
+	c, err := ton.New(srv.URL, testKey, nodeaccess.WithMaxAttempts(1))
 	require.NoError(t, err)
 	return c
 }
@@ -264,7 +264,7 @@ func TestWalkShiftingServerIgnoringOffset(t *testing.T) {
 		for _, op := range []string{"accountStates", "pendingTransactions"} {
 			s := &shiftingServer{shift: shift}
 			srv := httptest.NewServer(s)
-			c, err := ton.New(srv.URL, testKey, nodeaccess.WithoutRetries())
+			c, err := ton.New(srv.URL, testKey, nodeaccess.WithMaxAttempts(1))
 			require.NoError(t, err)
 			var seq iter.Seq2[uint64, error]
 			if op == "accountStates" {
@@ -321,7 +321,7 @@ func TestAllAccountStatesHistoryOfOneAccount(t *testing.T) {
 		fmt.Fprintf(w, `{"accounts":[%s]}`, strings.Join(items, ","))
 	}))
 	defer srv.Close()
-	c, err := ton.New(srv.URL, testKey, nodeaccess.WithoutRetries())
+	c, err := ton.New(srv.URL, testKey, nodeaccess.WithMaxAttempts(1))
 	require.NoError(t, err)
 	var lts []uint64
 	for st, err := range c.AllAccountStates(context.Background(), ton.AccountStatesQuery{Accounts: []string{acctLower}, Limit: 2}) {

@@ -316,7 +316,7 @@ func TestManyAccountsAreChunked(t *testing.T) {
 	// A failing request ends the call with its error and no page.
 	s.requests = nil
 	bad, n2 := cannedServer(t, answer{200, `{"accounts":[],"address_book":{}}`}, answer{500, `{"error":"db down"}`})
-	c2, err := ton.New(bad.URL, testKey, nodeaccess.WithoutRetries())
+	c2, err := ton.New(bad.URL, testKey, nodeaccess.WithMaxAttempts(1))
 	require.NoError(t, err)
 	p, err := c2.AccountStates(context.Background(), ton.AccountStatesQuery{Accounts: accounts})
 	assert.Nil(t, p)

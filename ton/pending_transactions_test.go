@@ -123,7 +123,7 @@ func TestPendingTransactionsOther404IsAnError(t *testing.T) {
 	for _, body := range []string{`<html>404 page not found</html>`, `{"detail":"Not Found"}`, `{"error":"route does not exist"}`,
 		`{"error":"Not Found"}`, `{"error":"not found"}`, `{"error":"account not found"}`, `{"error":"traces not found"}`,
 		`{"error":"emulated traces not found for this route"}`} {
-		c := gockClient(t, nodeaccess.WithoutRetries())
+		c := gockClient(t, nodeaccess.WithMaxAttempts(1))
 		mockGET(t, pathPending, "account="+axelarAcctEscape, 404, body)
 		_, err := c.PendingTransactions(context.Background(), ton.PendingTransactionsQuery{Accounts: []string{axelarAcct}})
 		require.Error(t, err, body)

@@ -43,7 +43,7 @@ func faultServer(t *testing.T) (*beacontest.Server, beacon.Root) {
 func TestFaultRateLimitedRetried(t *testing.T) {
 	srv, root := faultServer(t)
 	rec := &testkit.Recorder{}
-	c := client(t, srv, rec.Options()...)
+	c := client(t, srv, rec.Option())
 	srv.FailNext(2, nodeaccesstest.RateLimited(time.Second))
 	start := time.Now()
 	res, err := c.State(context.Background(), beacon.RootID(root))
@@ -63,7 +63,7 @@ func TestFaultRateLimitedRetried(t *testing.T) {
 // nodeaccess.ErrRateLimited and carries Retry-After.
 func TestFaultRateLimitedExhausted(t *testing.T) {
 	srv, _ := faultServer(t)
-	c := client(t, srv, nodeaccess.WithoutRetries())
+	c := client(t, srv, nodeaccess.WithMaxAttempts(1))
 	srv.FailNext(1, nodeaccesstest.RateLimited(3*time.Second))
 	_, err := c.State(context.Background(), beacon.Head)
 	var ae *beacon.APIError
@@ -80,7 +80,7 @@ func TestFaultRateLimitedExhausted(t *testing.T) {
 func TestFaultServerErrors(t *testing.T) {
 	srv, _ := faultServer(t)
 	rec := &testkit.Recorder{}
-	c := client(t, srv, append(rec.Options(), nodeaccess.WithBackoff(time.Millisecond, 5*time.Millisecond))...)
+	c := client(t, srv, rec.Option(), nodeaccess.WithBackoff(time.Millisecond, 5*time.Millisecond))
 	srv.FailNext(1, nodeaccesstest.ServerError(503))
 	_, err := c.State(context.Background(), beacon.Head)
 	require.NoError(t, err)
@@ -103,7 +103,7 @@ func TestFaultServerErrors(t *testing.T) {
 func TestFaultDropConnection(t *testing.T) {
 	srv, root := faultServer(t)
 	rec := &testkit.Recorder{}
-	c := client(t, srv, append(rec.Options(), nodeaccess.WithBackoff(time.Millisecond, 5*time.Millisecond))...)
+	c := client(t, srv, rec.Option(), nodeaccess.WithBackoff(time.Millisecond, 5*time.Millisecond))
 	srv.FailNext(1, nodeaccesstest.DropConnection())
 	res, err := c.State(context.Background(), beacon.RootID(root))
 	require.NoError(t, err)
@@ -113,7 +113,7 @@ func TestFaultDropConnection(t *testing.T) {
 	// On a new connection (net/http itself resends a GET once when a
 	// reused keep-alive connection closes before answering).
 	fresh := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
-	c1 := client(t, srv, nodeaccess.WithoutRetries(), nodeaccess.WithHTTPClient(fresh))
+	c1 := client(t, srv, nodeaccess.WithMaxAttempts(1), nodeaccess.WithHTTPClient(fresh))
 	srv.FailNext(1, nodeaccesstest.DropConnection())
 	n := srv.Requests()
 	_, err = c1.State(context.Background(), beacon.Head)
@@ -129,7 +129,7 @@ func TestFaultDropConnection(t *testing.T) {
 func TestFaultTruncatedBody(t *testing.T) {
 	srv, root := faultServer(t)
 	rec := &testkit.Recorder{}
-	c := client(t, srv, append(rec.Options(), nodeaccess.WithBackoff(time.Millisecond, 5*time.Millisecond))...)
+	c := client(t, srv, rec.Option(), nodeaccess.WithBackoff(time.Millisecond, 5*time.Millisecond))
 	srv.FailNext(1, nodeaccesstest.TruncatedBody())
 	res, err := c.State(context.Background(), beacon.RootID(root))
 	require.NoError(t, err)
@@ -138,7 +138,7 @@ func TestFaultTruncatedBody(t *testing.T) {
 	assert.Error(t, rec.Attempts()[0].Err)
 
 	for _, enc := range []beacon.Encoding{beacon.EncodingSSZ, beacon.EncodingJSON} {
-		c1 := client(t, srv, nodeaccess.WithoutRetries(), beacon.WithEncoding(enc))
+		c1 := client(t, srv, nodeaccess.WithMaxAttempts(1), beacon.WithEncoding(enc))
 		srv.FailNext(1, nodeaccesstest.TruncatedBody())
 		res, err = c1.State(context.Background(), beacon.RootID(root))
 		require.Error(t, err, enc)
@@ -177,7 +177,7 @@ func TestFaultTruncatedBody(t *testing.T) {
 // with the timeout; a patient client gets the state.
 func TestFaultSlowBody(t *testing.T) {
 	srv, root := faultServer(t)
-	c := client(t, srv, nodeaccess.WithoutRetries(), nodeaccess.WithTimeout(200*time.Millisecond))
+	c := client(t, srv, nodeaccess.WithMaxAttempts(1), nodeaccess.WithTimeout(200*time.Millisecond))
 	srv.FailNext(1, nodeaccesstest.SlowBody(5*time.Second))
 	start := time.Now()
 	_, err := c.State(context.Background(), beacon.Head)
@@ -203,7 +203,7 @@ func TestCloseIdempotent(t *testing.T) {
 	st := smallState(beacon.Deneb, 1, 0, 0, 1)
 	srv, err := beacontest.New(beacontest.WithState(st))
 	require.NoError(t, err)
-	c, err := srv.Client(nodeaccess.WithoutRetries())
+	c, err := srv.Client(nodeaccess.WithMaxAttempts(1))
 	require.NoError(t, err)
 	_, err = c.State(context.Background(), beacon.Head)
 	require.NoError(t, err)

@@ -73,7 +73,7 @@ func start(t testing.TB, opts ...beacontest.Option) *beacontest.Server {
 }
 
 // client returns the server's beacon client with opts.
-func client(t testing.TB, srv *beacontest.Server, opts ...nodeaccess.Option) *beacon.Client {
+func client(t testing.TB, srv *beacontest.Server, opts ...nodeaccess.BeaconOption) *beacon.Client {
 	t.Helper()
 	c, err := srv.Client(opts...)
 	require.NoError(t, err)

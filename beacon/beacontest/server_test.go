@@ -153,7 +153,7 @@ func TestProgressSeesContentLength(t *testing.T) {
 func TestErrorsThroughClient(t *testing.T) {
 	srv := start(t)
 	rec := &testkit.Recorder{}
-	c := client(t, srv, rec.Options()...)
+	c := client(t, srv, rec.Option())
 	ctx := context.Background()
 
 	_, err := c.State(ctx, beacon.SlotID(5))
@@ -378,8 +378,8 @@ func TestConcurrentUse(t *testing.T) {
 	srv := start(t, beacontest.WithState(a), beacontest.WithState(b))
 	rootB, err := b.HashTreeRoot()
 	require.NoError(t, err)
-	c := client(t, srv, nodeaccess.WithoutRetries())
-	cj := client(t, srv, nodeaccess.WithoutRetries(), beacon.WithEncoding(beacon.EncodingJSON))
+	c := client(t, srv, nodeaccess.WithMaxAttempts(1))
+	cj := client(t, srv, nodeaccess.WithMaxAttempts(1), beacon.WithEncoding(beacon.EncodingJSON))
 	ctx := context.Background()
 	done := make(chan error, 8)
 	for i := range 8 {

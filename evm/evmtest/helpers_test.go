@@ -53,9 +53,9 @@ func fresh(t *testing.T, opts ...evmtest.Option) *evmtest.Server {
 
 // client returns an evm.Client for s that does not retry, unless opts say
 // otherwise.
-func client(t *testing.T, s *evmtest.Server, opts ...nodeaccess.Option) *evm.Client {
+func client(t *testing.T, s *evmtest.Server, opts ...nodeaccess.EVMOption) *evm.Client {
 	t.Helper()
-	c, err := s.Client(append([]nodeaccess.Option{nodeaccess.WithoutRetries()}, opts...)...)
+	c, err := s.Client(append([]nodeaccess.EVMOption{nodeaccess.WithMaxAttempts(1)}, opts...)...)
 	require.NoError(t, err)
 	return c
 }

@@ -52,7 +52,7 @@ func TestScenarioInternalOperations(t *testing.T) {
 			[]evm.InternalOperation{}},
 	}
 	for _, path := range []string{"{key}", "{key}/evm"} {
-		var opts []nodeaccess.Option
+		var opts []nodeaccess.EVMOption
 		if path == "{key}/evm" {
 			opts = append(opts, evm.WithPathSuffix("evm"))
 		}

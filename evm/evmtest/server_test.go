@@ -75,8 +75,8 @@ func TestWrongKey(t *testing.T) {
 
 	// Through the client: a typed 403 that never shows the key.
 	for _, k := range []string{testKey + "x", testKey[:len(testKey)-1]} {
-		for _, opts := range [][]nodeaccess.Option{nil, {evm.WithPathSuffix("evm")}} {
-			c, err := evm.New(s.URL, k, append(opts, nodeaccess.WithoutRetries())...)
+		for _, opts := range [][]nodeaccess.EVMOption{nil, {evm.WithPathSuffix("evm")}} {
+			c, err := evm.New(s.URL, k, append(opts, nodeaccess.WithMaxAttempts(1))...)
 			require.NoError(t, err)
 			_, err = c.Code(t.Context(), evmtest.Token(), evm.Latest)
 			assert.ErrorIs(t, err, nodeaccess.ErrUnauthorized)
@@ -142,7 +142,7 @@ func TestFaults(t *testing.T) {
 	for _, tt := range retried {
 		t.Run(tt.name, func(t *testing.T) {
 			var rec testkit.Recorder
-			c, err := s.Client(append(rec.Options(), fast, nodeaccess.WithMaxAttempts(4))...)
+			c, err := s.Client(rec.Option(), fast, nodeaccess.WithMaxAttempts(4))
 			require.NoError(t, err)
 			before := s.Requests()
 			s.FailNext(tt.n, tt.fault)
@@ -171,7 +171,7 @@ func TestFaults(t *testing.T) {
 
 	t.Run("slow body", func(t *testing.T) {
 		var rec testkit.Recorder
-		c, err := s.Client(rec.Options()...)
+		c, err := s.Client(rec.Option())
 		require.NoError(t, err)
 		s.FailNext(1, nodeaccesstest.SlowBody(300*time.Millisecond))
 		start := time.Now()
@@ -183,7 +183,7 @@ func TestFaults(t *testing.T) {
 	})
 
 	t.Run("slow body past the timeout", func(t *testing.T) {
-		c, err := s.Client(nodeaccess.WithTimeout(100*time.Millisecond), nodeaccess.WithoutRetries())
+		c, err := s.Client(nodeaccess.WithTimeout(100*time.Millisecond), nodeaccess.WithMaxAttempts(1))
 		require.NoError(t, err)
 		s.FailNext(1, nodeaccesstest.SlowBody(5*time.Second))
 		start := time.Now()
@@ -195,7 +195,7 @@ func TestFaults(t *testing.T) {
 
 	t.Run("503 until retries run out", func(t *testing.T) {
 		var rec testkit.Recorder
-		c, err := s.Client(append(rec.Options(), fast, nodeaccess.WithMaxAttempts(3))...)
+		c, err := s.Client(rec.Option(), fast, nodeaccess.WithMaxAttempts(3))
 		require.NoError(t, err)
 		before := s.Requests()
 		s.FailNext(3, nodeaccesstest.ServerError(503))
@@ -214,7 +214,7 @@ func TestFaults(t *testing.T) {
 
 	t.Run("500 is not retried", func(t *testing.T) {
 		var rec testkit.Recorder
-		c, err := s.Client(append(rec.Options(), fast, nodeaccess.WithMaxAttempts(3))...)
+		c, err := s.Client(rec.Option(), fast, nodeaccess.WithMaxAttempts(3))
 		require.NoError(t, err)
 		s.FailNext(1, nodeaccesstest.ServerError(500))
 		_, err = c.InternalOperations(ctx, tx)
@@ -255,7 +255,7 @@ func TestNewOptions(t *testing.T) {
 	defer r.Close()
 	assert.Regexp(t, `^[0-9a-f]{32}$`, r.Key())
 	assert.Equal(t, r.URL+"/"+r.Key(), r.Endpoint())
-	c, err := evm.NewFromURL(r.Endpoint(), nodeaccess.WithoutRetries())
+	c, err := evm.NewFromURL(r.Endpoint(), nodeaccess.WithMaxAttempts(1))
 	require.NoError(t, err)
 	code, err := c.Code(t.Context(), evmtest.Token(), evm.Latest)
 	require.NoError(t, err)

@@ -27,7 +27,7 @@ func hyperClient(getenv func(string) string) (c *hyper.Client, where string, use
 		}
 		return c, "local hypertest: node " + srv.URL + ", public API " + srv.Public.URL, hypertest.DefaultUser(), srv.Close, nil
 	}
-	var opts []nodeaccess.Option
+	var opts []nodeaccess.HyperOption
 	if p := getenv("NODEACCESS_HYPER_PUBLIC_URL"); p != "" {
 		opts = append(opts, hyper.WithPublicURL(p))
 	}

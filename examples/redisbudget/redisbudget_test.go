@@ -65,7 +65,7 @@ func TestTwoProcessesOnePlan(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		c, err := srv.Client(nodeaccess.WithBudget(b), nodeaccess.WithoutRetries())
+		c, err := srv.Client(nodeaccess.WithBudget(b), nodeaccess.WithMaxAttempts(1))
 		if err != nil {
 			t.Fatal(err)
 		}

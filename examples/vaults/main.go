@@ -131,7 +131,7 @@ const localKey = "local-demo-key"
 func connect(getenv func(string) string) (c *hyper.Client, intro string, stop func(), err error) {
 	stop = func() {}
 	base, key, public := getenv("NODEACCESS_HYPER_URL"), getenv("NODEACCESS_HYPER_KEY"), getenv("NODEACCESS_HYPER_PUBLIC_URL")
-	var opts []nodeaccess.Option
+	var opts []nodeaccess.HyperOption
 	if public != "" {
 		opts = append(opts, hyper.WithPublicURL(public))
 	}

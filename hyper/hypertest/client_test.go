@@ -18,7 +18,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func client(t *testing.T, srv *hypertest.Server, opts ...nodeaccess.Option) *hyper.Client {
+func client(t *testing.T, srv *hypertest.Server, opts ...nodeaccess.HyperOption) *hyper.Client {
 	t.Helper()
 	c, err := srv.Client(opts...)
 	require.NoError(t, err)

@@ -17,10 +17,10 @@ import (
 )
 
 // faultClient is a client of srv with fast backoff and a hook recorder.
-func faultClient(t *testing.T, srv *hypertest.Server, opts ...nodeaccess.Option) (*hyper.Client, *testkit.Recorder) {
+func faultClient(t *testing.T, srv *hypertest.Server, opts ...nodeaccess.HyperOption) (*hyper.Client, *testkit.Recorder) {
 	t.Helper()
 	rec := &testkit.Recorder{}
-	all := append([]nodeaccess.Option{nodeaccess.WithBackoff(time.Millisecond, 2*time.Millisecond)}, rec.Options()...)
+	all := append([]nodeaccess.HyperOption{nodeaccess.WithBackoff(time.Millisecond, 2*time.Millisecond)}, rec.Option())
 	return client(t, srv, append(all, opts...)...), rec
 }
 
@@ -152,7 +152,7 @@ func TestFaultDropConnection(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []int{0, 200}, statuses(rec))
 
-	one, _ := faultClient(t, srv, nodeaccess.WithoutRetries())
+	one, _ := faultClient(t, srv, nodeaccess.WithMaxAttempts(1))
 	srv.FailNext(1, nodeaccesstest.DropConnection())
 	_, err = one.UserVaultEquities(context.Background(), hypertest.DefaultUser())
 	assert.ErrorIs(t, err, nodeaccess.ErrUnavailable)
@@ -178,7 +178,7 @@ func TestFaultSlowBody(t *testing.T) {
 
 	// Without retries, the timeout is the call's error; a slow body within
 	// the timeout is read whole.
-	one, _ := faultClient(t, srv, nodeaccess.WithTimeout(300*time.Millisecond), nodeaccess.WithoutRetries())
+	one, _ := faultClient(t, srv, nodeaccess.WithTimeout(300*time.Millisecond), nodeaccess.WithMaxAttempts(1))
 	srv.Public.FailNext(1, nodeaccesstest.SlowBody(5*time.Second))
 	_, err = one.AllMids(context.Background())
 	assert.ErrorIs(t, err, context.DeadlineExceeded)
@@ -194,7 +194,7 @@ func TestFaultSlowBody(t *testing.T) {
 // attempt it is an error, never a short list.
 func TestFaultTruncatedBody(t *testing.T) {
 	srv := start(t)
-	one, _ := faultClient(t, srv, nodeaccess.WithoutRetries())
+	one, _ := faultClient(t, srv, nodeaccess.WithMaxAttempts(1))
 	srv.FailNext(1, nodeaccesstest.TruncatedBody())
 	v, err := one.UserVaultEquities(context.Background(), hypertest.DefaultUser())
 	assert.ErrorIs(t, err, nodeaccess.ErrUnavailable)
@@ -218,7 +218,7 @@ func TestClose(t *testing.T) {
 	before := runtime.NumGoroutine()
 	srv, err := hypertest.New()
 	require.NoError(t, err)
-	c, err := srv.Client(nodeaccess.WithoutRetries())
+	c, err := srv.Client(nodeaccess.WithMaxAttempts(1))
 	require.NoError(t, err)
 	_, err = c.UserVaultEquities(context.Background(), hypertest.DefaultUser())
 	require.NoError(t, err)

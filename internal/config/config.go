@@ -51,50 +51,20 @@ type Config struct {
 	// Costs overrides the request units of operations, by operation name.
 	Costs map[string]int
 
-	ext map[any]extValue
-}
-
-type extValue struct {
-	chain, option string
-	value         any
+	ext map[any]any
 }
 
 // SetExt stores a chain-specific setting under a key owned by a chain
-// package (an unexported type, so packages cannot collide). chain names the
-// package the option belongs to and option the option itself, so that a
-// client of another chain can refuse it (see ForeignExt).
-func (c *Config) SetExt(chain, option string, key, value any) {
+// package (an unexported type, so packages cannot collide).
+func (c *Config) SetExt(key, value any) {
 	if c.ext == nil {
-		c.ext = make(map[any]extValue)
+		c.ext = make(map[any]any)
 	}
-	c.ext[key] = extValue{chain: chain, option: option, value: value}
+	c.ext[key] = value
 }
 
 // Ext returns a chain-specific setting stored with SetExt.
 func (c *Config) Ext(key any) (any, bool) {
 	v, ok := c.ext[key]
-	return v.value, ok
-}
-
-// OnlyExt reports whether the settings stored with SetExt are exactly one,
-// that of the option chain.option ("evm", "WithMaxBatchSize").
-func (c *Config) OnlyExt(chain, option string) bool {
-	if len(c.ext) != 1 {
-		return false
-	}
-	for _, v := range c.ext {
-		return v.chain == chain && v.option == option
-	}
-	return false
-}
-
-// ForeignExt returns the name of an option set with SetExt that belongs to
-// a chain other than chain ("evm.WithPathSuffix"), or "" when there is none.
-func (c *Config) ForeignExt(chain string) string {
-	for _, v := range c.ext {
-		if v.chain != chain {
-			return v.chain + "." + v.option
-		}
-	}
-	return ""
+	return v, ok
 }

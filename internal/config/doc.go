@@ -1,5 +1,5 @@
-// Package config holds the settings that nodeaccess.Option values write and
-// that the transport reads. It exists so that the root package, the transport
-// and the chain packages can share one settings type without an import cycle;
+// Package config holds the settings that options write and that the
+// transport reads. It exists so that the root package, the transport and
+// the chain packages can share one settings type without an import cycle;
 // users never name it.
 package config

@@ -117,8 +117,8 @@ func decorate(p []string, k string) bool {
 // NewFromURLCheck describes a chain package's NewFromURL for
 // CheckNewFromURL.
 type NewFromURLCheck struct {
-	// New calls NewFromURL(endpoint, opts...).
-	New func(endpoint string, opts ...nodeaccess.Option) (fmt.Stringer, error)
+	// New calls NewFromURL(endpoint, opt).
+	New func(endpoint string, opt nodeaccess.Option) (fmt.Stringer, error)
 	// Shapes maps each path shape NewFromURL documents ("{key}/evm") to
 	// the paths, with "{key}", that Call requests on a client made from
 	// it, in order.
@@ -163,8 +163,8 @@ func CheckNewFromURL(t testing.TB, c NewFromURLCheck) {
 				got = nil
 				mu.Unlock()
 				var rec Recorder
-				opts := append(rec.Options(), nodeaccess.WithMaxAttempts(2), nodeaccess.WithBackoff(time.Millisecond, 2*time.Millisecond))
-				cl, err := c.New(ep, opts...)
+				opt := nodeaccess.Options(rec.Option(), nodeaccess.WithMaxAttempts(2), nodeaccess.WithBackoff(time.Millisecond, 2*time.Millisecond))
+				cl, err := c.New(ep, opt)
 				require.NoError(t, err, "the documented shape %s", shape)
 				AssertNoKey(t, key, "client "+shape, fmt.Sprintf("%v|%+v|%#v|%s|%q", cl, cl, cl, cl, cl)+cl.String())
 				ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -195,7 +195,7 @@ func CheckNewFromURL(t testing.TB, c NewFromURLCheck) {
 			if accepted[ep] {
 				continue
 			}
-			cl, err := c.New(ep)
+			cl, err := c.New(ep, nodeaccess.Option{})
 			if err == nil {
 				t.Errorf("accepted %q, which is not a documented shape", ep)
 				AssertNoKey(t, key, "client from an undocumented shape", fmt.Sprintf("%v", cl))

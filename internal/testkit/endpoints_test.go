@@ -21,7 +21,7 @@ func (s shown) String() string { return string(s) }
 
 // guessing is the rule NewFromURL had before issue 11: the last segment is
 // the key, whatever it is, and the rest of the URL is the base.
-func guessing(endpoint string, _ ...nodeaccess.Option) (fmt.Stringer, error) {
+func guessing(endpoint string, _ nodeaccess.Option) (fmt.Stringer, error) {
 	u, err := url.Parse(endpoint)
 	if err != nil || u.Host == "" || u.RawQuery != "" {
 		return nil, fmt.Errorf("x: %w", &nodeaccess.InputError{Arg: "endpoint", Reason: "does not parse"})
@@ -36,7 +36,7 @@ func guessing(endpoint string, _ ...nodeaccess.Option) (fmt.Stringer, error) {
 
 // quoting takes only http://host/<KEY>, for the leak keys, but quotes the
 // URL it refuses.
-func quoting(endpoint string, _ ...nodeaccess.Option) (fmt.Stringer, error) {
+func quoting(endpoint string, _ nodeaccess.Option) (fmt.Stringer, error) {
 	for _, k := range testkit.LeakKeys {
 		host, rest, ok := strings.Cut(strings.TrimPrefix(endpoint, "http://"), "/")
 		if strings.HasPrefix(endpoint, "http://") && ok && !strings.ContainsAny(host, "@ ") &&
@@ -50,7 +50,7 @@ func quoting(endpoint string, _ ...nodeaccess.Option) (fmt.Stringer, error) {
 // CheckNewFromURL fails a NewFromURL that guesses where the key is, and
 // one whose refusal quotes the URL.
 func TestCheckNewFromURLFails(t *testing.T) {
-	check := func(newFn func(string, ...nodeaccess.Option) (fmt.Stringer, error)) string {
+	check := func(newFn func(string, nodeaccess.Option) (fmt.Stringer, error)) string {
 		f := &fakeT{}
 		f.run(func(t testing.TB) {
 			testkit.CheckNewFromURL(t, testkit.NewFromURLCheck{

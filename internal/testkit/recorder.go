@@ -46,11 +46,11 @@ func (r *Recorder) Log() string {
 	return r.logs.String()
 }
 
-// Options returns the options that make a client report to r: its Hook,
+// Option returns the option that makes a client report to r: its Hook,
 // and a Debug-level logger that writes each record into r twice, as JSON
 // and as text (so a leak check sees both encodings).
-func (r *Recorder) Options() []nodeaccess.Option {
+func (r *Recorder) Option() nodeaccess.Option {
 	opts := &slog.HandlerOptions{Level: slog.LevelDebug}
 	l := slog.New(teeHandler{slog.NewJSONHandler(r, opts), slog.NewTextHandler(r, opts)})
-	return []nodeaccess.Option{nodeaccess.WithHook(r.Hook), nodeaccess.WithLogger(l)}
+	return nodeaccess.Options(nodeaccess.WithHook(r.Hook), nodeaccess.WithLogger(l))
 }

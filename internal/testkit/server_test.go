@@ -49,8 +49,7 @@ func TestHijack(t *testing.T) {
 
 func TestRecorder(t *testing.T) {
 	var r testkit.Recorder
-	opts := r.Options()
-	require.Len(t, opts, 2)
+	assert.NotEqual(t, nodeaccess.Option{}, r.Option())
 	var wg sync.WaitGroup
 	for i := range 8 {
 		wg.Add(1)

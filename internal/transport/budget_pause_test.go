@@ -137,13 +137,13 @@ func TestBudgetPauseCappedByReporter(t *testing.T) {
 			require.NoError(t, err)
 			own := &countingLimiter{}
 			urlA, sentA := throttler(t, ra)
-			a, err := New(Settings{Chain: "evm", BaseURL: urlA, Key: testKey, Options: []nodeaccess.Option{
-				nodeaccess.WithBudget(b), nodeaccess.WithMaxRetryAfter(capA), fast}})
+			a, err := New(Settings{Chain: "evm", BaseURL: urlA, Key: testKey, Options: funcs(
+				nodeaccess.WithBudget(b), nodeaccess.WithMaxRetryAfter(capA), fast)})
 			require.NoError(t, err)
 			a2 := newClient(t, urlA, testKey, nodeaccess.WithBudget(own), nodeaccess.WithMaxRetryAfter(capA), fast)
 			urlB, sentB := okServer(t)
-			other, err := New(Settings{Chain: "ton", BaseURL: urlB, Key: testKey, Options: []nodeaccess.Option{
-				nodeaccess.WithBudget(b), nodeaccess.WithMaxRetryAfter(time.Second)}})
+			other, err := New(Settings{Chain: "ton", BaseURL: urlB, Key: testKey, Options: funcs(
+				nodeaccess.WithBudget(b), nodeaccess.WithMaxRetryAfter(time.Second))})
 			require.NoError(t, err)
 
 			start := time.Now()

@@ -53,10 +53,10 @@ func TestCheck(t *testing.T) {
 			}))
 			t.Cleanup(srv.Close)
 			var hooks []nodeaccess.Attempt
-			c, err := New(Settings{Chain: "test", BaseURL: srv.URL, Key: "k3y", Options: []nodeaccess.Option{
+			c, err := New(Settings{Chain: "test", BaseURL: srv.URL, Key: "k3y", Options: funcs(
 				nodeaccess.WithBackoff(time.Millisecond, time.Millisecond),
 				nodeaccess.WithHook(func(_ context.Context, a nodeaccess.Attempt) { hooks = append(hooks, a) }),
-			}})
+			)})
 			require.NoError(t, err)
 			target, err := c.Target("{key}/x")
 			require.NoError(t, err)

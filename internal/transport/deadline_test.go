@@ -209,7 +209,7 @@ func TestAttemptTimerLateFiring(t *testing.T) {
 func TestRequestCarriesCallerValues(t *testing.T) {
 	t.Parallel()
 	probe := &ctxProbe{}
-	c := newClient(t, "https://node.example", testKey, nodeaccess.WithRoundTripper(probe), nodeaccess.WithoutRetries())
+	c := newClient(t, "https://node.example", testKey, nodeaccess.WithRoundTripper(probe), nodeaccess.WithMaxAttempts(1))
 	ctx := context.WithValue(context.Background(), ctxKey{}, "trace-42")
 	_, err := call(ctx, t, c)
 	require.Error(t, err) // the empty body is not a JSON-RPC answer

@@ -39,7 +39,7 @@ func TestRetryAfterHonoured(t *testing.T) {
 	t.Parallel()
 	srv, cnt := serve(t, statusThenOK(1, 429, http.Header{"Retry-After": {"1"}}, "slow down"))
 	rec := &testkit.Recorder{}
-	c := newClient(t, srv.URL, testKey, append(rec.Options(), fast, nodeaccess.WithMaxRetryAfter(2*time.Second))...)
+	c := newClient(t, srv.URL, testKey, rec.Option(), fast, nodeaccess.WithMaxRetryAfter(2*time.Second))
 	start := time.Now()
 	res, err := call(context.Background(), t, c)
 	took := time.Since(start)
@@ -148,7 +148,7 @@ func TestRetryCounts(t *testing.T) {
 		{"504 default", 504, nil, 3, nodeaccess.ErrUnavailable},
 		{"429 default", 429, nil, 3, nodeaccess.ErrRateLimited},
 		{"503 five", 503, []nodeaccess.Option{nodeaccess.WithMaxAttempts(5)}, 5, nodeaccess.ErrUnavailable},
-		{"503 without retries", 503, []nodeaccess.Option{nodeaccess.WithoutRetries()}, 1, nodeaccess.ErrUnavailable},
+		{"503 without retries", 503, []nodeaccess.Option{nodeaccess.WithMaxAttempts(1)}, 1, nodeaccess.ErrUnavailable},
 		{"500 not retried", 500, nil, 1, nodeaccess.ErrUnavailable},
 		{"599 not retried", 599, nil, 1, nodeaccess.ErrUnavailable},
 		{"401", 401, nil, 1, nodeaccess.ErrUnauthorized},
@@ -556,7 +556,7 @@ func TestRedirectNotFollowed(t *testing.T) {
 				io.WriteString(w, "moved to "+r.URL.String())
 			})
 			rec := &testkit.Recorder{}
-			c := newClient(t, srv.URL, key, append(rec.Options(), fast)...)
+			c := newClient(t, srv.URL, key, rec.Option(), fast)
 			_, err := call(context.Background(), t, c)
 			var he *nodeaccess.HTTPError
 			require.ErrorAs(t, err, &he)

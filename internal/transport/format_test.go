@@ -25,7 +25,7 @@ func TestNoKeyReachableByFmt(t *testing.T) {
 	for _, key := range []string{testKey, escKey} {
 		for _, s := range []Settings{
 			{Chain: "test", BaseURL: "https://node.example/v1", Key: key},
-			{Chain: "test", BaseURL: "https://node.example/v1", Key: key, Options: []nodeaccess.Option{nodeaccess.WithHTTPClient(&http.Client{})}},
+			{Chain: "test", BaseURL: "https://node.example/v1", Key: key, Options: funcs(nodeaccess.WithHTTPClient(&http.Client{}))},
 			{Chain: "test", BaseURL: "https://node.example/v1", Key: key, Keyless: true},
 		} {
 			c, err := New(s)

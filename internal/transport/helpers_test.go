@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/internal/config"
 	"github.com/nodeaccess/nodeaccess/internal/testkit"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -30,9 +31,18 @@ var fast = nodeaccess.WithBackoff(time.Millisecond, 2*time.Millisecond)
 // error.
 func newClient(t testing.TB, base, key string, opts ...nodeaccess.Option) *Client {
 	t.Helper()
-	c, err := New(Settings{Chain: "test", BaseURL: base, Key: key, Options: opts})
+	c, err := New(Settings{Chain: "test", BaseURL: base, Key: key, Options: funcs(opts...)})
 	require.NoError(t, err)
 	return c
+}
+
+// funcs returns what opts do, as a chain package hands them to New.
+func funcs(opts ...nodeaccess.Option) []config.Func {
+	out := make([]config.Func, len(opts))
+	for i, o := range opts {
+		out[i], _ = config.Shared(o)
+	}
+	return out
 }
 
 // rpcTarget is the target of a JSON-RPC endpoint at {base}/{key}.

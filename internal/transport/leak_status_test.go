@@ -29,7 +29,7 @@ func TestKeyInStatusLine(t *testing.T) {
 			fmt.Fprintf(buf, "HTTP/1.1 429 Too many requests for %s\r\nContent-Type: text/plain; key=%s\r\nContent-Length: 0\r\nConnection: close\r\n\r\n", r.URL.Path, r.URL.EscapedPath())
 			_ = buf.Flush()
 		})
-		c := newClient(t, srv.URL, key, fast, nodeaccess.WithoutRetries())
+		c := newClient(t, srv.URL, key, fast, nodeaccess.WithMaxAttempts(1))
 		_, err := call(context.Background(), t, c)
 		err = c.Wrap("eth_chainId", err)
 		require.Error(t, err)

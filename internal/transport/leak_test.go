@@ -252,7 +252,7 @@ func TestKeyNeverLeaks(t *testing.T) {
 				t.Parallel()
 				base, opts := lc.setup(t, key)
 				rec := &testkit.Recorder{}
-				c := newClient(t, base, key, append(append(rec.Options(), fast), opts...)...)
+				c := newClient(t, base, key, append([]nodeaccess.Option{rec.Option(), fast}, opts...)...)
 				ctx := context.Background()
 				if lc.ctx > 0 {
 					var cancel context.CancelFunc
@@ -299,7 +299,7 @@ func TestBaseHoldingTheKey(t *testing.T) {
 		io.WriteString(w, echo(r))
 	})
 	rec := &testkit.Recorder{}
-	c := newClient(t, srv.URL+"/"+url.PathEscape(escKey), escKey, append(rec.Options(), fast)...)
+	c := newClient(t, srv.URL+"/"+url.PathEscape(escKey), escKey, rec.Option(), fast)
 	_, err := call(context.Background(), t, c)
 	assert.ErrorIs(t, err, nodeaccess.ErrNotFound)
 	testkit.AssertErrNoKey(t, escKey, err)

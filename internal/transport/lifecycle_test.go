@@ -236,7 +236,7 @@ func lifecycleOps() []lifecycleOp {
 		{
 			// The server never answers: each attempt ends by its timeout.
 			name: "timed-out attempt", calls: 4, timeout: 40 * time.Millisecond, attempts: 1,
-			opts:    []nodeaccess.Option{nodeaccess.WithoutRetries()},
+			opts:    []nodeaccess.Option{nodeaccess.WithMaxAttempts(1)},
 			wantErr: true,
 			handler: func(w http.ResponseWriter, r *http.Request, _ int) {
 				_, _ = io.Copy(io.Discard, r.Body)

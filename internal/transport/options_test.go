@@ -61,7 +61,7 @@ func TestOptionsApplied(t *testing.T) {
 		nodeaccess.WithMaxRetryAfter(time.Hour), nodeaccess.WithTimeout(3*time.Second),
 		nodeaccess.WithMaxResponseBytes(1000), nodeaccess.WithHook(hook),
 		nodeaccess.WithUserAgent("x/1"), nodeaccess.WithoutRPCIDCheck(),
-		nodeaccess.WithRoundTripper(rt), nil)
+		nodeaccess.WithRoundTripper(rt), nodeaccess.Option{})
 	assert.Equal(t, 7, c.attempts)
 	cfg := c.Config()
 	assert.Equal(t, time.Second, cfg.BackoffBase)
@@ -86,7 +86,7 @@ func TestOptionsApplied(t *testing.T) {
 
 	// A hook of the wrong type in the untyped slot is ignored.
 	c, err := New(Settings{Chain: "x", BaseURL: "https://node.example", Key: testKey,
-		Options: []nodeaccess.Option{func(c *config.Config) error { c.Hook = "not a func"; return nil }}})
+		Options: []config.Func{func(c *config.Config) error { c.Hook = "not a func"; return nil }}})
 	require.NoError(t, err)
 	assert.Nil(t, c.hook)
 }
@@ -94,7 +94,7 @@ func TestOptionsApplied(t *testing.T) {
 func TestBadOptionFailsNew(t *testing.T) {
 	t.Parallel()
 	_, err := New(Settings{Chain: "evm", BaseURL: "https://node.example", Key: testKey,
-		Options: []nodeaccess.Option{nodeaccess.WithMaxAttempts(0)}})
+		Options: funcs(nodeaccess.WithMaxAttempts(0))})
 	require.Error(t, err)
 	assert.ErrorIs(t, err, nodeaccess.ErrInvalidInput)
 	var ie *nodeaccess.InputError
@@ -105,7 +105,7 @@ func TestBadOptionFailsNew(t *testing.T) {
 	// An option whose message quotes a value holding the key (a URL given
 	// to a chain option) does not leak it.
 	_, err = New(Settings{Chain: "hyper", BaseURL: "https://node.example", Key: testKey,
-		Options: []nodeaccess.Option{func(*config.Config) error {
+		Options: []config.Func{func(*config.Config) error {
 			return fmt.Errorf("bad URL %q", "https://host/"+testKey+"/x")
 		}}})
 	require.ErrorIs(t, err, nodeaccess.ErrInvalidInput)
@@ -146,18 +146,20 @@ func TestBackoffBounds(t *testing.T) {
 	assert.True(t, big, "an overflowing shift shrank the bound")
 }
 
-// An option of one chain package passed to another chain's constructor is
-// refused, not silently ignored.
-func TestForeignChainOption(t *testing.T) {
+// A value that satisfies a chain's option interface without being an
+// option of nodeaccess or of that chain (a user's type that embeds the
+// interface) is refused by the chain's New, naming its position; nil
+// options are skipped. (An option of another chain does not compile:
+// TestOptionsAreTypedPerChain in the root package.)
+func TestOptionsOfOtherTypesRefused(t *testing.T) {
 	t.Parallel()
-	evmOnly := nodeaccess.Option(func(c *config.Config) error {
-		c.SetExt("evm", "WithPathSuffix", struct{ k int }{1}, "evm")
-		return nil
-	})
-	_, err := New(Settings{Chain: "evm", BaseURL: "https://node.example", Key: testKey, Options: []nodeaccess.Option{evmOnly}})
+	type foreign struct{ nodeaccess.TONOption }
+	own := func(nodeaccess.TONOption) (config.Func, bool) { return nil, false }
+	fs, err := Options("ton", []nodeaccess.TONOption{nil, nodeaccess.WithMaxAttempts(2)}, own)
 	require.NoError(t, err)
-	_, err = New(Settings{Chain: "ton", BaseURL: "https://node.example", Key: testKey, Options: []nodeaccess.Option{evmOnly}})
+	assert.Len(t, fs, 1)
+	_, err = Options("ton", []nodeaccess.TONOption{nodeaccess.WithMaxAttempts(2), foreign{}}, own)
 	require.Error(t, err)
 	assert.ErrorIs(t, err, nodeaccess.ErrInvalidInput)
-	assert.Equal(t, "ton: invalid input: option: evm.WithPathSuffix is an option of another package, not of ton", err.Error())
+	assert.Equal(t, "ton: invalid input: option: option 1 (transport.foreign) is neither a nodeaccess option nor one of package ton", err.Error())
 }

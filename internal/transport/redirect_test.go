@@ -199,7 +199,7 @@ func TestUserClientSettingsApply(t *testing.T) {
 		referers = append(referers, req.Header.Get("Referer"))
 		return refuse
 	}}
-	c := newClient(t, a.URL, testKey, nodeaccess.WithHTTPClient(hc), nodeaccess.WithoutRetries())
+	c := newClient(t, a.URL, testKey, nodeaccess.WithHTTPClient(hc), nodeaccess.WithMaxAttempts(1))
 	_, err := post(context.Background(), t, c)
 	assert.ErrorIs(t, err, refuse)
 	assert.Equal(t, []string{""}, referers)
@@ -216,7 +216,7 @@ func TestUserClientSettingsApply(t *testing.T) {
 	assert.Len(t, jar.Cookies(u), 1)
 
 	// Timeout: the user's, shorter than the SDK's.
-	c = newClient(t, a.URL, testKey, nodeaccess.WithHTTPClient(&http.Client{Timeout: 100 * time.Millisecond}), nodeaccess.WithoutRetries())
+	c = newClient(t, a.URL, testKey, nodeaccess.WithHTTPClient(&http.Client{Timeout: 100 * time.Millisecond}), nodeaccess.WithMaxAttempts(1))
 	tg, err := c.Target("slow")
 	require.NoError(t, err)
 	start := time.Now()
@@ -259,7 +259,7 @@ func TestUserClientUnchanged(t *testing.T) {
 func TestUserAgentHoldingTheKeyIsRefused(t *testing.T) {
 	t.Parallel()
 	_, err := New(Settings{Chain: "test", BaseURL: "https://node.example", Key: escKey,
-		Options: []nodeaccess.Option{nodeaccess.WithUserAgent("app/1 " + url.QueryEscape(escKey))}})
+		Options: funcs(nodeaccess.WithUserAgent("app/1 " + url.QueryEscape(escKey)))})
 	require.ErrorIs(t, err, nodeaccess.ErrInvalidInput)
 	var ie *nodeaccess.InputError
 	require.ErrorAs(t, err, &ie)

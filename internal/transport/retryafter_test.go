@@ -65,7 +65,7 @@ func TestRetryAfterOverflowEndsTheCall(t *testing.T) {
 	for _, tc := range retryAfterShapes {
 		srv, cnt := serve(t, statusThenOK(100, 429, http.Header{"Retry-After": {tc.v}}, "slow down"))
 		rec := &testkit.Recorder{}
-		c := newClient(t, srv.URL, testKey, append(rec.Options(), fast)...)
+		c := newClient(t, srv.URL, testKey, rec.Option(), fast)
 		start := time.Now()
 		_, err := call(context.Background(), t, c)
 		within(t, time.Since(start), 5*time.Second, "a 429 with Retry-After "+tc.v)

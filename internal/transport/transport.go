@@ -30,7 +30,7 @@ type Settings struct {
 	// timeout, a larger body cap) are not options: they are the
 	// Request.Timeout and Request.MaxBytes of its calls, which the user's
 	// options override.
-	Options []nodeaccess.Option
+	Options []config.Func
 }
 
 // Client sends requests for one chain client. It is safe for concurrent use.
@@ -102,9 +102,6 @@ func New(s Settings) (*Client, error) {
 	if c.red.holds(c.cfg.UserAgent) {
 		// The SDK never puts the key in a header.
 		return nil, fmt.Errorf("%s: %w", s.Chain, &nodeaccess.InputError{Arg: "option", Reason: "WithUserAgent: the user agent holds the access key"})
-	}
-	if opt := c.cfg.ForeignExt(s.Chain); opt != "" {
-		return nil, fmt.Errorf("%s: %w", s.Chain, &nodeaccess.InputError{Arg: "option", Reason: fmt.Sprintf("%s is an option of another package, not of %s", opt, s.Chain)})
 	}
 	c.applyDefaults()
 	c.budget, _ = c.cfg.Budget.(nodeaccess.Limiter)
@@ -217,3 +214,15 @@ func (c *Client) String() string {
 // Format prints String for every verb, so that no formatting of a client
 // (%v, %+v, %#v, %s) can reach the key.
 func (c *Client) Format(f fmt.State, verb rune) { _, _ = f.Write([]byte(c.String())) }
+
+// Options returns what a chain package's options do, in order (see
+// config.Collect): own recognises the package's own options. A value that
+// is no option is an InputError naming its position, wrapped as New's
+// errors are.
+func Options[O any](chain string, opts []O, own func(O) (config.Func, bool)) ([]config.Func, error) {
+	fs, err := config.Collect(chain, opts, own)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", chain, &nodeaccess.InputError{Arg: "option", Reason: err.Error()})
+	}
+	return fs, nil
+}

@@ -178,7 +178,7 @@ func TestWireNoRequestEscapes(t *testing.T) {
 	gock.Intercept()
 	defer gock.OffAll()
 	gock.New(gockBase).Post("/other").Reply(200)
-	c := newClient(t, gockBase, testKey, nodeaccess.WithRoundTripper(gt), nodeaccess.WithoutRetries())
+	c := newClient(t, gockBase, testKey, nodeaccess.WithRoundTripper(gt), nodeaccess.WithMaxAttempts(1))
 	_, err := call(context.Background(), t, c)
 	require.Error(t, err)
 	assert.ErrorIs(t, err, gock.ErrCannotMatch)

@@ -25,8 +25,8 @@ func TestClientWalksDefaultBlock(t *testing.T) {
 	require.Len(t, want.Transactions, 3)
 	for _, form := range []struct {
 		name string
-		opts []nodeaccess.Option
-	}{{"REST", nil}, {"JSON-RPC", []nodeaccess.Option{ton.WithJSONRPC()}}} {
+		opts []nodeaccess.TONOption
+	}{{"REST", nil}, {"JSON-RPC", []nodeaccess.TONOption{ton.WithJSONRPC()}}} {
 		c := client(t, s, form.opts...)
 		for count := 1; count <= 4; count++ {
 			var got []ton.BlockTransaction
@@ -85,7 +85,7 @@ func TestClientUserBlock(t *testing.T) {
 		}
 	}
 	s := start(t, tontest.WithoutDefaults(), tontest.WithBlock(block))
-	for _, opts := range [][]nodeaccess.Option{nil, {ton.WithJSONRPC()}} {
+	for _, opts := range [][]nodeaccess.TONOption{nil, {ton.WithJSONRPC()}} {
 		var got []ton.BlockTransaction
 		for tx, err := range client(t, s, opts...).AllBlockTransactions(context.Background(), ton.BlockTransactionsQuery{Block: block.ID.BlockRef, Count: 4}) {
 			require.NoError(t, err)
@@ -104,7 +104,7 @@ func TestClientUserBlock(t *testing.T) {
 		}
 	}
 	// The default block is not there; removing the user's block unknowns it.
-	_, err = client(t, s, nodeaccess.WithoutRetries()).BlockTransactionsExt(context.Background(), ton.BlockTransactionsQuery{Block: tontest.DefaultBlock()})
+	_, err = client(t, s, nodeaccess.WithMaxAttempts(1)).BlockTransactionsExt(context.Background(), ton.BlockTransactionsQuery{Block: tontest.DefaultBlock()})
 	var re *nodeaccess.RPCError
 	require.ErrorAs(t, err, &re)
 	assert.Equal(t, 500, re.Code)
@@ -113,7 +113,7 @@ func TestClientUserBlock(t *testing.T) {
 	require.ErrorAs(t, err, &he)
 	assert.Equal(t, 500, he.StatusCode)
 	s.RemoveBlock(block.ID.BlockRef)
-	_, err = client(t, s, nodeaccess.WithoutRetries()).BlockTransactionsExt(context.Background(), ton.BlockTransactionsQuery{Block: block.ID.BlockRef})
+	_, err = client(t, s, nodeaccess.WithMaxAttempts(1)).BlockTransactionsExt(context.Background(), ton.BlockTransactionsQuery{Block: block.ID.BlockRef})
 	require.ErrorAs(t, err, &re)
 	assert.Equal(t, 500, re.Code)
 }
@@ -183,7 +183,7 @@ func TestClientPendingTransactions(t *testing.T) {
 	assert.NotNil(t, page.Transactions)
 
 	// Without an account the server answers 422, an error the client keeps.
-	_, err = client(t, s, nodeaccess.WithoutRetries()).PendingTransactions(ctx, ton.PendingTransactionsQuery{})
+	_, err = client(t, s, nodeaccess.WithMaxAttempts(1)).PendingTransactions(ctx, ton.PendingTransactionsQuery{})
 	var he *nodeaccess.HTTPError
 	require.ErrorAs(t, err, &he)
 	assert.Equal(t, 422, he.StatusCode)

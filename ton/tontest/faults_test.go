@@ -46,7 +46,7 @@ func TestWrongKeyAndUnknownPath(t *testing.T) {
 	assert.Equal(t, `{"ok":false,"error":"invalid access key","code":403}`, r.body)
 
 	// Through the client: a typed error, without the key.
-	c, err := ton.New(s.URL, "wrong-key", nodeaccess.WithoutRetries())
+	c, err := ton.New(s.URL, "wrong-key", nodeaccess.WithMaxAttempts(1))
 	require.NoError(t, err)
 	_, err = c.BlockTransactionsExt(context.Background(), ton.BlockTransactionsQuery{Block: tontest.DefaultBlock()})
 	var he *nodeaccess.HTTPError
@@ -82,7 +82,7 @@ func TestFaultsThroughClient(t *testing.T) {
 	t.Run("429 twice then success, honouring Retry-After", func(t *testing.T) {
 		s := start(t)
 		var rec testkit.Recorder
-		c := client(t, s, rec.Options()...)
+		c := client(t, s, rec.Option())
 		s.FailNext(2, nodeaccesstest.RateLimited(time.Second))
 		began := time.Now()
 		page, err := c.BlockTransactionsExt(ctx, q)
@@ -107,7 +107,7 @@ func TestFaultsThroughClient(t *testing.T) {
 	t.Run("5xx then success", func(t *testing.T) {
 		s := start(t)
 		var rec testkit.Recorder
-		c := client(t, s, append(rec.Options(), ton.WithJSONRPC())...)
+		c := client(t, s, rec.Option(), ton.WithJSONRPC())
 		s.FailNext(1, nodeaccesstest.ServerError(500))
 		s.FailNext(1, nodeaccesstest.ServerError(542))
 		_, err := c.BlockTransactionsExt(ctx, q)
@@ -130,7 +130,7 @@ func TestFaultsThroughClient(t *testing.T) {
 	t.Run("dropped connection then success", func(t *testing.T) {
 		s := start(t)
 		var rec testkit.Recorder
-		c := client(t, s, rec.Options()...)
+		c := client(t, s, rec.Option())
 		s.FailNext(1, nodeaccesstest.DropConnection())
 		_, err := c.BlockTransactionsExt(ctx, q)
 		require.NoError(t, err)
@@ -150,7 +150,7 @@ func TestFaultsThroughClient(t *testing.T) {
 	t.Run("truncated body then success", func(t *testing.T) {
 		s := start(t)
 		var rec testkit.Recorder
-		c := client(t, s, rec.Options()...)
+		c := client(t, s, rec.Option())
 		s.FailNext(1, nodeaccesstest.TruncatedBody())
 		page, err := c.BlockTransactionsExt(ctx, q)
 		require.NoError(t, err)
@@ -169,7 +169,7 @@ func TestFaultsThroughClient(t *testing.T) {
 	})
 	t.Run("slow body past the timeout", func(t *testing.T) {
 		s := start(t)
-		c := client(t, s, nodeaccess.WithTimeout(100*time.Millisecond), nodeaccess.WithoutRetries())
+		c := client(t, s, nodeaccess.WithTimeout(100*time.Millisecond), nodeaccess.WithMaxAttempts(1))
 		s.FailNext(1, nodeaccesstest.SlowBody(10*time.Second))
 		began := time.Now()
 		_, err := c.BlockTransactionsExt(ctx, q)

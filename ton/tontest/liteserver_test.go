@@ -127,7 +127,7 @@ func TestAllBlockTransactionsUnreadable(t *testing.T) {
 				t.Run(name, func(t *testing.T) {
 					block, txs := walkBlock(tc.n, tc.unreadable...)
 					s := start(t, tontest.WithoutDefaults(), tontest.WithBlock(block))
-					var opts []nodeaccess.Option
+					var opts []nodeaccess.TONOption
 					if rpc {
 						opts = append(opts, ton.WithJSONRPC())
 					}
@@ -236,7 +236,7 @@ func TestLaggingLiteServer(t *testing.T) {
 	require.NoError(t, s.SetBlock(tontest.Block{ID: ton.BlockID{BlockRef: shard, RootHash: ton.Hash{1}, FileHash: ton.Hash{2}}}))
 	r = get(t, s, base+"/getBlockTransactionsExt?workchain=0&shard=-9223372036854775808&seqno=77&root_hash="+url.QueryEscape(ton.Hash{1}.String())+"&file_hash="+url.QueryEscape(ton.Hash{2}.String()))
 	assert.Equal(t, `{"ok":false,"error":"LITE_SERVER_NOTREADY: block (0,8000000000000000,77) is not in db (possibly out of sync: shard_client_seqno=39984096 ls_seqno=39984096)","code":500}`, r.body)
-	_, err = client(t, s, nodeaccess.WithoutRetries()).BlockTransactionsExt(context.Background(), ton.BlockTransactionsQuery{Block: shard})
+	_, err = client(t, s, nodeaccess.WithMaxAttempts(1)).BlockTransactionsExt(context.Background(), ton.BlockTransactionsQuery{Block: shard})
 	assert.ErrorIs(t, err, ton.ErrNotYetAvailable)
 
 	_, err = tontest.New(tontest.WithLag(0))

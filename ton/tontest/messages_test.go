@@ -37,7 +37,7 @@ func TestTypedMessagesRoundTrip(t *testing.T) {
 		Transactions: []ton.BlockTransaction{{Account: wallet, LT: 1, Hash: ton.Hash{7}, InMsg: &in, OutMsgs: out}},
 	}
 	s := start(t, tontest.WithoutDefaults(), tontest.WithBlock(block))
-	for _, opts := range [][]nodeaccess.Option{nil, {ton.WithJSONRPC()}} {
+	for _, opts := range [][]nodeaccess.TONOption{nil, {ton.WithJSONRPC()}} {
 		if opts == nil {
 			// The wire form is tonlib's: a list, the id signed.
 			resp, err := http.Get(s.URL + "/api/v2/" + s.Key() + "/getBlockTransactionsExt?workchain=0&shard=-9223372036854775808&seqno=5")
