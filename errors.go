@@ -102,21 +102,21 @@ func (e *HTTPError) Error() string {
 	return b.String()
 }
 
-// Is reports whether the status matches one of the sentinels: 429
-// ErrRateLimited, 401 and 403 ErrUnauthorized, 404 ErrNotFound, 5xx
-// ErrUnavailable.
-func (e *HTTPError) Is(target error) bool {
-	switch target {
-	case ErrRateLimited:
-		return e.StatusCode == 429
-	case ErrUnauthorized:
-		return e.StatusCode == 401 || e.StatusCode == 403
-	case ErrNotFound:
-		return e.StatusCode == 404
-	case ErrUnavailable:
-		return e.StatusCode >= 500 && e.StatusCode <= 599
+// Unwrap returns the sentinel the status matches: ErrRateLimited for 429,
+// ErrUnauthorized for 401 and 403, ErrNotFound for 404, ErrUnavailable for
+// 5xx; nil for any other status.
+func (e *HTTPError) Unwrap() error {
+	switch {
+	case e.StatusCode == 429:
+		return ErrRateLimited
+	case e.StatusCode == 401 || e.StatusCode == 403:
+		return ErrUnauthorized
+	case e.StatusCode == 404:
+		return ErrNotFound
+	case e.StatusCode >= 500 && e.StatusCode <= 599:
+		return ErrUnavailable
 	}
-	return false
+	return nil
 }
 
 // bodySnippet returns the body's first max bytes on one line, for messages.
@@ -157,20 +157,21 @@ func (e *RPCError) ErrorCode() int { return e.Code }
 // ErrorData returns Data.
 func (e *RPCError) ErrorData() any { return e.Data }
 
-// Is matches ErrRateLimited for the codes providers use for rate limits
-// (-32005 and 429), and ErrResponseTooLarge for a server's refusal to send
-// an answer larger than its own cap: code -32008 ("Response is too big",
-// the answer to one call, from jsonrpsee servers such as reth and
-// HyperEVM's) or -32011 ("The batch response was too large"), with a
-// message that says the response is too big or over a limit.
-func (e *RPCError) Is(target error) bool {
-	switch target {
-	case ErrRateLimited:
-		return e.Code == -32005 || e.Code == 429
-	case ErrResponseTooLarge:
-		return (e.Code == -32008 || e.Code == -32011) && refusesSize(e.Message)
+// Unwrap returns the sentinel the error object matches: ErrRateLimited for
+// the codes providers use for rate limits (-32005 and 429), and
+// ErrResponseTooLarge for a server's refusal to send an answer larger than
+// its own cap: code -32008 ("Response is too big", the answer to one call,
+// from jsonrpsee servers such as reth and HyperEVM's) or -32011 ("The batch
+// response was too large"), with a message that says the response is too
+// big or over a limit. Nil for any other error object.
+func (e *RPCError) Unwrap() error {
+	switch {
+	case e.Code == -32005 || e.Code == 429:
+		return ErrRateLimited
+	case (e.Code == -32008 || e.Code == -32011) && refusesSize(e.Message):
+		return ErrResponseTooLarge
 	}
-	return false
+	return nil
 }
 
 // refusesSize reports whether a server's message says that a response is
@@ -213,5 +214,5 @@ type InputError struct {
 // Error returns "invalid input: arg: reason".
 func (e *InputError) Error() string { return "invalid input: " + e.Arg + ": " + e.Reason }
 
-// Is matches ErrInvalidInput.
-func (e *InputError) Is(target error) bool { return target == ErrInvalidInput }
+// Unwrap returns ErrInvalidInput.
+func (e *InputError) Unwrap() error { return ErrInvalidInput }

@@ -137,15 +137,12 @@ func statusText(he *nodeaccess.HTTPError) string {
 }
 
 // Is matches ErrDebugDisabled when DebugDisabled is set, and otherwise what
-// the HTTP status matches (see nodeaccess.HTTPError.Is).
+// the HTTP status matches (see nodeaccess.HTTPError.Unwrap).
 func (e *APIError) Is(target error) bool {
 	if e.DebugDisabled {
 		return target == ErrDebugDisabled
 	}
-	if e.HTTP != nil {
-		return e.HTTP.Is(target)
-	}
-	return false
+	return e.HTTP != nil && target != nil && e.HTTP.Unwrap() == target
 }
 
 // As sets a **nodeaccess.HTTPError target to HTTP. (APIError does not
