@@ -60,6 +60,11 @@ type HTTPError struct {
 	// any of the spellings the package documentation lists (percent-,
 	// JSON- and HTML-escaped, character by character).
 	Body []byte
+	// Message is the server's own message, read from its error body by the
+	// chain package that knows the body's shape (TON's {"error":…}, the
+	// beacon API's {"code":…,"message":…}), with the access key masked as
+	// in Body; "" when the body has none the chain package reads.
+	Message string
 	// RetryAfter is the delay the server asked for in a Retry-After header
 	// (seconds or an HTTP date), or 0 when it sent none, an unreadable one,
 	// or one that means "now". A delay beyond 2^31 seconds (about 68
@@ -95,7 +100,11 @@ func (e *HTTPError) Error() string {
 	if e.RetryAfter > 0 {
 		fmt.Fprintf(&b, " (retry after %s)", e.RetryAfter)
 	}
-	if msg := bodySnippet(e.Body, 200); msg != "" {
+	msg := bodySnippet([]byte(e.Message), 200)
+	if msg == "" {
+		msg = bodySnippet(e.Body, 200)
+	}
+	if msg != "" {
 		b.WriteString(": ")
 		b.WriteString(msg)
 	}
