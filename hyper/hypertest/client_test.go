@@ -50,7 +50,9 @@ func TestClientDefaultVaults(t *testing.T) {
 	assert.Equal(t, time.Date(2025, 6, 13, 23, 27, 19, 300e6, time.UTC), got[1].LockedUntil)
 
 	// The same through the address as text, and nothing for another user.
-	again, err := c.UserVaultEquitiesOf(context.Background(), defaultUserText)
+	user, err := hyper.ParseAddress(defaultUserText)
+	require.NoError(t, err)
+	again, err := c.UserVaultEquities(context.Background(), user)
 	require.NoError(t, err)
 	assert.Equal(t, got, again)
 	none, err := c.UserVaultEquities(context.Background(), common.HexToAddress("0x01"))
@@ -64,7 +66,7 @@ func TestClientDefaultMids(t *testing.T) {
 	c := client(t, srv)
 	ctx := context.Background()
 
-	mids, err := c.AllMids(ctx)
+	mids, err := c.AllMids(ctx, "")
 	require.NoError(t, err)
 	assert.Equal(t, 486, mids.Len())
 	assert.Equal(t, 223, mids.Count(hyper.KeyPerp))
@@ -94,16 +96,20 @@ func TestClientDefaultMids(t *testing.T) {
 		assertDecimal(t, def[key], m.Price)
 	}
 
-	xyz, err := c.DexMids(ctx, hypertest.BuilderDex)
+	xyz, err := c.AllMids(ctx, hypertest.BuilderDex)
 	require.NoError(t, err)
+	var entries []hyper.Mid
+	for _, m := range xyz.All() {
+		entries = append(entries, m)
+	}
 	assert.Equal(t, []hyper.Mid{
 		{Key: "xyz:CL", Kind: hyper.KeyBuilderDex, Price: decimal.RequireFromString("60.123"), Dex: "xyz", Coin: "CL"},
 		{Key: "xyz:GOLD", Kind: hyper.KeyBuilderDex, Price: decimal.RequireFromString("4210.25"), Dex: "xyz", Coin: "GOLD"},
-	}, xyz.Entries())
+	}, entries)
 	assert.Equal(t, map[string]string{"xyz:CL": "60.123", "xyz:GOLD": "4210.25"}, hypertest.DefaultMids("xyz"))
 	assert.Nil(t, hypertest.DefaultMids("nope"))
 
-	_, err = c.DexMids(ctx, "nope")
+	_, err = c.AllMids(ctx, "nope")
 	assert.ErrorIs(t, err, hyper.ErrUnknownDex)
 }
 
@@ -154,18 +160,18 @@ func TestClientSetters(t *testing.T) {
 	// Mids: prices exactly as given, keys in byte order, HTML characters raw.
 	require.NoError(t, srv.SetMids("", map[string]string{"BTC": "100000.10", "@2": "1.0", "@10": "0.5", "A&B<C>": "3"}))
 	assert.Equal(t, `{"@10":"0.5","@2":"1.0","A&B<C>":"3","BTC":"100000.10"}`, postJSON(t, srv.Public.URL+"/info", `{"type":"allMids"}`).body)
-	mids, err := c.AllMids(ctx)
+	mids, err := c.AllMids(ctx, "")
 	require.NoError(t, err)
 	p, _ := mids.Price("BTC")
 	assertDecimal(t, "100000.10", p)
 
 	// A new builder dex becomes known; nil forgets it; "" stays known ({}).
 	require.NoError(t, srv.SetMids("flx", map[string]string{"flx:TSLA": "250"}))
-	flx, err := c.DexMids(ctx, "flx")
+	flx, err := c.AllMids(ctx, "flx")
 	require.NoError(t, err)
 	assert.Equal(t, 1, flx.Count(hyper.KeyBuilderDex))
 	require.NoError(t, srv.SetMids("flx", nil))
-	_, err = c.DexMids(ctx, "flx")
+	_, err = c.AllMids(ctx, "flx")
 	assert.ErrorIs(t, err, hyper.ErrUnknownDex)
 	require.NoError(t, srv.SetMids("", nil))
 	assert.Equal(t, `{}`, postJSON(t, srv.Public.URL+"/info", `{"type":"allMids"}`).body)
@@ -223,13 +229,13 @@ func TestOptions(t *testing.T) {
 	assertDecimal(t, "1.10", got[0].Equity)
 	assert.True(t, got[0].LockedUntil.IsZero())
 
-	mids, err := c.AllMids(ctx)
+	mids, err := c.AllMids(ctx, "")
 	require.NoError(t, err)
 	assert.Equal(t, 1, mids.Len())
-	km, err := c.DexMids(ctx, "km")
+	km, err := c.AllMids(ctx, "km")
 	require.NoError(t, err)
 	assert.Equal(t, 1, km.Len())
-	_, err = c.DexMids(ctx, hypertest.BuilderDex)
+	_, err = c.AllMids(ctx, hypertest.BuilderDex)
 	assert.ErrorIs(t, err, hyper.ErrUnknownDex)
 
 	// A random key by default: 32 hex characters, different each time.
@@ -292,7 +298,7 @@ func TestConcurrentUse(t *testing.T) {
 				if v, err := c.UserVaultEquities(ctx, hypertest.DefaultUser()); err != nil || len(v) == 0 {
 					errs <- errors.Join(err, errors.New("no vaults"))
 				}
-				if m, err := c.AllMids(ctx); err != nil || m.Len() == 0 {
+				if m, err := c.AllMids(ctx, ""); err != nil || m.Len() == 0 {
 					errs <- errors.Join(err, errors.New("no mids"))
 				}
 			}

@@ -250,7 +250,7 @@ func isPrice(s string) bool {
 	return true
 }
 
-// checkDex validates a dex name as hyper.Client.DexMids does: "" or 1 to 32 ASCII
+// checkDex validates a dex name as hyper.Client.AllMids does: "" or 1 to 32 ASCII
 // letters, digits, '-' or '_'.
 func checkDex(name string) error {
 	if len(name) > 32 {

@@ -36,7 +36,7 @@ func Example() {
 	for _, v := range vaults {
 		fmt.Println(v.VaultAddress.Hex(), v.Equity, v.LockedUntil.Format(time.RFC3339Nano))
 	}
-	mids, err := c.AllMids(ctx)
+	mids, err := c.AllMids(ctx, "")
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -95,14 +95,14 @@ func ExampleServer_SetMids() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	mids, err := c.DexMids(context.Background(), "flx")
+	mids, err := c.AllMids(context.Background(), "flx")
 	if err != nil {
 		log.Fatal(err)
 	}
 	for key, m := range mids.All() {
 		fmt.Println(key, m.Kind, m.Coin, m.Price.StringFixed(-m.Price.Exponent()))
 	}
-	_, err = c.DexMids(context.Background(), "nope")
+	_, err = c.AllMids(context.Background(), "nope")
 	fmt.Println(errors.Is(err, hyper.ErrUnknownDex))
 	// Output:
 	// flx:NVDA builder dex NVDA 180.2
@@ -131,7 +131,7 @@ func Example_faults() {
 	fmt.Println(len(vaults), err)
 
 	srv.Public.FailNext(1, nodeaccesstest.RateLimited(0))
-	mids, err := c.AllMids(context.Background())
+	mids, err := c.AllMids(context.Background(), "")
 	fmt.Println(mids.Len(), err)
 	// Output:
 	// attempt 1 userVaultEquities 500
