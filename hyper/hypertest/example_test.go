@@ -48,6 +48,47 @@ func Example() {
 	// 486 mids, BTC 89926.5
 }
 
+// The answer to a request the SDK has no typed call for, sent with the
+// generic call: here perp metadata, as a test of code that reads it would
+// set it (the body is written for the example, not recorded).
+func ExampleServer_SetInfo() {
+	srv, err := hypertest.New()
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer srv.Close()
+	err = srv.SetInfo(map[string]string{"type": "meta"},
+		[]byte(`{"universe":[{"name":"BTC","szDecimals":5,"maxLeverage":40},{"name":"ETH","szDecimals":4,"maxLeverage":25}]}`))
+	if err != nil {
+		log.Fatal(err)
+	}
+	c, err := srv.Client()
+	if err != nil {
+		log.Fatal(err)
+	}
+
+	var meta struct {
+		Universe []struct {
+			Name        string
+			SzDecimals  int
+			MaxLeverage int
+		}
+	}
+	if err := c.PublicInfo(context.Background(), map[string]string{"type": "meta"}, &meta); err != nil {
+		log.Fatal(err)
+	}
+	for _, a := range meta.Universe {
+		fmt.Println(a.Name, a.SzDecimals, a.MaxLeverage)
+	}
+	// A request nothing was set for: Hyperliquid's 422.
+	err = c.PublicInfo(context.Background(), map[string]string{"type": "spotMeta"}, &meta)
+	fmt.Println(errors.Is(err, hyper.ErrUnsupportedRequest))
+	// Output:
+	// BTC 5 40
+	// ETH 4 25
+	// true
+}
+
 // Vaults of your own test user, with every digit kept.
 func ExampleServer_SetVaultEquities() {
 	srv, err := hypertest.New(hypertest.WithoutDefaults())

@@ -33,7 +33,7 @@ func statuses(rec *testkit.Recorder) []int {
 	return out
 }
 
-// The error bodies WriteError gives each fault, raw.
+// The error bodies the server gives each fault, raw.
 func TestFaultBodies(t *testing.T) {
 	srv := start(t)
 	node := srv.URL + "/" + testKey + "/info"
