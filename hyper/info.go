@@ -22,8 +22,8 @@ import (
 // object with a "type" member, such as a struct with a `json:"type"` field,
 // a map[string]any, or a json.RawMessage holding the body. The type, 1 to
 // 64 ASCII letters and digits, names the call in errors, hooks and logs
-// ("hyper: clearinghouseState: …"), and nodeaccess.WithCost changes its
-// cost by that name. out is a non-nil pointer that encoding/json decodes
+// ("hyper: clearinghouseState: …"), and nodeaccess.WithCost(type, n)
+// sets its cost by that name, on the node and the public API alike. out is a non-nil pointer that encoding/json decodes
 // the answer into (a *json.RawMessage keeps it as it came), or nil to drop
 // the answer. A nil req, one that does not marshal, is not a JSON object or
 // has no valid "type", and an out that is not a pointer are refused as a
