@@ -27,7 +27,10 @@ func TestKeyAsInputKeepsTheErrorType(t *testing.T) {
 		o, err := ton.New(srv.URL, key)
 		require.NoError(t, err)
 		for name, call := range map[string]func() error{
-			"hyper UserVaultEquitiesOf": func() error { _, err := h.UserVaultEquitiesOf(context.Background(), key); return err },
+			"hyper ParseAddress": func() error { _, err := hyper.ParseAddress(key); return err },
+			"hyper PublicInfo": func() error {
+				return h.PublicInfo(context.Background(), map[string]string{"type": "userRole", "user": key}, nil)
+			},
 			"ton AccountStates": func() error {
 				_, err := o.AccountStates(context.Background(), ton.AccountStatesQuery{Accounts: []string{key}})
 				return err

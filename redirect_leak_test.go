@@ -68,6 +68,13 @@ var keyedCalls = map[string]func(ctx context.Context, base, key string, opt node
 		_, err = c.UserVaultEquities(ctx, common.HexToAddress("0xaa"))
 		return err
 	},
+	"hyper Info": func(ctx context.Context, base, key string, opt nodeaccess.Option) error {
+		c, err := hyper.New(base, key, opt)
+		if err != nil {
+			return err
+		}
+		return c.Info(ctx, map[string]string{"type": "clearinghouseState", "user": "0x00000000000000000000000000000000000000aa"}, nil)
+	},
 	"hyper EVM eth_call": func(ctx context.Context, base, key string, opt nodeaccess.Option) error {
 		c, err := hyper.New(base, key, opt)
 		if err != nil {

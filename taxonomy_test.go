@@ -125,7 +125,7 @@ func taxonomyCases() map[string]taxCase {
 			srv := hypertest.NewT(t)
 			c, err := srv.Client()
 			require.NoError(t, err)
-			_, err = c.DexMids(context.Background(), "nope")
+			_, err = c.AllMids(context.Background(), "nope")
 			return err
 		}},
 		"hyper.ErrUnsupportedRequest": {op: true, is: isErr(hyper.ErrUnsupportedRequest), produce: func(t *testing.T) error {

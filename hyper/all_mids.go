@@ -10,21 +10,6 @@ import (
 	"github.com/nodeaccess/nodeaccess"
 )
 
-// ErrUnknownDex matches the error of AllMids when the public API answered
-// null (HTTP 200) for the dex named in DexMids: its answer to a dex name it
-// does not know. It also matches nodeaccess.ErrNotFound (errors.Is), as a
-// 404 does: what was asked for does not exist.
-var ErrUnknownDex error = &notFound{"unknown perp dex"}
-
-// notFound is a sentinel of this package that also matches
-// nodeaccess.ErrNotFound.
-type notFound struct{ msg string }
-
-func (e *notFound) Error() string { return e.msg }
-
-// Is matches nodeaccess.ErrNotFound.
-func (e *notFound) Is(target error) bool { return target == nodeaccess.ErrNotFound }
-
 const maxDexName = 32
 
 // checkDex validates a dex name before it is sent.
@@ -42,23 +27,24 @@ func checkDex(name string) error {
 }
 
 // AllMids asks the official public API (not the node, which does not serve
-// it) for the mid price of every coin of the first perp dex, spot mids
-// included: POST {public}/info with {"type":"allMids"}. The node's access
-// key is never sent there.
+// it) for the mid price of every coin of a perp dex: POST {public}/info
+// with {"type":"allMids"} for dex "", the first perp dex, the only one
+// whose answer carries the spot mids, or {"type":"allMids","dex":"xyz"}
+// for the builder-deployed perp dex named dex, whose keys have the form
+// "xyz:COIN". The node's access key is never sent there. A dex name is up
+// to 32 ASCII letters, digits, '-' or '_'; any other is refused before
+// sending. A dex the public API does not know fails with ErrUnknownDex
+// (which matches nodeaccess.ErrNotFound).
 //
 // The result tells the five key forms apart (perp "BTC", spot pair
 // "PURR/USDC", spot index "@107", builder dex "xyz:CL", outcome side "#20")
-// and looks a key up in one map access; see Mids.
-func (c *Client) AllMids(ctx context.Context) (*Mids, error) { return c.DexMids(ctx, "") }
-
-// DexMids is AllMids for the builder-deployed perp dex named dex (such as
-// "xyz"), whose keys have the form "xyz:COIN": {"type":"allMids","dex":"xyz"}.
-// DexMids(ctx, "") is AllMids, the first perp dex, the only one whose answer
-// carries the spot mids. A name is 1 to 32 ASCII letters, digits, '-' or
-// '_'; any other is refused before sending. A dex the public API does not
-// know fails with ErrUnknownDex (which matches nodeaccess.ErrNotFound).
-func (c *Client) DexMids(ctx context.Context, dex string) (*Mids, error) {
+// and looks a key up in one map access; see Mids. The request weighs 2 in
+// the public API's weight budget.
+func (c *Client) AllMids(ctx context.Context, dex string) (*Mids, error) {
 	const op = "allMids"
+	if c.node.Mask(dex) != dex { // checked first, so that no message quotes it
+		return nil, c.node.Wrap(op, &nodeaccess.InputError{Arg: "dex", Reason: "the dex name holds the access key"})
+	}
 	if err := checkDex(dex); err != nil {
 		return nil, c.node.Wrap(op, err)
 	}
@@ -69,15 +55,15 @@ func (c *Client) DexMids(ctx context.Context, dex string) (*Mids, error) {
 		body = appendJSONString(body, dex)
 	}
 	body = append(body, '}')
-	resp, err := c.info(ctx, onPublic, op, body)
+	t, resp, err := c.post(ctx, onPublic, op, body)
 	if err != nil {
-		return nil, c.node.Wrap(op, err)
+		return nil, err
 	}
 	defer resp.Release()
 	if dex != "" && string(bytes.TrimSpace(resp.Body)) == "null" {
-		return nil, c.node.Wrap(op, fmt.Errorf("%w %q: the public API answered null", ErrUnknownDex, dex))
+		return nil, c.node.Wrap(op, fmt.Errorf("dex %q: %w (the public API answered null)", dex, ErrUnknownDex))
 	}
-	mids, err := decode(c.public, &resp, func(b []byte) (*Mids, error) { return decodeMids(dex, b) })
+	mids, err := decode(t, &resp, func(b []byte) (*Mids, error) { return decodeMids(dex, b) })
 	if err != nil {
 		return nil, c.node.Wrap(op, err)
 	}

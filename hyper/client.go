@@ -12,12 +12,14 @@ import (
 	"github.com/nodeaccess/nodeaccess/internal/transport"
 )
 
-// The official public API of Hyperliquid, which serves the /info request
-// types that node-access services do not (such as allMids). It takes no key.
+// The official public API of Hyperliquid, which serves every /info request
+// type, those that node-access services do not (such as allMids) included.
+// It takes no key.
 const (
 	// MainnetAPIURL is the public API of mainnet, the default.
 	MainnetAPIURL = "https://api.hyperliquid.xyz"
-	// TestnetAPIURL is the public API of testnet (see WithTestnet).
+	// TestnetAPIURL is the public API of testnet:
+	// WithPublicURL(TestnetAPIURL), with a testnet node's base URL.
 	TestnetAPIURL = "https://api.hyperliquid-testnet.xyz"
 )
 
@@ -25,16 +27,16 @@ const (
 const chain = "hyper"
 
 // Client calls Hyperliquid's /info endpoint in two places: the node of a
-// node-access service at {base}/{key}/info (UserVaultEquities), and the
-// official public API at {public}/info, which never receives the key
-// (AllMids). EVM returns a client for the chain's EVM at {base}/{key}/evm.
-// A Client is safe for concurrent use; make one per endpoint and share it.
+// node-access service at {base}/{key}/info (Info, UserVaultEquities), and
+// the official public API at {public}/info, which never receives the key
+// (PublicInfo, AllMids). EVM returns a client for the chain's EVM at
+// {base}/{key}/evm. A Client is safe for concurrent use; make one per
+// endpoint and share it.
 type Client struct {
 	node       *transport.Client
 	nodeInfo   transport.Target
 	public     *transport.Client
 	publicInfo transport.Target
-	publicURL  string
 	evm        *evm.Client
 }
 
@@ -49,23 +51,14 @@ type option struct {
 	evm   []nodeaccess.EVMOption
 }
 
-// WithPublicURL sends the requests only the public API serves (AllMids) to
-// rawURL instead of MainnetAPIURL: an absolute http or https URL without
-// query, fragment or user info, such as a proxy in front of the public API.
-// The public API never receives the node's access key; a URL that holds the
-// key anywhere is refused.
+// WithPublicURL sends the public API's requests (AllMids, PublicInfo) to
+// rawURL instead of MainnetAPIURL: TestnetAPIURL for testnet (pass a
+// testnet node's base URL to New as well), or any absolute http or https
+// URL without query, fragment or user info, such as a proxy in front of the
+// public API. The public API never receives the node's access key; a URL
+// that holds the key anywhere is refused.
 func WithPublicURL(rawURL string) nodeaccess.HyperOption {
-	return publicURLOption("WithPublicURL", rawURL)
-}
-
-// WithTestnet sends the requests only the public API serves to testnet's
-// public API (TestnetAPIURL). It does not change the node's URL: pass a
-// testnet node's base URL to New as well.
-func WithTestnet() nodeaccess.HyperOption {
-	return publicURLOption("WithTestnet", TestnetAPIURL)
-}
-
-func publicURLOption(name, rawURL string) nodeaccess.HyperOption {
+	const name = "WithPublicURL"
 	return option{apply: func(c *config.Config) error {
 		// The messages quote no more than the scheme and the host, so that
 		// a key put into the URL by mistake is not repeated in an error.
@@ -97,8 +90,8 @@ func WithEVM(opts ...nodeaccess.EVMOption) nodeaccess.HyperOption {
 // key key. Options from the nodeaccess package (retries, timeouts, HTTP
 // client, hooks, logger, budget) apply to all three endpoints: the node's
 // /info, the public API and the EVM client (the public API has a budget of
-// its own: WithPublicBudget). WithPublicURL and WithTestnet choose the
-// public API; WithEVM gives options to the EVM client alone.
+// its own: WithPublicBudget). WithPublicURL chooses the public API; WithEVM
+// gives options to the EVM client alone.
 func New(baseURL, key string, opts ...nodeaccess.HyperOption) (*Client, error) {
 	var (
 		shared  []nodeaccess.EVMOption // the nodeaccess options, for the EVM client
@@ -157,7 +150,7 @@ func New(baseURL, key string, opts ...nodeaccess.HyperOption) (*Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", chain, err)
 	}
-	return &Client{node: node, nodeInfo: nodeInfo, public: public, publicInfo: publicInfo, publicURL: publicURL, evm: ec}, nil
+	return &Client{node: node, nodeInfo: nodeInfo, public: public, publicInfo: publicInfo, evm: ec}, nil
 }
 
 // NewFromURL takes the node's whole endpoint URL as providers show it, with
@@ -192,11 +185,8 @@ func NewFromURL(endpoint string, opts ...nodeaccess.HyperOption) (*Client, error
 // ots_getInternalOperations on HyperEVM. Its errors name the "evm" package.
 func (c *Client) EVM() *evm.Client { return c.evm }
 
-// PublicURL returns the base URL of the public API the client calls for
-// AllMids (MainnetAPIURL unless WithPublicURL or WithTestnet chose another).
-func (c *Client) PublicURL() string { return c.publicURL }
-
-// String describes the client's two /info endpoints; the key is masked.
+// String describes the client's two /info endpoints, the node's with the
+// key masked and the public API's.
 func (c *Client) String() string {
 	if c == nil {
 		return "<nil>"

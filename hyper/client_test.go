@@ -36,7 +36,7 @@ func TestNewRefusesBadArguments(t *testing.T) {
 			`hyper: invalid input: option: WithPublicURL: the public API URL for host "api.hyperliquid.xyz" has user info, a query or a fragment`},
 		{"public URL that does not parse", testBase, testKey, []nodeaccess.HyperOption{hyper.WithPublicURL("https://api.hyperliquid.xyz/%zz")},
 			"hyper: invalid input: option: WithPublicURL: the public API URL does not parse"},
-		{"bad shared option", testBase, testKey, []nodeaccess.HyperOption{hyper.WithTestnet(), nodeaccess.WithMaxAttempts(0)},
+		{"bad shared option", testBase, testKey, []nodeaccess.HyperOption{hyper.WithPublicURL(hyper.TestnetAPIURL), nodeaccess.WithMaxAttempts(0)},
 			"hyper: invalid input: option: nodeaccess: WithMaxAttempts: 0 is outside 1..20"},
 	}
 	for _, tc := range cases {
@@ -53,7 +53,7 @@ func TestNewRefusesBadArguments(t *testing.T) {
 // New gives the EVM client the nodeaccess options and keeps its own: the
 // EVM client is built with this package's options among New's.
 func TestEVMClientTakesTheSharedOptions(t *testing.T) {
-	c, err := hyper.New(testBase, testKey, hyper.WithTestnet(), hyper.WithPublicURL("https://proxy.example"), nil, nodeaccess.WithMaxAttempts(1))
+	c, err := hyper.New(testBase, testKey, hyper.WithPublicURL(hyper.TestnetAPIURL), hyper.WithPublicURL("https://proxy.example"), nil, nodeaccess.WithMaxAttempts(1))
 	require.NoError(t, err)
 	assert.Equal(t, "evm.Client{https://node.example/REDACTED/evm}", c.EVM().String())
 }
@@ -73,7 +73,7 @@ func TestConcurrentUse(t *testing.T) {
 				if assert.NoError(t, err) {
 					assert.Equal(t, "688536.0314879999", v[0].Equity.String())
 				}
-				m, err := c.AllMids(context.Background())
+				m, err := c.AllMids(context.Background(), "")
 				if assert.NoError(t, err) {
 					assert.Equal(t, 2, m.Len())
 				}

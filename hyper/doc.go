@@ -1,44 +1,56 @@
-// Package hyper calls Hyperliquid through a node-access service: the /info
-// requests userVaultEquities (on the node) and allMids (on the official
-// public API), and the chain's EVM (through the evm package).
+// Package hyper calls Hyperliquid through a node-access service: any /info
+// request, on the provider's node or on Hyperliquid's official public API,
+// typed calls for userVaultEquities and allMids, and the chain's EVM
+// (through the evm package).
 //
 // A Client is made from the node's base URL and the access key, and talks to
 // two places:
 //
-//   - the node, POST {base}/{key}/info, for UserVaultEquities;
-//   - the official public API, POST {public}/info, for AllMids, which the
-//     node does not serve. The public API is MainnetAPIURL unless
-//     WithTestnet or WithPublicURL chose another, and it never receives the
-//     key: its requests go through a keyless transport of their own (a
-//     public URL that holds the key is refused, and the key is masked in
-//     everything that transport reports).
+//   - the node, POST {base}/{key}/info: Info sends any request there, and
+//     UserVaultEquities is typed;
+//   - the official public API, POST {public}/info, which serves every
+//     request type, those the node does not serve included: PublicInfo
+//     sends any request there, and AllMids is typed. The public API is
+//     MainnetAPIURL unless WithPublicURL chose another (TestnetAPIURL, a
+//     proxy), and it never receives the key: its requests go through a
+//     keyless transport of their own (a public URL or a request body that
+//     holds the key is refused, and the key is masked in everything that
+//     transport reports).
 //
-// Request units and budgets: the node's requests (UserVaultEquities, 1
-// unit: the interface names no cost) and the EVM client's are charged to
-// the node-access plan's budget, nodeaccess.WithBudget, when one is set. The
-// public API has a limit of its own, published by Hyperliquid: a weight of
-// 1200 per minute and IP, allMids weighing 2 (see PublicWeightPerMinute).
-// Every Client keeps to it by default with a NewPublicBudget of its own
-// (1200 in any minute); WithPublicBudget shares one between clients (the
-// limit is per IP) or puts another limiter in its place, and
-// WithoutPublicBudget turns it off.
-//
-// EVM returns an *evm.Client at {base}/{key}/evm for eth_call, eth_getCode
-// and ots_getInternalOperations on HyperEVM (and their batches), made with
-// the same key and shared options; WithEVM gives it options of its own
-// (evm.WithMaxBatchSize, say):
+// Info and PublicInfo take the request as any value that encoding/json
+// marshals to a JSON object with a "type" (a struct, a map, a
+// json.RawMessage) and decode the answer into the value out points to. The
+// typed calls go the same way, with bodies and decoders of their own, so
+// that every request has the same retries, hooks, key masking, errors and
+// budget:
 //
 //	c, err := hyper.New("https://hyperliquid.node.example", key)
 //	vaults, err := c.UserVaultEquities(ctx, user)
-//	mids, err := c.AllMids(ctx)          // the first perp dex, spot included
-//	xyz, err := c.DexMids(ctx, "xyz")    // a builder-deployed perp dex
+//	mids, err := c.AllMids(ctx, "")      // the first perp dex, spot included
+//	xyz, err := c.AllMids(ctx, "xyz")    // a builder-deployed perp dex
 //	btc, ok := mids.Price("BTC")
+//	var state json.RawMessage
+//	err = c.Info(ctx, map[string]string{"type": "clearinghouseState", "user": user.Hex()}, &state)
+//	var meta struct{ Universe []struct{ Name string } }
+//	err = c.PublicInfo(ctx, map[string]string{"type": "meta"}, &meta)
 //	out, err := c.EVM().Call(ctx, evm.CallMsg{To: token, Data: calldata}, evm.Latest)
 //
-// Options are those of New only (nodeaccess options, and this package's
-// WithTestnet, WithPublicURL, WithPublicBudget, WithoutPublicBudget and
-// WithEVM): no call takes options of its own; the one per-call choice, the dex of
-// allMids, is DexMids's argument.
+// Request units and budgets: each request names its type, and
+// nodeaccess.WithCost(type, n) sets its cost. The node's requests cost 1
+// unit by default and, with the EVM client's, are charged to the
+// node-access plan's budget, nodeaccess.WithBudget, when one is set. The
+// public API has a limit of its own, published by Hyperliquid: a weight of
+// 1200 per minute and IP, each request type weighing 2, 20 or 60 (see
+// PublicInfo). Every Client keeps to it by default with a NewPublicBudget
+// of its own (1200 in any minute); WithPublicBudget shares one between
+// clients (the limit is per IP) or puts another limiter in its place, and
+// WithoutPublicBudget turns it off.
+//
+// EVM returns an *evm.Client at {base}/{key}/evm for HyperEVM, made with the
+// same key and shared options; WithEVM gives it options of its own
+// (evm.WithMaxBatchSize, say). Options are those of New only (nodeaccess
+// options, and this package's WithPublicURL, WithPublicBudget,
+// WithoutPublicBudget and WithEVM): no call takes options of its own.
 //
 // NewFromURL takes the node's whole endpoint as providers show it, in
 // exactly three shapes: https://host/<KEY>, https://host/<KEY>/info and
@@ -52,28 +64,29 @@
 // as the server wrote them (never a float): 688536.0314879999 stays that
 // number. Numbers are read whether the server sends them as JSON strings or
 // as JSON numbers. The lock-up end of a vault deposit is a time.Time in UTC.
-// Addresses are common.Address; ParseAddress and UserVaultEquitiesOf read
-// them from text and refuse anything but "0x" and 40 hex digits (with a
+// Addresses are common.Address; ParseAddress reads one from text as a
+// person types it and refuses anything but "0x" and 40 hex digits (with a
 // valid EIP-55 checksum when the case is mixed).
 //
 // allMids returns keys in five forms: perp symbols ("BTC"), the named spot
 // pair "PURR/USDC", spot index keys ("@107", an index into the spot
 // metadata's universe), builder-dex keys ("xyz:CL") and the sides of HIP-4
-// outcome markets ("#20", "#21": N = 10*outcome + side, live on mainnet
-// since 2026-05-02, priced between 0 and 1). Mids tells them apart
-// (KeyKind), looks keys up in one map access, counts them per kind and
-// iterates in key order; OfKind(KeyPerp) yields perp symbols only, never an
-// outcome side, and a key led by a marker the SDK does not know is
-// KeyUnknown, not a perp. Resolving "@N" to its tokens needs the spot
-// metadata, and "#N" to its question the outcome metadata (the public
-// API's spotMeta and outcomeMeta), which this package does not fetch;
+// outcome markets ("#20", "#21": N = 10*outcome + side, priced between 0
+// and 1). Mids tells them apart (KeyKind), looks keys up in one map access,
+// counts them per kind and iterates in key order; OfKind(KeyPerp) yields
+// perp symbols only, never an outcome side, and a key led by a marker the
+// SDK does not know is KeyUnknown, not a perp. Resolving "@N" to its tokens
+// needs the spot metadata, and "#N" to its question the outcome metadata
+// (the public API's spotMeta and outcomeMeta, which PublicInfo fetches);
 // applications that trade by symbol may ignore those keys (Mids.OfKind).
 //
 // # Errors
 //
 // Errors are those of the nodeaccess package, wrapped once in a
 // *nodeaccess.OpError naming "hyper" and the request type
-// ("hyper: userVaultEquities: …"). In addition:
+// ("hyper: userVaultEquities: …"). A server's answer outside 2xx is a
+// *nodeaccess.HTTPError whose Message holds the server's text, where its body
+// has one. In addition:
 //
 //   - HTTP 422 with "Failed to deserialize the JSON body into the target
 //     type" matches ErrUnsupportedRequest (and *nodeaccess.HTTPError): the
@@ -82,12 +95,10 @@
 //     the rest).
 //   - HTTP 500 with the body null, which Hyperliquid servers answer now and
 //     then to valid requests, is retried like 502-504; so is 429, which ends
-//     as nodeaccess.ErrRateLimited when the retries run out. The public API
-//     allows a weight of 1200 per minute and IP (allMids weighs 2,
-//     userVaultEquities 20), which the public budget keeps to.
+//     as nodeaccess.ErrRateLimited when the retries run out.
 //   - A 2xx body that is not the expected JSON (an HTML page, truncated
-//     JSON, a price that is not a decimal) matches
-//     nodeaccess.ErrInvalidResponse.
-//   - DexMids for a dex the public API does not know matches ErrUnknownDex
+//     JSON, a price that is not a decimal, an answer that does not decode
+//     into Info's out) matches nodeaccess.ErrInvalidResponse.
+//   - AllMids for a dex the public API does not know matches ErrUnknownDex
 //     and nodeaccess.ErrNotFound.
 package hyper

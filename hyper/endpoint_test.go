@@ -69,7 +69,7 @@ func TestNewFromURLRefusal(t *testing.T) {
 func TestNewFromURLIsNew(t *testing.T) {
 	for _, ep := range []string{"https://node.example/" + testKey, "https://node.example/" + testKey + "/",
 		"https://node.example/" + testKey + "/info", "https://node.example/" + testKey + "/evm/"} {
-		c, err := hyper.NewFromURL(ep, hyper.WithTestnet())
+		c, err := hyper.NewFromURL(ep, hyper.WithPublicURL(hyper.TestnetAPIURL))
 		require.NoError(t, err, ep)
 		assert.Equal(t, "hyper.Client{node https://node.example/REDACTED/info, public https://api.hyperliquid-testnet.xyz/info}", c.String(), ep)
 		assert.Equal(t, "evm.Client{https://node.example/REDACTED/evm}", c.EVM().String(), ep)

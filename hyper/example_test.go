@@ -53,27 +53,6 @@ func ExampleClient_UserVaultEquities() {
 	// 0x7F6CE756BDEe0db22A8FbDA15aA48023AAE5a8bE 100.003834 USD, locked until 2025-06-13T23:27:19Z: true
 }
 
-// An address typed by a user is checked before anything is sent.
-func ExampleClient_UserVaultEquitiesOf() {
-	srv := localHyperliquid()
-	defer srv.Close()
-	c, err := hyper.New(srv.URL, "YOUR-ACCESS-KEY", hyper.WithPublicURL(srv.Public.URL))
-	if err != nil {
-		log.Fatal(err)
-	}
-
-	vaults, err := c.UserVaultEquitiesOf(context.Background(), "0x2b804617c6f63c040377e95bb276811747006f4b")
-	fmt.Println(len(vaults), err)
-
-	_, err = c.UserVaultEquitiesOf(context.Background(), "0x2b804617c6f63c040377e95bb27681174700")
-	fmt.Println(errors.Is(err, nodeaccess.ErrInvalidInput))
-	fmt.Println(err)
-	// Output:
-	// 2 <nil>
-	// true
-	// hyper: userVaultEquities: invalid input: user: "0x2b804617c6f63c040377e95bb27681174700" is not an address: want 0x and 40 hex digits (42 characters), got 38 characters
-}
-
 // Mid prices from the public API: look a symbol up, count the key forms, and
 // walk the first perps in key order without the spot index keys.
 func ExampleClient_AllMids() {
@@ -85,7 +64,7 @@ func ExampleClient_AllMids() {
 		log.Fatal(err)
 	}
 
-	mids, err := c.AllMids(context.Background())
+	mids, err := c.AllMids(context.Background(), "")
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -100,11 +79,11 @@ func ExampleClient_AllMids() {
 		}
 		fmt.Println(m.Key, m.Price)
 	}
-	if m, ok := mids.SpotIndex(107); ok {
-		fmt.Println(m.Key, m.Kind, m.Price)
+	if m, ok := mids.Get("@107"); ok {
+		fmt.Println(m.Key, m.Kind, m.Index, m.Price)
 	}
 	// HIP-4 outcome sides: "#21" is outcome 2, side 1 ("No" in a binary market).
-	if m, ok := mids.Outcome(2, 1); ok {
+	if m, ok := mids.Get("#21"); ok {
 		id, side, _ := m.Outcome()
 		fmt.Println(m.Key, m.Kind, id, side, m.Price)
 	}
@@ -114,12 +93,12 @@ func ExampleClient_AllMids() {
 	// 0G 0.898545
 	// 2Z 0.12065
 	// AAVE 197.01
-	// @107 spot index 28.718
+	// @107 spot index 107 28.718
 	// #21 outcome 2 1 0.4875
 }
 
 // Mid prices of a builder-deployed perp dex.
-func ExampleClient_DexMids() {
+func ExampleClient_AllMids_builderDex() {
 	srv := localHyperliquid()
 	defer srv.Close()
 	c, err := hyper.New(srv.URL, "YOUR-ACCESS-KEY", hyper.WithPublicURL(srv.Public.URL))
@@ -127,7 +106,7 @@ func ExampleClient_DexMids() {
 		log.Fatal(err)
 	}
 
-	mids, err := c.DexMids(context.Background(), "xyz")
+	mids, err := c.AllMids(context.Background(), "xyz")
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -135,12 +114,71 @@ func ExampleClient_DexMids() {
 		fmt.Println(key, m.Kind, m.Dex, m.Coin, m.Price)
 	}
 
-	_, err = c.DexMids(context.Background(), "nope")
+	_, err = c.AllMids(context.Background(), "nope")
 	fmt.Println(errors.Is(err, hyper.ErrUnknownDex))
 	// Output:
 	// xyz:CL builder dex xyz CL 60.123
 	// xyz:GOLD builder dex xyz GOLD 4210.25
 	// true
+}
+
+// Any /info request on the node: here userVaultEquities through the generic
+// call, decoded into a type of the caller's own (the typed call,
+// UserVaultEquities, reads the same request into exact decimals).
+func ExampleClient_Info() {
+	srv := localHyperliquid()
+	defer srv.Close()
+	c, err := hyper.New(srv.URL, "YOUR-ACCESS-KEY", hyper.WithPublicURL(srv.Public.URL))
+	if err != nil {
+		log.Fatal(err)
+	}
+
+	req := struct {
+		Type string `json:"type"`
+		User string `json:"user"`
+	}{"userVaultEquities", "0x2b804617c6f63c040377e95bb276811747006f4b"}
+	var vaults []struct {
+		VaultAddress string `json:"vaultAddress"`
+		Equity       string `json:"equity"`
+	}
+	if err := c.Info(context.Background(), req, &vaults); err != nil {
+		log.Fatal(err)
+	}
+	for _, v := range vaults {
+		fmt.Println(v.VaultAddress, v.Equity)
+	}
+	// A type the node does not serve is Hyperliquid's 422.
+	err = c.Info(context.Background(), map[string]string{"type": "allMids"}, nil)
+	fmt.Println(errors.Is(err, hyper.ErrUnsupportedRequest))
+	// Output:
+	// 0x07fd993f0fa3a185f7207adccd29f7a87404689d 688536.0314879999
+	// 0x7f6ce756bdee0db22a8fbda15aa48023aae5a8be 100.003834
+	// true
+}
+
+// Any /info request on the public API, which never receives the key and
+// charges each request its published weight to the public budget: here
+// allMids of a builder dex, as a plain map.
+func ExampleClient_PublicInfo() {
+	srv := localHyperliquid()
+	defer srv.Close()
+	c, err := hyper.New(srv.URL, "YOUR-ACCESS-KEY", hyper.WithPublicURL(srv.Public.URL))
+	if err != nil {
+		log.Fatal(err)
+	}
+
+	var mids map[string]string
+	err = c.PublicInfo(context.Background(), map[string]string{"type": "allMids", "dex": "xyz"}, &mids)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(mids)
+	// The key in a request to the public API is refused before sending.
+	err = c.PublicInfo(context.Background(), map[string]string{"type": "userRole", "user": "YOUR-ACCESS-KEY"}, nil)
+	fmt.Println(err)
+	// Output:
+	// map[xyz:CL:60.123 xyz:GOLD:4210.25]
+	// hyper: userRole: invalid input: req: the request holds the access key; the public API takes no key
 }
 
 // HyperEVM through the evm package, at {base}/{key}/evm.
@@ -170,7 +208,7 @@ func ExampleClient_EVM() {
 
 // The client's two endpoints; the key never shows.
 func ExampleNew() {
-	c, err := hyper.New("https://hyperliquid.node.example", "YOUR-ACCESS-KEY", hyper.WithTestnet(),
+	c, err := hyper.New("https://hyperliquid.node.example", "YOUR-ACCESS-KEY", hyper.WithPublicURL(hyper.TestnetAPIURL),
 		nodeaccess.WithMaxAttempts(5))
 	if err != nil {
 		log.Fatal(err)
@@ -227,7 +265,8 @@ func ExampleErrUnsupportedRequest() {
 	// true 422 Failed to deserialize the JSON body into the target type
 }
 
-// Addresses as users type them.
+// Addresses as users type them: ParseAddress checks the text before a
+// call such as UserVaultEquities sends anything.
 func ExampleParseAddress() {
 	for _, s := range []string{
 		"0x07Fd993f0fA3A185F7207ADcCD29f7A87404689D",
@@ -241,6 +280,6 @@ func ExampleParseAddress() {
 	// Output:
 	// 0x07Fd993f0fA3A185F7207ADcCD29f7A87404689D <nil>
 	// 0x07Fd993f0fA3A185F7207ADcCD29f7A87404689D <nil>
-	// 0x0000000000000000000000000000000000000000 invalid input: address: "0x07fD993f0fA3A185F7207ADcCD29f7A87404689D" has mixed case that does not match its EIP-55 checksum: check it for a typo
-	// 0x0000000000000000000000000000000000000000 invalid input: address: "07fd993f0fa3a185f7207adccd29f7a87404689d" is not an address: want 0x and 40 hex digits (42 characters), got 40 characters
+	// 0x0000000000000000000000000000000000000000 invalid input: address: the mixed case does not match the address's EIP-55 checksum: check it for a typo
+	// 0x0000000000000000000000000000000000000000 invalid input: address: want 0x and 40 hex digits (42 characters), got 40 characters
 }

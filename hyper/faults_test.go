@@ -97,22 +97,23 @@ func Test422OnTheNode(t *testing.T) {
 	assert.Equal(t, 422, he.StatusCode)
 	assert.Equal(t, "text/plain; charset=utf-8", he.ContentType)
 	assert.Equal(t, deserialize, string(he.Body))
+	assert.Equal(t, deserialize, he.Message)
 	assert.NotErrorIs(t, err, nodeaccess.ErrUnavailable)
 	assert.Equal(t, "hyper: userVaultEquities: request malformed or not served by this node: "+
 		"HTTP 422 Unprocessable Entity: Failed to deserialize the JSON body into the target type "+
 		"(the node answers 422 to a malformed body and to a request type it does not serve; "+
-		"types such as allMids are served only by the public API ("+c.PublicURL()+"), where this SDK sends them)", err.Error())
+		"types such as allMids are served only by the public API: send them with PublicInfo)", err.Error())
 	assert.Len(t, node.requests(), 1, "a 422 is not retried")
 }
 
 func Test422OnThePublicAPI(t *testing.T) {
 	public := newScript(t, reply{422, "text/plain", deserialize + "\n"})
 	c := faultClient(t, nil, public)
-	_, err := c.DexMids(context.Background(), "xyz")
+	_, err := c.AllMids(context.Background(), "xyz")
 	require.ErrorIs(t, err, hyper.ErrUnsupportedRequest)
 	assert.Equal(t, "hyper: allMids: request malformed or not served by the public API: HTTP 422 Unprocessable Entity: "+
 		"Failed to deserialize the JSON body into the target type (the public API could not read the request: "+
-		"check the request type and the dex name)", err.Error())
+		"check its type and fields)", err.Error())
 	assert.Len(t, public.requests(), 1)
 }
 
@@ -124,7 +125,9 @@ func TestOther422(t *testing.T) {
 	var he *nodeaccess.HTTPError
 	require.ErrorAs(t, err, &he)
 	assert.NotErrorIs(t, err, hyper.ErrUnsupportedRequest)
-	assert.Equal(t, `hyper: userVaultEquities: HTTP 422 Unprocessable Entity: {"error":"bad user"}`, err.Error())
+	assert.Equal(t, "bad user", he.Message)
+	assert.Equal(t, `{"error":"bad user"}`, string(he.Body))
+	assert.Equal(t, `hyper: userVaultEquities: HTTP 422 Unprocessable Entity: bad user`, err.Error())
 }
 
 func Test500NullIsRetried(t *testing.T) {
@@ -142,7 +145,7 @@ func Test500NullIsRetried(t *testing.T) {
 	t.Run("public, then success", func(t *testing.T) {
 		public := newScript(t, reply{500, "application/json", "null\n"}, reply{500, "application/json", " null"}, reply{200, "application/json", `{"BTC":"30135.0"}`})
 		c := faultClient(t, nil, public)
-		mids, err := c.AllMids(context.Background())
+		mids, err := c.AllMids(context.Background(), "")
 		require.NoError(t, err)
 		assert.Equal(t, 1, mids.Len())
 		assert.Len(t, public.requests(), 3)
@@ -171,7 +174,7 @@ func Test429(t *testing.T) {
 	t.Run("then success", func(t *testing.T) {
 		public := newScript(t, reply{429, "application/json", `null`}, reply{200, "application/json", `{"ETH":"1903.95"}`})
 		c := faultClient(t, nil, public)
-		mids, err := c.AllMids(context.Background())
+		mids, err := c.AllMids(context.Background(), "")
 		require.NoError(t, err)
 		p, ok := mids.Price("ETH")
 		require.True(t, ok)
@@ -208,7 +211,7 @@ func TestHTMLPage(t *testing.T) {
 		_, err := c.UserVaultEquities(context.Background(), recordedUser)
 		assert.ErrorIs(t, err, nodeaccess.ErrInvalidResponse)
 		assert.Contains(t, err.Error(), "hyper: userVaultEquities: invalid response: body is HTML or XML, not JSON (content-type \"text/html\"")
-		_, err = c.AllMids(context.Background())
+		_, err = c.AllMids(context.Background(), "")
 		assert.ErrorIs(t, err, nodeaccess.ErrInvalidResponse)
 		assert.Contains(t, err.Error(), "hyper: allMids: invalid response: body is HTML or XML, not JSON")
 		assert.Len(t, node.requests(), 1, "a bad 200 body is not retried")
@@ -249,7 +252,7 @@ func TestBadBodies(t *testing.T) {
 			_, err := c.UserVaultEquities(context.Background(), recordedUser)
 			assert.ErrorIs(t, err, nodeaccess.ErrInvalidResponse)
 			assert.Contains(t, err.Error(), tc.want)
-			_, err = c.AllMids(context.Background())
+			_, err = c.AllMids(context.Background(), "")
 			assert.ErrorIs(t, err, nodeaccess.ErrInvalidResponse)
 			assert.Contains(t, err.Error(), tc.want)
 			assert.NotErrorIs(t, err, hyper.ErrUnknownDex)
@@ -261,9 +264,9 @@ func TestBadBodies(t *testing.T) {
 func TestUnknownDex(t *testing.T) {
 	public := newScript(t, reply{200, "application/json", "null"})
 	c := faultClient(t, nil, public)
-	_, err := c.DexMids(context.Background(), "nope")
+	_, err := c.AllMids(context.Background(), "nope")
 	require.ErrorIs(t, err, hyper.ErrUnknownDex)
-	assert.Equal(t, `hyper: allMids: unknown perp dex "nope": the public API answered null`, err.Error())
+	assert.Equal(t, `hyper: allMids: dex "nope": unknown perp dex: not found (the public API answered null)`, err.Error())
 	// What a 404 would match: the dex asked for does not exist.
 	assert.ErrorIs(t, err, nodeaccess.ErrNotFound)
 	assert.ErrorIs(t, hyper.ErrUnknownDex, nodeaccess.ErrNotFound)
@@ -281,7 +284,7 @@ func TestUnknownDex(t *testing.T) {
 func TestResponseCap(t *testing.T) {
 	public := newScript(t, reply{200, "application/json", fixture(t, "allMids_2025-12.json")})
 	c := faultClient(t, nil, public, nodeaccess.WithMaxResponseBytes(1024))
-	_, err := c.AllMids(context.Background())
+	_, err := c.AllMids(context.Background(), "")
 	assert.ErrorIs(t, err, nodeaccess.ErrResponseTooLarge)
 }
 
@@ -299,7 +302,7 @@ func TestContextEndsTheCall(t *testing.T) {
 	require.NoError(t, err)
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
-	_, err = c.AllMids(ctx)
+	_, err = c.AllMids(ctx, "")
 	assert.True(t, errors.Is(err, context.DeadlineExceeded), "%v", err)
 	assert.False(t, strings.Contains(err.Error(), testKey))
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -149,17 +150,17 @@ func TestRecordedMidsKeyForms(t *testing.T) {
 	mids, err := decodeMids("", readFixture(t, "allMids_2025-12.json"))
 	require.NoError(t, err)
 	for n := 1; n <= 258; n++ {
-		m, ok := mids.SpotIndex(n)
+		m, ok := mids.Get("@" + strconv.Itoa(n))
 		require.True(t, ok, "@%d", n)
 		assert.Equal(t, KeySpotIndex, m.Kind)
 		assert.Equal(t, n, m.Index)
 		assert.Empty(t, m.Coin)
 	}
-	_, ok := mids.SpotIndex(0) // index 0 is PURR/USDC, sent by its name
+	_, ok := mids.Get("@0") // index 0 is PURR/USDC, sent by its name
 	assert.False(t, ok)
-	_, ok = mids.SpotIndex(259)
+	_, ok = mids.Get("@259")
 	assert.False(t, ok)
-	m, ok := mids.SpotIndex(107)
+	m, ok := mids.Get("@107")
 	require.True(t, ok)
 	assert.Equal(t, Mid{Key: "@107", Kind: KeySpotIndex, Price: m.Price, Index: 107}, m)
 	assert.Equal(t, "28.718", m.Price.String())

@@ -70,8 +70,12 @@ func FuzzDecodeMids(f *testing.F) {
 			t.Fatalf("%d mids from a body encoding/json reads as %d keys (%v)", mids.Len(), len(plain), err)
 		}
 		total, prev := 0, ""
-		for i, e := range mids.Entries() {
-			if i > 0 && e.Key <= prev {
+		i := 0
+		for key, e := range mids.All() {
+			if key != e.Key {
+				t.Fatalf("All yields %q with the entry of %q", key, e.Key)
+			}
+			if i++; i > 1 && e.Key <= prev {
 				t.Fatalf("keys out of order: %q after %q", e.Key, prev)
 			}
 			prev = e.Key
@@ -179,4 +183,62 @@ func FuzzParseAddress(f *testing.F) {
 			}
 		}
 	})
+}
+
+// Seeds of FuzzErrorMessage: Hyperliquid's error bodies (the 422 text and
+// the 500 null, testdata/SOURCES.md) and the shapes of gateways' bodies.
+var errorBodySeeds = []string{
+	"Failed to deserialize the JSON body into the target type",
+	"Failed to deserialize the JSON body into the target type: missing field `user` at line 1 column 18\n",
+	"null", " null\n", `"user not found"`, `{"error":"unauthorized"}`, `{"message":"no such path","code":404}`,
+	`{"error":{"code":1},"message":"x"}`, `{"error":"a\u0000b"}`, "<html><body>502</body></html>", "", "  ", "42", `[1]`,
+	`{"error":"`, `"unterminated`,
+}
+
+func FuzzErrorMessage(f *testing.F) {
+	for _, s := range errorBodySeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		msg := errorMessage(body)
+		if msg != strings.TrimSpace(msg) {
+			t.Fatalf("message %q of %q is not trimmed", msg, body)
+		}
+		trimmed := strings.TrimSpace(string(body))
+		switch {
+		case trimmed == "" || trimmed[0] == '<':
+			if msg != "" {
+				t.Fatalf("message %q from an empty or HTML body %q", msg, body)
+			}
+		case !json.Valid([]byte(trimmed)):
+			if trimmed[0] != '"' && trimmed[0] != '{' && msg != trimmed {
+				t.Fatalf("plain text %q gave %q", body, msg)
+			}
+		default:
+			// JSON: the message is a string the body holds, or nothing.
+			var v any
+			if err := json.Unmarshal([]byte(trimmed), &v); err != nil {
+				t.Fatal(err)
+			}
+			switch x := v.(type) {
+			case string:
+				if msg != strings.TrimSpace(x) {
+					t.Fatalf("JSON string %q gave %q", body, msg)
+				}
+			case map[string]any:
+				if msg != "" && msg != strings.TrimSpace(stringOf(x["error"])) && msg != strings.TrimSpace(stringOf(x["message"])) {
+					t.Fatalf("JSON object %q gave %q", body, msg)
+				}
+			default:
+				if msg != "" {
+					t.Fatalf("JSON %q gave %q", body, msg)
+				}
+			}
+		}
+	})
+}
+
+func stringOf(v any) string {
+	s, _ := v.(string)
+	return s
 }

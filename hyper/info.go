@@ -3,32 +3,144 @@ package hyper
 import (
 	"bytes"
 	"context"
-	"errors"
+	"encoding/json"
+	"fmt"
 	"net/http"
+	"reflect"
 
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/internal/transport"
 )
 
-// ErrUnsupportedRequest matches the answer Hyperliquid servers give, HTTP 422
-// with the text "Failed to deserialize the JSON body into the target type",
-// both to a body they cannot read and to a request type they do not serve.
-// Node-access services answer it for the types only the public API serves;
-// this SDK sends those to the public API itself. The error also matches
-// (errors.As) the server's *nodeaccess.HTTPError.
-var ErrUnsupportedRequest = errors.New("request malformed or not served")
-
-// unsupportedError is a 422 "Failed to deserialize" answer.
-type unsupportedError struct {
-	where, hint string
-	http        *nodeaccess.HTTPError
+// Info sends any /info request to the node, POST {base}/{key}/info, and
+// decodes the answer into out: the request types the SDK has no method for
+// (clearinghouseState, openOrders, meta, spotMeta, l2Book, …), through the
+// same transport as the typed calls, with the same retries, hooks, key
+// masking, errors and budget.
+//
+// req is the request body: any value that encoding/json marshals to a JSON
+// object with a "type" member, such as a struct with a `json:"type"` field,
+// a map[string]any, or a json.RawMessage holding the body. The type, 1 to
+// 64 ASCII letters and digits, names the call in errors, hooks and logs
+// ("hyper: clearinghouseState: …"), and nodeaccess.WithCost(type, n)
+// sets its cost by that name, on the node and the public API alike. out is a non-nil pointer that encoding/json decodes
+// the answer into (a *json.RawMessage keeps it as it came), or nil to drop
+// the answer. A nil req, one that does not marshal, is not a JSON object or
+// has no valid "type", and an out that is not a pointer are refused as a
+// *nodeaccess.InputError before anything is sent.
+//
+// The node's requests cost 1 request unit of the node-access plan's budget
+// (nodeaccess.WithBudget) unless nodeaccess.WithCost says otherwise. A node
+// answers 422 (ErrUnsupportedRequest) to a type it does not serve: allMids
+// is one, and node-access services serve only part of /info; PublicInfo
+// sends a request to the public API instead.
+func (c *Client) Info(ctx context.Context, req, out any) error {
+	return c.call(ctx, onNode, req, out)
 }
 
-func (e *unsupportedError) Error() string {
-	return ErrUnsupportedRequest.Error() + " by " + e.where + ": " + e.http.Error() + " (" + e.hint + ")"
+// PublicInfo is Info for Hyperliquid's official public API, POST
+// {public}/info (MainnetAPIURL unless WithPublicURL chose another), which
+// serves every /info request type and never receives the access key: a req
+// whose body holds the key, in any spelling the SDK masks, is refused
+// before anything is sent.
+//
+// Each request is charged its weight to the public API's weight budget
+// (NewPublicBudget, WithPublicBudget), not to the node-access plan. The
+// default weights are those of Hyperliquid's API documentation, "Rate
+// limits and user limits": 2 for allMids, l2Book, clearinghouseState,
+// orderStatus, spotClearinghouseState and exchangeStatus, 60 for userRole,
+// 20 for every other type. Some types (userFills, candleSnapshot, …) weigh
+// more per item they return, which is not known before the answer: raise
+// their weight with nodeaccess.WithCost(type, n) where that matters.
+func (c *Client) PublicInfo(ctx context.Context, req, out any) error {
+	return c.call(ctx, onPublic, req, out)
 }
 
-func (e *unsupportedError) Unwrap() []error { return []error{ErrUnsupportedRequest, e.http} }
+// call checks and marshals req, sends it to where and decodes the answer
+// into out.
+func (c *Client) call(ctx context.Context, where endpoint, req, out any) error {
+	typ, body, err := c.requestBody(where, req, out)
+	if err != nil {
+		if typ == "" {
+			typ = "info"
+		}
+		return c.node.Wrap(typ, err)
+	}
+	t, resp, err := c.post(ctx, where, typ, body)
+	if err != nil {
+		return err
+	}
+	defer resp.Release()
+	if out == nil {
+		return nil
+	}
+	return c.node.Wrap(typ, t.DecodeJSON(&resp, out))
+}
+
+// maxType bounds the length of a request type.
+const maxType = 64
+
+// requestBody marshals req and returns its type and body, or an
+// *nodeaccess.InputError (and the type, once it is known to be valid).
+func (c *Client) requestBody(where endpoint, req, out any) (string, []byte, error) {
+	if req == nil {
+		return "", nil, &nodeaccess.InputError{Arg: "req", Reason: `nil request: want a value that marshals to a JSON object with a "type"`}
+	}
+	body, err := json.Marshal(req)
+	if err != nil {
+		// A MarshalJSON method's error could say anything: mask it.
+		return "", nil, &nodeaccess.InputError{Arg: "req", Reason: "does not marshal to JSON: " + c.node.Mask(err.Error())}
+	}
+	var members map[string]json.RawMessage
+	if err := json.Unmarshal(body, &members); err != nil || members == nil {
+		return "", nil, &nodeaccess.InputError{Arg: "req", Reason: fmt.Sprintf("%T marshals to %s, not a JSON object", req, jsonKind(bytes.TrimSpace(body)))}
+	}
+	raw, ok := members["type"]
+	if !ok {
+		return "", nil, &nodeaccess.InputError{Arg: "req", Reason: `the request has no "type" member`}
+	}
+	var typ string
+	if err := json.Unmarshal(raw, &typ); err != nil {
+		return "", nil, &nodeaccess.InputError{Arg: "req", Reason: fmt.Sprintf(`the "type" member is %s, not a string`, jsonKind(raw))}
+	}
+	// The type names the call in errors and hooks, which never show the
+	// key; checked first, so that no message quotes it.
+	if c.node.Mask(typ) != typ {
+		return "", nil, &nodeaccess.InputError{Arg: "req", Reason: `the "type" member holds the access key`}
+	}
+	if err := checkType(typ); err != nil {
+		return "", nil, err
+	}
+	if out != nil {
+		if v := reflect.ValueOf(out); v.Kind() != reflect.Pointer || v.IsNil() {
+			return typ, nil, &nodeaccess.InputError{Arg: "out", Reason: fmt.Sprintf("%T is not a non-nil pointer", out)}
+		}
+	}
+	if where == onPublic && c.node.Mask(string(body)) != string(body) {
+		return typ, nil, &nodeaccess.InputError{Arg: "req", Reason: "the request holds the access key; the public API takes no key"}
+	}
+	return typ, body, nil
+}
+
+// checkType validates a request type: 1 to maxType ASCII letters and
+// digits, as every type of Hyperliquid's /info is written.
+func checkType(typ string) error {
+	bad := func(why string) error {
+		return &nodeaccess.InputError{Arg: "req", Reason: `the "type" ` + quote(typ) + " " + why}
+	}
+	if typ == "" {
+		return bad("is empty")
+	}
+	if len(typ) > maxType {
+		return &nodeaccess.InputError{Arg: "req", Reason: fmt.Sprintf(`the "type" member is %d bytes long, longer than %d`, len(typ), maxType)}
+	}
+	for i := 0; i < len(typ); i++ {
+		if !isAlnum(typ[i]) {
+			return bad("is not a request type: want ASCII letters and digits")
+		}
+	}
+	return nil
+}
 
 // endpoint says where an /info request goes.
 type endpoint int
@@ -38,30 +150,22 @@ const (
 	onPublic
 )
 
-// info posts body to the /info endpoint at where and returns the whole 2xx
-// response (call Release when done). Errors are not yet wrapped with op.
-func (c *Client) info(ctx context.Context, where endpoint, op string, body []byte) (transport.Response, error) {
-	t, target := c.node, c.nodeInfo
+// post sends body, a request of type typ, to the /info endpoint at where,
+// and returns the 2xx answer with the transport that read it (call
+// Release when done). Its errors come wrapped once with typ as the
+// operation. The public API's requests cost their weight.
+func (c *Client) post(ctx context.Context, where endpoint, typ string, body []byte) (*transport.Client, transport.Response, error) {
+	t, target, units := c.node, c.nodeInfo, 0 // 0: WithCost for typ, else 1
 	if where == onPublic {
 		t, target = c.public, c.publicInfo
+		units = t.Cost(typ, publicWeight(typ))
 	}
-	req := transport.Request{Op: op, Method: http.MethodPost, Target: target, Body: body, RetryIf: retryNull}
+	req := transport.Request{Op: typ, Method: http.MethodPost, Target: target, Body: body, RetryIf: retryNull, Units: units}
 	resp, err := t.Do(ctx, &req)
-	if err == nil {
-		return resp, nil
+	if err != nil {
+		return t, resp, c.node.Wrap(typ, serverError(t, where, err))
 	}
-	var he *nodeaccess.HTTPError
-	if errors.As(err, &he) && he.StatusCode == http.StatusUnprocessableEntity &&
-		bytes.HasPrefix(bytes.TrimSpace(he.Body), []byte("Failed to deserialize")) {
-		if where == onPublic {
-			return resp, &unsupportedError{where: "the public API", http: he,
-				hint: "the public API could not read the request: check the request type and the dex name"}
-		}
-		return resp, &unsupportedError{where: "this node", http: he,
-			hint: "the node answers 422 to a malformed body and to a request type it does not serve; " +
-				"types such as allMids are served only by the public API (" + c.publicURL + "), where this SDK sends them"}
-	}
-	return resp, err
+	return t, resp, nil
 }
 
 // retryNull retries HTTP 500 with the body null, which Hyperliquid servers

@@ -2,6 +2,7 @@ package hyper_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net"
@@ -84,12 +85,21 @@ func TestNodeFailuresDoNotLeakTheKey(t *testing.T) {
 				c, err := hyper.New(srv.URL, key, append(o.options(), hyper.WithPublicURL(srv.URL))...)
 				require.NoError(t, err)
 				_, err = c.UserVaultEquities(context.Background(), recordedUser)
-				require.Error(t, err)
-				testkit.AssertNoKey(t, key, "error", fmt.Sprintf("%v|%+v|%#v|%s", err, err, err, err.Error()))
-				var he *nodeaccess.HTTPError
-				if tc.status != 200 {
-					require.ErrorAs(t, err, &he)
-					testkit.AssertNoKey(t, key, "HTTPError", fmt.Sprintf("%s %s %s", he.URL, he.Body, he.Error()))
+				// The generic call, decoding into the typed result's shape.
+				var out []struct {
+					VaultAddress common.Address `json:"vaultAddress"`
+					Equity       int            `json:"equity"`
+				}
+				errInfo := c.Info(context.Background(), map[string]string{"type": "userVaultEquities", "user": recordedUser.Hex()}, &out)
+				for _, err := range []error{err, errInfo} {
+					require.Error(t, err)
+					testkit.AssertNoKey(t, key, "error", fmt.Sprintf("%v|%+v|%#v|%s", err, err, err, err.Error()))
+					testkit.AssertErrNoKey(t, key, err)
+					var he *nodeaccess.HTTPError
+					if tc.status != 200 {
+						require.ErrorAs(t, err, &he)
+						testkit.AssertNoKey(t, key, "HTTPError", fmt.Sprintf("%s %s %s %s", he.URL, he.Body, he.Message, he.Error()))
+					}
 				}
 				o.check(t, key)
 				assert.NotEmpty(t, o.Attempts())
@@ -108,17 +118,22 @@ func TestPublicRequestsCarryNoKey(t *testing.T) {
 		var o observed
 		c, err := hyper.New(node.srv.URL, key, append(o.options(), hyper.WithPublicURL(public.srv.URL))...)
 		require.NoError(t, err)
-		_, err = c.AllMids(context.Background())
+		_, err = c.AllMids(context.Background(), "")
 		require.NoError(t, err)
-		_, err = c.DexMids(context.Background(), "xyz")
+		_, err = c.AllMids(context.Background(), "xyz")
 		require.ErrorIs(t, err, hyper.ErrUnsupportedRequest)
 		testkit.AssertNoKey(t, key, "error", fmt.Sprintf("%v %+v", err, err))
-		_, err = c.AllMids(context.Background())
+		_, err = c.AllMids(context.Background(), "")
 		require.ErrorIs(t, err, nodeaccess.ErrInvalidResponse)
 		testkit.AssertNoKey(t, key, "error", fmt.Sprintf("%v %+v", err, err))
+		// The generic call: the same keyless transport.
+		var raw json.RawMessage
+		err = c.PublicInfo(context.Background(), map[string]string{"type": "meta"}, &raw)
+		require.ErrorIs(t, err, nodeaccess.ErrInvalidResponse)
+		testkit.AssertErrNoKey(t, key, err)
 
 		reqs := public.requests()
-		require.Len(t, reqs, 5)
+		require.Len(t, reqs, 6)
 		for i, r := range reqs {
 			what := fmt.Sprintf("public request %d", i)
 			testkit.AssertNoKey(t, key, what+" path", r.path)
@@ -203,15 +218,49 @@ func TestLongAddressInputLeaksNoPieceOfTheKey(t *testing.T) {
 		require.NoError(t, err)
 		for k := 1; k < len(key); k++ { // k bytes of the key before byte 64
 			user := "https://n.example/" + strings.Repeat("x", 64-len("https://n.example/")-k) + key + "/info"
-			_, err := c.UserVaultEquitiesOf(context.Background(), user)
+			_, err := hyper.ParseAddress(user)
 			require.ErrorIs(t, err, nodeaccess.ErrInvalidInput)
 			for j := 4; j <= len(key); j++ {
 				require.NotContains(t, err.Error(), key[:j], "k=%d", k)
 			}
 			testkit.AssertNoKey(t, key, "error", err.Error())
-			assert.Contains(t, err.Error(), fmt.Sprintf("a %d-byte value is not an address", len(user)))
+			assert.Equal(t, fmt.Sprintf("invalid input: address: want 0x and 40 hex digits (42 characters), got %d characters", len(user)), err.Error())
+			// The same text as a request member goes nowhere either.
+			err = c.PublicInfo(context.Background(), map[string]string{"type": "userRole", "user": user}, nil)
+			require.ErrorIs(t, err, nodeaccess.ErrInvalidInput)
+			testkit.AssertErrNoKey(t, key, err)
 		}
 	}
+}
+
+// A key passed where an address goes (the text ParseAddress reads) is
+// never repeated in the error, whatever its form: ParseAddress does not
+// know the key, so it never quotes its input.
+func TestParseAddressDoesNotRepeatAKey(t *testing.T) {
+	keys := append([]string{
+		"0123456789abcdef0123456789abcdef",         // 32 hex digits, as many providers' keys
+		"0123456789abcdef0123456789abcdef01234567", // 40 hex digits: an address without 0x
+		"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
+		"SeCrEtKeY0123456789abcdefABCDEF0123456789", // 42 characters, no 0x
+		"0x" + strings.Repeat("k", 39),              // 0x and 39
+		"0x" + strings.Repeat("k", 41),              // 0x and 41
+	}, testkit.LeakKeys...)
+	for _, key := range keys {
+		for _, s := range []string{key, "0x" + key, " " + key, key + "\n", "https://node.example/" + key, "https://node.example/" + key + "/info"} {
+			_, err := hyper.ParseAddress(s)
+			if err == nil {
+				// "0x" and 40 hex digits is an address, whatever it was
+				// meant to be: there is no error to show it.
+				require.Regexp(t, `^0x[0-9a-f]{40}$`, s)
+				continue
+			}
+			require.ErrorIs(t, err, nodeaccess.ErrInvalidInput, s)
+			testkit.AssertErrNoKey(t, key, err)
+		}
+	}
+	// A typo is placed, not quoted.
+	_, err := hyper.ParseAddress("0x2b804617c6f63c040377e95bb276811747006f4g")
+	assert.EqualError(t, err, `invalid input: address: want 0x and 40 hex digits: character 42 is not a hex digit`)
 }
 
 // lowerEscapeAll percent-escapes every byte of s, hex digits in lower case.

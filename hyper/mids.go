@@ -27,8 +27,8 @@ const (
 	KeySpotPair
 	// KeySpotIndex is a spot pair by its index in the spot metadata's
 	// universe: "@107". Resolving it to tokens needs that metadata (the
-	// public API's spotMeta request); the interface lets applications
-	// ignore these keys.
+	// public API's spotMeta request); applications that trade by symbol
+	// may ignore these keys.
 	KeySpotIndex
 	// KeyBuilderDex is a perpetual on a builder-deployed perp dex:
 	// "xyz:CL", the dex name, a colon and the coin.
@@ -39,7 +39,7 @@ const (
 	// outcome ids and the names of the sides are in the public API's
 	// outcomeMeta answer (side 0 is the first of an outcome's sideSpecs,
 	// "Yes" in the binary markets, side 1 the second, "No"); Mid.Outcome
-	// splits N. Outcome markets are live on mainnet since 2026-05-02.
+	// splits N.
 	KeyOutcome
 )
 
@@ -62,9 +62,6 @@ func (k KeyKind) String() string {
 	}
 	return "kind(" + strconv.Itoa(int(k)) + ")"
 }
-
-// IsKnown reports whether k is one of the five key forms.
-func (k KeyKind) IsKnown() bool { return k >= KeyPerp && k <= KeyOutcome }
 
 // Mid is one entry of allMids: a key, what form it has, and the mid price.
 type Mid struct {
@@ -176,13 +173,13 @@ func spotIndex(s string) (int, bool) {
 
 // Mids is the result of allMids: one Mid per key, in the order of their keys
 // (byte-wise, as sort.Strings orders them, so "@10" comes before "@2"), with
-// lookups by key and by spot index that cost one map access. A Mids is
-// read-only and safe for concurrent use.
+// lookups by key that cost one map access: Get("@107") for a spot index,
+// Get("#21") for side 1 of outcome 2. A Mids is read-only and safe for
+// concurrent use.
 type Mids struct {
 	dex     string
 	entries []Mid
 	byKey   map[string]int
-	byIndex map[int]int
 	counts  [KeyOutcome + 1]int
 }
 
@@ -199,18 +196,12 @@ func newMids(dex string, entries []Mid) (*Mids, error) {
 	for i, e := range entries {
 		m.byKey[e.Key] = i
 		m.counts[e.Kind]++
-		if e.Kind == KeySpotIndex {
-			if m.byIndex == nil {
-				m.byIndex = make(map[int]int)
-			}
-			m.byIndex[e.Index] = i
-		}
 	}
 	return m, nil
 }
 
 // Dex returns the perp dex the mids were asked for: "" for the first perp
-// dex (which also carries the spot mids), or the name given with Dex.
+// dex (which also carries the spot mids), or the dex argument of AllMids.
 func (m *Mids) Dex() string { return m.dex }
 
 // Len returns the number of keys.
@@ -233,30 +224,6 @@ func (m *Mids) Price(key string) (decimal.Decimal, bool) {
 		return decimal.Decimal{}, false
 	}
 	return m.entries[i].Price, true
-}
-
-// Outcome returns the entry of one side of an outcome: the key "#N" with
-// N = 10*outcome + side (Outcome(2, 1) is "#21").
-func (m *Mids) Outcome(outcome, side int) (Mid, bool) {
-	if outcome < 0 || side < 0 || side > 9 || outcome > (maxSpotIndex-side)/10 {
-		return Mid{}, false
-	}
-	var buf [12]byte
-	key := strconv.AppendInt(append(buf[:0], '#'), int64(10*outcome+side), 10)
-	i, ok := m.byKey[string(key)]
-	if !ok {
-		return Mid{}, false
-	}
-	return m.entries[i], true
-}
-
-// SpotIndex returns the entry of the spot index key "@n".
-func (m *Mids) SpotIndex(n int) (Mid, bool) {
-	i, ok := m.byIndex[n]
-	if !ok {
-		return Mid{}, false
-	}
-	return m.entries[i], true
 }
 
 // Count returns the number of keys of kind k.
@@ -290,6 +257,3 @@ func (m *Mids) OfKind(k KeyKind) iter.Seq[Mid] {
 		}
 	}
 }
-
-// Entries returns a copy of all entries, in key order.
-func (m *Mids) Entries() []Mid { return slices.Clone(m.entries) }

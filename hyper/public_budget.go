@@ -10,30 +10,37 @@ import (
 // Hyperliquid's public API limits each IP address to a weight budget per
 // minute, each request type having a weight. The numbers are those of
 // Hyperliquid's API documentation, "Rate limits and user limits"
-// (https://hyperliquid.gitbook.io/hyperliquid-docs/for-developers/api/rate-limits-and-user-limits,
-// read November 2026): REST requests share 1200 per minute; allMids,
-// l2Book, clearinghouseState, orderStatus, spotClearinghouseState and
-// exchangeStatus weigh 2, userRole 60, every other documented info request
-// 20 (userVaultEquities among them).
+// (https://hyperliquid.gitbook.io/hyperliquid-docs/for-developers/api/rate-limits-and-user-limits):
+// REST requests share 1200 per minute; allMids, l2Book,
+// clearinghouseState, orderStatus, spotClearinghouseState and
+// exchangeStatus weigh 2, userRole 60, every other info request 20.
 const (
-	// PublicWeightPerMinute is the public API's weight budget per IP per
-	// minute.
-	PublicWeightPerMinute = 1200
-	// WeightAllMids is the weight of an allMids request.
-	WeightAllMids = 2
-	// WeightInfo is the weight of the other info requests of this package
-	// (userVaultEquities), should they be sent to the public API.
-	WeightInfo = 20
+	publicWeightPerMinute = 1200
+	weightLight           = 2
+	weightInfo            = 20
+	weightUserRole        = 60
 )
 
-// The default public budget spends PublicWeightPerMinute in any minute, not
+// publicWeight is the published weight of an /info request of type typ on
+// the public API, the default cost PublicInfo documents.
+func publicWeight(typ string) int {
+	switch typ {
+	case "allMids", "l2Book", "clearinghouseState", "orderStatus", "spotClearinghouseState", "exchangeStatus":
+		return weightLight
+	case "userRole":
+		return weightUserRole
+	}
+	return weightInfo
+}
+
+// The default public budget spends publicWeightPerMinute in any minute, not
 // more: a token bucket of publicRate per second with a burst of publicBurst,
 // where publicBurst + 60·publicRate = 1200, so that no window of 60 seconds,
 // sliding or fixed, sees more than the limit (a bucket of 20 per second with
 // a burst of 1200 could spend 2400 in the first minute).
 const (
 	publicRate  = 19.0
-	publicBurst = PublicWeightPerMinute - 60*19
+	publicBurst = publicWeightPerMinute - 60*19
 )
 
 // NewPublicBudget returns a budget that keeps to the public API's published
@@ -59,9 +66,10 @@ type publicBudget struct {
 }
 
 // WithPublicBudget makes the client charge the requests it sends to the
-// public API (AllMids, weight WeightAllMids) to l instead of a
-// NewPublicBudget of its own. The weights count as the budget's units;
-// nodeaccess.WithCost("allMids", n) changes them.
+// public API (AllMids and PublicInfo) to l instead of a NewPublicBudget of
+// its own. Each request costs its weight in the budget's units (see
+// PublicInfo for the published weights); nodeaccess.WithCost(type, n)
+// changes the weight of a request type.
 //
 // nodeaccess.WithBudget, a budget of the node-access plan, applies to the
 // node's requests and the EVM client's only: the public API is not part of
@@ -85,9 +93,9 @@ func WithoutPublicBudget() nodeaccess.HyperOption {
 	}}
 }
 
-// publicOptions are the options of the public API's transport: the public
-// weights first (so that the user's WithCost wins), the user's options,
-// and last the public budget, which replaces any nodeaccess.WithBudget.
+// publicOptions are the options of the public API's transport: the user's
+// options, and last the public budget, which replaces any
+// nodeaccess.WithBudget. (Each request states its weight itself.)
 func publicOptions(cfg *config.Config, opts []config.Func) []config.Func {
 	var l nodeaccess.Limiter
 	switch v, ok := cfg.Ext(publicBudgetKey{}); {
@@ -96,13 +104,11 @@ func publicOptions(cfg *config.Config, opts []config.Func) []config.Func {
 	case !v.(publicBudget).off:
 		l = v.(publicBudget).l
 	}
-	weights := nodeaccess.Options(nodeaccess.WithCost("allMids", WeightAllMids), nodeaccess.WithCost("userVaultEquities", WeightInfo))
 	budget := nodeaccess.WithoutBudget()
 	if l != nil {
 		budget = nodeaccess.WithBudget(l)
 	}
-	out := make([]config.Func, 0, len(opts)+2)
-	out = append(out, shared(weights))
+	out := make([]config.Func, 0, len(opts)+1)
 	out = append(out, opts...)
 	return append(out, shared(budget))
 }

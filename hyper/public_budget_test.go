@@ -40,7 +40,7 @@ func (a *attempts) get() []nodeaccess.Attempt {
 func TestPublicBudgetDefault(t *testing.T) {
 	assert.Equal(t, 19.0, hyper.NewPublicBudget().Rate())
 	assert.Equal(t, 60, hyper.NewPublicBudget().Burst())
-	assert.Equal(t, hyper.PublicWeightPerMinute, hyper.NewPublicBudget().Burst()+60*19)
+	assert.Equal(t, 1200, hyper.NewPublicBudget().Burst()+60*19)
 
 	srv := hypertest.NewT(t)
 	var rec attempts
@@ -48,7 +48,7 @@ func TestPublicBudgetDefault(t *testing.T) {
 	require.NoError(t, err)
 	start := time.Now()
 	for i := 0; i < 36; i++ {
-		_, err := c.AllMids(context.Background())
+		_, err := c.AllMids(context.Background(), "")
 		require.NoError(t, err)
 	}
 	assert.GreaterOrEqual(t, time.Since(start), 12*time.Second/19)
@@ -56,7 +56,7 @@ func TestPublicBudgetDefault(t *testing.T) {
 	require.Len(t, got, 36)
 	var waited time.Duration
 	for i, a := range got {
-		assert.Equal(t, hyper.WeightAllMids, a.Units, i)
+		assert.Equal(t, 2, a.Units, i)
 		waited += a.BudgetWait
 	}
 	// The first calls spend the burst without waiting; the waits are
@@ -78,7 +78,7 @@ func TestPublicBudgetSeparateFromPlan(t *testing.T) {
 	c, err := srv.Client(nodeaccess.WithBudget(plan), hyper.WithPublicBudget(public))
 	require.NoError(t, err)
 	ctx := context.Background()
-	_, err = c.AllMids(ctx)
+	_, err = c.AllMids(ctx, "")
 	require.NoError(t, err)
 	_, err = c.UserVaultEquities(ctx, hypertest.DefaultUser())
 	require.NoError(t, err)
@@ -90,7 +90,7 @@ func TestPublicBudgetSeparateFromPlan(t *testing.T) {
 	require.NoError(t, err)
 	c, err = srv.Client(hyper.WithPublicBudget(public2), nodeaccess.WithCost("allMids", 7))
 	require.NoError(t, err)
-	_, err = c.AllMids(ctx)
+	_, err = c.AllMids(ctx, "")
 	require.NoError(t, err)
 	assert.Equal(t, int64(7), public2.Stats().Units)
 }
@@ -103,11 +103,11 @@ func TestPublicBudgetOff(t *testing.T) {
 	c, err := srv.Client(rec.hook(), hyper.WithoutPublicBudget())
 	require.NoError(t, err)
 	for i := 0; i < 40; i++ {
-		_, err := c.AllMids(context.Background())
+		_, err := c.AllMids(context.Background(), "")
 		require.NoError(t, err)
 	}
 	for i, a := range rec.get() {
-		assert.Equal(t, hyper.WeightAllMids, a.Units, i)
+		assert.Equal(t, 2, a.Units, i)
 		assert.Zero(t, a.BudgetWait, i)
 	}
 	_, err = srv.Client(hyper.WithPublicBudget(nil))

@@ -40,7 +40,7 @@ func (v VaultEquity) Locked(now time.Time) bool {
 // {"type":"userVaultEquities","user":"0x…"}, the address in lower-case hex).
 // A user without deposits gets an empty, non-nil slice. The zero address is
 // refused as input (it is what an unset common.Address holds), and nothing
-// is sent.
+// is sent. An address typed by a person is read with ParseAddress first.
 func (c *Client) UserVaultEquities(ctx context.Context, user common.Address) ([]VaultEquity, error) {
 	const op = "userVaultEquities"
 	if user == (common.Address{}) {
@@ -51,28 +51,16 @@ func (c *Client) UserVaultEquities(ctx context.Context, user common.Address) ([]
 	body := append(buf[:0], `{"type":"userVaultEquities","user":"0x`...)
 	body = hex.AppendEncode(body, user[:])
 	body = append(body, `"}`...)
-	resp, err := c.info(ctx, onNode, op, body)
+	t, resp, err := c.post(ctx, onNode, op, body)
 	if err != nil {
-		return nil, c.node.Wrap(op, err)
+		return nil, err
 	}
 	defer resp.Release()
-	out, err := decode(c.node, &resp, decodeVaultEquities)
+	out, err := decode(t, &resp, decodeVaultEquities)
 	if err != nil {
 		return nil, c.node.Wrap(op, err)
 	}
 	return out, nil
-}
-
-// UserVaultEquitiesOf is UserVaultEquities for an address given as text, as
-// users type it (see ParseAddress). A string that is not an address is a
-// *nodeaccess.InputError naming "user" and quoting the string; nothing is
-// sent.
-func (c *Client) UserVaultEquitiesOf(ctx context.Context, user string) ([]VaultEquity, error) {
-	a, err := parseAddress("user", user)
-	if err != nil {
-		return nil, c.node.Wrap("userVaultEquities", err)
-	}
-	return c.UserVaultEquities(ctx, a)
 }
 
 // decodeVaultEquities decodes a userVaultEquities body: a JSON array of

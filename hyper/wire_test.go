@@ -49,7 +49,9 @@ func TestUserVaultEquitiesLowerCasesTheUser(t *testing.T) {
 		t.Run(s, func(t *testing.T) {
 			c := gockClient(t)
 			mockInfo(t, nodeInfo, body, `[]`)
-			got, err := c.UserVaultEquitiesOf(context.Background(), s)
+			user, err := hyper.ParseAddress(s)
+			require.NoError(t, err)
+			got, err := c.UserVaultEquities(context.Background(), user)
 			require.NoError(t, err)
 			assert.NotNil(t, got)
 			assert.Empty(t, got)
@@ -61,30 +63,20 @@ func TestAllMidsWire(t *testing.T) {
 	recorded := fixture(t, "allMids_2025-12.json")
 	cases := []struct {
 		name string
-		all  bool // AllMids rather than DexMids
 		dex  string
 		body string
 		resp string
 	}{
-		{"first perp dex", true, "", `{"type":"allMids"}`, recorded},
-		{"DexMids empty is the first perp dex", false, "", `{"type":"allMids"}`, recorded},
-		{"builder dex", false, "xyz", `{"type":"allMids","dex":"xyz"}`,
+		{"first perp dex", "", `{"type":"allMids"}`, recorded},
+		{"builder dex", "xyz", `{"type":"allMids","dex":"xyz"}`,
 			`{"xyz:CL":"60.123","xyz:XYZ100":"25431.5","xyz:GOLD":"4210.25"}`},
-		{"every name character", false, "xyz_2-b", `{"type":"allMids","dex":"xyz_2-b"}`, `{}`},
+		{"every name character", "xyz_2-b", `{"type":"allMids","dex":"xyz_2-b"}`, `{}`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			c := gockClient(t)
 			mockInfo(t, hyper.MainnetAPIURL+"/info", tc.body, tc.resp)
-			var (
-				mids *hyper.Mids
-				err  error
-			)
-			if tc.all {
-				mids, err = c.AllMids(context.Background())
-			} else {
-				mids, err = c.DexMids(context.Background(), tc.dex)
-			}
+			mids, err := c.AllMids(context.Background(), tc.dex)
 			require.NoError(t, err)
 			assert.Equal(t, tc.dex, mids.Dex())
 			switch tc.name {
@@ -113,16 +105,16 @@ func TestPublicURLOptions(t *testing.T) {
 		url  string
 	}{
 		{"default mainnet", nil, "https://api.hyperliquid.xyz/info"},
-		{"testnet", []nodeaccess.HyperOption{hyper.WithTestnet()}, "https://api.hyperliquid-testnet.xyz/info"},
+		{"testnet", []nodeaccess.HyperOption{hyper.WithPublicURL(hyper.TestnetAPIURL)}, "https://api.hyperliquid-testnet.xyz/info"},
 		{"any URL, trailing slash dropped", []nodeaccess.HyperOption{hyper.WithPublicURL("https://proxy.example/hl/")}, "https://proxy.example/hl/info"},
-		{"last one wins", []nodeaccess.HyperOption{hyper.WithTestnet(), hyper.WithPublicURL("http://127.0.0.1:8080")}, "http://127.0.0.1:8080/info"},
+		{"last one wins", []nodeaccess.HyperOption{hyper.WithPublicURL(hyper.TestnetAPIURL), hyper.WithPublicURL("http://127.0.0.1:8080")}, "http://127.0.0.1:8080/info"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			c := gockClient(t, tc.opts...)
-			assert.Equal(t, strings.TrimSuffix(tc.url, "/info"), c.PublicURL())
+			assert.Equal(t, "hyper.Client{node https://node.example/REDACTED/info, public "+tc.url+"}", c.String())
 			mockInfo(t, tc.url, `{"type":"allMids"}`, `{"BTC":"30135.0"}`)
-			mids, err := c.AllMids(context.Background())
+			mids, err := c.AllMids(context.Background(), "")
 			require.NoError(t, err)
 			p, _ := mids.Price("BTC")
 			assert.Equal(t, "30135", p.String())
@@ -143,7 +135,7 @@ func TestHookSeesBothEndpoints(t *testing.T) {
 	mockInfo(t, hyper.MainnetAPIURL+"/info", `{"type":"allMids"}`, `{}`)
 	_, err := c.UserVaultEquities(context.Background(), recordedUser)
 	require.NoError(t, err)
-	_, err = c.AllMids(context.Background())
+	_, err = c.AllMids(context.Background(), "")
 	require.NoError(t, err)
 	got := seen.Attempts()
 	require.Len(t, got, 2)
@@ -155,7 +147,7 @@ func TestHookSeesBothEndpoints(t *testing.T) {
 // while this package's own options (which evm.New would refuse) stay out.
 func TestEVMWire(t *testing.T) {
 	var seen testkit.Recorder
-	c := gockClient(t, hyper.WithTestnet(), nodeaccess.WithMaxAttempts(2), nodeaccess.WithHook(seen.Hook),
+	c := gockClient(t, hyper.WithPublicURL(hyper.TestnetAPIURL), nodeaccess.WithMaxAttempts(2), nodeaccess.WithHook(seen.Hook),
 		hyper.WithPublicURL("https://proxy.example"))
 	e := c.EVM()
 	require.NotNil(t, e)
@@ -189,7 +181,7 @@ func TestEVMWire(t *testing.T) {
 	assert.Equal(t, []string{"evm", "eth_call", "https://node.example/REDACTED/evm"}, []string{got[0].Chain, got[0].Op, got[0].URL})
 	assert.Equal(t, "ots_getInternalOperations", got[1].Op)
 	// The public URL option applied to the hyper client.
-	assert.Equal(t, "https://proxy.example", c.PublicURL())
+	assert.Equal(t, "hyper.Client{node https://node.example/REDACTED/info, public https://proxy.example/info}", c.String())
 }
 
 // Bad input is refused before anything is sent: no mock is registered, and
@@ -203,19 +195,25 @@ func TestBadInputSendsNothing(t *testing.T) {
 		assert.Equal(t, "hyper", oe.Chain)
 		assert.Equal(t, want, err.Error())
 	}
+	// Text that is not an address is refused by ParseAddress, before any
+	// call.
 	users := map[string]string{
-		"": `hyper: userVaultEquities: invalid input: user: "" is not an address: want 0x and 40 hex digits (42 characters), got 0 characters`,
-		"0x2b804617c6f63c040377e95bb276811747006f4":   `hyper: userVaultEquities: invalid input: user: "0x2b804617c6f63c040377e95bb276811747006f4" is not an address: want 0x and 40 hex digits (42 characters), got 41 characters`,
-		"0x2b804617c6f63c040377e95bb276811747006f4b0": `hyper: userVaultEquities: invalid input: user: "0x2b804617c6f63c040377e95bb276811747006f4b0" is not an address: want 0x and 40 hex digits (42 characters), got 43 characters`,
-		"002b804617c6f63c040377e95bb276811747006f4b":  `hyper: userVaultEquities: invalid input: user: "002b804617c6f63c040377e95bb276811747006f4b" is not an address: it does not start with 0x`,
-		"0x2b804617c6f63c040377e95bb276811747006f4g":  `hyper: userVaultEquities: invalid input: user: "0x2b804617c6f63c040377e95bb276811747006f4g" is not an address: it has a character that is not a hex digit`,
-		" 0x2b804617c6f63c040377e95bb276811747006f4b": `hyper: userVaultEquities: invalid input: user: " 0x2b804617c6f63c040377e95bb276811747006f4b" is not an address: want 0x and 40 hex digits (42 characters), got 43 characters`,
-		"0x07Fd993f0fA3A185F7207ADcCD29f7A87404689d":  `hyper: userVaultEquities: invalid input: user: "0x07Fd993f0fA3A185F7207ADcCD29f7A87404689d" has mixed case that does not match its EIP-55 checksum: check it for a typo`,
-		"vault.eth": `hyper: userVaultEquities: invalid input: user: "vault.eth" is not an address: want 0x and 40 hex digits (42 characters), got 9 characters`,
+		"": `invalid input: address: want 0x and 40 hex digits (42 characters), got 0 characters`,
+		"0x2b804617c6f63c040377e95bb276811747006f4":   `invalid input: address: want 0x and 40 hex digits (42 characters), got 41 characters`,
+		"0x2b804617c6f63c040377e95bb276811747006f4b0": `invalid input: address: want 0x and 40 hex digits (42 characters), got 43 characters`,
+		"002b804617c6f63c040377e95bb276811747006f4b":  `invalid input: address: want 0x and 40 hex digits: the 42 characters do not start with 0x`,
+		"0x2b804617c6f63c040377e95bb276811747006f4g":  `invalid input: address: want 0x and 40 hex digits: character 42 is not a hex digit`,
+		" 0x2b804617c6f63c040377e95bb276811747006f4b": `invalid input: address: want 0x and 40 hex digits (42 characters), got 43 characters`,
+		"0x07Fd993f0fA3A185F7207ADcCD29f7A87404689d":  `invalid input: address: the mixed case does not match the address's EIP-55 checksum: check it for a typo`,
+		"vault.eth": `invalid input: address: want 0x and 40 hex digits (42 characters), got 9 characters`,
 	}
 	for s, want := range users {
-		_, err := c.UserVaultEquitiesOf(ctx, s)
-		check(err, "user", want)
+		a, err := hyper.ParseAddress(s)
+		var ie *nodeaccess.InputError
+		require.ErrorAs(t, err, &ie, s)
+		assert.Equal(t, "address", ie.Arg)
+		assert.Equal(t, want, err.Error())
+		assert.Zero(t, a)
 	}
 	_, err := c.UserVaultEquities(ctx, common.Address{})
 	check(err, "user", "hyper: userVaultEquities: invalid input: user: the zero address is not a user (is the address unset?)")
@@ -231,7 +229,7 @@ func TestBadInputSendsNothing(t *testing.T) {
 		"abcdefghijklmnopqrstuvwxyz012345!": `hyper: allMids: invalid input: dex: "abcdefghijklmnopqrstuvwxyz012345!" is longer than 32 bytes`,
 	}
 	for d, want := range dexes {
-		_, err := c.DexMids(ctx, d)
+		_, err := c.AllMids(ctx, d)
 		check(err, "dex", want)
 	}
 	assert.Empty(t, gock.GetUnmatchedRequests())
@@ -244,7 +242,7 @@ func TestCancelledContextSendsNothing(t *testing.T) {
 	cancel()
 	_, err := c.UserVaultEquities(ctx, recordedUser)
 	assert.ErrorIs(t, err, context.Canceled)
-	_, err = c.AllMids(ctx)
+	_, err = c.AllMids(ctx, "")
 	assert.ErrorIs(t, err, context.Canceled)
 }
 

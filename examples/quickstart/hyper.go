@@ -44,7 +44,7 @@ func hyperClient(getenv func(string) string) (c *hyper.Client, where string, use
 		s = hypertest.DefaultUser().Hex()
 	}
 	if user, err = hyper.ParseAddress(s); err != nil {
-		return nil, "", user, nil, fmt.Errorf("NODEACCESS_HYPER_USER: %w", err)
+		return nil, "", user, nil, fmt.Errorf("NODEACCESS_HYPER_USER: %q: %w", s, err) // ParseAddress never quotes its input
 	}
 	return c, c.String(), user, func() {}, nil
 }
@@ -75,7 +75,7 @@ func runHyper(ctx context.Context, out io.Writer, getenv func(string) string) er
 		fmt.Fprintf(out, "  %s  %s USD  (%s)\n", v.VaultAddress.Hex(), v.Equity, lock)
 	}
 
-	mids, err := c.AllMids(ctx)
+	mids, err := c.AllMids(ctx, "")
 	if err != nil {
 		return err
 	}

@@ -80,7 +80,7 @@ func run(ctx context.Context, out io.Writer, getenv func(string) string) error {
 	fmt.Fprintln(out)
 	printVaults(out, cfg.user, cfg.at, vaults)
 
-	mids, err := c.AllMids(ctx)
+	mids, err := c.AllMids(ctx, "")
 	if err != nil {
 		return err
 	}
@@ -101,7 +101,7 @@ func readConfig(getenv func(string) string) (config, error) {
 	if s := getenv("NODEACCESS_HYPER_USER"); s != "" {
 		u, err := hyper.ParseAddress(s)
 		if err != nil {
-			return cfg, fmt.Errorf("NODEACCESS_HYPER_USER: %w", err)
+			return cfg, fmt.Errorf("NODEACCESS_HYPER_USER: %q: %w", s, err) // ParseAddress never quotes its input
 		}
 		cfg.user = u
 	}
@@ -148,7 +148,7 @@ func connect(getenv func(string) string) (c *hyper.Client, intro string, stop fu
 			return nil, "", stop, err
 		}
 		intro = fmt.Sprintf("No NODEACCESS_HYPER_URL set: using a local Hyperliquid server at %s (key REDACTED), public API at %s.",
-			srv.URL, c.PublicURL())
+			srv.URL, srv.Public.URL)
 		return c, intro, srv.Close, nil
 	case key != "":
 		c, err = hyper.New(base, key, opts...)

@@ -2,6 +2,7 @@ package hypertest_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -50,7 +51,9 @@ func TestClientDefaultVaults(t *testing.T) {
 	assert.Equal(t, time.Date(2025, 6, 13, 23, 27, 19, 300e6, time.UTC), got[1].LockedUntil)
 
 	// The same through the address as text, and nothing for another user.
-	again, err := c.UserVaultEquitiesOf(context.Background(), defaultUserText)
+	user, err := hyper.ParseAddress(defaultUserText)
+	require.NoError(t, err)
+	again, err := c.UserVaultEquities(context.Background(), user)
 	require.NoError(t, err)
 	assert.Equal(t, got, again)
 	none, err := c.UserVaultEquities(context.Background(), common.HexToAddress("0x01"))
@@ -64,7 +67,7 @@ func TestClientDefaultMids(t *testing.T) {
 	c := client(t, srv)
 	ctx := context.Background()
 
-	mids, err := c.AllMids(ctx)
+	mids, err := c.AllMids(ctx, "")
 	require.NoError(t, err)
 	assert.Equal(t, 486, mids.Len())
 	assert.Equal(t, 223, mids.Count(hyper.KeyPerp))
@@ -94,16 +97,20 @@ func TestClientDefaultMids(t *testing.T) {
 		assertDecimal(t, def[key], m.Price)
 	}
 
-	xyz, err := c.DexMids(ctx, hypertest.BuilderDex)
+	xyz, err := c.AllMids(ctx, hypertest.BuilderDex)
 	require.NoError(t, err)
+	var entries []hyper.Mid
+	for _, m := range xyz.All() {
+		entries = append(entries, m)
+	}
 	assert.Equal(t, []hyper.Mid{
 		{Key: "xyz:CL", Kind: hyper.KeyBuilderDex, Price: decimal.RequireFromString("60.123"), Dex: "xyz", Coin: "CL"},
 		{Key: "xyz:GOLD", Kind: hyper.KeyBuilderDex, Price: decimal.RequireFromString("4210.25"), Dex: "xyz", Coin: "GOLD"},
-	}, xyz.Entries())
+	}, entries)
 	assert.Equal(t, map[string]string{"xyz:CL": "60.123", "xyz:GOLD": "4210.25"}, hypertest.DefaultMids("xyz"))
 	assert.Nil(t, hypertest.DefaultMids("nope"))
 
-	_, err = c.DexMids(ctx, "nope")
+	_, err = c.AllMids(ctx, "nope")
 	assert.ErrorIs(t, err, hyper.ErrUnknownDex)
 }
 
@@ -140,39 +147,40 @@ func TestClientSetters(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, got)
 
-	// JSON as given, byte for byte: numbers, extra members.
+	// JSON as given, byte for byte: numbers, extra members; the user in
+	// any case.
 	body := `[{"vaultAddress":"0xdfc24b077bc1425ad1dea75bcb6f8158e10df303","equity":7.25,"lockedUntilTimestamp":"1700000000000","new":true}]`
-	require.NoError(t, srv.SetVaultEquitiesJSON(user, []byte(body)))
+	require.NoError(t, srv.SetInfo(map[string]string{"type": "userVaultEquities", "user": "0x00000000000000000000000000000000000000AA"}, []byte(body)))
 	assert.Equal(t, body, postJSON(t, srv.Public.URL+"/info", `{"type":"userVaultEquities","user":"0x00000000000000000000000000000000000000aa"}`).body)
 	got, err = c.UserVaultEquities(ctx, user)
 	require.NoError(t, err)
 	assertDecimal(t, "7.25", got[0].Equity)
 	assert.Equal(t, time.UnixMilli(1700000000000).UTC(), got[0].LockedUntil)
-	require.NoError(t, srv.SetVaultEquitiesJSON(user, nil))
+	require.NoError(t, srv.SetInfo(map[string]string{"type": "userVaultEquities", "user": user.Hex()}, nil))
 	assert.Equal(t, `[]`, postJSON(t, srv.URL+"/"+testKey+"/info", `{"type":"userVaultEquities","user":"0x00000000000000000000000000000000000000aa"}`).body)
 
 	// Mids: prices exactly as given, keys in byte order, HTML characters raw.
 	require.NoError(t, srv.SetMids("", map[string]string{"BTC": "100000.10", "@2": "1.0", "@10": "0.5", "A&B<C>": "3"}))
 	assert.Equal(t, `{"@10":"0.5","@2":"1.0","A&B<C>":"3","BTC":"100000.10"}`, postJSON(t, srv.Public.URL+"/info", `{"type":"allMids"}`).body)
-	mids, err := c.AllMids(ctx)
+	mids, err := c.AllMids(ctx, "")
 	require.NoError(t, err)
 	p, _ := mids.Price("BTC")
 	assertDecimal(t, "100000.10", p)
 
 	// A new builder dex becomes known; nil forgets it; "" stays known ({}).
 	require.NoError(t, srv.SetMids("flx", map[string]string{"flx:TSLA": "250"}))
-	flx, err := c.DexMids(ctx, "flx")
+	flx, err := c.AllMids(ctx, "flx")
 	require.NoError(t, err)
 	assert.Equal(t, 1, flx.Count(hyper.KeyBuilderDex))
 	require.NoError(t, srv.SetMids("flx", nil))
-	_, err = c.DexMids(ctx, "flx")
+	_, err = c.AllMids(ctx, "flx")
 	assert.ErrorIs(t, err, hyper.ErrUnknownDex)
 	require.NoError(t, srv.SetMids("", nil))
 	assert.Equal(t, `{}`, postJSON(t, srv.Public.URL+"/info", `{"type":"allMids"}`).body)
 
-	require.NoError(t, srv.SetMidsJSON("xyz", []byte(`{"xyz:CL":60.5}`)))
+	require.NoError(t, srv.SetInfo(map[string]string{"type": "allMids", "dex": "xyz"}, []byte(`{"xyz:CL":60.5}`)))
 	assert.Equal(t, `{"xyz:CL":60.5}`, postJSON(t, srv.Public.URL+"/info", `{"type":"allMids","dex":"xyz"}`).body)
-	require.NoError(t, srv.SetMidsJSON("xyz", nil))
+	require.NoError(t, srv.SetInfo(json.RawMessage(`{"dex":"xyz","type":"allMids","x":1}`), nil))
 	assert.Equal(t, `null`, postJSON(t, srv.Public.URL+"/info", `{"type":"allMids","dex":"xyz"}`).body)
 }
 
@@ -186,15 +194,20 @@ func TestSetterErrors(t *testing.T) {
 		{srv.SetVaultEquities(user, []hyper.VaultEquity{{Equity: decimal.New(1, -101)}}), "hypertest: SetVaultEquities: vault equity 0: equity exponent -101 is out of the range clients read (±100)"},
 		{srv.SetVaultEquities(user, []hyper.VaultEquity{{Equity: decimal.New(1, 0)}, {Equity: decimal.New(1, 0), LockedUntil: time.Date(1969, 1, 1, 0, 0, 0, 0, time.UTC)}}),
 			"hypertest: SetVaultEquities: vault equity 1: LockedUntil 1969-01-01 00:00:00 +0000 UTC is not after 1970-01-01 (the wire carries Unix milliseconds)"},
-		{srv.SetVaultEquitiesJSON(user, []byte(`[{`)), "hypertest: SetVaultEquitiesJSON: the body is not valid JSON"},
+		{srv.SetInfo(map[string]string{"type": "userVaultEquities", "user": user.Hex()}, []byte(`[{`)), "hypertest: SetInfo: the body is not valid JSON"},
+		{srv.SetInfo(map[string]string{"type": "userVaultEquities", "user": "0xaa"}, []byte(`[]`)), `hypertest: SetInfo: userVaultEquities: "user" is not "0x" and 40 hex digits`},
+		{srv.SetInfo(map[string]string{"user": "0xaa"}, []byte(`[]`)), `hypertest: SetInfo: the request's "type" is not a non-empty string`},
+		{srv.SetInfo("meta", []byte(`[]`)), `hypertest: SetInfo: the request is not a JSON object with a "type"`},
+		{srv.SetInfo(make(chan int), []byte(`[]`)), `hypertest: SetInfo: the request does not marshal: json: unsupported type: chan int`},
+		{srv.SetInfo(map[string]string{"type": "meta"}, []byte(`{`)), "hypertest: SetInfo: the body is not valid JSON"},
 		{srv.SetMids("", map[string]string{"BTC": "-1"}), `hypertest: SetMids: price of "BTC" is "-1": want digits with an optional fraction, such as "89926.5"`},
 		{srv.SetMids("", map[string]string{"BTC": "1e5"}), `hypertest: SetMids: price of "BTC" is "1e5": want digits with an optional fraction, such as "89926.5"`},
 		{srv.SetMids("", map[string]string{"BTC": "1."}), `hypertest: SetMids: price of "BTC" is "1.": want digits with an optional fraction, such as "89926.5"`},
 		{srv.SetMids("", map[string]string{"BTC": ""}), `hypertest: SetMids: price of "BTC" is "": want digits with an optional fraction, such as "89926.5"`},
 		{srv.SetMids("x y", map[string]string{}), `hypertest: SetMids: dex name "x y": want ASCII letters, digits, '-' or '_'`},
 		{srv.SetMids(strings.Repeat("a", 33), nil), `hypertest: SetMids: dex name of 33 bytes is longer than 32`},
-		{srv.SetMidsJSON("xyz", []byte(`{`)), `hypertest: SetMidsJSON: the body is not valid JSON`},
-		{srv.SetMidsJSON("a/b", []byte(`{}`)), `hypertest: SetMidsJSON: dex name "a/b": want ASCII letters, digits, '-' or '_'`},
+		{srv.SetInfo(map[string]string{"type": "allMids", "dex": "xyz"}, []byte(`{`)), `hypertest: SetInfo: the body is not valid JSON`},
+		{srv.SetInfo(map[string]string{"type": "allMids", "dex": "a/b"}, []byte(`{}`)), `hypertest: SetInfo: dex name "a/b": want ASCII letters, digits, '-' or '_'`},
 	} {
 		assert.EqualError(t, tc.err, tc.want)
 	}
@@ -206,10 +219,10 @@ func TestSetterErrors(t *testing.T) {
 
 func TestOptions(t *testing.T) {
 	user := common.HexToAddress("0xbb")
-	srv := start(t, hypertest.WithoutDefaults(),
-		hypertest.WithVaultEquities(user, []hyper.VaultEquity{{VaultAddress: common.HexToAddress("0xcc"), Equity: decimal.RequireFromString("1.10")}}),
-		hypertest.WithMids("", map[string]string{"ETH": "3000.0"}),
-		hypertest.WithMids("km", map[string]string{"km:US500": "6000"}))
+	srv := start(t, hypertest.WithoutDefaults())
+	require.NoError(t, srv.SetVaultEquities(user, []hyper.VaultEquity{{VaultAddress: common.HexToAddress("0xcc"), Equity: decimal.RequireFromString("1.10")}}))
+	require.NoError(t, srv.SetMids("", map[string]string{"ETH": "3000.0"}))
+	require.NoError(t, srv.SetMids("km", map[string]string{"km:US500": "6000"}))
 	assert.Equal(t, testKey, srv.Key())
 	c := client(t, srv)
 	ctx := context.Background()
@@ -223,13 +236,13 @@ func TestOptions(t *testing.T) {
 	assertDecimal(t, "1.10", got[0].Equity)
 	assert.True(t, got[0].LockedUntil.IsZero())
 
-	mids, err := c.AllMids(ctx)
+	mids, err := c.AllMids(ctx, "")
 	require.NoError(t, err)
 	assert.Equal(t, 1, mids.Len())
-	km, err := c.DexMids(ctx, "km")
+	km, err := c.AllMids(ctx, "km")
 	require.NoError(t, err)
 	assert.Equal(t, 1, km.Len())
-	_, err = c.DexMids(ctx, hypertest.BuilderDex)
+	_, err = c.AllMids(ctx, hypertest.BuilderDex)
 	assert.ErrorIs(t, err, hyper.ErrUnknownDex)
 
 	// A random key by default: 32 hex characters, different each time.
@@ -251,9 +264,6 @@ func TestOptions(t *testing.T) {
 	}{
 		{hypertest.WithKey(""), "hypertest: WithKey: the key is empty"},
 		{hypertest.WithKey("a/b"), "hypertest: nodeaccesstest: the access key may hold only ASCII letters, digits and ._~- (byte 1 is '/')"},
-		{hypertest.WithMids("", map[string]string{"X": "x"}), `hypertest: WithMids: price of "X" is "x": want digits with an optional fraction, such as "89926.5"`},
-		{hypertest.WithMids("?", nil), `hypertest: WithMids: dex name "?": want ASCII letters, digits, '-' or '_'`},
-		{hypertest.WithVaultEquities(user, []hyper.VaultEquity{{Equity: decimal.New(1, 200)}}), "hypertest: WithVaultEquities: vault equity 0: equity exponent 200 is out of the range clients read (±100)"},
 	} {
 		srv, err := hypertest.New(tc.opt)
 		assert.Nil(t, srv)
@@ -292,7 +302,7 @@ func TestConcurrentUse(t *testing.T) {
 				if v, err := c.UserVaultEquities(ctx, hypertest.DefaultUser()); err != nil || len(v) == 0 {
 					errs <- errors.Join(err, errors.New("no vaults"))
 				}
-				if m, err := c.AllMids(ctx); err != nil || m.Len() == 0 {
+				if m, err := c.AllMids(ctx, ""); err != nil || m.Len() == 0 {
 					errs <- errors.Join(err, errors.New("no mids"))
 				}
 			}
@@ -303,4 +313,51 @@ func TestConcurrentUse(t *testing.T) {
 	for err := range errs {
 		t.Error(err)
 	}
+}
+
+// SetInfo serves the requests a test sends with hyper's generic call: on
+// the node and the public API, matched as the server reads them (members
+// in any order), byte for byte, until taken back.
+func TestClientSetInfo(t *testing.T) {
+	srv := start(t)
+	c := client(t, srv)
+	ctx := context.Background()
+	type metaReq struct {
+		Type string `json:"type"`
+		Dex  string `json:"dex,omitempty"`
+	}
+	const meta = `{"universe":[{"name":"BTC","szDecimals":5},{"name":"ETH","szDecimals":4}]}`
+	const xyzMeta = `{"universe":[{"name":"xyz:CL","szDecimals":2}]}`
+	require.NoError(t, srv.SetInfo(metaReq{Type: "meta"}, []byte(meta)))
+	require.NoError(t, srv.SetInfo(json.RawMessage(`{"dex":"xyz","type":"meta"}`), []byte(xyzMeta)))
+
+	var got json.RawMessage
+	require.NoError(t, c.PublicInfo(ctx, map[string]string{"type": "meta"}, &got))
+	assert.Equal(t, meta, string(got))
+	require.NoError(t, c.Info(ctx, metaReq{Type: "meta"}, &got), "the node serves it too")
+	assert.Equal(t, meta, string(got))
+	var typed struct{ Universe []struct{ Name string } }
+	require.NoError(t, c.PublicInfo(ctx, metaReq{Type: "meta", Dex: "xyz"}, &typed))
+	assert.Equal(t, "xyz:CL", typed.Universe[0].Name)
+	assert.Equal(t, xyzMeta, postJSON(t, srv.Public.URL+"/info", ` { "type" : "meta", "dex" : "xyz" } `).body)
+
+	// Another request of the type, or a type not set: Hyperliquid's 422.
+	err := c.PublicInfo(ctx, metaReq{Type: "meta", Dex: "flx"}, &got)
+	assert.ErrorIs(t, err, hyper.ErrUnsupportedRequest)
+	err = c.Info(ctx, map[string]string{"type": "spotMeta"}, &got)
+	assert.ErrorIs(t, err, hyper.ErrUnsupportedRequest)
+
+	// allMids set this way stays the public API's alone.
+	require.NoError(t, srv.SetInfo(map[string]any{"type": "allMids", "dex": nil}, []byte(`{"BTC":1}`)))
+	var mids map[string]json.Number
+	require.NoError(t, c.PublicInfo(ctx, map[string]string{"type": "allMids"}, &mids))
+	assert.Equal(t, map[string]json.Number{"BTC": "1"}, mids)
+	err = c.Info(ctx, map[string]string{"type": "allMids"}, &mids)
+	assert.ErrorIs(t, err, hyper.ErrUnsupportedRequest)
+
+	// Taken back.
+	require.NoError(t, srv.SetInfo(map[string]string{"type": "meta"}, nil))
+	err = c.PublicInfo(ctx, map[string]string{"type": "meta"}, &got)
+	assert.ErrorIs(t, err, hyper.ErrUnsupportedRequest)
+	require.NoError(t, c.PublicInfo(ctx, metaReq{Type: "meta", Dex: "xyz"}, &got))
 }

@@ -94,16 +94,18 @@ func DefaultMids(dex string) map[string]string {
 	return nil
 }
 
-// store holds what the server answers: the raw JSON body for each user and
-// each dex, kept as bytes so that what was set is what is served.
+// store holds what the server answers: the raw JSON body for each user,
+// each dex and each request of another type, kept as bytes so that what
+// was set is what is served.
 type store struct {
 	mu       sync.RWMutex
 	equities map[common.Address][]byte
 	mids     map[string][]byte
+	other    map[string][]byte // by the request's canonical JSON
 }
 
 func newStore(defaults bool) *store {
-	s := &store{equities: make(map[common.Address][]byte), mids: make(map[string][]byte)}
+	s := &store{equities: make(map[common.Address][]byte), mids: make(map[string][]byte), other: make(map[string][]byte)}
 	if defaults {
 		s.equities[DefaultUser()] = defaultEquities
 		s.mids[""] = defaultMids
@@ -138,6 +140,24 @@ func (s *store) allMids(dex string) []byte {
 		return []byte("{}")
 	}
 	return []byte("null")
+}
+
+// answer returns the body set for a request of another type by its
+// canonical JSON, or nil.
+func (s *store) answer(canonical string) []byte {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.other[canonical]
+}
+
+func (s *store) setAnswer(canonical string, body []byte) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if body == nil {
+		delete(s.other, canonical)
+		return
+	}
+	s.other[canonical] = body
 }
 
 func (s *store) setEquities(user common.Address, body []byte) {
@@ -250,7 +270,7 @@ func isPrice(s string) bool {
 	return true
 }
 
-// checkDex validates a dex name as hyper.Client.DexMids does: "" or 1 to 32 ASCII
+// checkDex validates a dex name as hyper.Client.AllMids does: "" or 1 to 32 ASCII
 // letters, digits, '-' or '_'.
 func checkDex(name string) error {
 	if len(name) > 32 {

@@ -8,14 +8,14 @@
 // New starts two servers in one *Server:
 //
 //   - the node, at Server.URL with the access key Server.Key() (random unless
-//     WithKey sets it): POST {URL}/{key}/info serves userVaultEquities. Like a
-//     node-access provider's node it answers HTTP 422 with the text/plain body
-//     "Failed to deserialize the JSON body into the target type" (UnsupportedBody)
-//     to every other request type, allMids included, which providers leave to
-//     the public API.
+//     WithKey sets it): POST {URL}/{key}/info serves userVaultEquities and
+//     the requests set with SetInfo. Like a node-access provider's node it
+//     answers HTTP 422 with the text/plain body "Failed to deserialize the
+//     JSON body into the target type" to every other request, allMids
+//     included, which providers leave to the public API.
 //   - the public API, at Server.Public.URL, without a key: POST {Public.URL}/info
-//     serves allMids (with or without "dex") and userVaultEquities, and answers
-//     422 to other types.
+//     serves allMids (with or without "dex") as well, and answers 422 to
+//     other requests.
 //
 // Both read the body as the real server does: a JSON object whose "type" is
 // a string; "user" must be a string of "0x" and 40 hex digits (either case);
@@ -26,14 +26,16 @@
 // Answers are application/json bodies, byte for byte what was set. A user
 // without data gets [] (what Hyperliquid answers to a user without
 // deposits). allMids for a dex without data answers null with HTTP 200 (the
-// public API's answer to a dex it does not know, which hyper.AllMids reports
-// as hyper.ErrUnknownDex); for the first perp dex "" without data it answers
+// public API's answer to a dex it does not know, which hyper's AllMids
+// reports as hyper.ErrUnknownDex); for the first perp dex "" without data it answers
 // {}.
 //
 // The wrong key gets 403, a path neither server serves 404, GET on an /info
-// path 405 (see WriteError for the bodies). The node does not serve the
-// chain's EVM at /{key}/evm (404); a test that needs it can add a handler
-// with HandleFunc("POST /{key}/evm", …), which gets the same key check.
+// path 405, each with a text/plain body; a fault of status 429 or 5xx
+// answers Hyperliquid's JSON null, 422 its text. The node does not serve
+// the chain's EVM at /{key}/evm (404); a test that needs it can add a
+// handler with HandleFunc("POST /{key}/evm", …), which gets the same key
+// check.
 //
 // # Default data
 //
@@ -44,18 +46,20 @@
 //     the recorded body with two vaults, equities 688536.0314879999 and
 //     100.003834, locked until 2025-01-24T05:48:51.869Z and
 //     2025-06-13T23:27:19.3Z;
-//   - allMids of the first perp dex "": the recorded body of 2025-12, 482
+//   - allMids of the first perp dex "": the recorded body (data/SOURCES.md), 482
 //     keys (perps such as "BTC": "89926.5", "PURR/USDC", "@1" to "@258"),
 //     and four hand-written HIP-4 outcome sides ("#10": "0.735", "#11",
 //     "#20", "#21": "0.4875"; not market data), 486 keys in all;
 //   - allMids of BuilderDex ("xyz"): two hand-written keys, "xyz:CL" and
 //     "xyz:GOLD", to show the builder-dex key form (not market data).
 //
-// WithoutDefaults starts empty; WithVaultEquities and WithMids set data at
-// start; SetVaultEquities, SetVaultEquitiesJSON, SetMids and SetMidsJSON
-// change it at any time, from any goroutine. The typed setters take the
-// SDK's own types or the wire's decimal strings and keep every digit: an
-// equity decimal.RequireFromString("100.50") is served as "100.50".
+// WithoutDefaults starts empty; SetVaultEquities, SetMids and SetInfo
+// change the data at any time, from any goroutine. The typed setters take
+// the SDK's own types or the wire's decimal strings and keep every digit:
+// an equity decimal.RequireFromString("100.50") is served as "100.50".
+// SetInfo sets the answer to any request, byte for byte: a request type
+// the test sends with hyper's Info or PublicInfo (meta, spotMeta, …), or a
+// body the typed setters cannot write.
 //
 // # Faults
 //

@@ -36,7 +36,7 @@ func Example() {
 	for _, v := range vaults {
 		fmt.Println(v.VaultAddress.Hex(), v.Equity, v.LockedUntil.Format(time.RFC3339Nano))
 	}
-	mids, err := c.AllMids(ctx)
+	mids, err := c.AllMids(ctx, "")
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -46,6 +46,47 @@ func Example() {
 	// 0x07Fd993f0fA3A185F7207ADcCD29f7A87404689D 688536.0314879999 2025-01-24T05:48:51.869Z
 	// 0x7F6CE756BDEe0db22A8FbDA15aA48023AAE5a8bE 100.003834 2025-06-13T23:27:19.3Z
 	// 486 mids, BTC 89926.5
+}
+
+// The answer to a request the SDK has no typed call for, sent with the
+// generic call: here perp metadata, as a test of code that reads it would
+// set it (the body is written for the example, not recorded).
+func ExampleServer_SetInfo() {
+	srv, err := hypertest.New()
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer srv.Close()
+	err = srv.SetInfo(map[string]string{"type": "meta"},
+		[]byte(`{"universe":[{"name":"BTC","szDecimals":5,"maxLeverage":40},{"name":"ETH","szDecimals":4,"maxLeverage":25}]}`))
+	if err != nil {
+		log.Fatal(err)
+	}
+	c, err := srv.Client()
+	if err != nil {
+		log.Fatal(err)
+	}
+
+	var meta struct {
+		Universe []struct {
+			Name        string
+			SzDecimals  int
+			MaxLeverage int
+		}
+	}
+	if err := c.PublicInfo(context.Background(), map[string]string{"type": "meta"}, &meta); err != nil {
+		log.Fatal(err)
+	}
+	for _, a := range meta.Universe {
+		fmt.Println(a.Name, a.SzDecimals, a.MaxLeverage)
+	}
+	// A request nothing was set for: Hyperliquid's 422.
+	err = c.PublicInfo(context.Background(), map[string]string{"type": "spotMeta"}, &meta)
+	fmt.Println(errors.Is(err, hyper.ErrUnsupportedRequest))
+	// Output:
+	// BTC 5 40
+	// ETH 4 25
+	// true
 }
 
 // Vaults of your own test user, with every digit kept.
@@ -95,14 +136,14 @@ func ExampleServer_SetMids() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	mids, err := c.DexMids(context.Background(), "flx")
+	mids, err := c.AllMids(context.Background(), "flx")
 	if err != nil {
 		log.Fatal(err)
 	}
 	for key, m := range mids.All() {
 		fmt.Println(key, m.Kind, m.Coin, m.Price.StringFixed(-m.Price.Exponent()))
 	}
-	_, err = c.DexMids(context.Background(), "nope")
+	_, err = c.AllMids(context.Background(), "nope")
 	fmt.Println(errors.Is(err, hyper.ErrUnknownDex))
 	// Output:
 	// flx:NVDA builder dex NVDA 180.2
@@ -131,7 +172,7 @@ func Example_faults() {
 	fmt.Println(len(vaults), err)
 
 	srv.Public.FailNext(1, nodeaccesstest.RateLimited(0))
-	mids, err := c.AllMids(context.Background())
+	mids, err := c.AllMids(context.Background(), "")
 	fmt.Println(mids.Len(), err)
 	// Output:
 	// attempt 1 userVaultEquities 500

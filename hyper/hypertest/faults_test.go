@@ -33,7 +33,7 @@ func statuses(rec *testkit.Recorder) []int {
 	return out
 }
 
-// The error bodies WriteError gives each fault, raw.
+// The error bodies the server gives each fault, raw.
 func TestFaultBodies(t *testing.T) {
 	srv := start(t)
 	node := srv.URL + "/" + testKey + "/info"
@@ -82,7 +82,7 @@ func TestFaultRateLimitedRetried(t *testing.T) {
 	c, rec := faultClient(t, srv)
 	srv.Public.FailNext(2, nodeaccesstest.RateLimited(time.Second))
 	start := time.Now()
-	mids, err := c.AllMids(context.Background())
+	mids, err := c.AllMids(context.Background(), "")
 	require.NoError(t, err)
 	assert.Equal(t, 486, mids.Len())
 	assert.GreaterOrEqual(t, time.Since(start), 2*time.Second)
@@ -138,7 +138,7 @@ func TestWrongKeyThroughClient(t *testing.T) {
 	testkit.AssertErrNoKey(t, wrong, err)
 	testkit.AssertErrNoKey(t, testKey, err)
 	// The public API needs no key: the same client still gets mids.
-	_, err = c.AllMids(context.Background())
+	_, err = c.AllMids(context.Background(), "")
 	assert.NoError(t, err)
 }
 
@@ -167,7 +167,7 @@ func TestFaultSlowBody(t *testing.T) {
 	c, rec := faultClient(t, srv, nodeaccess.WithTimeout(300*time.Millisecond))
 	srv.Public.FailNext(1, nodeaccesstest.SlowBody(5*time.Second))
 	start := time.Now()
-	mids, err := c.DexMids(context.Background(), hypertest.BuilderDex)
+	mids, err := c.AllMids(context.Background(), hypertest.BuilderDex)
 	require.NoError(t, err)
 	assert.Equal(t, 2, mids.Len())
 	assert.Less(t, time.Since(start), 4*time.Second, "the slow attempt was cut by the timeout")
@@ -180,7 +180,7 @@ func TestFaultSlowBody(t *testing.T) {
 	// the timeout is read whole.
 	one, _ := faultClient(t, srv, nodeaccess.WithTimeout(300*time.Millisecond), nodeaccess.WithMaxAttempts(1))
 	srv.Public.FailNext(1, nodeaccesstest.SlowBody(5*time.Second))
-	_, err = one.AllMids(context.Background())
+	_, err = one.AllMids(context.Background(), "")
 	assert.ErrorIs(t, err, context.DeadlineExceeded)
 	testkit.AssertErrNoKey(t, testKey, err)
 
@@ -203,7 +203,7 @@ func TestFaultTruncatedBody(t *testing.T) {
 
 	c, rec := faultClient(t, srv)
 	srv.Public.FailNext(1, nodeaccesstest.TruncatedBody())
-	mids, err := c.AllMids(context.Background())
+	mids, err := c.AllMids(context.Background(), "")
 	require.NoError(t, err)
 	assert.Equal(t, 486, mids.Len())
 	a := rec.Attempts()
@@ -222,14 +222,14 @@ func TestClose(t *testing.T) {
 	require.NoError(t, err)
 	_, err = c.UserVaultEquities(context.Background(), hypertest.DefaultUser())
 	require.NoError(t, err)
-	_, err = c.AllMids(context.Background())
+	_, err = c.AllMids(context.Background(), "")
 	require.NoError(t, err)
 	srv.Close()
 	srv.Close()
 
 	_, err = c.UserVaultEquities(context.Background(), hypertest.DefaultUser())
 	assert.Error(t, err, "the node is closed")
-	_, err = c.AllMids(context.Background())
+	_, err = c.AllMids(context.Background(), "")
 	assert.Error(t, err, "the public API is closed")
 	testkit.AssertErrNoKey(t, srv.Key(), err)
 

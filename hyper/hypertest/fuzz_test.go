@@ -1,8 +1,10 @@
 package hypertest
 
 import (
+	"bytes"
 	"encoding/json"
 	"maps"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -12,8 +14,9 @@ import (
 	"github.com/shopspring/decimal"
 )
 
-// The request reader never panics, accepts only the two served types with
-// their fields, and reads the user exactly.
+// The request reader never panics, reads the user and the dex of the two
+// typed requests exactly, and writes any other request canonically: the
+// same object, its members sorted, reading back to what was sent.
 func FuzzParseInfo(f *testing.F) {
 	for _, s := range []string{
 		`{"type":"userVaultEquities","user":"0x2b804617c6f63c040377e95bb276811747006f4b"}`,
@@ -22,21 +25,22 @@ func FuzzParseInfo(f *testing.F) {
 		`{"type":"allMids","dex":null}`,
 		`{"type":"meta"}`,
 		`{"type":"userVaultEquities","user":"0x2B804617C6F63C040377E95BB276811747006F4B","x":[1]}`,
-		`null`, `[]`, `{}`, `{"type":1}`, `{"type":"userVaultEquities","user":"0x\u0030"}`,
+		`null`, `[]`, `{}`, `{"type":1}`, `{"type":""}`, `{"type":"userVaultEquities","user":"0x\u0030"}`,
+		`{"user":"0x01","type":"clearinghouseState","n":1.50,"a":[{"b":2,"a":1}]}`,
 	} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
-		req, ok := parseInfo(body)
-		if !ok {
+		req, err := parseInfo(body)
+		if err != nil {
 			return
 		}
 		if !json.Valid(body) {
 			t.Fatalf("accepted invalid JSON %q", body)
 		}
-		var obj map[string]any
-		if err := json.Unmarshal(body, &obj); err != nil {
-			t.Fatalf("accepted a body that is not an object: %q", body)
+		obj, err := decodeObject(body)
+		if err != nil {
+			t.Fatalf("accepted a body that is not an object: %q (%v)", body, err)
 		}
 		switch req.typ {
 		case "userVaultEquities":
@@ -49,9 +53,30 @@ func FuzzParseInfo(f *testing.F) {
 				t.Fatalf("dex %q read as %q", dex, req.dex)
 			}
 		default:
-			t.Fatalf("accepted type %q", req.typ)
+			if req.typ == "" || obj["type"] != req.typ {
+				t.Fatalf("type %v read as %q", obj["type"], req.typ)
+			}
+			back, err := decodeObject([]byte(req.canonical))
+			if err != nil || !reflect.DeepEqual(back, obj) {
+				t.Fatalf("%q written canonically as %q (%v)", body, req.canonical, err)
+			}
+			again, err := canonicalJSON([]byte(req.canonical))
+			if err != nil || again != req.canonical {
+				t.Fatalf("canonical form %q is not stable: %q (%v)", req.canonical, again, err)
+			}
 		}
 	})
+}
+
+// decodeObject decodes a JSON object, numbers as json.Number.
+func decodeObject(b []byte) (map[string]any, error) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var obj map[string]any
+	if err := dec.Decode(&obj); err != nil {
+		return nil, err
+	}
+	return obj, nil
 }
 
 // The mids writer writes valid JSON that reads back to the same map, or

@@ -1,8 +1,6 @@
 package hypertest
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -13,15 +11,16 @@ import (
 )
 
 // Server is a local Hyperliquid: a provider's node at URL with the access
-// key Key (POST /{key}/info serves userVaultEquities), and the official
-// public API at Public.URL, without a key (POST /info serves allMids and
-// userVaultEquities). Both run on 127.0.0.1 until Close.
+// key Key (POST /{key}/info serves userVaultEquities and the requests set
+// with SetInfo), and the official public API at Public.URL, without a key
+// (POST /info serves allMids as well). Both run on 127.0.0.1 until Close.
 //
 // The embedded *nodeaccesstest.Server is the node: its FailNext, Requests
 // and HandleFunc act on the node. Public is the public API's own server;
 // queue its faults with s.Public.FailNext. The data (vault equities per
-// user, mids per dex) is shared by both and may be changed at any time
-// with the Set methods, which are safe for concurrent use.
+// user, mids per dex, the answers of SetInfo) is shared by both and may be
+// changed at any time with the Set methods, which are safe for concurrent
+// use.
 type Server struct {
 	*nodeaccesstest.Server
 
@@ -38,7 +37,6 @@ type Option func(*settings) error
 type settings struct {
 	key        string
 	noDefaults bool
-	data       []func(*store)
 }
 
 // WithKey sets the node's access key (ASCII letters, digits and "._~-").
@@ -55,35 +53,10 @@ func WithKey(key string) Option {
 
 // WithoutDefaults starts the server without its default data: no user has
 // vaults, the first perp dex "" has no mids ({}), and no builder dex is
-// known. Data options given with it still apply.
+// known, until the Set methods give them.
 func WithoutDefaults() Option {
 	return func(s *settings) error {
 		s.noDefaults = true
-		return nil
-	}
-}
-
-// WithVaultEquities sets the vaults of user at start, as SetVaultEquities
-// does.
-func WithVaultEquities(user common.Address, v []hyper.VaultEquity) Option {
-	return func(s *settings) error {
-		body, err := encodeEquities(v)
-		if err != nil {
-			return fmt.Errorf("hypertest: WithVaultEquities: %w", err)
-		}
-		s.data = append(s.data, func(st *store) { st.setEquities(user, body) })
-		return nil
-	}
-}
-
-// WithMids sets the mids of dex at start, as SetMids does.
-func WithMids(dex string, mids map[string]string) Option {
-	return func(s *settings) error {
-		body, err := midsBody(dex, mids)
-		if err != nil {
-			return fmt.Errorf("hypertest: WithMids: %w", err)
-		}
-		s.data = append(s.data, func(st *store) { st.setMids(dex, body) })
 		return nil
 	}
 }
@@ -103,14 +76,11 @@ func New(opts ...Option) (*Server, error) {
 		}
 	}
 	data := newStore(!set.noDefaults)
-	for _, f := range set.data {
-		f(data)
-	}
-	node, err := nodeaccesstest.Start(set.key, WriteError)
+	node, err := nodeaccesstest.Start(set.key, writeError)
 	if err != nil {
 		return nil, fmt.Errorf("hypertest: %w", err)
 	}
-	public, err := nodeaccesstest.Start("", WriteError)
+	public, err := nodeaccesstest.Start("", writeError)
 	if err != nil {
 		node.Close()
 		return nil, fmt.Errorf("hypertest: %w", err)
@@ -156,22 +126,6 @@ func (s *Server) SetVaultEquities(user common.Address, v []hyper.VaultEquity) er
 	return nil
 }
 
-// SetVaultEquitiesJSON makes userVaultEquities for user answer body, byte
-// for byte, from now on: for bodies that SetVaultEquities cannot write
-// (numbers instead of strings, extra fields, an empty object). body must be
-// valid JSON; nil makes the user one without vaults ([]).
-func (s *Server) SetVaultEquitiesJSON(user common.Address, body []byte) error {
-	if body == nil {
-		s.data.setEquities(user, nil)
-		return nil
-	}
-	if !json.Valid(body) {
-		return errors.New("hypertest: SetVaultEquitiesJSON: the body is not valid JSON")
-	}
-	s.data.setEquities(user, bytes.Clone(body))
-	return nil
-}
-
 // SetMids makes allMids for dex answer mids, from now on: an object with
 // the keys in byte order and each price exactly as given. dex is "" for the
 // first perp dex or a builder dex's name (1 to 32 ASCII letters, digits,
@@ -186,25 +140,6 @@ func (s *Server) SetMids(dex string, mids map[string]string) error {
 		return fmt.Errorf("hypertest: SetMids: %w", err)
 	}
 	s.data.setMids(dex, body)
-	return nil
-}
-
-// SetMidsJSON makes allMids for dex answer body, byte for byte, from now on
-// (for bodies SetMids cannot write: numbers instead of strings, duplicate
-// keys, an odd shape). body must be valid JSON; nil makes dex unknown, as
-// with SetMids.
-func (s *Server) SetMidsJSON(dex string, body []byte) error {
-	if err := checkDex(dex); err != nil {
-		return fmt.Errorf("hypertest: SetMidsJSON: %w", err)
-	}
-	if body == nil {
-		s.data.setMids(dex, nil)
-		return nil
-	}
-	if !json.Valid(body) {
-		return errors.New("hypertest: SetMidsJSON: the body is not valid JSON")
-	}
-	s.data.setMids(dex, bytes.Clone(body))
 	return nil
 }
 

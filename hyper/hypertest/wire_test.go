@@ -124,9 +124,9 @@ func TestWireClientRequests(t *testing.T) {
 
 	_, err = c.UserVaultEquities(ctx, hypertest.DefaultUser())
 	require.NoError(t, err)
-	_, err = c.AllMids(ctx)
+	_, err = c.AllMids(ctx, "")
 	require.NoError(t, err)
-	_, err = c.DexMids(ctx, hypertest.BuilderDex)
+	_, err = c.AllMids(ctx, hypertest.BuilderDex)
 	require.NoError(t, err)
 
 	assert.Equal(t, []sent{
