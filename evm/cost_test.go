@@ -116,7 +116,7 @@ func TestCallUnitsSelectors(t *testing.T) {
 		{"canonical hash", evm.BlockHash{Hash: someHash, RequireCanonical: true}, 2, 2},
 		{"the head", evm.BlockNumber(head), 1, 2},
 		{"127 behind", evm.BlockNumber(head - 127), 1, 2},
-		{"128 behind", evm.BlockNumber(head - evm.ArchiveDepth), 2, 2},
+		{"128 behind", evm.BlockNumber(head - 128), 2, 2},
 		{"129 behind", evm.BlockNumber(head - 129), 2, 2},
 		{"genesis by number", evm.BlockNumber(0), 2, 2},
 		{"ahead of the known head", evm.BlockNumber(head + 5), 1, 2},

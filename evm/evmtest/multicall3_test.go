@@ -62,6 +62,6 @@ func TestMulticall3InGenesis(t *testing.T) {
 	code, err = without.Code(t.Context(), evmtest.Multicall3(), evm.Latest)
 	require.NoError(t, err)
 	assert.Empty(t, code)
-	_, err = without.Multicall(t.Context(), []evm.Call3{{Target: evmtest.Token()}}, evm.Latest)
+	_, err = without.Multicall(t.Context(), []evm.Call3{{Target: evmtest.Token()}}, evm.Latest, nil)
 	assert.ErrorIs(t, err, evm.ErrMulticallNotDeployed)
 }
