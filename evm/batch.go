@@ -20,9 +20,9 @@ const defaultMaxBatchSize = 100
 type maxBatchKey struct{}
 
 // WithMaxBatchSize sets how many calls one HTTP request of SendBatch
-// carries at most: 100 unless set, the smallest default among common nodes
-// (Erigon's --rpc.batch.limit), so that a batch passes everywhere without
-// a refusal and a resend. n must be at least 1. Set it to the provider's
+// carries at most: 100 unless set, a size common nodes and providers
+// accept, so that a batch passes without a refusal and a resend. n must be
+// at least 1. Set it to the provider's
 // cap: a higher n costs fewer HTTP requests, but a server that refuses the
 // size makes SendBatch resend in smaller pieces (a server that names its
 // limit in the refusal is followed for the client's later batches too).
@@ -130,7 +130,9 @@ func (b *Batch) InternalOperations(tx common.Hash) *BatchResult[[]InternalOperat
 // Add adds a call of any JSON-RPC method to b, as Client.CallContext
 // sends one alone: args are the params, each encoded with encoding/json,
 // and the result is decoded into a T with encoding/json (json.RawMessage
-// keeps it as it came). The call is charged its method's cost, 1 request
+// keeps it as it came). Add and SendBatch do what go-ethereum's
+// rpc.Client.BatchCallContext does, each call with its own result and
+// error. The call is charged its method's cost, 1 request
 // unit unless nodeaccess.WithCost names the method; an eth_call is charged
 // and its errors read as Call's (see CallContext). A bad method name or an
 // argument that cannot be encoded fails the call at once and makes

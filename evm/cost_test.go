@@ -134,7 +134,7 @@ func TestCallUnitsSelectors(t *testing.T) {
 			require.Equal(t, map[string][]int{"eth_call": {tc.none}}, seenN())
 		})
 	}
-	// The head was asked for once (cached for HeadMaxAge), and only by the
+	// The head was asked for once (cached for a few seconds), and only by the
 	// client with a budget.
 	require.Equal(t, 1, node.count("eth_blockNumber"))
 }
