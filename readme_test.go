@@ -72,6 +72,7 @@ var readmeImports = map[string]string{
 	"evm":            "github.com/nodeaccess/nodeaccess/evm",
 	"evmtest":        "github.com/nodeaccess/nodeaccess/evm/evmtest",
 	"fmt":            "fmt",
+	"hexutil":        "github.com/ethereum/go-ethereum/common/hexutil",
 	"hyper":          "github.com/nodeaccess/nodeaccess/hyper",
 	"hypertest":      "github.com/nodeaccess/nodeaccess/hyper/hypertest",
 	"io":             "io",

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/beacon"
 	"github.com/nodeaccess/nodeaccess/evm"
@@ -54,11 +55,12 @@ var keyedCalls = map[string]func(ctx context.Context, base, key string, opt node
 		}
 		var b evm.Batch
 		r := b.Call(evm.CallMsg{To: common.HexToAddress("0xaa")}, evm.Latest)
-		b.Code(common.HexToAddress("0xaa"), evm.Latest)
+		evm.Add[hexutil.Bytes](&b, "eth_getCode", common.HexToAddress("0xaa"), evm.Latest)
 		if err := c.SendBatch(ctx, &b); err != nil {
 			return err
 		}
-		return r.Err()
+		_, err = r.Result()
+		return err
 	},
 	"hyper userVaultEquities": func(ctx context.Context, base, key string, opt nodeaccess.Option) error {
 		c, err := hyper.New(base, key, opt)

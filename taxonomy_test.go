@@ -103,11 +103,6 @@ func taxonomyCases() map[string]taxCase {
 
 		"evm.ErrReverted": {op: true, produce: evmRevert, is: isErr(evm.ErrReverted)},
 		"evm.RevertError": {op: true, produce: evmRevert, is: asErr[*evm.RevertError]()},
-		"evm.ErrBatchNotSent": {op: true, is: isErr(evm.ErrBatchNotSent), produce: func(t *testing.T) error {
-			var b evm.Batch // read before SendBatch
-			_, err := b.Code([20]byte{}, evm.Latest).Result()
-			return err
-		}},
 		"evm.ErrMulticallNotDeployed": {op: true, produce: evmNoMulticall,
 			is: isErr(evm.ErrMulticallNotDeployed)},
 		"evm.MulticallError": {op: true, produce: evmMulticallFailed,
@@ -389,7 +384,7 @@ func evmNoMulticall(t *testing.T) error {
 	srv := evmtest.NewT(t, evmtest.WithoutMulticall3(), evmtest.WithoutScenario())
 	c, err := srv.Client(nodeaccess.WithMaxAttempts(1))
 	require.NoError(t, err)
-	_, err = c.Multicall(context.Background(), []evm.Call3{{Target: evmtest.Token()}}, evm.Latest)
+	_, err = c.Multicall(context.Background(), []evm.Call3{{Target: evmtest.Token()}}, evm.Latest, nil)
 	return err
 }
 
@@ -399,7 +394,7 @@ func evmMulticallFailed(t *testing.T) error {
 	srv := evmtest.NewT(t, evmtest.WithoutScenario())
 	c, err := srv.Client(nodeaccess.WithMaxAttempts(1))
 	require.NoError(t, err)
-	_, err = c.Multicall(context.Background(), []evm.Call3{{Target: evmtest.Token(), Data: []byte{0xde, 0xad, 0xbe, 0xef}}}, evm.Latest)
+	_, err = c.Multicall(context.Background(), []evm.Call3{{Target: evmtest.Token(), Data: []byte{0xde, 0xad, 0xbe, 0xef}}}, evm.Latest, nil)
 	return err
 }
 

@@ -223,8 +223,8 @@ func TestBatchWays(t *testing.T) {
 	if err := na.SendBatch(ctx, &b); err != nil {
 		t.Fatal(err)
 	}
-	if err := check(good.Result()); err != nil || bad.Err() == nil {
-		t.Fatalf("good call: %v; a call at another block: %v (want an error)", err, bad.Err())
+	if _, badErr := bad.Result(); check(good.Result()) != nil || badErr == nil {
+		t.Fatalf("good call: %v; a call at another block: %v (want an error)", check(good.Result()), badErr)
 	}
 }
 

@@ -11,34 +11,21 @@ import (
 	"github.com/nodeaccess/nodeaccess/internal/transport"
 )
 
-// DefaultMaxBatchSize is how many calls one HTTP request of SendBatch
-// carries unless WithMaxBatchSize says otherwise; a larger Batch is split.
-// It is the smallest cap among the common ones, so that a batch passes
-// everywhere without a refusal and a resend:
-//
-//   - Erigon: --rpc.batch.limit, 100 by default;
-//   - go-ethereum: BatchRequestLimit, 1000 by default (node/defaults.go);
-//   - Nethermind: JsonRpc.MaxBatchSize, 1024; Besu: --rpc-http-max-batch-size,
-//     1024;
-//   - Alchemy: 1000 per batch over HTTP (earlier docs: 100); OnFinality:
-//     100; Tatum: 400 (Polygon 100); NodeReal: 500; Infura publishes no cap
-//     and bills each call plus one for the batch; Chainstack caps the body
-//     at 1 MB rather than the count; QuickNode publishes no number;
-//   - jsonrpsee servers (reth's library) refuse above their configured
-//     limit; Hyperliquid's public EVM endpoint is reported to refuse above
-//     20 — use WithMaxBatchSize(20) there (hyper.New passes it on to
-//     its EVM client).
-//
-// A server that refuses a batch as too large all the same is handled: see
-// SendBatch.
-const DefaultMaxBatchSize = 100
+// defaultMaxBatchSize is how many calls one HTTP request of SendBatch
+// carries unless WithMaxBatchSize says otherwise: the smallest default
+// among common nodes and providers (testdata/SOURCES.md lists them), so
+// that a batch passes everywhere without a refusal and a resend.
+const defaultMaxBatchSize = 100
 
 type maxBatchKey struct{}
 
 // WithMaxBatchSize sets how many calls one HTTP request of SendBatch
-// carries at most (DefaultMaxBatchSize unless set); n must be at least 1.
-// Set it to the provider's cap: a higher n costs fewer HTTP requests, but
-// a server that refuses the size makes SendBatch resend in smaller pieces.
+// carries at most: 100 unless set, a size common nodes and providers
+// accept, so that a batch passes without a refusal and a resend. n must be
+// at least 1. Set it to the provider's
+// cap: a higher n costs fewer HTTP requests, but a server that refuses the
+// size makes SendBatch resend in smaller pieces (a server that names its
+// limit in the refusal is followed for the client's later batches too).
 func WithMaxBatchSize(n int) nodeaccess.EVMOption {
 	return option{apply: func(c *config.Config) error {
 		if n < 1 {
@@ -49,18 +36,9 @@ func WithMaxBatchSize(n int) nodeaccess.EVMOption {
 	}}
 }
 
-// ErrBatchNotSent is the error of a BatchResult whose Batch was not sent
-// (SendBatch was not called, or refused the batch before sending it): a
-// misuse, so it also matches nodeaccess.ErrInvalidInput.
-var ErrBatchNotSent error = batchNotSent{}
-
-type batchNotSent struct{}
-
-func (batchNotSent) Error() string        { return "batch not sent" }
-func (batchNotSent) Is(target error) bool { return target == nodeaccess.ErrInvalidInput }
-
 // BatchResult is one call's outcome in a Batch. Read it once SendBatch has
-// returned; until then Result returns an error matching ErrBatchNotSent.
+// returned; until then Result returns an error over a
+// *nodeaccess.InputError saying that the batch was not sent.
 type BatchResult[T any] struct {
 	op     string
 	decode func([]byte) (T, error)
@@ -70,22 +48,19 @@ type BatchResult[T any] struct {
 }
 
 // Result returns the call's value or its error: exactly what the single
-// call (Call, CallWithOverrides, Code, InternalOperations) returns for the
-// same answer. A revert is a *RevertError for this call only, a JSON-RPC
-// error object a *nodeaccess.RPCError, and a failure of the whole HTTP
-// request (after its retries) that request's error, for each of its calls.
+// call (Call, InternalOperations, CallContext) returns for the same
+// answer. A revert is a *RevertError for this call only, a JSON-RPC error
+// object a *nodeaccess.RPCError, and a failure of the whole HTTP request
+// (after its retries) that request's error, for each of its calls. Before
+// the batch was sent (SendBatch was not called, or refused the batch for
+// another call's bad input) the error is over a *nodeaccess.InputError.
 func (r *BatchResult[T]) Result() (T, error) {
 	if !r.done {
 		var zero T
-		return zero, &nodeaccess.OpError{Chain: "evm", Op: r.op, Err: ErrBatchNotSent}
+		return zero, &nodeaccess.OpError{Chain: "evm", Op: r.op, Err: &nodeaccess.InputError{Arg: "batch",
+			Reason: "not sent: read a BatchResult after SendBatch returned nil"}}
 	}
 	return r.v, r.err
-}
-
-// Err returns the call's error, nil when it succeeded.
-func (r *BatchResult[T]) Err() error {
-	_, err := r.Result()
-	return err
 }
 
 func (r *BatchResult[T]) deliver(raw []byte) error {
@@ -109,20 +84,23 @@ type batchCall struct {
 	method string
 	params []byte
 	block  Block
-	isCall bool  // eth_call: its units follow the block, its errors may be reverts
-	bad    error // the call's input error, nil when it can be sent
-	slot   slot
+	isCall bool // eth_call: its units follow the block, its errors may be reverts
+	// anyMethod: added by Add, with a method name the caller chose
+	anyMethod bool
+	bad       error // the call's input error, nil when it can be sent
+	slot      slot
 }
 
-// Batch collects eth_call, eth_getCode and ots_getInternalOperations calls
-// for Client.SendBatch, which sends them in JSON-RPC batches: many calls in
-// one HTTP request. Each adder checks its call at once and returns the
-// call's BatchResult, to read after SendBatch. The zero Batch is empty and
-// ready; a Batch is sent once, and is not safe for concurrent use.
+// Batch collects JSON-RPC calls for Client.SendBatch, which sends them in
+// JSON-RPC batches: many calls in one HTTP request. Call and
+// InternalOperations add the typed calls of this package, Add a call of
+// any method. Each checks its call at once and returns the call's
+// BatchResult, to read after SendBatch. The zero Batch is empty and ready;
+// a Batch is sent once, and is not safe for concurrent use.
 //
 //	var b evm.Batch
 //	bal := b.Call(evm.CallMsg{To: token, Data: balanceOf}, evm.Latest)
-//	code := b.Code(token, evm.Latest)
+//	code := evm.Add[hexutil.Bytes](&b, "eth_getCode", token, evm.Latest)
 //	if err := c.SendBatch(ctx, &b); err != nil { ... } // bad input: nothing sent
 //	out, err := bal.Result()                           // this call's value or error
 type Batch struct {
@@ -130,34 +108,12 @@ type Batch struct {
 	sent  bool
 }
 
-// Len returns the number of calls in the batch.
-func (b *Batch) Len() int { return len(b.calls) }
-
 // Call adds an eth_call of msg at block (see Client.Call).
 func (b *Batch) Call(msg CallMsg, block Block) *BatchResult[[]byte] {
-	return b.call(msg, block, nil)
-}
-
-// CallWithOverrides adds an eth_call with state and block overrides (see
-// Client.CallWithOverrides).
-func (b *Batch) CallWithOverrides(msg CallMsg, block Block, ov Overrides) *BatchResult[[]byte] {
-	return b.call(msg, block, &ov)
-}
-
-func (b *Batch) call(msg CallMsg, block Block, ov *Overrides) *BatchResult[[]byte] {
 	const op = "eth_call"
 	r := &BatchResult[[]byte]{op: op, decode: decodeHexBytes}
-	params, err := callParams(nil, &msg, block, ov)
+	params, err := callParams(nil, &msg, block)
 	b.add(batchCall{method: op, params: params, block: block, isCall: true, bad: err, slot: r})
-	return r
-}
-
-// Code adds an eth_getCode of account at block (see Client.Code).
-func (b *Batch) Code(account common.Address, block Block) *BatchResult[[]byte] {
-	const op = "eth_getCode"
-	r := &BatchResult[[]byte]{op: op, decode: decodeHexBytes}
-	params, err := codeParams(nil, account, block)
-	b.add(batchCall{method: op, params: params, bad: err, slot: r})
 	return r
 }
 
@@ -171,15 +127,36 @@ func (b *Batch) InternalOperations(tx common.Hash) *BatchResult[[]InternalOperat
 	return r
 }
 
+// Add adds a call of any JSON-RPC method to b, as Client.CallContext
+// sends one alone: args are the params, each encoded with encoding/json,
+// and the result is decoded into a T with encoding/json (json.RawMessage
+// keeps it as it came). Add and SendBatch do what go-ethereum's
+// rpc.Client.BatchCallContext does, each call with its own result and
+// error. The call is charged its method's cost, 1 request
+// unit unless nodeaccess.WithCost names the method; an eth_call is charged
+// and its errors read as Call's (see CallContext). A bad method name or an
+// argument that cannot be encoded fails the call at once and makes
+// SendBatch refuse the batch.
+//
+//	bal := evm.Add[hexutil.Big](&b, "eth_getBalance", holder, evm.Latest)
+//	// after SendBatch:
+//	v, err := bal.Result() // v.ToInt() is the balance in wei
+func Add[T any](b *Batch, method string, args ...any) *BatchResult[T] {
+	r := &BatchResult[T]{op: opName(method), decode: decodeJSON[T]}
+	params, block, err := anyParams(method, args)
+	b.add(batchCall{method: method, params: params, block: block, isCall: method == opCall, anyMethod: true, bad: err, slot: r})
+	return r
+}
+
 func (b *Batch) add(call batchCall) {
 	if call.bad != nil {
-		call.slot.fail(&nodeaccess.OpError{Chain: "evm", Op: call.method, Err: call.bad})
+		call.slot.fail(&nodeaccess.OpError{Chain: "evm", Op: opName(call.method), Err: call.bad})
 	}
 	b.calls = append(b.calls, call)
 }
 
 // SendBatch sends the calls of b in JSON-RPC batches of at most
-// WithMaxBatchSize calls (DefaultMaxBatchSize) per HTTP request, and leaves
+// WithMaxBatchSize calls (100 unless set) per HTTP request, and leaves
 // each call's value or error in its BatchResult.
 //
 // It returns an error, and sends nothing, when a call of b has bad input
@@ -244,8 +221,17 @@ func (c *Client) SendBatch(ctx context.Context, b *Batch) error {
 		return c.t.Wrap(op, &nodeaccess.InputError{Arg: "batch", Reason: fmt.Sprintf("this batch of %d calls was sent before; make a new Batch", len(b.calls))})
 	}
 	for i := range b.calls {
+		if b.calls[i].bad == nil && b.calls[i].anyMethod {
+			b.calls[i].bad = c.keyInMethod(b.calls[i].method)
+		}
 		if err := b.calls[i].bad; err != nil {
-			return c.t.Wrap(op, fmt.Errorf("call %d (%s): %w", i, b.calls[i].method, err))
+			// The call's own error again, masked now that the key is
+			// known (the Batch had no client when it was made).
+			bc := &b.calls[i]
+			err = c.maskInput(err)
+			name := c.t.Mask(opName(bc.method))
+			bc.slot.fail(c.t.Wrap(name, err))
+			return c.t.Wrap(op, fmt.Errorf("call %d (%s): %w", i, name, err))
 		}
 	}
 	b.sent = true

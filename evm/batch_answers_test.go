@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/evm"
 	"github.com/stretchr/testify/assert"
@@ -117,16 +118,16 @@ func TestBatchLoneRevertWithoutID(t *testing.T) {
 				}
 				node, c := newBatchNode(t, func(int, []batchReq) (int, string) { return 200, one }, nodeaccess.WithMaxAttempts(1))
 				var b evm.Batch
-				r1, r2, r3 := b.Call(evm.CallMsg{To: token}, evm.Latest), b.Call(evm.CallMsg{To: token}, evm.Latest), b.Code(token, evm.Latest)
+				r1, r2, r3 := b.Call(evm.CallMsg{To: token}, evm.Latest), b.Call(evm.CallMsg{To: token}, evm.Latest), evm.Add[hexutil.Bytes](&b, "eth_getCode", token, evm.Latest)
 				require.NoError(t, c.SendBatch(t.Context(), &b), msg)
 				assert.Len(t, node.requests(), 1, msg)
 				if isRevert {
-					assertUnanswered(t, r1.Err(), msg)
-					assertUnanswered(t, r2.Err(), msg)
-					require.ErrorIs(t, r3.Err(), nodeaccess.ErrInvalidResponse, msg)
+					assertUnanswered(t, resultErr(r1), msg)
+					assertUnanswered(t, resultErr(r2), msg)
+					require.ErrorIs(t, resultErr(r3), nodeaccess.ErrInvalidResponse, msg)
 					continue
 				}
-				for _, err := range []error{r1.Err(), r2.Err(), r3.Err()} {
+				for _, err := range []error{resultErr(r1), resultErr(r2), resultErr(r3)} {
 					var re *nodeaccess.RPCError
 					require.ErrorAs(t, err, &re, msg)
 					assert.NotErrorIs(t, err, evm.ErrReverted, msg)
@@ -152,8 +153,8 @@ func TestBatchRevertNamingTheBatch(t *testing.T) {
 		first, second := b.Call(evm.CallMsg{To: token}, evm.Latest), b.Call(evm.CallMsg{To: token}, evm.Latest)
 		require.NoError(t, c.SendBatch(t.Context(), &b))
 		assert.Equal(t, []int{2}, batchSizes(t, node), body)
-		require.ErrorIs(t, first.Err(), evm.ErrReverted, body)
-		assertUnanswered(t, second.Err(), body)
+		require.ErrorIs(t, resultErr(first), evm.ErrReverted, body)
+		assertUnanswered(t, resultErr(second), body)
 	}
 }
 
@@ -173,7 +174,7 @@ func TestBatchAnswersWithoutIDs(t *testing.T) {
 		require.NoError(t, c.SendBatch(t.Context(), &b))
 		assert.Len(t, node.requests(), 1)
 		for i, r := range res {
-			assertUnanswered(t, r.Err(), fmt.Sprintf("%q, call %d", id, i))
+			assertUnanswered(t, resultErr(r), fmt.Sprintf("%q, call %d", id, i))
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/evm"
 	"github.com/stretchr/testify/assert"
@@ -31,7 +32,7 @@ func TestBatchChargesEveryUnit(t *testing.T) {
 			nodeaccess.WithHook(func(_ context.Context, a nodeaccess.Attempt) { units += a.Units }))
 		var b evm.Batch
 		for i := range tc.calls {
-			b.Code(account(i), evm.Latest)
+			evm.Add[hexutil.Bytes](&b, "eth_getCode", account(i), evm.Latest)
 		}
 		require.NoError(t, c.SendBatch(t.Context(), &b))
 		st := budget.Stats()

@@ -11,8 +11,10 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/evm"
+	"github.com/nodeaccess/nodeaccess/internal/testkit"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -77,16 +79,16 @@ func TestBatchTooLargeIsSentSmaller(t *testing.T) {
 			node, c := newBatchNode(t, refuseAbove(t, 20, tc.status, tc.file),
 				evm.WithMaxBatchSize(50), nodeaccess.WithMaxAttempts(1))
 			var b evm.Batch
-			res := make([]*evm.BatchResult[[]byte], 50)
+			res := make([]*evm.BatchResult[hexutil.Bytes], 50)
 			for i := range res {
-				res[i] = b.Code(account(i), evm.Latest)
+				res[i] = evm.Add[hexutil.Bytes](&b, "eth_getCode", account(i), evm.Latest)
 			}
 			require.NoError(t, c.SendBatch(t.Context(), &b))
 			assert.Equal(t, tc.sizes, batchSizes(t, node))
 			for i, r := range res {
 				out, err := r.Result()
 				require.NoError(t, err, "call %d", i)
-				assert.Equal(t, account(i).Bytes(), out, "call %d", i)
+				assert.Equal(t, account(i).Bytes(), []byte(out), "call %d", i)
 			}
 		})
 	}
@@ -107,7 +109,7 @@ func TestBatchLimitIsKept(t *testing.T) {
 		for i, want := range [][]int{tc.first, tc.second} {
 			var b evm.Batch
 			for j := range 50 {
-				b.Code(account(j), evm.Latest)
+				evm.Add[hexutil.Bytes](&b, "eth_getCode", account(j), evm.Latest)
 			}
 			before := len(node.requests())
 			require.NoError(t, c.SendBatch(t.Context(), &b))
@@ -122,10 +124,10 @@ func TestBatchOfOneTooLarge(t *testing.T) {
 	t.Parallel()
 	node, c := newBatchNode(t, refuseAbove(t, 0, 200, "geth_batch_too_large.json"), evm.WithMaxBatchSize(2))
 	var b evm.Batch
-	r1, r2, r3 := b.Code(account(1), evm.Latest), b.Code(account(2), evm.Latest), b.Code(account(3), evm.Latest)
+	r1, r2, r3 := evm.Add[hexutil.Bytes](&b, "eth_getCode", account(1), evm.Latest), evm.Add[hexutil.Bytes](&b, "eth_getCode", account(2), evm.Latest), evm.Add[hexutil.Bytes](&b, "eth_getCode", account(3), evm.Latest)
 	require.NoError(t, c.SendBatch(t.Context(), &b))
 	assert.Equal(t, []int{2, 1, 1, 1}, batchSizes(t, node))
-	for _, r := range []*evm.BatchResult[[]byte]{r1, r2, r3} {
+	for _, r := range []*evm.BatchResult[hexutil.Bytes]{r1, r2, r3} {
 		_, err := r.Result()
 		var re *nodeaccess.RPCError
 		require.ErrorAs(t, err, &re)
@@ -148,16 +150,16 @@ func TestBatchSingleErrorForAll(t *testing.T) {
 	} {
 		node, c := newBatchNode(t, func(int, []batchReq) (int, string) { return 200, body })
 		var b evm.Batch
-		r1, r2, r3 := b.Call(evm.CallMsg{To: token}, evm.Latest), b.Code(token, evm.Latest), b.InternalOperations(common.Hash{1})
+		r1, r2, r3 := b.Call(evm.CallMsg{To: token}, evm.Latest), evm.Add[hexutil.Bytes](&b, "eth_getCode", token, evm.Latest), b.InternalOperations(common.Hash{1})
 		require.NoError(t, c.SendBatch(t.Context(), &b))
 		assert.Len(t, node.requests(), 1, body)
-		for _, err := range []error{r1.Err(), r2.Err(), r3.Err()} {
+		for _, err := range []error{resultErr(r1), resultErr(r2), resultErr(r3)} {
 			var re *nodeaccess.RPCError
 			require.ErrorAs(t, err, &re, body)
 			assert.NotErrorIs(t, err, evm.ErrReverted)
 		}
-		assert.Contains(t, r1.Err().Error(), "evm: eth_call: ")
-		assert.Contains(t, r3.Err().Error(), "evm: ots_getInternalOperations: ")
+		assert.Contains(t, resultErr(r1).Error(), "evm: eth_call: ")
+		assert.Contains(t, resultErr(r3).Error(), "evm: ots_getInternalOperations: ")
 	}
 }
 
@@ -186,15 +188,15 @@ func TestBatchRetriedWhole(t *testing.T) {
 	var b evm.Batch
 	// An eth_call at a block hash is an archive request: 2 units.
 	call := b.Call(evm.CallMsg{To: token}, evm.BlockHash{Hash: common.Hash{7}})
-	code := b.Code(account(1), evm.Latest)
+	code := evm.Add[hexutil.Bytes](&b, "eth_getCode", account(1), evm.Latest)
 	latest := b.Call(evm.CallMsg{To: token}, evm.Latest)
 	require.NoError(t, c.SendBatch(t.Context(), &b))
 	bodies := node.requests()
 	require.Len(t, bodies, 3)
 	assert.Equal(t, bodies[0], bodies[1])
 	assert.Equal(t, bodies[0], bodies[2])
-	for _, r := range []*evm.BatchResult[[]byte]{call, code, latest} {
-		require.NoError(t, r.Err())
+	for _, err := range []error{resultErr(call), resultErr(code), resultErr(latest)} {
+		require.NoError(t, err)
 	}
 	mu.Lock()
 	defer mu.Unlock()
@@ -221,7 +223,7 @@ func TestBatchUnitsFollowWithCost(t *testing.T) {
 	var b evm.Batch
 	b.InternalOperations(common.Hash{1})
 	b.InternalOperations(common.Hash{2})
-	b.Code(token, evm.Latest)
+	evm.Add[hexutil.Bytes](&b, "eth_getCode", token, evm.Latest)
 	require.NoError(t, c.SendBatch(t.Context(), &b))
 	require.Len(t, got, 1)
 	assert.Equal(t, 13, got[0].Units)
@@ -234,22 +236,21 @@ func TestBatchBadInputSendsNothing(t *testing.T) {
 	t.Parallel()
 	node, c := newBatchNode(t, answerEach(echoCode))
 	var b evm.Batch
-	good := b.Code(token, evm.Latest)
+	good := evm.Add[hexutil.Bytes](&b, "eth_getCode", token, evm.Latest)
 	bad := b.Call(evm.CallMsg{To: token, Value: big.NewInt(-5)}, evm.Latest)
-	badOv := b.CallWithOverrides(evm.CallMsg{To: token}, evm.Latest,
-		evm.Overrides{State: evm.StateOverride{sender: {State: map[common.Hash]common.Hash{}, StateDiff: map[common.Hash]common.Hash{}}}})
+	badOv := b.Call(evm.CallMsg{To: token, StateOverride: evm.StateOverride{sender: {State: map[common.Hash]common.Hash{}, StateDiff: map[common.Hash]common.Hash{}}}}, evm.Latest)
 	err := c.SendBatch(t.Context(), &b)
 	require.ErrorIs(t, err, nodeaccess.ErrInvalidInput)
 	assert.Equal(t, "evm: batch: call 1 (eth_call): invalid input: value: negative amount -5", err.Error())
 	assert.Empty(t, node.requests())
 
 	_, err = good.Result()
-	require.ErrorIs(t, err, evm.ErrBatchNotSent)
-	assert.Equal(t, "evm: eth_getCode: batch not sent", err.Error())
-	require.ErrorIs(t, bad.Err(), nodeaccess.ErrInvalidInput)
-	assert.Equal(t, "evm: eth_call: invalid input: value: negative amount -5", bad.Err().Error())
-	require.ErrorIs(t, badOv.Err(), nodeaccess.ErrInvalidInput)
-	assert.Contains(t, badOv.Err().Error(), "stateOverride[0x00000000219ab540356cBB839Cbe05303d7705Fa].state")
+	testkit.RequireInputError(t, err, "batch")
+	assert.Equal(t, "evm: eth_getCode: invalid input: batch: not sent: read a BatchResult after SendBatch returned nil", err.Error())
+	require.ErrorIs(t, resultErr(bad), nodeaccess.ErrInvalidInput)
+	assert.Equal(t, "evm: eth_call: invalid input: value: negative amount -5", resultErr(bad).Error())
+	require.ErrorIs(t, resultErr(badOv), nodeaccess.ErrInvalidInput)
+	assert.Contains(t, resultErr(badOv).Error(), "stateOverride[0x00000000219ab540356cBB839Cbe05303d7705Fa].state")
 }
 
 func TestBatchSentOnceAndEmpty(t *testing.T) {
@@ -260,9 +261,9 @@ func TestBatchSentOnceAndEmpty(t *testing.T) {
 	assert.Empty(t, node.requests(), "an empty batch sends nothing")
 
 	var b evm.Batch
-	r := b.Code(account(1), evm.Latest)
+	r := evm.Add[hexutil.Bytes](&b, "eth_getCode", account(1), evm.Latest)
 	_, err := r.Result()
-	require.ErrorIs(t, err, evm.ErrBatchNotSent)
+	testkit.RequireInputError(t, err, "batch")
 	require.NoError(t, c.SendBatch(t.Context(), &b))
 	err = c.SendBatch(t.Context(), &b)
 	require.ErrorIs(t, err, nodeaccess.ErrInvalidInput)
@@ -279,12 +280,12 @@ func TestBatchCancelled(t *testing.T) {
 		return answerEach(echoCode)(n, reqs)
 	}, evm.WithMaxBatchSize(1))
 	var b evm.Batch
-	r1, r2 := b.Code(account(1), evm.Latest), b.Code(account(2), evm.Latest)
+	r1, r2 := evm.Add[hexutil.Bytes](&b, "eth_getCode", account(1), evm.Latest), evm.Add[hexutil.Bytes](&b, "eth_getCode", account(2), evm.Latest)
 	err := c.SendBatch(ctx, &b)
 	require.ErrorIs(t, err, context.Canceled)
 	assert.Equal(t, "evm: batch: context canceled", err.Error())
-	require.ErrorIs(t, r1.Err(), context.Canceled)
-	require.ErrorIs(t, r2.Err(), context.Canceled)
+	require.ErrorIs(t, resultErr(r1), context.Canceled)
+	require.ErrorIs(t, resultErr(r2), context.Canceled)
 	assert.Len(t, node.requests(), 1, "nothing is sent after the context ended")
 }
 
@@ -331,9 +332,9 @@ func TestBatchKeyNeverShown(t *testing.T) {
 				}
 			}))
 			var b evm.Batch
-			r1, r2 := b.Call(evm.CallMsg{To: token}, evm.Latest), b.Code(token, evm.Latest)
+			r1, r2 := b.Call(evm.CallMsg{To: token}, evm.Latest), evm.Add[hexutil.Bytes](&b, "eth_getCode", token, evm.Latest)
 			require.NoError(t, c.SendBatch(t.Context(), &b))
-			for _, err := range []error{r1.Err(), r2.Err()} {
+			for _, err := range []error{resultErr(r1), resultErr(r2)} {
 				require.Error(t, err)
 				shown = append(shown, err.Error(), fmt.Sprintf("%+v", err))
 				if re, ok := err.(interface{ ErrorData() any }); ok {

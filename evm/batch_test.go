@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/evm"
 	"github.com/stretchr/testify/assert"
@@ -107,12 +108,10 @@ func TestBatchWireAndMixedAnswers(t *testing.T) {
 	})
 	var b evm.Batch
 	ok := b.Call(evm.CallMsg{To: token, Data: []byte{0x70, 0xa0, 0x82, 0x31}}, evm.Latest)
-	rev := b.CallWithOverrides(evm.CallMsg{To: token}, evm.BlockNumber(436),
-		evm.Overrides{State: evm.StateOverride{sender: {Nonce: new(uint64)}}})
-	code := b.Code(token, evm.Pending)
+	rev := b.Call(evm.CallMsg{To: token, StateOverride: evm.StateOverride{sender: {Nonce: new(uint64)}}}, evm.BlockNumber(436))
+	code := evm.Add[hexutil.Bytes](&b, "eth_getCode", token, evm.Pending)
 	ops := b.InternalOperations(tx)
 	future := b.Call(evm.CallMsg{To: token}, evm.BlockNumber(1<<40))
-	require.Equal(t, 5, b.Len())
 	require.NoError(t, c.SendBatch(t.Context(), &b))
 
 	require.Equal(t, []string{`[` +
@@ -232,9 +231,9 @@ func TestBatchSplitsAboveMaxSize(t *testing.T) {
 			}
 			node, c := newBatchNode(t, answerEach(echoCode), opts...)
 			var b evm.Batch
-			res := make([]*evm.BatchResult[[]byte], tc.calls)
+			res := make([]*evm.BatchResult[hexutil.Bytes], tc.calls)
 			for i := range res {
-				res[i] = b.Code(account(i), evm.Latest)
+				res[i] = evm.Add[hexutil.Bytes](&b, "eth_getCode", account(i), evm.Latest)
 			}
 			require.NoError(t, c.SendBatch(t.Context(), &b))
 			var sizes []int
@@ -252,7 +251,7 @@ func TestBatchSplitsAboveMaxSize(t *testing.T) {
 			for i, r := range res {
 				out, err := r.Result()
 				require.NoError(t, err)
-				assert.Equal(t, account(i).Bytes(), out, "call %d got another call's answer", i)
+				assert.Equal(t, account(i).Bytes(), []byte(out), "call %d got another call's answer", i)
 			}
 		})
 	}
@@ -296,7 +295,7 @@ func TestBatchMalformedAnswers(t *testing.T) {
 			t.Parallel()
 			_, c := newBatchNode(t, func(int, []batchReq) (int, string) { return 200, tc.body })
 			var b evm.Batch
-			res := []*evm.BatchResult[[]byte]{b.Code(token, evm.Latest), b.Code(token, evm.Latest), b.Code(token, evm.Latest)}
+			res := []*evm.BatchResult[hexutil.Bytes]{evm.Add[hexutil.Bytes](&b, "eth_getCode", token, evm.Latest), evm.Add[hexutil.Bytes](&b, "eth_getCode", token, evm.Latest), evm.Add[hexutil.Bytes](&b, "eth_getCode", token, evm.Latest)}
 			require.NoError(t, c.SendBatch(t.Context(), &b))
 			for i, r := range res {
 				out, err := r.Result()
@@ -306,7 +305,7 @@ func TestBatchMalformedAnswers(t *testing.T) {
 					continue
 				}
 				require.NoError(t, err, "call %d", i+1)
-				assert.Equal(t, []byte{byte(i + 1)}, out, "call %d", i+1)
+				assert.Equal(t, []byte{byte(i + 1)}, []byte(out), "call %d", i+1)
 			}
 		})
 	}

@@ -3,7 +3,6 @@ package evm
 import (
 	"encoding/hex"
 	"fmt"
-	"math/big"
 	"strconv"
 	"strings"
 
@@ -45,8 +44,8 @@ const (
 // String returns the tag as the node spells it.
 func (t Tag) String() string { return string(t) }
 
-// IsKnown reports whether t is one of the five tags.
-func (t Tag) IsKnown() bool {
+// known reports whether t is one of the five tags.
+func (t Tag) known() bool {
 	switch t {
 	case Latest, Safe, Finalized, Earliest, Pending:
 		return true
@@ -83,36 +82,6 @@ func (h BlockHash) String() string {
 
 func (BlockHash) isBlock() {}
 
-// BlockFromBig converts go-ethereum's *big.Int block convention: nil is
-// Latest, a non-negative number selects that block, and the negative numbers
-// of go-ethereum's rpc package select tags (-1 pending, -2 latest, -3
-// finalized, -4 safe, -5 earliest). Any other value is an error.
-func BlockFromBig(n *big.Int) (Block, error) {
-	switch {
-	case n == nil:
-		return Latest, nil
-	case n.Sign() >= 0 && n.IsUint64():
-		return BlockNumber(n.Uint64()), nil
-	case n.Sign() >= 0:
-		return nil, &nodeaccess.InputError{Arg: "block", Reason: fmt.Sprintf("block number %s does not fit in 64 bits", n)}
-	case !n.IsInt64():
-		return nil, &nodeaccess.InputError{Arg: "block", Reason: fmt.Sprintf("negative block number %s", n)}
-	}
-	switch n.Int64() {
-	case -1:
-		return Pending, nil
-	case -2:
-		return Latest, nil
-	case -3:
-		return Finalized, nil
-	case -4:
-		return Safe, nil
-	case -5:
-		return Earliest, nil
-	}
-	return nil, &nodeaccess.InputError{Arg: "block", Reason: fmt.Sprintf("negative block number %s", n)}
-}
-
 // ParseBlock reads a block selector as users write it: a tag ("latest",
 // "safe", "finalized", "earliest", "pending"), a decimal number ("1234"), a
 // hex quantity ("0x4d2"), or a 32-byte block hash ("0x" and 64 hex digits).
@@ -132,7 +101,7 @@ func ParseBlock(s string) (Block, error) {
 	if strings.HasPrefix(s, "0x") || strings.HasPrefix(s, "0X") {
 		digits := s[2:]
 		if len(digits) == 64 {
-			h, err := ParseHash(s)
+			h, err := parseHash(s)
 			if err != nil {
 				return nil, &nodeaccess.InputError{Arg: "block", Reason: fmt.Sprintf("%q is not a block hash: %v", s, err)}
 			}
@@ -155,10 +124,10 @@ func ParseBlock(s string) (Block, error) {
 	return BlockNumber(n), nil
 }
 
-// ParseHash reads a 32-byte hash written as "0x" and 64 hex digits (either
-// case). Unlike common.HexToHash it rejects anything else instead of padding
-// or truncating.
-func ParseHash(s string) (common.Hash, error) {
+// parseHash reads a 32-byte hash written as "0x" and 64 hex digits (either
+// case), and rejects anything else instead of padding or truncating, as
+// common.HexToHash would.
+func parseHash(s string) (common.Hash, error) {
 	var h common.Hash
 	if len(s) != 66 || (s[:2] != "0x" && s[:2] != "0X") {
 		return h, &nodeaccess.InputError{Arg: "hash", Reason: fmt.Sprintf("%q is not 0x followed by 64 hex digits", s)}
@@ -179,7 +148,7 @@ func appendBlockJSON(dst []byte, b Block) ([]byte, error) {
 	case nil:
 		return append(dst, `"latest"`...), nil
 	case Tag:
-		if !b.IsKnown() {
+		if !b.known() {
 			return dst, &nodeaccess.InputError{Arg: "block", Reason: fmt.Sprintf("tag %q is not latest, safe, finalized, earliest or pending", strings.Clone(string(b)))} // a copy: b stays on the caller's stack
 		}
 		dst = append(dst, '"')

@@ -93,8 +93,6 @@ func TestBlockKinds(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, tc.js, string(js))
 	}
-	assert.True(t, evm.Pending.IsKnown())
-	assert.False(t, evm.Tag("Latest").IsKnown())
 	_, err := json.Marshal(evm.Tag("newest"))
 	assert.ErrorIs(t, err, nodeaccess.ErrInvalidInput)
 }

@@ -2,26 +2,22 @@ package evm
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/nodeaccess/nodeaccess/internal/transport"
 )
 
 // Call runs eth_call: it executes msg against the state at block without
-// creating a transaction, and returns the output bytes. A call that returns
+// creating a transaction, and returns the output bytes. With
+// msg.StateOverride or msg.BlockOverride set the node runs it on the
+// changed state or block, then throws the changes away. A call that returns
 // nothing yields an empty, non-nil slice. A revert returns a *RevertError
 // (errors.As) that matches ErrReverted (errors.Is) and carries the revert
 // data and its decoded reason or panic code.
 func (c *Client) Call(ctx context.Context, msg CallMsg, block Block) ([]byte, error) {
-	return c.call(ctx, msg, block, nil)
-}
-
-// call is Call with optional overrides (nil: none).
-func (c *Client) call(ctx context.Context, msg CallMsg, block Block, ov *Overrides) ([]byte, error) {
-	const op = "eth_call"
+	const op = opCall
 	bp := transport.GetBuf()
 	defer transport.PutBuf(bp)
-	params, err := callParams((*bp)[:0], &msg, block, ov)
+	params, err := callParams((*bp)[:0], &msg, block)
 	*bp = params
 	if err != nil {
 		return nil, c.t.Wrap(op, err)
@@ -33,17 +29,12 @@ func (c *Client) call(ctx context.Context, msg CallMsg, block Block, ov *Overrid
 	return out, nil
 }
 
-// callParams checks msg and ov and appends eth_call's params to dst: the
-// call object, the block, and the overrides when ov is not nil. An error is
-// an *nodeaccess.InputError naming the bad member; nothing is to be sent.
-func callParams(dst []byte, msg *CallMsg, block Block, ov *Overrides) ([]byte, error) {
+// callParams checks msg and appends eth_call's params to dst: the call
+// object, the block, and the overrides when msg has any. An error is an
+// *nodeaccess.InputError naming the bad member; nothing is to be sent.
+func callParams(dst []byte, msg *CallMsg, block Block) ([]byte, error) {
 	if err := msg.check(); err != nil {
 		return dst, err
-	}
-	if ov != nil {
-		if err := ov.check(); err != nil {
-			return dst, err
-		}
 	}
 	params, err := msg.appendJSON(append(dst, '['))
 	if err != nil {
@@ -54,26 +45,6 @@ func callParams(dst []byte, msg *CallMsg, block Block, ov *Overrides) ([]byte, e
 	if err != nil {
 		return params, err
 	}
-	if ov != nil {
-		params = ov.appendJSON(params)
-	}
+	params = appendOverrides(params, msg.StateOverride, msg.BlockOverride)
 	return append(params, ']'), nil
-}
-
-// rpc sends one JSON-RPC call to the client's endpoint and decodes its result
-// with decode; a decoding failure is an ErrInvalidResponse error that shows
-// the body. units is what each attempt costs, 0 for the method's cost (1
-// unless the user set one). Errors are returned unwrapped.
-func rpc[T any](ctx context.Context, c *Client, method string, params []byte, units int, decode func([]byte) (T, error)) (T, error) {
-	var zero T
-	res, err := c.t.CallRPC(ctx, &transport.RPC{Target: c.target, Method: method, Params: params, Units: units})
-	if err != nil {
-		return zero, err
-	}
-	defer res.Release()
-	v, err := decode(res.Raw)
-	if err != nil {
-		return zero, c.t.InvalidBody(&res.Response, fmt.Errorf("%s result: %w", method, err))
-	}
-	return v, nil
 }

@@ -11,17 +11,18 @@ import (
 	"github.com/nodeaccess/nodeaccess"
 )
 
-// CallMsg is the call object of eth_call: every member the execution API's
-// call object takes. Each field that is set is sent; a field that is unset
-// (zero, nil or empty) is left out. A message that cannot be sent as it is,
-// such as GasPrice together with MaxFeePerGas, is refused with a
-// *nodeaccess.InputError naming the field, and nothing is sent. No field is
-// ever dropped.
+// CallMsg is what eth_call runs: its call object, with every member the
+// execution API's call object takes, and, optionally, the state and block
+// overrides of its third and fourth parameters. Each field that is set is
+// sent; a field that is unset (zero, nil or empty) is left out. A message
+// that cannot be sent as it is, such as GasPrice together with
+// MaxFeePerGas, is refused with a *nodeaccess.InputError naming the field,
+// and nothing is sent. No field is ever dropped.
 //
-// The members are spelt as go-ethereum's ethclient and the execution-apis
-// spec spell them: from, to, gas, gasPrice, maxFeePerGas,
-// maxPriorityFeePerGas, value, data, accessList, maxFeePerBlobGas,
-// blobVersionedHashes, authorizationList.
+// The members of the call object are spelt as go-ethereum's ethclient and
+// the execution-apis spec spell them: from, to, gas, gasPrice,
+// maxFeePerGas, maxPriorityFeePerGas, value, data, accessList,
+// maxFeePerBlobGas, blobVersionedHashes, authorizationList.
 type CallMsg struct {
 	// From is the sender; the zero address is left out (nodes then use the
 	// zero address, so the effect is the same).
@@ -65,6 +66,16 @@ type CallMsg struct {
 	// AuthorizationList is EIP-7702's list of signed code delegations; nil
 	// is left out. A call with one cannot be a contract creation.
 	AuthorizationList []types.SetCodeAuthorization
+
+	// StateOverride changes accounts for this call only (balance, nonce,
+	// code, storage), sent as eth_call's third parameter; nil sends none.
+	// A bad override (State and StateDiff on one account, a negative
+	// amount) is refused with a *nodeaccess.InputError naming it.
+	StateOverride StateOverride
+	// BlockOverride replaces fields of the block the call runs in, sent as
+	// eth_call's fourth parameter (with an empty {} as the third when
+	// StateOverride is nil); nil sends none.
+	BlockOverride *BlockOverride
 }
 
 // checkNonNegative refuses a negative amount, naming the member.
@@ -100,6 +111,9 @@ func (m *CallMsg) check() error {
 	if m.Create && m.AuthorizationList != nil {
 		return &nodeaccess.InputError{Arg: "authorizationList", Reason: "a call with an authorization list cannot be a contract creation (Create)"}
 	}
+	if m.StateOverride != nil || m.BlockOverride != nil {
+		return checkOverrides(m.StateOverride, m.BlockOverride)
+	}
 	return nil
 }
 
@@ -116,8 +130,8 @@ func appendBig(dst []byte, name string, v *big.Int) []byte {
 }
 
 // appendJSON appends the call object with the members that are set, in the
-// execution-API spelling (gasPrice, not gasprice). The message must have
-// passed check.
+// execution-API spelling (gasPrice, not gasprice); the overrides are not
+// part of it. The message must have passed check.
 func (m *CallMsg) appendJSON(dst []byte) ([]byte, error) {
 	// Every member is appended with a leading comma; the first one's is
 	// taken out at the end.

@@ -73,7 +73,7 @@ func New(baseURL, key string, opts ...nodeaccess.EVMOption) (*Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("evm: %w", err)
 	}
-	maxBatch := DefaultMaxBatchSize
+	maxBatch := defaultMaxBatchSize
 	if n, ok := t.Config().Ext(maxBatchKey{}); ok {
 		maxBatch = n.(int)
 	}

@@ -116,7 +116,7 @@ func TestCallUnitsSelectors(t *testing.T) {
 		{"canonical hash", evm.BlockHash{Hash: someHash, RequireCanonical: true}, 2, 2},
 		{"the head", evm.BlockNumber(head), 1, 2},
 		{"127 behind", evm.BlockNumber(head - 127), 1, 2},
-		{"128 behind", evm.BlockNumber(head - evm.ArchiveDepth), 2, 2},
+		{"128 behind", evm.BlockNumber(head - 128), 2, 2},
 		{"129 behind", evm.BlockNumber(head - 129), 2, 2},
 		{"genesis by number", evm.BlockNumber(0), 2, 2},
 		{"ahead of the known head", evm.BlockNumber(head + 5), 1, 2},
@@ -134,7 +134,7 @@ func TestCallUnitsSelectors(t *testing.T) {
 			require.Equal(t, map[string][]int{"eth_call": {tc.none}}, seenN())
 		})
 	}
-	// The head was asked for once (cached for HeadMaxAge), and only by the
+	// The head was asked for once (cached for a few seconds), and only by the
 	// client with a budget.
 	require.Equal(t, 1, node.count("eth_blockNumber"))
 }

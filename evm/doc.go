@@ -1,7 +1,8 @@
 // Package evm calls an EVM node's JSON-RPC endpoint through a node-access
 // service: eth_call (with state and block overrides, and many calls in one
-// through Multicall3), ots_getInternalOperations and eth_getCode, one by one
-// or many in a JSON-RPC batch.
+// through Multicall3), ots_getInternalOperations, eth_getCode,
+// eth_blockNumber and eth_chainId typed, and any other method through
+// CallContext, one by one or many in a JSON-RPC batch.
 //
 // A Client is made from the node's base URL and the access key, and posts to
 // {base}/{key} (or {base}/{key}/{suffix} with WithPathSuffix, such as
@@ -39,9 +40,9 @@
 //
 // # State and block overrides
 //
-// CallWithOverrides runs eth_call with its third and fourth parameters,
-// which go-ethereum, Erigon, reth, Nethermind and Besu accept: a
-// StateOverride changes accounts for the one call (balance, nonce, code,
+// CallMsg's StateOverride and BlockOverride fields are eth_call's third and
+// fourth parameters, which go-ethereum, Erigon, reth, Nethermind and Besu
+// accept: a StateOverride changes accounts for the one call (balance, nonce, code,
 // and the storage, replaced whole with State or slot by slot with
 // StateDiff, with gethclient.OverrideAccount's semantics), and a
 // BlockOverride replaces the block's number, time, gas limit, fee recipient,
@@ -60,8 +61,17 @@
 // inspects a Block. A nil Block is Latest. A Tag other than the five is
 // refused (an *nodeaccess.InputError naming it) before anything is sent, and
 // no selector costs a call an allocation. ParseBlock reads the forms users
-// type. An eth_call at a block about 128 or more blocks behind
-// the tip is an archive request, which providers bill double.
+// type. Each kind encodes itself as the JSON-RPC block parameter
+// (MarshalJSON), so a Block is also an argument of CallContext.
+//
+// # Request units
+//
+// With a budget (nodeaccess.WithBudget) each call waits for its request
+// units: 1 for every call, except an eth_call at a block about 128 or more
+// blocks behind the head (an archive request, which providers bill
+// double), at "earliest" or at a block hash, which costs 2
+// (CostArchiveCall). nodeaccess.WithCost changes the cost of a method by
+// its name.
 //
 // # Reverts
 //
@@ -69,7 +79,8 @@
 // ErrReverted (errors.Is) and carries the revert data, the reason of an
 // Error(string) revert and the code of a Panic(uint256). Its cause is the
 // node's *nodeaccess.RPCError. Nodes report reverts in several shapes, and
-// all of these are read: go-ethereum's, reth's and anvil's code 3 with the
+// all of these are read, for Call, Multicall, CallContext and batches
+// alike: go-ethereum's, reth's and anvil's code 3 with the
 // data as hex; Besu's code -32000 "Execution reverted"; Nethermind's code 3
 // or -32000, and its older -32015 "VM execution error." with the data
 // "Reverted 0x…" or "revert: <reason>"; ganache's "VM Exception while
@@ -90,7 +101,7 @@
 //	res, err := c.Multicall(ctx, []evm.Call3{
 //		{Target: token, Data: balanceOfAlice, AllowFailure: true},
 //		{Target: token, Data: balanceOfBob, AllowFailure: true},
-//	}, evm.Latest)
+//	}, evm.Latest, nil)
 //
 // Each Call3Result says whether its call succeeded and holds its return
 // data, or its revert data decoded as a *RevertError. A call with
@@ -106,7 +117,8 @@
 // MulticallOptions.Fallback, runs the calls one by one with Call.
 // MulticallOptions.MaxCalls splits a large set into several aggregates, for
 // nodes whose eth_call gas cap (50,000,000 by default on go-ethereum and
-// Erigon) or response size one aggregate would exceed. The call data is
+// Erigon) or response size one aggregate would exceed. The options are the
+// last argument of Multicall; nil is the defaults. The call data is
 // encoded and the output decoded without go-ethereum's abi package (one
 // allocation for the data, none per result); output that is not
 // aggregate3's is an ErrInvalidResponse error. Multicall3 calls each target
@@ -120,10 +132,25 @@
 // Servers differ in what they list and in how they answer an unknown
 // transaction; an empty list is a valid answer. See the method for details.
 //
+// # Any method
+//
+// CallContext sends a method this package does not type, with go-ethereum's
+// rpc.Client.CallContext signature, so that code written for go-ethereum's
+// rpc package ports by changing the client: its arguments and result go
+// through encoding/json, and it goes through the same transport as the
+// typed calls (the key in the path, retries, hooks, the budget, errors with
+// the key masked):
+//
+//	var bal hexutil.Big
+//	err := c.CallContext(ctx, &bal, "eth_getBalance", holder, evm.Latest)
+//
+// Add puts such a call in a Batch. Each costs 1 request unit unless
+// nodeaccess.WithCost names its method.
+//
 // # JSON-RPC batches
 //
-// A Batch collects eth_call, eth_getCode and ots_getInternalOperations calls
-// (Call, CallWithOverrides, Code, InternalOperations), each returning its
+// A Batch collects eth_call and ots_getInternalOperations calls (Call,
+// InternalOperations) and calls of any method (Add), each returning its
 // BatchResult; Client.SendBatch sends them as JSON-RPC batches, and each
 // BatchResult then holds its call's value or error, the error the single
 // call would return for the same answer (a revert is a *RevertError for
@@ -131,21 +158,24 @@
 // anything is sent. Answers are matched by id, whatever their order, and
 // an answer is its own call's and no other's; a call answered twice or not
 // at all fails with nodeaccess.ErrInvalidResponse. Batches above
-// WithMaxBatchSize (DefaultMaxBatchSize, 100: Erigon's cap, the smallest
-// common one) are split into HTTP requests sent one after the other; a
-// request a node refuses as too large, or whose answer is too large
-// (HyperEVM's -32008 "Response is too big"), is sent again in smaller
+// WithMaxBatchSize (100 unless set) are split into HTTP requests sent one
+// after the other; a request a node refuses as too large, or whose answer
+// is too large (a -32008 "Response is too big"), is sent again in smaller
 // pieces (and a limit the refusal names holds for the client's later
 // batches). Each request is retried whole as a single call is; each call is
 // charged its own request units, and hooks see one Attempt per HTTP attempt
 // whose Batch lists each call's method and units.
 //
-// # go-ethereum bindings
+// # The go-ethereum adapter
 //
-// *Client has CodeAt and CallContract (and the pending and block-hash
-// variants), so it satisfies go-ethereum's bind.ContractCaller: pass it to an
-// abigen binding's NewXxxCaller to run the binding's read calls through the
-// node-access service. It sends no transactions.
+// *Client has CodeAt and CallContract (and their pending and block-hash
+// variants), so it satisfies go-ethereum's bind.ContractCaller,
+// bind.PendingContractCaller and bind.BlockHashContractCaller: pass it to
+// an abigen binding's NewXxxCaller to run the binding's read calls through
+// the node-access service. They take go-ethereum's ethereum.CallMsg and
+// *big.Int block numbers and map onto Call and Code. A *RevertError is a
+// go-ethereum rpc.Error and rpc.DataError (ErrorCode, ErrorData). The
+// client sends no transactions.
 //
 // Errors are those of the nodeaccess package, wrapped once in a
 // *nodeaccess.OpError naming "evm" and the JSON-RPC method.

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/nodeaccess/nodeaccess/evm"
 )
 
@@ -66,7 +67,7 @@ func ExampleClient_SendBatch() {
 		balances[i] = b.Call(evm.CallMsg{To: usdc, Data: data}, evm.Latest)
 	}
 	transfer := b.Call(evm.CallMsg{To: usdc, Data: common.FromHex("0xa9059cbb")}, evm.Latest)
-	code := b.Code(usdc, evm.Latest)
+	code := evm.Add[hexutil.Bytes](&b, "eth_getCode", usdc, evm.Latest)
 	if err := c.SendBatch(context.Background(), &b); err != nil {
 		log.Fatal(err) // bad input in some call: nothing was sent
 	}
@@ -79,15 +80,15 @@ func ExampleClient_SendBatch() {
 		fmt.Printf("holder %d: %s raw units\n", i+1, new(big.Int).SetBytes(out))
 	}
 	var rev *evm.RevertError
-	if err := transfer.Err(); errors.As(err, &rev) {
+	if _, err := transfer.Result(); errors.As(err, &rev) {
 		fmt.Println("transfer reverted:", rev.Reason)
 	}
 	runtime, err := code.Result()
-	fmt.Printf("code: %x %v\n", runtime, err)
+	fmt.Printf("code: %s %v\n", runtime, err) // hexutil.Bytes prints as 0x-hex
 	// Output:
 	// holder 1: 65536 raw units
 	// holder 2: 131072 raw units
 	// holder 3: 196608 raw units
 	// transfer reverted: paused
-	// code: 6001 <nil>
+	// code: 0x6001 <nil>
 }

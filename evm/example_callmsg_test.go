@@ -43,10 +43,10 @@ func ExampleCallMsg() {
 	// evm: eth_call: invalid input: gasPrice: set together with maxFeePerGas or maxPriorityFeePerGas: give a legacy gas price or EIP-1559 fees, not both
 }
 
-// CallWithOverrides runs a call on changed state and a changed block: here
+// A call with overrides runs on changed state and a changed block: here
 // code that returns NUMBER and TIMESTAMP is put at an empty address for the
 // one call, and the block's number and time are replaced.
-func ExampleClient_CallWithOverrides() {
+func ExampleCallMsg_overrides() {
 	srv, err := evmtest.New(evmtest.WithoutScenario())
 	if err != nil {
 		log.Fatal(err)
@@ -58,11 +58,12 @@ func ExampleClient_CallWithOverrides() {
 	}
 	probe := common.HexToAddress("0x00000000000000000000000000000000000c0de0")
 	when := uint64(1_900_000_000)
-	out, err := c.CallWithOverrides(context.Background(), evm.CallMsg{To: probe}, evm.Latest, evm.Overrides{
+	out, err := c.Call(context.Background(), evm.CallMsg{
+		To: probe,
 		// NUMBER MSTORE(0); TIMESTAMP MSTORE(32); RETURN(0, 64)
-		State: evm.StateOverride{probe: {Code: common.FromHex("0x436000524260205260406000f3")}},
-		Block: &evm.BlockOverride{Number: big.NewInt(20_000_000), Time: &when},
-	})
+		StateOverride: evm.StateOverride{probe: {Code: common.FromHex("0x436000524260205260406000f3")}},
+		BlockOverride: &evm.BlockOverride{Number: big.NewInt(20_000_000), Time: &when},
+	}, evm.Latest)
 	if err != nil {
 		log.Fatal(err)
 	}

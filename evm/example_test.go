@@ -102,10 +102,7 @@ func ExampleClient_InternalOperations() {
 		log.Fatal(err)
 	}
 
-	tx, err := evm.ParseHash("0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060")
-	if err != nil {
-		log.Fatal(err)
-	}
+	tx := common.HexToHash("0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060")
 	ops, err := c.InternalOperations(context.Background(), tx)
 	if err != nil {
 		log.Fatal(err)

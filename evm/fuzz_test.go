@@ -2,6 +2,7 @@ package evm
 
 import (
 	"bytes"
+	"encoding/json"
 	"math/big"
 	"strconv"
 	"strings"
@@ -113,6 +114,40 @@ func FuzzParseBlock(f *testing.F) {
 		j2, err2 := appendBlockJSON(nil, b2)
 		if err != nil || err2 != nil || string(j1) != string(j2) {
 			t.Fatalf("%q -> %q -> %v, %v", s, b.String(), b2, err)
+		}
+	})
+}
+
+// quantitySeeds are the results of testdata/rpc's recordings (eth_blockNumber,
+// eth_chainId, eth_getBalance), with the shapes servers differ in.
+var quantitySeeds = []string{`"0x14"`, `"0xc72dd9d5e883e"`, `"0x73"`, `"0x56"`, `"0x0"`, `"0x00"`, `"0X1b4"`, `"0x"`, `null`, `"0x\u0031"`, `"0xffffffffffffffffff"`}
+
+// FuzzDecodeQuantity checks the decoder of BlockNumber and ChainID against
+// go-ethereum's hexutil: what hexutil reads, it reads to the same value
+// (it also takes leading zeros and 0X, which hexutil refuses), and what it
+// reads is never negative.
+func FuzzDecodeQuantity(f *testing.F) {
+	for _, s := range quantitySeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		v, err := decodeBigQuantity(raw)
+		if err == nil && v.Sign() < 0 {
+			t.Fatalf("%q decoded to %s", raw, v)
+		}
+		var s string
+		if json.Unmarshal(raw, &s) != nil {
+			return
+		}
+		if want, herr := hexutil.DecodeBig(s); herr == nil {
+			if err != nil || want.Cmp(v) != 0 {
+				t.Fatalf("%q: hexutil reads %s, decodeBigQuantity %v (%v)", raw, want, v, err)
+			}
+		}
+		if want, herr := hexutil.DecodeUint64(s); herr == nil {
+			if n, err := decodeUint64(raw); err != nil || n != want {
+				t.Fatalf("%q: hexutil reads %d, decodeUint64 %d (%v)", raw, want, n, err)
+			}
 		}
 	})
 }

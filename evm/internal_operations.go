@@ -51,9 +51,6 @@ func (t OperationType) String() string {
 	return "type(" + strconv.Itoa(int(t)) + ")"
 }
 
-// IsKnown reports whether t is one of the constants above.
-func (t OperationType) IsKnown() bool { return t >= Transfer && t <= EOFCreate }
-
 // InternalOperation is one value transfer or contract operation inside a
 // transaction, as ots_getInternalOperations lists them in execution order.
 type InternalOperation struct {

@@ -11,11 +11,11 @@ import (
 	"github.com/nodeaccess/nodeaccess/internal/transport"
 )
 
-// Multicall3Address() returns where Multicall3 (github.com/mds1/multicall3) is
-// deployed on most EVM chains, the same address on each: Ethereum, its
+// Multicall3Address returns where Multicall3 (github.com/mds1/multicall3)
+// is deployed on most EVM chains, the same address on each: Ethereum, its
 // testnets, the OP Stack chains (a preinstall), Arbitrum, Polygon, BNB
-// Chain, Avalanche and others, 287 networks in the repository's
-// deployments.json in 2025. MulticallOptions.Address names another.
+// Chain, Avalanche and the others its repository's deployments.json lists.
+// Multicall calls it unless MulticallOptions.Address names another.
 func Multicall3Address() common.Address {
 	return common.HexToAddress("0xcA11bde05977b3631167028862bE2a173976CA11")
 }
@@ -51,8 +51,9 @@ type Call3Result struct {
 	Revert *RevertError
 }
 
-// MulticallOptions are the settings of MulticallWith. The zero value is
-// what Multicall uses.
+// MulticallOptions are the settings of a Multicall. A nil
+// *MulticallOptions is the zero value: Multicall3Address, one aggregate, no
+// fallback.
 type MulticallOptions struct {
 	// Address is the Multicall3 contract to call; the zero address means
 	// Multicall3Address().
@@ -61,16 +62,14 @@ type MulticallOptions struct {
 	// one eth_call (and its request units) each, sent one after another;
 	// 0 sends every call in one aggregate. Split when the node refuses
 	// one aggregate for its gas: it ran out of the node's gas cap for
-	// eth_call (go-ethereum and Erigon cap it at 50,000,000 by default; on
-	// evmtest an aggregate of 1,000 ERC-20 balanceOf calls uses 5.3
-	// million gas, call data included, so such a cap holds about 9,000 of
-	// them). An aggregate whose answer is too large is split without it
-	// (see Multicall), but each refusal costs a request: where answers are
-	// capped (HyperEVM's at 1 MiB, about 3,200 results of one 32-byte
-	// word; nodeaccess.WithMaxResponseBytes, 32 MiB by default) and the
-	// calls are many, setting MaxCalls saves them.
-	// The aggregates of one Multicall at a tag ("latest") may each read
-	// another block; give a BlockNumber to read them all at one block.
+	// eth_call (go-ethereum and Erigon cap it at 50,000,000 by default;
+	// an aggregate of 1,000 ERC-20 balanceOf calls uses about 5.3 million
+	// gas, call data included). An aggregate whose answer is too large is
+	// split without it (see Multicall), but each refusal costs a request:
+	// where the node caps the size of its answers and the calls are many,
+	// setting MaxCalls saves them. The aggregates of one Multicall at a
+	// tag ("latest") may each read another block; give a BlockNumber to
+	// read them all at one block.
 	MaxCalls int
 	// Fallback, on a chain without Multicall3 (no code at Address), runs
 	// the calls one by one with Call instead of returning
@@ -88,16 +87,7 @@ type MulticallOptions struct {
 // It matches nodeaccess.ErrNotFound. Set MulticallOptions.Fallback to run
 // the calls one by one instead, or MulticallOptions.Address if the chain
 // has it elsewhere.
-var ErrMulticallNotDeployed error = &notDeployedError{}
-
-type notDeployedError struct{}
-
-func (*notDeployedError) Error() string {
-	return "Multicall3 is not deployed: the eth_call to its address returned no data"
-}
-
-// Is matches nodeaccess.ErrNotFound.
-func (*notDeployedError) Is(target error) bool { return target == nodeaccess.ErrNotFound }
+var ErrMulticallNotDeployed = fmt.Errorf("multicall: Multicall3 not deployed: %w", nodeaccess.ErrNotFound)
 
 // MulticallError is a Multicall whose call with AllowFailure false failed,
 // which makes Multicall3 revert the whole aggregate with
@@ -165,20 +155,27 @@ const multicallFailed = "Multicall3: call failed"
 //
 // An aggregate whose answer is too large (an error matching
 // nodeaccess.ErrResponseTooLarge: a node's -32008 "Response is too big",
-// as HyperEVM's answers above 1 MiB, or a body over
-// nodeaccess.WithMaxResponseBytes) is run again in halves, as MaxCalls
-// splits, and the calls after it in aggregates of that size, down to one
-// call; a call whose answer alone is too large fails the Multicall with an
-// error that names it and matches nodeaccess.ErrResponseTooLarge.
-func (c *Client) Multicall(ctx context.Context, calls []Call3, block Block) ([]Call3Result, error) {
-	return c.MulticallWith(ctx, calls, block, MulticallOptions{})
+// or a body over nodeaccess.WithMaxResponseBytes) is run again in halves,
+// as MaxCalls splits, and the calls after it in aggregates of that size,
+// down to one call; a call whose answer alone is too large fails the
+// Multicall with an error that names it and matches
+// nodeaccess.ErrResponseTooLarge.
+//
+// opts may be nil: Multicall3Address, every call in one aggregate, no
+// fallback. Give options for another Multicall3 address, aggregates of at
+// most MaxCalls calls, or a fallback to one call at a time on a chain
+// without Multicall3.
+func (c *Client) Multicall(ctx context.Context, calls []Call3, block Block, opts *MulticallOptions) ([]Call3Result, error) {
+	const op = opCall
+	var o MulticallOptions
+	if opts != nil {
+		o = *opts
+	}
+	return c.multicall(ctx, op, calls, block, o)
 }
 
-// MulticallWith is Multicall with options: another Multicall3 address,
-// aggregates of at most MaxCalls calls, or a fallback to one call at a time
-// on a chain without Multicall3.
-func (c *Client) MulticallWith(ctx context.Context, calls []Call3, block Block, opts MulticallOptions) ([]Call3Result, error) {
-	const op = "eth_call"
+// multicall is Multicall with its options copied.
+func (c *Client) multicall(ctx context.Context, op string, calls []Call3, block Block, opts MulticallOptions) ([]Call3Result, error) {
 	if opts.MaxCalls < 0 {
 		return nil, c.t.Wrap(op, &nodeaccess.InputError{Arg: "MulticallOptions.MaxCalls", Reason: fmt.Sprintf("negative count %d", opts.MaxCalls)})
 	}
@@ -237,7 +234,7 @@ func (c *Client) aggregate3(ctx context.Context, addr common.Address, calls []Ca
 	msg := CallMsg{To: addr, Data: encodeAggregate3(calls)}
 	bp := transport.GetBuf()
 	defer transport.PutBuf(bp)
-	params, err := callParams((*bp)[:0], &msg, block, nil)
+	params, err := callParams((*bp)[:0], &msg, block)
 	*bp = params
 	if err != nil {
 		return nil, err
@@ -262,7 +259,7 @@ func (c *Client) aggregate3(ctx context.Context, addr common.Address, calls []Ca
 		if block != nil {
 			at = block
 		}
-		return nil, fmt.Errorf("%w (no code at %s at block %s)", ErrMulticallNotDeployed, addr.Hex(), at)
+		return nil, fmt.Errorf("%w (no code at %s at block %s: the eth_call returned no data)", ErrMulticallNotDeployed, addr.Hex(), at)
 	}
 	for i := range res {
 		if res[i].Success {

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/evm"
 	"github.com/nodeaccess/nodeaccess/evm/internal/testcontract"
@@ -25,8 +26,8 @@ func TestNodeBatch(t *testing.T) {
 	old := b.Call(evm.CallMsg{To: simContract, Data: simPack(t, "value")}, evm.BlockNumber(1))
 	reverts := b.Call(evm.CallMsg{To: simContract, Data: simPack(t, "failRequire")}, evm.Latest)
 	future := b.Call(evm.CallMsg{To: simContract, Data: simPack(t, "value")}, evm.BlockNumber(env.head+1000))
-	code := b.Code(simContract, evm.Latest)
-	none := b.Code(simStranger, evm.Latest)
+	code := evm.Add[hexutil.Bytes](&b, "eth_getCode", simContract, evm.Latest)
+	none := evm.Add[hexutil.Bytes](&b, "eth_getCode", simStranger, evm.Latest)
 	ops := b.InternalOperations(env.setTx)
 	require.NoError(t, env.client.SendBatch(ctx, &b))
 
@@ -82,12 +83,12 @@ func TestNodeBatchTooLargeSplits(t *testing.T) {
 		}))
 	require.NoError(t, err)
 	var b evm.Batch
-	res := make([]*evm.BatchResult[[]byte], 1001)
+	res := make([]*evm.BatchResult[hexutil.Bytes], 1001)
 	for i := range res {
 		if i%2 == 0 {
-			res[i] = b.Code(simContract, evm.Latest)
+			res[i] = evm.Add[hexutil.Bytes](&b, "eth_getCode", simContract, evm.Latest)
 		} else {
-			res[i] = b.Code(account(i), evm.Latest)
+			res[i] = evm.Add[hexutil.Bytes](&b, "eth_getCode", account(i), evm.Latest)
 		}
 	}
 	require.NoError(t, c.SendBatch(t.Context(), &b))
@@ -95,7 +96,7 @@ func TestNodeBatchTooLargeSplits(t *testing.T) {
 		out, err := r.Result()
 		require.NoError(t, err, "call %d", i)
 		if i%2 == 0 {
-			assert.Equal(t, testcontract.RuntimeCode(), out, fmt.Sprint("call ", i))
+			assert.Equal(t, testcontract.RuntimeCode(), []byte(out), fmt.Sprint("call ", i))
 		} else {
 			assert.Empty(t, out, "call %d", i)
 		}

@@ -75,7 +75,7 @@ func TestNodeMulticall(t *testing.T) {
 	env := simNode(t)
 	c, seen := unitsSeen(t, env.srv)
 	calls := multicallMix(t)
-	res, err := c.Multicall(t.Context(), calls, evm.Latest)
+	res, err := c.Multicall(t.Context(), calls, evm.Latest, nil)
 	require.NoError(t, err)
 	assert.Equal(t, []string{"eth_call=1"}, seen(), "one eth_call, one request unit")
 	require.Len(t, res, len(calls))
@@ -116,12 +116,12 @@ func TestNodeMulticall(t *testing.T) {
 
 	// The state of the block asked for: the aggregate reads block 1 as a
 	// call does.
-	res, err = c.Multicall(t.Context(), []evm.Call3{{Target: simContract, Data: simPack(t, "value")}}, evm.BlockNumber(1))
+	res, err = c.Multicall(t.Context(), []evm.Call3{{Target: simContract, Data: simPack(t, "value")}}, evm.BlockNumber(1), nil)
 	require.NoError(t, err)
 	assert.Equal(t, simWord(simInitialValue), res[0].ReturnData)
 	assert.Equal(t, []string{"eth_call=2"}, seen(), "charged as an eth_call at a block number: archive without a budget to learn the head")
 
-	res, err = c.Multicall(t.Context(), nil, evm.Latest)
+	res, err = c.Multicall(t.Context(), nil, evm.Latest, nil)
 	require.NoError(t, err)
 	assert.Empty(t, res)
 	assert.Empty(t, seen(), "no calls, no request")
@@ -146,13 +146,13 @@ func TestNodeMulticallManyBalances(t *testing.T) {
 		calls = append(calls, evm.Call3{Target: evmtest.Token(), Data: balanceOf(t, holder)})
 		wantRes = append(wantRes, evm.Call3Result{Success: true, ReturnData: out})
 	}
-	res, err := c.Multicall(t.Context(), calls, evm.Latest)
+	res, err := c.Multicall(t.Context(), calls, evm.Latest, nil)
 	require.NoError(t, err)
 	assert.Equal(t, wantRes, res)
 	assert.Equal(t, []string{"eth_call=1"}, seen())
 
 	for _, max := range []int{1, 7, 100, 249, 250, 1000} {
-		res, err := c.MulticallWith(t.Context(), calls, evm.Latest, evm.MulticallOptions{MaxCalls: max})
+		res, err := c.Multicall(t.Context(), calls, evm.Latest, &evm.MulticallOptions{MaxCalls: max})
 		require.NoError(t, err)
 		assert.Equal(t, wantRes, res, "MaxCalls %d", max)
 		assert.Len(t, seen(), (len(calls)+max-1)/max, "MaxCalls %d: one eth_call per aggregate", max)
@@ -176,7 +176,7 @@ func TestNodeMulticallRequiredCallFails(t *testing.T) {
 		{"split", evm.MulticallOptions{MaxCalls: 3}, 3}, // [0 1 2] ok, [3 4 5] fails twice
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			res, err := c.MulticallWith(t.Context(), calls, evm.Latest, tc.opts)
+			res, err := c.Multicall(t.Context(), calls, evm.Latest, &tc.opts)
 			assert.Nil(t, res)
 			var me *evm.MulticallError
 			require.ErrorAs(t, err, &me)
@@ -212,32 +212,32 @@ func TestNodeMulticallNotDeployed(t *testing.T) {
 	c, seen := unitsSeen(t, srv)
 	calls := multicallMix(t)
 
-	_, err := c.Multicall(t.Context(), calls, evm.Latest)
+	_, err := c.Multicall(t.Context(), calls, evm.Latest, nil)
 	require.ErrorIs(t, err, evm.ErrMulticallNotDeployed)
 	assert.ErrorIs(t, err, nodeaccess.ErrNotFound)
 	var op *nodeaccess.OpError
 	require.ErrorAs(t, err, &op)
-	assert.Equal(t, "evm: eth_call: Multicall3 is not deployed: the eth_call to its address returned no data "+
-		"(no code at 0xcA11bde05977b3631167028862bE2a173976CA11 at block latest)", err.Error())
+	assert.Equal(t, "evm: eth_call: multicall: Multicall3 not deployed: not found "+
+		"(no code at 0xcA11bde05977b3631167028862bE2a173976CA11 at block latest: the eth_call returned no data)", err.Error())
 	assert.Equal(t, []string{"eth_call=1"}, seen())
 
 	// A nil Block reads latest, and the error says so.
-	_, err = c.Multicall(t.Context(), calls, nil)
+	_, err = c.Multicall(t.Context(), calls, nil, nil)
 	require.ErrorIs(t, err, evm.ErrMulticallNotDeployed)
-	assert.Contains(t, err.Error(), "at block latest)")
+	assert.Contains(t, err.Error(), "at block latest:")
 	seen()
 
 	// Another address with no code is the same.
 	other := common.HexToAddress("0x00000000000000000000000000000000000ca113")
-	_, err = c.MulticallWith(t.Context(), calls, evm.Latest, evm.MulticallOptions{Address: other})
+	_, err = c.Multicall(t.Context(), calls, evm.Latest, &evm.MulticallOptions{Address: other})
 	require.ErrorIs(t, err, evm.ErrMulticallNotDeployed)
 	assert.Contains(t, err.Error(), other.Hex())
 	seen()
 
-	got, err := c.MulticallWith(t.Context(), calls, evm.Latest, evm.MulticallOptions{Fallback: true})
+	got, err := c.Multicall(t.Context(), calls, evm.Latest, &evm.MulticallOptions{Fallback: true})
 	require.NoError(t, err)
 	assert.Len(t, seen(), 1+len(calls), "the aggregate that found nothing, then one eth_call per call")
-	want, err := env.client.Multicall(t.Context(), calls, evm.Latest)
+	want, err := env.client.Multicall(t.Context(), calls, evm.Latest, nil)
 	require.NoError(t, err)
 	require.Len(t, got, len(want))
 	for i := range want {
@@ -251,7 +251,7 @@ func TestNodeMulticallNotDeployed(t *testing.T) {
 
 	// A required call that fails, one by one: named at once.
 	calls[2].AllowFailure = false
-	_, err = c.MulticallWith(t.Context(), calls, evm.Latest, evm.MulticallOptions{Fallback: true})
+	_, err = c.Multicall(t.Context(), calls, evm.Latest, &evm.MulticallOptions{Fallback: true})
 	var me *evm.MulticallError
 	require.ErrorAs(t, err, &me)
 	assert.Equal(t, 2, me.Index)

@@ -31,7 +31,7 @@ func TestNodeStateOverride(t *testing.T) {
 	ctx := t.Context()
 	store := func(ov evm.OverrideAccount) []byte {
 		t.Helper()
-		out, err := c.CallWithOverrides(ctx, evm.CallMsg{To: probeStore}, evm.Latest, evm.Overrides{State: evm.StateOverride{probeStore: ov}})
+		out, err := c.Call(ctx, evm.CallMsg{To: probeStore, StateOverride: evm.StateOverride{probeStore: ov}}, evm.Latest)
 		require.NoError(t, err)
 		return out
 	}
@@ -47,11 +47,11 @@ func TestNodeStateOverride(t *testing.T) {
 		store(evm.OverrideAccount{Balance: big.NewInt(777)}), "balance")
 
 	// Code: an account without code runs the code given.
-	out, err := c.CallWithOverrides(ctx, evm.CallMsg{To: nowhere}, evm.Latest, evm.Overrides{State: evm.StateOverride{nowhere: {Code: probeStoreCode}}})
+	out, err := c.Call(ctx, evm.CallMsg{To: nowhere, StateOverride: evm.StateOverride{nowhere: {Code: probeStoreCode}}}, evm.Latest)
 	require.NoError(t, err)
 	assert.Equal(t, simConcat(simWord(0), simWord(0), simWord(0)), out)
 	// An empty Code removes the code: the call runs nothing.
-	out, err = c.CallWithOverrides(ctx, evm.CallMsg{To: probeStore}, evm.Latest, evm.Overrides{State: evm.StateOverride{probeStore: {Code: []byte{}}}})
+	out, err = c.Call(ctx, evm.CallMsg{To: probeStore, StateOverride: evm.StateOverride{probeStore: {Code: []byte{}}}}, evm.Latest)
 	require.NoError(t, err)
 	assert.Equal(t, []byte{}, out)
 
@@ -59,8 +59,7 @@ func TestNodeStateOverride(t *testing.T) {
 	// code returning ADDRESS shows the nonce the EVM used.
 	initAddress := common.FromHex("0x3060005260206000f3")
 	for _, nonce := range []uint64{0, 41} {
-		out, err = c.CallWithOverrides(ctx, evm.CallMsg{From: evmtest.Holder(), Create: true, Data: initAddress}, evm.Latest,
-			evm.Overrides{State: evm.StateOverride{evmtest.Holder(): {Nonce: u64(nonce)}}})
+		out, err = c.Call(ctx, evm.CallMsg{From: evmtest.Holder(), Create: true, Data: initAddress, StateOverride: evm.StateOverride{evmtest.Holder(): {Nonce: u64(nonce)}}}, evm.Latest)
 		require.NoError(t, err)
 		assert.Equal(t, common.LeftPadBytes(crypto.CreateAddress(evmtest.Holder(), nonce).Bytes(), 32), out, "nonce %d", nonce)
 	}
@@ -73,20 +72,16 @@ func TestNodeBlockOverride(t *testing.T) {
 	coinbase, randao := evmtest.Holder(), common.HexToHash("0x5eed")
 	// go-ethereum runs a call without a gas price at a base fee of 0 (its
 	// NoBaseFee), so BASEFEE shows the override only with a price set.
-	out, err := c.CallWithOverrides(t.Context(), evm.CallMsg{From: evmtest.Holder(), To: nowhere, GasPrice: big.NewInt(1000)}, evm.Latest, evm.Overrides{
-		State: evm.StateOverride{nowhere: {Code: blockProbeCode}},
-		Block: &evm.BlockOverride{
-			Number: big.NewInt(20_000_000), Time: u64(1_900_000_000), BaseFee: big.NewInt(123), GasLimit: u64(31_000_000),
-			FeeRecipient: &coinbase, PrevRandao: &randao, BlobBaseFee: big.NewInt(456),
-		},
-	})
+	out, err := c.Call(t.Context(), evm.CallMsg{From: evmtest.Holder(), To: nowhere, GasPrice: big.NewInt(1000), StateOverride: evm.StateOverride{nowhere: {Code: blockProbeCode}}, BlockOverride: &evm.BlockOverride{
+		Number: big.NewInt(20_000_000), Time: u64(1_900_000_000), BaseFee: big.NewInt(123), GasLimit: u64(31_000_000),
+		FeeRecipient: &coinbase, PrevRandao: &randao, BlobBaseFee: big.NewInt(456),
+	}}, evm.Latest)
 	require.NoError(t, err)
 	assert.Equal(t, simConcat(simWord(20_000_000), simWord(1_900_000_000), simWord(123), simWord(31_000_000),
 		common.LeftPadBytes(coinbase[:], 32), randao[:], simWord(456)), out)
 
 	// Block alone: the state param goes out as {} and the node takes it.
-	out, err = c.CallWithOverrides(t.Context(), evm.CallMsg{Create: true, Data: common.FromHex("0x4360005260206000f3")}, evm.Latest,
-		evm.Overrides{Block: &evm.BlockOverride{Number: big.NewInt(77)}})
+	out, err = c.Call(t.Context(), evm.CallMsg{Create: true, Data: common.FromHex("0x4360005260206000f3"), BlockOverride: &evm.BlockOverride{Number: big.NewInt(77)}}, evm.Latest)
 	require.NoError(t, err)
 	assert.Equal(t, simWord(77), out)
 }

@@ -2,7 +2,6 @@ package evm
 
 import (
 	"bytes"
-	"context"
 	"encoding/hex"
 	"fmt"
 	"math/big"
@@ -12,10 +11,10 @@ import (
 	"github.com/nodeaccess/nodeaccess"
 )
 
-// StateOverride replaces parts of accounts' state for one call: eth_call's
-// third parameter, which go-ethereum, Erigon, reth, Nethermind and Besu
-// accept. Each account's changes apply on top of the state at the call's
-// block and are thrown away after the call.
+// StateOverride replaces parts of accounts' state for one call (the field
+// of CallMsg): eth_call's third parameter, which go-ethereum, Erigon, reth,
+// Nethermind and Besu accept. Each account's changes apply on top of the
+// state at the call's block and are thrown away after the call.
 type StateOverride map[common.Address]OverrideAccount
 
 // OverrideAccount is what a StateOverride changes in one account, with the
@@ -37,9 +36,9 @@ type OverrideAccount struct {
 	StateDiff map[common.Hash]common.Hash
 }
 
-// BlockOverride replaces fields of the block a call runs in: eth_call's
-// fourth parameter, spelt as go-ethereum's BlockOverrides. A nil field is
-// left as it is.
+// BlockOverride replaces fields of the block a call runs in (the field of
+// CallMsg): eth_call's fourth parameter, spelt as go-ethereum's
+// BlockOverrides. A nil field is left as it is.
 type BlockOverride struct {
 	// Number is what NUMBER returns ("number"). Must not be negative.
 	Number *big.Int
@@ -59,30 +58,9 @@ type BlockOverride struct {
 	BlobBaseFee *big.Int
 }
 
-// Overrides are the optional third and fourth parameters of eth_call. The
-// zero Overrides sends neither, as Call does.
-type Overrides struct {
-	// State changes accounts for the call; nil sends none.
-	State StateOverride
-	// Block changes the block the call runs in; nil sends none (and, when
-	// State is nil too, no state override either: an empty {} is sent in
-	// its place only when Block is set).
-	Block *BlockOverride
-}
-
-// CallWithOverrides runs eth_call as Call does, with state and block
-// overrides: the node executes msg at block with the accounts in ov.State
-// changed and the block fields in ov.Block replaced, then throws the
-// changes away. A bad override (State and StateDiff on one account, a
-// negative amount) is an *nodeaccess.InputError naming it, and nothing is
-// sent.
-func (c *Client) CallWithOverrides(ctx context.Context, msg CallMsg, block Block, ov Overrides) ([]byte, error) {
-	return c.call(ctx, msg, block, &ov)
-}
-
-// check validates the overrides before anything is sent.
-func (ov *Overrides) check() error {
-	for addr, a := range ov.State {
+// checkOverrides validates the overrides before anything is sent.
+func checkOverrides(so StateOverride, bo *BlockOverride) error {
+	for addr, a := range so {
 		arg := func(member string) string { return "stateOverride[" + addr.Hex() + "]." + member }
 		if a.State != nil && a.StateDiff != nil {
 			return &nodeaccess.InputError{Arg: arg("state"), Reason: "state and stateDiff both set: state replaces the whole storage, stateDiff some slots; give one"}
@@ -91,11 +69,11 @@ func (ov *Overrides) check() error {
 			return &nodeaccess.InputError{Arg: arg("balance"), Reason: fmt.Sprintf("negative amount %s", a.Balance)}
 		}
 	}
-	if b := ov.Block; b != nil {
+	if bo != nil {
 		for _, f := range [...]struct {
 			arg string
 			v   *big.Int
-		}{{"number", b.Number}, {"baseFeePerGas", b.BaseFee}, {"blobBaseFee", b.BlobBaseFee}} {
+		}{{"number", bo.Number}, {"baseFeePerGas", bo.BaseFee}, {"blobBaseFee", bo.BlobBaseFee}} {
 			if err := checkNonNegative("blockOverride."+f.arg, f.v); err != nil {
 				return err
 			}
@@ -140,15 +118,16 @@ func dropFirstComma(dst []byte, start int) []byte {
 	return dst
 }
 
-// appendJSON appends ,{state},{block} or ,{state} or nothing, with the
-// accounts in address order. ov must have passed check.
-func (ov *Overrides) appendJSON(dst []byte) []byte {
-	if ov.State == nil && ov.Block == nil {
+// appendOverrides appends ,{state},{block} or ,{state} or nothing, with
+// the accounts in address order: eth_call's third and fourth parameters.
+// The overrides must have passed checkOverrides.
+func appendOverrides(dst []byte, so StateOverride, b *BlockOverride) []byte {
+	if so == nil && b == nil {
 		return dst
 	}
 	dst = append(dst, ",{"...)
-	addrs := make([]common.Address, 0, len(ov.State))
-	for a := range ov.State {
+	addrs := make([]common.Address, 0, len(so))
+	for a := range so {
 		addrs = append(addrs, a)
 	}
 	slices.SortFunc(addrs, func(a, b common.Address) int { return bytes.Compare(a[:], b[:]) })
@@ -156,7 +135,7 @@ func (ov *Overrides) appendJSON(dst []byte) []byte {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		a := ov.State[addr]
+		a := so[addr]
 		dst = append(dst, `"0x`...)
 		dst = hex.AppendEncode(dst, addr[:])
 		dst = append(dst, `":`...)
@@ -178,7 +157,6 @@ func (ov *Overrides) appendJSON(dst []byte) []byte {
 		dst = append(dropFirstComma(dst, start), '}')
 	}
 	dst = append(dst, '}')
-	b := ov.Block
 	if b == nil {
 		return dst
 	}

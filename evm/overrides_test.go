@@ -19,8 +19,14 @@ import (
 
 func u64(v uint64) *uint64 { return &v }
 
-// TestCallWithOverridesWire pins the bytes of the third and fourth params.
-func TestCallWithOverridesWire(t *testing.T) {
+// overrides are a call's two override fields, for the tables below.
+type overrides struct {
+	State evm.StateOverride
+	Block *evm.BlockOverride
+}
+
+// TestCallOverridesWire pins the bytes of the third and fourth params.
+func TestCallOverridesWire(t *testing.T) {
 	const (
 		call = `{"to":"0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48"},"latest"`
 		s1   = `"0x0000000000000000000000000000000000000000000000000000000000000001"`
@@ -29,20 +35,20 @@ func TestCallWithOverridesWire(t *testing.T) {
 	coinbase, randao := sender, slot2
 	cases := []struct {
 		name string
-		ov   evm.Overrides
+		ov   overrides
 		tail string
 	}{
-		{"none", evm.Overrides{}, ``},
-		{"empty state", evm.Overrides{State: evm.StateOverride{}}, `,{}`},
-		{"block only sends an empty state", evm.Overrides{Block: &evm.BlockOverride{Number: big.NewInt(1)}}, `,{},{"number":"0x1"}`},
-		{"empty block", evm.Overrides{Block: &evm.BlockOverride{}}, `,{},{}`},
-		{"every account field, addresses and slots in order", evm.Overrides{State: evm.StateOverride{
+		{"none", overrides{}, ``},
+		{"empty state", overrides{State: evm.StateOverride{}}, `,{}`},
+		{"block only sends an empty state", overrides{Block: &evm.BlockOverride{Number: big.NewInt(1)}}, `,{},{"number":"0x1"}`},
+		{"empty block", overrides{Block: &evm.BlockOverride{}}, `,{},{}`},
+		{"every account field, addresses and slots in order", overrides{State: evm.StateOverride{
 			token:  {Balance: big.NewInt(0), Nonce: u64(0), Code: []byte{}, StateDiff: map[common.Hash]common.Hash{slot2: slot1, slot1: slot2}},
 			sender: {Balance: big.NewInt(1000), Nonce: u64(5), Code: []byte{0x60, 0x00}, State: map[common.Hash]common.Hash{}},
 		}}, `,{"0x00000000219ab540356cbb839cbe05303d7705fa":{"balance":"0x3e8","nonce":"0x5","code":"0x6000","state":{}},` +
 			`"0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48":{"balance":"0x0","nonce":"0x0","code":"0x","stateDiff":{` + s1 + `:` + s2 + `,` + s2 + `:` + s1 + `}}}`},
-		{"an account with nothing set", evm.Overrides{State: evm.StateOverride{token: {}}}, `,{"0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48":{}}`},
-		{"every block field", evm.Overrides{State: evm.StateOverride{token: {State: map[common.Hash]common.Hash{slot1: slot2}}}, Block: &evm.BlockOverride{
+		{"an account with nothing set", overrides{State: evm.StateOverride{token: {}}}, `,{"0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48":{}}`},
+		{"every block field", overrides{State: evm.StateOverride{token: {State: map[common.Hash]common.Hash{slot1: slot2}}}, Block: &evm.BlockOverride{
 			Number: big.NewInt(20_000_000), Time: u64(1_700_000_000), GasLimit: u64(30_000_000), FeeRecipient: &coinbase,
 			PrevRandao: &randao, BaseFee: big.NewInt(7), BlobBaseFee: big.NewInt(0),
 		}}, `,{"0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48":{"state":{` + s1 + `:` + s2 + `}}},` +
@@ -54,46 +60,46 @@ func TestCallWithOverridesWire(t *testing.T) {
 			mockRPC(t, "/"+testKey,
 				`{"jsonrpc":"2.0","id":1,"method":"eth_call","params":[`+call+tc.tail+`]}`,
 				`{"jsonrpc":"2.0","id":1,"result":"`+word+`"}`)
-			out, err := c.CallWithOverrides(context.Background(), evm.CallMsg{To: token}, evm.Latest, tc.ov)
+			out, err := c.Call(context.Background(), evm.CallMsg{To: token, StateOverride: tc.ov.State, BlockOverride: tc.ov.Block}, evm.Latest)
 			require.NoError(t, err)
 			assert.Equal(t, common.FromHex(word), out)
 		})
 	}
 }
 
-// TestCallWithOverridesRefused: bad overrides name the member and send
+// TestCallOverridesRefused: bad overrides name the member and send
 // nothing.
-func TestCallWithOverridesRefused(t *testing.T) {
+func TestCallOverridesRefused(t *testing.T) {
 	c, err := evm.New(testBase, testKey, nodeaccess.WithRoundTripper(testkit.Refuse{T: t}))
 	require.NoError(t, err)
 	both := map[common.Hash]common.Hash{}
 	cases := []struct {
 		arg, msg string
-		ov       evm.Overrides
+		ov       overrides
 	}{
 		{"stateOverride[0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48].state", "state and stateDiff both set: state replaces the whole storage, stateDiff some slots; give one",
-			evm.Overrides{State: evm.StateOverride{token: {State: both, StateDiff: both}}}},
+			overrides{State: evm.StateOverride{token: {State: both, StateDiff: both}}}},
 		{"stateOverride[0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48].balance", "negative amount -1",
-			evm.Overrides{State: evm.StateOverride{token: {Balance: big.NewInt(-1)}}}},
-		{"blockOverride.number", "negative amount -2", evm.Overrides{Block: &evm.BlockOverride{Number: big.NewInt(-2)}}},
-		{"blockOverride.baseFeePerGas", "negative amount -3", evm.Overrides{Block: &evm.BlockOverride{BaseFee: big.NewInt(-3)}}},
-		{"blockOverride.blobBaseFee", "negative amount -4", evm.Overrides{Block: &evm.BlockOverride{BlobBaseFee: big.NewInt(-4)}}},
+			overrides{State: evm.StateOverride{token: {Balance: big.NewInt(-1)}}}},
+		{"blockOverride.number", "negative amount -2", overrides{Block: &evm.BlockOverride{Number: big.NewInt(-2)}}},
+		{"blockOverride.baseFeePerGas", "negative amount -3", overrides{Block: &evm.BlockOverride{BaseFee: big.NewInt(-3)}}},
+		{"blockOverride.blobBaseFee", "negative amount -4", overrides{Block: &evm.BlockOverride{BlobBaseFee: big.NewInt(-4)}}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.arg, func(t *testing.T) {
-			_, err := c.CallWithOverrides(context.Background(), evm.CallMsg{To: token}, evm.Latest, tc.ov)
+			_, err := c.Call(context.Background(), evm.CallMsg{To: token, StateOverride: tc.ov.State, BlockOverride: tc.ov.Block}, evm.Latest)
 			testkit.RequireInputError(t, err, tc.arg)
 			assert.Equal(t, "evm: eth_call: invalid input: "+tc.arg+": "+tc.msg, err.Error())
 			testkit.AssertErrNoKey(t, testKey, err)
 		})
 	}
 	// A bad message is refused before the overrides are looked at.
-	_, err = c.CallWithOverrides(context.Background(), evm.CallMsg{Value: big.NewInt(-1)}, evm.Latest, evm.Overrides{})
+	_, err = c.Call(context.Background(), evm.CallMsg{Value: big.NewInt(-1)}, evm.Latest)
 	testkit.RequireInputError(t, err, "value")
 }
 
 // TestOverridesMatchGethclient sends the same overrides through
-// go-ethereum's gethclient and CallWithOverrides: the third and fourth
+// go-ethereum's gethclient and Call: the third and fourth
 // params must hold the same members and values. (gethclient cannot send a
 // nonce or time of 0, nor blobBaseFee, so those are left out here.)
 func TestOverridesMatchGethclient(t *testing.T) {
@@ -104,7 +110,7 @@ func TestOverridesMatchGethclient(t *testing.T) {
 		sender: {Code: []byte{1, 2}, State: map[common.Hash]common.Hash{}},
 	}
 	gethBlock := gethclient.BlockOverrides{Number: big.NewInt(99), Time: 1234, GasLimit: 5678, Coinbase: coinbase, Random: randao, BaseFee: big.NewInt(11)}
-	ours := evm.Overrides{
+	ours := overrides{
 		State: evm.StateOverride{
 			token:  {Nonce: u64(3), Code: []byte{}, Balance: big.NewInt(10), StateDiff: map[common.Hash]common.Hash{slot1: slot2, slot2: slot1}},
 			sender: {Code: []byte{1, 2}, State: map[common.Hash]common.Hash{}},
@@ -121,7 +127,7 @@ func TestOverridesMatchGethclient(t *testing.T) {
 	got := captureParams(t, func(url string) {
 		c, err := evm.New(url, testKey)
 		require.NoError(t, err)
-		_, err = c.CallWithOverrides(context.Background(), evm.CallMsg{To: token}, evm.Latest, ours)
+		_, err = c.Call(context.Background(), evm.CallMsg{To: token, StateOverride: ours.State, BlockOverride: ours.Block}, evm.Latest)
 		require.NoError(t, err)
 	})
 	require.Len(t, want, 4)

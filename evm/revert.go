@@ -1,7 +1,6 @@
 package evm
 
 import (
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"maps"
@@ -15,10 +14,11 @@ import (
 // ErrReverted matches every *RevertError.
 var ErrReverted = errors.New("execution reverted")
 
-// RevertError is a call that the EVM reverted. Reach it with errors.As; its
-// cause is the node's *nodeaccess.RPCError, whose code and message are the
-// node's own (3 or -32000 or -32015, "execution reverted", "Execution
-// reverted", "VM execution error.", …: see asRevert for the shapes read).
+// RevertError is a call that the EVM reverted. Reach it with errors.As; it
+// matches ErrReverted, and its cause is the node's *nodeaccess.RPCError,
+// whose code and message are the node's own (3 or -32000 or -32015,
+// "execution reverted", "Execution reverted", "VM execution error.", …: the
+// package documentation lists the shapes read).
 type RevertError struct {
 	// Data is the revert data: empty for a bare revert, ABI-encoded
 	// Error(string), Panic(uint256), or a custom error otherwise.
@@ -60,34 +60,14 @@ func (e *RevertError) Error() string {
 	return "execution reverted"
 }
 
-// Unwrap returns the node's error (nil when RPC is nil).
-func (e *RevertError) Unwrap() error {
+// Unwrap returns ErrReverted and the node's error (RPC, when not nil), so
+// that errors.Is(err, ErrReverted) holds and errors.As reaches the
+// *nodeaccess.RPCError.
+func (e *RevertError) Unwrap() []error {
 	if e.RPC == nil {
-		return nil
+		return []error{ErrReverted}
 	}
-	return e.RPC
-}
-
-// Is matches ErrReverted.
-func (e *RevertError) Is(target error) bool { return target == ErrReverted }
-
-// ErrorCode returns the node's JSON-RPC code (3 on go-ethereum, reth and
-// anvil; -32000 on Besu; -32015 on older Nethermind), or 3 when RPC is nil.
-func (e *RevertError) ErrorCode() int {
-	if e.RPC == nil {
-		return 3
-	}
-	return e.RPC.Code
-}
-
-// ErrorData returns the revert data as a 0x-prefixed hex string, as
-// go-ethereum's rpc.DataError does; when the node's data was not a hex
-// string it returns the node's data as it came.
-func (e *RevertError) ErrorData() any {
-	if e.RPC != nil && e.Data == nil && e.RPC.Data != nil {
-		return e.RPC.Data
-	}
-	return "0x" + hex.EncodeToString(e.Data)
+	return []error{ErrReverted, e.RPC}
 }
 
 // panicMeaning names Solidity's panic codes.

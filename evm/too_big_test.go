@@ -79,7 +79,7 @@ func TestResponseTooBigSingleCall(t *testing.T) {
 	}{
 		{"eth_call", func() error { _, err := c.Call(ctx, evm.CallMsg{To: token}, evm.Latest); return err }},
 		{"eth_call", func() error {
-			_, err := c.CallWithOverrides(ctx, evm.CallMsg{To: token}, evm.Latest, evm.Overrides{State: evm.StateOverride{sender: {Nonce: new(uint64)}}})
+			_, err := c.Call(ctx, evm.CallMsg{To: token, StateOverride: evm.StateOverride{sender: {Nonce: new(uint64)}}}, evm.Latest)
 			return err
 		}},
 		{"eth_getCode", func() error { _, err := c.Code(ctx, token, evm.Latest); return err }},

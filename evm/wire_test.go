@@ -176,8 +176,6 @@ func TestInternalOperationsWire(t *testing.T) {
 		assert.Zero(t, want[i].Value.Cmp(ops[i].Value), "op %d: value %s", i, ops[i].Value)
 	}
 	assert.Equal(t, "type(7)", ops[4].Type.String())
-	assert.False(t, ops[4].Type.IsKnown())
-	assert.True(t, ops[3].Type.IsKnown())
 }
 
 func TestInternalOperationsEmptyAndErrors(t *testing.T) {
@@ -352,34 +350,6 @@ func TestParseBlock(t *testing.T) {
 	}
 }
 
-func TestParseHash(t *testing.T) {
-	h, err := evm.ParseHash("0x5C504ED432CB51138BCF09AA5E8A410DD4A1E204EF84BFED1BE16DFBA1B22060")
-	require.NoError(t, err)
-	assert.Equal(t, common.HexToHash("0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"), h)
-	for _, s := range []string{"", "0x", "5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060",
-		"0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b2206",
-		"0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060aa",
-		"0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b2206g"} {
-		_, err := evm.ParseHash(s)
-		assert.ErrorIs(t, err, nodeaccess.ErrInvalidInput, s)
-	}
-}
-
-func TestBlockFromBig(t *testing.T) {
-	for n, want := range map[int64]string{-1: "pending", -2: "latest", -3: "finalized", -4: "safe", -5: "earliest", 0: "0", 17: "17"} {
-		b, err := evm.BlockFromBig(big.NewInt(n))
-		require.NoError(t, err)
-		assert.Equal(t, want, b.String())
-	}
-	b, err := evm.BlockFromBig(nil)
-	require.NoError(t, err)
-	assert.Equal(t, "latest", b.String())
-	for _, n := range []int64{-6, -100} {
-		_, err := evm.BlockFromBig(big.NewInt(n))
-		assert.ErrorIs(t, err, nodeaccess.ErrInvalidInput)
-	}
-}
-
 func TestOperationTypeString(t *testing.T) {
 	assert.Equal(t, []string{"transfer", "selfdestruct", "create", "create2", "eofcreate", "type(-1)"},
 		[]string{evm.Transfer.String(), evm.SelfDestruct.String(), evm.Create.String(), evm.Create2.String(), evm.EOFCreate.String(), evm.OperationType(-1).String()})
@@ -394,13 +364,6 @@ func TestBadInputNothingReachesGock(t *testing.T) {
 	_, err = c.CallContract(context.Background(), gethCallMsg(token), big.NewInt(-9))
 	require.ErrorIs(t, err, nodeaccess.ErrInvalidInput)
 	assert.Empty(t, gock.GetUnmatchedRequests())
-}
-
-func TestBlockFromBigHugeNegative(t *testing.T) {
-	huge, _ := new(big.Int).SetString("-18446744073709551617", 10)
-	_, err := evm.BlockFromBig(huge)
-	assert.ErrorIs(t, err, nodeaccess.ErrInvalidInput)
-	assert.Contains(t, err.Error(), "negative block number -18446744073709551617")
 }
 
 func TestZeroRevertError(t *testing.T) {

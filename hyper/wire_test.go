@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/evm"
 	"github.com/nodeaccess/nodeaccess/hyper"
@@ -266,12 +267,12 @@ func TestEVMBatchSizeOption(t *testing.T) {
 		BodyString(`[{"jsonrpc":"2.0","id":3,"result":"0x6002"}]`)
 
 	var b evm.Batch
-	r0 := b.Code(a, evm.Latest)
-	r1 := b.Code(a, evm.BlockNumber(1))
-	r2 := b.Code(a, evm.BlockNumber(2))
+	r0 := evm.Add[hexutil.Bytes](&b, "eth_getCode", a, evm.Latest)
+	r1 := evm.Add[hexutil.Bytes](&b, "eth_getCode", a, evm.BlockNumber(1))
+	r2 := evm.Add[hexutil.Bytes](&b, "eth_getCode", a, evm.BlockNumber(2))
 	require.NoError(t, c.EVM().SendBatch(context.Background(), &b))
 	for i, want := range [][]byte{{0x60, 0x01}, {}, {0x60, 0x02}} {
-		got, err := []*evm.BatchResult[[]byte]{r0, r1, r2}[i].Result()
+		got, err := []*evm.BatchResult[hexutil.Bytes]{r0, r1, r2}[i].Result()
 		require.NoError(t, err, i)
 		assert.Equal(t, want, []byte(got), i)
 	}

@@ -20,20 +20,19 @@ type Account struct {
 	Address common.Address
 }
 
-// AccountCount is the number of funded accounts of every Server's chain.
-const AccountCount = 4
+// accountCount is the number of funded accounts of every Server's chain.
+const accountCount = 4
 
-// AccountBalance returns the ether every funded account starts with:
-// 10,000 ether, in wei (10^22). It is a new big.Int on every call: change
-// it as you like.
-func AccountBalance() *big.Int {
+// accountBalance returns the ether every funded account starts with:
+// 10,000 ether, in wei (10^22). It is a new big.Int on every call.
+func accountBalance() *big.Int {
 	return new(big.Int).Mul(big.NewInt(10_000), big.NewInt(params.Ether))
 }
 
 // devAccounts are the funded accounts. Key i is keccak256("nodeaccess
 // evmtest account <i>"), so the addresses are the same on every run.
 var devAccounts = func() []Account {
-	out := make([]Account, AccountCount)
+	out := make([]Account, accountCount)
 	for i := range out {
 		k, err := crypto.ToECDSA(crypto.Keccak256([]byte(fmt.Sprintf("nodeaccess evmtest account %d", i))))
 		if err != nil {
@@ -49,8 +48,8 @@ var devAccounts = func() []Account {
 // the default scenario's transactions.
 func Holder() common.Address { return devAccounts[0].Address }
 
-// Accounts returns the funded accounts (AccountCount of them, each with
-// AccountBalance() wei in genesis), in a new slice. Accounts()[0] is Holder.
+// Accounts returns the funded accounts (four, each with 10,000 ether in
+// genesis), in a new slice. Accounts()[0] is Holder.
 // The keys are shared with every caller: do not modify them.
 func Accounts() []Account {
 	return append([]Account(nil), devAccounts...)

@@ -37,14 +37,14 @@ func (s *Server) AdjustTime(d time.Duration) error {
 	// Wait for the pool to settle before reading its pending transactions
 	// (go-ethereum's AdjustTime does not): a transaction just sent could be
 	// missed (and mined in the adjusted block), one just mined still seen.
-	if err := s.chain.pool.Sync(); err != nil {
+	if err := s.chain.TxPool().Sync(); err != nil {
 		return fmt.Errorf("evmtest: AdjustTime: %w", err)
 	}
-	if s.chain.pendingCount() != 0 {
+	if s.chain.PendingCount() != 0 {
 		return errors.New("evmtest: AdjustTime: could not adjust time on non-empty block")
 	}
-	parent := s.chain.bc.CurrentBlock()
-	if err := s.chain.seal(parent.Time + uint64(d/time.Second)); err != nil {
+	parent := s.chain.BlockChain().CurrentBlock()
+	if err := s.chain.Seal(parent.Time + uint64(d/time.Second)); err != nil {
 		return fmt.Errorf("evmtest: AdjustTime: %w", err)
 	}
 	return nil

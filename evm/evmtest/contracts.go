@@ -10,12 +10,14 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/nodeaccess/nodeaccess/evm"
 )
 
-// The contracts in the genesis of every Server's chain. Their Solidity
-// sources are in contracts/ beside this file; see the package documentation
-// for how the artifacts were made. The addresses are functions, as are all
-// of this package's defaults, so that no code can change what another test
+// The contracts in the genesis of every Server's chain: Token, and the
+// forwarder and factory the default scenario calls. Their Solidity sources
+// are in contracts/ beside this file; see the package documentation for
+// how the artifacts were made. The addresses are functions, as are all of
+// this package's defaults, so that no code can change what another test
 // (or the next New) sees.
 
 // Token returns the address of the ERC-20 token "Local USD" (LUSD, 6
@@ -24,17 +26,17 @@ func Token() common.Address {
 	return common.HexToAddress("0x000000000000000000000000000000000000E020")
 }
 
-// Forwarder returns the address of a contract whose forward(address) passes
+// forwarder returns the address of a contract whose forward(address) passes
 // the value it receives on to the address with a CALL.
-func Forwarder() common.Address {
+func forwarder() common.Address {
 	return common.HexToAddress("0x000000000000000000000000000000000000F044")
 }
 
-// Factory returns the address of a contract whose create() and
+// factory returns the address of a contract whose create() and
 // create2(bytes32) make a Child contract with CREATE and CREATE2, passing
 // the value they receive to it. A Child's owner can destroy it with
 // destroy(address), a SELFDESTRUCT to the address.
-func Factory() common.Address {
+func factory() common.Address {
 	return common.HexToAddress("0x000000000000000000000000000000000000FAC7")
 }
 
@@ -68,14 +70,14 @@ var artifacts embed.FS
 // transferFrom and the Transfer and Approval events).
 func TokenABI() abi.ABI { return mustABI("LocalToken") }
 
-// ForwarderABI returns the ABI of the contract at Forwarder().
-func ForwarderABI() abi.ABI { return mustABI("Forwarder") }
+// forwarderABI returns the ABI of the contract at forwarder().
+func forwarderABI() abi.ABI { return mustABI("Forwarder") }
 
-// FactoryABI returns the ABI of the contract at Factory().
-func FactoryABI() abi.ABI { return mustABI("Factory") }
+// factoryABI returns the ABI of the contract at factory().
+func factoryABI() abi.ABI { return mustABI("Factory") }
 
-// ChildABI returns the ABI of the contracts Factory() makes.
-func ChildABI() abi.ABI { return mustABI("Child") }
+// childABI returns the ABI of the contracts factory() makes.
+func childABI() abi.ABI { return mustABI("Child") }
 
 func mustABI(name string) abi.ABI {
 	b, err := artifacts.ReadFile("contracts/" + name + ".abi")
@@ -102,15 +104,15 @@ func mustHex(file string) []byte {
 	return code
 }
 
-// TokenCode returns the runtime bytecode of the token at Token, a fresh
+// tokenCode returns the runtime bytecode of the token at Token, a fresh
 // copy on every call.
-func TokenCode() []byte { return mustHex("LocalToken.bin-runtime") }
+func tokenCode() []byte { return mustHex("LocalToken.bin-runtime") }
 
-// ChildInitCode returns the creation code Factory deploys a Child with for
+// childInitCode returns the creation code factory deploys a Child with for
 // owner: Child's creation bytecode followed by the ABI-encoded owner. Its
 // Keccak-256 hash is what the address of a CREATE2 child depends on
 // (crypto.CreateAddress2).
-func ChildInitCode(owner common.Address) []byte {
+func childInitCode(owner common.Address) []byte {
 	return append(mustHex("Child.bin"), common.LeftPadBytes(owner[:], 32)...)
 }
 
@@ -131,15 +133,15 @@ func TokenAccount(balances map[common.Address]*big.Int) types.Account {
 			panic("evmtest.TokenAccount: negative balance for " + holder.Hex())
 		}
 		total.Add(total, amount)
-		storage[TokenBalanceSlot(holder)] = common.BigToHash(amount)
+		storage[tokenBalanceSlot(holder)] = common.BigToHash(amount)
 	}
 	storage[common.Hash{}] = common.BigToHash(total) // slot 0: totalSupply
-	return types.Account{Code: TokenCode(), Storage: storage, Balance: new(big.Int)}
+	return types.Account{Code: tokenCode(), Storage: storage, Balance: new(big.Int)}
 }
 
-// TokenBalanceSlot returns the storage slot of the token's balanceOf[holder]:
+// tokenBalanceSlot returns the storage slot of the token's balanceOf[holder]:
 // keccak256(holder . 1), the mapping being the token's slot 1.
-func TokenBalanceSlot(holder common.Address) common.Hash {
+func tokenBalanceSlot(holder common.Address) common.Hash {
 	return crypto.Keccak256Hash(common.LeftPadBytes(holder[:], 32), common.LeftPadBytes([]byte{1}, 32))
 }
 
@@ -152,9 +154,9 @@ func genesisContracts() types.GenesisAlloc {
 	}
 	return types.GenesisAlloc{
 		Token():     TokenAccount(balances),
-		Forwarder(): {Code: mustHex("Forwarder.bin-runtime"), Balance: new(big.Int)},
-		Factory():   {Code: mustHex("Factory.bin-runtime"), Balance: new(big.Int)},
+		forwarder(): {Code: mustHex("Forwarder.bin-runtime"), Balance: new(big.Int)},
+		factory():   {Code: mustHex("Factory.bin-runtime"), Balance: new(big.Int)},
 
-		Multicall3(): multicall3Account(), // multicall3.go
+		evm.Multicall3Address(): multicall3Account(), // multicall3.go
 	}
 }

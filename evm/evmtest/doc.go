@@ -61,7 +61,8 @@
 // nodeaccesstest.Server.FailNext) apply. The chain itself opens no port.
 //
 // Those refusals, and the faults' answers, carry a JSON-RPC error body with
-// "id": null (see WriteError):
+// "id": null, the code -32005 ("limit exceeded", EIP-1474) for a 429 and
+// -32000 for every other status:
 //
 //	HTTP/1.1 403 Forbidden
 //	Content-Type: application/json
@@ -89,29 +90,28 @@
 // (eth_call and eth_getBalance at "earliest" or any number), and every
 // transaction can be traced, however many blocks later. The genesis holds:
 //
-//   - Accounts(): AccountCount funded accounts (AccountBalance() wei each) with
-//     their keys, derived from fixed strings so the addresses never change;
+//   - Accounts(): four funded accounts (10,000 ether each) with their
+//     keys, derived from fixed strings so the addresses never change;
 //     Accounts()[0] is Holder.
 //   - Token: the ERC-20 "Local USD" (TokenName, TokenSymbol "LUSD",
 //     TokenDecimals 6). Holder holds 1234.567891 LUSD (HolderBalance()),
 //     Accounts()[1] 500 and Accounts()[2] 0.000001. TokenAccount makes more
 //     instances with balances of your choice.
-//   - Forwarder, which passes on the value it receives with a CALL, and
-//     Factory, which makes Child contracts with CREATE and CREATE2; a Child's
-//     owner can destroy it (SELFDESTRUCT).
 //   - Multicall3 at its canonical address (evm.Multicall3Address()) with the
-//     runtime bytecode deployed there on mainnet (Multicall3Code, whose hash
-//     is Multicall3CodeHash()), so that evm.Client.Multicall runs as on a real
-//     chain; WithoutMulticall3 leaves it out.
+//     runtime bytecode deployed there on mainnet, so that
+//     evm.Client.Multicall runs as on a real chain; WithoutMulticall3 leaves
+//     it out.
+//   - The contracts the default scenario calls: one that forwards the value
+//     it receives with a CALL, and a factory of child contracts (CREATE and
+//     CREATE2) that their owner can destroy (SELFDESTRUCT).
 //
 // Unless WithoutScenario is given, New then mines the default scenario, one
 // transaction per block in blocks 1 to 5 (see Scenario): a forwarded
 // transfer, a CREATE, a CREATE2, a SELFDESTRUCT and an ERC-20 transfer, so
 // that every operation type appears. Their hashes are the same on every
 // run; Server.Scenario returns them with the operations each one lists.
-// The amounts (TransferValue, CreateValue, TokenTransferAmount, and
-// AccountBalance and HolderBalance above) are functions that return a new
-// big.Int on every call, so that no test can change another's.
+// The amounts this package returns (HolderBalance, the operations' values)
+// are new big.Ints on every call, so that no test can change another's.
 //
 // Blocks are made only by Server.Commit, Server.Transact and
 // Server.AdjustTime; the chain does not mine on its own. They are built as

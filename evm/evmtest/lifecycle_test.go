@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/evm/evmtest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -85,7 +86,8 @@ func TestUseAfterClose(t *testing.T) {
 	r, err := s.Transact(t.Context(), acc[0], &to, big.NewInt(1), nil)
 	assert.Nil(t, r)
 	assert.ErrorIs(t, err, evmtest.ErrClosed)
-	assert.EqualError(t, err, "evmtest: Server closed")
+	assert.EqualError(t, err, "evmtest: Server closed: service unavailable")
+	assert.ErrorIs(t, err, nodeaccess.ErrUnavailable)
 	tx, err := types.SignNewTx(acc[0].Key, types.LatestSignerForChainID(big.NewInt(evmtest.ChainID)), &types.LegacyTx{
 		Nonce: 5, GasPrice: big.NewInt(10_000_000_000), Gas: 21000, To: &to, Value: big.NewInt(1),
 	})

@@ -24,7 +24,7 @@ func TestMulticall3CodeIsCanonical(t *testing.T) {
 	assert.Equal(t, common.HexToHash("0xd5c15df687b16f2ff992fc8d767b4216323184a2bbc6ee2f9c398c318e770891"),
 		crypto.Keccak256Hash(code), "the published code hash of Multicall3")
 	assert.Equal(t, evmtest.Multicall3CodeHash(), crypto.Keccak256Hash(code))
-	assert.Equal(t, common.HexToAddress("0xcA11bde05977b3631167028862bE2a173976CA11"), evmtest.Multicall3())
+	assert.Equal(t, common.HexToAddress("0xcA11bde05977b3631167028862bE2a173976CA11"), evm.Multicall3Address())
 
 	// The pre-signed transaction of the mds1/multicall3 README: its sender
 	// at nonce 0 creates the contract at the canonical address, and its
@@ -40,7 +40,7 @@ func TestMulticall3CodeIsCanonical(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, common.HexToAddress("0x05f32B3cC3888453ff71B01135B34FF8e41263F2"), from, "the deployer the README names")
 	assert.Nil(t, tx.To(), "a contract creation")
-	assert.Equal(t, evmtest.Multicall3(), crypto.CreateAddress(from, tx.Nonce()))
+	assert.Equal(t, evm.Multicall3Address(), crypto.CreateAddress(from, tx.Nonce()))
 	created, err := client(t, shared(t)).Call(t.Context(), evm.CallMsg{Create: true, Data: tx.Data(), Gas: tx.Gas()}, evm.Latest)
 	require.NoError(t, err)
 	assert.Equal(t, hex.EncodeToString(created), hex.EncodeToString(code))
@@ -49,19 +49,19 @@ func TestMulticall3CodeIsCanonical(t *testing.T) {
 // Every chain has Multicall3 in genesis; WithoutMulticall3 leaves it out.
 func TestMulticall3InGenesis(t *testing.T) {
 	c := client(t, shared(t))
-	code, err := c.Code(t.Context(), evmtest.Multicall3(), evm.BlockNumber(0))
+	code, err := c.Code(t.Context(), evm.Multicall3Address(), evm.BlockNumber(0))
 	require.NoError(t, err)
 	assert.Equal(t, evmtest.Multicall3Code(), code)
 
 	// It runs: getChainId() answers the chain's id.
-	out, err := c.Call(t.Context(), evm.CallMsg{To: evmtest.Multicall3(), Data: common.FromHex("0x3408e470")}, evm.Latest)
+	out, err := c.Call(t.Context(), evm.CallMsg{To: evm.Multicall3Address(), Data: common.FromHex("0x3408e470")}, evm.Latest)
 	require.NoError(t, err)
 	assert.Equal(t, common.LeftPadBytes([]byte{0x05, 0x39}, 32), out, "chain id 1337")
 
 	without := client(t, fresh(t, evmtest.WithoutMulticall3(), evmtest.WithoutScenario()))
-	code, err = without.Code(t.Context(), evmtest.Multicall3(), evm.Latest)
+	code, err = without.Code(t.Context(), evm.Multicall3Address(), evm.Latest)
 	require.NoError(t, err)
 	assert.Empty(t, code)
-	_, err = without.Multicall(t.Context(), []evm.Call3{{Target: evmtest.Token()}}, evm.Latest)
+	_, err = without.Multicall(t.Context(), []evm.Call3{{Target: evmtest.Token()}}, evm.Latest, nil)
 	assert.ErrorIs(t, err, evm.ErrMulticallNotDeployed)
 }

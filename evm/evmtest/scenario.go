@@ -13,15 +13,15 @@ import (
 
 // The addresses the default scenario pays. Neither has code or a key.
 
-// Recipient returns the address that receives the value Forwarder() passes
+// recipient returns the address that receives the value forwarder() passes
 // on in the Transfer transaction.
-func Recipient() common.Address {
+func recipient() common.Address {
 	return common.HexToAddress("0x00000000000000000000000000000000000bEEF1")
 }
 
-// Beneficiary returns the address that receives the balance of the Child
+// beneficiary returns the address that receives the balance of the Child
 // destroyed in the SelfDestruct transaction.
-func Beneficiary() common.Address {
+func beneficiary() common.Address {
 	return common.HexToAddress("0x00000000000000000000000000000000000bEEF2")
 }
 
@@ -29,47 +29,50 @@ func Beneficiary() common.Address {
 // every call, so that no caller can change what another one, or the next
 // New, sees.
 
-// TransferValue returns the value of the Transfer transaction, forwarded
-// to Recipient: 1.5 ether, in wei.
-func TransferValue() *big.Int { return big.NewInt(15 * params.Ether / 10) }
+// transferValue returns the value of the Transfer transaction, forwarded
+// to recipient: 1.5 ether, in wei.
+func transferValue() *big.Int { return big.NewInt(15 * params.Ether / 10) }
 
-// CreateValue returns the value the CREATE child is made with, and later
-// sends to Beneficiary: 0.25 ether, in wei.
-func CreateValue() *big.Int { return big.NewInt(params.Ether / 4) }
+// createValue returns the value the CREATE child is made with, and later
+// sends to beneficiary: 0.25 ether, in wei.
+func createValue() *big.Int { return big.NewInt(params.Ether / 4) }
 
-// TokenTransferAmount returns what Holder sends to Accounts()[1] in the
+// tokenTransferAmount returns what Holder sends to Accounts()[1] in the
 // TokenTransfer transaction, in the token's smallest unit: 34.567891 LUSD,
 // leaving Holder 1200 LUSD.
-func TokenTransferAmount() *big.Int { return big.NewInt(34_567_891) }
+func tokenTransferAmount() *big.Int { return big.NewInt(34_567_891) }
 
-// Create2Salt returns the salt of the CREATE2 child.
-func Create2Salt() common.Hash { return crypto.Keccak256Hash([]byte("nodeaccess evmtest salt")) }
+// create2Salt returns the salt of the CREATE2 child.
+func create2Salt() common.Hash { return crypto.Keccak256Hash([]byte("nodeaccess evmtest salt")) }
 
 // Scenario is the default scenario: five transactions signed by Holder, one
 // per block in blocks 1 to 5, so that ots_getInternalOperations has every
-// operation type to list. Their hashes are the same on every run.
+// operation type to list. Their hashes are the same on every run, and each
+// ScenarioTx holds what the node lists for it.
 type Scenario struct {
-	// Transfer (block 1) calls Forwarder.forward(Recipient) with
-	// TransferValue(): one Transfer from Forwarder to Recipient.
+	// Transfer (block 1) sends 1.5 ether to a forwarding contract (at
+	// 0x000000000000000000000000000000000000F044), which passes it on with
+	// a CALL to 0x00000000000000000000000000000000000bEEF1: one Transfer.
 	Transfer ScenarioTx
-	// Create (block 2) calls Factory.create() with CreateValue(): one Create
-	// from Factory to Created.
+	// Create (block 2) has a factory contract (at
+	// 0x000000000000000000000000000000000000FAC7) make a child contract
+	// with CREATE and 0.25 ether: one Create from the factory to Created.
 	Create ScenarioTx
-	// Create2 (block 3) calls Factory.create2(Create2Salt) with no value: one
-	// Create2 from Factory to Created2, value 0 (Erigon lists zero-value
-	// creations).
+	// Create2 (block 3) has the factory make a child with CREATE2 and no
+	// value: one Create2 from the factory to Created2, value 0 (Erigon
+	// lists zero-value creations).
 	Create2 ScenarioTx
-	// SelfDestruct (block 4) calls Created's destroy(Beneficiary): one
-	// SelfDestruct from Created to Beneficiary with CreateValue().
+	// SelfDestruct (block 4) has Created destroy itself in favour of
+	// 0x00000000000000000000000000000000000bEEF2: one SelfDestruct from
+	// Created to that address with its 0.25 ether.
 	SelfDestruct ScenarioTx
-	// TokenTransfer (block 5) calls Token.transfer(Accounts()[1],
-	// TokenTransferAmount()): an ERC-20 transfer moves no ether, so it has
-	// no internal operations (an empty list).
+	// TokenTransfer (block 5) sends 34.567891 LUSD of Token from Holder to
+	// Accounts()[1], leaving Holder 1200 LUSD: an ERC-20 transfer moves no
+	// ether, so it has no internal operations (an empty list).
 	TokenTransfer ScenarioTx
-	// Created is the Child made by CREATE: crypto.CreateAddress(Factory, 0).
+	// Created is the child made by CREATE.
 	Created common.Address
-	// Created2 is the Child made by CREATE2:
-	// crypto.CreateAddress2(Factory, Create2Salt, keccak256(ChildInitCode(Holder))).
+	// Created2 is the child made by CREATE2.
 	Created2 common.Address
 }
 
@@ -110,12 +113,12 @@ func (sc Scenario) clone() Scenario {
 func (s *Server) runScenario(ctx context.Context) (Scenario, error) {
 	holder := devAccounts[0]
 	var sc Scenario
-	factoryNonce, err := s.ec.NonceAt(ctx, Factory(), nil)
+	factoryNonce, err := s.ec.NonceAt(ctx, factory(), nil)
 	if err != nil {
 		return sc, fmt.Errorf("evmtest: scenario: %w", err)
 	}
-	sc.Created = crypto.CreateAddress(Factory(), factoryNonce)
-	sc.Created2 = crypto.CreateAddress2(Factory(), Create2Salt(), crypto.Keccak256(ChildInitCode(holder.Address)))
+	sc.Created = crypto.CreateAddress(factory(), factoryNonce)
+	sc.Created2 = crypto.CreateAddress2(factory(), create2Salt(), crypto.Keccak256(childInitCode(holder.Address)))
 
 	steps := []struct {
 		name  string
@@ -125,15 +128,15 @@ func (s *Server) runScenario(ctx context.Context) (Scenario, error) {
 		data  []byte
 		ops   []evm.InternalOperation
 	}{
-		{"transfer", &sc.Transfer, Forwarder(), TransferValue(), pack(ForwarderABI().Pack("forward", Recipient())),
-			[]evm.InternalOperation{{Type: evm.Transfer, From: Forwarder(), To: Recipient(), Value: TransferValue()}}},
-		{"create", &sc.Create, Factory(), CreateValue(), pack(FactoryABI().Pack("create")),
-			[]evm.InternalOperation{{Type: evm.Create, From: Factory(), To: sc.Created, Value: CreateValue()}}},
-		{"create2", &sc.Create2, Factory(), nil, pack(FactoryABI().Pack("create2", Create2Salt())),
-			[]evm.InternalOperation{{Type: evm.Create2, From: Factory(), To: sc.Created2, Value: new(big.Int)}}},
-		{"selfdestruct", &sc.SelfDestruct, sc.Created, nil, pack(ChildABI().Pack("destroy", Beneficiary())),
-			[]evm.InternalOperation{{Type: evm.SelfDestruct, From: sc.Created, To: Beneficiary(), Value: CreateValue()}}},
-		{"token transfer", &sc.TokenTransfer, Token(), nil, pack(TokenABI().Pack("transfer", devAccounts[1].Address, TokenTransferAmount())),
+		{"transfer", &sc.Transfer, forwarder(), transferValue(), pack(forwarderABI().Pack("forward", recipient())),
+			[]evm.InternalOperation{{Type: evm.Transfer, From: forwarder(), To: recipient(), Value: transferValue()}}},
+		{"create", &sc.Create, factory(), createValue(), pack(factoryABI().Pack("create")),
+			[]evm.InternalOperation{{Type: evm.Create, From: factory(), To: sc.Created, Value: createValue()}}},
+		{"create2", &sc.Create2, factory(), nil, pack(factoryABI().Pack("create2", create2Salt())),
+			[]evm.InternalOperation{{Type: evm.Create2, From: factory(), To: sc.Created2, Value: new(big.Int)}}},
+		{"selfdestruct", &sc.SelfDestruct, sc.Created, nil, pack(childABI().Pack("destroy", beneficiary())),
+			[]evm.InternalOperation{{Type: evm.SelfDestruct, From: sc.Created, To: beneficiary(), Value: createValue()}}},
+		{"token transfer", &sc.TokenTransfer, Token(), nil, pack(TokenABI().Pack("transfer", devAccounts[1].Address, tokenTransferAmount())),
 			[]evm.InternalOperation{}},
 	}
 	for _, st := range steps {

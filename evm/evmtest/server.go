@@ -13,6 +13,7 @@ import (
 	"github.com/ethereum/go-ethereum/rpc"
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/evm"
+	"github.com/nodeaccess/nodeaccess/evm/evmtest/internal/node"
 	"github.com/nodeaccess/nodeaccess/nodeaccesstest"
 )
 
@@ -23,7 +24,7 @@ import (
 type Server struct {
 	*nodeaccesstest.Server
 
-	chain    *chain
+	chain    *node.Chain
 	ec       *ethclient.Client
 	scenario Scenario
 
@@ -38,16 +39,7 @@ type Server struct {
 // (Transact, SendTransaction, AdjustTime, Revert) once Close has been
 // called. Commit, which returns no error, panics instead. It also matches
 // nodeaccess.ErrUnavailable (errors.Is): the server no longer serves.
-var ErrClosed error = &closedError{"evmtest: Server closed"}
-
-// closedError is ErrClosed (a type with a field: pointers to distinct
-// zero-size values may compare equal).
-type closedError struct{ msg string }
-
-func (e *closedError) Error() string { return e.msg }
-
-// Is matches nodeaccess.ErrUnavailable.
-func (*closedError) Is(target error) bool { return target == nodeaccess.ErrUnavailable }
+var ErrClosed = fmt.Errorf("evmtest: Server closed: %w", nodeaccess.ErrUnavailable)
 
 // Option configures New.
 type Option func(*settings) error
@@ -74,10 +66,11 @@ func WithKey(key string) Option {
 // WithAlloc adds accounts and contracts to the genesis: code, storage,
 // balances and nonces of your own (see TokenAccount for a token with
 // balances of your choice). An address that is also a default one (the
-// funded accounts, Token, Forwarder, Factory) takes the account given here;
-// the default scenario needs Holder's ether and the genesis contracts, so
-// replacing those makes New fail unless WithoutScenario is given too.
-// Several WithAlloc options add up, the later winning on conflict.
+// funded accounts, Token, the scenario's contracts) takes the account given
+// here; the default scenario needs Holder's ether and the genesis
+// contracts, so replacing those makes New fail unless WithoutScenario is
+// given too. Several WithAlloc options add up, the later winning on
+// conflict.
 func WithAlloc(alloc types.GenesisAlloc) Option {
 	return func(s *settings) error {
 		if s.alloc == nil {
@@ -101,9 +94,10 @@ func WithoutScenario() Option {
 }
 
 // New starts a local EVM node on 127.0.0.1 at a free port. The chain holds
-// the genesis contracts (Token, Forwarder, Factory), the funded Accounts
-// and what WithAlloc adds, and, unless WithoutScenario is given, the default
-// scenario's five transactions in blocks 1 to 5 (see Scenario).
+// the genesis contracts (Token, Multicall3 and the scenario's contracts),
+// the funded Accounts and what WithAlloc adds, and, unless WithoutScenario
+// is given, the default scenario's five transactions in blocks 1 to 5 (see
+// Scenario).
 func New(opts ...Option) (*Server, error) {
 	var set settings
 	for _, o := range opts {
@@ -114,18 +108,18 @@ func New(opts ...Option) (*Server, error) {
 			return nil, err
 		}
 	}
-	c, err := newChain(set.alloc)
+	c, err := node.New(genesisAlloc(set.alloc))
 	if err != nil {
 		return nil, err
 	}
-	base, err := nodeaccesstest.Start(set.key, WriteError)
+	base, err := nodeaccesstest.Start(set.key, writeError)
 	if err != nil {
-		c.close()
+		c.Close()
 		return nil, fmt.Errorf("evmtest: %w", err)
 	}
-	base.Handle("POST /{key}", c.rpc)
-	base.Handle("POST /{key}/evm", c.rpc)
-	s := &Server{Server: base, chain: c, ec: ethclient.NewClient(rpc.DialInProc(c.rpc))}
+	base.Handle("POST /{key}", c.RPC())
+	base.Handle("POST /{key}/evm", c.RPC())
+	s := &Server{Server: base, chain: c, ec: ethclient.NewClient(rpc.DialInProc(c.RPC()))}
 	if !set.noScenario {
 		if s.scenario, err = s.runScenario(context.Background()); err != nil {
 			s.Close()
@@ -146,7 +140,7 @@ func (s *Server) Close() {
 	s.mu.Unlock()
 	s.closeOnce.Do(func() {
 		s.ec.Close()
-		s.chain.close()
+		s.chain.Close()
 	})
 }
 
@@ -186,14 +180,14 @@ func (s *Server) EthClient() *ethclient.Client { return s.ec }
 // server was started WithoutScenario.
 func (s *Server) Scenario() Scenario { return s.scenario.clone() }
 
-// WriteError is the server's nodeaccesstest.ErrorWriter: a JSON-RPC 2.0
+// writeError is the server's nodeaccesstest.ErrorWriter: a JSON-RPC 2.0
 // error object with "id": null and Content-Type application/json, as
 // JSON-RPC providers answer requests they refuse before reading them. The
 // code is -32005 ("limit exceeded", EIP-1474) for 429 and -32000 for every
 // other status; the message is msg:
 //
 //	{"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"invalid access key"}}
-func WriteError(w http.ResponseWriter, _ *http.Request, status int, msg string) {
+func writeError(w http.ResponseWriter, _ *http.Request, status int, msg string) {
 	code := -32000
 	if status == http.StatusTooManyRequests {
 		code = -32005

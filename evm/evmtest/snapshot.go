@@ -32,7 +32,7 @@ func (sn Snapshot) Block() uint64 {
 func (s *Server) Snapshot() Snapshot {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	bc := s.chain.bc
+	bc := s.chain.BlockChain()
 	return Snapshot{srv: s, head: bc.CurrentBlock(), safe: bc.CurrentSafeBlock(), finalized: bc.CurrentFinalBlock()}
 }
 
@@ -65,8 +65,8 @@ func (s *Server) Revert(snap Snapshot) error {
 	if s.closed {
 		return ErrClosed
 	}
-	bc := s.chain.bc
-	pool := s.chain.pool
+	bc := s.chain.BlockChain()
+	pool := s.chain.TxPool()
 	if bc.CurrentBlock().Hash() != snap.head.Hash() {
 		// go-ethereum's SimulatedBeacon.Fork would refuse while a
 		// transaction waits in the pool, and one can arrive at any moment

@@ -46,10 +46,10 @@ func (s *Server) Commit() common.Hash {
 // commit seals a block at the wall clock's time and returns its hash. The
 // caller holds mu.
 func (s *Server) commit() (common.Hash, error) {
-	if err := s.chain.seal(uint64(time.Now().Unix())); err != nil {
+	if err := s.chain.Seal(uint64(time.Now().Unix())); err != nil {
 		return common.Hash{}, err
 	}
-	return s.chain.bc.CurrentBlock().Hash(), nil
+	return s.chain.BlockChain().CurrentBlock().Hash(), nil
 }
 
 // SendTransaction adds a signed transaction to the pool; the next Commit

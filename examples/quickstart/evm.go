@@ -71,9 +71,9 @@ func evmClients(getenv func(string) string) (t evmTarget, stop func(), err error
 		}
 	}
 	if s := getenv("NODEACCESS_EVM_TX"); s != "" {
-		h, err := evm.ParseHash(s)
-		if err != nil {
-			return t, nil, fmt.Errorf("NODEACCESS_EVM_TX: %w", err)
+		var h common.Hash // UnmarshalText takes exactly 0x and 64 hex digits
+		if err := h.UnmarshalText([]byte(s)); err != nil {
+			return t, nil, fmt.Errorf("NODEACCESS_EVM_TX: %q is not a transaction hash: %w", s, err)
 		}
 		t.txs = []common.Hash{h}
 	}

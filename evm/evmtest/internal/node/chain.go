@@ -1,4 +1,8 @@
-package evmtest
+// Package node is the chain behind evmtest.Server: go-ethereum's
+// blockchain, state, EVM, transaction pool and block builder in memory,
+// and the JSON-RPC services a node-access service's node answers (eth, net,
+// web3, ots), without go-ethereum's node around them.
+package node
 
 import (
 	"errors"
@@ -21,10 +25,6 @@ import (
 	"github.com/ethereum/go-ethereum/rpc"
 	"github.com/ethereum/go-ethereum/version"
 )
-
-// ChainID is the chain id of every Server's chain (go-ethereum's simulated
-// backend's).
-const ChainID = 1337
 
 // The settings of a go-ethereum node that the chain and its JSON-RPC server
 // take over (go-ethereum's node.DefaultConfig and ethconfig.Defaults), so
@@ -50,14 +50,14 @@ const (
 	devEpochLength = 32
 )
 
-// chain is a go-ethereum chain without the node around it: a BlockChain on
+// Chain is a go-ethereum chain without the node around it: a BlockChain on
 // an in-memory database (hash scheme, archive: every block's state stays),
 // go-ethereum's transaction pool and block builder (miner), its gas price
 // oracle, and a JSON-RPC server holding our own eth, net, web3 and ots
-// services. Nothing listens: the RPC server is served over the Server's own
-// HTTP, so the access key check is the Server's. Blocks are sealed as
+// services. Nothing listens: the RPC server is served over evmtest's own
+// HTTP, so the access key check is evmtest's. Blocks are sealed as
 // go-ethereum's simulated beacon seals them (seal.go).
-type chain struct {
+type Chain struct {
 	bc     *core.BlockChain
 	pool   *txpool.TxPool
 	miner  *miner.Miner
@@ -67,31 +67,19 @@ type chain struct {
 	clientVersion string
 
 	// lastBlockTime is the time of the latest block sealed (dropped ones
-	// included); the next one is later. Under Server.mu.
+	// included); the next one is later. Under the caller's lock.
 	lastBlockTime uint64
 }
 
-// genesisAlloc is the genesis's accounts: the system contracts of the forks
-// the dev chain starts on, then the genesis contracts (Token, Forwarder,
-// Factory, ...), then the funded accounts, then the user's (the user's win
-// on conflict).
-func genesisAlloc(user types.GenesisAlloc) types.GenesisAlloc {
-	alloc := core.SystemContractAllocs()
-	maps.Copy(alloc, genesisContracts())
-	for _, a := range devAccounts {
-		alloc[a.Address] = types.Account{Balance: AccountBalance()}
-	}
-	maps.Copy(alloc, user)
-	return alloc
-}
-
-// newChain builds the chain at its genesis, with the user's alloc over the
-// genesis contracts and accounts.
-func newChain(alloc types.GenesisAlloc) (*chain, error) {
+// New builds the chain at its genesis: the system contracts of the forks
+// the dev chain starts on, then alloc (which wins on conflict).
+func New(alloc types.GenesisAlloc) (*Chain, error) {
+	all := core.SystemContractAllocs()
+	maps.Copy(all, alloc)
 	genesis := &core.Genesis{
 		Config:   params.AllDevChainProtocolChanges,
 		GasLimit: gasCeil,
-		Alloc:    genesisAlloc(alloc),
+		Alloc:    all,
 	}
 	conf := core.DefaultConfig()
 	// An archive node, as node-access services run: the state of every
@@ -110,7 +98,7 @@ func newChain(alloc types.GenesisAlloc) (*chain, error) {
 	if err != nil {
 		return nil, fmt.Errorf("evmtest: blockchain: %w", err)
 	}
-	c := &chain{bc: bc, lastBlockTime: bc.CurrentBlock().Time}
+	c := &Chain{bc: bc, lastBlockTime: bc.CurrentBlock().Time}
 	// The pool as eth.New makes it, without the blob pool: blob
 	// transactions are refused.
 	poolConf := legacypool.DefaultConfig
@@ -141,34 +129,37 @@ func newChain(alloc types.GenesisAlloc) (*chain, error) {
 	c.clientVersion = fmt.Sprintf("Geth/evmtest/v%d.%d.%d-%s/%s-%s/%s", version.Major, version.Minor, version.Patch, version.Meta,
 		runtime.GOOS, runtime.GOARCH, runtime.Version())
 	if err := c.registerRPC(); err != nil {
-		c.close()
+		c.Close()
 		return nil, err
 	}
 	return c, nil
 }
 
 // BlockChain and TxPool make the chain the miner's Backend.
-func (c *chain) BlockChain() *core.BlockChain { return c.bc }
+func (c *Chain) BlockChain() *core.BlockChain { return c.bc }
 
 // TxPool returns the chain's transaction pool (the miner's Backend).
-func (c *chain) TxPool() *txpool.TxPool { return c.pool }
+func (c *Chain) TxPool() *txpool.TxPool { return c.pool }
+
+// RPC returns the chain's JSON-RPC server (an http.Handler).
+func (c *Chain) RPC() *rpc.Server { return c.rpc }
 
 // config returns the chain's configuration.
-func (c *chain) config() *params.ChainConfig { return c.bc.Config() }
+func (c *Chain) config() *params.ChainConfig { return c.bc.Config() }
 
 // chainID returns the chain id as a big.Int.
-func (c *chain) chainID() *big.Int { return c.config().ChainID }
+func (c *Chain) chainID() *big.Int { return c.config().ChainID }
 
 // registerRPC builds the JSON-RPC server with go-ethereum's node limits: the
 // eth, net, web3 and ots services. A provider's node serves these and keeps
 // admin, debug, miner and txpool to itself.
-func (c *chain) registerRPC() error {
+func (c *Chain) registerRPC() error {
 	c.rpc = rpc.NewServer()
 	c.rpc.SetBatchLimits(batchRequestLimit, batchResponseMaxSize)
 	c.rpc.SetHTTPBodyLimit(httpBodyLimit)
 	apis := []rpc.API{
 		{Namespace: "eth", Service: &ethAPI{c: c}},
-		{Namespace: "net", Service: &netAPI{}},
+		{Namespace: "net", Service: &netAPI{chainID: c.chainID()}},
 		{Namespace: "web3", Service: &web3API{version: c.clientVersion}},
 		{Namespace: "ots", Service: &otsAPI{c: c}},
 	}
@@ -180,8 +171,8 @@ func (c *chain) registerRPC() error {
 	return nil
 }
 
-// close stops the RPC server, the pool and the chain.
-func (c *chain) close() {
+// Close stops the RPC server, the pool and the chain.
+func (c *Chain) Close() {
 	if c.rpc != nil {
 		c.rpc.Stop()
 	}
@@ -198,7 +189,7 @@ var errHeaderNotFound = errors.New("header not found")
 // finalizes when number is the head: the last multiple of devEpochLength
 // before it (number itself when it is one), or nil when the chain does not
 // have that block.
-func (c *chain) finalizedHash(number uint64) *common.Hash {
+func (c *Chain) finalizedHash(number uint64) *common.Hash {
 	var fin uint64
 	if number%devEpochLength == 0 {
 		fin = number

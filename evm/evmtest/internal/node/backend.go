@@ -1,4 +1,4 @@
-package evmtest
+package node
 
 import (
 	"context"
@@ -23,7 +23,7 @@ import (
 
 // headerByNumber returns the header n selects, nil when the chain has no
 // such block.
-func (c *chain) headerByNumber(n rpc.BlockNumber) (*types.Header, error) {
+func (c *Chain) headerByNumber(n rpc.BlockNumber) (*types.Header, error) {
 	switch n {
 	case rpc.PendingBlockNumber:
 		block, _, _ := c.miner.Pending()
@@ -51,7 +51,7 @@ func (c *chain) headerByNumber(n rpc.BlockNumber) (*types.Header, error) {
 
 // blockByNumber returns the block n selects, nil when the chain has no such
 // block.
-func (c *chain) blockByNumber(n rpc.BlockNumber) (*types.Block, error) {
+func (c *Chain) blockByNumber(n rpc.BlockNumber) (*types.Block, error) {
 	if n == rpc.PendingBlockNumber {
 		block, _, _ := c.miner.Pending()
 		if block == nil {
@@ -68,7 +68,7 @@ func (c *chain) blockByNumber(n rpc.BlockNumber) (*types.Block, error) {
 
 // stateAndHeader returns the state after the block bnh selects, and its
 // header (for "pending", the pending block's), with go-ethereum's errors.
-func (c *chain) stateAndHeader(bnh rpc.BlockNumberOrHash) (*state.StateDB, *types.Header, error) {
+func (c *Chain) stateAndHeader(bnh rpc.BlockNumberOrHash) (*state.StateDB, *types.Header, error) {
 	var header *types.Header
 	if n, ok := bnh.Number(); ok {
 		if n == rpc.PendingBlockNumber {
@@ -108,7 +108,7 @@ func (c *chain) stateAndHeader(bnh rpc.BlockNumberOrHash) (*state.StateDB, *type
 // of block runs (the block's system calls and the transactions before it
 // applied on its parent's state), the block's EVM context and the
 // transaction, as go-ethereum's tracers get them.
-func (c *chain) stateAtTransaction(ctx context.Context, block *types.Block, index int) (*types.Transaction, vm.BlockContext, *state.StateDB, error) {
+func (c *Chain) stateAtTransaction(ctx context.Context, block *types.Block, index int) (*types.Transaction, vm.BlockContext, *state.StateDB, error) {
 	if block.NumberU64() == 0 {
 		return nil, vm.BlockContext{}, nil, errors.New("no transaction in genesis")
 	}
@@ -144,7 +144,7 @@ func (c *chain) stateAtTransaction(ctx context.Context, block *types.Block, inde
 }
 
 // oracleBackend is the chain as go-ethereum's gas price oracle reads it.
-type oracleBackend struct{ c *chain }
+type oracleBackend struct{ c *Chain }
 
 // HeaderByNumber returns the header n selects.
 func (b oracleBackend) HeaderByNumber(_ context.Context, n rpc.BlockNumber) (*types.Header, error) {

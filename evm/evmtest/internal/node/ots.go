@@ -1,4 +1,4 @@
-package evmtest
+package node
 
 import (
 	"context"
@@ -16,7 +16,7 @@ import (
 
 // otsAPI is the part of Otterscan's ots namespace the server answers:
 // ots_getInternalOperations, as Erigon computes it.
-type otsAPI struct{ c *chain }
+type otsAPI struct{ c *Chain }
 
 // internalOperation is one entry of ots_getInternalOperations' result, in
 // Erigon's JSON: {"type":0,"from":"0x…","to":"0x…","value":"0x…"}.

@@ -1,4 +1,4 @@
-package evmtest
+package node
 
 import (
 	"encoding/json"

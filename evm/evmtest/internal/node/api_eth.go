@@ -1,4 +1,4 @@
-package evmtest
+package node
 
 import (
 	"context"
@@ -26,7 +26,7 @@ import (
 // results and errors (its internal/ethapi). Registered with rpc.Server,
 // each exported method is served as eth_<name with a lower-case first
 // letter>.
-type ethAPI struct{ c *chain }
+type ethAPI struct{ c *Chain }
 
 // ChainId is eth_chainId.
 func (api *ethAPI) ChainId() *hexutil.Big { return (*hexutil.Big)(api.c.chainID()) }
@@ -402,10 +402,10 @@ func (api *ethAPI) EstimateGas(ctx context.Context, args callArgs, block *rpc.Bl
 
 // netAPI is the net namespace as a go-ethereum node without peers serves
 // it.
-type netAPI struct{}
+type netAPI struct{ chainID *big.Int }
 
 // Version is net_version: the network id, the chain id.
-func (netAPI) Version() string { return fmt.Sprint(ChainID) }
+func (n netAPI) Version() string { return n.chainID.String() }
 
 // Listening is net_listening: true, as go-ethereum answers.
 func (netAPI) Listening() bool { return true }

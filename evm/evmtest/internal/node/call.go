@@ -1,4 +1,4 @@
-package evmtest
+package node
 
 import (
 	"context"
@@ -332,7 +332,7 @@ func newRevertError(data []byte) *revertError {
 // doCall runs args on statedb at header, with the overrides, as
 // go-ethereum's eth_call does: a base fee of 0 when the call pays no gas
 // price, the gas cap, the timeout.
-func (c *chain) doCall(ctx context.Context, args callArgs, statedb *state.StateDB, header *types.Header, so stateOverride, bo *blockOverride) (*core.ExecutionResult, error) {
+func (c *Chain) doCall(ctx context.Context, args callArgs, statedb *state.StateDB, header *types.Header, so stateOverride, bo *blockOverride) (*core.ExecutionResult, error) {
 	blockCtx := core.NewEVMBlockContext(header, c.bc, nil)
 	if bo != nil {
 		if err := bo.apply(&blockCtx); err != nil {

@@ -1,4 +1,4 @@
-package evmtest
+package node
 
 import (
 	"context"
@@ -21,8 +21,8 @@ import (
 // sets it canonical, the new head is safe, and the finalized block is the
 // last one whose number is a multiple of 32. The block's timestamp is
 // timestamp, or one second after the latest block sealed when that is not
-// earlier. The caller holds Server.mu.
-func (c *chain) seal(timestamp uint64) error {
+// earlier. The caller keeps other changes of the chain out meanwhile.
+func (c *Chain) Seal(timestamp uint64) error {
 	if timestamp <= c.lastBlockTime {
 		timestamp = c.lastBlockTime + 1
 	}
@@ -74,9 +74,9 @@ func (c *chain) seal(timestamp uint64) error {
 	return nil
 }
 
-// pendingCount returns how many transactions wait in the pool, ready to be
+// PendingCount returns how many transactions wait in the pool, ready to be
 // mined.
-func (c *chain) pendingCount() int {
+func (c *Chain) PendingCount() int {
 	pending, _ := c.pool.Pending(txpool.PendingFilter{})
 	n := 0
 	for _, txs := range pending {

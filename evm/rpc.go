@@ -1,0 +1,199 @@
+package evm
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"reflect"
+
+	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/internal/transport"
+)
+
+// opCall is eth_call's method name.
+const opCall = "eth_call"
+
+// CallContext sends one call of any JSON-RPC method, with args as its
+// params, and decodes its result into result, as go-ethereum's
+// rpc.Client.CallContext does: each argument is encoded with
+// encoding/json (an address, a hexutil.Big, a Block such as evm.Latest or
+// evm.BlockNumber(n)), and the result is decoded with encoding/json into
+// result, which must be a non-nil pointer or nil (the result is then
+// dropped). A JSON null result leaves result as encoding/json does (a
+// pointer it points to becomes nil). It is how to call what this package
+// does not type:
+//
+//	var bal hexutil.Big
+//	err := c.CallContext(ctx, &bal, "eth_getBalance", holder, evm.Latest)
+//
+// The call goes through the same transport as every typed call: the key in
+// the path, retries, hooks (whose Op is the method), the budget, errors
+// with the key masked. It costs the method's request units: 1 unless
+// nodeaccess.WithCost names the method. An eth_call sent this way is
+// charged as Call charges it (CostArchiveCall at an old block; a block
+// argument that is neither a Block nor a string ParseBlock reads is
+// counted as archive, so that the count is never too low), and a revert
+// is a *RevertError, as from Call.
+//
+// An empty method name, one with a character other than ASCII letters,
+// digits, '_' and '.' or one that holds the access key, a result that is
+// not a pointer, or an argument that encoding/json cannot encode is an
+// *nodeaccess.InputError, and nothing is sent. An error object in the answer is a *nodeaccess.RPCError; a result
+// that does not decode into result is an error matching
+// nodeaccess.ErrInvalidResponse.
+func (c *Client) CallContext(ctx context.Context, result any, method string, args ...any) error {
+	op := opName(method)
+	if err := c.keyInMethod(method); err != nil {
+		return c.t.Wrap("rpc", err)
+	}
+	if result != nil {
+		if v := reflect.ValueOf(result); v.Kind() != reflect.Pointer || v.IsNil() {
+			return c.t.Wrap(op, &nodeaccess.InputError{Arg: "result", Reason: fmt.Sprintf("%T is not a non-nil pointer for the result to be decoded into", result)})
+		}
+	}
+	params, block, err := anyParams(method, args)
+	if err != nil {
+		return c.t.Wrap(op, c.maskInput(err))
+	}
+	units := 0 // the method's cost
+	if method == opCall {
+		units = c.callUnits(ctx, block)
+	}
+	res, err := c.t.CallRPC(ctx, &transport.RPC{Op: op, Target: c.target, Method: method, Params: params, Units: units})
+	if err != nil {
+		if method == opCall {
+			err = asRevert(err, c.t.Mask)
+		}
+		return c.t.Wrap(op, err)
+	}
+	defer res.Release()
+	if result == nil {
+		return nil
+	}
+	if err := json.Unmarshal(res.Raw, result); err != nil {
+		return c.t.Wrap(op, c.t.InvalidBody(&res.Response, fmt.Errorf("%s result: %w", op, err)))
+	}
+	return nil
+}
+
+// opName is the operation name of a call of method: the method, or "rpc"
+// when it is not a valid method name.
+func opName(method string) string {
+	if checkMethod(method) != nil {
+		return "rpc"
+	}
+	return method
+}
+
+// checkMethod refuses a method name that is empty or has a character
+// other than ASCII letters, digits, '_' and '.' (what JSON-RPC method names
+// are made of, on every node this package knows).
+func checkMethod(method string) error {
+	if method == "" {
+		return &nodeaccess.InputError{Arg: "method", Reason: "empty JSON-RPC method name"}
+	}
+	for i := 0; i < len(method); i++ {
+		ch := method[i]
+		if !(ch >= 'a' && ch <= 'z' || ch >= 'A' && ch <= 'Z' || ch >= '0' && ch <= '9' || ch == '_' || ch == '.') {
+			return &nodeaccess.InputError{Arg: "method", Reason: fmt.Sprintf("JSON-RPC method name %q has %q at byte %d: only ASCII letters, digits, '_' and '.' are allowed", method, rune(ch), i)}
+		}
+	}
+	return nil
+}
+
+// anyParams checks method and encodes args as a JSON array (no args: []).
+// For an eth_call it also returns the block the call reads, for its cost.
+// An error is an *nodeaccess.InputError; nothing is to be sent.
+func anyParams(method string, args []any) (params []byte, block Block, err error) {
+	if err := checkMethod(method); err != nil {
+		return nil, nil, err
+	}
+	params = append(make([]byte, 0, 64), '[')
+	for i, a := range args {
+		if i > 0 {
+			params = append(params, ',')
+		}
+		b, err := json.Marshal(a)
+		if err != nil {
+			return nil, nil, &nodeaccess.InputError{Arg: fmt.Sprintf("args[%d]", i), Reason: fmt.Sprintf("%T cannot be encoded as JSON: %v", a, err)}
+		}
+		params = append(params, b...)
+	}
+	params = append(params, ']')
+	if method == opCall {
+		block = callBlockArg(args)
+	}
+	return params, block, nil
+}
+
+// archiveBlock stands for a block an eth_call's cost cannot place on the
+// chain: callUnits counts it as archive, as it counts a block hash.
+var archiveBlock Block = BlockHash{}
+
+// callBlockArg returns the block of an eth_call's args, for its cost: the
+// second argument when it is a Block or a string ParseBlock reads, Latest
+// when there is none, and otherwise archiveBlock.
+func callBlockArg(args []any) Block {
+	if len(args) < 2 {
+		return Latest
+	}
+	switch b := args[1].(type) {
+	case nil:
+		return Latest
+	case Tag:
+		return b
+	case BlockNumber:
+		return b
+	case BlockHash:
+		return b
+	case string:
+		if p, err := ParseBlock(b); err == nil {
+			return p
+		}
+	}
+	return archiveBlock
+}
+
+// decodeJSON decodes a result with encoding/json.
+func decodeJSON[T any](raw []byte) (T, error) {
+	var v T
+	err := json.Unmarshal(raw, &v)
+	return v, err
+}
+
+// keyInMethod refuses a method name that holds the access key (a mistake:
+// the name would carry the key into the body, hooks and errors).
+func (c *Client) keyInMethod(method string) error {
+	if c.t.Mask(method) != method {
+		return &nodeaccess.InputError{Arg: "method", Reason: "the JSON-RPC method name holds the access key"}
+	}
+	return nil
+}
+
+// maskInput returns an *nodeaccess.InputError with the key masked in its
+// text (a method name or a value the caller gave may hold it); other
+// errors pass unchanged.
+func (c *Client) maskInput(err error) error {
+	if ie, ok := err.(*nodeaccess.InputError); ok {
+		return &nodeaccess.InputError{Arg: c.t.Mask(ie.Arg), Reason: c.t.Mask(ie.Reason)}
+	}
+	return err
+}
+
+// rpc sends one JSON-RPC call to the client's endpoint and decodes its result
+// with decode; a decoding failure is an ErrInvalidResponse error that shows
+// the body. units is what each attempt costs, 0 for the method's cost (1
+// unless the user set one). Errors are returned unwrapped.
+func rpc[T any](ctx context.Context, c *Client, method string, params []byte, units int, decode func([]byte) (T, error)) (T, error) {
+	var zero T
+	res, err := c.t.CallRPC(ctx, &transport.RPC{Target: c.target, Method: method, Params: params, Units: units})
+	if err != nil {
+		return zero, err
+	}
+	defer res.Release()
+	v, err := decode(res.Raw)
+	if err != nil {
+		return zero, c.t.InvalidBody(&res.Response, fmt.Errorf("%s result: %w", method, err))
+	}
+	return v, nil
+}
