@@ -51,8 +51,8 @@
 // (1 turns retries off) and WithBackoff and WithMaxRetryAfter shape retries,
 // WithTimeout sets the per-attempt timeout, WithMaxResponseBytes caps bodies,
 // WithHook and WithLogger observe attempts (both get the caller's context,
-// for its trace and span ids), WithBudget, WithoutBudget and
-// WithCost spend a plan's request units, WithUserAgent adds to the
+// for its trace and span ids), WithBudget (nil turns an earlier one off)
+// and WithCost spend a plan's request units, WithUserAgent adds to the
 // User-Agent, and WithoutRPCIDCheck accepts JSON-RPC servers that do not echo
 // request ids. Chain packages add their own (such as evm.WithPathSuffix).
 // These configure a client once; calls take no options of their own, except
@@ -103,7 +103,8 @@
 // the callers it held queue again at the lowered rate (no burst when the
 // pause ends), and recovers by 1 % of the plan's rate per second (AIMD, as
 // TCP does), so that processes that share a plan each settle on a share of
-// it (two processes: 90 to 95 % of the plan together, see BudgetDecrease).
+// it (two processes were measured to spend 90 to 95 % of their plan
+// together).
 // A caller that gives up while it waits spends nothing. Limiter is the
 // budget's two-method contract, which a limiter shared by many processes (a
 // Redis-backed GCRA) can meet instead. Budget.Stats reports the units spent, the time callers

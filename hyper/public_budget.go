@@ -97,10 +97,7 @@ func publicOptions(cfg *config.Config, opts []config.Func) []config.Func {
 		l = v.(publicBudget).l
 	}
 	weights := nodeaccess.Options(nodeaccess.WithCost("allMids", WeightAllMids), nodeaccess.WithCost("userVaultEquities", WeightInfo))
-	budget := nodeaccess.WithoutBudget()
-	if l != nil {
-		budget = nodeaccess.WithBudget(l)
-	}
+	budget := nodeaccess.WithBudget(l) // nil: none
 	out := make([]config.Func, 0, len(opts)+2)
 	out = append(out, shared(weights))
 	out = append(out, opts...)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/internal/config"
 )
 
 // ErrorBodyCap is how much of a non-2xx body is kept in an HTTPError.
@@ -36,7 +37,7 @@ type Request struct {
 	// Accept defaults to application/json.
 	Accept string
 	// Timeout is the operation's default per-attempt timeout; the user's
-	// WithTimeout replaces it, and 0 means nodeaccess.DefaultTimeout.
+	// WithTimeout replaces it, and 0 means config.DefaultTimeout.
 	Timeout time.Duration
 	// MaxBytes is the operation's default body cap; the user's
 	// WithMaxResponseBytes replaces it, and 0 means the client's default.
@@ -228,7 +229,7 @@ func (c *Client) timeout(r *Request) time.Duration {
 	case r.Timeout > 0:
 		return r.Timeout
 	}
-	return nodeaccess.DefaultTimeout
+	return config.DefaultTimeout
 }
 
 // send sends req, whose URL holds the key, and returns its response or a

@@ -114,17 +114,17 @@ func (c *Client) applyDefaults() {
 	cfg := &c.cfg
 	c.attempts = cfg.MaxAttempts
 	if c.attempts == 0 {
-		c.attempts = nodeaccess.DefaultMaxAttempts
+		c.attempts = config.DefaultMaxAttempts
 	}
 	if cfg.BackoffBase == 0 {
-		cfg.BackoffBase, cfg.BackoffMax = nodeaccess.DefaultBackoffBase, nodeaccess.DefaultBackoffMax
+		cfg.BackoffBase, cfg.BackoffMax = config.DefaultBackoffBase, config.DefaultBackoffMax
 	}
 	if !cfg.MaxRetryAfterSet {
-		cfg.MaxRetryAfter = nodeaccess.DefaultMaxRetryAfter
+		cfg.MaxRetryAfter = config.DefaultMaxRetryAfter
 	}
 	c.userMaxBytes = cfg.MaxResponseBytes
 	if cfg.MaxResponseBytes == 0 {
-		cfg.MaxResponseBytes = nodeaccess.DefaultMaxResponseBytes
+		cfg.MaxResponseBytes = config.DefaultMaxResponseBytes
 	}
 	if h, ok := cfg.Hook.(func(context.Context, nodeaccess.Attempt)); ok {
 		c.hook = h
