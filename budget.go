@@ -87,8 +87,8 @@ const (
 // 1 % of the plan's rate per second until it reaches the plan's rate again
 // (additive increase, multiplicative decrease), and never falls below 1/64
 // of the plan's rate. Processes that share one plan, each with its own
-// Budget, so converge to a share of it: two such processes were measured
-// to spend 90 to 95 % of their plan together.
+// Budget, so converge to a share of it (bench/README.md measures two such
+// processes).
 //
 // The pause is bounded by the clients' WithMaxRetryAfter (30 s unless set),
 // on both sides. A client reports a
@@ -240,9 +240,10 @@ func (b *Budget) rateAt(now time.Time) float64 {
 	return min(b.plan, b.floor+b.plan*budgetRecovery*now.Sub(b.epoch).Seconds())
 }
 
-// Throttled records a 429: the rate is multiplied by budgetDecreaseAtPlan
-// or budgetDecrease (once per congestion event, not once per 429 of the
-// attempts already in flight), no units are spent before retryAfter has
+// Throttled records a 429: the rate is halved when the budget was at the
+// plan's rate and multiplied by 0.8 when it had backed off before (once
+// per congestion event, not once per 429 of the attempts already in
+// flight), no units are spent before retryAfter has
 // passed (a pause already in force that ends later is kept), and the
 // callers already queued queue again at the lowered rate. A client's call
 // is held by the pause for no longer than its WithMaxRetryAfter (see
