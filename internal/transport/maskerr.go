@@ -78,7 +78,8 @@ func (r *redactor) maskErr(err error, depth int) (error, bool) {
 		}
 		return err, false
 	}
-	if m, changed, known := r.maskKnown(err, depth); known {
+	if m := r.maskKnown(err, depth); m != nil {
+		changed := m != err
 		if !changed || !r.holds(m.Error()) {
 			return m, changed
 		}
@@ -104,74 +105,74 @@ func (r *redactor) maskErr(err error, depth int) (error, bool) {
 }
 
 // maskKnown copies err with the key masked when err is of a type whose
-// fields the transport knows (known). changed is false when err held no key
-// in them, and then m is err itself.
-func (r *redactor) maskKnown(err error, depth int) (m error, changed, known bool) {
+// fields the transport knows: err itself when it held no key in them; nil
+// for a type the transport does not know.
+func (r *redactor) maskKnown(err error, depth int) error {
 	switch e := err.(type) {
 	case *nodeaccess.OpError:
 		inner, ch := r.maskErr(e.Err, depth+1)
 		cp := nodeaccess.OpError{Chain: r.Text(e.Chain), Op: r.Text(e.Op), Err: inner}
 		if !ch && cp.Chain == e.Chain && cp.Op == e.Op {
-			return err, false, true
+			return err
 		}
-		return &cp, true, true
+		return &cp
 	case *nodeaccess.InputError:
 		cp := nodeaccess.InputError{Arg: r.Text(e.Arg), Reason: r.Text(e.Reason)}
 		if cp == *e {
-			return err, false, true
+			return err
 		}
-		return &cp, true, true
+		return &cp
 	case *nodeaccess.HTTPError:
 		if !r.httpHolds(e) {
-			return err, false, true
+			return err
 		}
 		cp := *e
 		cp.Status, cp.ContentType, cp.Message = r.Text(e.Status), r.Text(e.ContentType), r.Text(e.Message)
 		cp.Method, cp.URL, cp.Location = r.Text(e.Method), r.Text(e.URL), r.Text(e.Location)
 		cp.Body = r.Bytes(e.Body)
-		return &cp, true, true
+		return &cp
 	case *nodeaccess.RPCError:
 		if !r.holds(e.Message) && !r.valueHolds(e.Data) {
-			return err, false, true
+			return err
 		}
-		return &nodeaccess.RPCError{Code: e.Code, Message: r.Text(e.Message), Data: r.value(e.Data)}, true, true
+		return &nodeaccess.RPCError{Code: e.Code, Message: r.Text(e.Message), Data: r.value(e.Data)}
 	case *url.Error:
 		inner, ch := r.maskErr(e.Err, depth+1)
 		cp := url.Error{Op: r.Text(e.Op), URL: r.Text(e.URL), Err: inner}
 		if !ch && cp.Op == e.Op && cp.URL == e.URL {
-			return err, false, true
+			return err
 		}
-		return &cp, true, true
+		return &cp
 	case *net.OpError:
 		inner, ch := r.maskErr(e.Err, depth+1)
 		cp := *e
 		cp.Op, cp.Net, cp.Err = r.Text(e.Op), r.Text(e.Net), inner
 		if !ch && cp.Op == e.Op && cp.Net == e.Net {
-			return err, false, true
+			return err
 		}
-		return &cp, true, true
+		return &cp
 	case *net.DNSError:
 		inner, ch := r.maskErr(e.UnwrapErr, depth+1)
 		cp := *e
 		cp.Err, cp.Name, cp.Server, cp.UnwrapErr = r.Text(e.Err), r.Text(e.Name), r.Text(e.Server), inner
 		if !ch && cp.Err == e.Err && cp.Name == e.Name && cp.Server == e.Server {
-			return err, false, true
+			return err
 		}
-		return &cp, true, true
+		return &cp
 	case *retryable:
 		inner, ch := r.maskErr(e.err, depth+1)
 		if !ch {
-			return err, false, true
+			return err
 		}
-		return &retryable{inner}, true, true
+		return &retryable{inner}
 	case *finalErr:
 		inner, ch := r.maskErr(e.err, depth+1)
 		if !ch {
-			return err, false, true
+			return err
 		}
-		return &finalErr{inner}, true, true
+		return &finalErr{inner}
 	}
-	return nil, false, false
+	return nil
 }
 
 // httpHolds reports whether a field of e holds the key.
