@@ -129,7 +129,7 @@ func TestAccountStates422(t *testing.T) {
 	c, err := ton.New(srv.URL, testKey, nodeaccess.WithBackoff(time.Millisecond, time.Millisecond))
 	require.NoError(t, err)
 	_, err = c.AccountStates(context.Background(), ton.AccountStatesQuery{Accounts: []string{hbWallet}})
-	assert.Equal(t, int32(nodeaccess.DefaultMaxAttempts), n.Load(), "retried")
+	assert.Equal(t, int32(3), n.Load(), "retried")
 	assert.NotErrorIs(t, err, nodeaccess.ErrInvalidInput)
 	var he *nodeaccess.HTTPError
 	require.ErrorAs(t, err, &he)
