@@ -294,8 +294,8 @@ func (c *Client) accountStates(ctx context.Context, q *AccountStatesQuery, accou
 		RetryIf: retryStates, Check: c.transientInBody})
 	if err != nil {
 		err = c.withServerMessage(err)
-		if status(err) == http.StatusUnprocessableEntity && refusesInput(serverMessage(err)) {
-			err = &refusedInput{err}
+		if he := httpError(err); he != nil && he.StatusCode == http.StatusUnprocessableEntity && refusesInput(he.Message) {
+			err = refused(err)
 		}
 		return nil, err
 	}

@@ -180,7 +180,7 @@ func TestAllBlockTransactionsUnreadableNoID(t *testing.T) {
 			assert.Equal(t, []uint64{1, 0, 0}, lts)
 			assert.ErrorIs(t, errs[1], ton.ErrUnreadableTransaction)
 			assert.EqualError(t, errs[1], "ton: getBlockTransactionsExt: block (0,8000000000000000,7), the transaction after account 0:"+strings.Repeat("01", 32)+
-				" lt 1: the server cannot read a transaction of the block: HTTP 500 Internal Server Error: Error occured while creating tonlib_api::raw_transaction: Failed to unpack balance (2)")
+				" lt 1: service unavailable: the server cannot read a transaction of the block: HTTP 500 Internal Server Error: Error occured while creating tonlib_api::raw_transaction: Failed to unpack balance (2)")
 			assert.NotErrorIs(t, errs[2], ton.ErrUnreadableTransaction)
 			tc.check(t, errs[2])
 		})

@@ -159,9 +159,9 @@ func (c *Client) transientInBody(body []byte) error {
 	return transport.Retryable(&nodeaccess.RPCError{Code: code, Message: c.scrub(msg)})
 }
 
-// get sends a GET and returns the 2xx response; a non-2xx answer becomes
-// the transport's error, joined with the server's message when its body is
-// one of the TON error forms.
+// get sends a GET and returns the 2xx response; a non-2xx answer is the
+// transport's *nodeaccess.HTTPError, with the server's message in Message
+// when its body is one of the TON error forms (withServerMessage).
 func (c *Client) get(ctx context.Context, op string, target transport.Target, q url.Values) (transport.Response, error) {
 	resp, err := c.t.Do(ctx, &transport.Request{Op: op, Method: http.MethodGet, Target: target, Query: q, RetryIf: retry5xx, Check: c.transientInBody})
 	if err != nil {

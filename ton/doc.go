@@ -89,35 +89,39 @@
 // Every error an operation returns is one *nodeaccess.OpError ("ton:
 // accountStates: …"); a constructor's is a plain error over an
 // *nodeaccess.InputError. Bad arguments (a negative count, limit or
-// offset, a limit over MaxLimit, a count over MaxBlockCount, seqno 0, a
-// root hash without the file hash, an account that is empty or does not
-// parse, a zero shard, an unknown sort order) are
-// *nodeaccess.InputError values and nothing is sent. A server error with a
-// non-2xx status reaches both a *nodeaccess.HTTPError (status, Retry-After,
-// the start of the body) and a *nodeaccess.RPCError whose Code is the body's
-// code (the HTTP status when the body has none, as in v3's {"error":"…"})
-// and whose Message is the server's message: from "error", or from "result"
-// in v2's rate-limit body {"ok":false,"result":"Ratelimit exceed","code":429}.
-// A v2 error in a 200 response (the JSON-RPC form may answer so) is a
-// *nodeaccess.RPCError alone; one whose code is transient (429 or a 5xx) is
-// retried first, like that status. 429 and every 5xx are retried within the
-// client's attempts, but for tonlib's failure to convert a transaction
-// (500 "Error occured while creating tonlib_api::raw_transaction: Failed to
-// unpack …"), which the same request repeats: that error matches
-// ErrUnreadableTransaction at once. A lite server that does not have the
-// block yet (500 "LITE_SERVER_NOTREADY: … not in db", or "specified mc block
-// is older than block's masterchain ref"; lite servers lag seconds behind
-// the newest blocks) is retried, and when the attempts run out the error
-// matches ErrNotYetAvailable. Both match nodeaccess.ErrUnavailable too. The
-// indexer's 404 "emulated traces not found" from pendingTransactions, and
-// its 200 with "transactions": null, are an empty page, not an error; any
-// other 404 (a gateway's {"error":"Not Found"}) is an error matching
-// nodeaccess.ErrNotFound. A 422 by which the server refuses the parameters
-// (every 422 of pendingTransactions; on accountStates, the indexer's
-// messages for a missing or unreadable parameter) matches
-// nodeaccess.ErrInvalidInput as well as reaching the HTTPError and
-// RPCError. The indexer also answers 422 on accountStates when its database
-// query fails or times out: such a 422 is retried like a 5xx.
+// offset, a limit over 1000, a count over 10000, seqno 0, a root hash
+// without the file hash, an account that is empty or does not parse, a
+// zero shard, an unknown sort order) are *nodeaccess.InputError values and
+// nothing is sent.
+//
+// A non-2xx answer is a *nodeaccess.HTTPError (status, Retry-After, the
+// start of the body) whose Message is the server's message when the body
+// is one of TON's error forms: v2's {"ok":false,"error":"…","code":N}, its
+// rate-limit body {"ok":false,"result":"Ratelimit exceed","code":429}, v3's
+// {"error":"…"}, or a JSON-RPC error object. A TON error inside a 2xx body
+// (the JSON-RPC form may answer so) is a *nodeaccess.RPCError with the
+// body's code (0 when it has none) and message; one whose code is
+// transient (429 or a 5xx) is retried first, like that status.
+//
+// 429 and every 5xx are retried within the client's attempts, but for
+// tonlib's failure to convert a transaction (500 "Error occured while
+// creating tonlib_api::raw_transaction: Failed to unpack …"), which the same
+// request repeats: that error matches ErrUnreadableTransaction at once. A
+// lite server that does not have the block yet (500 "LITE_SERVER_NOTREADY:
+// … not in db", or "specified mc block is older than block's masterchain
+// ref"; lite servers lag behind the newest blocks) is retried, and when the
+// attempts run out the error matches ErrNotYetAvailable. Both match
+// nodeaccess.ErrUnavailable too. The indexer's 404 "emulated traces not
+// found" from pendingTransactions, and its 200 with "transactions": null,
+// are an empty page, not an error; any other 404 (a gateway's
+// {"error":"Not Found"}) is an error matching nodeaccess.ErrNotFound. A 422
+// by which the server refuses the parameters (every 422 of
+// pendingTransactions; on accountStates, the indexer's messages for a
+// missing or unreadable parameter) matches nodeaccess.ErrInvalidInput as
+// well as reaching the HTTPError. The indexer also answers 422 on
+// accountStates when its database query fails or times out: such a 422 is
+// retried like a 5xx.
+//
 // The access key never appears in an error, including in server messages
 // that echo it: they are masked whole before they are capped at 512 bytes,
 // and a rejected server value is quoted whole or described by its length,

@@ -308,9 +308,9 @@ func ExampleNew() {
 		log.Fatal(err)
 	}
 	_, err = c.BlockTransactionsExt(context.Background(), ton.BlockTransactionsQuery{Block: ton.MasterchainBlock(1)})
-	var re *nodeaccess.RPCError
-	if errors.As(err, &re) {
-		fmt.Println(re.Code, re.Message)
+	var he *nodeaccess.HTTPError
+	if errors.As(err, &he) {
+		fmt.Println(he.StatusCode, he.Message)
 	}
 	fmt.Println(errors.Is(err, nodeaccess.ErrRateLimited))
 	fmt.Println(err)

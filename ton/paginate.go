@@ -202,8 +202,8 @@ func walk[T any, K comparable](c *Client, op string, start, limit int, fetch fun
 				if !full {
 					return true // the page before was the whole answer
 				}
-				yield(zero, c.t.Wrap(op, fmt.Errorf("%w: %w: item %d of the page at offset %d was already yielded from the page at offset %d (the server ignores offset, or the list changed between pages)",
-					nodeaccess.ErrInvalidResponse, ErrRepeatedPage, i, offset, at)))
+				yield(zero, c.t.Wrap(op, fmt.Errorf("%w: item %d of the page at offset %d was already yielded from the page at offset %d (the server ignores offset, or the list changed between pages)",
+					ErrRepeatedPage, i, offset, at)))
 				return false
 			}
 		}

@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/nodeaccess/nodeaccess"
 )
 
 // PendingTransactionsQuery selects pending transactions.
@@ -267,8 +269,8 @@ const nothingPendingMessage = "emulated traces not found"
 // wrong path, a gateway's {"error":"Not Found"}, an HTML page) stays an
 // error matching nodeaccess.ErrNotFound.
 func nothingPending(err error) bool {
-	se, ok := err.(*serverError)
-	return ok && se.http.StatusCode == 404 && strings.EqualFold(strings.TrimSpace(se.rpc.Message), nothingPendingMessage)
+	he, ok := err.(*nodeaccess.HTTPError)
+	return ok && he.StatusCode == 404 && strings.EqualFold(strings.TrimSpace(he.Message), nothingPendingMessage)
 }
 
 type wirePending struct {

@@ -125,9 +125,9 @@ func ExampleServer_FailNext() {
 	}
 	srv.FailNext(2, nodeaccesstest.RateLimited(0))
 	_, err = c.BlockTransactionsExt(context.Background(), ton.BlockTransactionsQuery{Block: tontest.DefaultBlock()})
-	var re *nodeaccess.RPCError
-	if errors.As(err, &re) {
-		fmt.Println(re.Code, re.Message)
+	var he *nodeaccess.HTTPError
+	if errors.As(err, &he) {
+		fmt.Println(he.StatusCode, he.Message)
 	}
 	fmt.Println(errors.Is(err, nodeaccess.ErrRateLimited), attempts)
 	// Output:

@@ -152,15 +152,15 @@ func TestAllBlockTransactionsUnreadable(t *testing.T) {
 						require.Error(t, err, "item %d", i)
 						assert.ErrorIs(t, err, ton.ErrUnreadableTransaction)
 						assert.ErrorIs(t, err, nodeaccess.ErrUnavailable)
-						var re *nodeaccess.RPCError
-						require.True(t, errors.As(err, &re))
-						assert.Equal(t, 500, re.Code)
+						var he *nodeaccess.HTTPError
+						require.True(t, errors.As(err, &he))
+						assert.Equal(t, 500, he.StatusCode)
 						after := "the start of the block"
 						if i > 0 {
 							after = fmt.Sprintf("account %s lt %d", txs[i-1].Account, txs[i-1].LT)
 						}
 						assert.Equal(t, fmt.Sprintf("ton: getBlockTransactionsExt: block (0,8000000000000000,9), the transaction after %s (account %s, lt %d, hash %s): "+
-							"the server cannot read a transaction of the block: HTTP 500 Internal Server Error: Error occured while creating tonlib_api::raw_transaction: Failed to unpack balance (2)",
+							"service unavailable: the server cannot read a transaction of the block: HTTP 500 Internal Server Error: Error occured while creating tonlib_api::raw_transaction: Failed to unpack balance (2)",
 							after, want.Account, want.LT, want.Hash), err.Error())
 						assert.Nil(t, tx.InMsg)
 						assert.True(t, tx.Time.IsZero(), "only the id is known")
