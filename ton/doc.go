@@ -42,9 +42,9 @@
 // reads the raw form ("0:5b6a…", either case) and the user-friendly form
 // (base64url or standard base64, checksum verified); FriendlyAddress keeps the
 // bounceable and testnet flags and formats either alphabet. ShardID reads and
-// writes the v2 decimal and the v3 hex forms (ParseShardID guesses the form
-// and reads 16 digits as hex; ParseShardDecimal and ParseShardHex never
-// guess); BlockRef and BlockID name blocks. Logical times are uint64, balances and fees exact *big.Int
+// writes the v2 decimal and the v3 hex forms (ParseShardID reads both, and
+// a string of 16 digits, which is both, as hex); BlockRef and BlockID name
+// blocks. Logical times are uint64, balances and fees exact *big.Int
 // nanotons, times time.Time, hashes Hash. AccountStatus keeps values the SDK
 // does not know. A transaction's messages are Message values (InMsg,
 // OutMsgs): a nil Source is an external in-message, a nil Destination an

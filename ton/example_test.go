@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"log"
 	"math/big"
+	"strconv"
 	"strings"
 	"time"
 
@@ -283,19 +284,18 @@ func ExampleParseShardID() {
 	// Output:
 	// true true
 	// -9223372036854775808 8000000000000000
-	// invalid input: shard: "shard-0" is not a shard id (16 hex digits or a signed decimal in the int64 range)
+	// invalid input: shard: "shard-0" is not a shard id (16 hex digits, hex digits after 0x, or a signed decimal in the int64 range)
 }
 
-// When the form of a shard string is known, ParseShardDecimal (v2) and
-// ParseShardHex (v3) read it without guessing; ParseShardID reads a string
-// of 16 digits as hex.
-func ExampleParseShardDecimal() {
+// A string of 16 decimal digits is both forms, and ParseShardID reads it as
+// hex; where the form is known, "0x" says hex, and a decimal converts.
+func ExampleParseShardID_knownForm() {
 	guessed, _ := ton.ParseShardID("1125899906842624")
-	dec, _ := ton.ParseShardDecimal("1125899906842624")
-	hex, _ := ton.ParseShardHex("0x8000000000000000")
-	fmt.Println(guessed.Hex(), dec.Hex(), hex == ton.MasterchainShard)
+	n, _ := strconv.ParseInt("1125899906842624", 10, 64)
+	hex, _ := ton.ParseShardID("0x8")
+	fmt.Println(guessed.Hex(), ton.ShardID(n).Hex(), hex.Decimal())
 	// Output:
-	// 1125899906842624 0004000000000000 true
+	// 1125899906842624 0004000000000000 8
 }
 
 // Server errors reach the shared typed errors; the key never shows.

@@ -44,7 +44,7 @@ func TestLocal(t *testing.T) {
 // serving a basechain block with fees); the key never shows.
 func TestFromEnv(t *testing.T) {
 	const key = "s3cret-KEY"
-	shard, err := ton.ParseShardHex("a000000000000000")
+	shard, err := ton.ParseShardID("a000000000000000")
 	require.NoError(t, err)
 	alice := ton.MustParseAddress("0:" + strings.Repeat("a1", 32))
 	bob := ton.MustParseAddress("0:" + strings.Repeat("b2", 32))

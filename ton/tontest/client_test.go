@@ -63,7 +63,7 @@ func TestClientWalksDefaultBlock(t *testing.T) {
 func TestClientUserBlock(t *testing.T) {
 	a := ton.MustParseAddress("0:" + strings.Repeat("22", 32))
 	b := ton.MustParseAddress("0:" + strings.Repeat("11", 32))
-	shard, err := ton.ParseShardHex("6000000000000000")
+	shard, err := ton.ParseShardID("6000000000000000")
 	require.NoError(t, err)
 	block := tontest.Block{ID: ton.BlockID{BlockRef: ton.BlockRef{Workchain: 0, Shard: shard, Seqno: 7}, RootHash: ton.Hash{1}, FileHash: ton.Hash{2}}}
 	var want []ton.BlockTransaction

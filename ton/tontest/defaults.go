@@ -102,11 +102,12 @@ func parseRecordedBlock() (Block, error) {
 	}
 	id := body.Result.ID
 	var b Block
-	var err error
 	b.ID.Workchain, b.ID.Seqno = id.Workchain, id.Seqno
-	if b.ID.Shard, err = ton.ParseShardDecimal(id.Shard); err != nil {
+	shard, err := strconv.ParseInt(id.Shard, 10, 64) // v2 writes the decimal form
+	if err != nil {
 		return Block{}, err
 	}
+	b.ID.Shard = ton.ShardID(shard)
 	if b.ID.RootHash, err = ton.ParseHash(id.RootHash); err != nil {
 		return Block{}, err
 	}
