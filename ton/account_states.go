@@ -290,10 +290,8 @@ func (c *Client) AccountStates(ctx context.Context, q AccountStatesQuery) (*Acco
 // MaxLimit), and checks that the answer keeps to them and to q.CodeHash.
 func (c *Client) accountStates(ctx context.Context, q *AccountStatesQuery, accounts []Address) (*AccountStatesPage, error) {
 	const op = "accountStates"
-	resp, err := c.t.Do(ctx, &transport.Request{Op: op, Method: http.MethodGet, Target: c.states, Query: q.values(accounts),
-		RetryIf: retryStates, Check: c.transientInBody})
+	resp, err := c.send(ctx, &transport.Request{Op: op, Method: http.MethodGet, Target: c.states, Query: q.values(accounts), RetryIf: retryStates})
 	if err != nil {
-		err = c.withServerMessage(err)
 		if he := httpError(err); he != nil && he.StatusCode == http.StatusUnprocessableEntity && refusesInput(he.Message) {
 			err = refused(err)
 		}

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/big"
+	"net/http"
 	"net/url"
 	"strconv"
 	"time"
@@ -239,37 +240,33 @@ func (c *Client) sendBlockQuery(ctx context.Context, op string, rest transport.T
 			v.Set("after_lt", strconv.FormatUint(q.After.LT, 10))
 			v.Set("after_hash", base64.StdEncoding.EncodeToString(q.After.Account.ID[:]))
 		}
-		return c.get(ctx, op, rest, v)
+		return c.send(ctx, &transport.Request{Op: op, Method: http.MethodGet, Target: rest, Query: v})
 	}
-	b := make([]byte, 0, 256)
-	b = append(b, `{"jsonrpc":"2.0","id":`...)
-	b = strconv.AppendUint(b, c.ids.Add(1), 10)
-	b = append(b, `,"method":"`...)
-	b = append(b, op...)
-	b = append(b, `","params":{"workchain":`...)
-	b = strconv.AppendInt(b, int64(q.Block.Workchain), 10)
-	b = append(b, `,"shard":"`...)
-	b = strconv.AppendInt(b, int64(q.Block.Shard), 10)
-	b = append(b, `","seqno":`...)
-	b = strconv.AppendUint(b, uint64(q.Block.Seqno), 10)
-	b = append(b, `,"count":`...)
-	b = strconv.AppendInt(b, int64(min(q.count(), maxRPCBlockCount)), 10)
+	p := make([]byte, 0, 256)
+	p = append(p, `{"workchain":`...)
+	p = strconv.AppendInt(p, int64(q.Block.Workchain), 10)
+	p = append(p, `,"shard":"`...)
+	p = strconv.AppendInt(p, int64(q.Block.Shard), 10)
+	p = append(p, `","seqno":`...)
+	p = strconv.AppendUint(p, uint64(q.Block.Seqno), 10)
+	p = append(p, `,"count":`...)
+	p = strconv.AppendInt(p, int64(min(q.count(), maxRPCBlockCount)), 10)
 	if !q.RootHash.IsZero() {
-		b = append(b, `,"root_hash":"`...)
-		b = base64.StdEncoding.AppendEncode(b, q.RootHash[:])
-		b = append(b, `","file_hash":"`...)
-		b = base64.StdEncoding.AppendEncode(b, q.FileHash[:])
-		b = append(b, '"')
+		p = append(p, `,"root_hash":"`...)
+		p = base64.StdEncoding.AppendEncode(p, q.RootHash[:])
+		p = append(p, `","file_hash":"`...)
+		p = base64.StdEncoding.AppendEncode(p, q.FileHash[:])
+		p = append(p, '"')
 	}
 	if q.After != nil {
-		b = append(b, `,"after_lt":`...)
-		b = strconv.AppendUint(b, q.After.LT, 10)
-		b = append(b, `,"after_hash":"`...)
-		b = base64.StdEncoding.AppendEncode(b, q.After.Account.ID[:])
-		b = append(b, '"')
+		p = append(p, `,"after_lt":`...)
+		p = strconv.AppendUint(p, q.After.LT, 10)
+		p = append(p, `,"after_hash":"`...)
+		p = base64.StdEncoding.AppendEncode(p, q.After.Account.ID[:])
+		p = append(p, '"')
 	}
-	b = append(b, "}}"...)
-	return c.post(ctx, op, c.blockRPC, b)
+	p = append(p, '}')
+	return c.send(ctx, &transport.Request{Op: op, Method: http.MethodPost, Target: c.rpc, Body: c.rpcRequest(op, p)})
 }
 
 // v2Result returns the result of a v2 body: the "result" member of

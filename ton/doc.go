@@ -2,7 +2,8 @@
 // (API v2 getBlockTransactionsExt, in its REST or its JSON-RPC form), account
 // states and pending transactions (API v3 accountStates and
 // pendingTransactions), with exact types for addresses, shards, hashes,
-// logical times and balances.
+// logical times and balances; and, with Call, any other endpoint of API v2
+// or v3, through the same key handling, retries, hooks and budget.
 //
 // A Client is made from the node's base URL and the access key. The two API
 // versions put the key in different places, and the client follows them:
@@ -12,27 +13,36 @@
 //	POST {base}/api/v2/{key}/jsonRPC                   the same two, with WithJSONRPC
 //	GET  {base}/{key}/api/v3/accountStates             AccountStates
 //	GET  {base}/{key}/api/v3/pendingTransactions       PendingTransactions
+//	     {base}/api/v2/{key}/<method>                  Call(ctx, "v2/<method>", params, &out)
+//	     {base}/{key}/api/v3/<path>                    Call(ctx, "v3/<path>", params, &out)
 //
 //	c, err := ton.New("https://ton.node.example", key)
 //	page, err := c.BlockTransactionsExt(ctx, ton.BlockTransactionsQuery{Block: ton.MasterchainBlock(39984096)})
+//	var info struct{ Last struct{ Seqno uint32 } }
+//	err = c.Call(ctx, "v2/getMasterchainInfo", nil, &info)
 //
 // # What the SDK sends and what it reads
 //
-// Requests follow the interface document: shards as signed decimals,
-// account_address for accountStates (sent together with address, the v3
-// indexer's name, so that both kinds of server answer), include_boc always.
-// Several accounts go in one request as address (accountStates) or account
-// (pendingTransactions) repeated, at most MaxLimit a request, one request
-// unit each; more are split into several requests.
-// Responses are read in both the document's shape and the shapes real
-// servers send: v2 bodies wrapped in {"ok":true,"result":…} or bare or in a
-// JSON-RPC envelope whose id is not checked; transaction hash and lt at the
-// top of an entry or in its transaction_id; the indexer's renamed account
-// state members (address, account_state_hash, status, last_transaction_lt,
-// last_transaction_hash) and accounts array; numbers sent as strings;
-// finality as a string or as an integer; the indexer's metadata (token
-// information, scam and NSFW flags) as AddressMetadata. An address book
-// entry whose key is not a standard address is kept apart
+// Servers differ. toncenter's API v2 answers {"ok":true,"result":…} in its
+// REST form and adds "jsonrpc" and "id" in its JSON-RPC form. For API v3,
+// some servers page (limit, offset, sort) and name an account state's
+// members account, hash, account_status, last_trans_lt and
+// last_trans_hash, in an "account_states" array; the open-source v3
+// indexer (toncenter/ton-indexer) does not page, names them address,
+// account_state_hash, status, last_transaction_lt and
+// last_transaction_hash, in an "accounts" array, and adds the tokens'
+// metadata. The SDK sends what both kinds read: shards as signed decimals
+// to v2, one account as both account_address and address to
+// accountStates, include_boc always. Several accounts go in one request as
+// address (accountStates) or account (pendingTransactions) repeated, at
+// most 1000 a request, one request unit each; more are split into several
+// requests. It reads every shape: v2 bodies wrapped in
+// {"ok":true,"result":…}, bare, or in a JSON-RPC envelope whose id is not
+// checked; transaction hash and lt at the top of an entry or in its
+// transaction_id; either set of account state members; numbers sent as
+// strings; finality as a string or as an integer; the indexer's metadata
+// (token information, scam and NSFW flags) as AddressMetadata. An
+// address book entry whose key is not a standard address is kept apart
 // (UnknownAddresses) and never fails a page.
 //
 // # Types

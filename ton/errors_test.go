@@ -2,10 +2,12 @@ package ton_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -38,7 +40,8 @@ func cannedServer(t *testing.T, answers ...answer) (*httptest.Server, *atomic.In
 	return srv, &n
 }
 
-// op runs one of the three operations against c.
+// op runs one of the operations against c: each typed call, and Call for
+// API v2 and v3.
 type op struct {
 	name string
 	call func(c *ton.Client) error
@@ -56,6 +59,16 @@ var ops = []op{
 	{"pendingTransactions", func(c *ton.Client) error {
 		_, err := c.PendingTransactions(context.Background(), ton.PendingTransactionsQuery{Accounts: []string{acctLower}})
 		return err
+	}},
+	{"getMasterchainInfo", func(c *ton.Client) error { // Call, v2
+		var info struct {
+			Last json.RawMessage `json:"last"`
+		}
+		return c.Call(context.Background(), "v2/getMasterchainInfo", nil, &info)
+	}},
+	{"masterchainBlockShards", func(c *ton.Client) error { // Call, v3
+		var raw json.RawMessage
+		return c.Call(context.Background(), "v3/masterchainBlockShards", url.Values{"seqno": {"1"}}, &raw)
 	}},
 }
 

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"log"
 	"math/big"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -356,4 +357,49 @@ func ExampleMessage() {
 	//  sent 0 messages
 	// 48756940000003 no in-message (a tick-tock transaction)
 	//  sent 0 messages
+}
+
+// Call reaches what the package has no typed call for, in either API
+// version, through the same client: here v2 getBlockTransactions (the ids of
+// a block's transactions) and v3 accountStates, decoded into the caller's
+// own types.
+func ExampleClient_Call() {
+	srv := localTON()
+	defer srv.Close()
+	c, err := ton.New(srv.URL, srv.Key())
+	if err != nil {
+		log.Fatal(err)
+	}
+	ctx := context.Background()
+	var ids struct {
+		Transactions []struct {
+			Account ton.Address `json:"account"`
+			LT      string      `json:"lt"`
+		} `json:"transactions"`
+	}
+	err = c.Call(ctx, "v2/getBlockTransactions", url.Values{
+		"workchain": {"-1"}, "shard": {ton.MasterchainShard.Decimal()}, "seqno": {"39984096"}, "count": {"2"},
+	}, &ids)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, tx := range ids.Transactions {
+		fmt.Println(tx.LT, tx.Account)
+	}
+	var states struct {
+		States []struct {
+			Balance string `json:"balance"`
+		} `json:"account_states"`
+	}
+	if err := c.Call(ctx, "v3/accountStates", url.Values{"address": {alice.Raw()}}, &states); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(states.States[0].Balance)
+	err = c.Call(ctx, "v2/getMasterchainInfo", nil, nil)
+	fmt.Println(errors.Is(err, nodeaccess.ErrNotFound)) // the local server has no such method
+	// Output:
+	// 48756940000001 -1:3333333333333333333333333333333333333333333333333333333333333333
+	// 48756940000002 -1:3333333333333333333333333333333333333333333333333333333333333333
+	// 1234567890123
+	// true
 }

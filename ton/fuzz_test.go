@@ -369,3 +369,72 @@ func TestCRC16(t *testing.T) {
 		t.Fatalf("crc16 = %04x, want 31c3", got)
 	}
 }
+
+// FuzzCallPayload: what Call decodes into out, from any body, for either API
+// version: never a panic; for v3 the body itself; for v2 valid JSON
+// whenever the body is (the result of the envelope, or the body).
+func FuzzCallPayload(f *testing.F) {
+	names, err := filepath.Glob(filepath.Join("testdata", "*.json"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, name := range names {
+		f.Add(seedFile(f, filepath.Base(name)))
+	}
+	for _, s := range []string{`{"ok":true,"result":"1"}`, `{"ok":true}`, `{"ok":false}`, `{"result":null}`, `[1]`, `"x"`, ``, `{"error":null}`, `{"error":{"message":"m"}}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		for _, ep := range []endpoint{{name: "m"}, {v3: true, name: "p"}} {
+			p, err := ep.payload(body)
+			if err != nil {
+				var re *nodeaccess.RPCError
+				if errors.As(err, &re) && re.Message == "" {
+					t.Fatalf("%s: an RPCError without a message", body)
+				}
+				continue
+			}
+			if ep.v3 && string(p) != string(body) {
+				t.Fatalf("v3 payload %q of %q", p, body)
+			}
+			if json.Valid(body) && !json.Valid(p) {
+				t.Fatalf("v2 payload %q of the valid body %q", p, body)
+			}
+		}
+	})
+}
+
+// FuzzCallPath: a path Call takes names a v2 method or a v3 path of
+// unreserved characters, with no empty, "." or ".." part, and never holds
+// the key.
+func FuzzCallPath(f *testing.F) {
+	for _, s := range []string{"v2/getMasterchainInfo", "v3/jetton/masters", "v3/../x", "v2/a/b", "v3/a%2F", "v3/k3y", "v2/", "v3/a//b"} {
+		f.Add(s)
+	}
+	c, err := New("https://ton.node.example", "k3y")
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, path string) {
+		ep, err := c.endpoint(path)
+		if err != nil {
+			return
+		}
+		if strings.Contains(path, "k3y") {
+			t.Fatalf("%q holds the key", path)
+		}
+		version, name, _ := strings.Cut(path, "/")
+		if version != "v2" && version != "v3" || (version == "v3") != ep.v3 || name != ep.name {
+			t.Fatalf("%q parsed as %+v", path, ep)
+		}
+		parts := strings.Split(name, "/")
+		if !ep.v3 && len(parts) != 1 {
+			t.Fatalf("v2 %q has %d parts", path, len(parts))
+		}
+		for _, p := range parts {
+			if p == "" || p == "." || p == ".." || !unreserved(p) {
+				t.Fatalf("%q: part %q", path, p)
+			}
+		}
+	})
+}

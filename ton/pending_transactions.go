@@ -8,12 +8,14 @@ import (
 	"fmt"
 	"maps"
 	"math/big"
+	"net/http"
 	"net/url"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/internal/transport"
 )
 
 // PendingTransactionsQuery selects pending transactions.
@@ -234,7 +236,7 @@ func (c *Client) PendingTransactions(ctx context.Context, q PendingTransactionsQ
 
 // pendingTransactions sends one request, for accounts.
 func (c *Client) pendingTransactions(ctx context.Context, q *PendingTransactionsQuery, accounts []Address) (*PendingTransactionsPage, error) {
-	resp, err := c.get(ctx, "pendingTransactions", c.pending, q.values(accounts))
+	resp, err := c.send(ctx, &transport.Request{Op: "pendingTransactions", Method: http.MethodGet, Target: c.pending, Query: q.values(accounts)})
 	if err != nil {
 		if nothingPending(err) {
 			return &PendingTransactionsPage{}, nil

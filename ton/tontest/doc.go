@@ -23,6 +23,10 @@
 //	GET  {URL}/{Key}/api/v3/accountStates             account_address and address (repeatable), include_boc, limit, offset, sort (WithIndexer: address, code_hash, include_boc)
 //	GET  {URL}/{Key}/api/v3/pendingTransactions       account (repeatable, required), limit, offset (WithIndexer: account, trace_id)
 //
+// ton.Client.Call reaches these endpoints too ("v2/getBlockTransactions",
+// "v3/accountStates", …); any other gets 404, and a JSON-RPC request for
+// another method toncenter's 422 {"ok":false,"error":"Unknown method",…}.
+//
 // API v2 answers are toncenter's: {"ok":true,"result":{"@type":"blocks.transactionsExt",
 // "id":{…},"req_count":N,"incomplete":…,"transactions":[…]}}, each
 // transaction a "raw.transaction" shaped like the recorded one (address,
@@ -85,7 +89,9 @@
 // # Errors
 //
 // A wrong key gets 403, an unknown path 404 and a wrong method 405 (from
-// the shared nodeaccesstest.Server). Error bodies are those of the API the
+// the shared nodeaccesstest.Server; the message of a 404 or 405 is the
+// status's phrase, "Not Found" or "Method Not Allowed", as toncenter's
+// Python server writes it). Error bodies are those of the API the
 // path belongs to (WriteError): v2 {"ok":false,"error":"…","code":N} with
 // HTTP status N, and toncenter's {"ok":false,"result":"Ratelimit exceed",
 // "code":429} for 429; v3 {"error":"…"}. Bad v2 parameters get 422

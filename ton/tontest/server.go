@@ -222,6 +222,11 @@ func WriteError(w http.ResponseWriter, r *http.Request, status int, msg string) 
 }
 
 func errorBody(r *http.Request, status int, msg string) []byte {
+	if status == http.StatusNotFound || status == http.StatusMethodNotAllowed {
+		// An unknown path or a wrong method: toncenter's Python server
+		// answers the status's phrase (Starlette's HTTPException).
+		msg = http.StatusText(status)
+	}
 	if !isV2(r) {
 		return appendV3Error(nil, msg)
 	}
