@@ -15,11 +15,11 @@ import (
 	"github.com/nodeaccess/nodeaccess/internal/transport"
 )
 
-// MaxLimit is the largest limit the v3 API serves in one page (the SDK
+// maxLimit is the largest limit the v3 API serves in one page (the SDK
 // refuses a larger one before sending; the indexer answers 422), and the
 // most accounts one accountStates or pendingTransactions request names
 // (the indexer answers at most 1000 account states a request).
-const MaxLimit = 1000
+const maxLimit = 1000
 
 // SortOrder orders accountStates by time.
 type SortOrder string
@@ -43,7 +43,7 @@ func (s SortOrder) String() string { return string(s) }
 // interface describes it takes one account_address, include_boc (default
 // false), limit (default 10), offset and sort, and may list several
 // historical states of an account. The open-source v3 indexer takes
-// address (repeated, at most MaxLimit states an answer), code_hash and
+// address (repeated, at most 1000 states an answer), code_hash and
 // include_boc (default true); it ignores limit, offset and sort, answers the
 // latest state of each account it knows in no particular order, leaves out
 // the accounts it does not know, and refuses a request without address
@@ -56,7 +56,7 @@ type AccountStatesQuery struct {
 	// account sends it as both account_address (the interface's name) and
 	// address (the indexer's); a request for several repeats address alone,
 	// since the interface's account_address names one account. More than
-	// MaxLimit accounts go in several requests (see AccountStates). None
+	// 1000 accounts go in several requests (see AccountStates). None
 	// sends neither parameter.
 	Accounts []string
 	// CodeHash, when not zero, asks for the states whose code has this hash
@@ -70,7 +70,7 @@ type AccountStatesQuery struct {
 	// sent (include_boc=false when unset), because the indexer's default is
 	// true and the interface's false.
 	IncludeBOC bool
-	// Limit is the page size, 1 to MaxLimit; 0 sends none (server default,
+	// Limit is the page size, 1 to 1000; 0 sends none (server default,
 	// 10 in the interface). The indexer ignores it.
 	Limit int
 	// Offset skips that many states; 0 sends none. The indexer ignores it.
@@ -143,8 +143,8 @@ func checkPage(limit, offset int) error {
 	switch {
 	case limit < 0:
 		return &nodeaccess.InputError{Arg: "limit", Reason: fmt.Sprintf("negative limit %d", limit)}
-	case limit > MaxLimit:
-		return &nodeaccess.InputError{Arg: "limit", Reason: fmt.Sprintf("limit %d is over the server maximum %d", limit, MaxLimit)}
+	case limit > maxLimit:
+		return &nodeaccess.InputError{Arg: "limit", Reason: fmt.Sprintf("limit %d is over the server maximum %d", limit, maxLimit)}
 	case offset < 0:
 		return &nodeaccess.InputError{Arg: "offset", Reason: fmt.Sprintf("negative offset %d", offset)}
 	}
@@ -237,8 +237,8 @@ func (q *AccountStatesQuery) values(accounts []Address) url.Values {
 // honours). Each request costs one request unit, whatever the number of
 // accounts it names.
 //
-// More than MaxLimit accounts are sent in several requests of at most
-// MaxLimit accounts each, one after the other (each waits for the client's
+// More than 1000 accounts are sent in several requests of at most
+// 1000 accounts each, one after the other (each waits for the client's
 // budget, if any), every one with the query's other parameters; the page
 // holds the states, address books and metadata of all of them, in the
 // order of the requests. The first request that fails ends the call with
@@ -264,7 +264,7 @@ func (c *Client) AccountStates(ctx context.Context, q AccountStatesQuery) (*Acco
 		return nil, c.t.Wrap(op, err)
 	}
 	var page *AccountStatesPage
-	for _, g := range groups(accounts, MaxLimit) {
+	for _, g := range groups(accounts, maxLimit) {
 		p, err := c.accountStates(ctx, &q, g)
 		if err != nil {
 			return nil, c.t.Wrap(op, err)
@@ -287,7 +287,7 @@ func (c *Client) AccountStates(ctx context.Context, q AccountStatesQuery) (*Acco
 }
 
 // accountStates sends one request, for accounts (none, or at most
-// MaxLimit), and checks that the answer keeps to them and to q.CodeHash.
+// 1000), and checks that the answer keeps to them and to q.CodeHash.
 func (c *Client) accountStates(ctx context.Context, q *AccountStatesQuery, accounts []Address) (*AccountStatesPage, error) {
 	const op = "accountStates"
 	resp, err := c.send(ctx, &transport.Request{Op: op, Method: http.MethodGet, Target: c.states, Query: q.values(accounts), RetryIf: retryStates})

@@ -37,22 +37,22 @@ func TestAccountStatesSeveralAccountsHandBuilt(t *testing.T) {
 	for _, s := range page.States {
 		byAccount[s.Account] = s
 	}
-	w := byAccount[ton.MustParseAddress(hbWallet)]
+	w := byAccount[mustAddress(hbWallet)]
 	assert.Equal(t, ton.StatusActive, w.Status)
 	assert.Equal(t, "547800016", w.Balance.String())
 	assert.Equal(t, uint64(61949829000005), w.LastTransactionLT)
 	assert.Equal(t, "/rX/aCDi/w2Ug+fg1iyBfYRniftK5YDIeIZtlZ2r1cA=", w.CodeHash.String())
 	assert.Nil(t, w.CodeBOC)
-	o := byAccount[ton.MustParseAddress(hbOther)]
+	o := byAccount[mustAddress(hbOther)]
 	assert.Equal(t, ton.StatusNonexist, o.Status)
 	assert.Equal(t, "0", o.Balance.String())
 	assert.True(t, o.CodeHash.IsZero())
-	_, ok := byAccount[ton.MustParseAddress(hbUnknown)]
+	_, ok := byAccount[mustAddress(hbUnknown)]
 	assert.False(t, ok)
 
 	assert.Equal(t, ton.AddressBook{
-		ton.MustParseAddress(hbWallet): {UserFriendly: "UQAcIgGCPm2uVfrdCMrSeEXHcmfEYtgbBiD-Zk3uKLuONNKi", Interfaces: []string{"wallet_v5r1"}},
-		ton.MustParseAddress(hbOther):  {UserFriendly: "UQBS114FhHMAASOdTNjHPWUbIG6sZ9tVFTW2ttUF5tQcd7T0"}, // interfaces null
+		mustAddress(hbWallet): {UserFriendly: "UQAcIgGCPm2uVfrdCMrSeEXHcmfEYtgbBiD-Zk3uKLuONNKi", Interfaces: []string{"wallet_v5r1"}},
+		mustAddress(hbOther):  {UserFriendly: "UQBS114FhHMAASOdTNjHPWUbIG6sZ9tVFTW2ttUF5tQcd7T0"}, // interfaces null
 	}, page.AddressBook)
 	assert.NotNil(t, page.Metadata)
 	assert.Empty(t, page.Metadata)
@@ -88,7 +88,7 @@ func TestAccountStatesCodeHash(t *testing.T) {
 	page, err := c.AccountStates(context.Background(), ton.AccountStatesQuery{Accounts: []string{hbOther, hbWallet}, CodeHash: wallet})
 	require.NoError(t, err)
 	require.Len(t, page.States, 1)
-	assert.Equal(t, ton.MustParseAddress(hbWallet), page.States[0].Account)
+	assert.Equal(t, mustAddress(hbWallet), page.States[0].Account)
 
 	c = gockClient(t)
 	mockGET(t, pathStates, q, 200, string(testdata(t, "v3_accountStates_two_accounts_HANDBUILT.json")))
@@ -173,7 +173,7 @@ func TestAccountStatesMetadataHandBuilt(t *testing.T) {
 	require.Len(t, page.States, 2)
 	require.Len(t, page.Metadata, 3)
 
-	w := page.Metadata[ton.MustParseAddress(jw)]
+	w := page.Metadata[mustAddress(jw)]
 	assert.True(t, w.IsIndexed)
 	require.Len(t, w.TokenInfo, 1)
 	ti := w.TokenInfo[0]
@@ -190,7 +190,7 @@ func TestAccountStatesMetadataHandBuilt(t *testing.T) {
 	assert.Equal(t, hbWallet, extra.Extra.Owner)
 	assert.Equal(t, "1500000", extra.Extra.Balance)
 
-	m := page.Metadata[ton.MustParseAddress(master)]
+	m := page.Metadata[mustAddress(master)]
 	assert.True(t, m.IsIndexed)
 	require.Len(t, m.TokenInfo, 1)
 	f := false
@@ -200,7 +200,7 @@ func TestAccountStatesMetadataHandBuilt(t *testing.T) {
 	assert.Equal(t, ton.TokenInfo{Type: "jetton_masters", Name: "Tether USD", Symbol: "USD₮", Description: "Tether Token for Tether USD",
 		Image: "https://tether.to/images/logoCircle.png", Valid: &tru, IsScam: &f, IsNSFW: &f}, mi)
 
-	n := page.Metadata[ton.MustParseAddress(nft)]
+	n := page.Metadata[mustAddress(nft)]
 	assert.False(t, n.IsIndexed)
 	require.Len(t, n.TokenInfo, 1)
 	assert.Equal(t, "nft_items", n.TokenInfo[0].Type)
@@ -221,9 +221,9 @@ func TestAccountStatesMetadataOdd(t *testing.T) {
 		{"a key that is not an address", `,"metadata":{"addr_none":{"is_indexed":true}}`, map[ton.Address]ton.AddressMetadata{}},
 		{"an entry that is not an object", `,"metadata":{"` + hbWallet + `":7}`, map[ton.Address]ton.AddressMetadata{}},
 		{"mistyped members", `,"metadata":{"` + hbWallet + `":{"is_indexed":"yes","token_info":{"type":"x"}}}`,
-			map[ton.Address]ton.AddressMetadata{ton.MustParseAddress(hbWallet): {}}},
+			map[ton.Address]ton.AddressMetadata{mustAddress(hbWallet): {}}},
 		{"mistyped token info members", `,"metadata":{"` + hbWallet + `":{"is_indexed":true,"token_info":[5,{"type":7,"name":"N","is_scam":"no","is_nsfw":null,"valid":false}]}}`,
-			map[ton.Address]ton.AddressMetadata{ton.MustParseAddress(hbWallet): {IsIndexed: true, TokenInfo: []ton.TokenInfo{
+			map[ton.Address]ton.AddressMetadata{mustAddress(hbWallet): {IsIndexed: true, TokenInfo: []ton.TokenInfo{
 				{Name: "N", Valid: new(bool), Raw: json.RawMessage(`{"type":7,"name":"N","is_scam":"no","is_nsfw":null,"valid":false}`)}}}}},
 	} {
 		c := gockClient(t)

@@ -68,16 +68,6 @@ func ParseAddress(s string) (Address, error) {
 	return f.Address, nil
 }
 
-// MustParseAddress is ParseAddress for constants in programs and tests; it
-// panics on a bad address.
-func MustParseAddress(s string) Address {
-	a, err := ParseAddress(s)
-	if err != nil {
-		panic(err)
-	}
-	return a
-}
-
 func addrErr(s, why string) error {
 	return &nodeaccess.InputError{Arg: "address", Reason: quoteValue(s, 100) + ": " + why}
 }
@@ -158,12 +148,13 @@ func ParseFriendlyAddress(s string) (FriendlyAddress, error) {
 }
 
 // Raw returns the raw form with the account id in lower-case hex:
-// "0:5b6a…75", "-1:3333…33".
+// "0:5b6a…75", "-1:3333…33". (The v3 indexer writes the id in upper case:
+// strings.ToUpper(a.Raw()) gives that spelling.)
 func (a Address) Raw() string { return a.raw(hex.EncodeToString) }
 
-// RawUpper returns the raw form with the account id in upper-case hex, as
+// rawUpper returns the raw form with the account id in upper-case hex, as
 // the v3 indexer writes it: "0:5B6A…75".
-func (a Address) RawUpper() string {
+func (a Address) rawUpper() string {
 	return a.raw(func(b []byte) string { return strings.ToUpper(hex.EncodeToString(b)) })
 }
 

@@ -18,8 +18,9 @@ type AddressBook map[Address]AddressBookEntry
 type AddressBookEntry struct {
 	// UserFriendly is the user-friendly form exactly as the server sent it
 	// (bounceable for contracts, non-bounceable for wallets, by the server's
-	// choice); "" when the server sent none. The indexer writes "addr_none"
-	// for a key that is not a standard address: Friendly refuses it.
+	// choice); "" when the server sent none. ParseFriendlyAddress reads it,
+	// flags and all. The indexer writes "addr_none" for a key that is not a
+	// standard address, which ParseFriendlyAddress refuses.
 	UserFriendly string
 	// Domain is the account's DNS domain ("alice.ton"); "" when it has none
 	// (the server sends null).
@@ -31,11 +32,6 @@ type AddressBookEntry struct {
 	Interfaces []string
 }
 
-// Friendly parses UserFriendly, keeping its flags.
-func (e AddressBookEntry) Friendly() (FriendlyAddress, error) {
-	return ParseFriendlyAddress(e.UserFriendly)
-}
-
 // decodeAddressBook decodes an address_book member: an object keyed by raw
 // address. null or absence gives an empty book; anything else that is not
 // an object is an error. An entry whose key is not a standard address
@@ -44,7 +40,7 @@ func (e AddressBookEntry) Friendly() (FriendlyAddress, error) {
 // same account (such as "0:ab…" and "0:AB…", or a raw and a user-friendly
 // form), the entry kept does not depend on map order: the one under the
 // raw form in lower case (Address.Raw) wins, then the one under the upper
-// case raw form the indexer writes (Address.RawUpper), then the one under
+// case raw form the indexer writes (the upper case spelling), then the one under
 // the lexically smallest key.
 func decodeAddressBook(raw json.RawMessage) (book AddressBook, unknown map[string]AddressBookEntry, err error) {
 	book = AddressBook{}
@@ -110,7 +106,7 @@ func keyRank(a Address, k string) int {
 	switch k {
 	case a.Raw():
 		return 0
-	case a.RawUpper():
+	case a.rawUpper():
 		return 1
 	}
 	return 2

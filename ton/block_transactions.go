@@ -16,18 +16,18 @@ import (
 	"github.com/nodeaccess/nodeaccess/internal/transport"
 )
 
-// DefaultBlockCount is the number of transactions BlockTransactionsExt asks
+// defaultBlockCount is the number of transactions BlockTransactionsExt asks
 // for when BlockTransactionsQuery.Count is 0 (the interface's default).
-const DefaultBlockCount = 40
+const defaultBlockCount = 40
 
-// MaxBlockCount is the largest BlockTransactionsQuery.Count the SDK sends:
+// maxBlockCount is the largest BlockTransactionsQuery.Count the SDK sends:
 // toncenter's C++ server answers a larger count with 422 "count should be
 // less or equal 10000". Whatever the count, a server may answer with fewer
 // transactions and Incomplete set: the lite server lists at most 256 a call
 // (the Python server passes its answer on as is; the C++ server asks in
 // chunks of 256 up to the count). The JSON-RPC form asks for at most 256
 // (see WithJSONRPC).
-const MaxBlockCount = 10000
+const maxBlockCount = 10000
 
 // maxRPCBlockCount caps count in the JSON-RPC form: one lite server call.
 // The C++ server runs a JSON-RPC call through its own REST handler with a
@@ -50,8 +50,8 @@ type BlockTransactionsQuery struct {
 	// page on. A server answering for a block with other hashes is an
 	// error matching nodeaccess.ErrInvalidResponse.
 	RootHash, FileHash Hash
-	// Count is the most transactions one call returns, 1 to MaxBlockCount;
-	// 0 asks for DefaultBlockCount. With WithJSONRPC at most 256 are asked
+	// Count is the most transactions one call returns, 1 to 10000;
+	// 0 asks for 40. With WithJSONRPC at most 256 are asked
 	// for (the answer is then Incomplete where the block has more).
 	Count int
 	// After continues a block the server answered as incomplete: the
@@ -144,8 +144,8 @@ func (q *BlockTransactionsQuery) check() error {
 		return &nodeaccess.InputError{Arg: "shard", Reason: "0 is not a shard id (the masterchain's is ton.MasterchainShard)"}
 	case q.Count < 0:
 		return &nodeaccess.InputError{Arg: "count", Reason: fmt.Sprintf("negative count %d", q.Count)}
-	case q.Count > MaxBlockCount:
-		return &nodeaccess.InputError{Arg: "count", Reason: fmt.Sprintf("count %d is over the server maximum %d", q.Count, MaxBlockCount)}
+	case q.Count > maxBlockCount:
+		return &nodeaccess.InputError{Arg: "count", Reason: fmt.Sprintf("count %d is over the server maximum %d", q.Count, maxBlockCount)}
 	case q.Block.Seqno == 0:
 		return &nodeaccess.InputError{Arg: "seqno", Reason: "0 is the zero state, not a block with transactions (the servers refuse it)"}
 	case q.RootHash.IsZero() != q.FileHash.IsZero():
@@ -156,7 +156,7 @@ func (q *BlockTransactionsQuery) check() error {
 
 func (q *BlockTransactionsQuery) count() int {
 	if q.Count == 0 {
-		return DefaultBlockCount
+		return defaultBlockCount
 	}
 	return q.Count
 }

@@ -11,7 +11,7 @@ import (
 )
 
 // AllBlockTransactions walks every transaction of q.Block from q.After on:
-// it asks for pages of q.Count (or DefaultBlockCount) transactions and, while
+// it asks for pages of q.Count (or 40) transactions and, while
 // the server says the block is incomplete, for the next page after the last
 // transaction (after_lt, after_hash), sending from the second page on the
 // block's root_hash and file_hash the first page named (unless q set them).

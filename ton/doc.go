@@ -71,7 +71,7 @@
 // # Pages
 //
 // AccountStates and PendingTransactions return one page (limit and offset,
-// limit at most MaxLimit); AllAccountStates and AllPendingTransactions walk
+// limit at most 1000); AllAccountStates and AllPendingTransactions walk
 // every page as an iter.Seq2, on servers that page as the interface
 // describes and on the v3 indexer, which does not. A walk stops at an empty
 // page, at the first error (yielded once), or at a page that holds an item

@@ -23,7 +23,7 @@ import (
 // alice is an account the examples' local server knows, besides the
 // defaults of tontest (the recorded masterchain block 39984096 and the
 // account 0:00194AAD… with its states and its pending transaction).
-var alice = ton.MustParseAddress("0:5B6A643CF4E32FF0391C476456FED5BDB17EF10A55CBB7C2980C76D4AAD07875")
+var alice = mustAddress("0:5B6A643CF4E32FF0391C476456FED5BDB17EF10A55CBB7C2980C76D4AAD07875")
 
 // localTON starts a local TON endpoint (ton/tontest) that stands in for a
 // provider's in these examples: the defaults of tontest plus alice's state
@@ -225,7 +225,7 @@ func ExampleClient_PendingTransactions() {
 // server that ignores offset ends it after its one answer).
 func ExampleClient_AllPendingTransactions() {
 	// A stand-in for the provider's endpoint: three pending transactions.
-	acct := ton.MustParseAddress("0:00194AAD8E422BEDF43FEE746D6D929D369DBAB25468A69D513706EA6978B63A")
+	acct := mustAddress("0:00194AAD8E422BEDF43FEE746D6D929D369DBAB25468A69D513706EA6978B63A")
 	var pending []ton.PendingTransaction
 	for i := range 3 {
 		pending = append(pending, ton.PendingTransaction{Account: acct, LT: 36582626000001 + uint64(i), MCBlockSeqno: 33013054,

@@ -39,7 +39,7 @@ func FuzzParseAddress(f *testing.F) {
 		if strings.Contains(s, ":") && !strings.EqualFold(s, a.Raw()) {
 			t.Fatalf("%q is accepted as %s", s, a.Raw())
 		}
-		for _, form := range []string{a.Raw(), a.RawUpper(), a.Friendly(true, false).String(), a.Friendly(false, true).StdBase64()} {
+		for _, form := range []string{a.Raw(), a.rawUpper(), a.Friendly(true, false).String(), a.Friendly(false, true).StdBase64()} {
 			b, err := ParseAddress(form)
 			if err != nil || b != a {
 				t.Fatalf("%q -> %v -> %q -> %v, %v", s, a, form, b, err)

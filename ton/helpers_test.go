@@ -80,3 +80,12 @@ func serverMessage(t testing.TB, err error) (code int, msg string) {
 	}
 	return re.Code, re.Message
 }
+
+// mustAddress parses a constant address of a test.
+func mustAddress(s string) ton.Address {
+	a, err := ton.ParseAddress(s)
+	if err != nil {
+		panic(err)
+	}
+	return a
+}

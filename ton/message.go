@@ -104,12 +104,6 @@ type Message struct {
 	Raw json.RawMessage
 }
 
-// IsExternalIn reports whether m came from outside the chain (no source).
-func (m *Message) IsExternalIn() bool { return m.Source == nil }
-
-// IsExternalOut reports whether m goes outside the chain (no destination).
-func (m *Message) IsExternalOut() bool { return m.Destination == nil }
-
 // msgAddr decodes an address member sent as a string (any form
 // ParseAddress reads), as a tonlib accountAddress object
 // {"account_address":"…"}, as null or as "" (both: no address).

@@ -31,11 +31,11 @@ type PendingTransactionsQuery struct {
 	// Accounts are the accounts, each in any form ParseAddress reads; the
 	// SDK checks each (an empty one is refused) and sends its raw form as
 	// account, repeated, an account given twice, in any spelling, once.
-	// More than MaxLimit accounts go in several requests (see
+	// More than 1000 accounts go in several requests (see
 	// PendingTransactions). None sends no account: the indexer refuses
 	// that with a 422, an error matching nodeaccess.ErrInvalidInput.
 	Accounts []string
-	// Limit is the page size, 1 to MaxLimit; 0 sends none (server default,
+	// Limit is the page size, 1 to 1000; 0 sends none (server default,
 	// 10 in the interface). The indexer ignores it.
 	Limit int
 	// Offset skips that many transactions; 0 sends none. The indexer
@@ -199,8 +199,8 @@ func (q *PendingTransactionsQuery) values(accounts []Address) url.Values {
 // {base}/{key}/api/v3/pendingTransactions with account (repeated), limit
 // and offset (see PendingTransactionsQuery for what each server honours).
 // Each request costs one request unit, whatever the number of accounts it
-// names. More than MaxLimit accounts are sent in several requests of at
-// most MaxLimit accounts, one after the other, as AccountStates sends them;
+// names. More than 1000 accounts are sent in several requests of at
+// most 1000 accounts, one after the other, as AccountStates sends them;
 // the page holds the transactions of all of them, sorted as one.
 //
 // Nothing pending is an empty page, not an error, in both of the indexer's
@@ -216,7 +216,7 @@ func (c *Client) PendingTransactions(ctx context.Context, q PendingTransactionsQ
 		return nil, c.t.Wrap(op, err)
 	}
 	page := &PendingTransactionsPage{Transactions: []PendingTransaction{}, AddressBook: AddressBook{}}
-	for _, g := range groups(accounts, MaxLimit) {
+	for _, g := range groups(accounts, maxLimit) {
 		p, err := c.pendingTransactions(ctx, &q, g)
 		if err != nil {
 			return nil, c.t.Wrap(op, err)

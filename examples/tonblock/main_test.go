@@ -46,8 +46,10 @@ func TestFromEnv(t *testing.T) {
 	const key = "s3cret-KEY"
 	shard, err := ton.ParseShardID("a000000000000000")
 	require.NoError(t, err)
-	alice := ton.MustParseAddress("0:" + strings.Repeat("a1", 32))
-	bob := ton.MustParseAddress("0:" + strings.Repeat("b2", 32))
+	alice, err := ton.ParseAddress("0:" + strings.Repeat("a1", 32))
+	require.NoError(t, err)
+	bob, err := ton.ParseAddress("0:" + strings.Repeat("b2", 32))
+	require.NoError(t, err)
 	at := time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)
 	block := tontest.Block{
 		ID: ton.BlockID{BlockRef: ton.BlockRef{Workchain: 0, Shard: shard, Seqno: 51234567}, RootHash: ton.Hash{0xaa}, FileHash: ton.Hash{0xbb}},

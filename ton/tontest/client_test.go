@@ -61,8 +61,8 @@ func TestClientWalksDefaultBlock(t *testing.T) {
 // A block set by the user round-trips through the client: what was set is
 // what the client reads, in account-then-lt order, whatever the order set.
 func TestClientUserBlock(t *testing.T) {
-	a := ton.MustParseAddress("0:" + strings.Repeat("22", 32))
-	b := ton.MustParseAddress("0:" + strings.Repeat("11", 32))
+	a := mustAddress("0:" + strings.Repeat("22", 32))
+	b := mustAddress("0:" + strings.Repeat("11", 32))
 	shard, err := ton.ParseShardID("6000000000000000")
 	require.NoError(t, err)
 	block := tontest.Block{ID: ton.BlockID{BlockRef: ton.BlockRef{Workchain: 0, Shard: shard, Seqno: 7}, RootHash: ton.Hash{1}, FileHash: ton.Hash{2}}}
@@ -123,7 +123,7 @@ func TestClientAccountStates(t *testing.T) {
 	page, err := c.AccountStates(ctx, ton.AccountStatesQuery{Accounts: []string{tontest.DefaultAccount}})
 	require.NoError(t, err)
 	require.Len(t, page.States, 2)
-	acct := ton.MustParseAddress(tontest.DefaultAccount)
+	acct := mustAddress(tontest.DefaultAccount)
 	newest, older := page.States[0], page.States[1]
 	assert.Equal(t, acct, newest.Account)
 	assert.Equal(t, "2715939331", newest.Balance.String())
@@ -166,7 +166,7 @@ func TestClientPendingTransactions(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, page.Transactions, 1)
 	tx := page.Transactions[0]
-	assert.Equal(t, ton.MustParseAddress(tontest.DefaultAccount), tx.Account)
+	assert.Equal(t, mustAddress(tontest.DefaultAccount), tx.Account)
 	assert.Equal(t, uint64(36582626000003), tx.LT)
 	assert.Equal(t, time.Date(2025, 7, 8, 11, 9, 36, 0, time.UTC), tx.Now)
 	assert.Equal(t, uint32(33013054), tx.MCBlockSeqno)
@@ -198,8 +198,8 @@ func TestClientPendingTransactions(t *testing.T) {
 // The setters refuse bad data and change nothing.
 func TestSettersRefuseBadData(t *testing.T) {
 	s := start(t)
-	acct := ton.MustParseAddress(tontest.DefaultAccount)
-	other := ton.MustParseAddress(elector)
+	acct := mustAddress(tontest.DefaultAccount)
+	other := mustAddress(elector)
 	good := tontest.RecordedBlock()
 	for name, b := range map[string]tontest.Block{
 		"zero shard":     {ID: ton.BlockID{BlockRef: ton.BlockRef{Workchain: -1, Seqno: 39984096}}},
@@ -244,7 +244,7 @@ func TestSettersRefuseBadData(t *testing.T) {
 // Data may change while clients call (run with -race).
 func TestConcurrentSetAndServe(t *testing.T) {
 	s := start(t)
-	acct := ton.MustParseAddress(tontest.DefaultAccount)
+	acct := mustAddress(tontest.DefaultAccount)
 	c := client(t, s)
 	ctx := context.Background()
 	var wg sync.WaitGroup

@@ -72,7 +72,7 @@ func Example_defaultAccount() {
 // Serve your own data: here a basechain block and an account, with the
 // ton package's own types.
 func ExampleNew() {
-	acct := ton.MustParseAddress("0:5B6A643CF4E32FF0391C476456FED5BDB17EF10A55CBB7C2980C76D4AAD07875")
+	acct := mustAddress("0:5B6A643CF4E32FF0391C476456FED5BDB17EF10A55CBB7C2980C76D4AAD07875")
 	block := tontest.Block{
 		ID: ton.BlockID{BlockRef: ton.BlockRef{Workchain: 0, Shard: ton.MasterchainShard, Seqno: 1000}},
 		Transactions: []ton.BlockTransaction{

@@ -245,7 +245,7 @@ func renderIndexerState(account ton.Address, st *ton.AccountState, status []byte
 		return append(ms, member{name, jsonHash(h)})
 	}
 	ms := []member{
-		{"address", jsonString(account.RawUpper())},
+		{"address", jsonString(rawUpper(account))},
 		{"account_state_hash", jsonHash(st.Hash)},
 		{"balance", jsonAmount(st.Balance)},
 		{"extra_currencies", or("extra_currencies", "{}")},

@@ -62,8 +62,8 @@ func TestIndexerAccountStatesWire(t *testing.T) {
 // defaults to true and writes data_boc, code_boc when the state has them;
 // address= alone lists every account.
 func TestIndexerAccountStatesCodeHashAndBOCs(t *testing.T) {
-	a := ton.MustParseAddress("0:" + strings.Repeat("0a", 32))
-	b := ton.MustParseAddress("0:" + strings.Repeat("0b", 32))
+	a := mustAddress("0:" + strings.Repeat("0a", 32))
+	b := mustAddress("0:" + strings.Repeat("0b", 32))
 	code := ton.Hash{7}
 	s := start(t, tontest.WithIndexer(), tontest.WithoutDefaults(),
 		tontest.WithAccountStates(a, ton.AccountState{Account: a, LastTransactionLT: 1, Balance: big.NewInt(1), CodeHash: code, CodeBOC: []byte{1}, DataBOC: []byte{2},
@@ -93,7 +93,7 @@ func TestIndexerAccountStatesCodeHashAndBOCs(t *testing.T) {
 func TestIndexerAccountStatesCapAndOrder(t *testing.T) {
 	var opts []tontest.Option
 	for i := range 1200 {
-		a := ton.MustParseAddress(fmt.Sprintf("0:%064x", i+1))
+		a := mustAddress(fmt.Sprintf("0:%064x", i+1))
 		opts = append(opts, tontest.WithAccountStates(a, ton.AccountState{Account: a, LastTransactionLT: uint64(i + 1), Balance: big.NewInt(int64(i))}))
 	}
 	s := start(t, append(opts, tontest.WithIndexer(), tontest.WithoutDefaults())...)
@@ -176,7 +176,7 @@ func TestIndexerPending(t *testing.T) {
 	}
 
 	// Transactions set, none emulated: already in blocks, a null list.
-	a := ton.MustParseAddress("0:" + strings.Repeat("aa", 32))
+	a := mustAddress("0:" + strings.Repeat("aa", 32))
 	require.NoError(t, s.SetPendingTransactions(a, ton.PendingTransaction{Account: a, Hash: ton.Hash{1}, LT: 1, Finality: ton.FinalityConfirmed}))
 	r = get(t, s, pathPending+"?account="+a.Raw())
 	assert.Equal(t, http.StatusOK, r.status)
@@ -210,7 +210,7 @@ func TestIndexerWithClient(t *testing.T) {
 	var opts []tontest.Option
 	var accounts []string
 	for i := range 30 {
-		a := ton.MustParseAddress(fmt.Sprintf("0:%064x", i+1))
+		a := mustAddress(fmt.Sprintf("0:%064x", i+1))
 		accounts = append(accounts, a.Friendly(true, false).String())
 		opts = append(opts, tontest.WithAccountStates(a,
 			ton.AccountState{Account: a, LastTransactionLT: 5, Balance: big.NewInt(int64(i)), Hash: ton.Hash{byte(i)}},
@@ -243,7 +243,7 @@ func TestIndexerWithClient(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, pend.Transactions, 60)
 	for i, tx := range pend.Transactions {
-		assert.Equal(t, ton.MustParseAddress(accounts[i/2]), tx.Account)
+		assert.Equal(t, mustAddress(accounts[i/2]), tx.Account)
 		assert.Equal(t, uint64(10+10*(i%2)), tx.LT, "sorted by account, then lt")
 		assert.True(t, tx.Emulated)
 		assert.Equal(t, ton.FinalityPending, tx.Finality)
@@ -260,7 +260,7 @@ func TestIndexerWithClient(t *testing.T) {
 	assert.ErrorContains(t, err, "address of account is required")
 
 	// An account whose transactions are all in blocks: the null list.
-	a := ton.MustParseAddress(accounts[0])
+	a := mustAddress(accounts[0])
 	require.NoError(t, s.SetPendingTransactions(a, ton.PendingTransaction{Account: a, Hash: ton.Hash{1}, LT: 1}))
 	pend, err = c.PendingTransactions(ctx, ton.PendingTransactionsQuery{Accounts: accounts[:1]})
 	require.NoError(t, err)

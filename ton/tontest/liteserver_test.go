@@ -86,7 +86,7 @@ func TestUnreadableTransactionWire(t *testing.T) {
 func walkBlock(n int, unreadable ...int) (tontest.Block, []ton.BlockTransaction) {
 	txs := make([]ton.BlockTransaction, n)
 	for i := range txs {
-		acct := ton.MustParseAddress(fmt.Sprintf("0:%064x", i/3+1))
+		acct := mustAddress(fmt.Sprintf("0:%064x", i/3+1))
 		txs[i] = ton.BlockTransaction{Account: acct, LT: uint64(100 + i), Hash: ton.Hash{byte(i + 1)}, Time: time.Unix(1775000000, 0).UTC()}
 	}
 	return tontest.Block{
@@ -254,7 +254,7 @@ func TestRepeatedBlockTimestamps(t *testing.T) {
 	for seqno := uint32(10); seqno <= 11; seqno++ {
 		b := tontest.Block{ID: ton.BlockID{BlockRef: ton.MasterchainBlock(seqno), RootHash: ton.Hash{byte(seqno)}, FileHash: ton.Hash{byte(seqno)}}}
 		for i := range 5 {
-			acct := ton.MustParseAddress(fmt.Sprintf("-1:%064x", 5-i)) // given in reverse account order
+			acct := mustAddress(fmt.Sprintf("-1:%064x", 5-i)) // given in reverse account order
 			b.Transactions = append(b.Transactions, ton.BlockTransaction{Account: acct, LT: uint64(seqno)*100 + uint64(i), Hash: ton.Hash{byte(i), byte(seqno)}, Time: same})
 		}
 		blocks = append(blocks, b)

@@ -39,7 +39,7 @@ func TestWithMaxLimitOnTheWire(t *testing.T) {
 // for caps below, at and above the page size asked for; the requests are
 // the pages with items and one empty page.
 func TestWalksOverWithMaxLimit(t *testing.T) {
-	acct := ton.MustParseAddress("0:" + strings.Repeat("0a", 32))
+	acct := mustAddress("0:" + strings.Repeat("0a", 32))
 	const n = 23
 	states := make([]ton.AccountState, n)
 	pending := make([]ton.PendingTransaction, n)

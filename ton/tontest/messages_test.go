@@ -22,8 +22,8 @@ import (
 // Bounce, Bounced, CreatedAt and the v3-only members are not in the v2
 // shape and do not come back.
 func TestTypedMessagesRoundTrip(t *testing.T) {
-	wallet := ton.MustParseAddress("0:" + strings.Repeat("a1", 32))
-	to := ton.MustParseAddress("0:" + strings.Repeat("b2", 32))
+	wallet := mustAddress("0:" + strings.Repeat("a1", 32))
+	to := mustAddress("0:" + strings.Repeat("b2", 32))
 	in := ton.Message{Destination: &wallet, Value: big.NewInt(0), FwdFee: big.NewInt(0), IHRFee: big.NewInt(0),
 		Hash: ton.Hash{9}, BodyHash: ton.Hash{1}, Body: []byte{0xb5, 0xee, 0x9c, 0x72, 1}}
 	out := []ton.Message{

@@ -74,7 +74,7 @@ func (s *store) setStates(account ton.Address, states []ton.AccountState) error 
 			status = jsonString(string(st.Status))
 		}
 		ms := []member{
-			{"account", jsonString(account.RawUpper())},
+			{"account", jsonString(rawUpper(account))},
 			{"hash", jsonHash(st.Hash)},
 			{"balance", jsonAmount(st.Balance)},
 			{"account_status", status},
@@ -145,7 +145,7 @@ func renderPending(account ton.Address, tx *ton.PendingTransaction) (pendingRec,
 		return pendingRec{}, fmt.Errorf("the Raw field: %w", err)
 	}
 	typed := map[string][]byte{
-		"account":        jsonString(account.RawUpper()),
+		"account":        jsonString(rawUpper(account)),
 		"hash":           jsonString(tx.Hash.String()),
 		"lt":             jsonUintString(tx.LT),
 		"now":            []byte("null"),
@@ -231,7 +231,7 @@ func (s *store) setBook(account ton.Address, e ton.AddressBookEntry) {
 func (s *store) renderBook(accounts []ton.Address) []byte {
 	entries := make(map[string][]byte, len(accounts))
 	for _, a := range accounts {
-		key := a.RawUpper()
+		key := rawUpper(a)
 		if entries[key] != nil {
 			continue
 		}
