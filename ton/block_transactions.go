@@ -126,11 +126,14 @@ type BlockTransaction struct {
 	// OutMsgs are the messages the transaction sent, in order; nil when the
 	// server sent no out_msgs member.
 	OutMsgs []Message
-	// PrevTransaction is the account's previous transaction (v3
-	// prev_trans_lt and prev_trans_hash); zero (IsZero) when not sent, as
-	// in every v2 transaction (v2 names no previous transaction per
-	// transaction), or for an account's first transaction.
-	PrevTransaction TxID
+	// PrevTransactionLT is the logical time of the account's previous
+	// transaction (v3 prev_trans_lt); 0 when not sent, as in every v2
+	// transaction (v2 names no previous transaction per transaction), and
+	// for an account's first transaction.
+	PrevTransactionLT uint64
+	// PrevTransactionHash is the hash of the account's previous transaction
+	// (v3 prev_trans_hash); zero when not sent.
+	PrevTransactionHash Hash
 	// Transaction is the detailed transaction as the server sent it: the
 	// entry's "transaction" member in the interface's shape, else the whole
 	// entry (real v2 servers send the transaction itself, with account added).
@@ -452,6 +455,6 @@ func decodeBlockTx(raw json.RawMessage, out *BlockTransaction) error {
 	if out.InMsg, out.OutMsgs, err = decodeMessages(typed.InMsg, typed.OutMsgs); err != nil {
 		return err
 	}
-	out.PrevTransaction, err = decodePrevTx(typed.PrevTransLT, typed.PrevTransHash)
+	out.PrevTransactionLT, out.PrevTransactionHash, err = decodePrevTx(typed.PrevTransLT, typed.PrevTransHash)
 	return err
 }

@@ -62,7 +62,7 @@
 // decoded it (v2 msg.dataText, v3 text_comment); extra currencies are exact
 // amounts keyed by currency id, from v2's list (ids signed) and v3's map
 // alike; ParseBounce reads a bounced message's body in the old format and
-// in protocol version 12's (TEP 503). PrevTransaction is a TxID.
+// in protocol version 12's (TEP 503).
 // Both v2 shapes (tonlib's raw.transaction as the Python and the C++
 // servers send it) and the v3 indexer's decode to the same values. Parts
 // left untyped (the detailed transaction, the full v3 entries, each

@@ -275,29 +275,15 @@ func decodeMessages(in json.RawMessage, outs []json.RawMessage) (*Message, []Mes
 	return inMsg, out, nil
 }
 
-// TxID names a transaction by logical time and hash, as the previous
-// transaction of an account is named.
-type TxID struct {
-	// LT is the transaction's logical time.
-	LT uint64
-	// Hash is the transaction's hash.
-	Hash Hash
-}
-
-// IsZero reports whether id is unset (the first transaction of an account
-// has no previous one: servers send lt 0 and a zero hash, or nothing).
-func (id TxID) IsZero() bool { return id.LT == 0 && id.Hash.IsZero() }
-
-// decodePrevTx reads the previous transaction id from v3's prev_trans_lt
-// and prev_trans_hash (v2 transactions carry none).
-func decodePrevTx(lt num, hash hashField) (TxID, error) {
-	var id TxID
-	if lt.set {
-		var err error
-		if id.LT, err = lt.uint64("prev lt"); err != nil {
-			return TxID{}, err
-		}
+// decodePrevTx reads the previous transaction's lt and hash from v3's
+// prev_trans_lt and prev_trans_hash (v2 transactions carry none).
+func decodePrevTx(lt num, hash hashField) (uint64, Hash, error) {
+	if !lt.set {
+		return 0, hash.h, nil
 	}
-	id.Hash = hash.h
-	return id, nil
+	v, err := lt.uint64("prev lt")
+	if err != nil {
+		return 0, Hash{}, err
+	}
+	return v, hash.h, nil
 }

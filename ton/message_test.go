@@ -64,7 +64,8 @@ func TestMessagesV2GetTransactionsShape(t *testing.T) {
 	assert.Equal(t, nano("2737656"), tx.Fee)
 	assert.Equal(t, nano("56"), tx.StorageFee)
 	assert.Equal(t, nano("2737600"), tx.OtherFee)
-	assert.True(t, tx.PrevTransaction.IsZero(), "v2 names no previous transaction per transaction")
+	assert.Zero(t, tx.PrevTransactionLT, "v2 names no previous transaction per transaction")
+	assert.True(t, tx.PrevTransactionHash.IsZero())
 
 	in := tx.InMsg
 	require.NotNil(t, in)
@@ -131,7 +132,8 @@ func TestMessagesV3Shape(t *testing.T) {
 	require.Len(t, page.Transactions, 1)
 	tx := page.Transactions[0]
 
-	assert.Equal(t, ton.TxID{LT: 23688590000001, Hash: hashOf(t, "A2KdHQ6PD7mcRfmWKIoiPNFFooBCzLOCFXoj+4hAjh0=")}, tx.PrevTransaction)
+	assert.Equal(t, uint64(23688590000001), tx.PrevTransactionLT)
+	assert.Equal(t, hashOf(t, "A2KdHQ6PD7mcRfmWKIoiPNFFooBCzLOCFXoj+4hAjh0="), tx.PrevTransactionHash)
 	assert.Equal(t, nano("1960116"), tx.TotalFees)
 	require.NotNil(t, tx.InMsg)
 	assert.Equal(t, ton.Message{
@@ -168,7 +170,8 @@ func TestMessagesV3Shape(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, tx.InMsg, bt.InMsg)
 	assert.Equal(t, tx.OutMsgs, bt.OutMsgs)
-	assert.Equal(t, tx.PrevTransaction, bt.PrevTransaction)
+	assert.Equal(t, tx.PrevTransactionLT, bt.PrevTransactionLT)
+	assert.Equal(t, tx.PrevTransactionHash, bt.PrevTransactionHash)
 	assert.Equal(t, nano("1960116"), bt.Fee, "v3 total_fees is the fee")
 }
 
@@ -189,7 +192,8 @@ func TestMessagesV3BounceAndExternalOut(t *testing.T) {
 	assert.Equal(t, nano("670939"), tx.InMsg.FwdFee)
 	assert.Equal(t, time.Unix(1751972976, 0).UTC(), tx.InMsg.CreatedAt)
 	assert.False(t, tx.InMsg.HasComment, "decoded is null")
-	assert.Equal(t, ton.TxID{LT: 36552848000003, Hash: hashOf(t, "BoNe1HOkg+5k8XGGuY5iRcuz8Nwkc5rxT7NuM/vDP/E=")}, tx.PrevTransaction)
+	assert.Equal(t, uint64(36552848000003), tx.PrevTransactionLT)
+	assert.Equal(t, hashOf(t, "BoNe1HOkg+5k8XGGuY5iRcuz8Nwkc5rxT7NuM/vDP/E="), tx.PrevTransactionHash)
 
 	require.Len(t, tx.OutMsgs, 2)
 	ext := tx.OutMsgs[0]

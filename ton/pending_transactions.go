@@ -169,9 +169,12 @@ type PendingTransaction struct {
 	// OutMsgs are the messages the transaction sent; nil when the server
 	// sent no out_msgs member.
 	OutMsgs []Message
-	// PrevTransaction is the account's previous transaction (prev_trans_lt,
-	// prev_trans_hash); zero when not sent.
-	PrevTransaction TxID
+	// PrevTransactionLT is the logical time of the account's previous
+	// transaction (prev_trans_lt); 0 when not sent.
+	PrevTransactionLT uint64
+	// PrevTransactionHash is the hash of the account's previous transaction
+	// (prev_trans_hash); zero when not sent.
+	PrevTransactionHash Hash
 	// Raw is the entry as the server sent it: the indexer's full v3
 	// transaction (in_msg, out_msgs, description, block_ref, …).
 	Raw json.RawMessage
@@ -358,7 +361,7 @@ func decodePending(raw json.RawMessage, out *PendingTransaction) error {
 	if out.InMsg, out.OutMsgs, err = decodeMessages(w.InMsg, w.OutMsgs); err != nil {
 		return err
 	}
-	if out.PrevTransaction, err = decodePrevTx(w.PrevTransLT, w.PrevTransHash); err != nil {
+	if out.PrevTransactionLT, out.PrevTransactionHash, err = decodePrevTx(w.PrevTransLT, w.PrevTransHash); err != nil {
 		return err
 	}
 	out.Raw = raw

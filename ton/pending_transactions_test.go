@@ -71,8 +71,9 @@ func TestPendingTransactionsRecordedV3Body(t *testing.T) {
 	// Messages and the previous transaction: TestMessagesV3BounceAndExternalOut.
 	assert.NotNil(t, got.InMsg)
 	assert.Len(t, got.OutMsgs, 2)
-	assert.False(t, got.PrevTransaction.IsZero())
-	got.Raw, got.TotalFees, got.InMsg, got.OutMsgs, got.PrevTransaction = nil, nil, nil, nil, ton.TxID{}
+	assert.NotZero(t, got.PrevTransactionLT)
+	assert.False(t, got.PrevTransactionHash.IsZero())
+	got.Raw, got.TotalFees, got.InMsg, got.OutMsgs, got.PrevTransactionLT, got.PrevTransactionHash = nil, nil, nil, nil, 0, ton.Hash{}
 	assert.Equal(t, wantAxelar(t), got)
 	assert.NotNil(t, page.AddressBook)
 	assert.Empty(t, page.AddressBook)
