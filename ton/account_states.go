@@ -85,18 +85,18 @@ type AccountStatesPage struct {
 	// (the indexer's is arbitrary: match states to accounts by Account).
 	// An account the server does not know has no state here.
 	States []AccountState
-	// AddressBook maps the accounts the page mentions to their
-	// user-friendly forms; empty, never nil, when the server sent none.
-	AddressBook AddressBook
+	// AddressBook is what the page says of the accounts it mentions: its
+	// address_book (their user-friendly forms, domains, interfaces) and the
+	// indexer's metadata (what it knows of the tokens at them: IsIndexed,
+	// TokenInfo), by account; empty, never nil, when the server sent
+	// neither. An account the metadata names and the address book does not
+	// has an entry with its metadata alone.
+	AddressBook map[Address]AddressBookEntry
 	// UnknownAddresses are the address book entries whose key is not a
 	// standard address (such as the literals addr_none, addr_var and
 	// addr_extern the indexer may write), by the key as sent; nil when
 	// there are none. Such an entry never fails a page.
 	UnknownAddresses map[string]AddressBookEntry
-	// Metadata is what the indexer knows of the tokens at the accounts the
-	// page mentions (its metadata member); empty, never nil, when the
-	// server sent none (the interface's shape has none).
-	Metadata map[Address]AddressMetadata
 }
 
 // AccountState is an account's state. The interface's member names
@@ -275,7 +275,6 @@ func (c *Client) AccountStates(ctx context.Context, q AccountStatesQuery) (*Acco
 		}
 		page.States = append(page.States, p.States...)
 		maps.Copy(page.AddressBook, p.AddressBook)
-		maps.Copy(page.Metadata, p.Metadata)
 		if p.UnknownAddresses != nil {
 			if page.UnknownAddresses == nil {
 				page.UnknownAddresses = map[string]AddressBookEntry{}
@@ -396,7 +395,7 @@ func decodeAccountStates(body []byte) (*AccountStatesPage, error) {
 	if page.AddressBook, page.UnknownAddresses, err = decodeAddressBook(w.AddressBook); err != nil {
 		return nil, err
 	}
-	page.Metadata = decodeMetadata(w.Metadata)
+	addMetadata(page.AddressBook, w.Metadata)
 	return page, nil
 }
 

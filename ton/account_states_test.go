@@ -104,7 +104,11 @@ func TestAccountStatesBothShapes(t *testing.T) {
 			assert.NotEmpty(t, got.Raw)
 			got.Raw = nil
 			assert.Equal(t, wantState(t), got)
-			assert.Equal(t, ton.AddressBook{mustAddress(acctLower): {UserFriendly: acctFriend, Interfaces: []string{"wallet_v4r2"}}}, page.AddressBook)
+			want := ton.AddressBookEntry{UserFriendly: acctFriend, Interfaces: []string{"wallet_v4r2"}}
+			if name == "indexer" { // its metadata: indexed, no tokens
+				want.IsIndexed, want.TokenInfo = true, []ton.TokenInfo{}
+			}
+			assert.Equal(t, map[ton.Address]ton.AddressBookEntry{mustAddress(acctLower): want}, page.AddressBook)
 			e := page.AddressBook[mustAddress(acctFriend)]
 			f, err := ton.ParseFriendlyAddress(e.UserFriendly)
 			require.NoError(t, err)

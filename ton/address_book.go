@@ -6,13 +6,12 @@ import (
 	"fmt"
 )
 
-// AddressBook maps the accounts a v3 response mentions to the forms users
-// see: the user-friendly address (with the flags the server chose for the
-// account's kind) and its DNS domain. Keys are accounts (Address), so a
-// lookup works whatever form the caller's address was parsed from.
-type AddressBook map[Address]AddressBookEntry
-
-// AddressBookEntry is one account of an address book. Each member is read
+// AddressBookEntry is what a v3 response says of one account it mentions:
+// the forms users see, from its address_book (the user-friendly address,
+// with the flags the server chose for the account's kind, and its DNS
+// domain), and, in accountStates, the indexer's metadata of the tokens at
+// the account. The pages key entries by Address, so a lookup works
+// whatever form the caller's address was parsed from. Each member is read
 // on its own: a member of another type than the indexer writes is left
 // unset, never an error for the page.
 type AddressBookEntry struct {
@@ -30,6 +29,15 @@ type AddressBookEntry struct {
 	// indexer's null: an account whose code matched none), empty when
 	// sent as [] (an account it does not know, or one without get-methods).
 	Interfaces []string
+	// IsIndexed reports whether the indexer has fetched the metadata of the
+	// token at the account (the metadata's is_indexed); while it has not,
+	// TokenInfo holds the token's type alone.
+	IsIndexed bool
+	// TokenInfo are the entries of the token's metadata (token_info; one
+	// for most accounts); nil when the response has no metadata for the
+	// account (pendingTransactions, servers without metadata), empty when
+	// its metadata lists none.
+	TokenInfo []TokenInfo
 }
 
 // decodeAddressBook decodes an address_book member: an object keyed by raw
@@ -42,8 +50,8 @@ type AddressBookEntry struct {
 // raw form in lower case (Address.Raw) wins, then the one under the upper
 // case raw form the indexer writes (the upper case spelling), then the one under
 // the lexically smallest key.
-func decodeAddressBook(raw json.RawMessage) (book AddressBook, unknown map[string]AddressBookEntry, err error) {
-	book = AddressBook{}
+func decodeAddressBook(raw json.RawMessage) (book map[Address]AddressBookEntry, unknown map[string]AddressBookEntry, err error) {
+	book = map[Address]AddressBookEntry{}
 	if t := bytes.TrimSpace(raw); len(t) == 0 || string(t) == "null" {
 		return book, nil, nil
 	}

@@ -57,7 +57,7 @@ func TestAddressBookOddEntries(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := AddressBook{a: {}, mustAddress("0:" + strings.Repeat("cd", 32)): {UserFriendly: "addr_none"}}
+	want := map[Address]AddressBookEntry{a: {}, mustAddress("0:" + strings.Repeat("cd", 32)): {UserFriendly: "addr_none"}}
 	if fmt.Sprint(book) != fmt.Sprint(want) {
 		t.Fatalf("book %v, want %v", book, want)
 	}

@@ -41,7 +41,7 @@
 // checked; transaction hash and lt at the top of an entry or in its
 // transaction_id; either set of account state members; numbers sent as
 // strings; finality as a string or as an integer; the indexer's metadata
-// (token information, scam and NSFW flags) as AddressMetadata. An
+// (token information, scam and NSFW flags) in the address book's entries. An
 // address book entry whose key is not a standard address is kept apart
 // (UnknownAddresses) and never fails a page.
 //

@@ -251,16 +251,16 @@ func FuzzDecodeAccountStates(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if page.States == nil || page.AddressBook == nil || page.Metadata == nil {
-			t.Fatal("nil states, address book or metadata")
+		if page.States == nil || page.AddressBook == nil {
+			t.Fatal("nil states or address book")
 		}
 		for k := range page.UnknownAddresses {
 			if _, err := ParseAddress(k); err == nil {
 				t.Fatalf("%q is an address, not an unknown key", k)
 			}
 		}
-		for a, m := range page.Metadata {
-			for i, ti := range m.TokenInfo {
+		for a, e := range page.AddressBook {
+			for i, ti := range e.TokenInfo {
 				if !json.Valid(ti.Raw) {
 					t.Fatalf("metadata of %s, token %d: Raw %q", a, i, ti.Raw)
 				}

@@ -52,7 +52,7 @@ type PendingTransactionsPage struct {
 	Transactions []PendingTransaction
 	// AddressBook maps the accounts the page mentions to their
 	// user-friendly forms; empty, never nil, when the server sent none.
-	AddressBook AddressBook
+	AddressBook map[Address]AddressBookEntry
 	// UnknownAddresses are the address book entries whose key is not a
 	// standard address, by the key as sent; nil when there are none (see
 	// AccountStatesPage).
@@ -218,7 +218,7 @@ func (c *Client) PendingTransactions(ctx context.Context, q PendingTransactionsQ
 	if err != nil {
 		return nil, c.t.Wrap(op, err)
 	}
-	page := &PendingTransactionsPage{Transactions: []PendingTransaction{}, AddressBook: AddressBook{}}
+	page := &PendingTransactionsPage{Transactions: []PendingTransaction{}, AddressBook: map[Address]AddressBookEntry{}}
 	for _, g := range groups(accounts, maxLimit) {
 		p, err := c.pendingTransactions(ctx, &q, g)
 		if err != nil {

@@ -257,7 +257,7 @@ func TestConcurrentSetAndServe(t *testing.T) {
 				case 0:
 					assert.NoError(t, s.SetAccountStates(acct, ton.AccountState{Account: acct, LastTransactionLT: uint64(i + 1), Balance: big.NewInt(int64(i))}))
 					assert.NoError(t, s.SetPendingTransactions(acct, ton.PendingTransaction{Account: acct, LT: uint64(i + 1)}))
-					s.SetAddressBookEntry(acct, ton.AddressBookEntry{Domain: "x.ton"})
+					require.NoError(t, s.SetAddressBookEntry(acct, ton.AddressBookEntry{Domain: "x.ton"}))
 					assert.NoError(t, s.SetBlock(tontest.RecordedBlock()))
 				case 1:
 					_, err := c.AccountStates(ctx, ton.AccountStatesQuery{Accounts: []string{tontest.DefaultAccount}})

@@ -72,7 +72,8 @@
 // (toncenter's ton-index-go) does instead, for testing code against it:
 // accountStates takes address (repeated) and code_hash, ignores limit,
 // offset, sort and account_address, answers the latest state of each
-// account it knows under the indexer's member names with "metadata":{}, at
+// account it knows under the indexer's member names with its "metadata"
+// (that of the address book entries set with TokenInfo), at
 // most 1000 states, in a new random order every time, include_boc true
 // unless sent, and 422 without address; pendingTransactions ignores limit
 // and offset, lists only emulated transactions in a new random order every

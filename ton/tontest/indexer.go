@@ -22,12 +22,13 @@ import (
 //
 //   - accountStates takes address (repeated) and code_hash (repeated, ANDed
 //     with address), ignores account_address, limit, offset and sort, and
-//     answers {"accounts":[…],"address_book":{…},"metadata":{}} under the
+//     answers {"accounts":[…],"address_book":{…},"metadata":{…}} under the
 //     indexer's member names (address in upper case raw form,
 //     account_state_hash, status, last_transaction_lt as a string,
 //     last_transaction_hash, extra_currencies, contract_methods, interfaces;
 //     frozen_hash, code_hash, data_hash and the bags of cells left out when
-//     absent). It lists the latest state (the highest last_trans_lt) of
+//     absent; metadata for the listed accounts whose address book entry
+//     has TokenInfo, see SetAddressBookEntry). It lists the latest state (the highest last_trans_lt) of
 //     each account it knows, in a new random order on every request, at
 //     most 1000 of them; an account it does not know is left out.
 //     include_boc defaults to true. Without address it answers 422 "address
@@ -170,7 +171,9 @@ func (s *Server) indexerAccountStates(q url.Values) ([]byte, error) {
 	}
 	b = append(b, `],"address_book":`...)
 	b = append(b, s.data.renderBook(mentioned)...)
-	return append(b, `,"metadata":{}}`...), nil
+	b = append(b, `,"metadata":`...)
+	b = append(b, s.data.renderMetadata(mentioned)...)
+	return append(b, '}'), nil
 }
 
 // indexerPending answers pendingTransactions as the indexer does (see

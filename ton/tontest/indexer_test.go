@@ -277,3 +277,38 @@ func collect[T any](seq func(func(T, error) bool)) (items []T, errs []error) {
 	}
 	return items, errs
 }
+
+// WithIndexer serves the metadata of address book entries set with
+// TokenInfo, and the client reads back what the test set: typed members,
+// flags, the other members of Raw, and IsIndexed; an entry without
+// TokenInfo has no metadata.
+func TestIndexerMetadata(t *testing.T) {
+	s := start(t, tontest.WithIndexer())
+	acct := mustAddress(tontest.DefaultAccount)
+	tru, fls := true, false
+	jetton := ton.TokenInfo{Type: "jetton_masters", Name: "Tether USD", Symbol: "USD₮", Valid: &tru, IsScam: &fls,
+		Raw: json.RawMessage(`{"type":"ignored: the typed member wins","decimals":"6","extra":{"admin":null}}`)}
+	require.NoError(t, s.SetAddressBookEntry(acct, ton.AddressBookEntry{Domain: "usdt.ton", IsIndexed: true, TokenInfo: []ton.TokenInfo{jetton}}))
+	r := get(t, s, "/"+testKey+"/api/v3/accountStates?address="+tontest.DefaultAccount)
+	assert.Contains(t, r.body, `"metadata":{"`+tontest.DefaultAccount+`":{"is_indexed":true,"token_info":[`+
+		`{"type":"jetton_masters","name":"Tether USD","symbol":"USD₮","valid":true,"is_scam":false,"decimals":"6","extra":{"admin":null}}]}}}`)
+
+	page, err := client(t, s).AccountStates(context.Background(), ton.AccountStatesQuery{Accounts: []string{tontest.DefaultAccount}})
+	require.NoError(t, err)
+	e := page.AddressBook[acct]
+	assert.Equal(t, "usdt.ton", e.Domain)
+	assert.True(t, e.IsIndexed)
+	require.Len(t, e.TokenInfo, 1)
+	got := e.TokenInfo[0]
+	assert.JSONEq(t, `{"type":"jetton_masters","name":"Tether USD","symbol":"USD₮","valid":true,"is_scam":false,"decimals":"6","extra":{"admin":null}}`, string(got.Raw))
+	got.Raw, jetton.Raw = nil, nil
+	assert.Equal(t, jetton, got)
+
+	require.NoError(t, s.SetAddressBookEntry(acct, ton.AddressBookEntry{Domain: "usdt.ton"}))
+	page, err = client(t, s).AccountStates(context.Background(), ton.AccountStatesQuery{Accounts: []string{tontest.DefaultAccount}})
+	require.NoError(t, err)
+	assert.Nil(t, page.AddressBook[acct].TokenInfo, "no metadata without TokenInfo")
+
+	err = s.SetAddressBookEntry(acct, ton.AddressBookEntry{TokenInfo: []ton.TokenInfo{{Raw: json.RawMessage(`[1]`)}}})
+	assert.EqualError(t, err, "tontest: address book entry of "+acct.String()+": TokenInfo 0: the Raw field: the raw JSON is not an object")
+}

@@ -111,7 +111,7 @@ func WithPendingTransactions(account ton.Address, txs ...ton.PendingTransaction)
 // start, as SetAddressBookEntry does.
 func WithAddressBookEntry(account ton.Address, e ton.AddressBookEntry) Option {
 	return func(s *settings) error {
-		s.data = append(s.data, func(st *store) error { st.setBook(account, e); return nil })
+		s.data = append(s.data, func(st *store) error { return st.setBook(account, e) })
 		return nil
 	}
 }
@@ -197,13 +197,18 @@ func (s *Server) SetPendingTransactions(account ton.Address, txs ...ton.PendingT
 	return s.data.setPending(account, txs)
 }
 
-// SetAddressBookEntry sets what address_book says about account in v3
-// answers. Without an entry the server writes the account's user-friendly
-// form, bounceable unless its newest state is uninit or nonexist, with no
-// domain and no interfaces. An entry whose UserFriendly is "" gets that
-// default form.
-func (s *Server) SetAddressBookEntry(account ton.Address, e ton.AddressBookEntry) {
-	s.data.setBook(account, e)
+// SetAddressBookEntry sets what v3 answers say about account: its
+// address_book entry (UserFriendly, Domain, Interfaces), and, with
+// WithIndexer, when TokenInfo is not nil, its accountStates metadata
+// ({"is_indexed":IsIndexed,"token_info":[…]}, each token's typed members,
+// then the other members of its Raw). Without an entry the server writes
+// the account's user-friendly form, bounceable unless its newest state is
+// uninit or nonexist, with no domain, no interfaces and no metadata; an
+// entry whose UserFriendly is "" gets that default form. It fails,
+// changing nothing, for a TokenInfo whose Raw is neither empty nor a JSON
+// object.
+func (s *Server) SetAddressBookEntry(account ton.Address, e ton.AddressBookEntry) error {
+	return s.data.setBook(account, e)
 }
 
 // WriteError writes an error answer as the real servers do, in the form

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"sync"
 
 	"github.com/nodeaccess/nodeaccess/ton"
@@ -218,11 +219,18 @@ func messageAddresses(raw map[string]json.RawMessage) []ton.Address {
 	return out
 }
 
-func (s *store) setBook(account ton.Address, e ton.AddressBookEntry) {
+func (s *store) setBook(account ton.Address, e ton.AddressBookEntry) error {
+	for i, ti := range e.TokenInfo {
+		if _, err := rawObject(ti.Raw); err != nil {
+			return fmt.Errorf("tontest: address book entry of %s: TokenInfo %d: the Raw field: %w", account, i, err)
+		}
+	}
 	e.Interfaces = slices.Clone(e.Interfaces)
+	e.TokenInfo = slices.Clone(e.TokenInfo)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.book[account] = e
+	return nil
 }
 
 // renderBook writes the address_book of accounts: keyed by the raw form in
@@ -251,6 +259,62 @@ func (s *store) renderBook(accounts []ton.Address) []byte {
 			{"user_friendly", jsonString(e.UserFriendly)},
 			{"domain", domain},
 			{"interfaces", ifaces},
+		}, nil)
+	}
+	b := []byte{'{'}
+	for i, k := range slices.Sorted(maps.Keys(entries)) {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendString(b, k)
+		b = append(b, ':')
+		b = append(b, entries[k]...)
+	}
+	return append(b, '}')
+}
+
+// tokenSkip are the members of a token_info entry the typed fields own.
+var tokenSkip = []string{"type", "name", "symbol", "description", "image", "valid", "is_scam", "is_nsfw"}
+
+// renderMetadata writes the indexer's metadata of accounts: for each one
+// whose address book entry has TokenInfo (not nil), keyed by the raw form in
+// upper case, {"is_indexed":…,"token_info":[…]}, each token's typed members
+// (those left "" or nil taken from its Raw, if there) and then Raw's others,
+// in key order. The caller holds the read lock.
+func (s *store) renderMetadata(accounts []ton.Address) []byte {
+	entries := make(map[string][]byte, len(accounts))
+	for _, a := range accounts {
+		e, ok := s.book[a]
+		key := rawUpper(a)
+		if !ok || e.TokenInfo == nil || entries[key] != nil {
+			continue
+		}
+		infos := []byte{'['}
+		for i, ti := range e.TokenInfo {
+			if i > 0 {
+				infos = append(infos, ',')
+			}
+			raw, _ := rawObject(ti.Raw) // checked by setBook
+			str := func(v string) []byte {
+				if v == "" {
+					return nil
+				}
+				return jsonString(v)
+			}
+			flag := func(v *bool) []byte {
+				if v == nil {
+					return nil
+				}
+				return strconv.AppendBool(nil, *v)
+			}
+			infos = append(infos, renderObject([]member{
+				{"type", str(ti.Type)}, {"name", str(ti.Name)}, {"symbol", str(ti.Symbol)}, {"description", str(ti.Description)},
+				{"image", str(ti.Image)}, {"valid", flag(ti.Valid)}, {"is_scam", flag(ti.IsScam)}, {"is_nsfw", flag(ti.IsNSFW)},
+			}, raw, tokenSkip...)...)
+		}
+		entries[key] = renderObject([]member{
+			{"is_indexed", strconv.AppendBool(nil, e.IsIndexed)},
+			{"token_info", append(infos, ']')},
 		}, nil)
 	}
 	b := []byte{'{'}

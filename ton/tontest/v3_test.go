@@ -92,7 +92,7 @@ func TestV3AccountStatesPaging(t *testing.T) {
 		`"0:`+strings.Repeat("0A", 32)+`":{"user_friendly":"`+a.Friendly(true, false).String()+`","domain":null,"interfaces":[]}}}`, r.body)
 
 	// An address book entry set by the user wins.
-	s.SetAddressBookEntry(a, ton.AddressBookEntry{UserFriendly: "custom", Domain: "alice.ton", Interfaces: []string{"wallet_v4r2"}})
+	require.NoError(t, s.SetAddressBookEntry(a, ton.AddressBookEntry{UserFriendly: "custom", Domain: "alice.ton", Interfaces: []string{"wallet_v4r2"}}))
 	r = get(t, s, pathStates+"?limit=1")
 	assert.Contains(t, r.body, `"address_book":{"0:`+strings.Repeat("0A", 32)+`":{"user_friendly":"custom","domain":"alice.ton","interfaces":["wallet_v4r2"]}}}`)
 }
