@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/nodeaccess/nodeaccess/ton/internal/wire"
+
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/internal/transport"
 )
@@ -159,7 +161,7 @@ func parseAccounts(arg string, in []string) ([]Address, error) {
 	for i, s := range in {
 		name := fmt.Sprintf("%s[%d]", arg, i)
 		if strings.TrimSpace(s) == "" {
-			return nil, &nodeaccess.InputError{Arg: name, Reason: quoteValue(s, 40) + " is empty (the indexer would read it as no filter and list other accounts)"}
+			return nil, &nodeaccess.InputError{Arg: name, Reason: wire.Quote(s, 40) + " is empty (the indexer would read it as no filter and list other accounts)"}
 		}
 		a, err := ParseAddress(s)
 		if err != nil {
@@ -202,7 +204,7 @@ func (q *AccountStatesQuery) check() ([]Address, error) {
 		return nil, err
 	}
 	if q.Sort != "" && q.Sort != SortAsc && q.Sort != SortDesc {
-		return nil, &nodeaccess.InputError{Arg: "sort", Reason: quoteValue(string(q.Sort), 40) + " is not asc or desc"}
+		return nil, &nodeaccess.InputError{Arg: "sort", Reason: wire.Quote(string(q.Sort), 40) + " is not asc or desc"}
 	}
 	return parseAccounts("accounts", q.Accounts)
 }
@@ -343,22 +345,22 @@ func refusesInput(msg string) bool {
 }
 
 type wireAccountState struct {
-	Account             addrField `json:"account"`
-	Address             addrField `json:"address"`
-	Hash                hashField `json:"hash"`
-	AccountStateHash    hashField `json:"account_state_hash"`
-	Balance             num       `json:"balance"`
+	Account             wire.Addr `json:"account"`
+	Address             wire.Addr `json:"address"`
+	Hash                wire.Hash `json:"hash"`
+	AccountStateHash    wire.Hash `json:"account_state_hash"`
+	Balance             wire.Num  `json:"balance"`
 	AccountStatus       *string   `json:"account_status"`
 	Status              *string   `json:"status"`
-	LastTransLT         num       `json:"last_trans_lt"`
-	LastTransactionLT   num       `json:"last_transaction_lt"`
-	LastTransHash       hashField `json:"last_trans_hash"`
-	LastTransactionHash hashField `json:"last_transaction_hash"`
-	FrozenHash          hashField `json:"frozen_hash"`
-	CodeHash            hashField `json:"code_hash"`
-	DataHash            hashField `json:"data_hash"`
-	CodeBOC             bocField  `json:"code_boc"`
-	DataBOC             bocField  `json:"data_boc"`
+	LastTransLT         wire.Num  `json:"last_trans_lt"`
+	LastTransactionLT   wire.Num  `json:"last_transaction_lt"`
+	LastTransHash       wire.Hash `json:"last_trans_hash"`
+	LastTransactionHash wire.Hash `json:"last_transaction_hash"`
+	FrozenHash          wire.Hash `json:"frozen_hash"`
+	CodeHash            wire.Hash `json:"code_hash"`
+	DataHash            wire.Hash `json:"data_hash"`
+	CodeBOC             wire.BOC  `json:"code_boc"`
+	DataBOC             wire.BOC  `json:"data_boc"`
 }
 
 // decodeAccountStates decodes an accountStates body: the interface's
@@ -405,15 +407,15 @@ func decodeAccountState(raw json.RawMessage, out *AccountState) error {
 		return err
 	}
 	switch {
-	case w.Account.set:
-		out.Account = w.Account.a
-	case w.Address.set:
-		out.Account = w.Address.a
+	case w.Account.Set:
+		out.Account = Address(w.Account.A)
+	case w.Address.Set:
+		out.Account = Address(w.Address.A)
 	default:
 		return fmt.Errorf("account (address) is missing")
 	}
 	var err error
-	if out.Balance, err = w.Balance.optAmount("balance"); err != nil {
+	if out.Balance, err = w.Balance.OptAmount("balance"); err != nil {
 		return err
 	}
 	out.Hash = either(w.Hash, w.AccountStateHash)
@@ -424,16 +426,16 @@ func decodeAccountState(raw json.RawMessage, out *AccountState) error {
 		out.Status = AccountStatus(*w.Status)
 	}
 	lt := w.LastTransLT
-	if !lt.set {
+	if !lt.Set {
 		lt = w.LastTransactionLT
 	}
-	if lt.set {
-		if out.LastTransactionLT, err = lt.uint64("last_trans_lt"); err != nil {
+	if lt.Set {
+		if out.LastTransactionLT, err = lt.Uint64("last_trans_lt"); err != nil {
 			return err
 		}
 	}
 	out.LastTransactionHash = either(w.LastTransHash, w.LastTransactionHash)
-	out.FrozenHash, out.CodeHash, out.DataHash = w.FrozenHash.h, w.CodeHash.h, w.DataHash.h
+	out.FrozenHash, out.CodeHash, out.DataHash = Hash(w.FrozenHash.H), Hash(w.CodeHash.H), Hash(w.DataHash.H)
 	out.CodeBOC, out.DataBOC = w.CodeBOC, w.DataBOC
 	out.Raw = raw
 	return nil
@@ -441,9 +443,9 @@ func decodeAccountState(raw json.RawMessage, out *AccountState) error {
 
 // either returns the interface's member when it was sent, else the
 // indexer's.
-func either(iface, indexer hashField) Hash {
-	if iface.set {
-		return iface.h
+func either(iface, indexer wire.Hash) Hash {
+	if iface.Set {
+		return Hash(iface.H)
 	}
-	return indexer.h
+	return Hash(indexer.H)
 }

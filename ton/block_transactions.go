@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/nodeaccess/nodeaccess/ton/internal/wire"
+
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/internal/transport"
 )
@@ -294,37 +296,37 @@ func v2Result(body []byte) ([]byte, error) {
 }
 
 type wireBlockID struct {
-	Workchain num       `json:"workchain"`
-	Shard     num       `json:"shard"`
-	Seqno     num       `json:"seqno"`
-	RootHash  hashField `json:"root_hash"`
-	FileHash  hashField `json:"file_hash"`
+	Workchain wire.Num  `json:"workchain"`
+	Shard     wire.Num  `json:"shard"`
+	Seqno     wire.Num  `json:"seqno"`
+	RootHash  wire.Hash `json:"root_hash"`
+	FileHash  wire.Hash `json:"file_hash"`
 }
 
 type wireTxID struct {
-	LT   num       `json:"lt"`
-	Hash hashField `json:"hash"`
+	LT   wire.Num  `json:"lt"`
+	Hash wire.Hash `json:"hash"`
 }
 
 type wireBlockTx struct {
-	Account addrField `json:"account"`
+	Account wire.Addr `json:"account"`
 	Address *struct {
-		AccountAddress addrField `json:"account_address"`
+		AccountAddress wire.Addr `json:"account_address"`
 	} `json:"address"`
-	Hash          hashField         `json:"hash"`
-	LT            num               `json:"lt"`
+	Hash          wire.Hash         `json:"hash"`
+	LT            wire.Num          `json:"lt"`
 	TransactionID *wireTxID         `json:"transaction_id"`
 	Transaction   json.RawMessage   `json:"transaction"`
-	Utime         num               `json:"utime"`
-	Data          bocField          `json:"data"`
-	Fee           num               `json:"fee"`
-	StorageFee    num               `json:"storage_fee"`
-	OtherFee      num               `json:"other_fee"`
-	TotalFees     num               `json:"total_fees"`
+	Utime         wire.Num          `json:"utime"`
+	Data          wire.BOC          `json:"data"`
+	Fee           wire.Num          `json:"fee"`
+	StorageFee    wire.Num          `json:"storage_fee"`
+	OtherFee      wire.Num          `json:"other_fee"`
+	TotalFees     wire.Num          `json:"total_fees"`
 	InMsg         json.RawMessage   `json:"in_msg"`
 	OutMsgs       []json.RawMessage `json:"out_msgs"`
-	PrevTransLT   num               `json:"prev_trans_lt"`
-	PrevTransHash hashField         `json:"prev_trans_hash"`
+	PrevTransLT   wire.Num          `json:"prev_trans_lt"`
+	PrevTransHash wire.Hash         `json:"prev_trans_hash"`
 }
 
 // decodeBlockTransactions decodes a getBlockTransactionsExt body, wrapped
@@ -336,7 +338,7 @@ func decodeBlockTransactions(body []byte) (*BlockTransactions, error) {
 	}
 	var w struct {
 		ID           *wireBlockID      `json:"id"`
-		ReqCount     num               `json:"req_count"`
+		ReqCount     wire.Num          `json:"req_count"`
 		Incomplete   *bool             `json:"incomplete"`
 		Transactions []json.RawMessage `json:"transactions"`
 	}
@@ -350,8 +352,8 @@ func decodeBlockTransactions(body []byte) (*BlockTransactions, error) {
 	if out.Block, err = w.ID.decode(); err != nil {
 		return nil, fmt.Errorf("block id: %v", err)
 	}
-	if w.ReqCount.set {
-		n, err := w.ReqCount.int32("req_count")
+	if w.ReqCount.Set {
+		n, err := w.ReqCount.Int32("req_count")
 		if err != nil {
 			return nil, err
 		}
@@ -368,22 +370,22 @@ func decodeBlockTransactions(body []byte) (*BlockTransactions, error) {
 
 func (w *wireBlockID) decode() (BlockID, error) {
 	var id BlockID
-	if !w.Workchain.set || !w.Shard.set || !w.Seqno.set {
+	if !w.Workchain.Set || !w.Shard.Set || !w.Seqno.Set {
 		return id, fmt.Errorf("workchain, shard or seqno is missing")
 	}
 	var err error
-	if id.Workchain, err = w.Workchain.int32("workchain"); err != nil {
+	if id.Workchain, err = w.Workchain.Int32("workchain"); err != nil {
 		return id, err
 	}
-	shard, err := w.Shard.int64("shard")
+	shard, err := w.Shard.Int64("shard")
 	if err != nil {
 		return id, err
 	}
 	id.Shard = ShardID(shard)
-	if id.Seqno, err = w.Seqno.uint32("seqno"); err != nil {
+	if id.Seqno, err = w.Seqno.Uint32("seqno"); err != nil {
 		return id, err
 	}
-	id.RootHash, id.FileHash = w.RootHash.h, w.FileHash.h
+	id.RootHash, id.FileHash = Hash(w.RootHash.H), Hash(w.FileHash.H)
 	return id, nil
 }
 
@@ -404,14 +406,14 @@ func decodeBlockTx(raw json.RawMessage, out *BlockTransaction) error {
 		typed, out.Transaction = &inner, w.Transaction
 	}
 	switch {
-	case w.Account.set:
-		out.Account = w.Account.a
-	case w.Address != nil && w.Address.AccountAddress.set:
-		out.Account = w.Address.AccountAddress.a
-	case inner.Account.set:
-		out.Account = inner.Account.a
-	case inner.Address != nil && inner.Address.AccountAddress.set:
-		out.Account = inner.Address.AccountAddress.a
+	case w.Account.Set:
+		out.Account = Address(w.Account.A)
+	case w.Address != nil && w.Address.AccountAddress.Set:
+		out.Account = Address(w.Address.AccountAddress.A)
+	case inner.Account.Set:
+		out.Account = Address(inner.Account.A)
+	case inner.Address != nil && inner.Address.AccountAddress.Set:
+		out.Account = Address(inner.Address.AccountAddress.A)
 	default:
 		return fmt.Errorf("account is missing")
 	}
@@ -420,35 +422,35 @@ func decodeBlockTx(raw json.RawMessage, out *BlockTransaction) error {
 		if id == nil {
 			continue
 		}
-		if !hash.set {
+		if !hash.Set {
 			hash = id.Hash
 		}
-		if !lt.set {
+		if !lt.Set {
 			lt = id.LT
 		}
 	}
-	if !hash.set || !lt.set {
+	if !hash.Set || !lt.Set {
 		return fmt.Errorf("hash or lt is missing")
 	}
-	out.Hash = hash.h
+	out.Hash = Hash(hash.H)
 	var err error
-	if out.LT, err = lt.uint64("lt"); err != nil {
+	if out.LT, err = lt.Uint64("lt"); err != nil {
 		return err
 	}
-	if out.Time, err = unixTime(typed.Utime, "utime"); err != nil {
+	if out.Time, err = wire.UnixTime(typed.Utime, "utime"); err != nil {
 		return err
 	}
 	fee, feeName := typed.Fee, "fee"
-	if !fee.set {
+	if !fee.Set {
 		fee, feeName = typed.TotalFees, "total_fees"
 	}
-	if out.Fee, err = fee.optAmount(feeName); err != nil {
+	if out.Fee, err = fee.OptAmount(feeName); err != nil {
 		return err
 	}
-	if out.StorageFee, err = typed.StorageFee.optAmount("storage_fee"); err != nil {
+	if out.StorageFee, err = typed.StorageFee.OptAmount("storage_fee"); err != nil {
 		return err
 	}
-	if out.OtherFee, err = typed.OtherFee.optAmount("other_fee"); err != nil {
+	if out.OtherFee, err = typed.OtherFee.OptAmount("other_fee"); err != nil {
 		return err
 	}
 	out.Data = typed.Data

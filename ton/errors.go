@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/nodeaccess/nodeaccess/ton/internal/wire"
+
 	"github.com/nodeaccess/nodeaccess"
 )
 
@@ -136,11 +138,11 @@ func (e *errorEnvelope) failure() (code int, msg string, ok bool) {
 // parseCode reads an error code sent as a number or a numeric string; 0
 // when absent or unreadable.
 func parseCode(raw json.RawMessage) int {
-	var n num
-	if len(raw) == 0 || json.Unmarshal(raw, &n) != nil || !n.set {
+	var n wire.Num
+	if len(raw) == 0 || json.Unmarshal(raw, &n) != nil || !n.Set {
 		return 0
 	}
-	v, err := strconv.ParseInt(n.text, 10, 32)
+	v, err := strconv.ParseInt(n.Text, 10, 32)
 	if err != nil {
 		return 0
 	}

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/nodeaccess/nodeaccess/ton/internal/wire"
+
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/internal/transport"
 )
@@ -89,35 +91,6 @@ func (f Finality) IsKnown() bool {
 		return true
 	}
 	return false
-}
-
-// finalityField decodes a finality member: a string, an integer (0, 1, 2,
-// or n as "unknown_n") or null (""); anything else is an error.
-type finalityField Finality
-
-func (f *finalityField) UnmarshalJSON(b []byte) error {
-	var s string
-	if json.Unmarshal(b, &s) == nil {
-		*f = finalityField(s)
-		return nil
-	}
-	var n num
-	if err := n.UnmarshalJSON(b); err != nil {
-		return fmt.Errorf("finality %s is neither a string nor an integer", quoteValue(string(b), maxQuoted))
-	}
-	switch n.text {
-	case "":
-		*f = ""
-	case "0":
-		*f = finalityField(FinalityPending)
-	case "1":
-		*f = finalityField(FinalityConfirmed)
-	case "2":
-		*f = finalityField(FinalityFinalized)
-	default:
-		*f = finalityField("unknown_" + n.text)
-	}
-	return nil
 }
 
 // PendingTransaction is a transaction that is not yet fully confirmed. Once
@@ -279,20 +252,20 @@ func nothingPending(err error) bool {
 }
 
 type wirePending struct {
-	Account       addrField         `json:"account"`
-	Hash          hashField         `json:"hash"`
-	LT            num               `json:"lt"`
-	Now           num               `json:"now"`
-	MCBlockSeqno  num               `json:"mc_block_seqno"`
+	Account       wire.Addr         `json:"account"`
+	Hash          wire.Hash         `json:"hash"`
+	LT            wire.Num          `json:"lt"`
+	Now           wire.Num          `json:"now"`
+	MCBlockSeqno  wire.Num          `json:"mc_block_seqno"`
 	TraceID       *string           `json:"trace_id"`
-	TraceExtHash  hashField         `json:"trace_external_hash"`
+	TraceExtHash  wire.Hash         `json:"trace_external_hash"`
 	Emulated      *bool             `json:"emulated"`
-	Finality      finalityField     `json:"finality"`
-	TotalFees     num               `json:"total_fees"`
+	Finality      wire.Finality     `json:"finality"`
+	TotalFees     wire.Num          `json:"total_fees"`
 	InMsg         json.RawMessage   `json:"in_msg"`
 	OutMsgs       []json.RawMessage `json:"out_msgs"`
-	PrevTransLT   num               `json:"prev_trans_lt"`
-	PrevTransHash hashField         `json:"prev_trans_hash"`
+	PrevTransLT   wire.Num          `json:"prev_trans_lt"`
+	PrevTransHash wire.Hash         `json:"prev_trans_hash"`
 }
 
 // decodePendingTransactions decodes a pendingTransactions body:
@@ -333,29 +306,29 @@ func decodePending(raw json.RawMessage, out *PendingTransaction) error {
 	if err := json.Unmarshal(raw, &w); err != nil {
 		return err
 	}
-	if !w.Account.set || !w.Hash.set || !w.LT.set {
+	if !w.Account.Set || !w.Hash.Set || !w.LT.Set {
 		return fmt.Errorf("account, hash or lt is missing")
 	}
-	out.Account, out.Hash = w.Account.a, w.Hash.h
+	out.Account, out.Hash = Address(w.Account.A), Hash(w.Hash.H)
 	var err error
-	if out.LT, err = w.LT.uint64("lt"); err != nil {
+	if out.LT, err = w.LT.Uint64("lt"); err != nil {
 		return err
 	}
-	if out.Now, err = unixTime(w.Now, "now"); err != nil {
+	if out.Now, err = wire.UnixTime(w.Now, "now"); err != nil {
 		return err
 	}
-	if w.MCBlockSeqno.set {
-		if out.MCBlockSeqno, err = w.MCBlockSeqno.uint32("mc_block_seqno"); err != nil {
+	if w.MCBlockSeqno.Set {
+		if out.MCBlockSeqno, err = w.MCBlockSeqno.Uint32("mc_block_seqno"); err != nil {
 			return err
 		}
 	}
 	if w.TraceID != nil {
 		out.TraceID = *w.TraceID
 	}
-	out.TraceExternalHash = w.TraceExtHash.h
+	out.TraceExternalHash = Hash(w.TraceExtHash.H)
 	out.Emulated = w.Emulated != nil && *w.Emulated
 	out.Finality = Finality(w.Finality)
-	if out.TotalFees, err = w.TotalFees.optAmount("total_fees"); err != nil {
+	if out.TotalFees, err = w.TotalFees.OptAmount("total_fees"); err != nil {
 		return err
 	}
 	if out.InMsg, out.OutMsgs, err = decodeMessages(w.InMsg, w.OutMsgs); err != nil {

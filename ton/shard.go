@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/nodeaccess/nodeaccess/ton/internal/wire"
+
 	"github.com/nodeaccess/nodeaccess"
 )
 
@@ -71,7 +73,7 @@ func parseShardHex(s, digits string) (ShardID, error) {
 }
 
 func shardErr(s, why string) (ShardID, error) {
-	return 0, &nodeaccess.InputError{Arg: "shard", Reason: quoteValue(s, 40) + " " + why}
+	return 0, &nodeaccess.InputError{Arg: "shard", Reason: wire.Quote(s, 40) + " " + why}
 }
 
 func isHex(s string) bool {
@@ -134,7 +136,7 @@ func ParseBlockRef(s string) (BlockRef, error) {
 	inner := strings.TrimSuffix(strings.TrimPrefix(s, "("), ")")
 	parts := strings.Split(inner, ",")
 	bad := func(why string) (BlockRef, error) {
-		return BlockRef{}, &nodeaccess.InputError{Arg: "block", Reason: quoteValue(s, 80) + ": " + why}
+		return BlockRef{}, &nodeaccess.InputError{Arg: "block", Reason: wire.Quote(s, 80) + ": " + why}
 	}
 	if len(parts) != 3 {
 		return bad("want (workchain,shard,seqno)")
