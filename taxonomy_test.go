@@ -148,7 +148,8 @@ func taxonomyCases() map[string]taxCase {
 			// The recorded block with a transaction tonlib cannot read.
 			b := tontest.RecordedBlock()
 			b.Unreadable = []int{1}
-			srv := tontest.NewT(t, tontest.WithBlock(b))
+			srv := tontest.NewT(t)
+			require.NoError(t, srv.SetBlock(b))
 			c, err := srv.Client()
 			require.NoError(t, err)
 			for _, err := range c.AllBlockTransactions(context.Background(), ton.BlockTransactionsQuery{Block: tontest.DefaultBlock()}) {

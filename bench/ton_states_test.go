@@ -31,20 +31,22 @@ const tonStates = 10_000
 // account i holding i nanotons, and returns it with the accounts.
 func tonStatesServer(tb testing.TB) (*tontest.Server, []string) {
 	tb.Helper()
-	opts := []tontest.Option{tontest.WithIndexer(), tontest.WithoutDefaults()}
+	srv, err := tontest.New(tontest.WithIndexer(), tontest.WithoutDefaults())
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(srv.Close)
 	accounts := make([]string, tonStates)
 	for i := range accounts {
 		var a ton.Address // 0:000…0<i+1>
 		binary.BigEndian.PutUint64(a.ID[24:], uint64(i+1))
 		accounts[i] = a.Friendly(true, false).String()
-		opts = append(opts, tontest.WithAccountStates(a, ton.AccountState{Account: a, Status: ton.StatusActive,
-			Balance: big.NewInt(int64(i)), LastTransactionLT: uint64(i + 1), Hash: ton.Hash{byte(i), byte(i >> 8)}}))
+		err := srv.SetAccountStates(a, ton.AccountState{Account: a, Status: ton.StatusActive,
+			Balance: big.NewInt(int64(i)), LastTransactionLT: uint64(i + 1), Hash: ton.Hash{byte(i), byte(i >> 8)}})
+		if err != nil {
+			tb.Fatal(err)
+		}
 	}
-	srv, err := tontest.New(opts...)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(srv.Close)
 	return srv, accounts
 }
 

@@ -26,8 +26,8 @@ import (
 var alice = mustAddress("0:5B6A643CF4E32FF0391C476456FED5BDB17EF10A55CBB7C2980C76D4AAD07875")
 
 // localTON starts a local TON endpoint (ton/tontest) that stands in for a
-// provider's in these examples: the defaults of tontest plus alice's state
-// and address book entry; opts come after those.
+// provider's in these examples: the defaults of tontest (unless opts say
+// WithoutDefaults) plus alice's state and address book entry.
 func localTON(opts ...tontest.Option) *tontest.Server {
 	state := ton.AccountState{
 		Account: alice, Status: ton.StatusActive, Balance: big.NewInt(1234567890123),
@@ -35,10 +35,11 @@ func localTON(opts ...tontest.Option) *tontest.Server {
 		LastTransactionLT:   48756940000002,
 		LastTransactionHash: tontest.RecordedBlock().Transactions[1].Hash,
 	}
-	srv, err := tontest.New(append([]tontest.Option{
-		tontest.WithAccountStates(alice, state),
-		tontest.WithAddressBookEntry(alice, ton.AddressBookEntry{UserFriendly: "UQBbamQ89OMv8DkcR2RW_tW9sX7xClXLt8KYDHbUqtB4dbz1", Domain: "alice.ton"}),
-	}, opts...)...)
+	srv, err := tontest.New(opts...)
+	if err == nil {
+		err = errors.Join(srv.SetAccountStates(alice, state),
+			srv.SetAddressBookEntry(alice, ton.AddressBookEntry{UserFriendly: "UQBbamQ89OMv8DkcR2RW_tW9sX7xClXLt8KYDHbUqtB4dbz1", Domain: "alice.ton"}))
+	}
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -107,8 +108,11 @@ func ExampleClient_AllBlockTransactions() {
 func ExampleClient_AllBlockTransactions_unreadable() {
 	block := tontest.RecordedBlock()
 	block.Unreadable = []int{1} // tonlib's "Failed to unpack balance (2)" for it
-	node := localTON(tontest.WithBlock(block))
+	node := localTON()
 	defer node.Close()
+	if err := node.SetBlock(block); err != nil {
+		log.Fatal(err)
+	}
 	c, err := ton.New(node.URL, node.Key())
 	if err != nil {
 		log.Fatal(err)
@@ -225,14 +229,20 @@ func ExampleClient_PendingTransactions() {
 // server that ignores offset ends it after its one answer).
 func ExampleClient_AllPendingTransactions() {
 	// A stand-in for the provider's endpoint: three pending transactions.
-	acct := mustAddress("0:00194AAD8E422BEDF43FEE746D6D929D369DBAB25468A69D513706EA6978B63A")
+	acct, err := ton.ParseAddress("0:00194AAD8E422BEDF43FEE746D6D929D369DBAB25468A69D513706EA6978B63A")
+	if err != nil {
+		log.Fatal(err)
+	}
 	var pending []ton.PendingTransaction
 	for i := range 3 {
 		pending = append(pending, ton.PendingTransaction{Account: acct, LT: 36582626000001 + uint64(i), MCBlockSeqno: 33013054,
 			Hash: ton.Hash(bytes.Repeat([]byte{byte(i + 1)}, 32)), Now: time.Unix(1751972976+int64(i), 0)})
 	}
-	node := localTON(tontest.WithPendingTransactions(acct, pending...))
+	node := localTON()
 	defer node.Close()
+	if err := node.SetPendingTransactions(acct, pending...); err != nil {
+		log.Fatal(err)
+	}
 
 	c, err := ton.New(node.URL, node.Key())
 	if err != nil {

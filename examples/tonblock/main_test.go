@@ -61,9 +61,10 @@ func TestFromEnv(t *testing.T) {
 			{Account: bob, LT: 60000000000004, Time: at}, // no fee sent
 		},
 	}
-	srv, err := tontest.New(tontest.WithKey(key), tontest.WithoutDefaults(), tontest.WithBlock(block))
+	srv, err := tontest.New(tontest.WithKey(key), tontest.WithoutDefaults())
 	require.NoError(t, err)
 	defer srv.Close()
+	require.NoError(t, srv.SetBlock(block))
 	env := map[string]string{
 		"NODEACCESS_TON_URL":       srv.URL,
 		"NODEACCESS_TON_KEY":       key,

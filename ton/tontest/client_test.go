@@ -84,7 +84,8 @@ func TestClientUserBlock(t *testing.T) {
 			}
 		}
 	}
-	s := start(t, tontest.WithoutDefaults(), tontest.WithBlock(block))
+	s := start(t, tontest.WithoutDefaults())
+	require.NoError(t, s.SetBlock(block))
 	for _, opts := range [][]nodeaccess.TONOption{nil, {ton.WithJSONRPC()}} {
 		var got []ton.BlockTransaction
 		for tx, err := range client(t, s, opts...).AllBlockTransactions(context.Background(), ton.BlockTransactionsQuery{Block: block.ID.BlockRef, Count: 4}) {
@@ -218,9 +219,7 @@ func TestSettersRefuseBadData(t *testing.T) {
 	assert.Error(t, s.SetPendingTransactions(acct, ton.PendingTransaction{Account: acct}))
 	assert.Error(t, s.SetPendingTransactions(acct, ton.PendingTransaction{Account: acct, LT: 1}, ton.PendingTransaction{Account: acct, LT: 2}))
 	assert.Error(t, s.SetPendingTransactions(acct, ton.PendingTransaction{Account: acct, LT: 1, TotalFees: big.NewInt(-1)}))
-	_, err := tontest.New(tontest.WithAccountStates(acct, ton.AccountState{Account: other}))
-	assert.Error(t, err)
-	_, err = tontest.New(tontest.WithKey("a/b"))
+	_, err := tontest.New(tontest.WithKey("a/b"))
 	assert.Error(t, err)
 	_, err = tontest.New(tontest.WithKey(""))
 	assert.Error(t, err)

@@ -93,7 +93,7 @@
 // the shared nodeaccesstest.Server; the message of a 404 or 405 is the
 // status's phrase, "Not Found" or "Method Not Allowed", as toncenter's
 // Python server writes it). Error bodies are those of the API the
-// path belongs to (WriteError): v2 {"ok":false,"error":"…","code":N} with
+// path belongs to: v2 {"ok":false,"error":"…","code":N} with
 // HTTP status N, and toncenter's {"ok":false,"result":"Ratelimit exceed",
 // "code":429} for 429; v3 {"error":"…"}. Bad v2 parameters get 422
 // ("Validation error: query -> count: …"; toncenter's FastAPI front answers
@@ -127,9 +127,10 @@
 // account states (ton.AccountState, several historical states per account)
 // and pending transactions (ton.PendingTransaction) are the ton package's
 // own types: what a test sets is what its client reads back. Set them with
-// the options of New (WithBlock, WithAccountStates, WithPendingTransactions,
-// WithAddressBookEntry; WithoutDefaults starts empty) or at any time with
-// the Set methods, which are safe for concurrent use.
+// the Set methods (SetBlock, SetAccountStates, SetPendingTransactions,
+// SetAddressBookEntry), before the first request or at any time after:
+// they are safe for concurrent use. WithoutDefaults starts the server
+// without its default data.
 //
 // Without WithoutDefaults the server knows, from two recorded bodies
 // (data/SOURCES.md):

@@ -200,7 +200,7 @@ func (s *Server) indexerPending(q url.Values) ([]byte, error) {
 		}
 	}
 	if len(all) == 0 {
-		return nil, &v3Error{status: http.StatusNotFound, msg: "emulated traces not found"}
+		return nil, &failure{status: http.StatusNotFound, msg: "emulated traces not found"}
 	}
 	listed := slices.DeleteFunc(all, func(tx pendingRec) bool { return !tx.emulated })
 	if len(listed) == 0 {

@@ -65,10 +65,10 @@ func TestIndexerAccountStatesCodeHashAndBOCs(t *testing.T) {
 	a := mustAddress("0:" + strings.Repeat("0a", 32))
 	b := mustAddress("0:" + strings.Repeat("0b", 32))
 	code := ton.Hash{7}
-	s := start(t, tontest.WithIndexer(), tontest.WithoutDefaults(),
-		tontest.WithAccountStates(a, ton.AccountState{Account: a, LastTransactionLT: 1, Balance: big.NewInt(1), CodeHash: code, CodeBOC: []byte{1}, DataBOC: []byte{2},
-			Raw: json.RawMessage(`{"interfaces":["wallet_v4r2"],"contract_methods":[1,2],"zzz":true}`)}),
-		tontest.WithAccountStates(b, ton.AccountState{Account: b, LastTransactionLT: 2, Status: ton.StatusUninit}))
+	s := start(t, tontest.WithIndexer(), tontest.WithoutDefaults())
+	require.NoError(t, s.SetAccountStates(a, ton.AccountState{Account: a, LastTransactionLT: 1, Balance: big.NewInt(1), CodeHash: code, CodeBOC: []byte{1}, DataBOC: []byte{2},
+		Raw: json.RawMessage(`{"interfaces":["wallet_v4r2"],"contract_methods":[1,2],"zzz":true}`)}))
+	require.NoError(t, s.SetAccountStates(b, ton.AccountState{Account: b, LastTransactionLT: 2, Status: ton.StatusUninit}))
 	r := get(t, s, pathStates+"?address="+a.Raw()+"&address="+b.Raw()+"&code_hash="+strings.Repeat("07", 1)+strings.Repeat("00", 31))
 	require.Equal(t, http.StatusOK, r.status, r.body)
 	assert.Equal(t, `{"accounts":[{"address":"0:`+strings.Repeat("0A", 32)+`","account_state_hash":null,"balance":"1","extra_currencies":{},"status":null,`+
@@ -91,12 +91,11 @@ func TestIndexerAccountStatesCodeHashAndBOCs(t *testing.T) {
 
 // At most 1000 states an answer, in a new order every time.
 func TestIndexerAccountStatesCapAndOrder(t *testing.T) {
-	var opts []tontest.Option
+	s := start(t, tontest.WithIndexer(), tontest.WithoutDefaults())
 	for i := range 1200 {
 		a := mustAddress(fmt.Sprintf("0:%064x", i+1))
-		opts = append(opts, tontest.WithAccountStates(a, ton.AccountState{Account: a, LastTransactionLT: uint64(i + 1), Balance: big.NewInt(int64(i))}))
+		require.NoError(t, s.SetAccountStates(a, ton.AccountState{Account: a, LastTransactionLT: uint64(i + 1), Balance: big.NewInt(int64(i))}))
 	}
-	s := start(t, append(opts, tontest.WithIndexer(), tontest.WithoutDefaults())...)
 	orders := map[string]bool{}
 	for range 5 {
 		var body struct {
@@ -207,19 +206,18 @@ func TestIndexerPending(t *testing.T) {
 // sorted pending page, and the indexer's refusals as invalid input.
 func TestIndexerWithClient(t *testing.T) {
 	ctx := context.Background()
-	var opts []tontest.Option
+	s := start(t, tontest.WithIndexer(), tontest.WithoutDefaults())
 	var accounts []string
 	for i := range 30 {
 		a := mustAddress(fmt.Sprintf("0:%064x", i+1))
 		accounts = append(accounts, a.Friendly(true, false).String())
-		opts = append(opts, tontest.WithAccountStates(a,
+		require.NoError(t, s.SetAccountStates(a,
 			ton.AccountState{Account: a, LastTransactionLT: 5, Balance: big.NewInt(int64(i)), Hash: ton.Hash{byte(i)}},
 			ton.AccountState{Account: a, LastTransactionLT: 9, Balance: big.NewInt(int64(100 + i)), Hash: ton.Hash{byte(i), 1}}))
-		opts = append(opts, tontest.WithPendingTransactions(a,
+		require.NoError(t, s.SetPendingTransactions(a,
 			ton.PendingTransaction{Account: a, Hash: ton.Hash{byte(i), 2}, LT: 20, Emulated: true, Finality: ton.FinalityPending, TraceExternalHash: ton.Hash{9}},
 			ton.PendingTransaction{Account: a, Hash: ton.Hash{byte(i), 3}, LT: 10, Emulated: true, Finality: ton.FinalityPending, TraceExternalHash: ton.Hash{8}}))
 	}
-	s := start(t, append(opts, tontest.WithIndexer(), tontest.WithoutDefaults())...)
 	c := client(t, s)
 	unknown := "0:" + strings.Repeat("ee", 32)
 

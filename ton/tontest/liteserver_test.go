@@ -56,7 +56,8 @@ func TestGetBlockTransactionsRecorded(t *testing.T) {
 // getBlockTransactions lists it.
 func TestUnreadableTransactionWire(t *testing.T) {
 	block, _ := walkBlock(7, 3)
-	s := start(t, tontest.WithoutDefaults(), tontest.WithBlock(block))
+	s := start(t, tontest.WithoutDefaults())
+	require.NoError(t, s.SetBlock(block))
 	q := "workchain=0&shard=-9223372036854775808&seqno=9"
 	r := get(t, s, "/api/v2/"+testKey+"/getBlockTransactionsExt?"+q+"&count=4")
 	assert.Equal(t, 500, r.status)
@@ -75,7 +76,7 @@ func TestUnreadableTransactionWire(t *testing.T) {
 	for _, idx := range [][]int{{7}, {-1}, {2, 2}} {
 		bad := block
 		bad.Unreadable = idx
-		_, err := tontest.New(tontest.WithoutDefaults(), tontest.WithBlock(bad))
+		err := s.SetBlock(bad)
 		require.Error(t, err, "%v", idx)
 		assert.Contains(t, err.Error(), "Unreadable")
 	}
@@ -126,7 +127,8 @@ func TestAllBlockTransactionsUnreadable(t *testing.T) {
 				name := fmt.Sprintf("%s/count=%d/rpc=%t", tc.name, count, rpc)
 				t.Run(name, func(t *testing.T) {
 					block, txs := walkBlock(tc.n, tc.unreadable...)
-					s := start(t, tontest.WithoutDefaults(), tontest.WithBlock(block))
+					s := start(t, tontest.WithoutDefaults())
+					require.NoError(t, s.SetBlock(block))
 					var opts []nodeaccess.TONOption
 					if rpc {
 						opts = append(opts, ton.WithJSONRPC())
@@ -179,7 +181,8 @@ func TestAllBlockTransactionsUnreadable(t *testing.T) {
 // more than the plain walk, and one getBlockTransactions.
 func TestAllBlockTransactionsUnreadableCost(t *testing.T) {
 	block, _ := walkBlock(40, 29)
-	s := start(t, tontest.WithoutDefaults(), tontest.WithBlock(block))
+	s := start(t, tontest.WithoutDefaults())
+	require.NoError(t, s.SetBlock(block))
 	c := client(t, s)
 	n := 0
 	for _, err := range c.AllBlockTransactions(context.Background(), ton.BlockTransactionsQuery{Block: block.ID.BlockRef, Count: 32}) {
@@ -259,7 +262,9 @@ func TestRepeatedBlockTimestamps(t *testing.T) {
 		}
 		blocks = append(blocks, b)
 	}
-	s := start(t, tontest.WithoutDefaults(), tontest.WithBlock(blocks[0]), tontest.WithBlock(blocks[1]))
+	s := start(t, tontest.WithoutDefaults())
+	require.NoError(t, s.SetBlock(blocks[0]))
+	require.NoError(t, s.SetBlock(blocks[1]))
 	c := client(t, s)
 	for _, b := range blocks {
 		var lts []uint64

@@ -39,7 +39,6 @@ type settings struct {
 	maxLimit   int
 	lag        time.Duration
 	indexer    bool
-	data       []func(*store) error
 }
 
 // WithKey sets the access key (ASCII letters, digits and "._~-"). Without
@@ -80,42 +79,6 @@ func WithMaxLimit(n int) Option {
 	}
 }
 
-// WithBlock serves b from the start, as SetBlock does (replacing a default
-// block with the same reference).
-func WithBlock(b Block) Option {
-	return func(s *settings) error {
-		s.data = append(s.data, func(st *store) error { return st.setBlock(b) })
-		return nil
-	}
-}
-
-// WithAccountStates sets the states of account from the start, as
-// SetAccountStates does.
-func WithAccountStates(account ton.Address, states ...ton.AccountState) Option {
-	return func(s *settings) error {
-		s.data = append(s.data, func(st *store) error { return st.setStates(account, states) })
-		return nil
-	}
-}
-
-// WithPendingTransactions sets the pending transactions of account from
-// the start, as SetPendingTransactions does.
-func WithPendingTransactions(account ton.Address, txs ...ton.PendingTransaction) Option {
-	return func(s *settings) error {
-		s.data = append(s.data, func(st *store) error { return st.setPending(account, txs) })
-		return nil
-	}
-}
-
-// WithAddressBookEntry sets the address book entry of account from the
-// start, as SetAddressBookEntry does.
-func WithAddressBookEntry(account ton.Address, e ton.AddressBookEntry) Option {
-	return func(s *settings) error {
-		s.data = append(s.data, func(st *store) error { return st.setBook(account, e) })
-		return nil
-	}
-}
-
 // New starts a local TON endpoint on 127.0.0.1 and returns it serving.
 // Without options the key is random and the data is the default: the
 // recorded masterchain block DefaultBlock(), and DefaultAccount with two
@@ -137,12 +100,7 @@ func New(opts ...Option) (*Server, error) {
 			return nil, err
 		}
 	}
-	for _, f := range set.data {
-		if err := f(data); err != nil {
-			return nil, err
-		}
-	}
-	srv, err := nodeaccesstest.Start(set.key, WriteError)
+	srv, err := nodeaccesstest.Start(set.key, writeError)
 	if err != nil {
 		return nil, fmt.Errorf("tontest: %w", err)
 	}
@@ -211,7 +169,7 @@ func (s *Server) SetAddressBookEntry(account ton.Address, e ton.AddressBookEntry
 	return s.data.setBook(account, e)
 }
 
-// WriteError writes an error answer as the real servers do, in the form
+// writeError writes an error answer as the real servers do, in the form
 // of the API the request's path belongs to (it is the server's
 // nodeaccesstest.ErrorWriter):
 //
@@ -220,7 +178,7 @@ func (s *Server) SetAddressBookEntry(account ton.Address, e ton.AddressBookEntry
 //   - API v3 and any other path: {"error":"<msg>"}.
 //
 // The HTTP status is status, the Content-Type application/json.
-func WriteError(w http.ResponseWriter, r *http.Request, status int, msg string) {
+func writeError(w http.ResponseWriter, r *http.Request, status int, msg string) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	_, _ = w.Write(errorBody(r, status, msg))

@@ -52,9 +52,9 @@ func TestV3AccountStatesPaging(t *testing.T) {
 		return ton.AccountState{Account: acct, LastTransactionLT: lt, Status: status, Balance: big.NewInt(int64(lt)),
 			Hash: ton.Hash{byte(lt)}, CodeBOC: []byte{1, 2}, Raw: json.RawMessage(`{"extra_currencies":{"7":"1"},"status":"ignored"}`)}
 	}
-	s := start(t, tontest.WithoutDefaults(),
-		tontest.WithAccountStates(a, st(a, 5, ton.StatusActive), st(a, 1, ton.StatusUninit), st(a, 3, ton.StatusActive)),
-		tontest.WithAccountStates(b, st(b, 4, ton.StatusUninit), st(b, 2, ton.StatusActive)))
+	s := start(t, tontest.WithoutDefaults())
+	require.NoError(t, s.SetAccountStates(a, st(a, 5, ton.StatusActive), st(a, 1, ton.StatusUninit), st(a, 3, ton.StatusActive)))
+	require.NoError(t, s.SetAccountStates(b, st(b, 4, ton.StatusUninit), st(b, 2, ton.StatusActive)))
 	lts := func(q string) []uint64 {
 		r := get(t, s, pathStates+q)
 		require.Equal(t, http.StatusOK, r.status, q)
@@ -157,7 +157,8 @@ func TestV3PendingPaging(t *testing.T) {
 	tx := func(acct ton.Address, n byte) ton.PendingTransaction {
 		return ton.PendingTransaction{Account: acct, Hash: ton.Hash{n}, LT: uint64(n)}
 	}
-	s := start(t, tontest.WithPendingTransactions(a, tx(a, 3), tx(a, 1), tx(a, 2)))
+	s := start(t)
+	require.NoError(t, s.SetPendingTransactions(a, tx(a, 3), tx(a, 1), tx(a, 2)))
 	require.NoError(t, s.SetPendingTransactions(b, tx(b, 9)))
 	lts := func(q string) []string {
 		r := get(t, s, pathPending+q)
