@@ -27,7 +27,7 @@ const maxLimit = 1000
 type SortOrder string
 
 // The sort orders of accountStates. The zero value sends no sort parameter
-// (the interface's default is descending).
+// (servers that sort list the newest state first by default).
 const (
 	// SortAsc lists the oldest state first.
 	SortAsc SortOrder = "asc"
@@ -41,10 +41,10 @@ func (s SortOrder) String() string { return string(s) }
 
 // AccountStatesQuery selects account states.
 //
-// Which parameters a server honours depends on the server. A server as the
-// interface describes it takes one account_address, include_boc (default
-// false), limit (default 10), offset and sort, and may list several
-// historical states of an account. The open-source v3 indexer takes
+// Which parameters a server honours depends on the server. A server that
+// pages takes one account_address, include_boc (default false), limit
+// (default 10), offset and sort, and may list several historical states of
+// an account. The open-source v3 indexer takes
 // address (repeated, at most 1000 states an answer), code_hash and
 // include_boc (default true); it ignores limit, offset and sort, answers the
 // latest state of each account it knows in no particular order, leaves out
@@ -55,9 +55,9 @@ type AccountStatesQuery struct {
 	// or user-friendly). The SDK checks each (an empty one is refused: the
 	// indexer would take it for no filter at all) and sends its raw form,
 	// an account given twice, in any spelling, once. A request for one
-	// account sends it as both account_address (the interface's name) and
+	// account sends it as both account_address (a paging server's name) and
 	// address (the indexer's); a request for several repeats address alone,
-	// since the interface's account_address names one account. More than
+	// since account_address names one account. More than
 	// 1000 accounts go in several requests (see AccountStates). None
 	// sends neither parameter.
 	Accounts []string
@@ -70,10 +70,10 @@ type AccountStatesQuery struct {
 	CodeHash Hash
 	// IncludeBOC asks for the code and data bags of cells. It is always
 	// sent (include_boc=false when unset), because the indexer's default is
-	// true and the interface's false.
+	// true and a paging server's false.
 	IncludeBOC bool
-	// Limit is the page size, 1 to 1000; 0 sends none (server default,
-	// 10 in the interface). The indexer ignores it.
+	// Limit is the page size, 1 to 1000; 0 sends none (the server's
+	// default: 10 on a server that pages). The indexer ignores it.
 	Limit int
 	// Offset skips that many states; 0 sends none. The indexer ignores it.
 	Offset int
@@ -101,7 +101,7 @@ type AccountStatesPage struct {
 	UnknownAddresses map[string]AddressBookEntry
 }
 
-// AccountState is an account's state. The interface's member names
+// AccountState is an account's state. A paging server's member names
 // (account, hash, account_status, last_trans_lt, last_trans_hash) and the v3
 // indexer's (address, account_state_hash, status, last_transaction_lt,
 // last_transaction_hash) decode to the same fields.
@@ -114,7 +114,7 @@ type AccountState struct {
 	// sent no balance ("balance": null, which the v3 indexer's model
 	// allows, or no balance member): that is "unknown", not zero, which
 	// comes as "0". (Amounts are VarUInteger 16 in TON, up to 120 bits, so
-	// *big.Int rather than uint64, although today's supply fits in 63 bits.)
+	// *big.Int rather than uint64.)
 	Balance *big.Int
 	// Status is the account's status; values the SDK does not know are
 	// kept as sent (IsKnown reports false).
@@ -363,7 +363,7 @@ type wireAccountState struct {
 	DataBOC             wire.BOC  `json:"data_boc"`
 }
 
-// decodeAccountStates decodes an accountStates body: the interface's
+// decodeAccountStates decodes an accountStates body: a paging server's
 // {"account_states":[…],"address_book":{…}} or the indexer's
 // {"accounts":[…],"address_book":{…},"metadata":{…}}.
 func decodeAccountStates(body []byte) (*AccountStatesPage, error) {
@@ -441,7 +441,7 @@ func decodeAccountState(raw json.RawMessage, out *AccountState) error {
 	return nil
 }
 
-// either returns the interface's member when it was sent, else the
+// either returns a paging server's member when it was sent, else the
 // indexer's.
 func either(iface, indexer wire.Hash) Hash {
 	if iface.Set {

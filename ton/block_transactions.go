@@ -19,7 +19,7 @@ import (
 )
 
 // defaultBlockCount is the number of transactions BlockTransactionsExt asks
-// for when BlockTransactionsQuery.Count is 0 (the interface's default).
+// for when BlockTransactionsQuery.Count is 0 (toncenter's default).
 const defaultBlockCount = 40
 
 // maxBlockCount is the largest BlockTransactionsQuery.Count the SDK sends:
@@ -98,8 +98,9 @@ func (b *BlockTransactions) Next() (cursor BlockCursor, ok bool) {
 	return BlockCursor{Account: last.Account, LT: last.LT}, true
 }
 
-// BlockTransaction is one transaction of a block: the interface's entry
-// (account, hash, lt, transaction) with the members real servers send typed
+// BlockTransaction is one transaction of a block, from an entry {account,
+// hash, lt, transaction} or from the transaction itself with account added
+// (as toncenter's v2 servers send it), with the members servers send typed
 // where they are stable.
 type BlockTransaction struct {
 	// Account is the account the transaction belongs to.
@@ -137,8 +138,9 @@ type BlockTransaction struct {
 	// (v3 prev_trans_hash); zero when not sent.
 	PrevTransactionHash Hash
 	// Transaction is the detailed transaction as the server sent it: the
-	// entry's "transaction" member in the interface's shape, else the whole
-	// entry (real v2 servers send the transaction itself, with account added).
+	// entry's "transaction" member when it has one, else the whole entry
+	// (toncenter's v2 servers send the transaction itself, with account
+	// added).
 	Transaction json.RawMessage
 }
 
@@ -389,7 +391,7 @@ func (w *wireBlockID) decode() (BlockID, error) {
 	return id, nil
 }
 
-// decodeBlockTx decodes one entry: the interface's {account, hash, lt,
+// decodeBlockTx decodes one entry: {account, hash, lt,
 // transaction} or the real servers' transaction with account added, whose
 // hash and lt are in transaction_id.
 func decodeBlockTx(raw json.RawMessage, out *BlockTransaction) error {

@@ -49,11 +49,9 @@ func ownOption(o nodeaccess.TONOption) (config.Func, bool) {
 // result.
 //
 // In this form a call asks for at most 256 transactions, whatever
-// BlockTransactionsQuery.Count says: toncenter's C++ server runs a JSON-RPC
-// call through its own REST handler with a 10 s timeout (its Python server
-// gives a tonlib request 10 s too), and a large count, which it fetches
-// from the lite server 256 at a time, runs out of that time. 256 is one
-// lite-server call. A block with more transactions comes back Incomplete,
+// BlockTransactionsQuery.Count says: toncenter's servers run a JSON-RPC
+// call under a short timeout, which a large count, fetched from the lite
+// server 256 at a time, runs out of; 256 is one lite-server call. A block with more transactions comes back Incomplete,
 // and AllBlockTransactions goes on with the next page as in the REST form.
 func WithJSONRPC() nodeaccess.TONOption {
 	return option{apply: func(c *config.Config) error {

@@ -62,8 +62,7 @@
 // decoded it (v2 msg.dataText, v3 text_comment); extra currencies are exact
 // amounts keyed by currency id, from v2's list (ids signed) and v3's map
 // alike; ParseBounce reads a bounced message's body in the old format and
-// in protocol version 12's (TEP 503).
-// Both v2 shapes (tonlib's raw.transaction as the Python and the C++
+// in protocol version 12's (TEP 503). Both v2 shapes (tonlib's raw.transaction as the Python and the C++
 // servers send it) and the v3 indexer's decode to the same values. Parts
 // left untyped (the detailed transaction, the full v3 entries, each
 // message) stay available as json.RawMessage.
@@ -72,9 +71,8 @@
 //
 // AccountStates and PendingTransactions return one page (limit and offset,
 // limit at most 1000); AllAccountStates and AllPendingTransactions walk
-// every page as an iter.Seq2, on servers that page as the interface
-// describes and on the v3 indexer, which does not. A walk stops at an empty
-// page, at the first error (yielded once), or at a page that holds an item
+// every page as an iter.Seq2, on servers that page and on the v3 indexer,
+// which does not. A walk stops at an empty page, at the first error (yielded once), or at a page that holds an item
 // an earlier page yielded, as a server that ignores offset answers: when the
 // page before held fewer items than the limit (or more), that page was the
 // whole answer and the walk ends without an error; when it held exactly the
@@ -130,7 +128,8 @@
 // missing or unreadable parameter) matches nodeaccess.ErrInvalidInput as
 // well as reaching the HTTPError. The indexer also answers 422 on
 // accountStates when its database query fails or times out: such a 422 is
-// retried like a 5xx.
+// retried like a 5xx. Call, which cannot tell the two apart on an endpoint
+// it does not know, leaves a 422 as the server's HTTPError.
 //
 // The access key never appears in an error, including in server messages
 // that echo it: they are masked whole before they are capped at 512 bytes,

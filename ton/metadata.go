@@ -11,7 +11,7 @@ import (
 // does not type).
 type TokenInfo struct {
 	// Type is the kind of token: "jetton_masters", "jetton_wallets",
-	// "nft_collections" or "nft_items" from today's indexer; other values
+	// "nft_collections" or "nft_items", as the indexer writes them; other values
 	// are kept as sent.
 	Type string
 	// Name, Symbol, Description and Image are the token's metadata as the

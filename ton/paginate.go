@@ -33,8 +33,7 @@ const walkPageSize = 100
 // 1000 accounts, when the server is known not to page.
 //
 // A page shorter than the limit does not end the walk: a server may cap
-// limit below what was asked without saying so (the interface states no
-// maximum), so the next page is asked for at the offset after the states
+// limit below what was asked without saying so, so the next page is asked for at the offset after the states
 // that came, and only an empty page proves the end. That costs one request
 // more than stopping at a short page would: a walk of n states whose pages
 // hold p states each (the limit, or the server's cap below it) makes

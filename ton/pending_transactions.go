@@ -22,7 +22,7 @@ import (
 
 // PendingTransactionsQuery selects pending transactions.
 //
-// A server as the interface describes it takes account (optional), limit
+// A server that pages takes account (optional), limit
 // (default 10) and offset. The open-source v3 indexer takes account
 // repeated, requires it (422 without), has no paging (limit and offset are
 // ignored), and lists only emulated transactions, in no stable order. It
@@ -37,8 +37,8 @@ type PendingTransactionsQuery struct {
 	// PendingTransactions). None sends no account: the indexer refuses
 	// that with a 422, an error matching nodeaccess.ErrInvalidInput.
 	Accounts []string
-	// Limit is the page size, 1 to 1000; 0 sends none (server default,
-	// 10 in the interface). The indexer ignores it.
+	// Limit is the page size, 1 to 1000; 0 sends none (the server's
+	// default: 10 on a server that pages). The indexer ignores it.
 	Limit int
 	// Offset skips that many transactions; 0 sends none. The indexer
 	// ignores it.
@@ -110,7 +110,7 @@ type PendingTransaction struct {
 	// Hash is the transaction's hash.
 	Hash Hash
 	// LT is the transaction's logical time (a string on the indexer, a
-	// number in the interface; both decode).
+	// number on other servers; both decode).
 	LT uint64
 	// Now is the transaction's time, UTC; the zero time.Time (IsZero)
 	// when the server sent none, null or 0, never 1970-01-01.
@@ -124,7 +124,7 @@ type PendingTransaction struct {
 	TraceID string
 	// TraceExternalHash is the hash of the external message that started
 	// the transaction's trace (trace_external_hash, which the indexer
-	// always sends); zero when not sent (the interface has no such field).
+	// always sends); zero when not sent.
 	TraceExternalHash Hash
 	// Emulated reports that the transaction is an emulation's result, not
 	// yet in a block (the indexer's emulated, true for every transaction
@@ -134,7 +134,7 @@ type PendingTransaction struct {
 	// transaction the indexer lists here); "" when not sent.
 	Finality Finality
 	// TotalFees is the transaction's total fee in nanotons, nil when not
-	// sent (the interface does not list it; the indexer sends it).
+	// sent (the indexer sends it).
 	TotalFees *big.Int
 	// InMsg is the message that started the transaction (nil when none;
 	// InMsg.Source is nil for an external message).

@@ -42,8 +42,8 @@ func (h *Hash) UnmarshalText(b []byte) error {
 }
 
 // AccountStatus is the state of an account. Servers send the four constants
-// below (the v3 indexer adds nonexist to the interface's three); a value the
-// SDK does not know decodes without error and is kept as sent.
+// below (nonexist from the v3 indexer); a value the SDK does not know
+// decodes without error and is kept as sent.
 type AccountStatus string
 
 // The account statuses servers send.

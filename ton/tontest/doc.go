@@ -49,13 +49,14 @@
 // a page holds count transactions: a block of exactly count transactions
 // left says incomplete, and the next page is empty and complete.
 //
-// API v3 answers use the interface's member names: accountStates
+// API v3 answers are by default those of a server that pages (limit,
+// offset, sort), with its member names: accountStates
 // {"account_states":[{account, hash, balance, account_status, last_trans_lt
 // (a number), last_trans_hash, frozen_hash, code_hash, data_hash, and
 // code_boc and data_boc with include_boc=true}],"address_book":{…}}, sorted
 // by last_trans_lt (newest first unless sort=asc), then offset and limit;
 // without account_address or address it lists the states of every account.
-// include_boc defaults to false, as in the interface (the indexer's default
+// include_boc defaults to false, as on such a server (the indexer's default
 // is true; ton.Client always sends it). pendingTransactions
 // {"transactions":[v3 transactions: account, hash, lt (a string), now,
 // mc_block_seqno, trace_id, …],"address_book":{…}}, with the indexer's 422
@@ -68,7 +69,7 @@
 // TraceExternalHash are served as emulated, finality and
 // trace_external_hash; the default one is emulated, finality "pending".
 //
-// WithIndexer serves both v3 calls as today's open-source v3 indexer
+// WithIndexer serves both v3 calls as the open-source v3 indexer
 // (toncenter's ton-index-go) does instead, for testing code against it:
 // accountStates takes address (repeated) and code_hash, ignores limit,
 // offset, sort and account_address, answers the latest state of each
@@ -83,7 +84,7 @@
 //
 // WithMaxLimit(n) makes both v3 calls serve at most n items a page,
 // whatever limit asks for, without a word: the behaviour of a server that
-// caps limit silently (the interface states no maximum), for testing code
+// caps limit silently, for testing code
 // that walks pages. ton's walkers read on until an empty page, so they
 // return everything from such a server.
 //
@@ -146,8 +147,8 @@
 //     (account_state_after, with the transaction's own lt and hash); their
 //     code_boc and data_boc are null (not recorded). Its one pending
 //     transaction is the recorded transaction itself, served as the
-//     indexer serves a pending one (the interface's pending: included in a
-//     block, not yet fully confirmed); the recording was taken from
+//     indexer serves a pending one (pending: included in a block, not
+//     yet fully confirmed); the recording was taken from
 //     /api/v3/transactions, so listing it as pending is this server's
 //     choice, not a recording of pendingTransactions.
 //

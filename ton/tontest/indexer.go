@@ -16,9 +16,9 @@ import (
 	"github.com/nodeaccess/nodeaccess/ton"
 )
 
-// WithIndexer makes the v3 calls answer as today's open-source v3 indexer
-// (toncenter's ton-index-go) answers them, instead of as the interface
-// describes them (the default), so that code can be tested against both:
+// WithIndexer makes the v3 calls answer as the open-source v3 indexer
+// (toncenter's ton-index-go) answers them, instead of as a server that
+// pages (the default), so that code can be tested against both:
 //
 //   - accountStates takes address (repeated) and code_hash (repeated, ANDed
 //     with address), ignores account_address, limit, offset and sort, and

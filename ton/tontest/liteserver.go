@@ -16,8 +16,7 @@ const (
 )
 
 // WithLag makes the server's lite server lag behind the newest blocks, as
-// real lite servers do (since blocks come every ~400 ms, by up to ~14 s
-// behind the newest shard blocks): a block is answered as not in its
+// real lite servers do: a block is answered as not in its
 // database until d has passed since it was set (by New for the default
 // block, by SetBlock for the others), with toncenter's 500
 // for it:

@@ -66,7 +66,7 @@ func WithoutDefaults() Option {
 // WithMaxLimit makes the v3 calls (accountStates, pendingTransactions)
 // serve at most n items a page whatever limit asks for, silently: the
 // answer is a page of n items, with no error and no sign that it was cut,
-// as a server may do (the interface states no maximum for limit). A limit
+// as a server may do. A limit
 // the indexer refuses (above 1000) is still refused with its 422. n must be
 // at least 1.
 func WithMaxLimit(n int) Option {

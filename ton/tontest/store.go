@@ -29,7 +29,7 @@ type stateRec struct {
 	hash     ton.Hash
 	codeHash ton.Hash
 	status   ton.AccountStatus
-	plain    []byte // the interface's names, without code_boc, data_boc
+	plain    []byte // a paging server's names, without code_boc, data_boc
 	withBOC  []byte
 	idxPlain []byte // the indexer's names (WithIndexer), without the bocs
 	idxBOC   []byte
@@ -51,7 +51,7 @@ func newStore() *store {
 }
 
 // stateSkip are the members of an account state that the typed fields own,
-// under the interface's and the indexer's names.
+// under a paging server's and the indexer's names.
 var stateSkip = []string{"account", "address", "hash", "account_state_hash", "balance", "account_status", "status",
 	"last_trans_lt", "last_transaction_lt", "last_trans_hash", "last_transaction_hash", "frozen_hash", "code_hash",
 	"data_hash", "code_boc", "data_boc"}

@@ -11,7 +11,7 @@ import (
 	"github.com/nodeaccess/nodeaccess/ton"
 )
 
-// The v3 page limits: the interface's default and the indexer's maximum.
+// The v3 page limits: a paging server's default and the indexer's maximum.
 const (
 	defaultLimit = 10
 	maxLimit     = 1000
@@ -105,11 +105,11 @@ func (s *Server) serveAccountStates(w http.ResponseWriter, r *http.Request) {
 }
 
 // accountStates lists the states of the accounts named by account_address
-// (the interface's name) and address (the indexer's, repeatable), or of
+// (a paging server's name) and address (the indexer's, repeatable), or of
 // every account when neither is sent, by last_trans_lt (then account and
 // state hash, so that the order is total), newest first unless sort=asc;
-// then applies offset and limit. include_boc (default false, as in the
-// interface) adds code_boc and data_boc.
+// then applies offset and limit. include_boc (default false, as on a paging
+// server) adds code_boc and data_boc.
 func (s *Server) accountStates(q url.Values) ([]byte, error) {
 	limit, offset, err := s.parsePage(q)
 	if err != nil {
