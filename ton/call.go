@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -42,7 +43,8 @@ import (
 // out receives the answer decoded by encoding/json: for v2 the result, the
 // "result" member of {"ok":true,"result":…} or of the JSON-RPC answer (a
 // body without that envelope is decoded whole); for v3 the body. A nil out
-// drops the answer; a *json.RawMessage keeps it as sent.
+// drops the answer; a *json.RawMessage keeps it as sent. Any other out must
+// be a non-nil pointer.
 //
 // Each try costs one request unit, or what nodeaccess.WithCost set for the
 // call's name: the method for v2, the path after "v3/" for v3, the names of
@@ -66,6 +68,11 @@ func (c *Client) Call(ctx context.Context, path string, params, out any) error {
 	ep, err := c.endpoint(path)
 	if err != nil {
 		return c.t.Wrap("call", err)
+	}
+	if out != nil {
+		if v := reflect.ValueOf(out); v.Kind() != reflect.Pointer || v.IsNil() {
+			return c.t.Wrap(ep.name, &nodeaccess.InputError{Arg: "out", Reason: fmt.Sprintf("%T is not a non-nil pointer (or nil, to drop the answer)", out)})
+		}
 	}
 	req, err := c.request(ep, params)
 	if err != nil {

@@ -142,6 +142,14 @@ func TestCallRefusesInput(t *testing.T) {
 		assert.Equal(t, tc.reason, ie.Reason, tc.name)
 		assert.True(t, strings.HasPrefix(err.Error(), "ton: getMasterchainInfo: invalid input: params: "), err.Error())
 	}
+	var n int
+	for _, out := range []any{n, (*int)(nil), struct{}{}} {
+		err := c.Call(ctx, "v2/getMasterchainInfo", nil, out)
+		var ie *nodeaccess.InputError
+		require.True(t, errors.As(err, &ie), "%T: %v", out, err)
+		assert.Equal(t, "out", ie.Arg)
+		assert.Equal(t, fmt.Sprintf("%T is not a non-nil pointer (or nil, to drop the answer)", out), ie.Reason)
+	}
 }
 
 // The access key in a Call's path, in a parameter's name or value, or in a
