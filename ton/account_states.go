@@ -265,16 +265,27 @@ func (c *Client) AccountStates(ctx context.Context, q AccountStatesQuery) (*Acco
 	if err != nil {
 		return nil, c.t.Wrap(op, err)
 	}
-	var page *AccountStatesPage
-	for _, g := range groups(accounts, maxLimit) {
+	gs := groups(accounts, maxLimit)
+	if len(gs) == 1 {
+		p, err := c.accountStates(ctx, &q, gs[0])
+		if err != nil {
+			return nil, c.t.Wrap(op, err)
+		}
+		return p, nil
+	}
+	pages := make([]*AccountStatesPage, len(gs))
+	states, book := 0, 0
+	for i, g := range gs {
 		p, err := c.accountStates(ctx, &q, g)
 		if err != nil {
 			return nil, c.t.Wrap(op, err)
 		}
-		if page == nil {
-			page = p
-			continue
-		}
+		pages[i] = p
+		states, book = states+len(p.States), book+len(p.AddressBook)
+	}
+	// One page of all the requests' answers, each part sized once.
+	page := &AccountStatesPage{States: make([]AccountState, 0, states), AddressBook: make(map[Address]AddressBookEntry, book)}
+	for _, p := range pages {
 		page.States = append(page.States, p.States...)
 		maps.Copy(page.AddressBook, p.AddressBook)
 		if p.UnknownAddresses != nil {

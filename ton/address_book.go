@@ -51,30 +51,44 @@ type AddressBookEntry struct {
 // case raw form the indexer writes (the upper case spelling), then the one under
 // the lexically smallest key.
 func decodeAddressBook(raw json.RawMessage) (book map[Address]AddressBookEntry, unknown map[string]AddressBookEntry, err error) {
-	book = map[Address]AddressBookEntry{}
 	if t := bytes.TrimSpace(raw); len(t) == 0 || string(t) == "null" {
-		return book, nil, nil
+		return map[Address]AddressBookEntry{}, nil, nil
 	}
 	var w map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &w); err != nil {
 		return nil, nil, fmt.Errorf("address_book: %v", err)
 	}
-	from := make(map[Address]string, len(w)) // the key each entry came from
+	book = make(map[Address]AddressBookEntry, len(w))
+	var settled map[Address]bool // accounts several keys spell, their entry chosen
 	for k, v := range w {
-		e := decodeBookEntry(v)
 		a, err := ParseAddress(k)
 		if err != nil {
 			if unknown == nil {
 				unknown = map[string]AddressBookEntry{}
 			}
-			unknown[k] = e
+			unknown[k] = decodeBookEntry(v)
 			continue
 		}
-		if prev, dup := from[a]; dup && !preferKey(a, k, prev) {
+		if _, dup := book[a]; !dup {
+			book[a] = decodeBookEntry(v)
 			continue
 		}
-		from[a] = k
-		book[a] = e
+		if settled[a] {
+			continue
+		}
+		// Rare: several keys spell a. The best of all of them wins, so
+		// that the entry kept does not depend on map order.
+		best := k
+		for k2 := range w {
+			if a2, err := ParseAddress(k2); err == nil && a2 == a && preferKey(a, k2, best) {
+				best = k2
+			}
+		}
+		book[a] = decodeBookEntry(w[best])
+		if settled == nil {
+			settled = map[Address]bool{}
+		}
+		settled[a] = true
 	}
 	return book, unknown, nil
 }

@@ -172,7 +172,7 @@ func (s *Server) indexerAccountStates(q url.Values) ([]byte, error) {
 	b = append(b, `],"address_book":`...)
 	b = append(b, s.data.renderBook(mentioned)...)
 	b = append(b, `,"metadata":`...)
-	b = append(b, s.data.renderMetadata(mentioned)...)
+	b = s.data.appendMetadata(b, mentioned)
 	return append(b, '}'), nil
 }
 

@@ -276,17 +276,22 @@ func (s *store) renderBook(accounts []ton.Address) []byte {
 // tokenSkip are the members of a token_info entry the typed fields own.
 var tokenSkip = []string{"type", "name", "symbol", "description", "image", "valid", "is_scam", "is_nsfw"}
 
-// renderMetadata writes the indexer's metadata of accounts: for each one
+// appendMetadata appends to out the indexer's metadata of accounts: for each one
 // whose address book entry has TokenInfo (not nil), keyed by the raw form in
 // upper case, {"is_indexed":…,"token_info":[…]}, each token's typed members
 // (those left "" or nil taken from its Raw, if there) and then Raw's others,
 // in key order. The caller holds the read lock.
-func (s *store) renderMetadata(accounts []ton.Address) []byte {
-	entries := make(map[string][]byte, len(accounts))
+func (s *store) appendMetadata(out []byte, accounts []ton.Address) []byte {
+	var entries map[string][]byte // made for the first account with metadata
 	for _, a := range accounts {
 		e, ok := s.book[a]
+		if !ok || e.TokenInfo == nil {
+			continue
+		}
 		key := rawUpper(a)
-		if !ok || e.TokenInfo == nil || entries[key] != nil {
+		if entries == nil {
+			entries = map[string][]byte{}
+		} else if entries[key] != nil {
 			continue
 		}
 		infos := []byte{'['}
@@ -317,7 +322,10 @@ func (s *store) renderMetadata(accounts []ton.Address) []byte {
 			{"token_info", append(infos, ']')},
 		}, nil)
 	}
-	b := []byte{'{'}
+	if entries == nil {
+		return append(out, "{}"...)
+	}
+	b := append(out, '{')
 	for i, k := range slices.Sorted(maps.Keys(entries)) {
 		if i > 0 {
 			b = append(b, ',')
