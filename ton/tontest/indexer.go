@@ -49,10 +49,10 @@ import (
 // WithMaxLimit has no effect on these calls, since the indexer has no
 // limit there.
 func WithIndexer() Option {
-	return func(s *settings) error {
+	return Option{func(s *settings) error {
 		s.indexer = true
 		return nil
-	}
+	}}
 }
 
 // indexerConversionError is the indexer's 422 for the value at index i of a

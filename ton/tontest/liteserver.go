@@ -32,13 +32,13 @@ const (
 // shard_client_seqno=N ls_seqno=N)"), N being the newest masterchain
 // block the lite server has. d must be positive.
 func WithLag(d time.Duration) Option {
-	return func(s *settings) error {
+	return Option{func(s *settings) error {
 		if d <= 0 {
 			return fmt.Errorf("tontest: WithLag: %s is not a lag: want a positive duration", d)
 		}
 		s.lag = d
 		return nil
-	}
+	}}
 }
 
 // blockResult returns the result object of method for q, or the lite

@@ -30,8 +30,9 @@ type Server struct {
 	indexer  bool          // WithIndexer
 }
 
-// Option configures New.
-type Option func(*settings) error
+// Option configures New: WithKey, WithoutDefaults, WithIndexer, WithLag,
+// WithMaxLimit.
+type Option struct{ apply func(*settings) error }
 
 type settings struct {
 	key        string
@@ -44,23 +45,23 @@ type settings struct {
 // WithKey sets the access key (ASCII letters, digits and "._~-"). Without
 // it the key is random, 32 hex characters.
 func WithKey(key string) Option {
-	return func(s *settings) error {
+	return Option{func(s *settings) error {
 		if key == "" {
 			return errors.New("tontest: WithKey: the key is empty")
 		}
 		s.key = key
 		return nil
-	}
+	}}
 }
 
 // WithoutDefaults starts the server without its default data: no block,
 // no account state, nothing pending. Data options given with it still
 // apply.
 func WithoutDefaults() Option {
-	return func(s *settings) error {
+	return Option{func(s *settings) error {
 		s.noDefaults = true
 		return nil
-	}
+	}}
 }
 
 // WithMaxLimit makes the v3 calls (accountStates, pendingTransactions)
@@ -70,13 +71,13 @@ func WithoutDefaults() Option {
 // the indexer refuses (above 1000) is still refused with its 422. n must be
 // at least 1.
 func WithMaxLimit(n int) Option {
-	return func(s *settings) error {
+	return Option{func(s *settings) error {
 		if n < 1 {
 			return fmt.Errorf("tontest: WithMaxLimit: %d is not a page size: want at least 1", n)
 		}
 		s.maxLimit = n
 		return nil
-	}
+	}}
 }
 
 // New starts a local TON endpoint on 127.0.0.1 and returns it serving.
@@ -87,10 +88,10 @@ func WithMaxLimit(n int) Option {
 func New(opts ...Option) (*Server, error) {
 	var set settings
 	for _, o := range opts {
-		if o == nil {
-			continue
+		if o.apply == nil {
+			continue // the zero Option
 		}
-		if err := o(&set); err != nil {
+		if err := o.apply(&set); err != nil {
 			return nil, err
 		}
 	}
