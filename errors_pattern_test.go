@@ -15,15 +15,20 @@ import (
 
 // errorPatternPackages are the package directories held to issue 22's one
 // error pattern. A chain package and its test server join the list once
-// they follow it (evm, evm/evmtest, hyper, hyper/hypertest, ton,
-// ton/tontest, beacon, beacon/beacontest).
+// they follow it (beacon, beacon/beacontest).
 var errorPatternPackages = []string{
 	".",
+	"evm",
+	"evm/evmtest",
+	"hyper",
+	"hyper/hypertest",
 	"internal/config",
 	"internal/jsontext",
 	"internal/testkit",
 	"internal/transport",
 	"nodeaccesstest",
+	"ton",
+	"ton/tontest",
 }
 
 // TestOneErrorPattern holds the library packages and the test servers to

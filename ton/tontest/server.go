@@ -171,8 +171,8 @@ func (s *Server) SetAddressBookEntry(account ton.Address, e ton.AddressBookEntry
 }
 
 // writeError writes an error answer as the real servers do, in the form
-// of the API the request's path belongs to (it is the server's
-// nodeaccesstest.ErrorWriter):
+// of the API the request's path belongs to (the error writer the server
+// gives nodeaccesstest.Start):
 //
 //   - API v2 (paths under /api/v2/): {"ok":false,"error":"<msg>","code":<status>},
 //     and for 429 toncenter's rate-limit body {"ok":false,"result":"Ratelimit exceed","code":429};
