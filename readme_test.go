@@ -18,6 +18,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/stretchr/testify/require"
 )
@@ -383,4 +384,75 @@ func TestReadmeCheckCatches(t *testing.T) {
 		"README.md:23: cannot use n (variable of type int) as string value in variable declaration",
 		"README.md:28: undefined: ctx",
 	}, got)
+}
+
+// mdLinkRE finds a Markdown link's target: [text](target).
+var mdLinkRE = regexp.MustCompile(`\]\(([^)\s]+)\)`)
+
+// headingSlug is the anchor GitHub gives a heading: lower case, spaces as
+// hyphens, punctuation other than hyphens and underscores dropped.
+func headingSlug(h string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(strings.TrimSpace(h)) {
+		switch {
+		case r == ' ':
+			b.WriteByte('-')
+		case r == '-' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r):
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// anchors returns the heading anchors of a Markdown file.
+func anchors(md string) map[string]bool {
+	out := map[string]bool{}
+	inFence := false
+	for _, l := range strings.Split(md, "\n") {
+		if strings.HasPrefix(l, "```") {
+			inFence = !inFence
+		}
+		if !inFence && strings.HasPrefix(l, "#") {
+			out[headingSlug(strings.TrimLeft(l, "#"))] = true
+		}
+	}
+	return out
+}
+
+// TestDocsLinksResolve: every relative link of the README, the guides, the
+// bench pages and the project's other Markdown files names a file that
+// exists, and an anchor names a heading of its file, so that moving a
+// section leaves no dead link behind.
+func TestDocsLinksResolve(t *testing.T) {
+	files := []string{"README.md", "CONTRIBUTING.md", "SECURITY.md", "CHANGELOG.md", "examples/README.md", "bench/README.md", "bench/RESULTS.md", "bench/HISTORY.md"}
+	more, err := filepath.Glob("docs/*.md")
+	require.NoError(t, err)
+	files = append(files, more...)
+	for _, f := range files {
+		md, err := os.ReadFile(f)
+		require.NoError(t, err)
+		for _, m := range mdLinkRE.FindAllStringSubmatch(string(md), -1) {
+			target := m[1]
+			if strings.Contains(target, "://") || strings.HasPrefix(target, "mailto:") {
+				continue
+			}
+			path, anchor, _ := strings.Cut(target, "#")
+			file := f
+			if path != "" {
+				file = filepath.Join(filepath.Dir(f), path)
+				if _, err := os.Stat(file); err != nil {
+					t.Errorf("%s: link to %s: no such file", f, target)
+					continue
+				}
+			}
+			if anchor == "" || !strings.HasSuffix(file, ".md") {
+				continue
+			}
+			body, err := os.ReadFile(file)
+			require.NoError(t, err)
+			if !anchors(string(body))[anchor] {
+				t.Errorf("%s: link to %s: no heading #%s in %s", f, target, anchor, file)
+			}
+		}
+	}
 }
