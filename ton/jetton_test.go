@@ -234,3 +234,20 @@ func filepathGlob(dir string) ([]string, error) {
 	}
 	return names, nil
 }
+
+// BenchmarkParseJettonTransfer measures the package's own reader on a
+// small (2 cells) and a large (55 cells) real transfer, to weigh it against
+// third-party cell libraries.
+func BenchmarkParseJettonTransfer(b *testing.B) {
+	for _, name := range []string{"transfer_comment_in_ref_tongo.hex", "transfer_custom_payload_and_comment_ref_tongo.hex"} {
+		m := ton.Message{Body: jettonBody(b, name)}
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, ok := m.ParseJettonTransfer(); !ok {
+					b.Fatal("not read")
+				}
+			}
+		})
+	}
+}
