@@ -74,11 +74,11 @@ var (
 )
 
 type header struct {
-	id                                 ton.BlockID
+	id                                  ton.BlockID
 	afterSplit, afterMerge, beforeSplit bool
-	prev                               []ton.BlockID
-	startLT, endLT                     uint64
-	utime                              int64
+	prev                                []ton.BlockID
+	startLT, endLT                      uint64
+	utime                               int64
 }
 
 // shardEvent is a split or merge asked for: stage 1 in the next
