@@ -140,6 +140,11 @@ type follower struct {
 	// round before.
 	prev      []BlockID
 	prevSeqno uint32
+	// lists and confirmed keep what the tries of the current round have
+	// read (shard lists by masterchain seqno, split and merge blocks
+	// checked), so that a retry asks only for what failed.
+	lists     map[uint32][]BlockID
+	confirmed map[BlockRef]bool
 }
 
 // run walks from pos until an error or the loop stops.
@@ -177,6 +182,8 @@ func (f *follower) run(ctx context.Context, pos FollowCursor) error {
 			pos.After = nil
 		}
 		f.prev, f.prevSeqno = tops, pos.Seqno
+		clear(f.lists)
+		clear(f.confirmed)
 		pos = FollowCursor{Seqno: pos.Seqno + 1}
 	}
 }

@@ -109,6 +109,9 @@ func (f *follower) firstSeqno(ctx context.Context, seqno uint32, top BlockID, be
 // after_split or after_merge flag, and prevs as its previous blocks.
 func (f *follower) confirm(ctx context.Context, top BlockID, first uint32, merge bool, prevs []BlockID) error {
 	ref := BlockRef{Workchain: top.Workchain, Shard: top.Shard, Seqno: first}
+	if f.confirmed[ref] {
+		return nil // by an earlier try of this round
+	}
 	if first > top.Seqno {
 		return f.c.t.Wrap("shards", fmt.Errorf("%w: shard %s's top %d is not past %d, where its first block after the split or merge must be",
 			nodeaccess.ErrInvalidResponse, top.Shard, top.Seqno, first))
@@ -149,12 +152,19 @@ func (f *follower) confirm(ctx context.Context, top BlockID, first uint32, merge
 			return bad(fmt.Sprintf("its header's previous block %d is %s, the shard lists say %s", i, got.BlockRef, want.BlockRef))
 		}
 	}
+	if f.confirmed == nil {
+		f.confirmed = make(map[BlockRef]bool)
+	}
+	f.confirmed[ref] = true
 	return nil
 }
 
 // shards returns the shard list (the top block of every shard, the
 // masterchain's excluded) of masterchain block seqno.
 func (f *follower) shards(ctx context.Context, seqno uint32) ([]BlockID, error) {
+	if tops, ok := f.lists[seqno]; ok {
+		return tops, nil // read by an earlier try of this round
+	}
 	var res struct {
 		Shards []wireBlockID `json:"shards"`
 	}
@@ -176,5 +186,9 @@ func (f *follower) shards(ctx context.Context, seqno uint32) ([]BlockID, error) 
 		seen[k] = true
 		out = append(out, id)
 	}
+	if f.lists == nil {
+		f.lists = make(map[uint32][]BlockID)
+	}
+	f.lists[seqno] = out
 	return out, nil
 }
