@@ -14,9 +14,9 @@ func TestFollowCursorText(t *testing.T) {
 	a, err := ton.ParseAddress("0:5b6a643cf4e32ff0391c476456fed5bdb17ef10a55cbb7c2980c76d4aad07875")
 	require.NoError(t, err)
 	for text, want := range map[string]ton.FollowCursor{
-		"0":            {},
-		"51148696":     {Seqno: 51148696},
-		"51148696/3":   {Seqno: 51148696, Block: 3},
+		"0":          {},
+		"51148696":   {Seqno: 51148696},
+		"51148696/3": {Seqno: 51148696, Block: 3},
 		"7/0/0:5b6a643cf4e32ff0391c476456fed5bdb17ef10a55cbb7c2980c76d4aad07875/61234000003": {Seqno: 7, After: &ton.BlockCursor{Account: a, LT: 61234000003}},
 	} {
 		var c ton.FollowCursor
