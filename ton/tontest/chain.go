@@ -224,12 +224,6 @@ func child(s ton.ShardID, left bool) ton.ShardID {
 	return ton.ShardID(uint64(s) + x)
 }
 
-// parent is the parent of s (ton/ton-shard.h shard_parent).
-func parent(s ton.ShardID) ton.ShardID {
-	x := lowBit(s)
-	return ton.ShardID((uint64(s) - x) | x<<1)
-}
-
 // advance makes the next masterchain block and its shard blocks.
 func (s *Server) advance() {
 	c := s.chain
