@@ -163,8 +163,8 @@ var keyedCalls = map[string]func(ctx context.Context, base, key string, opt node
 		if err != nil {
 			return err
 		}
-		// The follower retries what may pass later and yields it after ten
-		// tries; the first error it yields ends the call.
+		// The follower retries what may pass later and yields it after
+		// thirty tries; the first error it yields ends the call.
 		for _, err := range c.Follow(ctx, ton.FollowQuery{From: ton.FollowCursor{Seqno: 2}, Poll: time.Millisecond}) {
 			if err != nil {
 				return err

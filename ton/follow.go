@@ -21,8 +21,12 @@ const defaultPoll = time.Second
 const followPage = 256
 
 // quietRetries is how many times in a row Follow retries a failing step
-// before it yields the error (and goes on retrying, unless the loop stops).
-const quietRetries = 10
+// before it yields the error (and goes on retrying, unless the loop stops):
+// at the default poll about half a minute, past the 16 s a lite server's
+// shard data may lag its newest masterchain block (validator manager.cpp:
+// eight block intervals of at least 2 s), so that the usual lag near the
+// head is never yielded.
+const quietRetries = 30
 
 // FollowQuery says where Follow starts and how it paces itself.
 type FollowQuery struct {
@@ -85,6 +89,12 @@ type FollowedTransaction struct {
 // seqnos and these indexes, never from block or transaction times, which
 // repeat (several blocks a second share one).
 //
+// Follow reads API v2 rather than the v3 indexer's transactionsByMasterchainBlock,
+// which answers a round in one request: v2 is served by every TON
+// node-access service, while v3 needs an indexer, which not every service
+// runs, which lags the chain by its own delay, and which may show a round
+// before the one before it while it inserts them.
+//
 // Every transaction Follow yields is finalized (FollowedTransaction.Finality):
 // API v2 serves committed blocks only, so there is nothing less final to
 // ask for and nothing yielded can be rolled back.
@@ -93,8 +103,10 @@ type FollowedTransaction struct {
 // may reach another one: a block they do not have yet ("not in db",
 // ErrNotYetAvailable), a 5xx or a 429 that outlasts the client's own
 // retries, is asked for again after q.Poll, the same block, never skipped.
-// After 10 failures in a row of one step Follow yields the error, with a
-// zero FollowedTransaction, and goes on retrying if the loop goes on. A
+// After 30 failures in a row of one step (about half a minute at the
+// default poll, longer than lite servers usually lag) Follow yields the
+// error, with a zero FollowedTransaction, and goes on retrying if the loop
+// goes on. A
 // transaction the server cannot read is yielded as AllBlockTransactions
 // yields it, its id with an error matching ErrUnreadableTransaction, and
 // the walk goes on. Other errors (nodeaccess.ErrInvalidResponse, an

@@ -1,8 +1,11 @@
 package ton_test
 
 import (
+	"context"
 	"errors"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/internal/testkit"
@@ -53,4 +56,30 @@ func FuzzFollowCursor(f *testing.F) {
 		}
 		require.Equal(t, c, back)
 	})
+}
+
+// TestFollowRefusesACursorOfNoTransaction: a cursor past its round's
+// blocks, naming a transaction its block does not have, or with a
+// negative block index, is an *nodeaccess.InputError in an OpError, and the
+// walk ends.
+func TestFollowRefusesACursorOfNoTransaction(t *testing.T) {
+	srv, _ := splitMergeChain(t)
+	c, err := srv.Client()
+	require.NoError(t, err)
+	other, err := ton.ParseAddress("0:" + strings.Repeat("ab", 32))
+	require.NoError(t, err)
+	for _, from := range []ton.FollowCursor{{Seqno: 2, Block: 99}, {Seqno: 2, After: &ton.BlockCursor{Account: other, LT: 1}}, {Seqno: 2, Block: -1}} {
+		var errs []error
+		for ft, err := range c.Follow(context.Background(), ton.FollowQuery{From: from, Poll: time.Millisecond}) {
+			require.Zero(t, ft.LT, "%s", from)
+			errs = append(errs, err)
+		}
+		require.Len(t, errs, 1, "%s", from)
+		var ie *nodeaccess.InputError
+		var oe *nodeaccess.OpError
+		require.ErrorAs(t, errs[0], &ie)
+		require.ErrorAs(t, errs[0], &oe)
+		require.Equal(t, "cursor", ie.Arg)
+		testkit.AssertErrNoKey(t, srv.Key(), errs[0])
+	}
 }

@@ -76,7 +76,7 @@ func TestFollowRetriesFaultsNeverSkips(t *testing.T) {
 }
 
 // TestFollowYieldsPersistentFailures: a step that keeps failing is yielded
-// after ten failures in a row, as the error matching its sentinel; the loop
+// after thirty failures in a row, as the error matching its sentinel; the loop
 // may stop there, or go on and the follower keeps retrying the same block.
 func TestFollowYieldsPersistentFailures(t *testing.T) {
 	srv, head := splitMergeChain(t)
@@ -93,7 +93,7 @@ func TestFollowYieldsPersistentFailures(t *testing.T) {
 			break
 		}
 	}
-	require.Equal(t, int64(20), f.count.Load(), "ten tries before each error")
+	require.Equal(t, int64(60), f.count.Load(), "thirty tries before each error")
 	for _, err := range errs {
 		var oe *nodeaccess.OpError
 		require.ErrorAs(t, err, &oe)
@@ -169,7 +169,7 @@ func TestFollowAtTheHeadOfALaggingChain(t *testing.T) {
 	var first, last uint32
 	for ft, err := range c.Follow(ctx, ton.FollowQuery{Poll: 10 * time.Millisecond}) {
 		if err != nil {
-			// A lagging block may fail ten times in a row: the follower
+			// A lagging block may fail thirty times in a row: the follower
 			// says so and goes on with the same block.
 			require.ErrorIs(t, err, nodeaccess.ErrUnavailable)
 			continue
