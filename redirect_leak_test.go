@@ -8,6 +8,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
@@ -156,6 +157,20 @@ var keyedCalls = map[string]func(ctx context.Context, base, key string, opt node
 		}
 		var out map[string]any
 		return c.Call(ctx, "v3/masterchainInfo", nil, &out)
+	},
+	"ton Follow": func(ctx context.Context, base, key string, opt nodeaccess.Option) error {
+		c, err := ton.New(base, key, opt)
+		if err != nil {
+			return err
+		}
+		// The follower retries what may pass later and yields it after
+		// thirty tries; the first error it yields ends the call.
+		for _, err := range c.Follow(ctx, ton.FollowQuery{From: ton.FollowCursor{Seqno: 2}, Poll: time.Millisecond}) {
+			if err != nil {
+				return err
+			}
+		}
+		return nil
 	},
 	"beacon state": func(ctx context.Context, base, key string, opt nodeaccess.Option) error {
 		c, err := beacon.New(base, key, opt)

@@ -330,13 +330,23 @@ func (s *cellSlice) skip(n int) error {
 // the first byte, the bits after the last zero; and their number.
 func (s *cellSlice) loadRest() ([]byte, int) {
 	n := s.bitsLeft()
+	b, _ := s.loadBits(n)
+	return b, n
+}
+
+// loadBits reads n data bits, packed from the high bit of the first byte
+// (the bits after the n-th are zero).
+func (s *cellSlice) loadBits(n int) ([]byte, error) {
+	if n < 0 || n > s.bitsLeft() {
+		return nil, fmt.Errorf("%w: %d bits asked for, %d left", errBOC, n, s.bitsLeft())
+	}
 	out := make([]byte, (n+7)/8)
 	for i := range n {
 		bit := s.pos + i
 		out[i>>3] |= (s.c.data[bit>>3] >> (7 - bit&7) & 1) << (7 - i&7)
 	}
 	s.pos += n
-	return out, n
+	return out, nil
 }
 
 // loadRef returns a reader of the next reference.

@@ -13,6 +13,7 @@
 //	POST {base}/api/v2/{key}/jsonRPC                   the same two, with WithJSONRPC
 //	GET  {base}/{key}/api/v3/accountStates             AccountStates
 //	GET  {base}/{key}/api/v3/pendingTransactions       PendingTransactions
+//	GET  {base}/api/v2/{key}/getMasterchainInfo, shards, getBlockHeader   Follow (with the two above)
 //	     {base}/api/v2/{key}/<method>                  Call(ctx, "v2/<method>", params, &out)
 //	     {base}/{key}/api/v3/<path>                    Call(ctx, "v3/<path>", params, &out)
 //
@@ -66,6 +67,27 @@
 // servers send it) and the v3 indexer's decode to the same values. Parts
 // left untyped (the detailed transaction, the full v3 entries, each
 // message) stay available as json.RawMessage.
+//
+// # Following the chain
+//
+// Follow walks every transaction each masterchain block commits, its own
+// and those of every shard block it commits (also the shard blocks that
+// were never a shard's top), exactly once, in a documented order, across
+// shard splits and merges, then waits for the next blocks; each
+// transaction carries a FollowCursor to store and resume from after a
+// restart. It reads API v2 (getMasterchainInfo, shards, getBlockTransactionsExt,
+// and getBlockHeader where a shard splits or merges), which every
+// node-access service that sells TON serves, with no indexer behind it;
+// what it yields is finalized. Its cost is 2 + S requests per masterchain
+// block for S new shard blocks, plus the head polls (see Follow for sizing
+// a plan). Lagging lite servers ("not in db"), 5xx and 429s make it ask
+// for the same block again later, never skip it.
+//
+// ParseJettonTransfer reads a TEP-74 jetton transfer from a message's
+// body (transfer, internal_transfer, transfer_notification): amount
+// exact, sender, destination, response destination, forward amount and
+// comment, so that a deposit scanner is a loop over Follow. The package
+// reads bags of cells with its own reader, with no third-party import.
 //
 // # Pages
 //

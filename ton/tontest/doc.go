@@ -88,6 +88,25 @@
 // that walks pages. ton's walkers read on until an empty page, so they
 // return everything from such a server.
 //
+// # A growing chain
+//
+// WithChain makes the server a small chain that grows, for testing code
+// that follows the chain (ton.Client.Follow, or one's own): a masterchain
+// and a basechain of two shards, a masterchain block every interval (or at
+// each Advance), each committing zero, one or two blocks of every shard,
+// Split and Merge of a shard on demand, under the masterchain's
+// shard-configuration rules, with jetton transfers (TEP-74
+// internal_transfer and transfer_notification bodies, with comments) among
+// the transactions. It adds getMasterchainInfo, shards (getShards) and
+// getBlockHeader, in the REST and JSON-RPC forms, answering consistently
+// with the blocks' transactions:
+//
+//	srv := tontest.NewT(t, tontest.WithChain(0))
+//	srv.Advance(3)
+//	srv.Split(0x4000000000000000) // its next block is its last; the children start in the block after
+//	srv.Advance(2)
+//	for tx, err := range c.Follow(ctx, ton.FollowQuery{From: ton.FollowCursor{Seqno: 1}}) { … }
+//
 // # Errors
 //
 // A wrong key gets 403, an unknown path 404 and a wrong method 405 (from

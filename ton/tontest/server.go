@@ -28,10 +28,11 @@ type Server struct {
 	maxLimit int           // WithMaxLimit; 0: no cap below the indexer's 1000
 	lag      time.Duration // WithLag; 0: every block is there at once
 	indexer  bool          // WithIndexer
+	chain    *chain        // WithChain; nil: no chain
 }
 
 // Option configures New: WithKey, WithoutDefaults, WithIndexer, WithLag,
-// WithMaxLimit.
+// WithMaxLimit, WithChain.
 type Option struct{ apply func(*settings) error }
 
 type settings struct {
@@ -40,6 +41,8 @@ type settings struct {
 	maxLimit   int
 	lag        time.Duration
 	indexer    bool
+	chain      bool
+	chainEvery time.Duration
 }
 
 // WithKey sets the access key (ASCII letters, digits and "._~-"). Without
@@ -111,6 +114,16 @@ func New(opts ...Option) (*Server, error) {
 	srv.HandleFunc("POST /api/v2/{key}/jsonRPC", s.serveBlockRPC)
 	srv.HandleFunc("GET /{key}/api/v3/accountStates", s.serveAccountStates)
 	srv.HandleFunc("GET /{key}/api/v3/pendingTransactions", s.servePending)
+	if set.chain {
+		s.chain = newChain()
+		for _, m := range []string{methodInfo, methodShards, methodGetShards, methodHeader} {
+			srv.HandleFunc("GET /api/v2/{key}/"+m, s.serveChainREST(m))
+		}
+		s.advance()
+		if set.chainEvery > 0 {
+			s.startClock(set.chainEvery)
+		}
+	}
 	return s, nil
 }
 

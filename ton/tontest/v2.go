@@ -259,6 +259,7 @@ func (s *Server) serveBlockRPC(w http.ResponseWriter, r *http.Request) {
 	case req.Method == nil:
 		writeV2Failure(w, invalid("body", "method", "field required"), rpc)
 		return
+	case s.chain != nil && isChainMethod(*req.Method):
 	case *req.Method != methodExt && *req.Method != methodIDs:
 		// toncenter's answer for a method it does not know; this server
 		// knows only these two.
@@ -266,7 +267,7 @@ func (s *Server) serveBlockRPC(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var bad error
-	q, err := parseBlockQuery(func(name string) (string, bool) {
+	get := func(name string) (string, bool) {
 		v := bytes.TrimSpace(req.Params[name])
 		switch {
 		case len(v) == 0 || string(v) == "null":
@@ -282,15 +283,19 @@ func (s *Server) serveBlockRPC(w http.ResponseWriter, r *http.Request) {
 		}
 		bad = invalid("params", name, "not a number or a string")
 		return "", true
-	}, "params")
+	}
+	var res []byte
+	if isChainMethod(*req.Method) {
+		res, err = s.chainResult(*req.Method, get, "params")
+	} else {
+		var q blockQuery
+		if q, err = parseBlockQuery(get, "params"); err == nil && bad == nil {
+			res, err = s.blockResult(*req.Method, q)
+		}
+	}
 	if bad != nil {
 		err = bad
 	}
-	if err != nil {
-		writeV2Failure(w, err, rpc)
-		return
-	}
-	res, err := s.blockResult(*req.Method, q)
 	if err != nil {
 		writeV2Failure(w, err, rpc)
 		return
