@@ -89,6 +89,9 @@ type batchCall struct {
 	anyMethod bool
 	bad       error // the call's input error, nil when it can be sent
 	slot      slot
+	// build, when not nil, makes params again with a client's call data
+	// members (WithCallDataMembers): params holds the default's.
+	build func(callDataSpelling) []byte
 }
 
 // Batch collects JSON-RPC calls for Client.SendBatch, which sends them in
@@ -112,8 +115,12 @@ type Batch struct {
 func (b *Batch) Call(msg CallMsg, block Block) *BatchResult[[]byte] {
 	const op = "eth_call"
 	r := &BatchResult[[]byte]{op: op, decode: decodeHexBytes}
-	params, err := callParams(nil, &msg, block)
-	b.add(batchCall{method: op, params: params, block: block, isCall: true, bad: err, slot: r})
+	params, err := callParams(nil, &msg, block, spellData)
+	build := func(spell callDataSpelling) []byte {
+		p, _ := callParams(nil, &msg, block, spell) // checked above
+		return p
+	}
+	b.add(batchCall{method: op, params: params, block: block, isCall: true, bad: err, slot: r, build: build})
 	return r
 }
 
@@ -245,7 +252,11 @@ func (c *Client) SendBatch(ctx context.Context, b *Batch) error {
 		if bc.isCall {
 			units = c.callUnits(ctx, bc.block)
 		}
-		calls[i] = transport.BatchCall{Method: bc.method, Params: bc.params, Units: units}
+		params := bc.params
+		if bc.build != nil && c.callData != spellData {
+			params = bc.build(c.callData)
+		}
+		calls[i] = transport.BatchCall{Method: bc.method, Params: params, Units: units}
 	}
 	size := c.maxBatch
 	if l := int(c.learnt.Load()); l > 0 && l < size {

@@ -21,22 +21,24 @@
 //
 // CallMsg holds every member of eth_call's call object: from, to, gas,
 // gasPrice or EIP-1559's maxFeePerGas and maxPriorityFeePerGas, value, data,
-// accessList, EIP-4844's maxFeePerBlobGas and blobVersionedHashes, and
-// EIP-7702's authorizationList, spelt as go-ethereum's ethclient and the
-// execution-apis spec spell them. Each field that is set is sent; none is
-// dropped. The zero address is a valid To; Create makes the call a contract
+// accessList, EIP-4844's maxFeePerBlobGas and blobVersionedHashes,
+// EIP-7702's authorizationList, and the spec's nonce, chainId and type,
+// spelt as go-ethereum's ethclient and the execution-apis spec spell them.
+// Each field that is set is sent; none is dropped. The zero address is a valid To; Create makes the call a contract
 // creation (no "to", Data is the init code). A message that cannot be sent
 // as it is (GasPrice with EIP-1559 fees, a tip above the fee cap, a negative
 // amount, a blob or authorization list on a creation, To on a creation) is
 // refused with a *nodeaccess.InputError naming the member, and nothing is
 // sent.
 //
-// The call data is sent as "data", not "input". The execution-apis spec
-// names it input and go-ethereum's ethclient sends input since v1.12, but
-// go-ethereum, Erigon, reth, Nethermind and Besu all read data too, while
-// Hardhat and several forks read only data; sending both would make a node
-// that checks them against each other do work for nothing. "data" is the
-// one spelling every node takes.
+// The call data is sent as "data" unless the client was made with
+// WithCallDataMembers("input") or WithCallDataMembers("data", "input").
+// The execution-apis spec names it input (and allows no other member), and
+// go-ethereum's ethclient sends input, but go-ethereum, Erigon, reth, anvil,
+// Nethermind and Besu all read data too, while Hardhat's network before EDR
+// reads only data and drops input without a word; Hardhat's EDR refuses a
+// call object with both. "data" is the one spelling every node takes;
+// choose "input" for a server that holds requests to the spec.
 //
 // # State and block overrides
 //

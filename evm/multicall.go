@@ -234,7 +234,7 @@ func (c *Client) aggregate3(ctx context.Context, addr common.Address, calls []Ca
 	msg := CallMsg{To: addr, Data: encodeAggregate3(calls)}
 	bp := transport.GetBuf()
 	defer transport.PutBuf(bp)
-	params, err := callParams((*bp)[:0], &msg, block)
+	params, err := callParams((*bp)[:0], &msg, block, c.callData)
 	*bp = params
 	if err != nil {
 		return nil, err

@@ -1,0 +1,71 @@
+package evm
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/internal/config"
+)
+
+// callDataSpelling is the member name, or names, a client sends a call's
+// data under.
+type callDataSpelling uint8
+
+const (
+	spellData  callDataSpelling = iota // "data", the default
+	spellInput                         // "input", the execution-apis spelling
+	spellBoth                          // both, with the same bytes
+)
+
+type callDataKey struct{}
+
+// WithCallDataMembers sets the member names under which the client sends
+// a call's data (CallMsg.Data) in every call object: in eth_call, in
+// Multicall's aggregate, in a Batch and in each call of a Simulation.
+// names is "data", "input", or both; without the option the client sends
+// "data".
+//
+// "data" is the default because every node reads it: go-ethereum, Erigon,
+// reth, anvil, Nethermind, Besu, and Hardhat, whose network before EDR
+// reads nothing else and drops "input" without a word. "input" is the one
+// name the execution-apis spec's call object has (it allows no other
+// member), and the one go-ethereum's ethclient sends: choose it for a
+// server that checks requests against the spec. Both sends the same bytes
+// twice, for a relay that reads one name and forwards to a node that reads
+// the other; Hardhat's EDR refuses a call object with both ("duplicate
+// field"), and reth, anvil and Besu refuse one whose two members differ,
+// which the client never sends.
+//
+// A name other than "data" and "input", no name, or one given twice is
+// refused by New with an error over a *nodeaccess.InputError.
+func WithCallDataMembers(names ...string) nodeaccess.EVMOption {
+	return option{apply: func(c *config.Config) error {
+		var spell callDataSpelling
+		var data, input bool
+		for _, n := range names {
+			switch {
+			case n == "data" && !data:
+				data = true
+			case n == "input" && !input:
+				input = true
+			case n == "data" || n == "input":
+				return fmt.Errorf("evm: WithCallDataMembers: %q given twice", n)
+			default:
+				return fmt.Errorf("evm: WithCallDataMembers: %q is not a call data member: give \"data\", \"input\" or both", n)
+			}
+		}
+		switch {
+		case data && input:
+			spell = spellBoth
+		case input:
+			spell = spellInput
+		case data:
+			spell = spellData
+		default:
+			return errors.New(`evm: WithCallDataMembers: no member name: give "data", "input" or both`)
+		}
+		c.SetExt(callDataKey{}, spell)
+		return nil
+	}}
+}
