@@ -26,6 +26,10 @@ type maxBatchKey struct{}
 // cap: a higher n costs fewer HTTP requests, but a server that refuses the
 // size makes SendBatch resend in smaller pieces (a server that names its
 // limit in the refusal is followed for the client's later batches too).
+// Rate limits count requests, some of them each call of a batch: on
+// HyperEVM, Hyperliquid's public RPC allows 100 requests per minute per IP
+// and caps an answer at 1 MiB (the hyper package's WithEVM lists its
+// limits).
 func WithMaxBatchSize(n int) nodeaccess.EVMOption {
 	return option{apply: func(c *config.Config) error {
 		if n < 1 {
@@ -92,6 +96,10 @@ type batchCall struct {
 	// build, when not nil, makes params again with a client's call data
 	// members (WithCallDataMembers): params holds the default's.
 	build func(callDataSpelling) []byte
+	// stateAt describes the block the call reads the state at when that
+	// is not the latest (notLatest), for a client that reads the latest
+	// state only.
+	stateAt string
 }
 
 // Batch collects JSON-RPC calls for Client.SendBatch, which sends them in
@@ -120,7 +128,7 @@ func (b *Batch) Call(msg CallMsg, block Block) *BatchResult[[]byte] {
 		p, _ := callParams(nil, &msg, block, spell) // checked above
 		return p
 	}
-	b.add(batchCall{method: op, params: params, block: block, isCall: true, bad: err, slot: r, build: build})
+	b.add(batchCall{method: op, params: params, block: block, isCall: true, bad: err, slot: r, build: build, stateAt: notLatest(block)})
 	return r
 }
 
@@ -150,8 +158,8 @@ func (b *Batch) InternalOperations(tx common.Hash) *BatchResult[[]InternalOperat
 //	v, err := bal.Result() // v.ToInt() is the balance in wei
 func Add[T any](b *Batch, method string, args ...any) *BatchResult[T] {
 	r := &BatchResult[T]{op: opName(method), decode: decodeJSON[T]}
-	params, block, err := anyParams(method, args)
-	b.add(batchCall{method: method, params: params, block: block, isCall: method == opCall, anyMethod: true, bad: err, slot: r})
+	params, block, stateAt, err := anyParams(method, args)
+	b.add(batchCall{method: method, params: params, block: block, isCall: method == opCall, anyMethod: true, bad: err, slot: r, stateAt: stateAt})
 	return r
 }
 
@@ -230,6 +238,9 @@ func (c *Client) SendBatch(ctx context.Context, b *Batch) error {
 	for i := range b.calls {
 		if b.calls[i].bad == nil && b.calls[i].anyMethod {
 			b.calls[i].bad = c.keyInMethod(b.calls[i].method)
+		}
+		if b.calls[i].bad == nil {
+			b.calls[i].bad = c.checkLatest(b.calls[i].stateAt)
 		}
 		if err := b.calls[i].bad; err != nil {
 			// The call's own error again, masked now that the key is

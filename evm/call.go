@@ -19,6 +19,9 @@ func (c *Client) Call(ctx context.Context, msg CallMsg, block Block) ([]byte, er
 	defer transport.PutBuf(bp)
 	params, err := callParams((*bp)[:0], &msg, block, c.callData)
 	*bp = params
+	if err == nil {
+		err = c.checkLatest(notLatest(block))
+	}
 	if err != nil {
 		return nil, c.t.Wrap(op, err)
 	}

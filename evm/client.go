@@ -23,6 +23,9 @@ type Client struct {
 	// callData is the member name(s) of a call object's data
 	// (WithCallDataMembers).
 	callData callDataSpelling
+	// latestOnly, when not empty, is why the client reads state at the
+	// latest block only (latest.go).
+	latestOnly string
 }
 
 type pathSuffixKey struct{}
@@ -83,6 +86,9 @@ func New(baseURL, key string, opts ...nodeaccess.EVMOption) (*Client, error) {
 	c := &Client{t: t, target: target, head: newHeadCache(), maxBatch: maxBatch, learnt: new(atomic.Int64)}
 	if s, ok := t.Config().Ext(callDataKey{}); ok {
 		c.callData = s.(callDataSpelling)
+	}
+	if why, ok := t.Config().Ext(latestOnlyKey{}); ok {
+		c.latestOnly = why.(string)
 	}
 	return c, nil
 }

@@ -51,7 +51,10 @@ func (c *Client) CallContext(ctx context.Context, result any, method string, arg
 			return c.t.Wrap(op, &nodeaccess.InputError{Arg: "result", Reason: fmt.Sprintf("%T is not a non-nil pointer for the result to be decoded into", result)})
 		}
 	}
-	params, block, err := anyParams(method, args)
+	params, block, stateAt, err := anyParams(method, args)
+	if err == nil {
+		err = c.checkLatest(stateAt)
+	}
 	if err != nil {
 		return c.t.Wrap(op, c.maskInput(err))
 	}
@@ -102,12 +105,16 @@ func checkMethod(method string) error {
 }
 
 // anyParams checks method and encodes args as a JSON array (no args: []).
-// For an eth_call it also returns the block the call reads, for its cost.
-// An error is an *nodeaccess.InputError; nothing is to be sent.
-func anyParams(method string, args []any) (params []byte, block Block, err error) {
+// For an eth_call it also returns the block the call reads, for its cost,
+// and for a method that reads the state at a block (stateBlockArg) what
+// its block parameter selects when that is not the latest block
+// (notLatestJSON). An error is an *nodeaccess.InputError; nothing is to be
+// sent.
+func anyParams(method string, args []any) (params []byte, block Block, stateAt string, err error) {
 	if err := checkMethod(method); err != nil {
-		return nil, nil, err
+		return nil, nil, "", err
 	}
+	at, reads := stateBlockArg[method]
 	params = append(make([]byte, 0, 64), '[')
 	for i, a := range args {
 		if i > 0 {
@@ -115,7 +122,10 @@ func anyParams(method string, args []any) (params []byte, block Block, err error
 		}
 		b, err := json.Marshal(a)
 		if err != nil {
-			return nil, nil, &nodeaccess.InputError{Arg: fmt.Sprintf("args[%d]", i), Reason: fmt.Sprintf("%T cannot be encoded as JSON: %v", a, err)}
+			return nil, nil, "", &nodeaccess.InputError{Arg: fmt.Sprintf("args[%d]", i), Reason: fmt.Sprintf("%T cannot be encoded as JSON: %v", a, err)}
+		}
+		if reads && i == at {
+			stateAt = notLatestJSON(b)
 		}
 		params = append(params, b...)
 	}
@@ -123,7 +133,7 @@ func anyParams(method string, args []any) (params []byte, block Block, err error
 	if method == opCall {
 		block = callBlockArg(args)
 	}
-	return params, block, nil
+	return params, block, stateAt, nil
 }
 
 // archiveBlock stands for a block an eth_call's cost cannot place on the
