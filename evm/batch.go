@@ -44,8 +44,10 @@ func WithMaxBatchSize(n int) nodeaccess.EVMOption {
 // returned; until then Result returns an error over a
 // *nodeaccess.InputError saying that the batch was not sent.
 type BatchResult[T any] struct {
-	op     string
-	decode func([]byte) (T, error)
+	op string
+	// decode decodes the call's result; mask masks the access key in
+	// what the node wrote inside it (a simulated call's error message).
+	decode func(raw []byte, mask func(string) string) (T, error)
 	v      T
 	err    error
 	done   bool
@@ -67,8 +69,8 @@ func (r *BatchResult[T]) Result() (T, error) {
 	return r.v, r.err
 }
 
-func (r *BatchResult[T]) deliver(raw []byte) error {
-	v, err := r.decode(raw)
+func (r *BatchResult[T]) deliver(raw []byte, mask func(string) string) error {
+	v, err := r.decode(raw, mask)
 	if err != nil {
 		return err
 	}
@@ -78,9 +80,15 @@ func (r *BatchResult[T]) deliver(raw []byte) error {
 
 func (r *BatchResult[T]) fail(err error) { r.err, r.done = err, true }
 
+// noMask makes a decoder of a result in which the node writes no text of
+// its own into a BatchResult's decoder.
+func noMask[T any](decode func([]byte) (T, error)) func([]byte, func(string) string) (T, error) {
+	return func(raw []byte, _ func(string) string) (T, error) { return decode(raw) }
+}
+
 // slot is a BatchResult of any type.
 type slot interface {
-	deliver(raw []byte) error
+	deliver(raw []byte, mask func(string) string) error
 	fail(err error)
 }
 
@@ -122,7 +130,7 @@ type Batch struct {
 // Call adds an eth_call of msg at block (see Client.Call).
 func (b *Batch) Call(msg CallMsg, block Block) *BatchResult[[]byte] {
 	const op = "eth_call"
-	r := &BatchResult[[]byte]{op: op, decode: decodeHexBytes}
+	r := &BatchResult[[]byte]{op: op, decode: noMask(decodeHexBytes)}
 	params, err := callParams(nil, &msg, block, spellData)
 	build := func(spell callDataSpelling) []byte {
 		p, _ := callParams(nil, &msg, block, spell) // checked above
@@ -136,7 +144,7 @@ func (b *Batch) Call(msg CallMsg, block Block) *BatchResult[[]byte] {
 // tx (see Client.InternalOperations).
 func (b *Batch) InternalOperations(tx common.Hash) *BatchResult[[]InternalOperation] {
 	const op = "ots_getInternalOperations"
-	r := &BatchResult[[]InternalOperation]{op: op, decode: decodeInternalOperations}
+	r := &BatchResult[[]InternalOperation]{op: op, decode: noMask(decodeInternalOperations)}
 	params := append([]byte(`["0x`), hex.EncodeToString(tx[:])...)
 	b.add(batchCall{method: op, params: append(params, `"]`...), slot: r})
 	return r
@@ -157,7 +165,7 @@ func (b *Batch) InternalOperations(tx common.Hash) *BatchResult[[]InternalOperat
 //	// after SendBatch:
 //	v, err := bal.Result() // v.ToInt() is the balance in wei
 func Add[T any](b *Batch, method string, args ...any) *BatchResult[T] {
-	r := &BatchResult[T]{op: opName(method), decode: decodeJSON[T]}
+	r := &BatchResult[T]{op: opName(method), decode: noMask(decodeJSON[T])}
 	params, block, stateAt, err := anyParams(method, args)
 	b.add(batchCall{method: method, params: params, block: block, isCall: method == opCall, anyMethod: true, bad: err, slot: r, stateAt: stateAt})
 	return r
@@ -280,7 +288,7 @@ func (c *Client) SendBatch(ctx context.Context, b *Batch) error {
 				c.learnt.Store(int64(limit))
 			}
 		},
-		Result: func(i int, raw []byte) error { return b.calls[i].slot.deliver(raw) },
+		Result: func(i int, raw []byte) error { return b.calls[i].slot.deliver(raw, c.t.Mask) },
 		Fail: func(i int, err error) {
 			bc := &b.calls[i]
 			if bc.isCall {

@@ -107,6 +107,7 @@ func TestEVMReadsLatestOnly(t *testing.T) {
 	ctx := context.Background()
 	token := common.HexToAddress("0x5555555555555555555555555555555555555555")
 	msg := evm.CallMsg{To: token}
+	sim := evm.Simulation{Blocks: []evm.SimBlock{{Calls: []evm.CallMsg{msg}}}}
 	past := []evm.Block{evm.BlockNumber(1), evm.BlockNumber(1 << 40), evm.BlockHash{Hash: common.HexToHash("0x01")},
 		evm.Pending, evm.Safe, evm.Finalized, evm.Earliest}
 	reads := map[string]func(evm.Block) error{
@@ -116,6 +117,7 @@ func TestEVMReadsLatestOnly(t *testing.T) {
 			_, err := e.Multicall(ctx, []evm.Call3{{Target: token}}, b, nil)
 			return err
 		},
+		"SimulateV1": func(b evm.Block) error { _, err := e.SimulateV1(ctx, sim, b); return err },
 		"CallContext eth_getBalance": func(b evm.Block) error {
 			var v hexutil.Big
 			return e.CallContext(ctx, &v, "eth_getBalance", token, b)
@@ -130,6 +132,11 @@ func TestEVMReadsLatestOnly(t *testing.T) {
 			var batch evm.Batch
 			batch.Call(msg, evm.Latest)
 			evm.Add[hexutil.Big](&batch, "eth_getBalance", token, b)
+			return e.SendBatch(ctx, &batch)
+		},
+		"batch SimulateV1": func(b evm.Block) error {
+			var batch evm.Batch
+			batch.SimulateV1(sim, b)
 			return e.SendBatch(ctx, &batch)
 		},
 	}
@@ -149,7 +156,7 @@ func TestEVMReadsLatestOnly(t *testing.T) {
 		}
 		before := len(h.received())
 		err := read(evm.Latest)
-		if name != "Multicall" { // answered with data that is not its
+		if name != "Multicall" && name != "SimulateV1" && name != "batch SimulateV1" { // answered with data that is not theirs
 			require.NoError(t, err, name)
 		}
 		assert.Greater(t, len(h.received()), before, "%s at latest was not sent", name)
