@@ -80,11 +80,16 @@ func (r *BatchResult[T]) deliver(raw []byte, mask func(string) string) error {
 
 func (r *BatchResult[T]) fail(err error) { r.err, r.done = err, true }
 
-// noMask makes a decoder of a result in which the node writes no text of
-// its own into a BatchResult's decoder.
-func noMask[T any](decode func([]byte) (T, error)) func([]byte, func(string) string) (T, error) {
-	return func(raw []byte, _ func(string) string) (T, error) { return decode(raw) }
+// The decoders of results in which the node writes no text of its own, as
+// BatchResult decoders (functions, not closures: a Batch allocates none
+// per call).
+func decodeHexBytesB(raw []byte, _ func(string) string) ([]byte, error) { return decodeHexBytes(raw) }
+
+func decodeInternalOperationsB(raw []byte, _ func(string) string) ([]InternalOperation, error) {
+	return decodeInternalOperations(raw)
 }
+
+func decodeJSONB[T any](raw []byte, _ func(string) string) (T, error) { return decodeJSON[T](raw) }
 
 // slot is a BatchResult of any type.
 type slot interface {
@@ -101,9 +106,12 @@ type batchCall struct {
 	anyMethod bool
 	bad       error // the call's input error, nil when it can be sent
 	slot      slot
-	// build, when not nil, makes params again with a client's call data
-	// members (WithCallDataMembers): params holds the default's.
-	build func(callDataSpelling) []byte
+	// respell says that params hold call objects whose data a client of
+	// other call data members (WithCallDataMembers) sends respelt
+	// (respell); build, when not nil, makes params again for such a
+	// client instead. params hold the default spelling.
+	respell bool
+	build   func(callDataSpelling) []byte
 	// stateAt describes the block the call reads the state at when that
 	// is not the latest (notLatest), for a client that reads the latest
 	// state only.
@@ -130,13 +138,9 @@ type Batch struct {
 // Call adds an eth_call of msg at block (see Client.Call).
 func (b *Batch) Call(msg CallMsg, block Block) *BatchResult[[]byte] {
 	const op = "eth_call"
-	r := &BatchResult[[]byte]{op: op, decode: noMask(decodeHexBytes)}
+	r := &BatchResult[[]byte]{op: op, decode: decodeHexBytesB}
 	params, err := callParams(nil, &msg, block, spellData)
-	build := func(spell callDataSpelling) []byte {
-		p, _ := callParams(nil, &msg, block, spell) // checked above
-		return p
-	}
-	b.add(batchCall{method: op, params: params, block: block, isCall: true, bad: err, slot: r, build: build, stateAt: notLatest(block)})
+	b.add(batchCall{method: op, params: params, block: block, isCall: true, bad: err, slot: r, respell: true, stateAt: notLatest(block)})
 	return r
 }
 
@@ -144,7 +148,7 @@ func (b *Batch) Call(msg CallMsg, block Block) *BatchResult[[]byte] {
 // tx (see Client.InternalOperations).
 func (b *Batch) InternalOperations(tx common.Hash) *BatchResult[[]InternalOperation] {
 	const op = "ots_getInternalOperations"
-	r := &BatchResult[[]InternalOperation]{op: op, decode: noMask(decodeInternalOperations)}
+	r := &BatchResult[[]InternalOperation]{op: op, decode: decodeInternalOperationsB}
 	params := append([]byte(`["0x`), hex.EncodeToString(tx[:])...)
 	b.add(batchCall{method: op, params: append(params, `"]`...), slot: r})
 	return r
@@ -165,7 +169,7 @@ func (b *Batch) InternalOperations(tx common.Hash) *BatchResult[[]InternalOperat
 //	// after SendBatch:
 //	v, err := bal.Result() // v.ToInt() is the balance in wei
 func Add[T any](b *Batch, method string, args ...any) *BatchResult[T] {
-	r := &BatchResult[T]{op: opName(method), decode: noMask(decodeJSON[T])}
+	r := &BatchResult[T]{op: opName(method), decode: decodeJSONB[T]}
 	params, block, stateAt, err := anyParams(method, args)
 	b.add(batchCall{method: method, params: params, block: block, isCall: method == opCall, anyMethod: true, bad: err, slot: r, stateAt: stateAt})
 	return r
@@ -272,8 +276,12 @@ func (c *Client) SendBatch(ctx context.Context, b *Batch) error {
 			units = c.callUnits(ctx, bc.block)
 		}
 		params := bc.params
-		if bc.build != nil && c.callData != spellData {
+		switch {
+		case c.callData == spellData:
+		case bc.build != nil:
 			params = bc.build(c.callData)
+		case bc.respell:
+			params = respell(params, c.callData)
 		}
 		calls[i] = transport.BatchCall{Method: bc.method, Params: params, Units: units}
 	}

@@ -1,6 +1,7 @@
 package evm
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 
@@ -68,4 +69,32 @@ func WithCallDataMembers(names ...string) nodeaccess.EVMOption {
 		c.SetExt(callDataKey{}, spell)
 		return nil
 	}}
+}
+
+// dataMember starts the call data member of a call object in the default
+// spelling.
+var dataMember = []byte(`"data":"0x`)
+
+// respell returns eth_call params made with spellData (callParams) with
+// the call data under the members spell names. The data member is found
+// by its text: in eth_call's params no other member is named "data" (the
+// call object's other members, the overrides' and the block's are not), and
+// no value can hold the text, every value being a hex string, a number, a
+// bool or an object or array of those. FuzzCallMsgJSON checks that the
+// result is what callParams makes with spell.
+func respell(params []byte, spell callDataSpelling) []byte {
+	i := bytes.Index(params, dataMember)
+	if i < 0 || spell == spellData {
+		return params
+	}
+	end := i + len(dataMember) + bytes.IndexByte(params[i+len(dataMember):], '"') + 1 // after the value's closing quote
+	out := make([]byte, 0, len(params)+end-i+2)
+	out = append(out, params[:i]...)
+	if spell == spellBoth {
+		out = append(out, params[i:end]...)
+		out = append(out, ',')
+	}
+	out = append(out, `"input"`...)
+	out = append(out, params[i+len(`"data"`):end]...)
+	return append(out, params[end:]...)
 }

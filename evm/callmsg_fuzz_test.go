@@ -36,7 +36,9 @@ type gethCallArgs struct {
 // FuzzCallMsgJSON: for any combination of fields and each spelling of the
 // call data, a message that passes check encodes to one JSON object that
 // go-ethereum's spellings and hex decoding read back field for field, with
-// no unknown member, nothing unset sent and nothing set dropped.
+// no unknown member, nothing unset sent and nothing set dropped; and the
+// eth_call params of the default spelling respelt (respell, as a Batch does
+// for its client) are those made in the spelling.
 func FuzzCallMsgJSON(f *testing.F) {
 	f.Add(uint16(0), uint64(0), []byte{})
 	f.Add(uint16(0xffff), uint64(1)<<63, []byte{0x70, 0xa0, 0x82, 0x31}) // refused: Create with To
@@ -96,6 +98,14 @@ func FuzzCallMsgJSON(f *testing.F) {
 		raw, err := m.appendJSON(nil, spell)
 		if err != nil {
 			t.Fatal(err)
+		}
+		// A batch respells the default's eth_call params for its client.
+		base, err := callParams(nil, &m, Latest, spellData)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want, _ := callParams(nil, &m, Latest, spell); !bytes.Equal(respell(base, spell), want) {
+			t.Fatalf("respelt %s as %s, want %s", base, respell(base, spell), want)
 		}
 		var got gethCallArgs
 		dec := json.NewDecoder(bytes.NewReader(raw))

@@ -177,6 +177,8 @@ func (c *Client) SimulateV1(ctx context.Context, sim Simulation, block Block) ([
 func (b *Batch) SimulateV1(sim Simulation, block Block) *BatchResult[[]SimulatedBlock] {
 	const op = opSimulate
 	r := &BatchResult[[]SimulatedBlock]{op: op, decode: decodeSimulation}
+	// One closure and a copy of sim per simulation: the spelling of its
+	// calls' data is the client's, known at SendBatch.
 	params, err := simulateParams(nil, &sim, block, spellData)
 	build := func(spell callDataSpelling) []byte {
 		p, _ := simulateParams(nil, &sim, block, spell) // checked above
