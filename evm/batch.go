@@ -106,12 +106,10 @@ type batchCall struct {
 	anyMethod bool
 	bad       error // the call's input error, nil when it can be sent
 	slot      slot
-	// respell says that params hold call objects whose data a client of
-	// other call data members (WithCallDataMembers) sends respelt
-	// (respell); build, when not nil, makes params again for such a
-	// client instead. params hold the default spelling.
+	// respell says that params hold call objects, in the default
+	// spelling, whose data a client of other call data members
+	// (WithCallDataMembers) sends respelt (respell).
 	respell bool
-	build   func(callDataSpelling) []byte
 	// stateAt describes the block the call reads the state at when that
 	// is not the latest (notLatest), for a client that reads the latest
 	// state only.
@@ -157,7 +155,9 @@ func (b *Batch) InternalOperations(tx common.Hash) *BatchResult[[]InternalOperat
 // Add adds a call of any JSON-RPC method to b, as Client.CallContext
 // sends one alone: args are the params, each encoded with encoding/json,
 // and the result is decoded into a T with encoding/json (json.RawMessage
-// keeps it as it came). Add and SendBatch do what go-ethereum's
+// keeps it as it came); a Simulation argument and a []SimulatedBlock
+// result are encoded and decoded as SimulateV1 does, the simulation's
+// calls' data spelt as the client spells it. Add and SendBatch do what go-ethereum's
 // rpc.Client.BatchCallContext does, each call with its own result and
 // error. The call is charged its method's cost, 1 request
 // unit unless nodeaccess.WithCost names the method; an eth_call is charged
@@ -170,8 +170,12 @@ func (b *Batch) InternalOperations(tx common.Hash) *BatchResult[[]InternalOperat
 //	v, err := bal.Result() // v.ToInt() is the balance in wei
 func Add[T any](b *Batch, method string, args ...any) *BatchResult[T] {
 	r := &BatchResult[T]{op: opName(method), decode: decodeJSONB[T]}
-	params, block, stateAt, err := anyParams(method, args)
-	b.add(batchCall{method: method, params: params, block: block, isCall: method == opCall, anyMethod: true, bad: err, slot: r, stateAt: stateAt})
+	if d, ok := any(decodeSimulation).(func([]byte, func(string) string) (T, error)); ok {
+		r.decode = d // T is []SimulatedBlock
+	}
+	ac, err := anyParams(method, args, spellData)
+	b.add(batchCall{method: method, params: ac.params, block: ac.block, isCall: method == opCall, anyMethod: true, bad: err, slot: r,
+		respell: ac.calls, stateAt: ac.stateAt})
 	return r
 }
 
@@ -276,11 +280,7 @@ func (c *Client) SendBatch(ctx context.Context, b *Batch) error {
 			units = c.callUnits(ctx, bc.block)
 		}
 		params := bc.params
-		switch {
-		case c.callData == spellData:
-		case bc.build != nil:
-			params = bc.build(c.callData)
-		case bc.respell:
+		if bc.respell {
 			params = respell(params, c.callData)
 		}
 		calls[i] = transport.BatchCall{Method: bc.method, Params: params, Units: units}

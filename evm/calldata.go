@@ -75,26 +75,32 @@ func WithCallDataMembers(names ...string) nodeaccess.EVMOption {
 // spelling.
 var dataMember = []byte(`"data":"0x`)
 
-// respell returns eth_call params made with spellData (callParams) with
-// the call data under the members spell names. The data member is found
-// by its text: in eth_call's params no other member is named "data" (the
-// call object's other members, the overrides' and the block's are not), and
-// no value can hold the text, every value being a hex string, a number, a
-// bool or an object or array of those. FuzzCallMsgJSON checks that the
-// result is what callParams makes with spell.
+// respell returns params made in the default spelling (spellData: by
+// callParams, or anyParams with a Simulation) with the call data under the
+// members spell names. Each data member is found by its text: in eth_call's
+// and eth_simulateV1's params no other member is named "data" (the call
+// object's other members, the overrides' and the block's are not), and no
+// value can hold the text, every value being a hex string, a number, a
+// bool or an object or array of those. FuzzCallMsgJSON and
+// FuzzSimulationParams check that the result is what is made with spell.
 func respell(params []byte, spell callDataSpelling) []byte {
-	i := bytes.Index(params, dataMember)
-	if i < 0 || spell == spellData {
+	if spell == spellData || !bytes.Contains(params, dataMember) {
 		return params
 	}
-	end := i + len(dataMember) + bytes.IndexByte(params[i+len(dataMember):], '"') + 1 // after the value's closing quote
-	out := make([]byte, 0, len(params)+end-i+2)
-	out = append(out, params[:i]...)
-	if spell == spellBoth {
-		out = append(out, params[i:end]...)
-		out = append(out, ',')
+	out := make([]byte, 0, len(params)+len(params)/4)
+	for {
+		i := bytes.Index(params, dataMember)
+		if i < 0 {
+			return append(out, params...)
+		}
+		end := i + len(dataMember) + bytes.IndexByte(params[i+len(dataMember):], '"') + 1 // after the value's closing quote
+		out = append(out, params[:i]...)
+		if spell == spellBoth {
+			out = append(out, params[i:end]...)
+			out = append(out, ',')
+		}
+		out = append(out, `"input"`...)
+		out = append(out, params[i+len(`"data"`):end]...)
+		params = params[end:]
 	}
-	out = append(out, `"input"`...)
-	out = append(out, params[i+len(`"data"`):end]...)
-	return append(out, params[end:]...)
 }

@@ -151,14 +151,16 @@
 // Each call's result holds its status, return data, gas (and maxUsedGas,
 // the gas it needs before refunds), its logs as go-ethereum's types.Log,
 // and its error: a revert is a *RevertError whatever code the node gives
-// it (3, as the spec has it since 2026, or -32000 "execution reverted"
-// before), another failure the node's *nodeaccess.RPCError (-32015). An
+// it (3, the spec's code since execution-apis PR #748, or -32000
+// "execution reverted", the code before it), another failure the node's *nodeaccess.RPCError (-32015). An
 // error of the whole request (a nonce, funds, the order of blocks, a
 // node's limit) is the node's *nodeaccess.RPCError with the spec's code
 // (-38010 to -38026); see SimulateV1.
 //
-// A simulation goes in a JSON-RPC batch like any call (Batch.SimulateV1, or
-// Add with a payload of your own). A simulation of N calls is one request
+// A simulation goes in a JSON-RPC batch through Add, typed as SimulateV1
+// returns it: Add[[]SimulatedBlock](&b, "eth_simulateV1", sim, block)
+// (CallContext, too, encodes a Simulation argument as SimulateV1 does and
+// decodes into a *[]SimulatedBlock as it does). A simulation of N calls is one request
 // where N eth_calls are N, but it is not N eth_calls in one: the calls
 // share the block's gas and the node's gas cap for the whole request
 // (50,000,000 on go-ethereum), and each sees the state the calls before it
@@ -190,9 +192,9 @@
 //
 // # JSON-RPC batches
 //
-// A Batch collects eth_call, eth_simulateV1 and ots_getInternalOperations
-// calls (Call, SimulateV1, InternalOperations) and calls of any method
-// (Add), each returning its
+// A Batch collects eth_call and ots_getInternalOperations calls (Call,
+// InternalOperations) and calls of any method (Add; eth_simulateV1's
+// typed, see Simulations), each returning its
 // BatchResult; Client.SendBatch sends them as JSON-RPC batches, and each
 // BatchResult then holds its call's value or error, the error the single
 // call would return for the same answer (a revert is a *RevertError for

@@ -255,7 +255,7 @@ func TestNodeSimulateRevertAndBatch(t *testing.T) {
 	assert.True(t, blocks[0].Calls[1].Success)
 
 	var b evm.Batch
-	typed := b.SimulateV1(sim, evm.Latest)
+	typed := evm.Add[[]evm.SimulatedBlock](&b, "eth_simulateV1", sim, evm.Latest)
 	raw := evm.Add[[]map[string]any](&b, "eth_simulateV1", json.RawMessage(
 		`{"blockStateCalls":[{"stateOverrides":{"`+simB.Hex()+`":{"code":"`+hexutil.Encode(revertNo)+`"}},"calls":[{"from":"`+simA.Hex()+`","to":"`+simB.Hex()+`"}]}]}`), evm.Latest)
 	call := b.Call(evm.CallMsg{To: simB, StateOverride: evm.StateOverride{simB: {Code: revertNo}}}, evm.Latest)

@@ -115,10 +115,10 @@ type SimulatedCall struct {
 	Logs []*types.Log
 	// Err is nil when Success is true. A revert is a *RevertError
 	// (matching ErrReverted, with the revert data and its reason or panic
-	// code), whatever code the node gives it: 3 (the spec and
-	// go-ethereum, reth, Nethermind, Erigon and Besu since 2026) or
-	// -32000 with "execution reverted" in any case (the same nodes
-	// before). Another failure (out of gas, an invalid opcode: the
+	// code), whatever code the node gives it: 3 (the spec's since
+	// execution-apis PR #748, and current go-ethereum, reth, Nethermind,
+	// Erigon and Besu) or -32000 with "execution reverted" in any case
+	// (their code before). Another failure (out of gas, an invalid opcode: the
 	// spec's -32015) is a *nodeaccess.RPCError with the node's code and
 	// message. Its RPC member, and the RPCError, are the error object of
 	// the call's result, not of the request.
@@ -130,8 +130,9 @@ type SimulatedCall struct {
 // and an empty one for each number a gap between overridden numbers
 // skips. Nothing is sent to the chain: the results only say what would
 // happen. It costs 1 request unit unless nodeaccess.WithCost names
-// "eth_simulateV1" (providers that price by method charge it above an
-// eth_call: see the package documentation).
+// "eth_simulateV1" (a provider that prices by method may charge it more
+// than an eth_call: give it that cost). In a Batch, Add sends one, typed
+// alike: Add[[]SimulatedBlock](&b, "eth_simulateV1", sim, block).
 //
 // Each call's result holds its status, return data, gas, logs and error;
 // a call that reverts or fails does not fail the request. The request
@@ -170,33 +171,30 @@ func (c *Client) SimulateV1(ctx context.Context, sim Simulation, block Block) ([
 	return out, nil
 }
 
-// SimulateV1 adds an eth_simulateV1 of sim at block (see
-// Client.SimulateV1): its result is the simulated blocks, its error the
-// request's, and each call's error in its SimulatedCall, as for the single
-// call.
-func (b *Batch) SimulateV1(sim Simulation, block Block) *BatchResult[[]SimulatedBlock] {
-	const op = opSimulate
-	r := &BatchResult[[]SimulatedBlock]{op: op, decode: decodeSimulation}
-	// One closure and a copy of sim per simulation: the spelling of its
-	// calls' data is the client's, known at SendBatch.
-	params, err := simulateParams(nil, &sim, block, spellData)
-	build := func(spell callDataSpelling) []byte {
-		p, _ := simulateParams(nil, &sim, block, spell) // checked above
-		return p
+// simulateParams checks sim and appends eth_simulateV1's params to dst:
+// the payload (appendSimulation) and the block. An error is an
+// *nodeaccess.InputError naming the bad block, call or member; nothing is
+// to be sent.
+func simulateParams(dst []byte, sim *Simulation, block Block, spell callDataSpelling) ([]byte, error) {
+	dst, err := appendSimulation(append(dst, '['), sim, spell)
+	if err != nil {
+		return dst, err
 	}
-	b.add(batchCall{method: op, params: params, bad: err, slot: r, build: build, stateAt: notLatest(block)})
-	return r
+	dst, err = appendBlockJSON(append(dst, ','), block)
+	if err != nil {
+		return dst, err
+	}
+	return append(dst, ']'), nil
 }
 
-// simulateParams checks sim and appends eth_simulateV1's params to dst:
-// the payload, with the members that are set, and the block. An error is
-// an *nodeaccess.InputError naming the bad block, call or member; nothing
-// is to be sent.
-func simulateParams(dst []byte, sim *Simulation, block Block, spell callDataSpelling) ([]byte, error) {
+// appendSimulation checks sim and appends it to dst as the spec's
+// EthSimulatePayload, with the members that are set, its calls' data under
+// the members spell names.
+func appendSimulation(dst []byte, sim *Simulation, spell callDataSpelling) ([]byte, error) {
 	if err := sim.check(); err != nil {
 		return dst, err
 	}
-	dst = append(dst, `[{"blockStateCalls":[`...)
+	dst = append(dst, `{"blockStateCalls":[`...)
 	for i := range sim.Blocks {
 		sb := &sim.Blocks[i]
 		if i > 0 {
@@ -236,12 +234,7 @@ func simulateParams(dst []byte, sim *Simulation, block Block, spell callDataSpel
 			dst = append(dst, `":true`...)
 		}
 	}
-	dst = append(dst, "},"...)
-	dst, err := appendBlockJSON(dst, block)
-	if err != nil {
-		return dst, err
-	}
-	return append(dst, ']'), nil
+	return append(dst, '}'), nil
 }
 
 // inBlock names the block (and call, when j >= 0) of an input error.

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"math/big"
 	"net/http"
@@ -210,6 +211,16 @@ func TestSimulateV1Fixtures(t *testing.T) {
 				return
 			}
 			assert.Equal(t, request, last(), "request bytes")
+
+			// The generic call sends the same bytes and decodes the same
+			// blocks into a *[]evm.SimulatedBlock.
+			c, err2 := evm.New(url, testKey, evm.WithCallDataMembers("input"), nodeaccess.WithMaxAttempts(1)) // its first request is id 1 too
+			require.NoError(t, err2)
+			var viaCall []evm.SimulatedBlock
+			callErr := c.CallContext(context.Background(), &viaCall, "eth_simulateV1", sim, block)
+			assert.Equal(t, request, last(), "CallContext request bytes")
+			assert.Equal(t, got, viaCall)
+			assert.Equal(t, fmt.Sprint(err), fmt.Sprint(callErr))
 
 			var want []ethclient.SimulateBlockResult
 			ec, derr := ethclient.Dial(url)

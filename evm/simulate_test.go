@@ -167,10 +167,16 @@ func TestSimulateV1Refused(t *testing.T) {
 		testkit.AssertErrNoKey(t, testKey, err)
 
 		var b evm.Batch
-		r := b.SimulateV1(tc.sim, tc.block)
+		r := evm.Add[[]evm.SimulatedBlock](&b, "eth_simulateV1", tc.sim, tc.block)
 		require.ErrorIs(t, c.SendBatch(context.Background(), &b), nodeaccess.ErrInvalidInput)
 		_, err = r.Result()
-		testkit.RequireInputError(t, err, tc.arg)
+		if tc.arg == "block" {
+			testkit.RequireInputError(t, err, "args[1]") // Add encodes the block with encoding/json
+		} else {
+			_, ie = testkit.RequireInputError(t, err, "args[0]."+tc.arg)
+			assert.Equal(t, tc.reason, ie.Reason)
+		}
+		testkit.AssertErrNoKey(t, testKey, err)
 	}
 }
 
@@ -232,7 +238,7 @@ func TestSimulateV1CostAndHooks(t *testing.T) {
 		c, err = evm.New(batchURL, testKey, append(tc.opts, hook)...)
 		require.NoError(t, err)
 		var b evm.Batch
-		r := b.SimulateV1(evm.Simulation{Blocks: []evm.SimBlock{{}}}, nil)
+		r := evm.Add[[]evm.SimulatedBlock](&b, "eth_simulateV1", evm.Simulation{Blocks: []evm.SimBlock{{}}}, nil)
 		require.NoError(t, c.SendBatch(context.Background(), &b))
 		got, err := r.Result()
 		require.NoError(t, err)
@@ -258,7 +264,7 @@ func TestSimulateV1KeyMasked(t *testing.T) {
 		require.NoError(t, err)
 		testkit.AssertErrNoKey(t, testKey, blocks[0].Calls[0].Err)
 		var b evm.Batch
-		r := b.SimulateV1(evm.Simulation{Blocks: []evm.SimBlock{{}}}, nil)
+		r := evm.Add[[]evm.SimulatedBlock](&b, "eth_simulateV1", evm.Simulation{Blocks: []evm.SimBlock{{}}}, nil)
 		url, _ := replay(t, "["+oneCallAnswer(raw)+"]")
 		c, err := evm.New(url, testKey)
 		require.NoError(t, err)
@@ -286,7 +292,7 @@ func TestSimulateV1InBatchWithAdd(t *testing.T) {
 			`{"jsonrpc":"2.0","id":3,"method":"eth_chainId","params":[]}]`,
 		`[{"jsonrpc":"2.0","id":3,"result":"0x1"},{"jsonrpc":"2.0","id":2,"result":`+result+`},{"jsonrpc":"2.0","id":1,"result":`+result+`}]`)
 	var b evm.Batch
-	typed := b.SimulateV1(sim, block)
+	typed := evm.Add[[]evm.SimulatedBlock](&b, "eth_simulateV1", sim, block)
 	raw := evm.Add[json.RawMessage](&b, "eth_simulateV1", req.Params[0], evm.Latest)
 	evm.Add[string](&b, "eth_chainId")
 	require.NoError(t, c.SendBatch(context.Background(), &b))

@@ -134,9 +134,9 @@ func TestEVMReadsLatestOnly(t *testing.T) {
 			evm.Add[hexutil.Big](&batch, "eth_getBalance", token, b)
 			return e.SendBatch(ctx, &batch)
 		},
-		"batch SimulateV1": func(b evm.Block) error {
+		"batch eth_simulateV1": func(b evm.Block) error {
 			var batch evm.Batch
-			batch.SimulateV1(sim, b)
+			evm.Add[[]evm.SimulatedBlock](&batch, "eth_simulateV1", sim, b)
 			return e.SendBatch(ctx, &batch)
 		},
 	}
@@ -156,7 +156,7 @@ func TestEVMReadsLatestOnly(t *testing.T) {
 		}
 		before := len(h.received())
 		err := read(evm.Latest)
-		if name != "Multicall" && name != "SimulateV1" && name != "batch SimulateV1" { // answered with data that is not theirs
+		if name != "Multicall" && name != "SimulateV1" && name != "batch eth_simulateV1" { // answered with data that is not theirs
 			require.NoError(t, err, name)
 		}
 		assert.Greater(t, len(h.received()), before, "%s at latest was not sent", name)
