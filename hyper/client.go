@@ -226,8 +226,10 @@ func NewFromURL(endpoint string, opts ...nodeaccess.HyperOption) (*Client, error
 
 // EVM returns the client for the chain's EVM at {base}/{key}/evm, made by
 // New with the same key and shared options: eth_call, eth_getCode,
-// eth_simulateV1 (where the provider serves it), ots_getInternalOperations
-// and any other method on HyperEVM. Its errors name the "evm" package. It
+// eth_simulateV1, ots_getInternalOperations and any other method on
+// HyperEVM. eth_simulateV1 is not among the methods Hyperliquid's own RPC
+// lists, nanoreth answers it: a node without it answers -32601 (a
+// *nodeaccess.RPCError), so it is sent, not refused. Its errors name the "evm" package. It
 // reads state at the latest block only: a state read at another block
 // selector is an error over a *nodeaccess.InputError saying why, and
 // nothing is sent, unless the Client was made with WithEVMHistory.
