@@ -3,6 +3,7 @@ package evm
 import (
 	"context"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -110,10 +111,25 @@ type batchCall struct {
 	// spelling, whose data a client of other call data members
 	// (WithCallDataMembers) sends respelt (respell).
 	respell bool
-	// stateAt describes the block the call reads the state at when that
-	// is not the latest (notLatest), for a client that reads the latest
-	// state only.
-	stateAt string
+}
+
+// stateAt describes the block the call reads the state at when that is
+// not the latest (notLatest, notLatestJSON), for a client that reads the
+// latest state only: found again from the call when such a client sends
+// it, so that a batchCall holds no field for it.
+func (bc *batchCall) stateAt() string {
+	if !bc.anyMethod {
+		if bc.isCall {
+			return notLatest(bc.block)
+		}
+		return ""
+	}
+	at, reads := stateBlockArg[bc.method]
+	var args []json.RawMessage
+	if !reads || json.Unmarshal(bc.params, &args) != nil || at >= len(args) {
+		return ""
+	}
+	return notLatestJSON(args[at])
 }
 
 // Batch collects JSON-RPC calls for Client.SendBatch, which sends them in
@@ -138,7 +154,7 @@ func (b *Batch) Call(msg CallMsg, block Block) *BatchResult[[]byte] {
 	const op = "eth_call"
 	r := &BatchResult[[]byte]{op: op, decode: decodeHexBytesB}
 	params, err := callParams(nil, &msg, block, spellData)
-	b.add(batchCall{method: op, params: params, block: block, isCall: true, bad: err, slot: r, respell: true, stateAt: notLatest(block)})
+	b.add(batchCall{method: op, params: params, block: block, isCall: true, bad: err, slot: r, respell: true})
 	return r
 }
 
@@ -174,8 +190,7 @@ func Add[T any](b *Batch, method string, args ...any) *BatchResult[T] {
 		r.decode = d // T is []SimulatedBlock
 	}
 	ac, err := anyParams(method, args, spellData)
-	b.add(batchCall{method: method, params: ac.params, block: ac.block, isCall: method == opCall, anyMethod: true, bad: err, slot: r,
-		respell: ac.calls, stateAt: ac.stateAt})
+	b.add(batchCall{method: method, params: ac.params, block: ac.block, isCall: method == opCall, anyMethod: true, bad: err, slot: r, respell: ac.calls})
 	return r
 }
 
@@ -255,8 +270,8 @@ func (c *Client) SendBatch(ctx context.Context, b *Batch) error {
 		if b.calls[i].bad == nil && b.calls[i].anyMethod {
 			b.calls[i].bad = c.keyInMethod(b.calls[i].method)
 		}
-		if b.calls[i].bad == nil {
-			b.calls[i].bad = c.checkLatest(b.calls[i].stateAt)
+		if b.calls[i].bad == nil && c.latestOnly != "" {
+			b.calls[i].bad = c.checkLatest(b.calls[i].stateAt())
 		}
 		if err := b.calls[i].bad; err != nil {
 			// The call's own error again, masked now that the key is
@@ -289,6 +304,7 @@ func (c *Client) SendBatch(ctx context.Context, b *Batch) error {
 	if l := int(c.learnt.Load()); l > 0 && l < size {
 		size = l
 	}
+	mask := c.t.Mask // one method value for every result, not one each
 	c.t.CallBatch(ctx, &transport.Batch{
 		Op: op, Target: c.target, Calls: calls, MaxSize: size,
 		Learn: func(limit int) {
@@ -296,7 +312,7 @@ func (c *Client) SendBatch(ctx context.Context, b *Batch) error {
 				c.learnt.Store(int64(limit))
 			}
 		},
-		Result: func(i int, raw []byte) error { return b.calls[i].slot.deliver(raw, c.t.Mask) },
+		Result: func(i int, raw []byte) error { return b.calls[i].slot.deliver(raw, mask) },
 		Fail: func(i int, err error) {
 			bc := &b.calls[i]
 			if bc.isCall {
