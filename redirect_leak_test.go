@@ -87,6 +87,17 @@ var keyedCalls = map[string]func(ctx context.Context, base, key string, opt node
 		_, err = c.ChainID(ctx)
 		return err
 	},
+	"evm eth_simulateV1": func(ctx context.Context, base, key string, opt nodeaccess.Option) error {
+		c, err := evm.New(base, key, opt)
+		if err != nil {
+			return err
+		}
+		blocks, err := c.SimulateV1(ctx, evm.Simulation{Blocks: []evm.SimBlock{{Calls: []evm.CallMsg{{To: common.HexToAddress("0xaa")}}}}}, evm.Latest)
+		if err != nil || len(blocks) == 0 || len(blocks[0].Calls) == 0 {
+			return err
+		}
+		return blocks[0].Calls[0].Err // a simulated call's error holds the node's text too
+	},
 	"hyper userVaultEquities": func(ctx context.Context, base, key string, opt nodeaccess.Option) error {
 		c, err := hyper.New(base, key, opt)
 		if err != nil {

@@ -155,7 +155,12 @@ func rpcHandler() http.Handler {
 	okTail := []byte(`,"result":"0x` + hex.EncodeToString(callResult) + `"}`)
 	batch := batchHandler() // /{benchKey}/batch…: batch_test.go
 	mc := mcHandler()       // /{benchKey}/mc…: multicall_test.go
+	sim := simHandler()     // /{benchKey}/sim…: simulate_test.go
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, "/"+benchKey+"/sim") {
+			sim.ServeHTTP(w, r)
+			return
+		}
 		if strings.HasPrefix(r.URL.Path, "/"+benchKey+"/batch") {
 			batch.ServeHTTP(w, r)
 			return

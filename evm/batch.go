@@ -3,6 +3,7 @@ package evm
 import (
 	"context"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -26,6 +27,10 @@ type maxBatchKey struct{}
 // cap: a higher n costs fewer HTTP requests, but a server that refuses the
 // size makes SendBatch resend in smaller pieces (a server that names its
 // limit in the refusal is followed for the client's later batches too).
+// Rate limits count requests, some of them each call of a batch: on
+// HyperEVM, Hyperliquid's public RPC allows 100 requests per minute per IP
+// and caps an answer at 1 MiB (the hyper package's WithEVM lists its
+// limits).
 func WithMaxBatchSize(n int) nodeaccess.EVMOption {
 	return option{apply: func(c *config.Config) error {
 		if n < 1 {
@@ -40,8 +45,10 @@ func WithMaxBatchSize(n int) nodeaccess.EVMOption {
 // returned; until then Result returns an error over a
 // *nodeaccess.InputError saying that the batch was not sent.
 type BatchResult[T any] struct {
-	op     string
-	decode func([]byte) (T, error)
+	op string
+	// decode decodes the call's result; mask masks the access key in
+	// what the node wrote inside it (a simulated call's error message).
+	decode func(raw []byte, mask func(string) string) (T, error)
 	v      T
 	err    error
 	done   bool
@@ -63,8 +70,8 @@ func (r *BatchResult[T]) Result() (T, error) {
 	return r.v, r.err
 }
 
-func (r *BatchResult[T]) deliver(raw []byte) error {
-	v, err := r.decode(raw)
+func (r *BatchResult[T]) deliver(raw []byte, mask func(string) string) error {
+	v, err := r.decode(raw, mask)
 	if err != nil {
 		return err
 	}
@@ -74,9 +81,20 @@ func (r *BatchResult[T]) deliver(raw []byte) error {
 
 func (r *BatchResult[T]) fail(err error) { r.err, r.done = err, true }
 
+// The decoders of results in which the node writes no text of its own, as
+// BatchResult decoders (functions, not closures: a Batch allocates none
+// per call).
+func decodeHexBytesB(raw []byte, _ func(string) string) ([]byte, error) { return decodeHexBytes(raw) }
+
+func decodeInternalOperationsB(raw []byte, _ func(string) string) ([]InternalOperation, error) {
+	return decodeInternalOperations(raw)
+}
+
+func decodeJSONB[T any](raw []byte, _ func(string) string) (T, error) { return decodeJSON[T](raw) }
+
 // slot is a BatchResult of any type.
 type slot interface {
-	deliver(raw []byte) error
+	deliver(raw []byte, mask func(string) string) error
 	fail(err error)
 }
 
@@ -89,6 +107,29 @@ type batchCall struct {
 	anyMethod bool
 	bad       error // the call's input error, nil when it can be sent
 	slot      slot
+	// respell says that params hold call objects, in the default
+	// spelling, whose data a client of other call data members
+	// (WithCallDataMembers) sends respelt (respell).
+	respell bool
+}
+
+// stateAt describes the block the call reads the state at when that is
+// not the latest (notLatest, notLatestJSON), for a client that reads the
+// latest state only: found again from the call when such a client sends
+// it, so that a batchCall holds no field for it.
+func (bc *batchCall) stateAt() string {
+	if !bc.anyMethod {
+		if bc.isCall {
+			return notLatest(bc.block)
+		}
+		return ""
+	}
+	at, reads := stateBlockArg[bc.method]
+	var args []json.RawMessage
+	if !reads || json.Unmarshal(bc.params, &args) != nil || at >= len(args) {
+		return ""
+	}
+	return notLatestJSON(args[at])
 }
 
 // Batch collects JSON-RPC calls for Client.SendBatch, which sends them in
@@ -111,9 +152,9 @@ type Batch struct {
 // Call adds an eth_call of msg at block (see Client.Call).
 func (b *Batch) Call(msg CallMsg, block Block) *BatchResult[[]byte] {
 	const op = "eth_call"
-	r := &BatchResult[[]byte]{op: op, decode: decodeHexBytes}
-	params, err := callParams(nil, &msg, block)
-	b.add(batchCall{method: op, params: params, block: block, isCall: true, bad: err, slot: r})
+	r := &BatchResult[[]byte]{op: op, decode: decodeHexBytesB}
+	params, err := callParams(nil, &msg, block, spellData)
+	b.add(batchCall{method: op, params: params, block: block, isCall: true, bad: err, slot: r, respell: true})
 	return r
 }
 
@@ -121,7 +162,7 @@ func (b *Batch) Call(msg CallMsg, block Block) *BatchResult[[]byte] {
 // tx (see Client.InternalOperations).
 func (b *Batch) InternalOperations(tx common.Hash) *BatchResult[[]InternalOperation] {
 	const op = "ots_getInternalOperations"
-	r := &BatchResult[[]InternalOperation]{op: op, decode: decodeInternalOperations}
+	r := &BatchResult[[]InternalOperation]{op: op, decode: decodeInternalOperationsB}
 	params := append([]byte(`["0x`), hex.EncodeToString(tx[:])...)
 	b.add(batchCall{method: op, params: append(params, `"]`...), slot: r})
 	return r
@@ -130,7 +171,9 @@ func (b *Batch) InternalOperations(tx common.Hash) *BatchResult[[]InternalOperat
 // Add adds a call of any JSON-RPC method to b, as Client.CallContext
 // sends one alone: args are the params, each encoded with encoding/json,
 // and the result is decoded into a T with encoding/json (json.RawMessage
-// keeps it as it came). Add and SendBatch do what go-ethereum's
+// keeps it as it came); a Simulation argument and a []SimulatedBlock
+// result are encoded and decoded as SimulateV1 does, the simulation's
+// calls' data spelt as the client spells it. Add and SendBatch do what go-ethereum's
 // rpc.Client.BatchCallContext does, each call with its own result and
 // error. The call is charged its method's cost, 1 request
 // unit unless nodeaccess.WithCost names the method; an eth_call is charged
@@ -142,9 +185,12 @@ func (b *Batch) InternalOperations(tx common.Hash) *BatchResult[[]InternalOperat
 //	// after SendBatch:
 //	v, err := bal.Result() // v.ToInt() is the balance in wei
 func Add[T any](b *Batch, method string, args ...any) *BatchResult[T] {
-	r := &BatchResult[T]{op: opName(method), decode: decodeJSON[T]}
-	params, block, err := anyParams(method, args)
-	b.add(batchCall{method: method, params: params, block: block, isCall: method == opCall, anyMethod: true, bad: err, slot: r})
+	r := &BatchResult[T]{op: opName(method), decode: decodeJSONB[T]}
+	if d, ok := any(decodeSimulation).(func([]byte, func(string) string) (T, error)); ok {
+		r.decode = d // T is []SimulatedBlock
+	}
+	ac, err := anyParams(method, args, spellData)
+	b.add(batchCall{method: method, params: ac.params, block: ac.block, isCall: method == opCall, anyMethod: true, bad: err, slot: r, respell: ac.calls})
 	return r
 }
 
@@ -224,6 +270,9 @@ func (c *Client) SendBatch(ctx context.Context, b *Batch) error {
 		if b.calls[i].bad == nil && b.calls[i].anyMethod {
 			b.calls[i].bad = c.keyInMethod(b.calls[i].method)
 		}
+		if b.calls[i].bad == nil && c.latestOnly != "" {
+			b.calls[i].bad = c.checkLatest(b.calls[i].stateAt())
+		}
 		if err := b.calls[i].bad; err != nil {
 			// The call's own error again, masked now that the key is
 			// known (the Batch had no client when it was made).
@@ -245,12 +294,17 @@ func (c *Client) SendBatch(ctx context.Context, b *Batch) error {
 		if bc.isCall {
 			units = c.callUnits(ctx, bc.block)
 		}
-		calls[i] = transport.BatchCall{Method: bc.method, Params: bc.params, Units: units}
+		params := bc.params
+		if bc.respell {
+			params = respell(params, c.callData)
+		}
+		calls[i] = transport.BatchCall{Method: bc.method, Params: params, Units: units}
 	}
 	size := c.maxBatch
 	if l := int(c.learnt.Load()); l > 0 && l < size {
 		size = l
 	}
+	mask := c.t.Mask // one method value for every result, not one each
 	c.t.CallBatch(ctx, &transport.Batch{
 		Op: op, Target: c.target, Calls: calls, MaxSize: size,
 		Learn: func(limit int) {
@@ -258,7 +312,7 @@ func (c *Client) SendBatch(ctx context.Context, b *Batch) error {
 				c.learnt.Store(int64(limit))
 			}
 		},
-		Result: func(i int, raw []byte) error { return b.calls[i].slot.deliver(raw) },
+		Result: func(i int, raw []byte) error { return b.calls[i].slot.deliver(raw, mask) },
 		Fail: func(i int, err error) {
 			bc := &b.calls[i]
 			if bc.isCall {

@@ -17,8 +17,11 @@ func (c *Client) Call(ctx context.Context, msg CallMsg, block Block) ([]byte, er
 	const op = opCall
 	bp := transport.GetBuf()
 	defer transport.PutBuf(bp)
-	params, err := callParams((*bp)[:0], &msg, block)
+	params, err := callParams((*bp)[:0], &msg, block, c.callData)
 	*bp = params
+	if err == nil {
+		err = c.checkLatest(notLatest(block))
+	}
 	if err != nil {
 		return nil, c.t.Wrap(op, err)
 	}
@@ -30,13 +33,14 @@ func (c *Client) Call(ctx context.Context, msg CallMsg, block Block) ([]byte, er
 }
 
 // callParams checks msg and appends eth_call's params to dst: the call
-// object, the block, and the overrides when msg has any. An error is an
-// *nodeaccess.InputError naming the bad member; nothing is to be sent.
-func callParams(dst []byte, msg *CallMsg, block Block) ([]byte, error) {
+// object (its data under the members spell names), the block, and the
+// overrides when msg has any. An error is an *nodeaccess.InputError naming
+// the bad member; nothing is to be sent.
+func callParams(dst []byte, msg *CallMsg, block Block, spell callDataSpelling) ([]byte, error) {
 	if err := msg.check(); err != nil {
 		return dst, err
 	}
-	params, err := msg.appendJSON(append(dst, '['))
+	params, err := msg.appendJSON(append(dst, '['), spell)
 	if err != nil {
 		return params, err
 	}

@@ -21,8 +21,9 @@ import (
 //
 // The members of the call object are spelt as go-ethereum's ethclient and
 // the execution-apis spec spell them: from, to, gas, gasPrice,
-// maxFeePerGas, maxPriorityFeePerGas, value, data, accessList,
-// maxFeePerBlobGas, blobVersionedHashes, authorizationList.
+// maxFeePerGas, maxPriorityFeePerGas, value, data (or input, see
+// WithCallDataMembers), accessList, maxFeePerBlobGas, blobVersionedHashes,
+// authorizationList, nonce, chainId, type.
 type CallMsg struct {
 	// From is the sender; the zero address is left out (nodes then use the
 	// zero address, so the effect is the same).
@@ -51,7 +52,8 @@ type CallMsg struct {
 	Value *big.Int
 	// Data is the call data (selector and ABI-encoded arguments), or the
 	// init code with Create; empty is left out. It is sent as "data", the
-	// member every node reads (see the package documentation).
+	// member every node reads, unless the client was made with
+	// WithCallDataMembers (see the package documentation).
 	Data []byte
 	// AccessList is EIP-2930's list of accounts and storage slots warmed
 	// before the call; nil is left out, an empty non-nil list is sent as [].
@@ -66,6 +68,21 @@ type CallMsg struct {
 	// AuthorizationList is EIP-7702's list of signed code delegations; nil
 	// is left out. A call with one cannot be a contract creation.
 	AuthorizationList []types.SetCodeAuthorization
+	// Nonce is the sender's nonce the call runs with, sent as "nonce"; nil
+	// is left out (the node takes the account's). eth_call does not check
+	// it; eth_simulateV1 with Simulation.Validation refuses a nonce that
+	// is not the account's.
+	Nonce *uint64
+	// ChainID is the chain the call is meant for, sent as "chainId"; nil
+	// is left out. go-ethereum refuses a call whose chain id is not the
+	// node's. Must not be negative.
+	ChainID *big.Int
+	// Type is the EIP-2718 transaction type the call is run as (0 legacy,
+	// 1 access list, 2 EIP-1559, 3 blob, 4 EIP-7702), sent as "type"; nil
+	// is left out. go-ethereum and Erigon ignore it and take the type from
+	// the fee members; reth, anvil, Nethermind and Hardhat read it. At most
+	// 0x7f (EIP-2718's range).
+	Type *uint8
 
 	// StateOverride changes accounts for this call only (balance, nonce,
 	// code, storage), sent as eth_call's third parameter; nil sends none.
@@ -94,7 +111,7 @@ func (m *CallMsg) check() error {
 	for _, f := range [...]struct {
 		arg string
 		v   *big.Int
-	}{{"gasPrice", m.GasPrice}, {"maxFeePerGas", m.MaxFeePerGas}, {"maxPriorityFeePerGas", m.MaxPriorityFeePerGas}, {"value", m.Value}, {"maxFeePerBlobGas", m.MaxFeePerBlobGas}} {
+	}{{"gasPrice", m.GasPrice}, {"maxFeePerGas", m.MaxFeePerGas}, {"maxPriorityFeePerGas", m.MaxPriorityFeePerGas}, {"value", m.Value}, {"maxFeePerBlobGas", m.MaxFeePerBlobGas}, {"chainId", m.ChainID}} {
 		if err := checkNonNegative(f.arg, f.v); err != nil {
 			return err
 		}
@@ -104,6 +121,9 @@ func (m *CallMsg) check() error {
 	}
 	if m.MaxFeePerGas != nil && m.MaxPriorityFeePerGas != nil && m.MaxPriorityFeePerGas.Cmp(m.MaxFeePerGas) > 0 {
 		return &nodeaccess.InputError{Arg: "maxPriorityFeePerGas", Reason: fmt.Sprintf("%s is above maxFeePerGas %s", m.MaxPriorityFeePerGas, m.MaxFeePerGas)}
+	}
+	if m.Type != nil && *m.Type > 0x7f {
+		return &nodeaccess.InputError{Arg: "type", Reason: fmt.Sprintf("0x%x is not an EIP-2718 transaction type (0x0 to 0x7f)", *m.Type)}
 	}
 	if m.Create && m.BlobHashes != nil {
 		return &nodeaccess.InputError{Arg: "blobVersionedHashes", Reason: "a blob call cannot be a contract creation (Create)"}
@@ -130,9 +150,10 @@ func appendBig(dst []byte, name string, v *big.Int) []byte {
 }
 
 // appendJSON appends the call object with the members that are set, in the
-// execution-API spelling (gasPrice, not gasprice); the overrides are not
-// part of it. The message must have passed check.
-func (m *CallMsg) appendJSON(dst []byte) ([]byte, error) {
+// execution-API spelling (gasPrice, not gasprice), the call data under the
+// member names spell says; the overrides are not part of it. The message
+// must have passed check.
+func (m *CallMsg) appendJSON(dst []byte, spell callDataSpelling) ([]byte, error) {
 	// Every member is appended with a leading comma; the first one's is
 	// taken out at the end.
 	start := len(dst)
@@ -157,9 +178,16 @@ func (m *CallMsg) appendJSON(dst []byte) ([]byte, error) {
 	dst = appendBig(dst, "maxPriorityFeePerGas", m.MaxPriorityFeePerGas)
 	dst = appendBig(dst, "value", m.Value)
 	if len(m.Data) > 0 {
-		dst = append(dst, `,"data":"0x`...)
-		dst = hex.AppendEncode(dst, m.Data)
-		dst = append(dst, '"')
+		if spell != spellInput {
+			dst = append(dst, `,"data":"0x`...)
+			dst = hex.AppendEncode(dst, m.Data)
+			dst = append(dst, '"')
+		}
+		if spell != spellData {
+			dst = append(dst, `,"input":"0x`...)
+			dst = hex.AppendEncode(dst, m.Data)
+			dst = append(dst, '"')
+		}
 	}
 	if m.AccessList != nil {
 		dst = append(dst, `,"accessList":[`...)
@@ -204,6 +232,17 @@ func (m *CallMsg) appendJSON(dst []byte) ([]byte, error) {
 		}
 		dst = append(dst, `,"authorizationList":`...)
 		dst = append(dst, b...)
+	}
+	if m.Nonce != nil {
+		dst = append(dst, `,"nonce":"0x`...)
+		dst = appendHexUint(dst, *m.Nonce)
+		dst = append(dst, '"')
+	}
+	dst = appendBig(dst, "chainId", m.ChainID)
+	if m.Type != nil {
+		dst = append(dst, `,"type":"0x`...)
+		dst = appendHexUint(dst, uint64(*m.Type))
+		dst = append(dst, '"')
 	}
 	return append(dropFirstComma(dst, start), '}'), nil
 }

@@ -13,7 +13,8 @@ import (
 
 // gethCallArgs mirrors the members of go-ethereum's
 // internal/ethapi.TransactionArgs that a CallMsg sends, with its JSON
-// spellings and hexutil's decoding.
+// spellings and hexutil's decoding, and "type", which go-ethereum does not
+// read (reth's and alloy's TransactionRequest does).
 type gethCallArgs struct {
 	From                 *common.Address   `json:"from"`
 	To                   *common.Address   `json:"to"`
@@ -23,21 +24,29 @@ type gethCallArgs struct {
 	MaxPriorityFeePerGas *hexutil.Big      `json:"maxPriorityFeePerGas"`
 	Value                *hexutil.Big      `json:"value"`
 	Data                 *hexutil.Bytes    `json:"data"`
+	Input                *hexutil.Bytes    `json:"input"`
+	Nonce                *hexutil.Uint64   `json:"nonce"`
+	ChainID              *hexutil.Big      `json:"chainId"`
+	Type                 *hexutil.Uint64   `json:"type"`
 	AccessList           *types.AccessList `json:"accessList"`
 	BlobFeeCap           *hexutil.Big      `json:"maxFeePerBlobGas"`
 	BlobHashes           []common.Hash     `json:"blobVersionedHashes"`
 }
 
-// FuzzCallMsgJSON: for any combination of fields, a message that passes
-// check encodes to one JSON object that go-ethereum's spellings and hex
-// decoding read back field for field, with no unknown member, nothing
-// unset sent and nothing set dropped.
+// FuzzCallMsgJSON: for any combination of fields and each spelling of the
+// call data, a message that passes check encodes to one JSON object that
+// go-ethereum's spellings and hex decoding read back field for field, with
+// no unknown member, nothing unset sent and nothing set dropped; and the
+// eth_call params of the default spelling respelt (respell, as a Batch does
+// for its client) are those made in the spelling.
 func FuzzCallMsgJSON(f *testing.F) {
 	f.Add(uint16(0), uint64(0), []byte{})
 	f.Add(uint16(0xffff), uint64(1)<<63, []byte{0x70, 0xa0, 0x82, 0x31}) // refused: Create with To
 	f.Add(uint16(0x1ff5), uint64(30_000_000_000), []byte{1, 2})          // every EIP-1559 and blob field
 	f.Add(uint16(0x01cd), uint64(7), []byte{0xab})                       // legacy price, value, data
 	f.Add(uint16(0x0102), uint64(0), []byte{0x60, 0x00})                 // a creation
+	f.Add(uint16(0xe100), uint64(2), []byte{0xab})                       // nonce, chain id, type, data as data and input
+	f.Add(uint16(0x8100), uint64(0x80), []byte{0xab})                    // refused: type 0x80
 	f.Fuzz(func(t *testing.T, mask uint16, n uint64, data []byte) {
 		on := func(bit uint) bool { return mask&(1<<bit) != 0 }
 		amount := func(bit uint) *big.Int {
@@ -74,12 +83,29 @@ func FuzzCallMsgJSON(f *testing.F) {
 				m.BlobHashes = append(m.BlobHashes, common.BytesToHash(data))
 			}
 		}
+		if on(13) {
+			m.Nonce = &n
+		}
+		m.ChainID = amount(14)
+		if on(15) {
+			typ := uint8(n)
+			m.Type = &typ
+		}
+		spell := callDataSpelling(n % 3)
 		if m.check() != nil {
 			return
 		}
-		raw, err := m.appendJSON(nil)
+		raw, err := m.appendJSON(nil, spell)
 		if err != nil {
 			t.Fatal(err)
+		}
+		// A batch respells the default's eth_call params for its client.
+		base, err := callParams(nil, &m, Latest, spellData)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want, _ := callParams(nil, &m, Latest, spell); !bytes.Equal(respell(base, spell), want) {
+			t.Fatalf("respelt %s as %s, want %s", base, respell(base, spell), want)
 		}
 		var got gethCallArgs
 		dec := json.NewDecoder(bytes.NewReader(raw))
@@ -105,8 +131,20 @@ func FuzzCallMsgJSON(f *testing.F) {
 				t.Fatalf("%s: %s", raw, name)
 			}
 		}
-		if (got.Data != nil) != (len(m.Data) > 0) || got.Data != nil && !bytes.Equal(*got.Data, m.Data) {
-			t.Fatalf("%s: data", raw)
+		for name, got := range map[string]*hexutil.Bytes{"data": got.Data, "input": got.Input} {
+			want := len(m.Data) > 0 && (spell == spellBoth || spell.member() == name)
+			if (got != nil) != want || got != nil && !bytes.Equal(*got, m.Data) {
+				t.Fatalf("%s: %s (spelling %d)", raw, name, spell)
+			}
+		}
+		if (got.Nonce != nil) != (m.Nonce != nil) || got.Nonce != nil && uint64(*got.Nonce) != *m.Nonce {
+			t.Fatalf("%s: nonce", raw)
+		}
+		if (got.ChainID != nil) != (m.ChainID != nil) || got.ChainID != nil && got.ChainID.ToInt().Cmp(m.ChainID) != 0 {
+			t.Fatalf("%s: chainId", raw)
+		}
+		if (got.Type != nil) != (m.Type != nil) || got.Type != nil && uint64(*got.Type) != uint64(*m.Type) {
+			t.Fatalf("%s: type", raw)
 		}
 		if (got.AccessList != nil) != (m.AccessList != nil) || got.AccessList != nil && len(*got.AccessList) != len(m.AccessList) {
 			t.Fatalf("%s: accessList", raw)
@@ -121,4 +159,12 @@ func FuzzCallMsgJSON(f *testing.F) {
 			t.Fatalf("%s: blobVersionedHashes", raw)
 		}
 	})
+}
+
+// member is the one member name of a spelling that sends one.
+func (s callDataSpelling) member() string {
+	if s == spellInput {
+		return "input"
+	}
+	return "data"
 }

@@ -20,6 +20,12 @@ type Client struct {
 	// learnt is a smaller limit a server's refusal named (0: none).
 	maxBatch int
 	learnt   *atomic.Int64 // a pointer: a Client may be copied (printed by value)
+	// callData is the member name(s) of a call object's data
+	// (WithCallDataMembers).
+	callData callDataSpelling
+	// latestOnly, when not empty, is why the client reads state at the
+	// latest block only (latest.go).
+	latestOnly string
 }
 
 type pathSuffixKey struct{}
@@ -55,7 +61,7 @@ func WithPathSuffix(suffix string) nodeaccess.EVMOption {
 // New returns a client for the node at baseURL with the access key key; it
 // posts JSON-RPC to {baseURL}/{key}. Options from the nodeaccess package
 // (retries, timeouts, HTTP client, hooks, budget) and of this package
-// (WithPathSuffix, WithMaxBatchSize) apply.
+// (WithPathSuffix, WithMaxBatchSize, WithCallDataMembers) apply.
 func New(baseURL, key string, opts ...nodeaccess.EVMOption) (*Client, error) {
 	fs, err := transport.Options("evm", opts, ownOption)
 	if err != nil {
@@ -77,7 +83,14 @@ func New(baseURL, key string, opts ...nodeaccess.EVMOption) (*Client, error) {
 	if n, ok := t.Config().Ext(maxBatchKey{}); ok {
 		maxBatch = n.(int)
 	}
-	return &Client{t: t, target: target, head: newHeadCache(), maxBatch: maxBatch, learnt: new(atomic.Int64)}, nil
+	c := &Client{t: t, target: target, head: newHeadCache(), maxBatch: maxBatch, learnt: new(atomic.Int64)}
+	if s, ok := t.Config().Ext(callDataKey{}); ok {
+		c.callData = s.(callDataSpelling)
+	}
+	if why, ok := t.Config().Ext(latestOnlyKey{}); ok {
+		c.latestOnly = why.(string)
+	}
+	return c, nil
 }
 
 // NewFromURL takes a whole endpoint URL as providers show it, with the

@@ -16,6 +16,9 @@ func (c *Client) Code(ctx context.Context, account common.Address, block Block) 
 	defer transport.PutBuf(bp)
 	params, err := codeParams((*bp)[:0], account, block)
 	*bp = params
+	if err == nil {
+		err = c.checkLatest(notLatest(block))
+	}
 	if err != nil {
 		return nil, c.t.Wrap(op, err)
 	}

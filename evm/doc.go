@@ -1,8 +1,8 @@
 // Package evm calls an EVM node's JSON-RPC endpoint through a node-access
 // service: eth_call (with state and block overrides, and many calls in one
-// through Multicall3), ots_getInternalOperations, eth_getCode,
-// eth_blockNumber and eth_chainId typed, and any other method through
-// CallContext, one by one or many in a JSON-RPC batch.
+// through Multicall3), eth_simulateV1, ots_getInternalOperations,
+// eth_getCode, eth_blockNumber and eth_chainId typed, and any other method
+// through CallContext, one by one or many in a JSON-RPC batch.
 //
 // A Client is made from the node's base URL and the access key, and posts to
 // {base}/{key} (or {base}/{key}/{suffix} with WithPathSuffix, such as
@@ -21,22 +21,24 @@
 //
 // CallMsg holds every member of eth_call's call object: from, to, gas,
 // gasPrice or EIP-1559's maxFeePerGas and maxPriorityFeePerGas, value, data,
-// accessList, EIP-4844's maxFeePerBlobGas and blobVersionedHashes, and
-// EIP-7702's authorizationList, spelt as go-ethereum's ethclient and the
-// execution-apis spec spell them. Each field that is set is sent; none is
-// dropped. The zero address is a valid To; Create makes the call a contract
+// accessList, EIP-4844's maxFeePerBlobGas and blobVersionedHashes,
+// EIP-7702's authorizationList, and the spec's nonce, chainId and type,
+// spelt as go-ethereum's ethclient and the execution-apis spec spell them.
+// Each field that is set is sent; none is dropped. The zero address is a valid To; Create makes the call a contract
 // creation (no "to", Data is the init code). A message that cannot be sent
 // as it is (GasPrice with EIP-1559 fees, a tip above the fee cap, a negative
 // amount, a blob or authorization list on a creation, To on a creation) is
 // refused with a *nodeaccess.InputError naming the member, and nothing is
 // sent.
 //
-// The call data is sent as "data", not "input". The execution-apis spec
-// names it input and go-ethereum's ethclient sends input since v1.12, but
-// go-ethereum, Erigon, reth, Nethermind and Besu all read data too, while
-// Hardhat and several forks read only data; sending both would make a node
-// that checks them against each other do work for nothing. "data" is the
-// one spelling every node takes.
+// The call data is sent as "data" unless the client was made with
+// WithCallDataMembers("input") or WithCallDataMembers("data", "input").
+// The execution-apis spec names it input (and allows no other member), and
+// go-ethereum's ethclient sends input, but go-ethereum, Erigon, reth, anvil,
+// Nethermind and Besu all read data too, while Hardhat's network before EDR
+// reads only data and drops input without a word; Hardhat's EDR refuses a
+// call object with both. "data" is the one spelling every node takes;
+// choose "input" for a server that holds requests to the spec.
 //
 // # State and block overrides
 //
@@ -71,7 +73,9 @@
 // blocks behind the head (an archive request, which providers bill
 // double), at "earliest" or at a block hash, which costs 2
 // (CostArchiveCall). nodeaccess.WithCost changes the cost of a method by
-// its name.
+// its name. An eth_simulateV1 costs 1 as well, whatever it holds; providers
+// that price by method charge it above an eth_call (set its cost with
+// nodeaccess.WithCost("eth_simulateV1", n) to count as yours does).
 //
 // # Reverts
 //
@@ -125,6 +129,45 @@
 // with CALL and no value (aggregate3Value, which sends value, is not
 // offered), so msg.sender in the targets is the Multicall3 contract.
 //
+// # Simulations
+//
+// SimulateV1 runs eth_simulateV1 (the execution-apis spec's; answered by
+// go-ethereum, Nethermind, reth, Erigon, Besu and anvil, and by evmtest): a
+// Simulation is blocks of calls, each block with its own state and block
+// overrides (a SimBlock's StateOverride and BlockOverride, the types eth_call
+// takes; the calls carry none of their own), run one after the other on
+// the state of a base block, each call a transaction whose effects the
+// later calls see. Nothing is sent to the chain. Validation runs the
+// checks a block builder makes (nonces, balances, the base fee),
+// TraceTransfers adds a log for each ether transfer, ReturnFullTransactions
+// lists whole transactions:
+//
+//	blocks, err := c.SimulateV1(ctx, evm.Simulation{Blocks: []evm.SimBlock{{
+//		StateOverride: evm.StateOverride{me: {Balance: oneEther}},
+//		Calls:         []evm.CallMsg{approve, swap},
+//	}}}, evm.Latest)
+//	res := blocks[0].Calls[1] // the swap: Success, ReturnData, GasUsed, MaxUsedGas, Logs, Err
+//
+// Each call's result holds its status, return data, gas (and maxUsedGas,
+// the gas it needs before refunds), its logs as go-ethereum's types.Log,
+// and its error: a revert is a *RevertError whatever code the node gives
+// it (3, the spec's code since execution-apis PR #748, or -32000
+// "execution reverted", the code before it), another failure the node's *nodeaccess.RPCError (-32015). An
+// error of the whole request (a nonce, funds, the order of blocks, a
+// node's limit) is the node's *nodeaccess.RPCError with the spec's code
+// (-38010 to -38026); see SimulateV1.
+//
+// A simulation goes in a JSON-RPC batch through Add, typed as SimulateV1
+// returns it: Add[[]SimulatedBlock](&b, "eth_simulateV1", sim, block)
+// (CallContext, too, encodes a Simulation argument as SimulateV1 does and
+// decodes into a *[]SimulatedBlock as it does). A simulation of N calls is one request
+// where N eth_calls are N, but it is not N eth_calls in one: the calls
+// share the block's gas and the node's gas cap for the whole request
+// (50,000,000 on go-ethereum), and each sees the state the calls before it
+// left. Multicall's aggregate is one eth_call and cannot run inside a
+// simulation (a call to Multicall3 in a SimBlock runs, but its answer is
+// not decoded); Multicall reads one block's state, SimulateV1 also writes.
+//
 // # Internal operations
 //
 // InternalOperations lists the value transfers, self-destructs and contract
@@ -150,7 +193,8 @@
 // # JSON-RPC batches
 //
 // A Batch collects eth_call and ots_getInternalOperations calls (Call,
-// InternalOperations) and calls of any method (Add), each returning its
+// InternalOperations) and calls of any method (Add; eth_simulateV1's
+// typed, see Simulations), each returning its
 // BatchResult; Client.SendBatch sends them as JSON-RPC batches, and each
 // BatchResult then holds its call's value or error, the error the single
 // call would return for the same answer (a revert is a *RevertError for

@@ -62,9 +62,9 @@ type MulticallOptions struct {
 	// one eth_call (and its request units) each, sent one after another;
 	// 0 sends every call in one aggregate. Split when the node refuses
 	// one aggregate for its gas: it ran out of the node's gas cap for
-	// eth_call (go-ethereum and Erigon cap it at 50,000,000 by default;
-	// an aggregate of 1,000 ERC-20 balanceOf calls uses about 5.3 million
-	// gas, call data included). An aggregate whose answer is too large is
+	// eth_call (go-ethereum and Erigon cap it at 50,000,000 by default,
+	// HyperEVM at 30,000,000; an aggregate of 1,000 ERC-20 balanceOf calls
+	// uses about 5.3 million gas, call data included). An aggregate whose answer is too large is
 	// split without it (see Multicall), but each refusal costs a request:
 	// where the node caps the size of its answers and the calls are many,
 	// setting MaxCalls saves them. The aggregates of one Multicall at a
@@ -179,6 +179,9 @@ func (c *Client) multicall(ctx context.Context, op string, calls []Call3, block 
 	if opts.MaxCalls < 0 {
 		return nil, c.t.Wrap(op, &nodeaccess.InputError{Arg: "MulticallOptions.MaxCalls", Reason: fmt.Sprintf("negative count %d", opts.MaxCalls)})
 	}
+	if err := c.checkLatest(notLatest(block)); err != nil {
+		return nil, c.t.Wrap(op, err)
+	}
 	if opts.Address == (common.Address{}) {
 		opts.Address = Multicall3Address()
 	}
@@ -234,7 +237,7 @@ func (c *Client) aggregate3(ctx context.Context, addr common.Address, calls []Ca
 	msg := CallMsg{To: addr, Data: encodeAggregate3(calls)}
 	bp := transport.GetBuf()
 	defer transport.PutBuf(bp)
-	params, err := callParams((*bp)[:0], &msg, block)
+	params, err := callParams((*bp)[:0], &msg, block, c.callData)
 	*bp = params
 	if err != nil {
 		return nil, err

@@ -125,7 +125,17 @@ func appendOverrides(dst []byte, so StateOverride, b *BlockOverride) []byte {
 	if so == nil && b == nil {
 		return dst
 	}
-	dst = append(dst, ",{"...)
+	dst = appendStateOverride(append(dst, ','), so)
+	if b == nil {
+		return dst
+	}
+	return appendBlockOverride(append(dst, ','), b)
+}
+
+// appendStateOverride appends so as a JSON object, {} when nil, with the
+// accounts in address order.
+func appendStateOverride(dst []byte, so StateOverride) []byte {
+	dst = append(dst, '{')
 	addrs := make([]common.Address, 0, len(so))
 	for a := range so {
 		addrs = append(addrs, a)
@@ -156,11 +166,12 @@ func appendOverrides(dst []byte, so StateOverride, b *BlockOverride) []byte {
 		dst = appendSlots(dst, "stateDiff", a.StateDiff)
 		dst = append(dropFirstComma(dst, start), '}')
 	}
-	dst = append(dst, '}')
-	if b == nil {
-		return dst
-	}
-	dst = append(dst, ',')
+	return append(dst, '}')
+}
+
+// appendBlockOverride appends b as a JSON object with the fields that are
+// set.
+func appendBlockOverride(dst []byte, b *BlockOverride) []byte {
 	start := len(dst)
 	dst = append(dst, '{')
 	dst = appendBig(dst, "number", b.Number)

@@ -3,6 +3,7 @@ package evm
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"reflect"
 
@@ -19,7 +20,8 @@ const opCall = "eth_call"
 // encoding/json (an address, a hexutil.Big, a Block such as evm.Latest or
 // evm.BlockNumber(n)), and the result is decoded with encoding/json into
 // result, which must be a non-nil pointer or nil (the result is then
-// dropped). A JSON null result leaves result as encoding/json does (a
+// dropped). A Simulation argument is encoded, and a *[]SimulatedBlock
+// result decoded, as SimulateV1 does it. A JSON null result leaves result as encoding/json does (a
 // pointer it points to becomes nil). It is how to call what this package
 // does not type:
 //
@@ -51,15 +53,18 @@ func (c *Client) CallContext(ctx context.Context, result any, method string, arg
 			return c.t.Wrap(op, &nodeaccess.InputError{Arg: "result", Reason: fmt.Sprintf("%T is not a non-nil pointer for the result to be decoded into", result)})
 		}
 	}
-	params, block, err := anyParams(method, args)
+	ac, err := anyParams(method, args, c.callData)
+	if err == nil {
+		err = c.checkLatest(ac.stateAt)
+	}
 	if err != nil {
 		return c.t.Wrap(op, c.maskInput(err))
 	}
 	units := 0 // the method's cost
 	if method == opCall {
-		units = c.callUnits(ctx, block)
+		units = c.callUnits(ctx, ac.block)
 	}
-	res, err := c.t.CallRPC(ctx, &transport.RPC{Op: op, Target: c.target, Method: method, Params: params, Units: units})
+	res, err := c.t.CallRPC(ctx, &transport.RPC{Op: op, Target: c.target, Method: method, Params: ac.params, Units: units})
 	if err != nil {
 		if method == opCall {
 			err = asRevert(err, c.t.Mask)
@@ -68,6 +73,12 @@ func (c *Client) CallContext(ctx context.Context, result any, method string, arg
 	}
 	defer res.Release()
 	if result == nil {
+		return nil
+	}
+	if blocks, ok := result.(*[]SimulatedBlock); ok {
+		if *blocks, err = decodeSimulation(res.Raw, c.t.Mask); err != nil {
+			return c.t.Wrap(op, c.t.InvalidBody(&res.Response, fmt.Errorf("%s result: %w", op, err)))
+		}
 		return nil
 	}
 	if err := json.Unmarshal(res.Raw, result); err != nil {
@@ -101,29 +112,76 @@ func checkMethod(method string) error {
 	return nil
 }
 
-// anyParams checks method and encodes args as a JSON array (no args: []).
-// For an eth_call it also returns the block the call reads, for its cost.
-// An error is an *nodeaccess.InputError; nothing is to be sent.
-func anyParams(method string, args []any) (params []byte, block Block, err error) {
+// anyCall is a call of any method, encoded (anyParams).
+type anyCall struct {
+	params []byte
+	// block is the block an eth_call reads, for its cost.
+	block Block
+	// stateAt is what the block parameter of a method that reads the
+	// state at a block (stateBlockArg) selects when that is not the
+	// latest block (notLatestJSON).
+	stateAt string
+	// calls says that params hold a Simulation's call objects, their data
+	// under the members of the spelling anyParams was given.
+	calls bool
+}
+
+// anyParams checks method and encodes args as a JSON array (no args: []),
+// each with encoding/json but a Simulation (or *Simulation), which is
+// encoded as eth_simulateV1's payload, as SimulateV1 sends it, its calls'
+// data under the members spell names. An error is an
+// *nodeaccess.InputError; nothing is to be sent.
+func anyParams(method string, args []any, spell callDataSpelling) (anyCall, error) {
 	if err := checkMethod(method); err != nil {
-		return nil, nil, err
+		return anyCall{}, err
 	}
-	params = append(make([]byte, 0, 64), '[')
+	at, reads := stateBlockArg[method]
+	ac := anyCall{params: append(make([]byte, 0, 64), '[')}
 	for i, a := range args {
 		if i > 0 {
-			params = append(params, ',')
+			ac.params = append(ac.params, ',')
 		}
-		b, err := json.Marshal(a)
+		start := len(ac.params)
+		var err error
+		switch sim := a.(type) {
+		case Simulation:
+			ac.params, err = appendSimulation(ac.params, &sim, spell)
+			ac.calls = true
+		case *Simulation:
+			if sim == nil {
+				ac.params = append(ac.params, "null"...)
+				break
+			}
+			ac.params, err = appendSimulation(ac.params, sim, spell)
+			ac.calls = true
+		default:
+			var b []byte
+			if b, err = json.Marshal(a); err != nil {
+				return anyCall{}, &nodeaccess.InputError{Arg: fmt.Sprintf("args[%d]", i), Reason: fmt.Sprintf("%T cannot be encoded as JSON: %v", a, err)}
+			}
+			ac.params = append(ac.params, b...)
+		}
 		if err != nil {
-			return nil, nil, &nodeaccess.InputError{Arg: fmt.Sprintf("args[%d]", i), Reason: fmt.Sprintf("%T cannot be encoded as JSON: %v", a, err)}
+			return anyCall{}, inArg(i, err)
 		}
-		params = append(params, b...)
+		if reads && i == at {
+			ac.stateAt = notLatestJSON(ac.params[start:])
+		}
 	}
-	params = append(params, ']')
+	ac.params = append(ac.params, ']')
 	if method == opCall {
-		block = callBlockArg(args)
+		ac.block = callBlockArg(args)
 	}
-	return params, block, nil
+	return ac, nil
+}
+
+// inArg names the argument i of a call of any method in its input error.
+func inArg(i int, err error) error {
+	var ie *nodeaccess.InputError
+	if !errors.As(err, &ie) {
+		return err
+	}
+	return &nodeaccess.InputError{Arg: fmt.Sprintf("args[%d].%s", i, ie.Arg), Reason: ie.Reason}
 }
 
 // archiveBlock stands for a block an eth_call's cost cannot place on the

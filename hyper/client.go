@@ -9,6 +9,7 @@ import (
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/evm"
 	"github.com/nodeaccess/nodeaccess/internal/config"
+	"github.com/nodeaccess/nodeaccess/internal/evmlatest"
 	"github.com/nodeaccess/nodeaccess/internal/transport"
 )
 
@@ -41,6 +42,8 @@ type Client struct {
 }
 
 type publicURLKey struct{}
+
+type evmHistoryKey struct{}
 
 // option is an option of this package: a setting of its own (apply), or
 // the options WithEVM hands to the EVM client (evm). The embedded
@@ -82,16 +85,52 @@ func WithPublicURL(rawURL string) nodeaccess.HyperOption {
 // provider's HyperEVM endpoint accepts, or nodeaccess options meant for
 // the EVM alone (a budget of its own, say). The EVM client's path is
 // always {key}/evm: an evm.WithPathSuffix among opts is overridden.
+//
+// Sizes on HyperEVM: Hyperliquid's public RPC (rpc.hyperliquid.xyz/evm)
+// allows 100 requests per minute per IP (whether a JSON-RPC batch counts
+// as one is not documented), its eth_call gas cap is
+// 30,000,000 (a Multicall aggregate of more gas fails: set
+// evm.MulticallOptions.MaxCalls), and an answer over 1 MiB fails with
+// -32008 "Response is too big" (nodeaccess.ErrResponseTooLarge, which
+// batches and Multicall split on). Providers set their own limits.
 func WithEVM(opts ...nodeaccess.EVMOption) nodeaccess.HyperOption {
 	return option{evm: slices.Clone(opts)}
 }
+
+// WithEVMHistory tells the EVM client (EVM()) that the provider's HyperEVM
+// endpoint serves the state of past blocks: it then sends a state read
+// (eth_call, eth_getCode, eth_getBalance, eth_getStorageAt,
+// eth_getTransactionCount, eth_estimateGas, eth_simulateV1, ...) at any
+// block selector. Without it the EVM client sends them at the latest block
+// only, because Hyperliquid's own RPC, the hl-node behind it and the
+// providers that run it serve the latest state alone, and answer a past
+// block, a future one, and pending, safe and finalized from the latest
+// state without an error: a balance asked for at yesterday's block comes
+// back as the current one. Give it for an archive node: nanoreth
+// (github.com/hl-archive-node/nanoreth), which several providers offer as
+// an archival RPC (the providers are listed in hyper/testdata/SOURCES.md). Past HyperCore precompile reads on an
+// archive node are replays of what was recorded, not reads of past
+// HyperCore state.
+func WithEVMHistory() nodeaccess.HyperOption {
+	return option{apply: func(c *config.Config) error {
+		c.SetExt(evmHistoryKey{}, true)
+		return nil
+	}}
+}
+
+// latestOnly is why the EVM client refuses a state read at another block
+// than the latest.
+const latestOnly = "HyperEVM's RPC serves the latest state only and answers any other block selector " +
+	"(a past or future number, a hash, pending, safe, finalized, earliest) from the latest state without an error; " +
+	"if your provider serves history (an archive node such as nanoreth), make the client with hyper.WithEVMHistory()"
 
 // New returns a client for the Hyperliquid node at baseURL with the access
 // key key. Options from the nodeaccess package (retries, timeouts, HTTP
 // client, hooks, logger, budget) apply to all three endpoints: the node's
 // /info, the public API and the EVM client (the public API has a budget of
 // its own: WithPublicBudget). WithPublicURL chooses the public API; WithEVM
-// gives options to the EVM client alone.
+// gives options to the EVM client alone, WithEVMHistory lets it read past
+// blocks.
 func New(baseURL, key string, opts ...nodeaccess.HyperOption) (*Client, error) {
 	var (
 		shared  []nodeaccess.EVMOption // the nodeaccess options, for the EVM client
@@ -144,8 +183,12 @@ func New(baseURL, key string, opts ...nodeaccess.HyperOption) (*Client, error) {
 		return nil, fmt.Errorf("%s: %w", chain, err)
 	}
 	// The EVM client shares the nodeaccess options, then takes those
-	// WithEVM gave it; its path is always {key}/evm.
+	// WithEVM gave it; its path is always {key}/evm, and it reads the
+	// latest state only unless WithEVMHistory was given.
 	evmOpts := append(append(shared, evmOnly...), evm.WithPathSuffix("evm"))
+	if _, history := node.Config().Ext(evmHistoryKey{}); !history {
+		evmOpts = append(evmOpts, evmlatest.Option(latestOnly))
+	}
 	ec, err := evm.New(baseURL, key, evmOpts...)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", chain, err)
@@ -181,8 +224,14 @@ func NewFromURL(endpoint string, opts ...nodeaccess.HyperOption) (*Client, error
 }
 
 // EVM returns the client for the chain's EVM at {base}/{key}/evm, made by
-// New with the same key and shared options: eth_call, eth_getCode and
-// ots_getInternalOperations on HyperEVM. Its errors name the "evm" package.
+// New with the same key and shared options: eth_call, eth_getCode,
+// eth_simulateV1, ots_getInternalOperations and any other method on
+// HyperEVM. eth_simulateV1 is not among the methods Hyperliquid's own RPC
+// lists, nanoreth answers it: a node without it answers -32601 (a
+// *nodeaccess.RPCError), so it is sent, not refused. Its errors name the "evm" package. It
+// reads state at the latest block only: a state read at another block
+// selector is an error over a *nodeaccess.InputError saying why, and
+// nothing is sent, unless the Client was made with WithEVMHistory.
 func (c *Client) EVM() *evm.Client { return c.evm }
 
 // String describes the client's two /info endpoints, the node's with the

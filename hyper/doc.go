@@ -50,7 +50,20 @@
 // same key and shared options; WithEVM gives it options of its own
 // (evm.WithMaxBatchSize, say). Options are those of New only (nodeaccess
 // options, and this package's WithPublicURL, WithPublicBudget,
-// WithoutPublicBudget and WithEVM): no call takes options of its own.
+// WithoutPublicBudget, WithEVM and WithEVMHistory): no call takes options
+// of its own.
+//
+// HyperEVM serves the latest state only: Hyperliquid's RPC answers a state
+// read (eth_call, eth_getCode, eth_getBalance, ...) at a past or future
+// block, or at pending, safe or finalized, from the latest state, without an
+// error. The EVM client therefore refuses such a read before sending it, with
+// an error over a *nodeaccess.InputError that says why; a provider whose
+// HyperEVM endpoint serves history (nanoreth, the archive node, behind the
+// archival RPCs Hyperliquid lists) is used with WithEVMHistory. Blocks,
+// transactions, receipts and logs of past blocks are served either way.
+// HyperEVM's limits (its eth_call gas cap, the public RPC's request rate,
+// the 1 MiB answer cap) are listed at WithEVM, where batch and Multicall
+// sizes are chosen.
 //
 // NewFromURL takes the node's whole endpoint as providers show it, in
 // exactly three shapes: https://host/<KEY>, https://host/<KEY>/info and

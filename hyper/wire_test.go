@@ -257,19 +257,19 @@ func TestEVMBatchSizeOption(t *testing.T) {
 	gock.New(evmURL).Post("/").
 		AddMatcher(exactRequest(t, evmURL, `[`+
 			`{"jsonrpc":"2.0","id":1,"method":"eth_getCode","params":["0xb88339cb7199b77e23db6e890353e22632ba630f","latest"]},`+
-			`{"jsonrpc":"2.0","id":2,"method":"eth_getCode","params":["0xb88339cb7199b77e23db6e890353e22632ba630f","0x1"]}]`, false)).
+			`{"jsonrpc":"2.0","id":2,"method":"eth_getCode","params":["0x0000000000000000000000000000000000000001","latest"]}]`, false)).
 		Reply(200).SetHeader("Content-Type", "application/json").
 		BodyString(`[{"jsonrpc":"2.0","id":2,"result":"0x"},{"jsonrpc":"2.0","id":1,"result":"0x6001"}]`)
 	gock.New(evmURL).Post("/").
 		AddMatcher(exactRequest(t, evmURL, `[`+
-			`{"jsonrpc":"2.0","id":3,"method":"eth_getCode","params":["0xb88339cb7199b77e23db6e890353e22632ba630f","0x2"]}]`, false)).
+			`{"jsonrpc":"2.0","id":3,"method":"eth_getCode","params":["0x0000000000000000000000000000000000000002","latest"]}]`, false)).
 		Reply(200).SetHeader("Content-Type", "application/json").
 		BodyString(`[{"jsonrpc":"2.0","id":3,"result":"0x6002"}]`)
 
 	var b evm.Batch
 	r0 := evm.Add[hexutil.Bytes](&b, "eth_getCode", a, evm.Latest)
-	r1 := evm.Add[hexutil.Bytes](&b, "eth_getCode", a, evm.BlockNumber(1))
-	r2 := evm.Add[hexutil.Bytes](&b, "eth_getCode", a, evm.BlockNumber(2))
+	r1 := evm.Add[hexutil.Bytes](&b, "eth_getCode", common.HexToAddress("0x01"), evm.Latest)
+	r2 := evm.Add[hexutil.Bytes](&b, "eth_getCode", common.HexToAddress("0x02"), evm.Latest)
 	require.NoError(t, c.EVM().SendBatch(context.Background(), &b))
 	for i, want := range [][]byte{{0x60, 0x01}, {}, {0x60, 0x02}} {
 		got, err := []*evm.BatchResult[hexutil.Bytes]{r0, r1, r2}[i].Result()

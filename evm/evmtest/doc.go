@@ -34,6 +34,7 @@
 //     and fourth parameters; a revert answers code 3 with the revert data),
 //     eth_estimateGas, eth_getCode, eth_getBalance, eth_getStorageAt,
 //     eth_getTransactionCount ("pending" counts the pool);
+//   - eth_simulateV1, with go-ethereum's semantics (see below);
 //   - eth_chainId, eth_blockNumber, eth_syncing, eth_accounts (none),
 //     eth_gasPrice, eth_maxPriorityFeePerGas, eth_feeHistory,
 //     eth_blobBaseFee;
@@ -51,8 +52,26 @@
 // available"): the admin, debug, miner, txpool and personal namespaces,
 // which providers keep to themselves, and the rest of geth's eth namespace
 // (filters and subscriptions, eth_getProof, eth_createAccessList,
-// eth_simulateV1, eth_getBlockReceipts, eth_sendTransaction and the signing
-// methods, the uncle and raw-transaction methods).
+// eth_getBlockReceipts, eth_sendTransaction and the signing methods, the
+// uncle and raw-transaction methods).
+//
+// eth_simulateV1 runs its blocks of calls on go-ethereum's EVM as
+// go-ethereum v1.17.10 does, so that simulations are tested offline: each
+// call a transaction of its block, the state carried from call to call and
+// block to block, nothing kept; a block without a number or time is the
+// previous one's plus one and plus 12 seconds, a gap in the numbers is
+// filled with empty blocks; the base fee is 0 without validation; the gas
+// limit and coinbase are the previous block's; a call without gas may use
+// what is left of its block's; traceTransfers logs each ether transfer as
+// an ERC-20 Transfer from the ERC-7528 address
+// 0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE; each call's result has its
+// maxUsedGas (the gas before refunds), and a revert's error is code 3 with
+// the revert data, another failure's -32015. Whole-request errors carry
+// the spec's codes and go-ethereum's messages (-38010 to -38026, -32602,
+// -32603), as do its limits: 256 blocks, 5,000 calls a block, 10,000 in
+// all, and one gas budget of 50,000,000 (the eth_call gas cap) for all the
+// calls of a request. The answers are checked against the execution-apis
+// spec's recordings of go-ethereum (testdata/simulate).
 //
 // Every request goes through the shared
 // nodeaccesstest.Server: a key segment that is not exactly Key (one that

@@ -390,7 +390,7 @@ func (api *ethAPI) EstimateGas(ctx context.Context, args callArgs, block *rpc.Bl
 	if err := args.defaults(rpcGasCap, header.BaseFee, api.c.chainID()); err != nil {
 		return 0, err
 	}
-	gas, revert, err := gasestimator.Estimate(ctx, args.message(header.BaseFee), opts, rpcGasCap)
+	gas, revert, err := gasestimator.Estimate(ctx, args.message(header.BaseFee, true), opts, rpcGasCap)
 	if err != nil {
 		if errors.Is(err, vm.ErrExecutionReverted) {
 			return 0, newRevertError(revert)

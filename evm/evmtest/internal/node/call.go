@@ -112,9 +112,10 @@ func (a *callArgs) defaults(gasCap uint64, baseFee, chainID *big.Int) error {
 
 // message turns the defaulted arguments into the message the EVM runs: a
 // legacy gas price stands for both 1559 fields; 1559 fields give the price
-// min(tip + base fee, fee cap), or 0 when both are 0. Nonce, EOA and gas
-// limit checks are skipped, as for every call.
-func (a *callArgs) message(baseFee *big.Int) *core.Message {
+// min(tip + base fee, fee cap), or 0 when both are 0. EOA and gas limit
+// checks are skipped, as for every call, and the nonce check when
+// skipNonce (every call but a validating simulation's).
+func (a *callArgs) message(baseFee *big.Int, skipNonce bool) *core.Message {
 	var price, feeCap, tipCap *uint256.Int
 	switch {
 	case baseFee == nil || a.GasPrice != nil:
@@ -131,16 +132,6 @@ func (a *callArgs) message(baseFee *big.Int) *core.Message {
 			}
 		}
 	}
-	var from common.Address
-	if a.From != nil {
-		from = *a.From
-	}
-	var data []byte
-	if a.Input != nil {
-		data = *a.Input
-	} else if a.Data != nil {
-		data = *a.Data
-	}
 	var accessList types.AccessList
 	if a.AccessList != nil {
 		accessList = *a.AccessList
@@ -151,12 +142,63 @@ func (a *callArgs) message(baseFee *big.Int) *core.Message {
 		blobFeeCap, _ = uint256.FromBig(a.BlobFeeCap.ToInt())
 	}
 	msg := &core.Message{
-		From: from, To: a.To, Value: value, Nonce: uint64(*a.Nonce), GasLimit: uint64(*a.Gas),
-		GasPrice: price, GasFeeCap: feeCap, GasTipCap: tipCap, Data: data, AccessList: accessList,
+		From: a.from(), To: a.To, Value: value, Nonce: uint64(*a.Nonce), GasLimit: uint64(*a.Gas),
+		GasPrice: price, GasFeeCap: feeCap, GasTipCap: tipCap, Data: a.data(), AccessList: accessList,
 		BlobGasFeeCap: blobFeeCap, BlobHashes: a.BlobHashes, SetCodeAuthorizations: a.AuthorizationList,
 	}
-	msg.SkipNonceCheck()
+	if skipNonce {
+		msg.SkipNonceCheck()
+	}
 	return msg.SkipEOACheck().SkipGasLimitCapCheck()
+}
+
+// from is the sender, the zero address when left out.
+func (a *callArgs) from() common.Address {
+	if a.From != nil {
+		return *a.From
+	}
+	return common.Address{}
+}
+
+// data is the call data: input when set, else data.
+func (a *callArgs) data() []byte {
+	if a.Input != nil {
+		return *a.Input
+	}
+	if a.Data != nil {
+		return *a.Data
+	}
+	return nil
+}
+
+// transaction is the unsigned transaction of the defaulted arguments that
+// a simulated block holds: EIP-1559 unless the members say otherwise (an
+// authorization list makes it EIP-7702, blob hashes EIP-4844, and a legacy
+// gas price legacy, or EIP-2930 with an access list), as go-ethereum's
+// simulator builds it. The type member is not read.
+func (a *callArgs) transaction() *types.Transaction {
+	al := types.AccessList{}
+	if a.AccessList != nil {
+		al = *a.AccessList
+	}
+	nonce, gas, data := uint64(*a.Nonce), uint64(*a.Gas), a.data()
+	u256 := func(v *hexutil.Big) *uint256.Int { return uint256.MustFromBig(v.ToInt()) }
+	switch {
+	case a.GasPrice != nil && a.AccessList != nil:
+		return types.NewTx(&types.AccessListTx{ChainID: a.ChainID.ToInt(), Nonce: nonce, Gas: gas, GasPrice: a.GasPrice.ToInt(),
+			To: a.To, Value: a.Value.ToInt(), Data: data, AccessList: al})
+	case a.GasPrice != nil:
+		return types.NewTx(&types.LegacyTx{Nonce: nonce, Gas: gas, GasPrice: a.GasPrice.ToInt(), To: a.To, Value: a.Value.ToInt(), Data: data})
+	case a.AuthorizationList != nil:
+		return types.NewTx(&types.SetCodeTx{ChainID: u256(a.ChainID), Nonce: nonce, Gas: gas, GasFeeCap: u256(a.MaxFeePerGas),
+			GasTipCap: u256(a.MaxPriorityFeePerGas), To: *a.To, Value: u256(a.Value), Data: data, AccessList: al, AuthList: a.AuthorizationList})
+	case a.BlobHashes != nil:
+		return types.NewTx(&types.BlobTx{ChainID: u256(a.ChainID), Nonce: nonce, Gas: gas, GasFeeCap: u256(a.MaxFeePerGas),
+			GasTipCap: u256(a.MaxPriorityFeePerGas), To: *a.To, Value: u256(a.Value), Data: data, AccessList: al,
+			BlobHashes: a.BlobHashes, BlobFeeCap: u256(a.BlobFeeCap)})
+	}
+	return types.NewTx(&types.DynamicFeeTx{ChainID: a.ChainID.ToInt(), Nonce: nonce, Gas: gas, GasFeeCap: a.MaxFeePerGas.ToInt(),
+		GasTipCap: a.MaxPriorityFeePerGas.ToInt(), To: a.To, Value: a.Value.ToInt(), Data: data, AccessList: al})
 }
 
 // overrideAccount is what eth_call's state override changes of one account,
@@ -351,7 +393,7 @@ func (c *Chain) doCall(ctx context.Context, args callArgs, statedb *state.StateD
 	if err := args.defaults(gp.Available(c.config().IsAmsterdam(header.Number, header.Time)), blockCtx.BaseFee, c.chainID()); err != nil {
 		return nil, err
 	}
-	msg := args.message(header.BaseFee).SkipExecutionGasCapCheck()
+	msg := args.message(header.BaseFee, true).SkipExecutionGasCapCheck()
 	if msg.GasPrice.Sign() == 0 {
 		blockCtx.BaseFee = new(big.Int)
 	}
