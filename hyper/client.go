@@ -38,6 +38,7 @@ type Client struct {
 	public     *transport.Client
 	publicInfo transport.Target
 	evm        *evm.Client
+	markets    *marketsCache
 }
 
 type publicURLKey struct{}
@@ -150,7 +151,7 @@ func New(baseURL, key string, opts ...nodeaccess.HyperOption) (*Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", chain, err)
 	}
-	return &Client{node: node, nodeInfo: nodeInfo, public: public, publicInfo: publicInfo, evm: ec}, nil
+	return &Client{node: node, nodeInfo: nodeInfo, public: public, publicInfo: publicInfo, evm: ec, markets: newMarketsCache()}, nil
 }
 
 // NewFromURL takes the node's whole endpoint URL as providers show it, with

@@ -1,7 +1,7 @@
 // Package hyper calls Hyperliquid through a node-access service: any /info
 // request, on the provider's node or on Hyperliquid's official public API,
-// typed calls for userVaultEquities and allMids, and the chain's EVM
-// (through the evm package).
+// typed calls for userVaultEquities and allMids, the market metadata that
+// names every mid, and the chain's EVM (through the evm package).
 //
 // A Client is made from the node's base URL and the access key, and talks to
 // two places:
@@ -75,10 +75,31 @@
 // and 1). Mids tells them apart (KeyKind), looks keys up in one map access,
 // counts them per kind and iterates in key order; OfKind(KeyPerp) yields
 // perp symbols only, never an outcome side, and a key led by a marker the
-// SDK does not know is KeyUnknown, not a perp. Resolving "@N" to its tokens
-// needs the spot metadata, and "#N" to its question the outcome metadata
-// (the public API's spotMeta and outcomeMeta, which PublicInfo fetches);
-// applications that trade by symbol may ignore those keys (Mids.OfKind).
+// SDK does not know is KeyUnknown, not a perp.
+//
+// # Markets: a name for every key
+//
+// Markets fetches the market metadata from the public API (spotMeta,
+// perpDexs, meta of each perp dex, outcomeMeta) and keeps it, and
+// Markets.Market says what each key names: the spot pair "@107" is
+// HYPE/USDC with base token HYPE (2 size decimals), "BTC" the perp of index
+// 0 (5), "xyz:GOLD" perp 3 of builder dex xyz (index 1 in perpDexs), "#21"
+// side 1 of outcome 2 with that side's name as the metadata gives it (the
+// SDK never assumes "Yes" or "No"). A spot pair is also found by its
+// tokens' names, Market("HYPE/USDC"). A key the metadata does not cover (a
+// market listed since it was fetched) is no error: Market reports it
+// unresolved, and the client fetches the metadata again sooner:
+//
+//	markets, err := c.Markets(ctx) // cached; fetched again after 10 minutes, or 1 after a miss
+//	mids, err := c.AllMids(ctx, "")
+//	for key, mid := range mids.All() {
+//		if m, ok := markets.Market(key); ok {
+//			fmt.Println(m.Name, m.SzDecimals, mid.Price) // "HYPE/USDC 2 28.718"
+//		}
+//	}
+//
+// A fetch weighs 80 + 20 per builder dex in the public API's weight
+// budget; AllMids stays one request of weight 2, and needs no metadata.
 //
 // # Errors
 //

@@ -156,6 +156,50 @@ func ExampleClient_Info() {
 	// true
 }
 
+// What each key of allMids names: the client fetches the market metadata
+// once and keeps it; a key it does not cover is no error.
+func ExampleClient_Markets() {
+	srv := localHyperliquid()
+	defer srv.Close()
+	c, err := hyper.New(srv.URL, "YOUR-ACCESS-KEY", hyper.WithPublicURL(srv.Public.URL))
+	if err != nil {
+		log.Fatal(err)
+	}
+	ctx := context.Background()
+
+	markets, err := c.Markets(ctx)
+	if err != nil {
+		log.Fatal(err)
+	}
+	mids, err := c.AllMids(ctx, "")
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, key := range []string{"BTC", "@107", "PURR/USDC", "#20", "#21", "@258"} {
+		price, _ := mids.Price(key)
+		m, ok := markets.Market(key)
+		switch {
+		case !ok:
+			fmt.Printf("%-9s %s: not in the metadata\n", key, price)
+		case m.Kind == hyper.KeyOutcome:
+			fmt.Printf("%-9s %s: %q, side %d %q\n", key, price, m.Name, m.Side, m.SideName)
+		default:
+			fmt.Printf("%-9s %s: %s, asset %d, %d size decimals\n", key, price, m.Name, m.Asset, m.SzDecimals)
+		}
+	}
+	// By the tokens' names: the key to look the price up by.
+	hype, _ := markets.Market("HYPE/USDC")
+	fmt.Println("HYPE/USDC is", hype.Key)
+	// Output:
+	// BTC       89926.5: BTC, asset 0, 5 size decimals
+	// @107      28.718: HYPE/USDC, asset 10107, 2 size decimals
+	// PURR/USDC 0.0664375: PURR/USDC, asset 10000, 0 size decimals
+	// #20       0.5125: "Who will win the HL 100 meter dash?", side 0 "Hypurr"
+	// #21       0.4875: "Who will win the HL 100 meter dash?", side 1 "Usain Bolt"
+	// @258      0.015253: not in the metadata
+	// HYPE/USDC is @107
+}
+
 // Any /info request on the public API, which never receives the key and
 // charges each request its published weight to the public budget: here
 // allMids of a builder dex, as a plain map.

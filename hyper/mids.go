@@ -26,20 +26,19 @@ const (
 	// Hyperliquid names.
 	KeySpotPair
 	// KeySpotIndex is a spot pair by its index in the spot metadata's
-	// universe: "@107". Resolving it to tokens needs that metadata (the
-	// public API's spotMeta request); applications that trade by symbol
-	// may ignore these keys.
+	// universe: "@107", whose tokens Markets.Market names (HYPE/USDC);
+	// applications that trade by symbol may ignore these keys.
 	KeySpotIndex
 	// KeyBuilderDex is a perpetual on a builder-deployed perp dex:
 	// "xyz:CL", the dex name, a colon and the coin.
 	KeyBuilderDex
 	// KeyOutcome is one side of a HIP-4 outcome market: "#N", where N is
 	// the outcome's encoding 10*outcome + side (Hyperliquid's API docs,
-	// "Asset IDs"): "#20" is side 0 of outcome 2, "#21" its side 1. The
-	// outcome ids and the names of the sides are in the public API's
-	// outcomeMeta answer (side 0 is the first of an outcome's sideSpecs,
-	// "Yes" in the binary markets, side 1 the second, "No"); Mid.Outcome
-	// splits N.
+	// "Asset IDs"): "#20" is side 0 of outcome 2, "#21" its side 1.
+	// Mid.Outcome splits N; Markets.Market names the outcome and the side
+	// as the public API's outcomeMeta does (side i is the i-th of the
+	// outcome's sideSpecs: often "Yes" and "No", which the SDK does not
+	// assume).
 	KeyOutcome
 )
 

@@ -344,8 +344,13 @@ func TestClientSetInfo(t *testing.T) {
 	// Another request of the type, or a type not set: Hyperliquid's 422.
 	err := c.PublicInfo(ctx, metaReq{Type: "meta", Dex: "flx"}, &got)
 	assert.ErrorIs(t, err, hyper.ErrUnsupportedRequest)
-	err = c.Info(ctx, map[string]string{"type": "spotMeta"}, &got)
+	err = c.Info(ctx, map[string]string{"type": "l2Book", "coin": "BTC"}, &got)
 	assert.ErrorIs(t, err, hyper.ErrUnsupportedRequest)
+	// meta matches by its dex alone: "", null and absent are one request.
+	require.NoError(t, c.PublicInfo(ctx, map[string]any{"type": "meta", "dex": nil, "x": 1}, &got))
+	assert.Equal(t, meta, string(got))
+	require.NoError(t, c.PublicInfo(ctx, map[string]any{"type": "meta", "dex": ""}, &got))
+	assert.Equal(t, meta, string(got))
 
 	// allMids set this way stays the public API's alone.
 	require.NoError(t, srv.SetInfo(map[string]any{"type": "allMids", "dex": nil}, []byte(`{"BTC":1}`)))

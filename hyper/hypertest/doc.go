@@ -17,9 +17,15 @@
 //     serves allMids (with or without "dex") as well, and answers 422 to
 //     other requests.
 //
+// Both serve the market metadata hyper's Client.Markets asks for (spotMeta,
+// perpDexs, meta with or without "dex", outcomeMeta), consistent with the
+// mids (see Default data), as answers set with SetInfo that a test may
+// replace.
+//
 // Both read the body as the real server does: a JSON object whose "type" is
 // a string; "user" must be a string of "0x" and 40 hex digits (either case);
-// "dex" a string, absent or null; other members are ignored. A malformed
+// "dex" a string, absent or null (for meta as for allMids: "", null and
+// absent are the first perp dex); other members are ignored. A malformed
 // body gets the same 422 as an unserved type, as from Hyperliquid. A
 // Content-Type other than JSON gets 415.
 //
@@ -51,9 +57,20 @@
 //     and four hand-written HIP-4 outcome sides ("#10": "0.735", "#11",
 //     "#20", "#21": "0.4875"; not market data), 486 keys in all;
 //   - allMids of BuilderDex ("xyz"): two hand-written keys, "xyz:CL" and
-//     "xyz:GOLD", to show the builder-dex key form (not market data).
+//     "xyz:GOLD", to show the builder-dex key form (not market data);
+//   - the metadata of those mids: spotMeta (recorded, 199 pairs and 342
+//     tokens), meta of the first perp dex (recorded the day of the mids,
+//     223 perps) and of xyz (recorded, 43 perps with "xyz:CL" and
+//     "xyz:GOLD"), perpDexs listing the first perp dex and xyz (the
+//     recorded body's first two entries), and a hand-built outcomeMeta
+//     naming outcomes 1 and 2 (side names "Yes" and "No" for outcome 1,
+//     "Hypurr" and "Usain Bolt" for outcome 2). The spot metadata is four
+//     months older than the mids: 60 of the 258 "@N" keys name pairs it
+//     does not list, which hyper's Markets.Market reports unresolved, as a
+//     real client meets markets listed after its metadata was fetched.
 //
-// WithoutDefaults starts empty; SetVaultEquities, SetMids and SetInfo
+// WithoutDefaults starts empty (and with the metadata of an exchange
+// without markets: no tokens, pairs, perps or outcomes, perpDexs [null]); SetVaultEquities, SetMids and SetInfo
 // change the data at any time, from any goroutine. The typed setters take
 // the SDK's own types or the wire's decimal strings and keep every digit:
 // an equity decimal.RequireFromString("100.50") is served as "100.50".

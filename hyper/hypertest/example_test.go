@@ -81,7 +81,7 @@ func ExampleServer_SetInfo() {
 		fmt.Println(a.Name, a.SzDecimals, a.MaxLeverage)
 	}
 	// A request nothing was set for: Hyperliquid's 422.
-	err = c.PublicInfo(context.Background(), map[string]string{"type": "spotMeta"}, &meta)
+	err = c.PublicInfo(context.Background(), map[string]string{"type": "l2Book", "coin": "BTC"}, &meta)
 	fmt.Println(errors.Is(err, hyper.ErrUnsupportedRequest))
 	// Output:
 	// BTC 5 40

@@ -24,6 +24,10 @@ func FuzzParseInfo(f *testing.F) {
 		`{"type":"allMids","dex":"xyz"}`,
 		`{"type":"allMids","dex":null}`,
 		`{"type":"meta"}`,
+		`{"type":"meta","dex":"xyz","x":1}`,
+		`{"type":"meta","dex":null}`,
+		`{"type":"meta","dex":""}`,
+		`{"type":"meta","dex":"a\"b"}`,
 		`{"type":"userVaultEquities","user":"0x2B804617C6F63C040377E95BB276811747006F4B","x":[1]}`,
 		`null`, `[]`, `{}`, `{"type":1}`, `{"type":""}`, `{"type":"userVaultEquities","user":"0x\u0030"}`,
 		`{"user":"0x01","type":"clearinghouseState","n":1.50,"a":[{"b":2,"a":1}]}`,
@@ -48,9 +52,12 @@ func FuzzParseInfo(f *testing.F) {
 			if len(user) != 42 || !strings.HasPrefix(user, "0x") || common.HexToAddress(user) != req.user {
 				t.Fatalf("user %q read as %s", user, req.user.Hex())
 			}
-		case "allMids":
+		case "allMids", "meta":
 			if dex, _ := obj["dex"].(string); dex != req.dex {
 				t.Fatalf("dex %q read as %q", dex, req.dex)
+			}
+			if req.typ == "meta" && (req.dex == "" && req.canonical != `{"type":"meta"}` || req.dex != "" && req.canonical != jsonObject(req.dex)) {
+				t.Fatalf("meta of dex %q written as %q", req.dex, req.canonical)
 			}
 		default:
 			if req.typ == "" || obj["type"] != req.typ {
@@ -66,6 +73,13 @@ func FuzzParseInfo(f *testing.F) {
 			}
 		}
 	})
+}
+
+// jsonObject is the canonical meta request of dex, as encoding/json
+// writes it.
+func jsonObject(dex string) string {
+	b, _ := json.Marshal(map[string]string{"type": "meta", "dex": dex})
+	return string(b)
 }
 
 // decodeObject decodes a JSON object, numbers as json.Number.

@@ -52,8 +52,10 @@ func WithKey(key string) Option {
 }
 
 // WithoutDefaults starts the server without its default data: no user has
-// vaults, the first perp dex "" has no mids ({}), and no builder dex is
-// known, until the Set methods give them.
+// vaults, the first perp dex "" has no mids ({}), no builder dex is known,
+// and the metadata is that of an exchange without markets (spotMeta with no
+// pairs or tokens, meta with no perps, perpDexs [null], outcomeMeta with no
+// outcomes), until the Set methods give them.
 func WithoutDefaults() Option {
 	return func(s *settings) error {
 		s.noDefaults = true

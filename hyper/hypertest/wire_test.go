@@ -185,7 +185,8 @@ func TestWireUnprocessable(t *testing.T) {
 	}{
 		{"allMids on the node", node, `{"type":"allMids"}`},
 		{"allMids with dex on the node", node, `{"type":"allMids","dex":"xyz"}`},
-		{"unserved type on the node", node, `{"type":"meta"}`},
+		{"unserved type on the node", node, `{"type":"l2Book","coin":"BTC"}`},
+		{"meta with dex a number", public, `{"type":"meta","dex":1}`},
 		{"unserved type on the public API", public, `{"type":"clearinghouseStatus",` + user + `}`},
 		{"type in another case", node, `{"type":"UserVaultEquities",` + user + `}`},
 		{"not JSON", node, `{"type":"userVaultEquities",`},
