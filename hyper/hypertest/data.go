@@ -104,6 +104,9 @@ type store struct {
 	equities map[common.Address][]byte
 	mids     map[string][]byte
 	other    map[string][]byte // by the request's canonical JSON
+	// precompiles are SetPrecompile's answers, by the precompile's address
+	// and the call data, in hex.
+	precompiles map[string][]byte
 }
 
 // The metadata the public API serves by default: recorded bodies
@@ -126,7 +129,8 @@ var (
 )
 
 func newStore(defaults bool) *store {
-	s := &store{equities: make(map[common.Address][]byte), mids: make(map[string][]byte), other: make(map[string][]byte)}
+	s := &store{equities: make(map[common.Address][]byte), mids: make(map[string][]byte), other: make(map[string][]byte),
+		precompiles: make(map[string][]byte)}
 	meta := emptyMetadata
 	if defaults {
 		meta = defaultMetadata
@@ -176,6 +180,48 @@ func (s *store) answer(canonical string) []byte {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	return s.other[canonical]
+}
+
+// precompileAnswer returns the answer set for a call of in to the
+// precompile at to.
+func (s *store) precompileAnswer(to common.Address, in []byte) ([]byte, bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	b, ok := s.precompiles[precompileKey(to, in)]
+	return b, ok
+}
+
+func (s *store) setPrecompile(to common.Address, in, out []byte) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if out == nil {
+		delete(s.precompiles, precompileKey(to, in))
+		return
+	}
+	s.precompiles[precompileKey(to, in)] = bytes.Clone(out)
+}
+
+func precompileKey(to common.Address, in []byte) string {
+	return hexutil.Encode(to[:]) + hexutil.Encode(in)
+}
+
+// isVault reports whether some user has a deposit in vault, by the
+// userVaultEquities bodies the node serves.
+func (s *store) isVault(vault common.Address) bool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	for _, body := range s.equities {
+		var entries []struct{ VaultAddress string }
+		if json.Unmarshal(body, &entries) != nil {
+			continue
+		}
+		for _, e := range entries {
+			if common.HexToAddress(e.VaultAddress) == vault {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func (s *store) setAnswer(canonical string, body []byte) {

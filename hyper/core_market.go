@@ -1,0 +1,288 @@
+package hyper
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/shopspring/decimal"
+)
+
+// The reads of markets, prices and metadata (see Core), and what the reads
+// share.
+
+// The read precompiles' addresses (hyper-evm-lib's HLConstants.sol).
+const (
+	pcSpotBalance      = 0x801
+	pcVaultEquity      = 0x802
+	pcWithdrawable     = 0x803
+	pcDelegations      = 0x804
+	pcDelegatorSummary = 0x805
+	pcMarkPx           = 0x806
+	pcOraclePx         = 0x807
+	pcSpotPx           = 0x808
+	pcL1BlockNumber    = 0x809
+	pcPerpAssetInfo    = 0x80a
+	pcSpotInfo         = 0x80b
+	pcTokenInfo        = 0x80c
+	pcBBO              = 0x80e
+	pcMarginSummary    = 0x80f
+	pcPosition2        = 0x813 // position, with a uint32 perp index (0x800 takes a uint16)
+)
+
+// The scales of the precompiles' integers: USD amounts in millionths
+// (hyper-evm-lib: perp USD), HYPE staking amounts in 10^-8 (HYPE's
+// weiDecimals), perp prices with 6 - szDecimals decimals, spot prices with
+// 8 - the base token's szDecimals. And the bounds of the answers that the
+// gas limits are made for.
+const (
+	usdDecimals      = 6
+	hypeWeiDecimals  = 8
+	perpPxDecimals   = 6
+	spotPxDecimals   = 8
+	maxDelegations   = 256 // for the gas limit of Delegations
+	maxTokenSpots    = 128 // for the gas limit of TokenInfo
+	maxNameBytes     = 64  // for the gas limit of the reads that return a name
+	userWhat         = "user %s"
+	zeroUserReason   = "the zero address is not a user (is the address unset?)"
+	outcomeBBOReason = "an outcome side: its prices have no documented scale"
+)
+
+// MarkPx reads the mark price of perp (a Market of kind KeyPerp or
+// KeyBuilderDex), scaled by 10^(6 - perp.SzDecimals).
+func (k Core) MarkPx(perp Market) *Read[decimal.Decimal] {
+	return perpPx(k, "markPx", pcMarkPx, perp)
+}
+
+// OraclePx reads the oracle price of perp, scaled as MarkPx.
+func (k Core) OraclePx(perp Market) *Read[decimal.Decimal] {
+	return perpPx(k, "oraclePx", pcOraclePx, perp)
+}
+
+// SpotPx reads the price of the spot pair spot (a Market of kind
+// KeySpotIndex or KeySpotPair), in its quote token, scaled by
+// 10^(8 - spot.SzDecimals), the base token's size decimals.
+func (k Core) SpotPx(spot Market) *Read[decimal.Decimal] {
+	const op = "spotPx"
+	idx, why := spotArg(spot)
+	if why != "" {
+		return refused[decimal.Decimal](k, op, "spot", why)
+	}
+	return pxRead(k, op, fmt.Sprintf("spot pair %s (%d)", quote(spot.Key), idx), pcSpotPx, wordUint(nil, idx), spotPxDecimals-spot.SzDecimals)
+}
+
+// L1BlockNumber reads the number of HyperCore's (the L1's) latest block.
+func (k Core) L1BlockNumber() *Read[uint64] {
+	return addRead(k, "l1BlockNumber", "the L1", pcL1BlockNumber, nil, 32, func(b []byte) (uint64, error) {
+		a, err := answerWords(b, 1)
+		if err != nil {
+			return 0, err
+		}
+		return a.uint(0, 64)
+	})
+}
+
+// PerpAssetInfo reads the metadata of the perp of precompile index perp
+// (10000 × the dex's index + the perp's index in its dex): its Name,
+// SzDecimals, MaxLeverage, MarginTableID and OnlyIsolated; Index is the
+// perp's index in its dex.
+func (k Core) PerpAssetInfo(perp int) *Read[Perp] {
+	const op = "perpAssetInfo"
+	if perp < 0 || perp > math.MaxUint32 {
+		return refused[Perp](k, op, "perp", fmt.Sprintf("perp index %d is out of range", perp))
+	}
+	return addRead(k, op, fmt.Sprintf("perp %d", perp), pcPerpAssetInfo, wordUint(nil, uint64(perp)), 5*32+32+maxNameBytes,
+		func(b []byte) (Perp, error) {
+			a, err := dynamic(b)
+			if err != nil {
+				return Perp{}, err
+			}
+			p := Perp{Index: perp % dexStride}
+			var (
+				table, sz, lev uint64
+				errs           [5]error
+			)
+			p.Name, errs[0] = a.string(0)
+			table, errs[1] = a.uint(1, 32)
+			sz, errs[2] = a.uint(2, 8)
+			lev, errs[3] = a.uint(3, 8)
+			p.OnlyIsolated, errs[4] = a.bool(4)
+			if err := firstErr(errs[:]); err != nil {
+				return Perp{}, err
+			}
+			p.MarginTableID, p.SzDecimals, p.MaxLeverage = int(table), int(sz), int(lev)
+			return p, nil
+		})
+}
+
+// SpotInfo reads the spot pair of index spot: its Name and its Base and
+// Quote token indexes.
+func (k Core) SpotInfo(spot int) *Read[SpotPair] {
+	const op = "spotInfo"
+	if spot < 0 || spot > math.MaxUint32 {
+		return refused[SpotPair](k, op, "spot", fmt.Sprintf("spot pair index %d is out of range", spot))
+	}
+	return addRead(k, op, fmt.Sprintf("spot pair %d", spot), pcSpotInfo, wordUint(nil, uint64(spot)), 3*32+32+maxNameBytes,
+		func(b []byte) (SpotPair, error) {
+			a, err := dynamic(b)
+			if err != nil {
+				return SpotPair{}, err
+			}
+			p := SpotPair{Index: spot}
+			var (
+				base, quote uint64
+				errs        [3]error
+			)
+			p.Name, errs[0] = a.string(0)
+			base, errs[1] = a.uint(1, 32)
+			quote, errs[2] = a.uint(2, 32)
+			if err := firstErr(errs[:]); err != nil {
+				return SpotPair{}, err
+			}
+			p.Base, p.Quote = int(base), int(quote)
+			return p, nil
+		})
+}
+
+// TokenInfo reads the token of index token: its Name, Spots (the pairs it
+// is the base of), Deployer, EVMContract, SzDecimals, WeiDecimals and
+// EVMExtraWeiDecimals.
+func (k Core) TokenInfo(token int) *Read[Token] {
+	const op = "tokenInfo"
+	if token < 0 || token > math.MaxUint32 {
+		return refused[Token](k, op, "token", fmt.Sprintf("token index %d is out of range", token))
+	}
+	return addRead(k, op, fmt.Sprintf("token %d", token), pcTokenInfo, wordUint(nil, uint64(token)), 8*32+32+maxNameBytes+32+32*maxTokenSpots,
+		func(b []byte) (Token, error) {
+			a, err := dynamic(b)
+			if err != nil {
+				return Token{}, err
+			}
+			t := Token{Index: token}
+			var (
+				sz, wei uint64
+				extra   int64
+				errs    [8]error
+			)
+			t.Name, errs[0] = a.string(0)
+			t.Spots, errs[1] = a.uints(1)
+			_, errs[2] = a.uint(2, 64) // deployerTradingFeeShare: no documented scale
+			t.Deployer, errs[3] = a.address(3)
+			t.EVMContract, errs[4] = a.address(4)
+			sz, errs[5] = a.uint(5, 8)
+			wei, errs[6] = a.uint(6, 8)
+			extra, errs[7] = a.int(7, 8)
+			if err := firstErr(errs[:]); err != nil {
+				return Token{}, err
+			}
+			t.SzDecimals, t.WeiDecimals, t.EVMExtraWeiDecimals = int(sz), int(wei), int(extra)
+			return t, nil
+		})
+}
+
+// BBO reads the best bid and offer of market (a perp or a spot pair),
+// whose Asset the precompile takes (10000 + the index for a spot pair),
+// scaled as the market's prices: as MarkPx for a perp, as SpotPx for a
+// spot pair. Hyperliquid documents the asset id of builder-dex perps for
+// orders (100000 + 10000 × dex + index); that the precompile takes it too
+// is not documented.
+func (k Core) BBO(market Market) *Read[BBO] {
+	const op = "bbo"
+	var (
+		why string
+		dec int
+	)
+	switch market.Kind {
+	case KeyPerp, KeyBuilderDex:
+		_, why = perpArg(market)
+		dec = perpPxDecimals - market.SzDecimals
+	case KeySpotIndex, KeySpotPair:
+		_, why = spotArg(market)
+		dec = spotPxDecimals - market.SzDecimals
+	case KeyOutcome:
+		why = outcomeBBOReason
+	default:
+		why = fmt.Sprintf("a market of kind %s: want a perp or a spot pair", market.Kind)
+	}
+	if why == "" && (market.Asset < 0 || market.Asset > math.MaxUint32) {
+		why = fmt.Sprintf("asset id %d is out of range", market.Asset)
+	}
+	if why != "" {
+		return refused[BBO](k, op, "market", why)
+	}
+	return addRead(k, op, fmt.Sprintf("market %s (asset %d)", quote(market.Key), market.Asset), pcBBO, wordUint(nil, uint64(market.Asset)), 2*32,
+		func(b []byte) (BBO, error) {
+			a, err := answerWords(b, 2)
+			if err != nil {
+				return BBO{}, err
+			}
+			bid, err := a.uint(0, 64)
+			if err != nil {
+				return BBO{}, err
+			}
+			ask, err := a.uint(1, 64)
+			if err != nil {
+				return BBO{}, err
+			}
+			return BBO{Bid: scaled(bid, dec), Ask: scaled(ask, dec)}, nil
+		})
+}
+
+// perpPx is MarkPx and OraclePx.
+func perpPx(k Core, op string, pc uint16, perp Market) *Read[decimal.Decimal] {
+	idx, why := perpArg(perp)
+	if why != "" {
+		return refused[decimal.Decimal](k, op, "perp", why)
+	}
+	return pxRead(k, op, fmt.Sprintf("perp %s (%d)", quote(perp.Key), idx), pc, wordUint(nil, idx), perpPxDecimals-perp.SzDecimals)
+}
+
+// pxRead reads one uint64 word, scaled by decimals, with the call data in.
+func pxRead(k Core, op, what string, pc uint16, in []byte, decimals int) *Read[decimal.Decimal] {
+	return addRead(k, op, what, pc, in, 32, func(b []byte) (decimal.Decimal, error) {
+		a, err := answerWords(b, 1)
+		if err != nil {
+			return decimal.Decimal{}, err
+		}
+		v, err := a.uint(0, 64)
+		if err != nil {
+			return decimal.Decimal{}, err
+		}
+		return scaled(v, decimals), nil
+	})
+}
+
+// perpArg is the precompile index of a perp Market (10000 × its dex's
+// index + its index), or why the Market is not one.
+func perpArg(m Market) (uint64, string) {
+	switch {
+	case m.Kind != KeyPerp && m.Kind != KeyBuilderDex:
+		return 0, fmt.Sprintf("market %s is a %s, not a perp", quote(m.Key), m.Kind)
+	case m.Index < 0 || m.Index >= dexStride || m.DexIndex < 0 || m.SzDecimals < 0 || m.SzDecimals > maxDecimals:
+		return 0, fmt.Sprintf("perp %s: index %d of dex %d with %d size decimals is not a perp", quote(m.Key), m.Index, m.DexIndex, m.SzDecimals)
+	}
+	idx := uint64(m.DexIndex)*dexStride + uint64(m.Index)
+	if idx > math.MaxUint32 {
+		return 0, fmt.Sprintf("perp %s: dex index %d is out of range", quote(m.Key), m.DexIndex)
+	}
+	return idx, ""
+}
+
+// spotArg is the index of a spot pair Market, or why the Market is not one.
+func spotArg(m Market) (uint64, string) {
+	switch {
+	case m.Kind != KeySpotIndex && m.Kind != KeySpotPair:
+		return 0, fmt.Sprintf("market %s is a %s, not a spot pair", quote(m.Key), m.Kind)
+	case m.Index < 0 || m.Index > math.MaxUint32 || m.SzDecimals < 0 || m.SzDecimals > maxDecimals:
+		return 0, fmt.Sprintf("spot pair %s: index %d with %d size decimals is not a spot pair", quote(m.Key), m.Index, m.SzDecimals)
+	}
+	return uint64(m.Index), ""
+}
+
+func firstErr(errs []error) error {
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
