@@ -38,33 +38,32 @@ type Limiter interface {
 
 // The AIMD constants of Budget: how it backs off after a 429 and how it
 // recovers, the way TCP's congestion control does. They were chosen by
-// measurement (bench/README.md, section 5): a plan shared by two processes,
-// each with a Budget of the plan's whole rate, served 90 to 95 % of the plan
-// with them (20 s runs), against 80 to 85 % with the classic halving on
-// every 429 and a tenth of the plan back per second. What a 429 costs there
-// is mostly the provider's Retry-After (whole seconds, while its bucket
-// refills in a fraction of one), so the constants aim at few 429s: a
-// decrease that matches what the 429 says, and a slow probe for spare
-// units.
+// measurement (bench/README.md): a plan shared by two processes, each with
+// a Budget of the plan's whole rate, served 90 to 95 % of the plan with
+// them, against 80 to 85 % with the classic halving on every 429 and a
+// tenth of the plan back per second. What a 429 costs there is mostly the
+// provider's Retry-After (whole seconds, while its bucket refills in a
+// fraction of one), so the constants aim at few 429s: a decrease that
+// matches what the 429 says, and a slow probe for spare units.
 const (
-	// BudgetDecreaseAtPlan is the factor a 429 multiplies the rate by when
+	// budgetDecreaseAtPlan is the factor a 429 multiplies the rate by when
 	// the budget was spending at the plan's full rate: it is not alone on
 	// the plan (or the plan is smaller than configured), and without
 	// knowing how many share it, it halves, as TCP does.
-	BudgetDecreaseAtPlan = 0.5
-	// BudgetDecrease is the factor a 429 multiplies the rate by when the
+	budgetDecreaseAtPlan = 0.5
+	// budgetDecrease is the factor a 429 multiplies the rate by when the
 	// budget was already below the plan's rate: it has backed off before,
 	// and its share has drifted a little above what the plan leaves it.
-	BudgetDecrease = 0.8
-	// BudgetRecovery is the share of the plan's rate added back per second
+	budgetDecrease = 0.8
+	// budgetRecovery is the share of the plan's rate added back per second
 	// after a 429 (from the end of its Retry-After), until the plan's rate
 	// is reached again: a budget that halved takes 50 s to climb back.
 	// Each probe above what the plan allows ends in a 429 and a pause, so
 	// a slow climb keeps 429s rare.
-	BudgetRecovery = 0.01
-	// BudgetMinShare is the lowest share of the plan's rate a budget falls
+	budgetRecovery = 0.01
+	// budgetMinShare is the lowest share of the plan's rate a budget falls
 	// to, however many 429s it sees.
-	BudgetMinShare = 1.0 / 64
+	budgetMinShare = 1.0 / 64
 )
 
 // Budget spends a plan's request units: at most unitsPerSecond on average,
@@ -86,12 +85,13 @@ const (
 // then queue again on a new schedule at the lowered rate, with no units
 // saved up, rather than all going when the pause ends), and then adds back
 // 1 % of the plan's rate per second until it reaches the plan's rate again
-// (additive increase, multiplicative decrease; see BudgetDecrease and its
-// siblings for why these numbers). Processes that share one plan, each with
-// its own Budget, so converge to a share of it.
+// (additive increase, multiplicative decrease), and never falls below 1/64
+// of the plan's rate. Processes that share one plan, each with its own
+// Budget, so converge to a share of it (bench/README.md measures two such
+// processes).
 //
-// The pause is bounded by the clients' WithMaxRetryAfter
-// (DefaultMaxRetryAfter unless set), on both sides. A client reports a
+// The pause is bounded by the clients' WithMaxRetryAfter (30 s unless set),
+// on both sides. A client reports a
 // Retry-After longer than its own cap as that cap, so a pause the clients'
 // 429s set lasts at most the longest cap among them, whatever the provider
 // sent (one your own code sets with Throttled lasts what it says). And a
@@ -222,7 +222,7 @@ func (b *Budget) Wait(ctx context.Context, units int) error {
 	return err
 }
 
-// recover sets the rate on the recovery line at now: BudgetRecovery of the
+// recover sets the rate on the recovery line at now: budgetRecovery of the
 // plan's rate per second since the pause after the last decrease ended. It
 // runs with b.mu held.
 func (b *Budget) recover(now time.Time) {
@@ -237,12 +237,13 @@ func (b *Budget) rateAt(now time.Time) float64 {
 	if b.cur >= b.plan || !now.After(b.epoch) {
 		return b.cur
 	}
-	return min(b.plan, b.floor+b.plan*BudgetRecovery*now.Sub(b.epoch).Seconds())
+	return min(b.plan, b.floor+b.plan*budgetRecovery*now.Sub(b.epoch).Seconds())
 }
 
-// Throttled records a 429: the rate is multiplied by BudgetDecreaseAtPlan
-// or BudgetDecrease (once per congestion event, not once per 429 of the
-// attempts already in flight), no units are spent before retryAfter has
+// Throttled records a 429: the rate is halved when the budget was at the
+// plan's rate and multiplied by 0.8 when it had backed off before (once
+// per congestion event, not once per 429 of the attempts already in
+// flight), no units are spent before retryAfter has
 // passed (a pause already in force that ends later is kept), and the
 // callers already queued queue again at the lowered rate. A client's call
 // is held by the pause for no longer than its WithMaxRetryAfter (see
@@ -271,11 +272,11 @@ func (b *Budget) Throttled(retryAfter time.Duration) {
 	}
 	b.lastDecrease = now
 	b.recover(now) // the rate the 429 answered
-	factor := BudgetDecrease
+	factor := budgetDecrease
 	if b.cur >= b.plan {
-		factor = BudgetDecreaseAtPlan
+		factor = budgetDecreaseAtPlan
 	}
-	b.cur = max(b.plan*BudgetMinShare, b.cur*factor)
+	b.cur = max(b.plan*budgetMinShare, b.cur*factor)
 	b.floor = b.cur
 	// Recovery starts when the pause ends.
 	b.epoch = now

@@ -7,8 +7,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestBudgetMinShare: however many congestion events come, the rate stays
-// at BudgetMinShare of the plan at the least. (The window that makes the
+// TestbudgetMinShare: however many congestion events come, the rate stays
+// at 1/64 of the plan (budgetMinShare) at the least. (The window that makes the
 // 429s of one event count once is set to 0 here, so that each 429 is an
 // event of its own without a test that sleeps for a minute.)
 func TestBudgetMinShare(t *testing.T) {
@@ -18,7 +18,7 @@ func TestBudgetMinShare(t *testing.T) {
 	for range 40 {
 		b.Throttled(0)
 		time.Sleep(time.Millisecond) // lastDecrease moves on
-		require.GreaterOrEqual(t, b.Stats().Rate, 640*BudgetMinShare)
+		require.GreaterOrEqual(t, b.Stats().Rate, 640*budgetMinShare)
 	}
-	require.Equal(t, 640*BudgetMinShare, b.Stats().Rate)
+	require.Equal(t, 640*budgetMinShare, b.Stats().Rate)
 }

@@ -8,50 +8,42 @@ import (
 	"github.com/nodeaccess/nodeaccess/internal/config"
 )
 
-// MaxCost is the largest cost WithCost accepts for one operation.
-const MaxCost = 1 << 20
+// maxCost is the largest cost WithCost accepts for one operation.
+const maxCost = 1 << 20
 
 // WithBudget makes the client wait on l for each attempt's request units
 // before sending it, and report 429 answers to l (with their Retry-After up
 // to the client's WithMaxRetryAfter). Pass the same l (a *Budget, or a
 // limiter shared by several processes) to every client that draws on one
-// plan, whatever their chain.
+// plan, whatever their chain. WithBudget(nil) (a nil *Budget too) turns off
+// a budget set by an earlier option, such as one in a bundle of Options.
+// (The weight budget of Hyperliquid's public API is hyper's own option.)
 //
 // What each operation costs is documented by its chain package; WithCost
 // changes it. Without a budget nothing waits and nothing is counted: the
 // costs then only appear in Attempt.Units.
 func WithBudget(l Limiter) Option {
+	if b, ok := l.(*Budget); ok && b == nil {
+		l = nil
+	}
 	return option(func(c *config.Config) error {
-		if l == nil {
-			return errors.New("nodeaccess: WithBudget: nil Limiter")
-		}
 		c.Budget = l
 		return nil
 	})
 }
 
-// WithoutBudget turns off a budget set by an earlier WithBudget. (The
-// weight budget of Hyperliquid's public API is turned off with
-// hyper.WithoutPublicBudget.)
-func WithoutBudget() Option {
-	return option(func(c *config.Config) error {
-		c.Budget = nil
-		return nil
-	})
-}
-
 // WithCost sets the request units one attempt of operation op costs, from 1
-// to MaxCost, replacing the chain package's default. op is the operation's
-// name as Attempt.Op shows it ("eth_call", "accountStates"); a chain package
-// may name further costs of its own (evm.CostArchiveCall for an archive
-// eth_call).
+// to 2^20 (1,048,576), replacing the chain package's default. op is the
+// operation's name as Attempt.Op shows it ("eth_call", "accountStates"); a
+// chain package may name further costs of its own (evm.CostArchiveCall for
+// an archive eth_call).
 func WithCost(op string, units int) Option {
 	return option(func(c *config.Config) error {
 		if op == "" {
 			return errors.New("nodeaccess: WithCost: empty operation name")
 		}
-		if units < 1 || units > MaxCost {
-			return fmt.Errorf("nodeaccess: WithCost: %d units for %q is outside 1..%d", units, op, MaxCost)
+		if units < 1 || units > maxCost {
+			return fmt.Errorf("nodeaccess: WithCost: %d units for %q is outside 1..%d", units, op, maxCost)
 		}
 		// A copy, so that options applied to several clients never share
 		// a map one of them writes.

@@ -51,8 +51,8 @@
 // (1 turns retries off) and WithBackoff and WithMaxRetryAfter shape retries,
 // WithTimeout sets the per-attempt timeout, WithMaxResponseBytes caps bodies,
 // WithHook and WithLogger observe attempts (both get the caller's context,
-// for its trace and span ids), WithBudget, WithoutBudget and
-// WithCost spend a plan's request units, WithUserAgent adds to the
+// for its trace and span ids), WithBudget (nil turns an earlier one off)
+// and WithCost spend a plan's request units, WithUserAgent adds to the
 // User-Agent, and WithoutRPCIDCheck accepts JSON-RPC servers that do not echo
 // request ids. Chain packages add their own (such as evm.WithPathSuffix).
 // These configure a client once; calls take no options of their own, except
@@ -88,9 +88,9 @@
 // plan is exceeded. Every operation has a cost in units, shown in
 // Attempt.Units: every TON operation costs 1; an eth_call 1, or 2 as an
 // archive request (earliest, a block hash, or a block number 128 or more
-// behind the head the client knows: see the evm package); operations whose
-// cost the interface does not name (eth_getCode, ots_getInternalOperations,
-// userVaultEquities, the beacon state) cost 1. WithCost changes the cost of
+// behind the head the client knows: see the evm package); the other
+// operations (eth_getCode, ots_getInternalOperations, userVaultEquities,
+// the beacon state) cost 1. WithCost changes the cost of
 // an operation.
 //
 // A Budget (NewBudget) spends a plan: pass the same one with WithBudget to
@@ -103,16 +103,16 @@
 // the callers it held queue again at the lowered rate (no burst when the
 // pause ends), and recovers by 1 % of the plan's rate per second (AIMD, as
 // TCP does), so that processes that share a plan each settle on a share of
-// it (two processes: 90 to 95 % of the plan together, see BudgetDecrease).
-// A caller that gives up while it waits spends nothing. Limiter is the
-// budget's two-method contract, which a limiter shared by many processes (a
-// Redis-backed GCRA) can meet instead. Budget.Stats reports the units spent, the time callers
-// waited and the 429s seen; Attempt.BudgetWait the wait of one attempt. The
-// logger reports nothing more. Without a budget nothing waits and no extra
+// it (bench/README.md measures two such processes). A caller that gives up while it waits spends nothing. Limiter
+// is the budget's two-method contract, which a limiter shared by many
+// processes (a Redis-backed GCRA) can meet instead. Budget.Stats reports the
+// units spent, the time callers waited and the 429s seen;
+// Attempt.BudgetWait the wait of one attempt. The logger reports nothing
+// more. Without a budget nothing waits and no extra
 // work is done (the head of an EVM chain is not learnt).
 //
-// Hyperliquid's public API has a published limit of its own (1200 weight
-// per minute and IP); the hyper package keeps to it by default.
+// Hyperliquid's public API has a published weight limit of its own, per
+// IP; the hyper package keeps to it by default.
 //
 // # The access key
 //
@@ -144,10 +144,14 @@
 // a percent-escape) and encodings of the key as a whole (base64, hex) are not
 // recognised.
 //
-// Masking keeps an error's type and chain: errors.Is and errors.As work on a
-// masked error as on the original (an *InputError quoting an argument that
-// happens to be the key still matches ErrInvalidInput), and errors.As never
-// hands out an error that holds the key.
+// The key is masked where the text enters an error, so masking keeps the
+// SDK's errors' types and chains: errors.Is and errors.As work on them as on
+// unmasked ones (an *InputError quoting an argument that happens to be the
+// key still matches ErrInvalidInput), and errors.As never hands out an
+// error that holds the key. An error of a type the SDK does not define that
+// holds the key (one a WithRoundTripper transport or a Limiter returns,
+// quoting the URL) is shown by its masked text, with errors.Is and
+// errors.As still reaching what it wraps.
 //
 // # Errors
 //

@@ -41,7 +41,7 @@ var (
 	// ErrResponseTooLarge: the response body exceeded the client's cap (see
 	// WithMaxResponseBytes), and was not read further; or the server
 	// refused to send an answer over a cap of its own (an *RPCError that
-	// matches it: see RPCError.Is). A smaller request may pass.
+	// matches it: see RPCError.Unwrap). A smaller request may pass.
 	ErrResponseTooLarge = errors.New("response too large")
 )
 

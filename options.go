@@ -13,24 +13,6 @@ import (
 	"github.com/nodeaccess/nodeaccess/internal/config"
 )
 
-// Defaults every client starts from. Each can be changed per client with the
-// matching option.
-const (
-	// DefaultMaxAttempts is the number of attempts in all for one call.
-	DefaultMaxAttempts = 3
-	// DefaultBackoffBase is the first backoff bound; it doubles per retry.
-	DefaultBackoffBase = 200 * time.Millisecond
-	// DefaultBackoffMax caps the backoff between two attempts.
-	DefaultBackoffMax = 5 * time.Second
-	// DefaultMaxRetryAfter is the longest Retry-After the client waits for.
-	DefaultMaxRetryAfter = 30 * time.Second
-	// DefaultMaxResponseBytes caps the body of ordinary responses (the
-	// beacon state has its own, larger cap).
-	DefaultMaxResponseBytes = 32 << 20
-	// DefaultTimeout is the per-attempt timeout of ordinary calls.
-	DefaultTimeout = 30 * time.Second
-)
-
 // Option is a setting every client takes, whatever its chain: the HTTP
 // client, retries, timeouts, hooks, the budget. Each chain package's New
 // takes these and the options of its own package (evm.WithMaxBatchSize,
@@ -143,7 +125,7 @@ func WithRoundTripper(rt http.RoundTripper) Option {
 }
 
 // WithMaxAttempts sets the number of attempts in all for one call (1 to 20;
-// 1 turns retries off). Every operation of the SDK is a read, so retrying is
+// 1 turns retries off; 3 by default). Every operation of the SDK is a read, so retrying is
 // safe; what is retried is 429, 502, 503, 504, connection failures and
 // per-attempt timeouts, plus the cases a chain package adds.
 func WithMaxAttempts(n int) Option {
@@ -157,7 +139,8 @@ func WithMaxAttempts(n int) Option {
 }
 
 // WithBackoff sets the exponential backoff between attempts: the n-th retry
-// waits a random time between 0 and min(max, base·2ⁿ⁻¹) (full jitter).
+// waits a random time between 0 and min(max, base·2ⁿ⁻¹) (full jitter). The
+// default is a base of 200 ms and a max of 5 s.
 func WithBackoff(base, max time.Duration) Option {
 	return option(func(c *config.Config) error {
 		if base <= 0 || max < base {
@@ -169,7 +152,7 @@ func WithBackoff(base, max time.Duration) Option {
 }
 
 // WithMaxRetryAfter sets the longest Retry-After the client honours by
-// waiting. When the server asks for a longer wait the call ends at once with
+// waiting (30 s by default). When the server asks for a longer wait the call ends at once with
 // the server's error, whose HTTPError.RetryAfter says how long it asked for.
 // With 0 every Retry-After ends the call.
 //
@@ -189,8 +172,8 @@ func WithMaxRetryAfter(d time.Duration) Option {
 }
 
 // WithTimeout sets the per-attempt timeout of every operation of the client,
-// replacing the operation's default (DefaultTimeout for ordinary calls,
-// minutes for the beacon state). The context passed to a call still bounds
+// replacing the operation's default (30 s for ordinary calls, minutes for
+// the beacon state). The context passed to a call still bounds
 // the call as a whole.
 func WithTimeout(d time.Duration) Option {
 	return option(func(c *config.Config) error {
@@ -203,8 +186,8 @@ func WithTimeout(d time.Duration) Option {
 }
 
 // WithMaxResponseBytes caps the size of a response body, replacing the
-// operation's default cap (DefaultMaxResponseBytes for ordinary calls, more
-// for the beacon state); a larger body fails with ErrResponseTooLarge without
+// operation's default cap (32 MiB for ordinary calls, more for the beacon
+// state); a larger body fails with ErrResponseTooLarge without
 // being read further.
 func WithMaxResponseBytes(n int64) Option {
 	return option(func(c *config.Config) error {

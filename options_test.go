@@ -118,13 +118,16 @@ func TestOptionsSetConfig(t *testing.T) {
 	assert.True(t, cfg.MaxRetryAfterSet)
 }
 
-func TestDefaultConstants(t *testing.T) {
+// TestDefaults: the defaults a client starts from are the values the
+// options' comments give (3 attempts, backoff 200 ms to 5 s, Retry-After up
+// to 30 s, 32 MiB bodies, 30 s per attempt).
+func TestDefaults(t *testing.T) {
 	t.Parallel()
-	assert.Equal(t, 3, nodeaccess.DefaultMaxAttempts)
-	assert.Equal(t, 200*time.Millisecond, nodeaccess.DefaultBackoffBase)
-	assert.Equal(t, 5*time.Second, nodeaccess.DefaultBackoffMax)
-	assert.Equal(t, 30*time.Second, nodeaccess.DefaultMaxRetryAfter)
-	assert.Equal(t, 32<<20, nodeaccess.DefaultMaxResponseBytes)
-	assert.Equal(t, 30*time.Second, nodeaccess.DefaultTimeout)
+	assert.Equal(t, 3, config.DefaultMaxAttempts)
+	assert.Equal(t, 200*time.Millisecond, config.DefaultBackoffBase)
+	assert.Equal(t, 5*time.Second, config.DefaultBackoffMax)
+	assert.Equal(t, 30*time.Second, config.DefaultMaxRetryAfter)
+	assert.Equal(t, 32<<20, config.DefaultMaxResponseBytes)
+	assert.Equal(t, 30*time.Second, config.DefaultTimeout)
 	assert.Regexp(t, `^\d+\.\d+\.\d+`, nodeaccess.Version)
 }

@@ -62,6 +62,30 @@ var keyedCalls = map[string]func(ctx context.Context, base, key string, opt node
 		_, err = r.Result()
 		return err
 	},
+	"evm CallContext": func(ctx context.Context, base, key string, opt nodeaccess.Option) error {
+		c, err := evm.New(base, key, opt)
+		if err != nil {
+			return err
+		}
+		var out hexutil.Big
+		return c.CallContext(ctx, &out, "eth_getBalance", common.HexToAddress("0xaa"), "latest")
+	},
+	"evm eth_blockNumber": func(ctx context.Context, base, key string, opt nodeaccess.Option) error {
+		c, err := evm.New(base, key, opt)
+		if err != nil {
+			return err
+		}
+		_, err = c.BlockNumber(ctx)
+		return err
+	},
+	"evm eth_chainId": func(ctx context.Context, base, key string, opt nodeaccess.Option) error {
+		c, err := evm.New(base, key, opt)
+		if err != nil {
+			return err
+		}
+		_, err = c.ChainID(ctx)
+		return err
+	},
 	"hyper userVaultEquities": func(ctx context.Context, base, key string, opt nodeaccess.Option) error {
 		c, err := hyper.New(base, key, opt)
 		if err != nil {
@@ -116,6 +140,22 @@ var keyedCalls = map[string]func(ctx context.Context, base, key string, opt node
 		}
 		_, err = c.PendingTransactions(ctx, ton.PendingTransactionsQuery{Accounts: []string{"EQBbamQ89OMv8DkcR2RW_tW9sX7xClXLt8KYDHbUqtB4deEw"}})
 		return err
+	},
+	"ton Call v2": func(ctx context.Context, base, key string, opt nodeaccess.Option) error {
+		c, err := ton.New(base, key, opt)
+		if err != nil {
+			return err
+		}
+		var out map[string]any
+		return c.Call(ctx, "v2/getMasterchainInfo", nil, &out)
+	},
+	"ton Call v3": func(ctx context.Context, base, key string, opt nodeaccess.Option) error {
+		c, err := ton.New(base, key, opt)
+		if err != nil {
+			return err
+		}
+		var out map[string]any
+		return c.Call(ctx, "v3/masterchainInfo", nil, &out)
 	},
 	"beacon state": func(ctx context.Context, base, key string, opt nodeaccess.Option) error {
 		c, err := beacon.New(base, key, opt)

@@ -155,7 +155,8 @@ func taxonomyCases() map[string]taxCase {
 			// The recorded block with a transaction tonlib cannot read.
 			b := tontest.RecordedBlock()
 			b.Unreadable = []int{1}
-			srv := tontest.NewT(t, tontest.WithBlock(b))
+			srv := tontest.NewT(t)
+			require.NoError(t, srv.SetBlock(b))
 			c, err := srv.Client()
 			require.NoError(t, err)
 			for _, err := range c.AllBlockTransactions(context.Background(), ton.BlockTransactionsQuery{Block: tontest.DefaultBlock()}) {
@@ -166,12 +167,12 @@ func taxonomyCases() map[string]taxCase {
 			return nil
 		}},
 		"ton.ErrRepeatedPage": {op: true, is: isErr(ton.ErrRepeatedPage), produce: func(t *testing.T) error {
-			// A server that ignores offset: the same page every time.
-			srv := answer(t, http.StatusOK, "application/json",
-				`{"accounts":[{"address":"0:`+strings.Repeat("ab", 32)+`","balance":"1","status":"active"}],"address_book":{}}`)
-			c, err := ton.New(srv.URL, "k3y", nodeaccess.WithMaxAttempts(1))
+			// The indexer ignores offset: a walk of pages of one state
+			// gets the same full page again.
+			srv := tontest.NewT(t, tontest.WithIndexer())
+			c, err := srv.Client(nodeaccess.WithMaxAttempts(1))
 			require.NoError(t, err)
-			for _, err := range c.AllAccountStates(context.Background(), ton.AccountStatesQuery{Limit: 1}) {
+			for _, err := range c.AllAccountStates(context.Background(), ton.AccountStatesQuery{Accounts: []string{tontest.DefaultAccount}, Limit: 1}) {
 				if err != nil {
 					return err
 				}

@@ -295,7 +295,7 @@ func TestDownloadCap(t *testing.T) {
 	assert.Equal(t, "beacon: getStateV2: response too large: body exceeds the 4294967296-byte cap", err.Error())
 	assert.Zero(t, buf.Len())
 
-	srv, _ = serve(t, claim(nodeaccess.DefaultMaxResponseBytes+1))
+	srv, _ = serve(t, claim(32<<20+1))
 	c = newClient(t, srv.URL, nodeaccess.WithMaxAttempts(1))
 	_, err = c.DownloadState(context.Background(), beacon.Head, &bytes.Buffer{})
 	assert.NotErrorIs(t, err, nodeaccess.ErrResponseTooLarge, "the state's cap is above the ordinary one")

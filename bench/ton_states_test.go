@@ -2,7 +2,7 @@ package bench
 
 import (
 	"context"
-	"fmt"
+	"encoding/binary"
 	"math/big"
 	"testing"
 	"time"
@@ -31,19 +31,22 @@ const tonStates = 10_000
 // account i holding i nanotons, and returns it with the accounts.
 func tonStatesServer(tb testing.TB) (*tontest.Server, []string) {
 	tb.Helper()
-	opts := []tontest.Option{tontest.WithIndexer(), tontest.WithoutDefaults()}
-	accounts := make([]string, tonStates)
-	for i := range accounts {
-		a := ton.MustParseAddress(fmt.Sprintf("0:%064x", i+1))
-		accounts[i] = a.Friendly(true, false).String()
-		opts = append(opts, tontest.WithAccountStates(a, ton.AccountState{Account: a, Status: ton.StatusActive,
-			Balance: big.NewInt(int64(i)), LastTransactionLT: uint64(i + 1), Hash: ton.Hash{byte(i), byte(i >> 8)}}))
-	}
-	srv, err := tontest.New(opts...)
+	srv, err := tontest.New(tontest.WithIndexer(), tontest.WithoutDefaults())
 	if err != nil {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(srv.Close)
+	accounts := make([]string, tonStates)
+	for i := range accounts {
+		var a ton.Address // 0:000…0<i+1>
+		binary.BigEndian.PutUint64(a.ID[24:], uint64(i+1))
+		accounts[i] = a.Friendly(true, false).String()
+		err := srv.SetAccountStates(a, ton.AccountState{Account: a, Status: ton.StatusActive,
+			Balance: big.NewInt(int64(i)), LastTransactionLT: uint64(i + 1), Hash: ton.Hash{byte(i), byte(i >> 8)}})
+		if err != nil {
+			tb.Fatal(err)
+		}
+	}
 	return srv, accounts
 }
 
@@ -107,7 +110,11 @@ func checkStates(tb testing.TB, accounts []string, states []ton.AccountState) {
 	}
 	want := make(map[ton.Address]int64, len(accounts))
 	for i, a := range accounts {
-		want[ton.MustParseAddress(a)] = int64(i)
+		acct, err := ton.ParseAddress(a)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		want[acct] = int64(i)
 	}
 	for _, s := range states {
 		b, ok := want[s.Account]

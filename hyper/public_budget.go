@@ -104,10 +104,7 @@ func publicOptions(cfg *config.Config, opts []config.Func) []config.Func {
 	case !v.(publicBudget).off:
 		l = v.(publicBudget).l
 	}
-	budget := nodeaccess.WithoutBudget()
-	if l != nil {
-		budget = nodeaccess.WithBudget(l)
-	}
+	budget := nodeaccess.WithBudget(l) // nil: none
 	out := make([]config.Func, 0, len(opts)+1)
 	out = append(out, opts...)
 	return append(out, shared(budget))

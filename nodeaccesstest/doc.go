@@ -36,6 +36,6 @@
 // a prefix of it, is wrong too); a path the server does not serve gets 404,
 // and a served path asked with the wrong method gets 405 with an Allow
 // header. These answers, and the faults' answers, carry the chain's own
-// error body, which the chain server provides as an [ErrorWriter]. The
-// wrong key is never written back.
+// error body, which the chain server gives [Start]; a handler a test adds
+// writes one with [Server.WriteError]. The wrong key is never written back.
 package nodeaccesstest

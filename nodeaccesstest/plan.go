@@ -9,7 +9,7 @@ import (
 )
 
 // Plan is a provider's request-unit plan, which a [Server] enforces once
-// [Server.EnforcePlan] is called: a token bucket that refills at
+// [Server.EnforcePlan] is called (the zero Plan: none): a token bucket that refills at
 // UnitsPerSecond and holds up to Burst units. A request that costs more
 // units than the bucket holds is answered 429 Too Many Requests, with a
 // Retry-After (whole seconds, at least 1) for the time until its units will
@@ -45,11 +45,17 @@ type plan struct {
 }
 
 // EnforcePlan makes the server enforce p from now on, replacing a plan set
-// before; the bucket starts full. Faults queued with [Server.FailNext] come
-// first: a request that gets a fault is not charged. A rate that is not
-// positive and finite, or a negative burst, is a mistake in the test and
-// EnforcePlan panics, as FailNext does.
+// before; the bucket starts full. The zero Plan stops enforcing one. Faults
+// queued with [Server.FailNext] come first: a request that gets a fault is
+// not charged. A rate that is not positive and finite, or a negative burst,
+// is a mistake in the test and EnforcePlan panics, as FailNext does.
 func (s *Server) EnforcePlan(p Plan) {
+	if p.UnitsPerSecond == 0 && p.Burst == 0 && p.Cost == nil {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		s.plan = nil
+		return
+	}
 	if !(p.UnitsPerSecond > 0) || math.IsInf(p.UnitsPerSecond, 0) || p.Burst < 0 {
 		panic(fmt.Sprintf("nodeaccesstest: EnforcePlan: need a positive finite rate and a burst >= 0, got %v units/s, burst %d", p.UnitsPerSecond, p.Burst))
 	}
@@ -60,13 +66,6 @@ func (s *Server) EnforcePlan(p Plan) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.plan = &plan{p: p, lim: rate.NewLimiter(rate.Limit(p.UnitsPerSecond), burst), burst: burst}
-}
-
-// ClearPlan stops enforcing the plan.
-func (s *Server) ClearPlan() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.plan = nil
 }
 
 // PlanStats returns what the plan has served and refused since

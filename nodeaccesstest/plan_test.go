@@ -69,7 +69,7 @@ func TestPlanRetryAfterCoversTheWait(t *testing.T) {
 }
 
 // TestPlanAfterFaults: queued faults come first and are not charged; the
-// plan can be cleared; bad plans panic.
+// zero Plan clears the plan; bad plans panic.
 func TestPlanAfterFaults(t *testing.T) {
 	s := start(t, "k")
 	s.EnforcePlan(nodeaccesstest.Plan{UnitsPerSecond: 1, Burst: 1})
@@ -77,7 +77,7 @@ func TestPlanAfterFaults(t *testing.T) {
 	assert.Equal(t, 503, post(t, s, `{}`).status)
 	assert.Equal(t, 200, post(t, s, `{}`).status)
 	assert.Equal(t, 429, post(t, s, `{}`).status)
-	s.ClearPlan()
+	s.EnforcePlan(nodeaccesstest.Plan{})
 	assert.Equal(t, 200, post(t, s, `{}`).status)
 	assert.Equal(t, nodeaccesstest.PlanStats{}, s.PlanStats())
 
@@ -87,6 +87,7 @@ func TestPlanAfterFaults(t *testing.T) {
 	}
 	assert.Equal(t, 429, post(t, s, `{}`).status)
 
-	assert.Panics(t, func() { s.EnforcePlan(nodeaccesstest.Plan{}) })
+	assert.Panics(t, func() { s.EnforcePlan(nodeaccesstest.Plan{Burst: 1}) })
+	assert.Panics(t, func() { s.EnforcePlan(nodeaccesstest.Plan{Cost: archiveCost}) })
 	assert.Panics(t, func() { s.EnforcePlan(nodeaccesstest.Plan{UnitsPerSecond: 1, Burst: -1}) })
 }

@@ -23,16 +23,6 @@ import (
 	"time"
 )
 
-// ErrorWriter writes a chain's own error response for status with the
-// message msg: the body shape and content type its real servers use. r is
-// the request being answered, so that a server speaking two APIs (TON's v2
-// and v3) can pick the shape by path. It is called for the wrong key (403),
-// an unknown path (404), a wrong method (405, with the Allow header already
-// set), the faults that answer instead of the server (429 with
-// Retry-After already set, [ServerError]'s status), a request that arrives
-// while the server closes (503) and a handler's panic (500).
-type ErrorWriter func(w http.ResponseWriter, r *http.Request, status int, msg string)
-
 // Server is what every local server shares: an HTTP server on 127.0.0.1,
 // the exact key check, and the faults. The chain servers embed it. Its
 // methods are safe for concurrent use.
@@ -46,7 +36,7 @@ type Server struct {
 	// shows an address, not the key.
 	key *string
 
-	errw   ErrorWriter
+	errw   func(w http.ResponseWriter, r *http.Request, status int, msg string)
 	mux    *http.ServeMux
 	srv    *http.Server
 	done   chan struct{} // closed by Close: pauses end
@@ -96,12 +86,22 @@ type queued struct {
 // Start listens on 127.0.0.1 at a free port and serves. An empty key means a
 // random one (32 hex characters); a key with characters other than ASCII
 // letters, digits and "._~-" is refused, since it would not be one path
-// segment as written. errw writes the chain's error bodies; nil means a
-// text/plain body holding the message.
+// segment as written.
+//
+// writeError writes the chain's own error answer for status with the
+// message msg: the body shape and content type its real servers use (nil: a
+// text/plain body holding the message). r is the request being answered, so
+// that a server speaking two APIs (TON's v2 and v3) can pick the shape by
+// path. The server calls it for the wrong key (403), an unknown path (404),
+// a wrong method (405, with the Allow header already set), the faults that
+// answer instead of the server (429 with Retry-After already set,
+// [ServerError]'s status), a request that arrives while the server closes
+// (503) and a handler's panic (500); handlers call it through
+// [Server.WriteError].
 //
 // Register the server's routes with [Server.Handle] before handing out
 // its URL: until then every path is unknown (404).
-func Start(key string, errw ErrorWriter) (*Server, error) {
+func Start(key string, writeError func(w http.ResponseWriter, r *http.Request, status int, msg string)) (*Server, error) {
 	if key == "" {
 		var b [16]byte
 		_, _ = rand.Read(b[:])
@@ -112,8 +112,8 @@ func Start(key string, errw ErrorWriter) (*Server, error) {
 			return nil, fmt.Errorf("nodeaccesstest: the access key may hold only ASCII letters, digits and ._~- (byte %d is %q)", i, key[i])
 		}
 	}
-	if errw == nil {
-		errw = plainError
+	if writeError == nil {
+		writeError = plainError
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -122,7 +122,7 @@ func Start(key string, errw ErrorWriter) (*Server, error) {
 	s := &Server{
 		URL:    "http://" + ln.Addr().String(),
 		key:    &key,
-		errw:   errw,
+		errw:   writeError,
 		mux:    http.NewServeMux(),
 		done:   make(chan struct{}),
 		quit:   make(chan struct{}),
@@ -130,7 +130,7 @@ func Start(key string, errw ErrorWriter) (*Server, error) {
 	}
 	s.idle = sync.NewCond(&s.mu)
 	s.srv = &http.Server{
-		Handler:           s,
+		Handler:           http.HandlerFunc(s.serveHTTP),
 		ReadHeaderTimeout: 30 * time.Second,
 	}
 	go func() {
@@ -153,8 +153,9 @@ func plainError(w http.ResponseWriter, _ *http.Request, status int, msg string) 
 // Handle registers h for a net/http ServeMux pattern ("POST /{key}/info",
 // "GET /beacon/{key}/eth/v2/debug/beacon/states/{state_id}"). When the
 // pattern holds the wildcard {key}, a request whose key segment is not
-// exactly [Server.Key] gets 403 through the [ErrorWriter] with the message
-// "invalid access key", and h does not run. Handle panics on a pattern the
+// exactly [Server.Key] gets 403 with the chain's error body
+// ([Server.WriteError]) and the message "invalid access key", and h does
+// not run. Handle panics on a pattern the
 // ServeMux refuses, as ServeMux.Handle does, and on a pattern whose path
 // ends in "/" (other than "/" itself): for such a subtree pattern ServeMux
 // redirects a request without the slash before any handler runs, past the
@@ -178,6 +179,13 @@ func (s *Server) Handle(pattern string, h http.Handler) {
 		})
 	}
 	s.mux.Handle(pattern, h)
+}
+
+// WriteError writes the chain's own error answer for status with the
+// message msg, as the server's refusals and faults do (see [Start]): a
+// handler a test registers answers in the chain's error body with it.
+func (s *Server) WriteError(w http.ResponseWriter, r *http.Request, status int, msg string) {
+	s.errw(w, r, status, msg)
 }
 
 // HandleFunc is [Server.Handle] for a function.
@@ -335,8 +343,8 @@ func (s *Server) leave() {
 	}
 }
 
-// ServeHTTP applies the next fault, if any, and routes the request.
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+// serveHTTP applies the next fault, if any, and routes the request.
+func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	f, ok := s.arrive(r)
 	if !ok {
 		s.errw(w, r, http.StatusServiceUnavailable, "server closing")
@@ -355,9 +363,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case dropConnection:
 		drop(w, r)
 	case slowBody, truncatedBody:
-		h := &heldWriter{header: make(http.Header)}
+		h := httptest.NewRecorder()
 		s.route(h, r)
-		h.replay(w, r, f, s.done)
+		replay(h, w, r, f, s.done)
 	default:
 		s.route(w, r)
 	}
@@ -398,7 +406,7 @@ func (t *trackedWriter) Unwrap() http.ResponseWriter { return t.ResponseWriter }
 
 // recoverPanic turns a handler's panic into a log line with the stack on the
 // standard logger (the key in the path written {key}) and, when nothing of
-// the answer went out yet, a 500 through the ErrorWriter; otherwise the
+// the answer went out yet, a 500 with the chain's error body; otherwise the
 // connection is cut, as net/http does. A bug in a handler is so not
 // mistaken for a network failure. http.ErrAbortHandler, which the faults use
 // to cut a connection, goes on to net/http.
@@ -417,8 +425,8 @@ func (s *Server) recoverPanic(w *trackedWriter, r *http.Request) {
 	s.errw(w, r, http.StatusInternalServerError, "internal error: the handler panicked")
 }
 
-// route runs the handler registered for r, or answers 404 or 405 through
-// the ErrorWriter.
+// route runs the handler registered for r, or answers 404 or 405 with the
+// chain's error body.
 func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 	// A path with "//", "." or ".." segments: ServeMux would answer with a
 	// redirect to the cleaned path, past the key check and the chain's
@@ -468,48 +476,26 @@ func drop(w http.ResponseWriter, r *http.Request) {
 	_ = conn.Close()
 }
 
-// heldWriter keeps a handler's whole answer so that a fault can replay it
-// slowly or cut.
-type heldWriter struct {
-	header http.Header
-	status int
-	body   []byte
-}
-
-func (h *heldWriter) Header() http.Header { return h.header }
-
-func (h *heldWriter) WriteHeader(code int) {
-	if h.status == 0 {
-		h.status = code
-	}
-}
-
-func (h *heldWriter) Write(p []byte) (int, error) {
-	h.WriteHeader(http.StatusOK)
-	h.body = append(h.body, p...)
-	return len(p), nil
-}
-
-// replay sends the held answer with its Content-Length and the first half
-// of its body, then either pauses and sends the rest (slowBody) or closes
-// the connection (truncatedBody).
-func (h *heldWriter) replay(w http.ResponseWriter, r *http.Request, f Fault, done <-chan struct{}) {
+// replay sends the answer h holds with its Content-Length and the first
+// half of its body, then either pauses and sends the rest (slowBody) or
+// closes the connection (truncatedBody).
+func replay(h *httptest.ResponseRecorder, w http.ResponseWriter, r *http.Request, f Fault, done <-chan struct{}) {
 	dst := w.Header()
-	for k, v := range h.header {
+	for k, v := range h.Header() {
 		dst[k] = v
 	}
+	body := h.Body.Bytes()
 	if r.Method != http.MethodHead || dst.Get("Content-Length") == "" {
-		dst.Set("Content-Length", strconv.Itoa(len(h.body)))
+		dst.Set("Content-Length", strconv.Itoa(len(body)))
 	}
 	dst.Del("Transfer-Encoding")
-	if f.kind == truncatedBody && len(h.body) == 0 && r.Method != http.MethodHead {
+	if f.kind == truncatedBody && len(body) == 0 && r.Method != http.MethodHead {
 		// Nothing to cut: promise a byte that never comes.
 		dst.Set("Content-Length", "1")
 	}
-	h.WriteHeader(http.StatusOK)
-	w.WriteHeader(h.status)
-	half := len(h.body) / 2
-	_, _ = w.Write(h.body[:half])
+	w.WriteHeader(h.Code)
+	half := len(body) / 2
+	_, _ = w.Write(body[:half])
 	_ = http.NewResponseController(w).Flush()
 	if f.kind == truncatedBody {
 		panic(http.ErrAbortHandler) // net/http closes the connection mid-body
@@ -523,5 +509,5 @@ func (h *heldWriter) replay(w http.ResponseWriter, r *http.Request, f Fault, don
 	case <-done:
 		return
 	}
-	_, _ = w.Write(h.body[half:])
+	_, _ = w.Write(body[half:])
 }

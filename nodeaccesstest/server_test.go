@@ -127,3 +127,21 @@ func TestDefaultErrorWriter(t *testing.T) {
 	assert.Equal(t, "not found\n", a.body)
 	assert.Equal(t, "text/plain; charset=utf-8", a.header.Get("Content-Type"))
 }
+
+// TestWriteError: a handler a test registers answers in the chain's own
+// error body through Server.WriteError, as the server's refusals do.
+func TestWriteError(t *testing.T) {
+	s := start(t, "k")
+	s.HandleFunc("GET /{key}/teapot", func(w http.ResponseWriter, r *http.Request) {
+		s.WriteError(w, r, http.StatusTeapot, "short and stout")
+	})
+	a, err := do(t, http.DefaultClient, "GET", s.URL+"/k/teapot", "")
+	require.NoError(t, err)
+	assert.Equal(t, 418, a.status)
+	assert.Equal(t, `{"code":418,"message":"short and stout","path":"/k/teapot"}`, a.body)
+	// The refusal of a wrong key goes the same way.
+	a, err = do(t, http.DefaultClient, "GET", s.URL+"/wrong/teapot", "")
+	require.NoError(t, err)
+	assert.Equal(t, 403, a.status)
+	assert.Equal(t, `{"code":403,"message":"invalid access key","path":"/wrong/teapot"}`, a.body)
+}

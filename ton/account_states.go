@@ -11,21 +11,23 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/nodeaccess/nodeaccess/ton/internal/wire"
+
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/internal/transport"
 )
 
-// MaxLimit is the largest limit the v3 API serves in one page (the SDK
+// maxLimit is the largest limit the v3 API serves in one page (the SDK
 // refuses a larger one before sending; the indexer answers 422), and the
 // most accounts one accountStates or pendingTransactions request names
 // (the indexer answers at most 1000 account states a request).
-const MaxLimit = 1000
+const maxLimit = 1000
 
 // SortOrder orders accountStates by time.
 type SortOrder string
 
 // The sort orders of accountStates. The zero value sends no sort parameter
-// (the interface's default is descending).
+// (servers that sort list the newest state first by default).
 const (
 	// SortAsc lists the oldest state first.
 	SortAsc SortOrder = "asc"
@@ -39,11 +41,11 @@ func (s SortOrder) String() string { return string(s) }
 
 // AccountStatesQuery selects account states.
 //
-// Which parameters a server honours depends on the server. A server as the
-// interface describes it takes one account_address, include_boc (default
-// false), limit (default 10), offset and sort, and may list several
-// historical states of an account. The open-source v3 indexer takes
-// address (repeated, at most MaxLimit states an answer), code_hash and
+// Which parameters a server honours depends on the server. A server that
+// pages takes one account_address, include_boc (default false), limit
+// (default 10), offset and sort, and may list several historical states of
+// an account. The open-source v3 indexer takes
+// address (repeated, at most 1000 states an answer), code_hash and
 // include_boc (default true); it ignores limit, offset and sort, answers the
 // latest state of each account it knows in no particular order, leaves out
 // the accounts it does not know, and refuses a request without address
@@ -53,10 +55,10 @@ type AccountStatesQuery struct {
 	// or user-friendly). The SDK checks each (an empty one is refused: the
 	// indexer would take it for no filter at all) and sends its raw form,
 	// an account given twice, in any spelling, once. A request for one
-	// account sends it as both account_address (the interface's name) and
+	// account sends it as both account_address (a paging server's name) and
 	// address (the indexer's); a request for several repeats address alone,
-	// since the interface's account_address names one account. More than
-	// MaxLimit accounts go in several requests (see AccountStates). None
+	// since account_address names one account. More than
+	// 1000 accounts go in several requests (see AccountStates). None
 	// sends neither parameter.
 	Accounts []string
 	// CodeHash, when not zero, asks for the states whose code has this hash
@@ -68,10 +70,10 @@ type AccountStatesQuery struct {
 	CodeHash Hash
 	// IncludeBOC asks for the code and data bags of cells. It is always
 	// sent (include_boc=false when unset), because the indexer's default is
-	// true and the interface's false.
+	// true and a paging server's false.
 	IncludeBOC bool
-	// Limit is the page size, 1 to MaxLimit; 0 sends none (server default,
-	// 10 in the interface). The indexer ignores it.
+	// Limit is the page size, 1 to 1000; 0 sends none (the server's
+	// default: 10 on a server that pages). The indexer ignores it.
 	Limit int
 	// Offset skips that many states; 0 sends none. The indexer ignores it.
 	Offset int
@@ -85,21 +87,21 @@ type AccountStatesPage struct {
 	// (the indexer's is arbitrary: match states to accounts by Account).
 	// An account the server does not know has no state here.
 	States []AccountState
-	// AddressBook maps the accounts the page mentions to their
-	// user-friendly forms; empty, never nil, when the server sent none.
-	AddressBook AddressBook
+	// AddressBook is what the page says of the accounts it mentions: its
+	// address_book (their user-friendly forms, domains, interfaces) and the
+	// indexer's metadata (what it knows of the tokens at them: IsIndexed,
+	// TokenInfo), by account; empty, never nil, when the server sent
+	// neither. An account the metadata names and the address book does not
+	// has an entry with its metadata alone.
+	AddressBook map[Address]AddressBookEntry
 	// UnknownAddresses are the address book entries whose key is not a
 	// standard address (such as the literals addr_none, addr_var and
 	// addr_extern the indexer may write), by the key as sent; nil when
 	// there are none. Such an entry never fails a page.
 	UnknownAddresses map[string]AddressBookEntry
-	// Metadata is what the indexer knows of the tokens at the accounts the
-	// page mentions (its metadata member); empty, never nil, when the
-	// server sent none (the interface's shape has none).
-	Metadata map[Address]AddressMetadata
 }
 
-// AccountState is an account's state. The interface's member names
+// AccountState is an account's state. A paging server's member names
 // (account, hash, account_status, last_trans_lt, last_trans_hash) and the v3
 // indexer's (address, account_state_hash, status, last_transaction_lt,
 // last_transaction_hash) decode to the same fields.
@@ -112,7 +114,7 @@ type AccountState struct {
 	// sent no balance ("balance": null, which the v3 indexer's model
 	// allows, or no balance member): that is "unknown", not zero, which
 	// comes as "0". (Amounts are VarUInteger 16 in TON, up to 120 bits, so
-	// *big.Int rather than uint64, although today's supply fits in 63 bits.)
+	// *big.Int rather than uint64.)
 	Balance *big.Int
 	// Status is the account's status; values the SDK does not know are
 	// kept as sent (IsKnown reports false).
@@ -143,8 +145,8 @@ func checkPage(limit, offset int) error {
 	switch {
 	case limit < 0:
 		return &nodeaccess.InputError{Arg: "limit", Reason: fmt.Sprintf("negative limit %d", limit)}
-	case limit > MaxLimit:
-		return &nodeaccess.InputError{Arg: "limit", Reason: fmt.Sprintf("limit %d is over the server maximum %d", limit, MaxLimit)}
+	case limit > maxLimit:
+		return &nodeaccess.InputError{Arg: "limit", Reason: fmt.Sprintf("limit %d is over the server maximum %d", limit, maxLimit)}
 	case offset < 0:
 		return &nodeaccess.InputError{Arg: "offset", Reason: fmt.Sprintf("negative offset %d", offset)}
 	}
@@ -159,7 +161,7 @@ func parseAccounts(arg string, in []string) ([]Address, error) {
 	for i, s := range in {
 		name := fmt.Sprintf("%s[%d]", arg, i)
 		if strings.TrimSpace(s) == "" {
-			return nil, &nodeaccess.InputError{Arg: name, Reason: quoteValue(s, 40) + " is empty (the indexer would read it as no filter and list other accounts)"}
+			return nil, &nodeaccess.InputError{Arg: name, Reason: wire.Quote(s, 40) + " is empty (the indexer would read it as no filter and list other accounts)"}
 		}
 		a, err := ParseAddress(s)
 		if err != nil {
@@ -202,7 +204,7 @@ func (q *AccountStatesQuery) check() ([]Address, error) {
 		return nil, err
 	}
 	if q.Sort != "" && q.Sort != SortAsc && q.Sort != SortDesc {
-		return nil, &nodeaccess.InputError{Arg: "sort", Reason: quoteValue(string(q.Sort), 40) + " is not asc or desc"}
+		return nil, &nodeaccess.InputError{Arg: "sort", Reason: wire.Quote(string(q.Sort), 40) + " is not asc or desc"}
 	}
 	return parseAccounts("accounts", q.Accounts)
 }
@@ -237,8 +239,8 @@ func (q *AccountStatesQuery) values(accounts []Address) url.Values {
 // honours). Each request costs one request unit, whatever the number of
 // accounts it names.
 //
-// More than MaxLimit accounts are sent in several requests of at most
-// MaxLimit accounts each, one after the other (each waits for the client's
+// More than 1000 accounts are sent in several requests of at most
+// 1000 accounts each, one after the other (each waits for the client's
 // budget, if any), every one with the query's other parameters; the page
 // holds the states, address books and metadata of all of them, in the
 // order of the requests. The first request that fails ends the call with
@@ -263,19 +265,29 @@ func (c *Client) AccountStates(ctx context.Context, q AccountStatesQuery) (*Acco
 	if err != nil {
 		return nil, c.t.Wrap(op, err)
 	}
-	var page *AccountStatesPage
-	for _, g := range groups(accounts, MaxLimit) {
+	gs := groups(accounts, maxLimit)
+	if len(gs) == 1 {
+		p, err := c.accountStates(ctx, &q, gs[0])
+		if err != nil {
+			return nil, c.t.Wrap(op, err)
+		}
+		return p, nil
+	}
+	pages := make([]*AccountStatesPage, len(gs))
+	states, book := 0, 0
+	for i, g := range gs {
 		p, err := c.accountStates(ctx, &q, g)
 		if err != nil {
 			return nil, c.t.Wrap(op, err)
 		}
-		if page == nil {
-			page = p
-			continue
-		}
+		pages[i] = p
+		states, book = states+len(p.States), book+len(p.AddressBook)
+	}
+	// One page of all the requests' answers, each part sized once.
+	page := &AccountStatesPage{States: make([]AccountState, 0, states), AddressBook: make(map[Address]AddressBookEntry, book)}
+	for _, p := range pages {
 		page.States = append(page.States, p.States...)
 		maps.Copy(page.AddressBook, p.AddressBook)
-		maps.Copy(page.Metadata, p.Metadata)
 		if p.UnknownAddresses != nil {
 			if page.UnknownAddresses == nil {
 				page.UnknownAddresses = map[string]AddressBookEntry{}
@@ -287,15 +299,13 @@ func (c *Client) AccountStates(ctx context.Context, q AccountStatesQuery) (*Acco
 }
 
 // accountStates sends one request, for accounts (none, or at most
-// MaxLimit), and checks that the answer keeps to them and to q.CodeHash.
+// 1000), and checks that the answer keeps to them and to q.CodeHash.
 func (c *Client) accountStates(ctx context.Context, q *AccountStatesQuery, accounts []Address) (*AccountStatesPage, error) {
 	const op = "accountStates"
-	resp, err := c.t.Do(ctx, &transport.Request{Op: op, Method: http.MethodGet, Target: c.states, Query: q.values(accounts),
-		RetryIf: retryStates, Check: c.transientInBody})
+	resp, err := c.send(ctx, &transport.Request{Op: op, Method: http.MethodGet, Target: c.states, Query: q.values(accounts), RetryIf: retryStates})
 	if err != nil {
-		err = c.withServerMessage(err)
-		if status(err) == http.StatusUnprocessableEntity && refusesInput(serverMessage(err)) {
-			err = &refusedInput{err}
+		if he := httpError(err); he != nil && he.StatusCode == http.StatusUnprocessableEntity && refusesInput(he.Message) {
+			err = refused(err)
 		}
 		return nil, err
 	}
@@ -346,25 +356,25 @@ func refusesInput(msg string) bool {
 }
 
 type wireAccountState struct {
-	Account             addrField `json:"account"`
-	Address             addrField `json:"address"`
-	Hash                hashField `json:"hash"`
-	AccountStateHash    hashField `json:"account_state_hash"`
-	Balance             num       `json:"balance"`
+	Account             wire.Addr `json:"account"`
+	Address             wire.Addr `json:"address"`
+	Hash                wire.Hash `json:"hash"`
+	AccountStateHash    wire.Hash `json:"account_state_hash"`
+	Balance             wire.Num  `json:"balance"`
 	AccountStatus       *string   `json:"account_status"`
 	Status              *string   `json:"status"`
-	LastTransLT         num       `json:"last_trans_lt"`
-	LastTransactionLT   num       `json:"last_transaction_lt"`
-	LastTransHash       hashField `json:"last_trans_hash"`
-	LastTransactionHash hashField `json:"last_transaction_hash"`
-	FrozenHash          hashField `json:"frozen_hash"`
-	CodeHash            hashField `json:"code_hash"`
-	DataHash            hashField `json:"data_hash"`
-	CodeBOC             bocField  `json:"code_boc"`
-	DataBOC             bocField  `json:"data_boc"`
+	LastTransLT         wire.Num  `json:"last_trans_lt"`
+	LastTransactionLT   wire.Num  `json:"last_transaction_lt"`
+	LastTransHash       wire.Hash `json:"last_trans_hash"`
+	LastTransactionHash wire.Hash `json:"last_transaction_hash"`
+	FrozenHash          wire.Hash `json:"frozen_hash"`
+	CodeHash            wire.Hash `json:"code_hash"`
+	DataHash            wire.Hash `json:"data_hash"`
+	CodeBOC             wire.BOC  `json:"code_boc"`
+	DataBOC             wire.BOC  `json:"data_boc"`
 }
 
-// decodeAccountStates decodes an accountStates body: the interface's
+// decodeAccountStates decodes an accountStates body: a paging server's
 // {"account_states":[…],"address_book":{…}} or the indexer's
 // {"accounts":[…],"address_book":{…},"metadata":{…}}.
 func decodeAccountStates(body []byte) (*AccountStatesPage, error) {
@@ -398,7 +408,7 @@ func decodeAccountStates(body []byte) (*AccountStatesPage, error) {
 	if page.AddressBook, page.UnknownAddresses, err = decodeAddressBook(w.AddressBook); err != nil {
 		return nil, err
 	}
-	page.Metadata = decodeMetadata(w.Metadata)
+	addMetadata(page.AddressBook, w.Metadata)
 	return page, nil
 }
 
@@ -408,15 +418,15 @@ func decodeAccountState(raw json.RawMessage, out *AccountState) error {
 		return err
 	}
 	switch {
-	case w.Account.set:
-		out.Account = w.Account.a
-	case w.Address.set:
-		out.Account = w.Address.a
+	case w.Account.Set:
+		out.Account = Address(w.Account.A)
+	case w.Address.Set:
+		out.Account = Address(w.Address.A)
 	default:
 		return fmt.Errorf("account (address) is missing")
 	}
 	var err error
-	if out.Balance, err = w.Balance.optAmount("balance"); err != nil {
+	if out.Balance, err = w.Balance.OptAmount("balance"); err != nil {
 		return err
 	}
 	out.Hash = either(w.Hash, w.AccountStateHash)
@@ -427,26 +437,26 @@ func decodeAccountState(raw json.RawMessage, out *AccountState) error {
 		out.Status = AccountStatus(*w.Status)
 	}
 	lt := w.LastTransLT
-	if !lt.set {
+	if !lt.Set {
 		lt = w.LastTransactionLT
 	}
-	if lt.set {
-		if out.LastTransactionLT, err = lt.uint64("last_trans_lt"); err != nil {
+	if lt.Set {
+		if out.LastTransactionLT, err = lt.Uint64("last_trans_lt"); err != nil {
 			return err
 		}
 	}
 	out.LastTransactionHash = either(w.LastTransHash, w.LastTransactionHash)
-	out.FrozenHash, out.CodeHash, out.DataHash = w.FrozenHash.h, w.CodeHash.h, w.DataHash.h
+	out.FrozenHash, out.CodeHash, out.DataHash = Hash(w.FrozenHash.H), Hash(w.CodeHash.H), Hash(w.DataHash.H)
 	out.CodeBOC, out.DataBOC = w.CodeBOC, w.DataBOC
 	out.Raw = raw
 	return nil
 }
 
-// either returns the interface's member when it was sent, else the
+// either returns a paging server's member when it was sent, else the
 // indexer's.
-func either(iface, indexer hashField) Hash {
-	if iface.set {
-		return iface.h
+func either(iface, indexer wire.Hash) Hash {
+	if iface.Set {
+		return Hash(iface.H)
 	}
-	return indexer.h
+	return Hash(indexer.H)
 }

@@ -37,25 +37,24 @@ func TestAccountStatesSeveralAccountsHandBuilt(t *testing.T) {
 	for _, s := range page.States {
 		byAccount[s.Account] = s
 	}
-	w := byAccount[ton.MustParseAddress(hbWallet)]
+	w := byAccount[mustAddress(hbWallet)]
 	assert.Equal(t, ton.StatusActive, w.Status)
 	assert.Equal(t, "547800016", w.Balance.String())
 	assert.Equal(t, uint64(61949829000005), w.LastTransactionLT)
 	assert.Equal(t, "/rX/aCDi/w2Ug+fg1iyBfYRniftK5YDIeIZtlZ2r1cA=", w.CodeHash.String())
 	assert.Nil(t, w.CodeBOC)
-	o := byAccount[ton.MustParseAddress(hbOther)]
+	o := byAccount[mustAddress(hbOther)]
 	assert.Equal(t, ton.StatusNonexist, o.Status)
 	assert.Equal(t, "0", o.Balance.String())
 	assert.True(t, o.CodeHash.IsZero())
-	_, ok := byAccount[ton.MustParseAddress(hbUnknown)]
+	_, ok := byAccount[mustAddress(hbUnknown)]
 	assert.False(t, ok)
 
-	assert.Equal(t, ton.AddressBook{
-		ton.MustParseAddress(hbWallet): {UserFriendly: "UQAcIgGCPm2uVfrdCMrSeEXHcmfEYtgbBiD-Zk3uKLuONNKi", Interfaces: []string{"wallet_v5r1"}},
-		ton.MustParseAddress(hbOther):  {UserFriendly: "UQBS114FhHMAASOdTNjHPWUbIG6sZ9tVFTW2ttUF5tQcd7T0"}, // interfaces null
+	// The body's metadata is {}: no entry has TokenInfo.
+	assert.Equal(t, map[ton.Address]ton.AddressBookEntry{
+		mustAddress(hbWallet): {UserFriendly: "UQAcIgGCPm2uVfrdCMrSeEXHcmfEYtgbBiD-Zk3uKLuONNKi", Interfaces: []string{"wallet_v5r1"}},
+		mustAddress(hbOther):  {UserFriendly: "UQBS114FhHMAASOdTNjHPWUbIG6sZ9tVFTW2ttUF5tQcd7T0"}, // interfaces null
 	}, page.AddressBook)
-	assert.NotNil(t, page.Metadata)
-	assert.Empty(t, page.Metadata)
 	// The members the SDK does not type stay in Raw.
 	var raw map[string]json.RawMessage
 	require.NoError(t, json.Unmarshal(w.Raw, &raw))
@@ -88,7 +87,7 @@ func TestAccountStatesCodeHash(t *testing.T) {
 	page, err := c.AccountStates(context.Background(), ton.AccountStatesQuery{Accounts: []string{hbOther, hbWallet}, CodeHash: wallet})
 	require.NoError(t, err)
 	require.Len(t, page.States, 1)
-	assert.Equal(t, ton.MustParseAddress(hbWallet), page.States[0].Account)
+	assert.Equal(t, mustAddress(hbWallet), page.States[0].Account)
 
 	c = gockClient(t)
 	mockGET(t, pathStates, q, 200, string(testdata(t, "v3_accountStates_two_accounts_HANDBUILT.json")))
@@ -117,9 +116,8 @@ func TestAccountStates422(t *testing.T) {
 		_, err = c.AccountStates(context.Background(), tc.q)
 		assert.Equal(t, int32(1), n.Load(), tc.file)
 		assert.ErrorIs(t, err, nodeaccess.ErrInvalidInput, tc.file)
-		var re *nodeaccess.RPCError
-		require.ErrorAs(t, err, &re)
-		assert.Equal(t, tc.msg, re.Message)
+		_, msg := serverMessage(t, err)
+		assert.Equal(t, tc.msg, msg)
 		assert.Equal(t, "ton: accountStates: invalid input, refused by the server: HTTP 422 Unprocessable Entity: "+tc.msg, err.Error())
 		testkit.AssertErrNoKey(t, testKey, err)
 	}
@@ -129,7 +127,7 @@ func TestAccountStates422(t *testing.T) {
 	c, err := ton.New(srv.URL, testKey, nodeaccess.WithBackoff(time.Millisecond, time.Millisecond))
 	require.NoError(t, err)
 	_, err = c.AccountStates(context.Background(), ton.AccountStatesQuery{Accounts: []string{hbWallet}})
-	assert.Equal(t, int32(nodeaccess.DefaultMaxAttempts), n.Load(), "retried")
+	assert.Equal(t, int32(3), n.Load(), "retried")
 	assert.NotErrorIs(t, err, nodeaccess.ErrInvalidInput)
 	var he *nodeaccess.HTTPError
 	require.ErrorAs(t, err, &he)
@@ -172,9 +170,12 @@ func TestAccountStatesMetadataHandBuilt(t *testing.T) {
 	page, err := c.AccountStates(context.Background(), ton.AccountStatesQuery{Accounts: []string{jw, nft}})
 	require.NoError(t, err)
 	require.Len(t, page.States, 2)
-	require.Len(t, page.Metadata, 3)
+	book := page.AddressBook
+	require.Len(t, book, 3, "the two accounts of the address book, and the master the metadata adds")
+	assert.Empty(t, book[mustAddress(master)].UserFriendly, "the master is in the metadata alone")
 
-	w := page.Metadata[ton.MustParseAddress(jw)]
+	w := book[mustAddress(jw)]
+	assert.NotEmpty(t, w.UserFriendly, "address book and metadata in one entry")
 	assert.True(t, w.IsIndexed)
 	require.Len(t, w.TokenInfo, 1)
 	ti := w.TokenInfo[0]
@@ -191,7 +192,7 @@ func TestAccountStatesMetadataHandBuilt(t *testing.T) {
 	assert.Equal(t, hbWallet, extra.Extra.Owner)
 	assert.Equal(t, "1500000", extra.Extra.Balance)
 
-	m := page.Metadata[ton.MustParseAddress(master)]
+	m := book[mustAddress(master)]
 	assert.True(t, m.IsIndexed)
 	require.Len(t, m.TokenInfo, 1)
 	f := false
@@ -201,7 +202,7 @@ func TestAccountStatesMetadataHandBuilt(t *testing.T) {
 	assert.Equal(t, ton.TokenInfo{Type: "jetton_masters", Name: "Tether USD", Symbol: "USD₮", Description: "Tether Token for Tether USD",
 		Image: "https://tether.to/images/logoCircle.png", Valid: &tru, IsScam: &f, IsNSFW: &f}, mi)
 
-	n := page.Metadata[ton.MustParseAddress(nft)]
+	n := book[mustAddress(nft)]
 	assert.False(t, n.IsIndexed)
 	require.Len(t, n.TokenInfo, 1)
 	assert.Equal(t, "nft_items", n.TokenInfo[0].Type)
@@ -214,23 +215,23 @@ func TestAccountStatesMetadataHandBuilt(t *testing.T) {
 func TestAccountStatesMetadataOdd(t *testing.T) {
 	for _, tc := range []struct {
 		name, metadata string
-		want           map[ton.Address]ton.AddressMetadata
+		want           map[ton.Address]ton.AddressBookEntry
 	}{
-		{"absent", ``, map[ton.Address]ton.AddressMetadata{}},
-		{"null", `,"metadata":null`, map[ton.Address]ton.AddressMetadata{}},
-		{"an array", `,"metadata":[]`, map[ton.Address]ton.AddressMetadata{}},
-		{"a key that is not an address", `,"metadata":{"addr_none":{"is_indexed":true}}`, map[ton.Address]ton.AddressMetadata{}},
-		{"an entry that is not an object", `,"metadata":{"` + hbWallet + `":7}`, map[ton.Address]ton.AddressMetadata{}},
+		{"absent", ``, map[ton.Address]ton.AddressBookEntry{}},
+		{"null", `,"metadata":null`, map[ton.Address]ton.AddressBookEntry{}},
+		{"an array", `,"metadata":[]`, map[ton.Address]ton.AddressBookEntry{}},
+		{"a key that is not an address", `,"metadata":{"addr_none":{"is_indexed":true}}`, map[ton.Address]ton.AddressBookEntry{}},
+		{"an entry that is not an object", `,"metadata":{"` + hbWallet + `":7}`, map[ton.Address]ton.AddressBookEntry{}},
 		{"mistyped members", `,"metadata":{"` + hbWallet + `":{"is_indexed":"yes","token_info":{"type":"x"}}}`,
-			map[ton.Address]ton.AddressMetadata{ton.MustParseAddress(hbWallet): {}}},
+			map[ton.Address]ton.AddressBookEntry{mustAddress(hbWallet): {TokenInfo: []ton.TokenInfo{}}}},
 		{"mistyped token info members", `,"metadata":{"` + hbWallet + `":{"is_indexed":true,"token_info":[5,{"type":7,"name":"N","is_scam":"no","is_nsfw":null,"valid":false}]}}`,
-			map[ton.Address]ton.AddressMetadata{ton.MustParseAddress(hbWallet): {IsIndexed: true, TokenInfo: []ton.TokenInfo{
+			map[ton.Address]ton.AddressBookEntry{mustAddress(hbWallet): {IsIndexed: true, TokenInfo: []ton.TokenInfo{
 				{Name: "N", Valid: new(bool), Raw: json.RawMessage(`{"type":7,"name":"N","is_scam":"no","is_nsfw":null,"valid":false}`)}}}}},
 	} {
 		c := gockClient(t)
 		mockGET(t, pathStates, "include_boc=false", 200, `{"accounts":[],"address_book":{}`+tc.metadata+`}`)
 		page, err := c.AccountStates(context.Background(), ton.AccountStatesQuery{})
 		require.NoError(t, err, tc.name)
-		assert.Equal(t, tc.want, page.Metadata, tc.name)
+		assert.Equal(t, tc.want, page.AddressBook, tc.name)
 	}
 }

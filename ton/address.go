@@ -2,13 +2,11 @@ package ton
 
 import (
 	"encoding/base64"
-	"encoding/binary"
 	"encoding/hex"
-	"fmt"
 	"strconv"
 	"strings"
 
-	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/ton/internal/wire"
 )
 
 // Address is a TON account: its workchain and its 32-byte account id. It is
@@ -41,15 +39,6 @@ type FriendlyAddress struct {
 	Testnet bool
 }
 
-// The tag byte of a user-friendly address.
-const (
-	tagBounceable    = 0x11
-	tagNonBounceable = 0x51
-	tagTestnet       = 0x80
-	friendlyLen      = 48 // characters
-	friendlyBytes    = 36 // tag, workchain, 32-byte id, CRC16
-)
-
 // ParseAddress reads an address in any of the forms servers and wallets use:
 // raw "workchain:64 hex digits" (either case; the workchain a decimal in
 // -128..127 written canonically: "0", "-1", "123", never "00", "+1" or "-0") or
@@ -58,66 +47,8 @@ const (
 // form are checked and dropped; ParseFriendlyAddress keeps them. Errors are
 // *nodeaccess.InputError values naming what is wrong.
 func ParseAddress(s string) (Address, error) {
-	if strings.IndexByte(s, ':') >= 0 {
-		return parseRaw(s)
-	}
-	f, err := ParseFriendlyAddress(s)
-	if err != nil {
-		return Address{}, err
-	}
-	return f.Address, nil
-}
-
-// MustParseAddress is ParseAddress for constants in programs and tests; it
-// panics on a bad address.
-func MustParseAddress(s string) Address {
-	a, err := ParseAddress(s)
-	if err != nil {
-		panic(err)
-	}
-	return a
-}
-
-func addrErr(s, why string) error {
-	return &nodeaccess.InputError{Arg: "address", Reason: quoteValue(s, 100) + ": " + why}
-}
-
-// canonicalInt reports whether s is an integer as strconv.Itoa writes it:
-// "0", or digits without leading zeros after an optional '-' ("-0" is not).
-func canonicalInt(s string) bool {
-	d := strings.TrimPrefix(s, "-")
-	if d == "" || d[0] == '0' && (len(d) > 1 || len(s) > 1) {
-		return false
-	}
-	for i := 0; i < len(d); i++ {
-		if d[i] < '0' || d[i] > '9' {
-			return false
-		}
-	}
-	return true
-}
-
-func parseRaw(s string) (Address, error) {
-	wc, id, _ := strings.Cut(s, ":")
-	if wc == "" {
-		return Address{}, addrErr(s, "raw form needs a workchain number before ':'")
-	}
-	w, err := strconv.ParseInt(wc, 10, 32)
-	if err != nil || !canonicalInt(wc) {
-		return Address{}, addrErr(s, "workchain is not a number in canonical decimal form (like 0 or -1: no '+', no leading zeros, no -0)")
-	}
-	if w < -128 || w > 127 {
-		return Address{}, addrErr(s, fmt.Sprintf("workchain %d is outside -128..127", w))
-	}
-	if len(id) != 64 {
-		return Address{}, addrErr(s, fmt.Sprintf("account id has %d hex digits, want 64", len(id)))
-	}
-	var a Address
-	if _, err := hex.Decode(a.ID[:], []byte(id)); err != nil {
-		return Address{}, addrErr(s, "account id is not hex")
-	}
-	a.Workchain = int8(w)
-	return a, nil
+	a, err := wire.ParseAddress(s)
+	return Address(a), err
 }
 
 // ParseFriendlyAddress reads the 48-character user-friendly form (base64url,
@@ -125,45 +56,18 @@ func parseRaw(s string) (Address, error) {
 // and tag, and keeps its flags. It does not read the raw form, which has no
 // flags.
 func ParseFriendlyAddress(s string) (FriendlyAddress, error) {
-	if len(s) != friendlyLen {
-		return FriendlyAddress{}, addrErr(s, fmt.Sprintf("user-friendly form has %d characters, want 48 (or use the raw form workchain:hex)", len(s)))
-	}
-	enc := base64.URLEncoding
-	if strings.ContainsAny(s, "+/") {
-		if strings.ContainsAny(s, "-_") {
-			return FriendlyAddress{}, addrErr(s, "mixes the base64url and standard base64 alphabets")
-		}
-		enc = base64.StdEncoding
-	}
-	var b [friendlyBytes]byte
-	n, err := enc.Strict().Decode(b[:], []byte(s))
-	if err != nil || n != friendlyBytes {
-		return FriendlyAddress{}, addrErr(s, "not base64")
-	}
-	if got, want := binary.BigEndian.Uint16(b[34:]), crc16(b[:34]); got != want {
-		return FriendlyAddress{}, addrErr(s, fmt.Sprintf("checksum mismatch (address says %04x, content gives %04x)", got, want))
-	}
-	var f FriendlyAddress
-	switch b[0] &^ tagTestnet {
-	case tagBounceable:
-		f.Bounceable = true
-	case tagNonBounceable:
-	default:
-		return FriendlyAddress{}, addrErr(s, fmt.Sprintf("unknown tag byte 0x%02x", b[0]))
-	}
-	f.Testnet = b[0]&tagTestnet != 0
-	f.Address.Workchain = int8(b[1])
-	copy(f.Address.ID[:], b[2:34])
-	return f, nil
+	f, err := wire.ParseFriendly(s)
+	return FriendlyAddress{Address: Address(f.Address), Bounceable: f.Bounceable, Testnet: f.Testnet}, err
 }
 
 // Raw returns the raw form with the account id in lower-case hex:
-// "0:5b6a…75", "-1:3333…33".
+// "0:5b6a…75", "-1:3333…33". (The v3 indexer writes the id in upper case:
+// strings.ToUpper(a.Raw()) gives that spelling.)
 func (a Address) Raw() string { return a.raw(hex.EncodeToString) }
 
-// RawUpper returns the raw form with the account id in upper-case hex, as
+// rawUpper returns the raw form with the account id in upper-case hex, as
 // the v3 indexer writes it: "0:5B6A…75".
-func (a Address) RawUpper() string {
+func (a Address) rawUpper() string {
 	return a.raw(func(b []byte) string { return strings.ToUpper(hex.EncodeToString(b)) })
 }
 
@@ -193,32 +97,22 @@ func (a *Address) UnmarshalText(text []byte) error {
 	return nil
 }
 
-func (f FriendlyAddress) bytes() [friendlyBytes]byte {
-	var b [friendlyBytes]byte
-	b[0] = tagNonBounceable
-	if f.Bounceable {
-		b[0] = tagBounceable
-	}
-	if f.Testnet {
-		b[0] |= tagTestnet
-	}
-	b[1] = byte(f.Address.Workchain)
-	copy(b[2:34], f.Address.ID[:])
-	binary.BigEndian.PutUint16(b[34:], crc16(b[:34]))
-	return b
+func (f FriendlyAddress) bytes() []byte {
+	b := wire.Friendly{Address: wire.Address(f.Address), Bounceable: f.Bounceable, Testnet: f.Testnet}.Bytes()
+	return b[:]
 }
 
 // String returns the user-friendly form in base64url ("EQBb…", "UQBb…").
 func (f FriendlyAddress) String() string {
 	b := f.bytes()
-	return base64.URLEncoding.EncodeToString(b[:])
+	return base64.URLEncoding.EncodeToString(b)
 }
 
 // StdBase64 returns the user-friendly form in standard base64 (with '+' and
 // '/' where base64url has '-' and '_'), as some servers and wallets write it.
 func (f FriendlyAddress) StdBase64() string {
 	b := f.bytes()
-	return base64.StdEncoding.EncodeToString(b[:])
+	return base64.StdEncoding.EncodeToString(b)
 }
 
 // MarshalText returns the base64url user-friendly form.
@@ -232,29 +126,4 @@ func (f *FriendlyAddress) UnmarshalText(text []byte) error {
 	}
 	*f = v
 	return nil
-}
-
-// crcTable is the CRC16-XMODEM table (polynomial 0x1021, initial value 0,
-// no reflection), the checksum of user-friendly addresses.
-var crcTable = func() (t [256]uint16) {
-	for i := range t {
-		c := uint16(i) << 8
-		for range 8 {
-			if c&0x8000 != 0 {
-				c = c<<1 ^ 0x1021
-			} else {
-				c <<= 1
-			}
-		}
-		t[i] = c
-	}
-	return t
-}()
-
-func crc16(b []byte) uint16 {
-	var c uint16
-	for _, x := range b {
-		c = c<<8 ^ crcTable[byte(c>>8)^x]
-	}
-	return c
 }

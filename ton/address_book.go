@@ -6,20 +6,20 @@ import (
 	"fmt"
 )
 
-// AddressBook maps the accounts a v3 response mentions to the forms users
-// see: the user-friendly address (with the flags the server chose for the
-// account's kind) and its DNS domain. Keys are accounts (Address), so a
-// lookup works whatever form the caller's address was parsed from.
-type AddressBook map[Address]AddressBookEntry
-
-// AddressBookEntry is one account of an address book. Each member is read
+// AddressBookEntry is what a v3 response says of one account it mentions:
+// the forms users see, from its address_book (the user-friendly address,
+// with the flags the server chose for the account's kind, and its DNS
+// domain), and, in accountStates, the indexer's metadata of the tokens at
+// the account. The pages key entries by Address, so a lookup works
+// whatever form the caller's address was parsed from. Each member is read
 // on its own: a member of another type than the indexer writes is left
 // unset, never an error for the page.
 type AddressBookEntry struct {
 	// UserFriendly is the user-friendly form exactly as the server sent it
 	// (bounceable for contracts, non-bounceable for wallets, by the server's
-	// choice); "" when the server sent none. The indexer writes "addr_none"
-	// for a key that is not a standard address: Friendly refuses it.
+	// choice); "" when the server sent none. ParseFriendlyAddress reads it,
+	// flags and all. The indexer writes "addr_none" for a key that is not a
+	// standard address, which ParseFriendlyAddress refuses.
 	UserFriendly string
 	// Domain is the account's DNS domain ("alice.ton"); "" when it has none
 	// (the server sends null).
@@ -29,11 +29,15 @@ type AddressBookEntry struct {
 	// indexer's null: an account whose code matched none), empty when
 	// sent as [] (an account it does not know, or one without get-methods).
 	Interfaces []string
-}
-
-// Friendly parses UserFriendly, keeping its flags.
-func (e AddressBookEntry) Friendly() (FriendlyAddress, error) {
-	return ParseFriendlyAddress(e.UserFriendly)
+	// IsIndexed reports whether the indexer has fetched the metadata of the
+	// token at the account (the metadata's is_indexed); while it has not,
+	// TokenInfo holds the token's type alone.
+	IsIndexed bool
+	// TokenInfo are the entries of the token's metadata (token_info; one
+	// for most accounts); nil when the response has no metadata for the
+	// account (pendingTransactions, servers without metadata), empty when
+	// its metadata lists none.
+	TokenInfo []TokenInfo
 }
 
 // decodeAddressBook decodes an address_book member: an object keyed by raw
@@ -44,33 +48,47 @@ func (e AddressBookEntry) Friendly() (FriendlyAddress, error) {
 // same account (such as "0:ab…" and "0:AB…", or a raw and a user-friendly
 // form), the entry kept does not depend on map order: the one under the
 // raw form in lower case (Address.Raw) wins, then the one under the upper
-// case raw form the indexer writes (Address.RawUpper), then the one under
+// case raw form the indexer writes (the upper case spelling), then the one under
 // the lexically smallest key.
-func decodeAddressBook(raw json.RawMessage) (book AddressBook, unknown map[string]AddressBookEntry, err error) {
-	book = AddressBook{}
+func decodeAddressBook(raw json.RawMessage) (book map[Address]AddressBookEntry, unknown map[string]AddressBookEntry, err error) {
 	if t := bytes.TrimSpace(raw); len(t) == 0 || string(t) == "null" {
-		return book, nil, nil
+		return map[Address]AddressBookEntry{}, nil, nil
 	}
 	var w map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &w); err != nil {
 		return nil, nil, fmt.Errorf("address_book: %v", err)
 	}
-	from := make(map[Address]string, len(w)) // the key each entry came from
+	book = make(map[Address]AddressBookEntry, len(w))
+	var settled map[Address]bool // accounts several keys spell, their entry chosen
 	for k, v := range w {
-		e := decodeBookEntry(v)
 		a, err := ParseAddress(k)
 		if err != nil {
 			if unknown == nil {
 				unknown = map[string]AddressBookEntry{}
 			}
-			unknown[k] = e
+			unknown[k] = decodeBookEntry(v)
 			continue
 		}
-		if prev, dup := from[a]; dup && !preferKey(a, k, prev) {
+		if _, dup := book[a]; !dup {
+			book[a] = decodeBookEntry(v)
 			continue
 		}
-		from[a] = k
-		book[a] = e
+		if settled[a] {
+			continue
+		}
+		// Rare: several keys spell a. The best of all of them wins, so
+		// that the entry kept does not depend on map order.
+		best := k
+		for k2 := range w {
+			if a2, err := ParseAddress(k2); err == nil && a2 == a && preferKey(a, k2, best) {
+				best = k2
+			}
+		}
+		book[a] = decodeBookEntry(w[best])
+		if settled == nil {
+			settled = map[Address]bool{}
+		}
+		settled[a] = true
 	}
 	return book, unknown, nil
 }
@@ -110,7 +128,7 @@ func keyRank(a Address, k string) int {
 	switch k {
 	case a.Raw():
 		return 0
-	case a.RawUpper():
+	case a.rawUpper():
 		return 1
 	}
 	return 2

@@ -24,9 +24,9 @@ func TestAddressBookUnknownKeyHandBuilt(t *testing.T) {
 	require.Len(t, page.Transactions, 1)
 	assert.Len(t, page.AddressBook, 2)
 	assert.Equal(t, map[string]ton.AddressBookEntry{"addr_extern": {UserFriendly: "addr_none", Interfaces: []string{}}}, page.UnknownAddresses)
-	_, err = page.UnknownAddresses["addr_extern"].Friendly()
+	_, err = ton.ParseFriendlyAddress(page.UnknownAddresses["addr_extern"].UserFriendly)
 	assert.Error(t, err)
-	e := page.AddressBook[ton.MustParseAddress(hbOther)]
+	e := page.AddressBook[mustAddress(hbOther)]
 	assert.NotNil(t, e.Interfaces, "[] is empty, not nil")
 	assert.Empty(t, e.Interfaces)
 }

@@ -7,26 +7,29 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/big"
+	"net/http"
 	"net/url"
 	"strconv"
 	"time"
+
+	"github.com/nodeaccess/nodeaccess/ton/internal/wire"
 
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/internal/transport"
 )
 
-// DefaultBlockCount is the number of transactions BlockTransactionsExt asks
-// for when BlockTransactionsQuery.Count is 0 (the interface's default).
-const DefaultBlockCount = 40
+// defaultBlockCount is the number of transactions BlockTransactionsExt asks
+// for when BlockTransactionsQuery.Count is 0 (toncenter's default).
+const defaultBlockCount = 40
 
-// MaxBlockCount is the largest BlockTransactionsQuery.Count the SDK sends:
+// maxBlockCount is the largest BlockTransactionsQuery.Count the SDK sends:
 // toncenter's C++ server answers a larger count with 422 "count should be
 // less or equal 10000". Whatever the count, a server may answer with fewer
 // transactions and Incomplete set: the lite server lists at most 256 a call
 // (the Python server passes its answer on as is; the C++ server asks in
 // chunks of 256 up to the count). The JSON-RPC form asks for at most 256
 // (see WithJSONRPC).
-const MaxBlockCount = 10000
+const maxBlockCount = 10000
 
 // maxRPCBlockCount caps count in the JSON-RPC form: one lite server call.
 // The C++ server runs a JSON-RPC call through its own REST handler with a
@@ -49,8 +52,8 @@ type BlockTransactionsQuery struct {
 	// page on. A server answering for a block with other hashes is an
 	// error matching nodeaccess.ErrInvalidResponse.
 	RootHash, FileHash Hash
-	// Count is the most transactions one call returns, 1 to MaxBlockCount;
-	// 0 asks for DefaultBlockCount. With WithJSONRPC at most 256 are asked
+	// Count is the most transactions one call returns, 1 to 10000;
+	// 0 asks for 40. With WithJSONRPC at most 256 are asked
 	// for (the answer is then Incomplete where the block has more).
 	Count int
 	// After continues a block the server answered as incomplete: the
@@ -95,8 +98,9 @@ func (b *BlockTransactions) Next() (cursor BlockCursor, ok bool) {
 	return BlockCursor{Account: last.Account, LT: last.LT}, true
 }
 
-// BlockTransaction is one transaction of a block: the interface's entry
-// (account, hash, lt, transaction) with the members real servers send typed
+// BlockTransaction is one transaction of a block, from an entry {account,
+// hash, lt, transaction} or from the transaction itself with account added
+// (as toncenter's v2 servers send it), with the members servers send typed
 // where they are stable.
 type BlockTransaction struct {
 	// Account is the account the transaction belongs to.
@@ -125,14 +129,18 @@ type BlockTransaction struct {
 	// OutMsgs are the messages the transaction sent, in order; nil when the
 	// server sent no out_msgs member.
 	OutMsgs []Message
-	// PrevTransaction is the account's previous transaction (v3
-	// prev_trans_lt and prev_trans_hash); zero (IsZero) when not sent, as
-	// in every v2 transaction (v2 names no previous transaction per
-	// transaction), or for an account's first transaction.
-	PrevTransaction TxID
+	// PrevTransactionLT is the logical time of the account's previous
+	// transaction (v3 prev_trans_lt); 0 when not sent, as in every v2
+	// transaction (v2 names no previous transaction per transaction), and
+	// for an account's first transaction.
+	PrevTransactionLT uint64
+	// PrevTransactionHash is the hash of the account's previous transaction
+	// (v3 prev_trans_hash); zero when not sent.
+	PrevTransactionHash Hash
 	// Transaction is the detailed transaction as the server sent it: the
-	// entry's "transaction" member in the interface's shape, else the whole
-	// entry (real v2 servers send the transaction itself, with account added).
+	// entry's "transaction" member when it has one, else the whole entry
+	// (toncenter's v2 servers send the transaction itself, with account
+	// added).
 	Transaction json.RawMessage
 }
 
@@ -143,8 +151,8 @@ func (q *BlockTransactionsQuery) check() error {
 		return &nodeaccess.InputError{Arg: "shard", Reason: "0 is not a shard id (the masterchain's is ton.MasterchainShard)"}
 	case q.Count < 0:
 		return &nodeaccess.InputError{Arg: "count", Reason: fmt.Sprintf("negative count %d", q.Count)}
-	case q.Count > MaxBlockCount:
-		return &nodeaccess.InputError{Arg: "count", Reason: fmt.Sprintf("count %d is over the server maximum %d", q.Count, MaxBlockCount)}
+	case q.Count > maxBlockCount:
+		return &nodeaccess.InputError{Arg: "count", Reason: fmt.Sprintf("count %d is over the server maximum %d", q.Count, maxBlockCount)}
 	case q.Block.Seqno == 0:
 		return &nodeaccess.InputError{Arg: "seqno", Reason: "0 is the zero state, not a block with transactions (the servers refuse it)"}
 	case q.RootHash.IsZero() != q.FileHash.IsZero():
@@ -155,7 +163,7 @@ func (q *BlockTransactionsQuery) check() error {
 
 func (q *BlockTransactionsQuery) count() int {
 	if q.Count == 0 {
-		return DefaultBlockCount
+		return defaultBlockCount
 	}
 	return q.Count
 }
@@ -239,37 +247,33 @@ func (c *Client) sendBlockQuery(ctx context.Context, op string, rest transport.T
 			v.Set("after_lt", strconv.FormatUint(q.After.LT, 10))
 			v.Set("after_hash", base64.StdEncoding.EncodeToString(q.After.Account.ID[:]))
 		}
-		return c.get(ctx, op, rest, v)
+		return c.send(ctx, &transport.Request{Op: op, Method: http.MethodGet, Target: rest, Query: v})
 	}
-	b := make([]byte, 0, 256)
-	b = append(b, `{"jsonrpc":"2.0","id":`...)
-	b = strconv.AppendUint(b, c.ids.Add(1), 10)
-	b = append(b, `,"method":"`...)
-	b = append(b, op...)
-	b = append(b, `","params":{"workchain":`...)
-	b = strconv.AppendInt(b, int64(q.Block.Workchain), 10)
-	b = append(b, `,"shard":"`...)
-	b = strconv.AppendInt(b, int64(q.Block.Shard), 10)
-	b = append(b, `","seqno":`...)
-	b = strconv.AppendUint(b, uint64(q.Block.Seqno), 10)
-	b = append(b, `,"count":`...)
-	b = strconv.AppendInt(b, int64(min(q.count(), maxRPCBlockCount)), 10)
+	p := make([]byte, 0, 256)
+	p = append(p, `{"workchain":`...)
+	p = strconv.AppendInt(p, int64(q.Block.Workchain), 10)
+	p = append(p, `,"shard":"`...)
+	p = strconv.AppendInt(p, int64(q.Block.Shard), 10)
+	p = append(p, `","seqno":`...)
+	p = strconv.AppendUint(p, uint64(q.Block.Seqno), 10)
+	p = append(p, `,"count":`...)
+	p = strconv.AppendInt(p, int64(min(q.count(), maxRPCBlockCount)), 10)
 	if !q.RootHash.IsZero() {
-		b = append(b, `,"root_hash":"`...)
-		b = base64.StdEncoding.AppendEncode(b, q.RootHash[:])
-		b = append(b, `","file_hash":"`...)
-		b = base64.StdEncoding.AppendEncode(b, q.FileHash[:])
-		b = append(b, '"')
+		p = append(p, `,"root_hash":"`...)
+		p = base64.StdEncoding.AppendEncode(p, q.RootHash[:])
+		p = append(p, `","file_hash":"`...)
+		p = base64.StdEncoding.AppendEncode(p, q.FileHash[:])
+		p = append(p, '"')
 	}
 	if q.After != nil {
-		b = append(b, `,"after_lt":`...)
-		b = strconv.AppendUint(b, q.After.LT, 10)
-		b = append(b, `,"after_hash":"`...)
-		b = base64.StdEncoding.AppendEncode(b, q.After.Account.ID[:])
-		b = append(b, '"')
+		p = append(p, `,"after_lt":`...)
+		p = strconv.AppendUint(p, q.After.LT, 10)
+		p = append(p, `,"after_hash":"`...)
+		p = base64.StdEncoding.AppendEncode(p, q.After.Account.ID[:])
+		p = append(p, '"')
 	}
-	b = append(b, "}}"...)
-	return c.post(ctx, op, c.blockRPC, b)
+	p = append(p, '}')
+	return c.send(ctx, &transport.Request{Op: op, Method: http.MethodPost, Target: c.rpc, Body: c.rpcRequest(op, p)})
 }
 
 // v2Result returns the result of a v2 body: the "result" member of
@@ -294,37 +298,37 @@ func v2Result(body []byte) ([]byte, error) {
 }
 
 type wireBlockID struct {
-	Workchain num       `json:"workchain"`
-	Shard     num       `json:"shard"`
-	Seqno     num       `json:"seqno"`
-	RootHash  hashField `json:"root_hash"`
-	FileHash  hashField `json:"file_hash"`
+	Workchain wire.Num  `json:"workchain"`
+	Shard     wire.Num  `json:"shard"`
+	Seqno     wire.Num  `json:"seqno"`
+	RootHash  wire.Hash `json:"root_hash"`
+	FileHash  wire.Hash `json:"file_hash"`
 }
 
 type wireTxID struct {
-	LT   num       `json:"lt"`
-	Hash hashField `json:"hash"`
+	LT   wire.Num  `json:"lt"`
+	Hash wire.Hash `json:"hash"`
 }
 
 type wireBlockTx struct {
-	Account addrField `json:"account"`
+	Account wire.Addr `json:"account"`
 	Address *struct {
-		AccountAddress addrField `json:"account_address"`
+		AccountAddress wire.Addr `json:"account_address"`
 	} `json:"address"`
-	Hash          hashField         `json:"hash"`
-	LT            num               `json:"lt"`
+	Hash          wire.Hash         `json:"hash"`
+	LT            wire.Num          `json:"lt"`
 	TransactionID *wireTxID         `json:"transaction_id"`
 	Transaction   json.RawMessage   `json:"transaction"`
-	Utime         num               `json:"utime"`
-	Data          bocField          `json:"data"`
-	Fee           num               `json:"fee"`
-	StorageFee    num               `json:"storage_fee"`
-	OtherFee      num               `json:"other_fee"`
-	TotalFees     num               `json:"total_fees"`
+	Utime         wire.Num          `json:"utime"`
+	Data          wire.BOC          `json:"data"`
+	Fee           wire.Num          `json:"fee"`
+	StorageFee    wire.Num          `json:"storage_fee"`
+	OtherFee      wire.Num          `json:"other_fee"`
+	TotalFees     wire.Num          `json:"total_fees"`
 	InMsg         json.RawMessage   `json:"in_msg"`
 	OutMsgs       []json.RawMessage `json:"out_msgs"`
-	PrevTransLT   num               `json:"prev_trans_lt"`
-	PrevTransHash hashField         `json:"prev_trans_hash"`
+	PrevTransLT   wire.Num          `json:"prev_trans_lt"`
+	PrevTransHash wire.Hash         `json:"prev_trans_hash"`
 }
 
 // decodeBlockTransactions decodes a getBlockTransactionsExt body, wrapped
@@ -336,7 +340,7 @@ func decodeBlockTransactions(body []byte) (*BlockTransactions, error) {
 	}
 	var w struct {
 		ID           *wireBlockID      `json:"id"`
-		ReqCount     num               `json:"req_count"`
+		ReqCount     wire.Num          `json:"req_count"`
 		Incomplete   *bool             `json:"incomplete"`
 		Transactions []json.RawMessage `json:"transactions"`
 	}
@@ -350,8 +354,8 @@ func decodeBlockTransactions(body []byte) (*BlockTransactions, error) {
 	if out.Block, err = w.ID.decode(); err != nil {
 		return nil, fmt.Errorf("block id: %v", err)
 	}
-	if w.ReqCount.set {
-		n, err := w.ReqCount.int32("req_count")
+	if w.ReqCount.Set {
+		n, err := w.ReqCount.Int32("req_count")
 		if err != nil {
 			return nil, err
 		}
@@ -368,26 +372,26 @@ func decodeBlockTransactions(body []byte) (*BlockTransactions, error) {
 
 func (w *wireBlockID) decode() (BlockID, error) {
 	var id BlockID
-	if !w.Workchain.set || !w.Shard.set || !w.Seqno.set {
+	if !w.Workchain.Set || !w.Shard.Set || !w.Seqno.Set {
 		return id, fmt.Errorf("workchain, shard or seqno is missing")
 	}
 	var err error
-	if id.Workchain, err = w.Workchain.int32("workchain"); err != nil {
+	if id.Workchain, err = w.Workchain.Int32("workchain"); err != nil {
 		return id, err
 	}
-	shard, err := w.Shard.int64("shard")
+	shard, err := w.Shard.Int64("shard")
 	if err != nil {
 		return id, err
 	}
 	id.Shard = ShardID(shard)
-	if id.Seqno, err = w.Seqno.uint32("seqno"); err != nil {
+	if id.Seqno, err = w.Seqno.Uint32("seqno"); err != nil {
 		return id, err
 	}
-	id.RootHash, id.FileHash = w.RootHash.h, w.FileHash.h
+	id.RootHash, id.FileHash = Hash(w.RootHash.H), Hash(w.FileHash.H)
 	return id, nil
 }
 
-// decodeBlockTx decodes one entry: the interface's {account, hash, lt,
+// decodeBlockTx decodes one entry: {account, hash, lt,
 // transaction} or the real servers' transaction with account added, whose
 // hash and lt are in transaction_id.
 func decodeBlockTx(raw json.RawMessage, out *BlockTransaction) error {
@@ -404,14 +408,14 @@ func decodeBlockTx(raw json.RawMessage, out *BlockTransaction) error {
 		typed, out.Transaction = &inner, w.Transaction
 	}
 	switch {
-	case w.Account.set:
-		out.Account = w.Account.a
-	case w.Address != nil && w.Address.AccountAddress.set:
-		out.Account = w.Address.AccountAddress.a
-	case inner.Account.set:
-		out.Account = inner.Account.a
-	case inner.Address != nil && inner.Address.AccountAddress.set:
-		out.Account = inner.Address.AccountAddress.a
+	case w.Account.Set:
+		out.Account = Address(w.Account.A)
+	case w.Address != nil && w.Address.AccountAddress.Set:
+		out.Account = Address(w.Address.AccountAddress.A)
+	case inner.Account.Set:
+		out.Account = Address(inner.Account.A)
+	case inner.Address != nil && inner.Address.AccountAddress.Set:
+		out.Account = Address(inner.Address.AccountAddress.A)
 	default:
 		return fmt.Errorf("account is missing")
 	}
@@ -420,41 +424,41 @@ func decodeBlockTx(raw json.RawMessage, out *BlockTransaction) error {
 		if id == nil {
 			continue
 		}
-		if !hash.set {
+		if !hash.Set {
 			hash = id.Hash
 		}
-		if !lt.set {
+		if !lt.Set {
 			lt = id.LT
 		}
 	}
-	if !hash.set || !lt.set {
+	if !hash.Set || !lt.Set {
 		return fmt.Errorf("hash or lt is missing")
 	}
-	out.Hash = hash.h
+	out.Hash = Hash(hash.H)
 	var err error
-	if out.LT, err = lt.uint64("lt"); err != nil {
+	if out.LT, err = lt.Uint64("lt"); err != nil {
 		return err
 	}
-	if out.Time, err = unixTime(typed.Utime, "utime"); err != nil {
+	if out.Time, err = wire.UnixTime(typed.Utime, "utime"); err != nil {
 		return err
 	}
 	fee, feeName := typed.Fee, "fee"
-	if !fee.set {
+	if !fee.Set {
 		fee, feeName = typed.TotalFees, "total_fees"
 	}
-	if out.Fee, err = fee.optAmount(feeName); err != nil {
+	if out.Fee, err = fee.OptAmount(feeName); err != nil {
 		return err
 	}
-	if out.StorageFee, err = typed.StorageFee.optAmount("storage_fee"); err != nil {
+	if out.StorageFee, err = typed.StorageFee.OptAmount("storage_fee"); err != nil {
 		return err
 	}
-	if out.OtherFee, err = typed.OtherFee.optAmount("other_fee"); err != nil {
+	if out.OtherFee, err = typed.OtherFee.OptAmount("other_fee"); err != nil {
 		return err
 	}
 	out.Data = typed.Data
 	if out.InMsg, out.OutMsgs, err = decodeMessages(typed.InMsg, typed.OutMsgs); err != nil {
 		return err
 	}
-	out.PrevTransaction, err = decodePrevTx(typed.PrevTransLT, typed.PrevTransHash)
+	out.PrevTransactionLT, out.PrevTransactionHash, err = decodePrevTx(typed.PrevTransLT, typed.PrevTransHash)
 	return err
 }

@@ -139,7 +139,7 @@ func checkFixtureBlock(t *testing.T, got *ton.BlockTransactions) {
 		{"-1:" + strings.Repeat("55", 32), "AKRX7V8G5q2Jr9gxsZkkWu8xsnORTIB08SWuMt59Src=", 48756940000003},
 	}
 	for i, w := range want {
-		assert.Equal(t, ton.MustParseAddress(w.account), got.Transactions[i].Account)
+		assert.Equal(t, mustAddress(w.account), got.Transactions[i].Account)
 		assert.Equal(t, w.hash, got.Transactions[i].Hash.String())
 		assert.Equal(t, w.lt, got.Transactions[i].LT)
 	}
@@ -216,7 +216,7 @@ func TestBlockTransactionsMinimalEntries(t *testing.T) {
 	mockGET(t, pathBlock, "count=2&seqno=12&shard=-2305843009213693952&workchain=0", 200, body)
 	got, err := c.BlockTransactionsExt(context.Background(), ton.BlockTransactionsQuery{Block: ton.BlockRef{Shard: -2305843009213693952, Seqno: 12}, Count: 2})
 	require.NoError(t, err)
-	acct := ton.MustParseAddress("0:5b6a643cf4e32ff0391c476456fed5bdb17ef10a55cbb7c2980c76d4aad07875")
+	acct := mustAddress("0:5b6a643cf4e32ff0391c476456fed5bdb17ef10a55cbb7c2980c76d4aad07875")
 	assert.Equal(t, ton.BlockID{BlockRef: ton.BlockRef{Workchain: 0, Shard: -2305843009213693952, Seqno: 12}}, got.Block)
 	assert.True(t, got.Incomplete)
 	assert.Equal(t, 0, got.RequestedCount)

@@ -11,7 +11,7 @@ import (
 )
 
 // AllBlockTransactions walks every transaction of q.Block from q.After on:
-// it asks for pages of q.Count (or DefaultBlockCount) transactions and, while
+// it asks for pages of q.Count (or 40) transactions and, while
 // the server says the block is incomplete, for the next page after the last
 // transaction (after_lt, after_hash), sending from the second page on the
 // block's root_hash and file_hash the first page named (unless q set them).
@@ -72,8 +72,8 @@ func (c *Client) AllBlockTransactions(ctx context.Context, q BlockTransactionsQu
 					return
 				}
 				if _, dup := seen[key{tx.Account, tx.LT}]; dup {
-					yield(BlockTransaction{}, c.t.Wrap(op, fmt.Errorf("%w: %w: getBlockTransactions lists account %s lt %d after %s, which an earlier page yielded",
-						nodeaccess.ErrInvalidResponse, ErrRepeatedPage, tx.Account, tx.LT, cursorText(q.After))))
+					yield(BlockTransaction{}, c.t.Wrap(op, fmt.Errorf("%w: getBlockTransactions lists account %s lt %d after %s, which an earlier page yielded",
+						ErrRepeatedPage, tx.Account, tx.LT, cursorText(q.After))))
 					return
 				}
 				if !yield(tx, c.atPosition(op, err, q, &tx)) {
@@ -86,14 +86,14 @@ func (c *Client) AllBlockTransactions(ctx context.Context, q BlockTransactionsQu
 			}
 			next, more := page.Next()
 			if page.Incomplete && !more {
-				yield(BlockTransaction{}, c.t.Wrap(op, fmt.Errorf("%w: %w: the block is incomplete but the page has no transactions to continue after",
-					nodeaccess.ErrInvalidResponse, ErrRepeatedPage)))
+				yield(BlockTransaction{}, c.t.Wrap(op, fmt.Errorf("%w: the block is incomplete but the page has no transactions to continue after",
+					ErrRepeatedPage)))
 				return
 			}
 			for i, tx := range page.Transactions {
 				if _, dup := seen[key{tx.Account, tx.LT}]; dup {
-					yield(BlockTransaction{}, c.t.Wrap(op, fmt.Errorf("%w: %w: transaction %d of the page after %s (account %s, lt %d) was already yielded (the server ignores after_lt/after_hash)",
-						nodeaccess.ErrInvalidResponse, ErrRepeatedPage, i, cursorText(q.After), tx.Account, tx.LT)))
+					yield(BlockTransaction{}, c.t.Wrap(op, fmt.Errorf("%w: transaction %d of the page after %s (account %s, lt %d) was already yielded (the server ignores after_lt/after_hash)",
+						ErrRepeatedPage, i, cursorText(q.After), tx.Account, tx.LT)))
 					return
 				}
 			}
@@ -135,8 +135,8 @@ func (c *Client) unreadableID(ctx context.Context, q BlockTransactionsQuery) (Bl
 	id := ids.Transactions[0]
 	if a := q.After; a != nil {
 		if d := bytes.Compare(id.Account.ID[:], a.Account.ID[:]); d < 0 || d == 0 && id.LT <= a.LT {
-			return BlockTransaction{}, c.t.Wrap(op, fmt.Errorf("%w: %w: asked for the transaction after %s, it lists account %s lt %d (the server ignores after_lt/after_hash)",
-				nodeaccess.ErrInvalidResponse, ErrRepeatedPage, cursorText(a), id.Account, id.LT))
+			return BlockTransaction{}, c.t.Wrap(op, fmt.Errorf("%w: asked for the transaction after %s, it lists account %s lt %d (the server ignores after_lt/after_hash)",
+				ErrRepeatedPage, cursorText(a), id.Account, id.LT))
 		}
 	}
 	return BlockTransaction{Account: id.Account, LT: id.LT, Hash: id.Hash}, nil

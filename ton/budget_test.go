@@ -15,8 +15,9 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestEveryOperationCostsOne: every TON operation costs 1 request unit
-// (interface, section 8), in Attempt.Units and in the budget.
+// TestEveryOperationCostsOne: every TON operation costs 1 request unit (the
+// default cost of a node-access request), in Attempt.Units and in the
+// budget.
 func TestEveryOperationCostsOne(t *testing.T) {
 	srv := tontest.NewT(t)
 	b, err := nodeaccess.NewBudget(1000, 100)

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"net/http"
-	"net/url"
 	"sync/atomic"
 
 	"github.com/nodeaccess/nodeaccess"
@@ -14,15 +12,15 @@ import (
 )
 
 // Client calls a TON node-access endpoint: API v2 (getBlockTransactionsExt,
-// in its REST or its JSON-RPC form) and API v3 (accountStates,
-// pendingTransactions). It is safe for concurrent use; make one per endpoint
-// and share it.
+// in its REST or its JSON-RPC form), API v3 (accountStates,
+// pendingTransactions), and any other endpoint of either with Call. It is
+// safe for concurrent use; make one per endpoint and share it.
 type Client struct {
 	t *transport.Client
 
 	blockREST transport.Target // GET  {base}/api/v2/{key}/getBlockTransactionsExt
 	idsREST   transport.Target // GET  {base}/api/v2/{key}/getBlockTransactions
-	blockRPC  transport.Target // POST {base}/api/v2/{key}/jsonRPC
+	rpc       transport.Target // POST {base}/api/v2/{key}/jsonRPC
 	states    transport.Target // GET  {base}/{key}/api/v3/accountStates
 	pending   transport.Target // GET  {base}/{key}/api/v3/pendingTransactions
 
@@ -44,17 +42,16 @@ func ownOption(o nodeaccess.TONOption) (config.Func, bool) {
 	return op.apply, ok
 }
 
-// WithJSONRPC makes BlockTransactionsExt (and AllBlockTransactions) use the
-// JSON-RPC form of API v2, POST {base}/api/v2/{key}/jsonRPC, instead of the
-// REST form GET {base}/api/v2/{key}/getBlockTransactionsExt. Both return the
-// same typed result.
+// WithJSONRPC makes the client's API v2 calls (BlockTransactionsExt,
+// AllBlockTransactions, and Call with a "v2/" path) use the JSON-RPC form of
+// API v2, POST {base}/api/v2/{key}/jsonRPC, instead of the REST form (GET
+// {base}/api/v2/{key}/getBlockTransactionsExt, say). Both return the same
+// result.
 //
 // In this form a call asks for at most 256 transactions, whatever
-// BlockTransactionsQuery.Count says: toncenter's C++ server runs a JSON-RPC
-// call through its own REST handler with a 10 s timeout (its Python server
-// gives a tonlib request 10 s too), and a large count, which it fetches
-// from the lite server 256 at a time, runs out of that time. 256 is one
-// lite-server call. A block with more transactions comes back Incomplete,
+// BlockTransactionsQuery.Count says: toncenter's servers run a JSON-RPC
+// call under a short timeout, which a large count, fetched from the lite
+// server 256 at a time, runs out of; 256 is one lite-server call. A block with more transactions comes back Incomplete,
 // and AllBlockTransactions goes on with the next page as in the REST form.
 func WithJSONRPC() nodeaccess.TONOption {
 	return option{apply: func(c *config.Config) error {
@@ -83,7 +80,7 @@ func New(baseURL, key string, opts ...nodeaccess.TONOption) (*Client, error) {
 	}{
 		{&c.blockREST, "api/v2/{key}/getBlockTransactionsExt"},
 		{&c.idsREST, "api/v2/{key}/getBlockTransactions"},
-		{&c.blockRPC, "api/v2/{key}/jsonRPC"},
+		{&c.rpc, "api/v2/{key}/jsonRPC"},
 		{&c.states, "{key}/api/v3/accountStates"},
 		{&c.pending, "{key}/api/v3/pendingTransactions"},
 	} {
@@ -159,20 +156,17 @@ func (c *Client) transientInBody(body []byte) error {
 	return transport.Retryable(&nodeaccess.RPCError{Code: code, Message: c.scrub(msg)})
 }
 
-// get sends a GET and returns the 2xx response; a non-2xx answer becomes
-// the transport's error, joined with the server's message when its body is
-// one of the TON error forms.
-func (c *Client) get(ctx context.Context, op string, target transport.Target, q url.Values) (transport.Response, error) {
-	resp, err := c.t.Do(ctx, &transport.Request{Op: op, Method: http.MethodGet, Target: target, Query: q, RetryIf: retry5xx, Check: c.transientInBody})
-	if err != nil {
-		return resp, c.withServerMessage(err)
+// send sends r with the retries every TON call has (r.RetryIf, retry5xx
+// when unset, and transientInBody) and returns the 2xx response; a non-2xx
+// answer is the transport's *nodeaccess.HTTPError, with the server's
+// message in Message when its body is one of the TON error forms
+// (withServerMessage). The typed calls and Call all go through it.
+func (c *Client) send(ctx context.Context, r *transport.Request) (transport.Response, error) {
+	if r.RetryIf == nil {
+		r.RetryIf = retry5xx
 	}
-	return resp, nil
-}
-
-// post sends a JSON POST and returns the 2xx response, like get.
-func (c *Client) post(ctx context.Context, op string, target transport.Target, body []byte) (transport.Response, error) {
-	resp, err := c.t.Do(ctx, &transport.Request{Op: op, Method: http.MethodPost, Target: target, Body: body, RetryIf: retry5xx, Check: c.transientInBody})
+	r.Check = c.transientInBody
+	resp, err := c.t.Do(ctx, r)
 	if err != nil {
 		return resp, c.withServerMessage(err)
 	}

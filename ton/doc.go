@@ -2,7 +2,8 @@
 // (API v2 getBlockTransactionsExt, in its REST or its JSON-RPC form), account
 // states and pending transactions (API v3 accountStates and
 // pendingTransactions), with exact types for addresses, shards, hashes,
-// logical times and balances.
+// logical times and balances; and, with Call, any other endpoint of API v2
+// or v3, through the same key handling, retries, hooks and budget.
 //
 // A Client is made from the node's base URL and the access key. The two API
 // versions put the key in different places, and the client follows them:
@@ -12,27 +13,36 @@
 //	POST {base}/api/v2/{key}/jsonRPC                   the same two, with WithJSONRPC
 //	GET  {base}/{key}/api/v3/accountStates             AccountStates
 //	GET  {base}/{key}/api/v3/pendingTransactions       PendingTransactions
+//	     {base}/api/v2/{key}/<method>                  Call(ctx, "v2/<method>", params, &out)
+//	     {base}/{key}/api/v3/<path>                    Call(ctx, "v3/<path>", params, &out)
 //
 //	c, err := ton.New("https://ton.node.example", key)
 //	page, err := c.BlockTransactionsExt(ctx, ton.BlockTransactionsQuery{Block: ton.MasterchainBlock(39984096)})
+//	var info struct{ Last struct{ Seqno uint32 } }
+//	err = c.Call(ctx, "v2/getMasterchainInfo", nil, &info)
 //
 // # What the SDK sends and what it reads
 //
-// Requests follow the interface document: shards as signed decimals,
-// account_address for accountStates (sent together with address, the v3
-// indexer's name, so that both kinds of server answer), include_boc always.
-// Several accounts go in one request as address (accountStates) or account
-// (pendingTransactions) repeated, at most MaxLimit a request, one request
-// unit each; more are split into several requests.
-// Responses are read in both the document's shape and the shapes real
-// servers send: v2 bodies wrapped in {"ok":true,"result":…} or bare or in a
-// JSON-RPC envelope whose id is not checked; transaction hash and lt at the
-// top of an entry or in its transaction_id; the indexer's renamed account
-// state members (address, account_state_hash, status, last_transaction_lt,
-// last_transaction_hash) and accounts array; numbers sent as strings;
-// finality as a string or as an integer; the indexer's metadata (token
-// information, scam and NSFW flags) as AddressMetadata. An address book
-// entry whose key is not a standard address is kept apart
+// Servers differ. toncenter's API v2 answers {"ok":true,"result":…} in its
+// REST form and adds "jsonrpc" and "id" in its JSON-RPC form. For API v3,
+// some servers page (limit, offset, sort) and name an account state's
+// members account, hash, account_status, last_trans_lt and
+// last_trans_hash, in an "account_states" array; the open-source v3
+// indexer (toncenter/ton-indexer) does not page, names them address,
+// account_state_hash, status, last_transaction_lt and
+// last_transaction_hash, in an "accounts" array, and adds the tokens'
+// metadata. The SDK sends what both kinds read: shards as signed decimals
+// to v2, one account as both account_address and address to
+// accountStates, include_boc always. Several accounts go in one request as
+// address (accountStates) or account (pendingTransactions) repeated, at
+// most 1000 a request, one request unit each; more are split into several
+// requests. It reads every shape: v2 bodies wrapped in
+// {"ok":true,"result":…}, bare, or in a JSON-RPC envelope whose id is not
+// checked; transaction hash and lt at the top of an entry or in its
+// transaction_id; either set of account state members; numbers sent as
+// strings; finality as a string or as an integer; the indexer's metadata
+// (token information, scam and NSFW flags) in the address book's entries. An
+// address book entry whose key is not a standard address is kept apart
 // (UnknownAddresses) and never fails a page.
 //
 // # Types
@@ -42,9 +52,9 @@
 // reads the raw form ("0:5b6a…", either case) and the user-friendly form
 // (base64url or standard base64, checksum verified); FriendlyAddress keeps the
 // bounceable and testnet flags and formats either alphabet. ShardID reads and
-// writes the v2 decimal and the v3 hex forms (ParseShardID guesses the form
-// and reads 16 digits as hex; ParseShardDecimal and ParseShardHex never
-// guess); BlockRef and BlockID name blocks. Logical times are uint64, balances and fees exact *big.Int
+// writes the v2 decimal and the v3 hex forms (ParseShardID reads both, and
+// a string of 16 digits, which is both, as hex); BlockRef and BlockID name
+// blocks. Logical times are uint64, balances and fees exact *big.Int
 // nanotons, times time.Time, hashes Hash. AccountStatus keeps values the SDK
 // does not know. A transaction's messages are Message values (InMsg,
 // OutMsgs): a nil Source is an external in-message, a nil Destination an
@@ -52,8 +62,7 @@
 // decoded it (v2 msg.dataText, v3 text_comment); extra currencies are exact
 // amounts keyed by currency id, from v2's list (ids signed) and v3's map
 // alike; ParseBounce reads a bounced message's body in the old format and
-// in protocol version 12's (TEP 503). PrevTransaction is a TxID.
-// Both v2 shapes (tonlib's raw.transaction as the Python and the C++
+// in protocol version 12's (TEP 503). Both v2 shapes (tonlib's raw.transaction as the Python and the C++
 // servers send it) and the v3 indexer's decode to the same values. Parts
 // left untyped (the detailed transaction, the full v3 entries, each
 // message) stay available as json.RawMessage.
@@ -61,10 +70,9 @@
 // # Pages
 //
 // AccountStates and PendingTransactions return one page (limit and offset,
-// limit at most MaxLimit); AllAccountStates and AllPendingTransactions walk
-// every page as an iter.Seq2, on servers that page as the interface
-// describes and on the v3 indexer, which does not. A walk stops at an empty
-// page, at the first error (yielded once), or at a page that holds an item
+// limit at most 1000); AllAccountStates and AllPendingTransactions walk
+// every page as an iter.Seq2, on servers that page and on the v3 indexer,
+// which does not. A walk stops at an empty page, at the first error (yielded once), or at a page that holds an item
 // an earlier page yielded, as a server that ignores offset answers: when the
 // page before held fewer items than the limit (or more), that page was the
 // whole answer and the walk ends without an error; when it held exactly the
@@ -89,35 +97,40 @@
 // Every error an operation returns is one *nodeaccess.OpError ("ton:
 // accountStates: …"); a constructor's is a plain error over an
 // *nodeaccess.InputError. Bad arguments (a negative count, limit or
-// offset, a limit over MaxLimit, a count over MaxBlockCount, seqno 0, a
-// root hash without the file hash, an account that is empty or does not
-// parse, a zero shard, an unknown sort order) are
-// *nodeaccess.InputError values and nothing is sent. A server error with a
-// non-2xx status reaches both a *nodeaccess.HTTPError (status, Retry-After,
-// the start of the body) and a *nodeaccess.RPCError whose Code is the body's
-// code (the HTTP status when the body has none, as in v3's {"error":"…"})
-// and whose Message is the server's message: from "error", or from "result"
-// in v2's rate-limit body {"ok":false,"result":"Ratelimit exceed","code":429}.
-// A v2 error in a 200 response (the JSON-RPC form may answer so) is a
-// *nodeaccess.RPCError alone; one whose code is transient (429 or a 5xx) is
-// retried first, like that status. 429 and every 5xx are retried within the
-// client's attempts, but for tonlib's failure to convert a transaction
-// (500 "Error occured while creating tonlib_api::raw_transaction: Failed to
-// unpack …"), which the same request repeats: that error matches
-// ErrUnreadableTransaction at once. A lite server that does not have the
-// block yet (500 "LITE_SERVER_NOTREADY: … not in db", or "specified mc block
-// is older than block's masterchain ref"; lite servers lag seconds behind
-// the newest blocks) is retried, and when the attempts run out the error
-// matches ErrNotYetAvailable. Both match nodeaccess.ErrUnavailable too. The
-// indexer's 404 "emulated traces not found" from pendingTransactions, and
-// its 200 with "transactions": null, are an empty page, not an error; any
-// other 404 (a gateway's {"error":"Not Found"}) is an error matching
-// nodeaccess.ErrNotFound. A 422 by which the server refuses the parameters
-// (every 422 of pendingTransactions; on accountStates, the indexer's
-// messages for a missing or unreadable parameter) matches
-// nodeaccess.ErrInvalidInput as well as reaching the HTTPError and
-// RPCError. The indexer also answers 422 on accountStates when its database
-// query fails or times out: such a 422 is retried like a 5xx.
+// offset, a limit over 1000, a count over 10000, seqno 0, a root hash
+// without the file hash, an account that is empty or does not parse, a
+// zero shard, an unknown sort order) are *nodeaccess.InputError values and
+// nothing is sent.
+//
+// A non-2xx answer is a *nodeaccess.HTTPError (status, Retry-After, the
+// start of the body) whose Message is the server's message when the body
+// is one of TON's error forms: v2's {"ok":false,"error":"…","code":N}, its
+// rate-limit body {"ok":false,"result":"Ratelimit exceed","code":429}, v3's
+// {"error":"…"}, or a JSON-RPC error object. A TON error inside a 2xx body
+// (the JSON-RPC form may answer so) is a *nodeaccess.RPCError with the
+// body's code (0 when it has none) and message; one whose code is
+// transient (429 or a 5xx) is retried first, like that status.
+//
+// 429 and every 5xx are retried within the client's attempts, but for
+// tonlib's failure to convert a transaction (500 "Error occured while
+// creating tonlib_api::raw_transaction: Failed to unpack …"), which the same
+// request repeats: that error matches ErrUnreadableTransaction at once. A
+// lite server that does not have the block yet (500 "LITE_SERVER_NOTREADY:
+// … not in db", or "specified mc block is older than block's masterchain
+// ref"; lite servers lag behind the newest blocks) is retried, and when the
+// attempts run out the error matches ErrNotYetAvailable. Both match
+// nodeaccess.ErrUnavailable too. The indexer's 404 "emulated traces not
+// found" from pendingTransactions, and its 200 with "transactions": null,
+// are an empty page, not an error; any other 404 (a gateway's
+// {"error":"Not Found"}) is an error matching nodeaccess.ErrNotFound. A 422
+// by which the server refuses the parameters (every 422 of
+// pendingTransactions; on accountStates, the indexer's messages for a
+// missing or unreadable parameter) matches nodeaccess.ErrInvalidInput as
+// well as reaching the HTTPError. The indexer also answers 422 on
+// accountStates when its database query fails or times out: such a 422 is
+// retried like a 5xx. Call, which cannot tell the two apart on an endpoint
+// it does not know, leaves a 422 as the server's HTTPError.
+//
 // The access key never appears in an error, including in server messages
 // that echo it: they are masked whole before they are capped at 512 bytes,
 // and a rejected server value is quoted whole or described by its length,

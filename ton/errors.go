@@ -2,10 +2,11 @@ package ton
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/nodeaccess/nodeaccess/ton/internal/wire"
 
 	"github.com/nodeaccess/nodeaccess"
 )
@@ -19,22 +20,22 @@ import (
 // page, the repeat ends them without an error (a server that does not page
 // answered everything it had). The error also matches
 // nodeaccess.ErrInvalidResponse.
-var ErrRepeatedPage = errors.New("server repeated an item of an earlier page")
+var ErrRepeatedPage = fmt.Errorf("%w: server repeated an item of an earlier page", nodeaccess.ErrInvalidResponse)
 
 // ErrNotYetAvailable matches the error of a call for a block the server's
 // lite server does not have yet: toncenter's 500 "LITE_SERVER_NOTREADY: …
 // not in db" (or another LITE_SERVER_NOTREADY) or "LITE_SERVER_UNKNOWN:
 // specified mc block is older than block's masterchain ref", in any form a
 // server or gateway sends them (the HTTP status, a JSON-RPC answer, an
-// error body in a 200). Lite servers lag seconds behind the newest shard
-// blocks (since blocks come every ~400 ms, by up to ~14 s), and a block
-// too new for them is answered so. The call was retried within the
-// client's attempts (nodeaccess.WithRetries, nodeaccess.WithBackoff) before
-// it returned this: ask again later. A seqno that will never exist is
-// answered the same way, and so also reads as not yet available. The error
-// also matches nodeaccess.ErrUnavailable, and reaches the server's
-// *nodeaccess.RPCError (and *nodeaccess.HTTPError for a non-2xx answer).
-var ErrNotYetAvailable error = &rootedError{msg: "block not yet available", root: nodeaccess.ErrUnavailable}
+// error body in a 200). Lite servers lag behind the newest shard blocks,
+// and a block too new for them is answered so. The call was retried within
+// the client's attempts (nodeaccess.WithMaxAttempts, nodeaccess.WithBackoff)
+// before it returned this: ask again later. A seqno that will never exist
+// is answered the same way, and so also reads as not yet available. The
+// error also matches nodeaccess.ErrUnavailable, and reaches the server's
+// *nodeaccess.HTTPError (a non-2xx answer) or *nodeaccess.RPCError (an
+// error body in a 2xx answer).
+var ErrNotYetAvailable = fmt.Errorf("%w: block not yet available", nodeaccess.ErrUnavailable)
 
 // ErrUnreadableTransaction matches the error of a getBlockTransactionsExt
 // page that holds a transaction the server cannot turn into JSON: tonlib's
@@ -46,20 +47,9 @@ var ErrNotYetAvailable error = &rootedError{msg: "block not yet available", root
 // therefore narrows its page around it and yields this error for that
 // transaction alone, then goes on with the rest of the block. The error
 // also matches nodeaccess.ErrUnavailable, and reaches the server's
-// *nodeaccess.RPCError (and *nodeaccess.HTTPError for a non-2xx answer).
-var ErrUnreadableTransaction error = &rootedError{msg: "the server cannot read a transaction of the block", root: nodeaccess.ErrUnavailable}
-
-// rootedError is a sentinel that also matches a root sentinel, wherever it
-// is in an error's chain.
-type rootedError struct {
-	msg  string
-	root error
-}
-
-func (e *rootedError) Error() string { return e.msg }
-
-// Is matches the root sentinel.
-func (e *rootedError) Is(target error) bool { return target == e.root }
+// *nodeaccess.HTTPError (a non-2xx answer) or *nodeaccess.RPCError (an
+// error body in a 2xx answer).
+var ErrUnreadableTransaction = fmt.Errorf("%w: the server cannot read a transaction of the block", nodeaccess.ErrUnavailable)
 
 // The server messages that classify an error (see classify).
 const (
@@ -148,11 +138,11 @@ func (e *errorEnvelope) failure() (code int, msg string, ok bool) {
 // parseCode reads an error code sent as a number or a numeric string; 0
 // when absent or unreadable.
 func parseCode(raw json.RawMessage) int {
-	var n num
-	if len(raw) == 0 || json.Unmarshal(raw, &n) != nil || !n.set {
+	var n wire.Num
+	if len(raw) == 0 || json.Unmarshal(raw, &n) != nil || !n.Set {
 		return 0
 	}
-	v, err := strconv.ParseInt(n.text, 10, 32)
+	v, err := strconv.ParseInt(n.Text, 10, 32)
 	if err != nil {
 		return 0
 	}
@@ -168,44 +158,11 @@ func parseErrorBody(body []byte) (code int, msg string, ok bool) {
 	return e.failure()
 }
 
-// serverError is a non-2xx response whose body is a TON error: errors.As
-// reaches both the *nodeaccess.HTTPError (status, Retry-After, scrubbed
-// body) and a *nodeaccess.RPCError with the server's code (the body's code,
-// else the HTTP status) and message.
-type serverError struct {
-	http *nodeaccess.HTTPError
-	rpc  *nodeaccess.RPCError
-}
-
-// Error returns "HTTP <status>: <server message>", with the server's code
-// when it differs from the status and the Retry-After when there was one.
-func (e *serverError) Error() string {
-	var b strings.Builder
-	b.WriteString("HTTP ")
-	if e.http.Status != "" {
-		b.WriteString(e.http.Status)
-	} else {
-		b.WriteString(strconv.Itoa(e.http.StatusCode))
-	}
-	if e.http.RetryAfter > 0 {
-		b.WriteString(" (retry after " + e.http.RetryAfter.String() + ")")
-	}
-	b.WriteString(": ")
-	b.WriteString(strings.Join(strings.Fields(e.rpc.Message), " "))
-	if e.rpc.Code != e.http.StatusCode {
-		b.WriteString(" (code " + strconv.Itoa(e.rpc.Code) + ")")
-	}
-	return b.String()
-}
-
-// Unwrap returns the HTTP error and the server's error.
-func (e *serverError) Unwrap() []error { return []error{e.http, e.rpc} }
-
-// withServerMessage joins a non-2xx response's HTTPError with the server's
-// message when its body is a TON error; other errors pass unchanged. The
-// HTTPError's body is already scrubbed of the key; the message is scrubbed
-// again after JSON decoding, which may have turned an escaped key (such as
-// "\u00e9" for "é") into the key itself.
+// withServerMessage fills a non-2xx answer's HTTPError with the server's
+// message when its body is one of the TON error forms; other errors pass
+// unchanged. The HTTPError's body is already scrubbed of the key; the
+// message is scrubbed again after JSON decoding, which may have turned an
+// escaped key (such as "\u00e9" for "é") into the key itself.
 //
 // A 5xx whose message says the lite server does not have the block yet, or
 // cannot read a transaction, is wrapped with ErrNotYetAvailable or
@@ -218,14 +175,11 @@ func (c *Client) withServerMessage(err error) error {
 		if !ok {
 			return err
 		}
-		if code == 0 {
-			code = e.StatusCode
-		}
-		se := &serverError{http: e, rpc: &nodeaccess.RPCError{Code: code, Message: c.scrub(msg)}}
+		e.Message = c.scrub(msg)
 		if code < 500 || code > 599 {
-			code = e.StatusCode // a 5xx whose body names another code
+			code = e.StatusCode // else a 5xx body code classifies, as the body names it
 		}
-		return classify(code, se.rpc.Message, se)
+		return classify(code, e.Message, e)
 	case *nodeaccess.RPCError:
 		return classify(e.Code, e.Message, e)
 	}

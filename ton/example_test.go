@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"log"
 	"math/big"
+	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -21,11 +23,11 @@ import (
 // alice is an account the examples' local server knows, besides the
 // defaults of tontest (the recorded masterchain block 39984096 and the
 // account 0:00194AAD… with its states and its pending transaction).
-var alice = ton.MustParseAddress("0:5B6A643CF4E32FF0391C476456FED5BDB17EF10A55CBB7C2980C76D4AAD07875")
+var alice = mustAddress("0:5B6A643CF4E32FF0391C476456FED5BDB17EF10A55CBB7C2980C76D4AAD07875")
 
 // localTON starts a local TON endpoint (ton/tontest) that stands in for a
-// provider's in these examples: the defaults of tontest plus alice's state
-// and address book entry; opts come after those.
+// provider's in these examples: the defaults of tontest (unless opts say
+// WithoutDefaults) plus alice's state and address book entry.
 func localTON(opts ...tontest.Option) *tontest.Server {
 	state := ton.AccountState{
 		Account: alice, Status: ton.StatusActive, Balance: big.NewInt(1234567890123),
@@ -33,10 +35,11 @@ func localTON(opts ...tontest.Option) *tontest.Server {
 		LastTransactionLT:   48756940000002,
 		LastTransactionHash: tontest.RecordedBlock().Transactions[1].Hash,
 	}
-	srv, err := tontest.New(append([]tontest.Option{
-		tontest.WithAccountStates(alice, state),
-		tontest.WithAddressBookEntry(alice, ton.AddressBookEntry{UserFriendly: "UQBbamQ89OMv8DkcR2RW_tW9sX7xClXLt8KYDHbUqtB4dbz1", Domain: "alice.ton"}),
-	}, opts...)...)
+	srv, err := tontest.New(opts...)
+	if err == nil {
+		err = errors.Join(srv.SetAccountStates(alice, state),
+			srv.SetAddressBookEntry(alice, ton.AddressBookEntry{UserFriendly: "UQBbamQ89OMv8DkcR2RW_tW9sX7xClXLt8KYDHbUqtB4dbz1", Domain: "alice.ton"}))
+	}
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -105,8 +108,11 @@ func ExampleClient_AllBlockTransactions() {
 func ExampleClient_AllBlockTransactions_unreadable() {
 	block := tontest.RecordedBlock()
 	block.Unreadable = []int{1} // tonlib's "Failed to unpack balance (2)" for it
-	node := localTON(tontest.WithBlock(block))
+	node := localTON()
 	defer node.Close()
+	if err := node.SetBlock(block); err != nil {
+		log.Fatal(err)
+	}
 	c, err := ton.New(node.URL, node.Key())
 	if err != nil {
 		log.Fatal(err)
@@ -223,14 +229,20 @@ func ExampleClient_PendingTransactions() {
 // server that ignores offset ends it after its one answer).
 func ExampleClient_AllPendingTransactions() {
 	// A stand-in for the provider's endpoint: three pending transactions.
-	acct := ton.MustParseAddress("0:00194AAD8E422BEDF43FEE746D6D929D369DBAB25468A69D513706EA6978B63A")
+	acct, err := ton.ParseAddress("0:00194AAD8E422BEDF43FEE746D6D929D369DBAB25468A69D513706EA6978B63A")
+	if err != nil {
+		log.Fatal(err)
+	}
 	var pending []ton.PendingTransaction
 	for i := range 3 {
 		pending = append(pending, ton.PendingTransaction{Account: acct, LT: 36582626000001 + uint64(i), MCBlockSeqno: 33013054,
 			Hash: ton.Hash(bytes.Repeat([]byte{byte(i + 1)}, 32)), Now: time.Unix(1751972976+int64(i), 0)})
 	}
-	node := localTON(tontest.WithPendingTransactions(acct, pending...))
+	node := localTON()
 	defer node.Close()
+	if err := node.SetPendingTransactions(acct, pending...); err != nil {
+		log.Fatal(err)
+	}
 
 	c, err := ton.New(node.URL, node.Key())
 	if err != nil {
@@ -283,19 +295,18 @@ func ExampleParseShardID() {
 	// Output:
 	// true true
 	// -9223372036854775808 8000000000000000
-	// invalid input: shard: "shard-0" is not a shard id (16 hex digits or a signed decimal in the int64 range)
+	// invalid input: shard: "shard-0" is not a shard id (16 hex digits, hex digits after 0x, or a signed decimal in the int64 range)
 }
 
-// When the form of a shard string is known, ParseShardDecimal (v2) and
-// ParseShardHex (v3) read it without guessing; ParseShardID reads a string
-// of 16 digits as hex.
-func ExampleParseShardDecimal() {
+// A string of 16 decimal digits is both forms, and ParseShardID reads it as
+// hex; where the form is known, "0x" says hex, and a decimal converts.
+func ExampleParseShardID_knownForm() {
 	guessed, _ := ton.ParseShardID("1125899906842624")
-	dec, _ := ton.ParseShardDecimal("1125899906842624")
-	hex, _ := ton.ParseShardHex("0x8000000000000000")
-	fmt.Println(guessed.Hex(), dec.Hex(), hex == ton.MasterchainShard)
+	n, _ := strconv.ParseInt("1125899906842624", 10, 64)
+	hex, _ := ton.ParseShardID("0x8")
+	fmt.Println(guessed.Hex(), ton.ShardID(n).Hex(), hex.Decimal())
 	// Output:
-	// 1125899906842624 0004000000000000 true
+	// 1125899906842624 0004000000000000 8
 }
 
 // Server errors reach the shared typed errors; the key never shows.
@@ -308,9 +319,9 @@ func ExampleNew() {
 		log.Fatal(err)
 	}
 	_, err = c.BlockTransactionsExt(context.Background(), ton.BlockTransactionsQuery{Block: ton.MasterchainBlock(1)})
-	var re *nodeaccess.RPCError
-	if errors.As(err, &re) {
-		fmt.Println(re.Code, re.Message)
+	var he *nodeaccess.HTTPError
+	if errors.As(err, &he) {
+		fmt.Println(he.StatusCode, he.Message)
 	}
 	fmt.Println(errors.Is(err, nodeaccess.ErrRateLimited))
 	fmt.Println(err)
@@ -356,4 +367,49 @@ func ExampleMessage() {
 	//  sent 0 messages
 	// 48756940000003 no in-message (a tick-tock transaction)
 	//  sent 0 messages
+}
+
+// Call reaches what the package has no typed call for, in either API
+// version, through the same client: here v2 getBlockTransactions (the ids of
+// a block's transactions) and v3 accountStates, decoded into the caller's
+// own types.
+func ExampleClient_Call() {
+	srv := localTON()
+	defer srv.Close()
+	c, err := ton.New(srv.URL, srv.Key())
+	if err != nil {
+		log.Fatal(err)
+	}
+	ctx := context.Background()
+	var ids struct {
+		Transactions []struct {
+			Account ton.Address `json:"account"`
+			LT      string      `json:"lt"`
+		} `json:"transactions"`
+	}
+	err = c.Call(ctx, "v2/getBlockTransactions", url.Values{
+		"workchain": {"-1"}, "shard": {ton.MasterchainShard.Decimal()}, "seqno": {"39984096"}, "count": {"2"},
+	}, &ids)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, tx := range ids.Transactions {
+		fmt.Println(tx.LT, tx.Account)
+	}
+	var states struct {
+		States []struct {
+			Balance string `json:"balance"`
+		} `json:"account_states"`
+	}
+	if err := c.Call(ctx, "v3/accountStates", url.Values{"address": {alice.Raw()}}, &states); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(states.States[0].Balance)
+	err = c.Call(ctx, "v2/getMasterchainInfo", nil, nil)
+	fmt.Println(errors.Is(err, nodeaccess.ErrNotFound)) // the local server has no such method
+	// Output:
+	// 48756940000001 -1:3333333333333333333333333333333333333333333333333333333333333333
+	// 48756940000002 -1:3333333333333333333333333333333333333333333333333333333333333333
+	// 1234567890123
+	// true
 }

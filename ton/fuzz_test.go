@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/ton/internal/wire"
 )
 
 func seedFile(f *testing.F, name string) []byte {
@@ -39,13 +40,13 @@ func FuzzParseAddress(f *testing.F) {
 		if strings.Contains(s, ":") && !strings.EqualFold(s, a.Raw()) {
 			t.Fatalf("%q is accepted as %s", s, a.Raw())
 		}
-		for _, form := range []string{a.Raw(), a.RawUpper(), a.Friendly(true, false).String(), a.Friendly(false, true).StdBase64()} {
+		for _, form := range []string{a.Raw(), a.rawUpper(), a.Friendly(true, false).String(), a.Friendly(false, true).StdBase64()} {
 			b, err := ParseAddress(form)
 			if err != nil || b != a {
 				t.Fatalf("%q -> %v -> %q -> %v, %v", s, a, form, b, err)
 			}
 		}
-		if len(s) == friendlyLen {
+		if len(s) == wire.FriendlyLen {
 			fa, err := ParseFriendlyAddress(s)
 			if err != nil || fa.Address != a {
 				t.Fatalf("%q: ParseFriendlyAddress %v, %v", s, fa, err)
@@ -79,15 +80,9 @@ func FuzzParseShardID(f *testing.F) {
 				t.Fatalf("%q -> %d -> %q -> %d, %v", s, id, d, back, err)
 			}
 		}
-		// The explicit parsers never guess: each reads its own form back.
-		if back, err := ParseShardDecimal(id.Decimal()); err != nil || back != id {
-			t.Fatalf("%q -> %d -> ParseShardDecimal(%q) = %d, %v", s, id, id.Decimal(), back, err)
-		}
-		if back, err := ParseShardHex(id.Hex()); err != nil || back != id {
-			t.Fatalf("%q -> %d -> ParseShardHex(%q) = %d, %v", s, id, id.Hex(), back, err)
-		}
-		if back, err := ParseShardHex("0x" + id.Hex()); err != nil || back != id {
-			t.Fatalf("%q -> %d -> ParseShardHex(0x%s) = %d, %v", s, id, id.Hex(), back, err)
+		// "0x" always reads hex.
+		if back, err := ParseShardID("0x" + id.Hex()); err != nil || back != id {
+			t.Fatalf("%q -> %d -> ParseShardID(0x%s) = %d, %v", s, id, id.Hex(), back, err)
 		}
 		if ref, err := ParseBlockRef(BlockRef{Workchain: -1, Shard: id, Seqno: 1}.String()); err != nil || ref.Shard != id {
 			t.Fatalf("block ref with shard %d: %v, %v", id, ref, err)
@@ -225,7 +220,7 @@ func FuzzDecodeBlockTransactions(f *testing.F) {
 					t.Fatalf("transaction %d message %d: extra_flags %v", i, j, m.ExtraFlags)
 				}
 				for id, v := range m.ExtraCurrencies {
-					if v == nil || v.Sign() < 0 || v.BitLen() > maxExtraBits {
+					if v == nil || v.Sign() < 0 || v.BitLen() > 248 { // VarUInteger 32
 						t.Fatalf("transaction %d message %d: extra currency %d amount %v", i, j, id, v)
 					}
 				}
@@ -257,16 +252,16 @@ func FuzzDecodeAccountStates(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if page.States == nil || page.AddressBook == nil || page.Metadata == nil {
-			t.Fatal("nil states, address book or metadata")
+		if page.States == nil || page.AddressBook == nil {
+			t.Fatal("nil states or address book")
 		}
 		for k := range page.UnknownAddresses {
 			if _, err := ParseAddress(k); err == nil {
 				t.Fatalf("%q is an address, not an unknown key", k)
 			}
 		}
-		for a, m := range page.Metadata {
-			for i, ti := range m.TokenInfo {
+		for a, e := range page.AddressBook {
+			for i, ti := range e.TokenInfo {
 				if !json.Valid(ti.Raw) {
 					t.Fatalf("metadata of %s, token %d: Raw %q", a, i, ti.Raw)
 				}
@@ -369,9 +364,71 @@ func FuzzParseErrorBody(f *testing.F) {
 	})
 }
 
-func TestCRC16(t *testing.T) {
-	// The standard check value of CRC-16/XMODEM.
-	if got := crc16([]byte("123456789")); got != 0x31c3 {
-		t.Fatalf("crc16 = %04x, want 31c3", got)
+// FuzzCallPayload: what Call decodes into out, from any body, for either API
+// version: never a panic; for v3 the body itself; for v2 valid JSON
+// whenever the body is (the result of the envelope, or the body).
+func FuzzCallPayload(f *testing.F) {
+	names, err := filepath.Glob(filepath.Join("testdata", "*.json"))
+	if err != nil {
+		f.Fatal(err)
 	}
+	for _, name := range names {
+		f.Add(seedFile(f, filepath.Base(name)))
+	}
+	for _, s := range []string{`{"ok":true,"result":"1"}`, `{"ok":true}`, `{"ok":false}`, `{"result":null}`, `[1]`, `"x"`, ``, `{"error":null}`, `{"error":{"message":"m"}}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		for _, ep := range []endpoint{{name: "m"}, {v3: true, name: "p"}} {
+			p, err := ep.payload(body)
+			if err != nil {
+				var re *nodeaccess.RPCError
+				if errors.As(err, &re) && re.Message == "" {
+					t.Fatalf("%s: an RPCError without a message", body)
+				}
+				continue
+			}
+			if ep.v3 && string(p) != string(body) {
+				t.Fatalf("v3 payload %q of %q", p, body)
+			}
+			if json.Valid(body) && !json.Valid(p) {
+				t.Fatalf("v2 payload %q of the valid body %q", p, body)
+			}
+		}
+	})
+}
+
+// FuzzCallPath: a path Call takes names a v2 method or a v3 path of
+// unreserved characters, with no empty, "." or ".." part, and never holds
+// the key.
+func FuzzCallPath(f *testing.F) {
+	for _, s := range []string{"v2/getMasterchainInfo", "v3/jetton/masters", "v3/../x", "v2/a/b", "v3/a%2F", "v3/k3y", "v2/", "v3/a//b"} {
+		f.Add(s)
+	}
+	c, err := New("https://ton.node.example", "k3y")
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, path string) {
+		ep, err := c.endpoint(path)
+		if err != nil {
+			return
+		}
+		if strings.Contains(path, "k3y") {
+			t.Fatalf("%q holds the key", path)
+		}
+		version, name, _ := strings.Cut(path, "/")
+		if version != "v2" && version != "v3" || (version == "v3") != ep.v3 || name != ep.name {
+			t.Fatalf("%q parsed as %+v", path, ep)
+		}
+		parts := strings.Split(name, "/")
+		if !ep.v3 && len(parts) != 1 {
+			t.Fatalf("v2 %q has %d parts", path, len(parts))
+		}
+		for _, p := range parts {
+			if p == "" || p == "." || p == ".." || !unreserved(p) {
+				t.Fatalf("%q: part %q", path, p)
+			}
+		}
+	})
 }

@@ -1,6 +1,7 @@
 package ton_test
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
@@ -62,3 +63,29 @@ const (
 	pathStates  = "/" + testKey + "/api/v3/accountStates"
 	pathPending = "/" + testKey + "/api/v3/pendingTransactions"
 )
+
+// serverMessage returns the server's message that err carries, with the
+// code it came with: a non-2xx answer is a *nodeaccess.HTTPError alone
+// (its status and Message), an error body in a 2xx answer a
+// *nodeaccess.RPCError alone (its Code and Message). It fails the test for
+// an error that reaches both or neither.
+func serverMessage(t testing.TB, err error) (code int, msg string) {
+	t.Helper()
+	var he *nodeaccess.HTTPError
+	var re *nodeaccess.RPCError
+	isHTTP, isRPC := errors.As(err, &he), errors.As(err, &re)
+	require.True(t, isHTTP != isRPC, "want an HTTPError or an RPCError, not both or neither: %v", err)
+	if isHTTP {
+		return he.StatusCode, he.Message
+	}
+	return re.Code, re.Message
+}
+
+// mustAddress parses a constant address of a test.
+func mustAddress(s string) ton.Address {
+	a, err := ton.ParseAddress(s)
+	if err != nil {
+		panic(err)
+	}
+	return a
+}

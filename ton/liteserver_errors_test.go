@@ -2,7 +2,6 @@ package ton_test
 
 import (
 	"context"
-	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -72,11 +71,10 @@ func TestNotYetAvailable(t *testing.T) {
 				assert.ErrorIs(t, err, ton.ErrNotYetAvailable)
 				assert.ErrorIs(t, err, nodeaccess.ErrUnavailable)
 				assert.NotErrorIs(t, err, ton.ErrUnreadableTransaction)
-				var re *nodeaccess.RPCError
-				require.True(t, errors.As(err, &re))
-				assert.Equal(t, 500, re.Code)
-				assert.Equal(t, strings.ReplaceAll(b.msg, keyEcho, "REDACTED"), re.Message)
-				assert.True(t, strings.HasPrefix(err.Error(), "ton: getBlockTransactionsExt: block not yet available: "), err.Error())
+				code, msg := serverMessage(t, err)
+				assert.Equal(t, 500, code)
+				assert.Equal(t, strings.ReplaceAll(b.msg, keyEcho, "REDACTED"), msg)
+				assert.True(t, strings.HasPrefix(err.Error(), "ton: getBlockTransactionsExt: service unavailable: block not yet available: "), err.Error())
 				testkit.AssertErrNoKey(t, keyEcho, err)
 			})
 		}
@@ -125,10 +123,9 @@ func TestUnreadableTransactionNotRetried(t *testing.T) {
 			assert.ErrorIs(t, err, ton.ErrUnreadableTransaction)
 			assert.ErrorIs(t, err, nodeaccess.ErrUnavailable)
 			assert.NotErrorIs(t, err, ton.ErrNotYetAvailable)
-			var re *nodeaccess.RPCError
-			require.True(t, errors.As(err, &re))
-			assert.Equal(t, msg, re.Message)
-			assert.True(t, strings.HasPrefix(err.Error(), "ton: getBlockTransactionsExt: the server cannot read a transaction of the block: "), err.Error())
+			_, got := serverMessage(t, err)
+			assert.Equal(t, msg, got)
+			assert.True(t, strings.HasPrefix(err.Error(), "ton: getBlockTransactionsExt: service unavailable: the server cannot read a transaction of the block: "), err.Error())
 			testkit.AssertErrNoKey(t, keyEcho, err)
 		})
 	}

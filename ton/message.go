@@ -5,8 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/big"
-	"strings"
 	"time"
+
+	"github.com/nodeaccess/nodeaccess/ton/internal/wire"
 )
 
 // Message is one message of a transaction, its in-message or one of its
@@ -104,83 +105,42 @@ type Message struct {
 	Raw json.RawMessage
 }
 
-// IsExternalIn reports whether m came from outside the chain (no source).
-func (m *Message) IsExternalIn() bool { return m.Source == nil }
-
-// IsExternalOut reports whether m goes outside the chain (no destination).
-func (m *Message) IsExternalOut() bool { return m.Destination == nil }
-
-// msgAddr decodes an address member sent as a string (any form
-// ParseAddress reads), as a tonlib accountAddress object
-// {"account_address":"…"}, as null or as "" (both: no address).
-type msgAddr struct{ addrField }
-
-func (f *msgAddr) UnmarshalJSON(b []byte) error {
-	if t := bytes.TrimSpace(b); len(t) > 0 && t[0] == '{' {
-		var o struct {
-			AccountAddress addrField `json:"account_address"`
-		}
-		if err := json.Unmarshal(t, &o); err != nil {
-			return err
-		}
-		f.addrField = o.AccountAddress
+// addrPtr returns the address of a message member, nil when not sent.
+func addrPtr(f wire.MsgAddr) *Address {
+	if !f.Set {
 		return nil
 	}
-	var lit string
-	if json.Unmarshal(b, &lit) == nil && nonStdAddr(lit) {
-		return nil // no standard address: nil, the literal stays in Raw
-	}
-	return f.addrField.UnmarshalJSON(b)
-}
-
-// nonStdAddr reports whether s is how the v3 indexer writes a message
-// address that is not a standard one: the literals "addr_none",
-// "addr_extern" and "addr_var" (toncenter/ton-index-worker
-// tondb-scanner/src/convert-utils.cpp), and the "ext$…" and "var$…" forms
-// of newer indexer builds.
-func nonStdAddr(s string) bool {
-	switch s {
-	case "addr_none", "addr_extern", "addr_var":
-		return true
-	}
-	return strings.HasPrefix(s, "ext$") || strings.HasPrefix(s, "var$")
-}
-
-func (f *msgAddr) ptr() *Address {
-	if !f.set {
-		return nil
-	}
-	a := f.a
+	a := Address(f.A)
 	return &a
 }
 
 type wireMessage struct {
-	Source          msgAddr     `json:"source"`
-	Destination     msgAddr     `json:"destination"`
-	Value           num         `json:"value"`
-	ExtraCurrencies extraField  `json:"extra_currencies"`
-	ValueExtra      extraField  `json:"value_extra_currencies"`
-	FwdFee          num         `json:"fwd_fee"`
-	IHRFee          num         `json:"ihr_fee"`
-	ExtraFlags      num         `json:"extra_flags"`
-	CreatedLt       num         `json:"created_lt"`
-	CreatedAt       num         `json:"created_at"`
-	Opcode          opcodeField `json:"opcode"`
-	DecodedOpcode   *string     `json:"decoded_opcode"`
-	Bounce          *bool       `json:"bounce"`
-	Bounced         *bool       `json:"bounced"`
-	Hash            hashField   `json:"hash"`
-	HashNorm        hashField   `json:"hash_norm"`
-	BodyHash        hashField   `json:"body_hash"`
-	Message         *string     `json:"message"`
+	Source          wire.MsgAddr `json:"source"`
+	Destination     wire.MsgAddr `json:"destination"`
+	Value           wire.Num     `json:"value"`
+	ExtraCurrencies wire.Extra   `json:"extra_currencies"`
+	ValueExtra      wire.Extra   `json:"value_extra_currencies"`
+	FwdFee          wire.Num     `json:"fwd_fee"`
+	IHRFee          wire.Num     `json:"ihr_fee"`
+	ExtraFlags      wire.Num     `json:"extra_flags"`
+	CreatedLt       wire.Num     `json:"created_lt"`
+	CreatedAt       wire.Num     `json:"created_at"`
+	Opcode          wire.Opcode  `json:"opcode"`
+	DecodedOpcode   *string      `json:"decoded_opcode"`
+	Bounce          *bool        `json:"bounce"`
+	Bounced         *bool        `json:"bounced"`
+	Hash            wire.Hash    `json:"hash"`
+	HashNorm        wire.Hash    `json:"hash_norm"`
+	BodyHash        wire.Hash    `json:"body_hash"`
+	Message         *string      `json:"message"`
 	MsgData         *struct {
 		Type string   `json:"@type"`
 		Text *string  `json:"text"`
-		Body bocField `json:"body"`
+		Body wire.BOC `json:"body"`
 	} `json:"msg_data"`
 	Content *struct {
-		Hash    hashField `json:"hash"`
-		Body    bocField  `json:"body"`
+		Hash    wire.Hash `json:"hash"`
+		Body    wire.BOC  `json:"body"`
 		Decoded *struct {
 			Type    string  `json:"type"`
 			Comment *string `json:"comment"`
@@ -194,33 +154,33 @@ func decodeMessage(raw json.RawMessage) (*Message, error) {
 	if err := json.Unmarshal(raw, &w); err != nil {
 		return nil, err
 	}
-	m := &Message{Source: w.Source.ptr(), Destination: w.Destination.ptr(), Hash: w.Hash.h, HashNorm: w.HashNorm.h,
-		BodyHash: w.BodyHash.h, Opcode: w.Opcode.ptr(), Raw: raw}
+	m := &Message{Source: addrPtr(w.Source), Destination: addrPtr(w.Destination), Hash: Hash(w.Hash.H), HashNorm: Hash(w.HashNorm.H),
+		BodyHash: Hash(w.BodyHash.H), Opcode: w.Opcode.Ptr(), Raw: raw}
 	if w.DecodedOpcode != nil {
 		m.DecodedOpcode = *w.DecodedOpcode
 	}
 	var err error
-	if m.Value, err = w.Value.optAmount("value"); err != nil {
+	if m.Value, err = w.Value.OptAmount("value"); err != nil {
 		return nil, err
 	}
-	if m.ExtraCurrencies, err = pickExtra(w.ExtraCurrencies, w.ValueExtra); err != nil {
+	if m.ExtraCurrencies, err = wire.PickExtra(w.ExtraCurrencies, w.ValueExtra); err != nil {
 		return nil, err
 	}
-	if m.ExtraFlags, err = w.ExtraFlags.optAmount("extra_flags"); err != nil {
+	if m.ExtraFlags, err = w.ExtraFlags.OptAmount("extra_flags"); err != nil {
 		return nil, err
 	}
-	if m.FwdFee, err = w.FwdFee.optAmount("fwd_fee"); err != nil {
+	if m.FwdFee, err = w.FwdFee.OptAmount("fwd_fee"); err != nil {
 		return nil, err
 	}
-	if m.IHRFee, err = w.IHRFee.optAmount("ihr_fee"); err != nil {
+	if m.IHRFee, err = w.IHRFee.OptAmount("ihr_fee"); err != nil {
 		return nil, err
 	}
-	if w.CreatedLt.set {
-		if m.CreatedLt, err = w.CreatedLt.uint64("created_lt"); err != nil {
+	if w.CreatedLt.Set {
+		if m.CreatedLt, err = w.CreatedLt.Uint64("created_lt"); err != nil {
 			return nil, err
 		}
 	}
-	if m.CreatedAt, err = unixTime(w.CreatedAt, "created_at"); err != nil {
+	if m.CreatedAt, err = wire.UnixTime(w.CreatedAt, "created_at"); err != nil {
 		return nil, err
 	}
 	m.Bounce = w.Bounce != nil && *w.Bounce
@@ -233,7 +193,7 @@ func decodeMessage(raw json.RawMessage) (*Message, error) {
 				// The Python server's own decoding of the same text.
 				m.Comment, m.HasComment = *w.Message, true
 			case d.Text != nil:
-				text, err := decodeBase64(*d.Text)
+				text, err := wire.DecodeBase64(*d.Text)
 				if err != nil && *d.Text != "" {
 					return nil, fmt.Errorf("msg_data text is not base64")
 				}
@@ -243,11 +203,11 @@ func decodeMessage(raw json.RawMessage) (*Message, error) {
 	}
 	if c := w.Content; c != nil {
 		m.Body = c.Body
-		if !m.BodyHash.IsZero() && c.Hash.set && c.Hash.h != m.BodyHash {
+		if !m.BodyHash.IsZero() && c.Hash.Set && Hash(c.Hash.H) != m.BodyHash {
 			return nil, fmt.Errorf("body_hash and message_content.hash differ")
 		}
-		if c.Hash.set {
-			m.BodyHash = c.Hash.h
+		if c.Hash.Set {
+			m.BodyHash = Hash(c.Hash.H)
 		}
 		if d := c.Decoded; d != nil && d.Type == "text_comment" && d.Comment != nil {
 			m.Comment, m.HasComment = *d.Comment, true
@@ -281,29 +241,15 @@ func decodeMessages(in json.RawMessage, outs []json.RawMessage) (*Message, []Mes
 	return inMsg, out, nil
 }
 
-// TxID names a transaction by logical time and hash, as the previous
-// transaction of an account is named.
-type TxID struct {
-	// LT is the transaction's logical time.
-	LT uint64
-	// Hash is the transaction's hash.
-	Hash Hash
-}
-
-// IsZero reports whether id is unset (the first transaction of an account
-// has no previous one: servers send lt 0 and a zero hash, or nothing).
-func (id TxID) IsZero() bool { return id.LT == 0 && id.Hash.IsZero() }
-
-// decodePrevTx reads the previous transaction id from v3's prev_trans_lt
-// and prev_trans_hash (v2 transactions carry none).
-func decodePrevTx(lt num, hash hashField) (TxID, error) {
-	var id TxID
-	if lt.set {
-		var err error
-		if id.LT, err = lt.uint64("prev lt"); err != nil {
-			return TxID{}, err
-		}
+// decodePrevTx reads the previous transaction's lt and hash from v3's
+// prev_trans_lt and prev_trans_hash (v2 transactions carry none).
+func decodePrevTx(lt wire.Num, hash wire.Hash) (uint64, Hash, error) {
+	if !lt.Set {
+		return 0, Hash(hash.H), nil
 	}
-	id.Hash = hash.h
-	return id, nil
+	v, err := lt.Uint64("prev lt")
+	if err != nil {
+		return 0, Hash{}, err
+	}
+	return v, Hash(hash.H), nil
 }

@@ -29,7 +29,7 @@ func nano(s string) *big.Int {
 func opcode(v uint32) *uint32 { return &v }
 
 func addrPtr(s string) *ton.Address {
-	a := ton.MustParseAddress(s)
+	a := mustAddress(s)
 	return &a
 }
 
@@ -58,18 +58,19 @@ func TestMessagesV2GetTransactionsShape(t *testing.T) {
 	tx, err := ton.DecodeBlockTransaction(body.Result[0])
 	require.NoError(t, err)
 
-	assert.Equal(t, ton.MustParseAddress("EQCQCLTvR0XYTyM0uxh_H8kLAR7u7v98pEKZKpbq8w2peuNY"), tx.Account)
+	assert.Equal(t, mustAddress("EQCQCLTvR0XYTyM0uxh_H8kLAR7u7v98pEKZKpbq8w2peuNY"), tx.Account)
 	assert.Equal(t, uint64(46761157000001), tx.LT)
 	assert.Equal(t, time.Unix(1716870040, 0).UTC(), tx.Time)
 	assert.Equal(t, nano("2737656"), tx.Fee)
 	assert.Equal(t, nano("56"), tx.StorageFee)
 	assert.Equal(t, nano("2737600"), tx.OtherFee)
-	assert.True(t, tx.PrevTransaction.IsZero(), "v2 names no previous transaction per transaction")
+	assert.Zero(t, tx.PrevTransactionLT, "v2 names no previous transaction per transaction")
+	assert.True(t, tx.PrevTransactionHash.IsZero())
 
 	in := tx.InMsg
 	require.NotNil(t, in)
 	assert.Nil(t, in.Source, "external in-message: no source")
-	assert.True(t, in.IsExternalIn())
+	assert.Nil(t, in.Source, "an external in-message")
 	assert.Equal(t, addrPtr("EQCQCLTvR0XYTyM0uxh_H8kLAR7u7v98pEKZKpbq8w2peuNY"), in.Destination)
 	assert.Equal(t, nano("0"), in.Value)
 	assert.Equal(t, hashOf(t, "R0b8n0d8Al9UGCTrc4qTq/yULwrLfwWHQfqSa5heenw="), in.BodyHash)
@@ -125,13 +126,14 @@ func TestMessagesV2BlockShape(t *testing.T) {
 func TestMessagesV3Shape(t *testing.T) {
 	c := gockClient(t)
 	acct := "0:237E5119FFA2A028CC4F95C9CA37566852F1DD4D3EA15704D6F791065507DE4A"
-	mockGET(t, pathPending, "account="+url.QueryEscape(ton.MustParseAddress(acct).Raw()), 200, string(testdata(t, v3CommentFixture)))
+	mockGET(t, pathPending, "account="+url.QueryEscape(mustAddress(acct).Raw()), 200, string(testdata(t, v3CommentFixture)))
 	page, err := c.PendingTransactions(context.Background(), ton.PendingTransactionsQuery{Accounts: []string{acct}})
 	require.NoError(t, err)
 	require.Len(t, page.Transactions, 1)
 	tx := page.Transactions[0]
 
-	assert.Equal(t, ton.TxID{LT: 23688590000001, Hash: hashOf(t, "A2KdHQ6PD7mcRfmWKIoiPNFFooBCzLOCFXoj+4hAjh0=")}, tx.PrevTransaction)
+	assert.Equal(t, uint64(23688590000001), tx.PrevTransactionLT)
+	assert.Equal(t, hashOf(t, "A2KdHQ6PD7mcRfmWKIoiPNFFooBCzLOCFXoj+4hAjh0="), tx.PrevTransactionHash)
 	assert.Equal(t, nano("1960116"), tx.TotalFees)
 	require.NotNil(t, tx.InMsg)
 	assert.Equal(t, ton.Message{
@@ -168,7 +170,8 @@ func TestMessagesV3Shape(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, tx.InMsg, bt.InMsg)
 	assert.Equal(t, tx.OutMsgs, bt.OutMsgs)
-	assert.Equal(t, tx.PrevTransaction, bt.PrevTransaction)
+	assert.Equal(t, tx.PrevTransactionLT, bt.PrevTransactionLT)
+	assert.Equal(t, tx.PrevTransactionHash, bt.PrevTransactionHash)
 	assert.Equal(t, nano("1960116"), bt.Fee, "v3 total_fees is the fee")
 }
 
@@ -177,7 +180,7 @@ func TestMessagesV3Shape(t *testing.T) {
 func TestMessagesV3BounceAndExternalOut(t *testing.T) {
 	c := gockClient(t)
 	acct := "0:00194AAD8E422BEDF43FEE746D6D929D369DBAB25468A69D513706EA6978B63A"
-	mockGET(t, pathPending, "account="+url.QueryEscape(ton.MustParseAddress(acct).Raw()), 200, string(testdata(t, v3TxFixture)))
+	mockGET(t, pathPending, "account="+url.QueryEscape(mustAddress(acct).Raw()), 200, string(testdata(t, v3TxFixture)))
 	page, err := c.PendingTransactions(context.Background(), ton.PendingTransactionsQuery{Accounts: []string{acct}})
 	require.NoError(t, err)
 	tx := page.Transactions[0]
@@ -189,15 +192,16 @@ func TestMessagesV3BounceAndExternalOut(t *testing.T) {
 	assert.Equal(t, nano("670939"), tx.InMsg.FwdFee)
 	assert.Equal(t, time.Unix(1751972976, 0).UTC(), tx.InMsg.CreatedAt)
 	assert.False(t, tx.InMsg.HasComment, "decoded is null")
-	assert.Equal(t, ton.TxID{LT: 36552848000003, Hash: hashOf(t, "BoNe1HOkg+5k8XGGuY5iRcuz8Nwkc5rxT7NuM/vDP/E=")}, tx.PrevTransaction)
+	assert.Equal(t, uint64(36552848000003), tx.PrevTransactionLT)
+	assert.Equal(t, hashOf(t, "BoNe1HOkg+5k8XGGuY5iRcuz8Nwkc5rxT7NuM/vDP/E="), tx.PrevTransactionHash)
 
 	require.Len(t, tx.OutMsgs, 2)
 	ext := tx.OutMsgs[0]
 	assert.Nil(t, ext.Destination)
-	assert.True(t, ext.IsExternalOut())
+	assert.Nil(t, ext.Destination, "an external out-message")
 	assert.Nil(t, ext.Value)
 	assert.Equal(t, uint64(36582626000004), ext.CreatedLt)
-	assert.False(t, tx.OutMsgs[1].IsExternalOut())
+	assert.NotNil(t, tx.OutMsgs[1].Destination)
 	assert.Equal(t, nano("93402800"), tx.OutMsgs[1].Value)
 }
 
@@ -211,7 +215,7 @@ func TestMessageShapesAgree(t *testing.T) {
 		dst = "0:A1A2DCA202D48FAACD016CF0FCE75332B3DFCB74C54CECDF9AB6C158BD431CE3"
 	)
 	v3 := `{"source":"` + src + `","destination":"` + dst + `","value":"22000000","fwd_fee":"266669","ihr_fee":"0","created_lt":"23692407000002","bounce":false,"bounced":false,"message_content":{"hash":"JwaRlXkBSbE/FgE1Cic6QMP4p4grFvQ05deNWMgRx2E=","body":"te6cckEBAQEACQAADgAAAABoaWne1AAn","decoded":{"type":"text_comment","comment":"hii"}}}`
-	v2 := `{"@type":"raw.message","source":{"@type":"accountAddress","account_address":"` + ton.MustParseAddress(src).Friendly(true, true).String() + `"},"destination":"` + ton.MustParseAddress(dst).Friendly(false, true).String() + `","value":22000000,"fwd_fee":"266669","ihr_fee":"0","created_lt":"23692407000002","body_hash":"JwaRlXkBSbE/FgE1Cic6QMP4p4grFvQ05deNWMgRx2E=","msg_data":{"@type":"msg.dataText","text":"aGlp"}}`
+	v2 := `{"@type":"raw.message","source":{"@type":"accountAddress","account_address":"` + mustAddress(src).Friendly(true, true).String() + `"},"destination":"` + mustAddress(dst).Friendly(false, true).String() + `","value":22000000,"fwd_fee":"266669","ihr_fee":"0","created_lt":"23692407000002","body_hash":"JwaRlXkBSbE/FgE1Cic6QMP4p4grFvQ05deNWMgRx2E=","msg_data":{"@type":"msg.dataText","text":"aGlp"}}`
 	v2py := v2[:len(v2)-1] + `,"message":"hii"}`
 	var want *ton.Message
 	for _, body := range []string{v3, v2, v2py} {

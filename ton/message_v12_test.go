@@ -100,7 +100,7 @@ func TestMessageV3BeforeV12(t *testing.T) {
 			if m.Opcode != nil {
 				opcodes[*m.Opcode] = true
 			}
-			if m.IsExternalIn() {
+			if m.Source == nil { // an external in-message
 				ext++
 				assert.Equal(t, hashOf(t, "kudVqbrlxGq4LdbssZkZL5KGellh4n5Xrnp8BJl7QQ8="), m.HashNorm)
 				assert.Nil(t, m.ExtraCurrencies, "null for an external message")

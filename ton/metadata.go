@@ -4,17 +4,6 @@ import (
 	"encoding/json"
 )
 
-// AddressMetadata is what the v3 indexer knows of the tokens at an account
-// (a member of accountStates' metadata): whether it has read the token's
-// metadata yet, and the token's entries.
-type AddressMetadata struct {
-	// IsIndexed reports whether the indexer has fetched the token's
-	// metadata; while it has not, TokenInfo holds the token's type alone.
-	IsIndexed bool
-	// TokenInfo are the token's entries (one for most accounts).
-	TokenInfo []TokenInfo
-}
-
 // TokenInfo is one entry of an account's token metadata. Every member is
 // optional on the wire: an absent, null or mistyped one is left at its
 // zero value here, and Raw keeps the entry whole (nft_index, extra with a
@@ -22,7 +11,7 @@ type AddressMetadata struct {
 // does not type).
 type TokenInfo struct {
 	// Type is the kind of token: "jetton_masters", "jetton_wallets",
-	// "nft_collections" or "nft_items" from today's indexer; other values
+	// "nft_collections" or "nft_items", as the indexer writes them; other values
 	// are kept as sent.
 	Type string
 	// Name, Symbol, Description and Image are the token's metadata as the
@@ -38,16 +27,17 @@ type TokenInfo struct {
 	Raw json.RawMessage
 }
 
-// decodeMetadata decodes accountStates' metadata member: an object keyed by
-// address. It never fails a page: absence, null or a value that is not an
-// object give an empty map, an entry under a key that is not a standard
-// address (no token lives there) or that is not an object is left out,
-// and each member of an entry is read on its own.
-func decodeMetadata(raw json.RawMessage) map[Address]AddressMetadata {
-	out := map[Address]AddressMetadata{}
+// addMetadata adds accountStates' metadata member, an object keyed by
+// address, to the page's book: each account's IsIndexed and TokenInfo (an
+// empty list when its entry lists none), in its entry, new or not. It
+// never fails a page: absence, null or a value that is not an object add
+// nothing, an entry under a key that is not a standard address (no token
+// lives there) or that is not an object is left out, and each member of an
+// entry is read on its own.
+func addMetadata(book map[Address]AddressBookEntry, raw json.RawMessage) {
 	var w map[string]json.RawMessage
 	if json.Unmarshal(raw, &w) != nil {
-		return out
+		return
 	}
 	for k, v := range w {
 		a, err := ParseAddress(k)
@@ -58,18 +48,19 @@ func decodeMetadata(raw json.RawMessage) map[Address]AddressMetadata {
 		if json.Unmarshal(v, &e) != nil || e == nil {
 			continue // not an object
 		}
-		var m AddressMetadata
-		_ = json.Unmarshal(e["is_indexed"], &m.IsIndexed)
+		entry := book[a]
+		entry.IsIndexed = false
+		_ = json.Unmarshal(e["is_indexed"], &entry.IsIndexed)
 		var infos []json.RawMessage
 		_ = json.Unmarshal(e["token_info"], &infos)
+		entry.TokenInfo = make([]TokenInfo, 0, len(infos))
 		for _, ti := range infos {
 			if t, ok := decodeTokenInfo(ti); ok {
-				m.TokenInfo = append(m.TokenInfo, t)
+				entry.TokenInfo = append(entry.TokenInfo, t)
 			}
 		}
-		out[a] = m
+		book[a] = entry
 	}
-	return out
 }
 
 // decodeTokenInfo reads one token_info entry member by member; ok is false

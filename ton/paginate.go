@@ -9,10 +9,10 @@ import (
 	"github.com/nodeaccess/nodeaccess"
 )
 
-// WalkPageSize is the page size AllAccountStates asks for when the query
-// has neither Limit nor Accounts (with Accounts it asks for MaxLimit, as
+// walkPageSize is the page size AllAccountStates asks for when the query
+// has neither Limit nor Accounts (with Accounts it asks for 1000, as
 // AllPendingTransactions does).
-const WalkPageSize = 100
+const walkPageSize = 100
 
 // AllAccountStates walks every page of accountStates from q.Offset on,
 // with q.Limit states a page, until a page comes back empty or a server
@@ -21,20 +21,19 @@ const WalkPageSize = 100
 // describes: one that pages (limit, offset, sort) and the indexer, which
 // does not.
 //
-// Without Accounts a page holds q.Limit states, WalkPageSize when 0. With
-// Accounts, q.Limit defaults to MaxLimit, and the accounts are walked in
+// Without Accounts a page holds q.Limit states, 100 when 0. With
+// Accounts, q.Limit defaults to 1000, and the accounts are walked in
 // groups of at most q.Limit-1 (999 by default; at least 1), each group
 // from q.Offset until its end, one group after the other: a server that
 // answers at most one state per account, ignoring limit and offset, as
 // the indexer does, then answers every group with a page shorter than the
 // limit, which is the whole answer (below). Reading n accounts from the
 // indexer so costs two requests per group, 2*ceil(n/999) with the default
-// limit; AccountStates reads them in ceil(n/MaxLimit) requests, one per
-// MaxLimit accounts, when the server is known not to page.
+// limit; AccountStates reads them in ceil(n/1000) requests, one per
+// 1000 accounts, when the server is known not to page.
 //
 // A page shorter than the limit does not end the walk: a server may cap
-// limit below what was asked without saying so (the interface states no
-// maximum), so the next page is asked for at the offset after the states
+// limit below what was asked without saying so, so the next page is asked for at the offset after the states
 // that came, and only an empty page proves the end. That costs one request
 // more than stopping at a short page would: a walk of n states whose pages
 // hold p states each (the limit, or the server's cap below it) makes
@@ -74,11 +73,11 @@ func (c *Client) AllAccountStates(ctx context.Context, q AccountStatesQuery) ite
 		limit, size := q.Limit, 0
 		switch {
 		case len(accounts) > 0 && limit == 0:
-			limit, size = MaxLimit, MaxLimit-1
+			limit, size = maxLimit, maxLimit-1
 		case len(accounts) > 0:
 			size = max(1, limit-1)
 		case limit == 0:
-			limit = WalkPageSize
+			limit = walkPageSize
 		}
 		for _, g := range groups(accounts, max(size, 1)) {
 			group := q // a copy: the sequence may be ranged concurrently
@@ -108,10 +107,10 @@ func (c *Client) AllAccountStates(ctx context.Context, q AccountStatesQuery) ite
 
 // AllPendingTransactions walks every page of pendingTransactions the way
 // AllAccountStates walks accountStates (see there for the requests a walk
-// makes and how it ends), with q.Limit transactions a page, MaxLimit when
+// makes and how it ends), with q.Limit transactions a page, 1000 when
 // 0 (the indexer answers all it has at once: the larger the limit, the
 // less likely its answer holds exactly the limit, which would end the walk
-// with ErrRepeatedPage), and q.Accounts in groups of MaxLimit. Nothing
+// with ErrRepeatedPage), and q.Accounts in groups of 1000. Nothing
 // pending at all (the indexer's 404, or its null list) is an empty first
 // page. The indexer has no paging: a walk over it reads its one answer and
 // asks once more to learn that it does not page. Each page is in the order
@@ -138,9 +137,9 @@ func (c *Client) AllPendingTransactions(ctx context.Context, q PendingTransactio
 		}
 		limit := q.Limit
 		if limit == 0 {
-			limit = MaxLimit
+			limit = maxLimit
 		}
-		for _, g := range groups(accounts, MaxLimit) {
+		for _, g := range groups(accounts, maxLimit) {
 			group := q // a copy: the sequence may be ranged concurrently
 			group.Limit = limit
 			group.Accounts = make([]string, len(g))
@@ -202,8 +201,8 @@ func walk[T any, K comparable](c *Client, op string, start, limit int, fetch fun
 				if !full {
 					return true // the page before was the whole answer
 				}
-				yield(zero, c.t.Wrap(op, fmt.Errorf("%w: %w: item %d of the page at offset %d was already yielded from the page at offset %d (the server ignores offset, or the list changed between pages)",
-					nodeaccess.ErrInvalidResponse, ErrRepeatedPage, i, offset, at)))
+				yield(zero, c.t.Wrap(op, fmt.Errorf("%w: item %d of the page at offset %d was already yielded from the page at offset %d (the server ignores offset, or the list changed between pages)",
+					ErrRepeatedPage, i, offset, at)))
 				return false
 			}
 		}

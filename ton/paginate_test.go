@@ -3,7 +3,6 @@ package ton_test
 import (
 	"context"
 	"encoding/base64"
-	"errors"
 	"fmt"
 	"iter"
 	"math/big"
@@ -96,7 +95,7 @@ func TestAllAccountStates(t *testing.T) {
 		var got []int64
 		for s, err := range c.AllAccountStates(context.Background(), ton.AccountStatesQuery{Accounts: []string{acctLower}, Limit: 10}) {
 			require.NoError(t, err)
-			assert.Equal(t, ton.MustParseAddress(acctLower), s.Account)
+			assert.Equal(t, mustAddress(acctLower), s.Account)
 			got = append(got, s.Balance.Int64())
 		}
 		require.Len(t, got, n)
@@ -168,9 +167,8 @@ func TestAllPendingTransactionsErrorOnceAndStop(t *testing.T) {
 	}
 	assert.Len(t, lts, 20)
 	require.Len(t, errs, 1)
-	var re *nodeaccess.RPCError
-	require.True(t, errors.As(errs[0], &re))
-	assert.Equal(t, "offset too large", re.Message)
+	_, msg := serverMessage(t, errs[0])
+	assert.Equal(t, "offset too large", msg)
 	assert.Len(t, p.queries, 3)
 	assert.Equal(t, "account="+acctEscape+"&limit=10&offset=20", p.queries[2])
 }
@@ -397,11 +395,11 @@ func TestWalksOverCappedServers(t *testing.T) {
 			for _, maxLimit := range []int{0, 1, 3, 7, 10, 50} {
 				p := &pagedServer{n: n, maxLimit: maxLimit}
 				c := newPaged(t, p)
-				// Pages of the limit, by default WalkPageSize for
-				// accountStates and MaxLimit for pendingTransactions.
+				// Pages of the limit, by default walkPageSize for
+				// accountStates and maxLimit for pendingTransactions.
 				per, perPending := limit, limit
 				if limit == 0 {
-					per, perPending = ton.WalkPageSize, ton.MaxLimit
+					per, perPending = 100, 1000
 				}
 				if maxLimit > 0 {
 					per, perPending = min(per, maxLimit), min(perPending, maxLimit)
@@ -448,6 +446,6 @@ func TestAllPendingTransactionsCappedOnTheWire(t *testing.T) {
 	txs, errs := collect(c.AllPendingTransactions(context.Background(), ton.PendingTransactionsQuery{Accounts: []string{axelarAcct}, Limit: 10}))
 	require.Empty(t, errs)
 	require.Len(t, txs, 1)
-	assert.Equal(t, ton.MustParseAddress(axelarAcct), txs[0].Account)
+	assert.Equal(t, mustAddress(axelarAcct), txs[0].Account)
 	assert.Equal(t, big.NewInt(6617389), txs[0].TotalFees)
 }

@@ -8,15 +8,21 @@ import (
 	"fmt"
 	"maps"
 	"math/big"
+	"net/http"
 	"net/url"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/nodeaccess/nodeaccess/ton/internal/wire"
+
+	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/internal/transport"
 )
 
 // PendingTransactionsQuery selects pending transactions.
 //
-// A server as the interface describes it takes account (optional), limit
+// A server that pages takes account (optional), limit
 // (default 10) and offset. The open-source v3 indexer takes account
 // repeated, requires it (422 without), has no paging (limit and offset are
 // ignored), and lists only emulated transactions, in no stable order. It
@@ -27,12 +33,12 @@ type PendingTransactionsQuery struct {
 	// Accounts are the accounts, each in any form ParseAddress reads; the
 	// SDK checks each (an empty one is refused) and sends its raw form as
 	// account, repeated, an account given twice, in any spelling, once.
-	// More than MaxLimit accounts go in several requests (see
+	// More than 1000 accounts go in several requests (see
 	// PendingTransactions). None sends no account: the indexer refuses
 	// that with a 422, an error matching nodeaccess.ErrInvalidInput.
 	Accounts []string
-	// Limit is the page size, 1 to MaxLimit; 0 sends none (server default,
-	// 10 in the interface). The indexer ignores it.
+	// Limit is the page size, 1 to 1000; 0 sends none (the server's
+	// default: 10 on a server that pages). The indexer ignores it.
 	Limit int
 	// Offset skips that many transactions; 0 sends none. The indexer
 	// ignores it.
@@ -48,7 +54,7 @@ type PendingTransactionsPage struct {
 	Transactions []PendingTransaction
 	// AddressBook maps the accounts the page mentions to their
 	// user-friendly forms; empty, never nil, when the server sent none.
-	AddressBook AddressBook
+	AddressBook map[Address]AddressBookEntry
 	// UnknownAddresses are the address book entries whose key is not a
 	// standard address, by the key as sent; nil when there are none (see
 	// AccountStatesPage).
@@ -87,35 +93,6 @@ func (f Finality) IsKnown() bool {
 	return false
 }
 
-// finalityField decodes a finality member: a string, an integer (0, 1, 2,
-// or n as "unknown_n") or null (""); anything else is an error.
-type finalityField Finality
-
-func (f *finalityField) UnmarshalJSON(b []byte) error {
-	var s string
-	if json.Unmarshal(b, &s) == nil {
-		*f = finalityField(s)
-		return nil
-	}
-	var n num
-	if err := n.UnmarshalJSON(b); err != nil {
-		return fmt.Errorf("finality %s is neither a string nor an integer", quoteValue(string(b), maxQuoted))
-	}
-	switch n.text {
-	case "":
-		*f = ""
-	case "0":
-		*f = finalityField(FinalityPending)
-	case "1":
-		*f = finalityField(FinalityConfirmed)
-	case "2":
-		*f = finalityField(FinalityFinalized)
-	default:
-		*f = finalityField("unknown_" + n.text)
-	}
-	return nil
-}
-
 // PendingTransaction is a transaction that is not yet fully confirmed. Once
 // it is, the server stops listing it here and lists it with the regular
 // transactions.
@@ -133,7 +110,7 @@ type PendingTransaction struct {
 	// Hash is the transaction's hash.
 	Hash Hash
 	// LT is the transaction's logical time (a string on the indexer, a
-	// number in the interface; both decode).
+	// number on other servers; both decode).
 	LT uint64
 	// Now is the transaction's time, UTC; the zero time.Time (IsZero)
 	// when the server sent none, null or 0, never 1970-01-01.
@@ -147,7 +124,7 @@ type PendingTransaction struct {
 	TraceID string
 	// TraceExternalHash is the hash of the external message that started
 	// the transaction's trace (trace_external_hash, which the indexer
-	// always sends); zero when not sent (the interface has no such field).
+	// always sends); zero when not sent.
 	TraceExternalHash Hash
 	// Emulated reports that the transaction is an emulation's result, not
 	// yet in a block (the indexer's emulated, true for every transaction
@@ -157,7 +134,7 @@ type PendingTransaction struct {
 	// transaction the indexer lists here); "" when not sent.
 	Finality Finality
 	// TotalFees is the transaction's total fee in nanotons, nil when not
-	// sent (the interface does not list it; the indexer sends it).
+	// sent (the indexer sends it).
 	TotalFees *big.Int
 	// InMsg is the message that started the transaction (nil when none;
 	// InMsg.Source is nil for an external message).
@@ -165,9 +142,12 @@ type PendingTransaction struct {
 	// OutMsgs are the messages the transaction sent; nil when the server
 	// sent no out_msgs member.
 	OutMsgs []Message
-	// PrevTransaction is the account's previous transaction (prev_trans_lt,
-	// prev_trans_hash); zero when not sent.
-	PrevTransaction TxID
+	// PrevTransactionLT is the logical time of the account's previous
+	// transaction (prev_trans_lt); 0 when not sent.
+	PrevTransactionLT uint64
+	// PrevTransactionHash is the hash of the account's previous transaction
+	// (prev_trans_hash); zero when not sent.
+	PrevTransactionHash Hash
 	// Raw is the entry as the server sent it: the indexer's full v3
 	// transaction (in_msg, out_msgs, description, block_ref, …).
 	Raw json.RawMessage
@@ -195,8 +175,8 @@ func (q *PendingTransactionsQuery) values(accounts []Address) url.Values {
 // {base}/{key}/api/v3/pendingTransactions with account (repeated), limit
 // and offset (see PendingTransactionsQuery for what each server honours).
 // Each request costs one request unit, whatever the number of accounts it
-// names. More than MaxLimit accounts are sent in several requests of at
-// most MaxLimit accounts, one after the other, as AccountStates sends them;
+// names. More than 1000 accounts are sent in several requests of at
+// most 1000 accounts, one after the other, as AccountStates sends them;
 // the page holds the transactions of all of them, sorted as one.
 //
 // Nothing pending is an empty page, not an error, in both of the indexer's
@@ -211,8 +191,8 @@ func (c *Client) PendingTransactions(ctx context.Context, q PendingTransactionsQ
 	if err != nil {
 		return nil, c.t.Wrap(op, err)
 	}
-	page := &PendingTransactionsPage{Transactions: []PendingTransaction{}, AddressBook: AddressBook{}}
-	for _, g := range groups(accounts, MaxLimit) {
+	page := &PendingTransactionsPage{Transactions: []PendingTransaction{}, AddressBook: map[Address]AddressBookEntry{}}
+	for _, g := range groups(accounts, maxLimit) {
 		p, err := c.pendingTransactions(ctx, &q, g)
 		if err != nil {
 			return nil, c.t.Wrap(op, err)
@@ -232,7 +212,7 @@ func (c *Client) PendingTransactions(ctx context.Context, q PendingTransactionsQ
 
 // pendingTransactions sends one request, for accounts.
 func (c *Client) pendingTransactions(ctx context.Context, q *PendingTransactionsQuery, accounts []Address) (*PendingTransactionsPage, error) {
-	resp, err := c.get(ctx, "pendingTransactions", c.pending, q.values(accounts))
+	resp, err := c.send(ctx, &transport.Request{Op: "pendingTransactions", Method: http.MethodGet, Target: c.pending, Query: q.values(accounts)})
 	if err != nil {
 		if nothingPending(err) {
 			return &PendingTransactionsPage{}, nil
@@ -267,25 +247,25 @@ const nothingPendingMessage = "emulated traces not found"
 // wrong path, a gateway's {"error":"Not Found"}, an HTML page) stays an
 // error matching nodeaccess.ErrNotFound.
 func nothingPending(err error) bool {
-	se, ok := err.(*serverError)
-	return ok && se.http.StatusCode == 404 && strings.EqualFold(strings.TrimSpace(se.rpc.Message), nothingPendingMessage)
+	he, ok := err.(*nodeaccess.HTTPError)
+	return ok && he.StatusCode == 404 && strings.EqualFold(strings.TrimSpace(he.Message), nothingPendingMessage)
 }
 
 type wirePending struct {
-	Account       addrField         `json:"account"`
-	Hash          hashField         `json:"hash"`
-	LT            num               `json:"lt"`
-	Now           num               `json:"now"`
-	MCBlockSeqno  num               `json:"mc_block_seqno"`
+	Account       wire.Addr         `json:"account"`
+	Hash          wire.Hash         `json:"hash"`
+	LT            wire.Num          `json:"lt"`
+	Now           wire.Num          `json:"now"`
+	MCBlockSeqno  wire.Num          `json:"mc_block_seqno"`
 	TraceID       *string           `json:"trace_id"`
-	TraceExtHash  hashField         `json:"trace_external_hash"`
+	TraceExtHash  wire.Hash         `json:"trace_external_hash"`
 	Emulated      *bool             `json:"emulated"`
-	Finality      finalityField     `json:"finality"`
-	TotalFees     num               `json:"total_fees"`
+	Finality      wire.Finality     `json:"finality"`
+	TotalFees     wire.Num          `json:"total_fees"`
 	InMsg         json.RawMessage   `json:"in_msg"`
 	OutMsgs       []json.RawMessage `json:"out_msgs"`
-	PrevTransLT   num               `json:"prev_trans_lt"`
-	PrevTransHash hashField         `json:"prev_trans_hash"`
+	PrevTransLT   wire.Num          `json:"prev_trans_lt"`
+	PrevTransHash wire.Hash         `json:"prev_trans_hash"`
 }
 
 // decodePendingTransactions decodes a pendingTransactions body:
@@ -326,35 +306,35 @@ func decodePending(raw json.RawMessage, out *PendingTransaction) error {
 	if err := json.Unmarshal(raw, &w); err != nil {
 		return err
 	}
-	if !w.Account.set || !w.Hash.set || !w.LT.set {
+	if !w.Account.Set || !w.Hash.Set || !w.LT.Set {
 		return fmt.Errorf("account, hash or lt is missing")
 	}
-	out.Account, out.Hash = w.Account.a, w.Hash.h
+	out.Account, out.Hash = Address(w.Account.A), Hash(w.Hash.H)
 	var err error
-	if out.LT, err = w.LT.uint64("lt"); err != nil {
+	if out.LT, err = w.LT.Uint64("lt"); err != nil {
 		return err
 	}
-	if out.Now, err = unixTime(w.Now, "now"); err != nil {
+	if out.Now, err = wire.UnixTime(w.Now, "now"); err != nil {
 		return err
 	}
-	if w.MCBlockSeqno.set {
-		if out.MCBlockSeqno, err = w.MCBlockSeqno.uint32("mc_block_seqno"); err != nil {
+	if w.MCBlockSeqno.Set {
+		if out.MCBlockSeqno, err = w.MCBlockSeqno.Uint32("mc_block_seqno"); err != nil {
 			return err
 		}
 	}
 	if w.TraceID != nil {
 		out.TraceID = *w.TraceID
 	}
-	out.TraceExternalHash = w.TraceExtHash.h
+	out.TraceExternalHash = Hash(w.TraceExtHash.H)
 	out.Emulated = w.Emulated != nil && *w.Emulated
 	out.Finality = Finality(w.Finality)
-	if out.TotalFees, err = w.TotalFees.optAmount("total_fees"); err != nil {
+	if out.TotalFees, err = w.TotalFees.OptAmount("total_fees"); err != nil {
 		return err
 	}
 	if out.InMsg, out.OutMsgs, err = decodeMessages(w.InMsg, w.OutMsgs); err != nil {
 		return err
 	}
-	if out.PrevTransaction, err = decodePrevTx(w.PrevTransLT, w.PrevTransHash); err != nil {
+	if out.PrevTransactionLT, out.PrevTransactionHash, err = decodePrevTx(w.PrevTransLT, w.PrevTransHash); err != nil {
 		return err
 	}
 	out.Raw = raw

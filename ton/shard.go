@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/nodeaccess/nodeaccess/ton/internal/wire"
+
 	"github.com/nodeaccess/nodeaccess"
 )
 
@@ -21,42 +23,27 @@ type ShardID int64
 // workchain): hex 8000000000000000, decimal -9223372036854775808.
 const MasterchainShard ShardID = math.MinInt64
 
-// ParseShardID reads a shard id in the v3 form (16 hex digits, either
-// case, or any 1 to 16 hex digits after "0x"/"0X") or in the v2 form (a
-// signed decimal). Anything else, and the zero shard (which no shard has),
-// is an *nodeaccess.InputError.
+// ParseShardID reads a shard id in either of its forms: the v3 and
+// explorer form, 16 hex digits in either case ("8000000000000000") or 1 to
+// 16 hex digits after "0x" or "0X"; and the v2 form, a signed decimal in the
+// int64 range ("-9223372036854775808", no "+"). Anything else, and the zero
+// shard (which no shard has), is an *nodeaccess.InputError.
 //
-// The two forms overlap: a string of exactly 16 decimal digits is both a
-// hex and a decimal number. ParseShardID reads it as hex, because that is
-// the v3 form of the common shards ("8000000000000000", the masterchain's),
-// while real shards in the v2 form are 19-digit decimals. A v2 shard whose
-// decimal has 16 digits (1125899906842624, say) is therefore misread: when
-// the source of the string is known, use ParseShardDecimal for v2 values
-// and ParseShardHex for v3 values, which never guess.
+// The forms overlap in one place: a string of exactly 16 decimal digits is
+// both. ParseShardID reads it as hex, the v3 form of the common shards
+// ("8000000000000000", the masterchain's, and the shards of a workchain
+// split a few times); in the v2 form such shards are 19-digit decimals, and
+// only a shard split ten times or more has a 16-digit decimal. Where the
+// form of a string is known, say so: prefix "0x" to a hex string, or read a
+// decimal with strconv.ParseInt(s, 10, 64) and convert it, ShardID(n).
 func ParseShardID(s string) (ShardID, error) {
 	digits, hexPrefix := cutHexPrefix(s)
 	if hexPrefix || len(s) == 16 && isHex(s) {
-		return parseShardHex(s, digits, formEither)
+		return parseShardHex(s, digits)
 	}
-	return parseShardDecimal(s, formEither)
-}
-
-// What the shard parsers say they expected.
-const (
-	formEither  = "is not a shard id (16 hex digits or a signed decimal in the int64 range)"
-	formDecimal = "is not a shard id in the decimal form (a signed decimal in the int64 range)"
-	formHex     = "is not a shard id in the hex form (1 to 16 hex digits, optionally after 0x)"
-)
-
-// ParseShardDecimal reads a shard id in the v2 form only: a signed decimal
-// in the int64 range ("-9223372036854775808"), no "+" sign. The zero shard
-// and anything else are *nodeaccess.InputError values.
-func ParseShardDecimal(s string) (ShardID, error) { return parseShardDecimal(s, formDecimal) }
-
-func parseShardDecimal(s, form string) (ShardID, error) {
 	n, err := strconv.ParseInt(s, 10, 64)
 	if err != nil || s[0] == '+' {
-		return shardErr(s, form)
+		return shardErr(s, shardForm)
 	}
 	if n == 0 {
 		return shardErr(s, "is zero, which is not a shard id")
@@ -64,14 +51,8 @@ func parseShardDecimal(s, form string) (ShardID, error) {
 	return ShardID(n), nil
 }
 
-// ParseShardHex reads a shard id in the v3 form only: its two's-complement
-// bits as 1 to 16 hex digits, either case, with or without a "0x" or "0X"
-// prefix ("8000000000000000", "0x8000000000000000"). The zero shard and
-// anything else are *nodeaccess.InputError values.
-func ParseShardHex(s string) (ShardID, error) {
-	digits, _ := cutHexPrefix(s)
-	return parseShardHex(s, digits, formHex)
-}
+// shardForm says what ParseShardID expected.
+const shardForm = "is not a shard id (16 hex digits, hex digits after 0x, or a signed decimal in the int64 range)"
 
 func cutHexPrefix(s string) (string, bool) {
 	if d, ok := strings.CutPrefix(s, "0x"); ok {
@@ -80,9 +61,9 @@ func cutHexPrefix(s string) (string, bool) {
 	return strings.CutPrefix(s, "0X")
 }
 
-func parseShardHex(s, digits, form string) (ShardID, error) {
+func parseShardHex(s, digits string) (ShardID, error) {
 	if len(digits) == 0 || len(digits) > 16 || !isHex(digits) {
-		return shardErr(s, form)
+		return shardErr(s, shardForm)
 	}
 	u, _ := strconv.ParseUint(digits, 16, 64)
 	if u == 0 {
@@ -92,7 +73,7 @@ func parseShardHex(s, digits, form string) (ShardID, error) {
 }
 
 func shardErr(s, why string) (ShardID, error) {
-	return 0, &nodeaccess.InputError{Arg: "shard", Reason: quoteValue(s, 40) + " " + why}
+	return 0, &nodeaccess.InputError{Arg: "shard", Reason: wire.Quote(s, 40) + " " + why}
 }
 
 func isHex(s string) bool {
@@ -155,7 +136,7 @@ func ParseBlockRef(s string) (BlockRef, error) {
 	inner := strings.TrimSuffix(strings.TrimPrefix(s, "("), ")")
 	parts := strings.Split(inner, ",")
 	bad := func(why string) (BlockRef, error) {
-		return BlockRef{}, &nodeaccess.InputError{Arg: "block", Reason: quoteValue(s, 80) + ": " + why}
+		return BlockRef{}, &nodeaccess.InputError{Arg: "block", Reason: wire.Quote(s, 80) + ": " + why}
 	}
 	if len(parts) != 3 {
 		return bad("want (workchain,shard,seqno)")

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -75,58 +76,40 @@ func TestShardErrors(t *testing.T) {
 	}
 }
 
-// Item 6: a 16-digit decimal is ambiguous for ParseShardID (read as hex,
-// as documented); ParseShardDecimal and ParseShardHex never guess.
-func TestShardExplicitForms(t *testing.T) {
+// A 16-digit decimal is the one string both forms read: ParseShardID
+// reads it as hex, as documented; "0x" says hex whatever the length, and a
+// decimal of known form is strconv.ParseInt and a conversion. Every other
+// length reads as its one form.
+func TestShardOverlappingForms(t *testing.T) {
 	const dec16 = "1125899906842624" // 2^50: a valid v2 shard with 16 decimal digits
 	guessed, err := ton.ParseShardID(dec16)
 	require.NoError(t, err)
 	assert.Equal(t, ton.ShardID(0x1125899906842624), guessed, "ParseShardID reads 16 digits as hex")
-
-	d, err := ton.ParseShardDecimal(dec16)
+	n, err := strconv.ParseInt(dec16, 10, 64)
 	require.NoError(t, err)
-	assert.Equal(t, ton.ShardID(1<<50), d)
-	assert.Equal(t, "0004000000000000", d.Hex())
-	d, err = ton.ParseShardDecimal("-9223372036854775808")
-	require.NoError(t, err)
-	assert.Equal(t, ton.MasterchainShard, d)
+	assert.Equal(t, "0004000000000000", ton.ShardID(n).Hex(), "the documented way to read a decimal of known form")
 
-	for _, in := range []string{"8000000000000000", "0x8000000000000000", "0X8000000000000000", "0x8000000000000000"[2:]} {
-		h, err := ton.ParseShardHex(in)
+	for _, in := range []string{"8000000000000000", "0x8000000000000000", "0X8000000000000000", "0x8000000000000000"[2:], "-9223372036854775808"} {
+		h, err := ton.ParseShardID(in)
 		require.NoError(t, err, in)
 		assert.Equal(t, ton.MasterchainShard, h, in)
 	}
-	h, err := ton.ParseShardHex(dec16)
-	require.NoError(t, err)
-	assert.Equal(t, guessed, h)
-	h, err = ton.ParseShardHex("0x8")
-	require.NoError(t, err)
-	assert.Equal(t, ton.ShardID(8), h)
-	h, err = ton.ParseShardHex("e000000000000000")
-	require.NoError(t, err)
-	assert.Equal(t, "-2305843009213693952", h.Decimal())
-
-	// The decimal parser never reads hex: the v3 spelling of the
-	// masterchain shard is the decimal 8e15 to it.
-	v, err := ton.ParseShardDecimal("8000000000000000")
-	require.NoError(t, err)
-	assert.Equal(t, ton.ShardID(8000000000000000), v)
-	for _, in := range []string{"", "0", "+5", "0x8", "1.5", "9223372036854775808", "-"} {
-		_, err := ton.ParseShardDecimal(in)
-		var ie *nodeaccess.InputError
-		require.True(t, errors.As(err, &ie), in)
-		assert.Equal(t, "shard", ie.Arg)
+	for in, want := range map[string]ton.ShardID{
+		"0x8":                 8,
+		"0x123":               0x123,
+		"123":                 123, // not 16 digits: a decimal
+		"e000000000000000":    -2305843009213693952,
+		"6917529027641081856": 0x6000000000000000,
+		"-1":                  -1,
+	} {
+		got, err := ton.ParseShardID(in)
+		require.NoError(t, err, in)
+		assert.Equal(t, want, got, in)
 	}
-	for _, in := range []string{"", "0x", "0", "0x0", "-1", "-9223372036854775808", "0x80000000000000000", "800000000000000G", "+8"} {
-		_, err := ton.ParseShardHex(in)
-		var ie *nodeaccess.InputError
-		require.True(t, errors.As(err, &ie), in)
-		assert.Equal(t, "shard", ie.Arg)
-	}
-	_, err = ton.ParseShardHex("xyz")
-	assert.EqualError(t, err, `invalid input: shard: "xyz" is not a shard id in the hex form (1 to 16 hex digits, optionally after 0x)`)
-	_, err = ton.ParseShardDecimal("0x8")
-	assert.EqualError(t, err, `invalid input: shard: "0x8" is not a shard id in the decimal form (a signed decimal in the int64 range)`)
+	_, err = ton.ParseShardID("xyz")
+	assert.EqualError(t, err, `invalid input: shard: "xyz" is not a shard id (16 hex digits, hex digits after 0x, or a signed decimal in the int64 range)`)
+	_, err = ton.ParseShardID("0x0")
+	assert.EqualError(t, err, `invalid input: shard: "0x0" is zero, which is not a shard id`)
 }
 
 func TestShardText(t *testing.T) {

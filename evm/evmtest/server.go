@@ -180,7 +180,7 @@ func (s *Server) EthClient() *ethclient.Client { return s.ec }
 // server was started WithoutScenario.
 func (s *Server) Scenario() Scenario { return s.scenario.clone() }
 
-// writeError is the server's nodeaccesstest.ErrorWriter: a JSON-RPC 2.0
+// writeError is the error writer the server gives nodeaccesstest.Start: a JSON-RPC 2.0
 // error object with "id": null and Content-Type application/json, as
 // JSON-RPC providers answer requests they refuse before reading them. The
 // code is -32005 ("limit exceeded", EIP-1474) for 429 and -32000 for every

@@ -44,10 +44,12 @@ func TestLocal(t *testing.T) {
 // serving a basechain block with fees); the key never shows.
 func TestFromEnv(t *testing.T) {
 	const key = "s3cret-KEY"
-	shard, err := ton.ParseShardHex("a000000000000000")
+	shard, err := ton.ParseShardID("a000000000000000")
 	require.NoError(t, err)
-	alice := ton.MustParseAddress("0:" + strings.Repeat("a1", 32))
-	bob := ton.MustParseAddress("0:" + strings.Repeat("b2", 32))
+	alice, err := ton.ParseAddress("0:" + strings.Repeat("a1", 32))
+	require.NoError(t, err)
+	bob, err := ton.ParseAddress("0:" + strings.Repeat("b2", 32))
+	require.NoError(t, err)
 	at := time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)
 	block := tontest.Block{
 		ID: ton.BlockID{BlockRef: ton.BlockRef{Workchain: 0, Shard: shard, Seqno: 51234567}, RootHash: ton.Hash{0xaa}, FileHash: ton.Hash{0xbb}},
@@ -59,9 +61,10 @@ func TestFromEnv(t *testing.T) {
 			{Account: bob, LT: 60000000000004, Time: at}, // no fee sent
 		},
 	}
-	srv, err := tontest.New(tontest.WithKey(key), tontest.WithoutDefaults(), tontest.WithBlock(block))
+	srv, err := tontest.New(tontest.WithKey(key), tontest.WithoutDefaults())
 	require.NoError(t, err)
 	defer srv.Close()
+	require.NoError(t, srv.SetBlock(block))
 	env := map[string]string{
 		"NODEACCESS_TON_URL":       srv.URL,
 		"NODEACCESS_TON_KEY":       key,

@@ -21,8 +21,8 @@ const unsupportedBody = "Failed to deserialize the JSON body into the target typ
 // maxRequestBody bounds the request bodies the server reads.
 const maxRequestBody = 1 << 20
 
-// writeError writes Hyperliquid's error answer for status, as both servers'
-// nodeaccesstest.ErrorWriter:
+// writeError writes Hyperliquid's error answer for status, as the error
+// writer both servers give nodeaccesstest.Start:
 //
 //   - 422: text/plain, unsupportedBody, whatever msg says;
 //   - 429 and 5xx: the JSON body null, which Hyperliquid answers to a valid

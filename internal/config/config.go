@@ -6,6 +6,28 @@ import (
 	"time"
 )
 
+// The defaults every client starts from, each changed per client by the
+// option the comment names (the root package's documentation gives the
+// values in its options' comments).
+const (
+	// DefaultMaxAttempts is the number of attempts in all for one call
+	// (WithMaxAttempts).
+	DefaultMaxAttempts = 3
+	// DefaultBackoffBase is the first backoff bound, doubled per retry, and
+	// DefaultBackoffMax caps it (WithBackoff).
+	DefaultBackoffBase = 200 * time.Millisecond
+	DefaultBackoffMax  = 5 * time.Second
+	// DefaultMaxRetryAfter is the longest Retry-After the client waits for
+	// (WithMaxRetryAfter).
+	DefaultMaxRetryAfter = 30 * time.Second
+	// DefaultMaxResponseBytes caps the body of ordinary responses
+	// (WithMaxResponseBytes; the beacon state has its own, larger cap).
+	DefaultMaxResponseBytes = 32 << 20
+	// DefaultTimeout is the per-attempt timeout of ordinary calls
+	// (WithTimeout).
+	DefaultTimeout = 30 * time.Second
+)
+
 // Config is the resolved configuration of one client. The zero value means
 // "use the defaults": every field is optional.
 type Config struct {

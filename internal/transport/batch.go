@@ -79,7 +79,7 @@ func (c *Client) CallBatch(ctx context.Context, b *Batch) {
 	for i := range b.Calls {
 		if !validMethod(b.Calls[i].Method) {
 			for j := range n {
-				b.Fail(j, fmt.Errorf("transport: bad JSON-RPC method name %q in call %d", b.Calls[i].Method, i))
+				b.Fail(j, fmt.Errorf("transport: bad JSON-RPC method name %q in call %d", c.red.Text(b.Calls[i].Method), i))
 			}
 			return
 		}

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/internal/config"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -64,7 +65,7 @@ func TestRequestOneWrite(t *testing.T) {
 		"background": func() (context.Context, context.CancelFunc) { return context.Background(), func() {} },
 		"cancelable": func() (context.Context, context.CancelFunc) { return context.WithCancel(context.Background()) },
 		"earlier deadline": func() (context.Context, context.CancelFunc) {
-			return context.WithTimeout(context.Background(), nodeaccess.DefaultTimeout/2)
+			return context.WithTimeout(context.Background(), config.DefaultTimeout/2)
 		},
 	}
 	host := strings.TrimPrefix(srv.URL, "http://")

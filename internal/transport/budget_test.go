@@ -129,13 +129,17 @@ func TestBudgetLimiterFailure(t *testing.T) {
 	require.ErrorContains(t, err, "budget: store down")
 }
 
-// TestBudgetWithout: WithoutBudget undoes an earlier WithBudget.
+// TestBudgetWithout: WithBudget(nil), and a nil *Budget, undo an earlier
+// WithBudget.
 func TestBudgetWithout(t *testing.T) {
 	l := &countingLimiter{}
 	assert.Same(t, l, newClient(t, "https://node.example", testKey, nodeaccess.WithBudget(l)).budget)
-	c := newClient(t, "https://node.example", testKey, nodeaccess.WithBudget(l), nodeaccess.WithoutBudget())
+	c := newClient(t, "https://node.example", testKey, nodeaccess.WithBudget(l), nodeaccess.WithBudget(nil))
 	assert.Nil(t, c.budget)
 	assert.False(t, c.Budgeted())
+	var none *nodeaccess.Budget
+	c = newClient(t, "https://node.example", testKey, nodeaccess.WithBudget(l), nodeaccess.WithBudget(none))
+	assert.Nil(t, c.budget, "a nil *Budget is no budget, not a Limiter whose Wait panics")
 	assert.Nil(t, newClient(t, "https://node.example", testKey).budget)
 }
 

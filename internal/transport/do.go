@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/internal/config"
 )
 
 // ErrorBodyCap is how much of a non-2xx body is kept in an HTTPError.
@@ -36,7 +37,7 @@ type Request struct {
 	// Accept defaults to application/json.
 	Accept string
 	// Timeout is the operation's default per-attempt timeout; the user's
-	// WithTimeout replaces it, and 0 means nodeaccess.DefaultTimeout.
+	// WithTimeout replaces it, and 0 means config.DefaultTimeout.
 	Timeout time.Duration
 	// MaxBytes is the operation's default body cap; the user's
 	// WithMaxResponseBytes replaces it, and 0 means the client's default.
@@ -228,16 +229,30 @@ func (c *Client) timeout(r *Request) time.Duration {
 	case r.Timeout > 0:
 		return r.Timeout
 	}
-	return nodeaccess.DefaultTimeout
+	return config.DefaultTimeout
 }
 
-func (c *Client) send(req *http.Request) (*http.Response, error) {
+// send sends req, whose URL holds the key, and returns its response or a
+// *url.Error as http.Client.Do does, built here with the URL masked and its
+// cause masked (Err) where a user's RoundTripper or CheckRedirect let the
+// key into it; a network failure's *net.OpError names addresses, never the
+// path, and is kept as it is.
+func (c *Client) send(req *http.Request, r *Request) (*http.Response, error) {
 	if c.hc != nil {
-		return c.hc.Do(req)
+		resp, err := c.hc.Do(req)
+		if err == nil {
+			return resp, nil
+		}
+		// The URL is the last one asked for, after any redirect within
+		// the origin, which may hold the key anywhere.
+		if ue, ok := err.(*url.Error); ok {
+			return nil, &url.Error{Op: ue.Op, URL: c.red.Text(ue.URL), Err: c.red.Err(ue.Err)}
+		}
+		return nil, c.red.Err(err)
 	}
 	resp, err := c.rt.RoundTrip(req)
 	if err != nil {
-		return nil, &url.Error{Op: urlErrOp(req.Method), URL: req.URL.String(), Err: err}
+		return nil, &url.Error{Op: urlErrOp(req.Method), URL: c.maskedURL(r), Err: c.red.Err(err)}
 	}
 	return resp, nil
 }
@@ -257,7 +272,7 @@ func (c *Client) attempt(ctx context.Context, r *Request, decode func(*Response)
 		defer a.end()
 		actx, box = a, a.body()
 	}
-	hresp, err := c.send(c.newRequest(actx, r, box))
+	hresp, err := c.send(c.newRequest(actx, r, box), r)
 	if err != nil {
 		return resp, c.netFailure(ctx, actx, timeout, err)
 	}
@@ -276,7 +291,8 @@ func (c *Client) attempt(ctx context.Context, r *Request, decode func(*Response)
 		cr := &capReader{r: hresp.Body, left: limit}
 		sresp := resp // a separate variable, so that only streams allocate it
 		sresp.Stream = cr
-		err = decode(&sresp)
+		// The decoder's error may quote the body, which may echo the key.
+		err = c.red.Err(decode(&sresp))
 		o.bytes = limit - cr.left
 		switch {
 		case err == nil:
@@ -285,7 +301,7 @@ func (c *Client) attempt(ctx context.Context, r *Request, decode func(*Response)
 		case isFinal(err):
 			o.err, o.final = err.(*finalErr).err, true
 		case cr.err != nil && !errors.Is(cr.err, io.EOF):
-			fail := c.netFailure(ctx, actx, timeout, cr.err)
+			fail := c.netFailure(ctx, actx, timeout, c.red.Err(cr.err))
 			fail.status, fail.bytes = o.status, o.bytes
 			return Response{}, fail
 		default:
@@ -306,12 +322,12 @@ func (c *Client) attempt(ctx context.Context, r *Request, decode func(*Response)
 		return Response{}, o
 	case rerr != nil:
 		putBuf(bp)
-		fail := c.netFailure(ctx, actx, timeout, rerr)
+		fail := c.netFailure(ctx, actx, timeout, c.red.Err(rerr))
 		fail.status, fail.bytes = o.status, o.bytes
 		return Response{}, fail
 	}
 	if r.Check != nil {
-		if err := r.Check(body); err != nil {
+		if err := c.red.Err(r.Check(body)); err != nil {
 			putBuf(bp)
 			var rt *retryable
 			o.retryable = errors.As(err, &rt)
@@ -384,12 +400,12 @@ func (c *Client) newRequest(ctx context.Context, r *Request, box *bodyBox) *http
 	return req.WithContext(ctx)
 }
 
-// netFailure classifies an error from sending or from reading the body.
+// netFailure classifies an error from sending or from reading the body,
+// which the caller has masked.
 func (c *Client) netFailure(parent, actx context.Context, timeout time.Duration, err error) outcome {
 	if perr := parent.Err(); perr != nil {
 		return outcome{err: perr}
 	}
-	err = c.red.Err(err)
 	if actx.Err() != nil {
 		return outcome{err: fmt.Errorf("attempt timed out after %s: %w", timeout, err), retryable: true}
 	}
@@ -448,7 +464,7 @@ func (c *Client) report(ctx context.Context, r *Request, n int, start time.Time,
 		StatusCode: o.status,
 		Duration:   time.Since(start),
 		Bytes:      o.bytes,
-		Err:        c.red.Err(o.err),
+		Err:        o.err, // masked where it entered (attempt)
 		Units:      o.units,
 		BudgetWait: o.waited,
 		Batch:      r.Batch,

@@ -2,7 +2,8 @@
 // URLs with the access key, sends JSON, JSON-RPC 2.0 and plain GET requests,
 // negotiates content, retries what may be retried, caps bodies, turns failures
 // into the SDK's typed errors, keeps the key out of every error, log line and
-// hook, and reports attempts. Chain packages build typed requests on top of it
+// hook (masking it where server or user text enters an error: maskerr.go
+// lists the entry points), and reports attempts. Chain packages build typed requests on top of it
 // and decode the bodies it hands back; it knows no chain's types.
 //
 // A chain package makes one Client per user client (New), builds URLs from

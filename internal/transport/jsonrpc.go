@@ -48,7 +48,7 @@ type RPCResult struct {
 // ErrInvalidResponse error.
 func (c *Client) CallRPC(ctx context.Context, call *RPC) (RPCResult, error) {
 	if !validMethod(call.Method) {
-		return RPCResult{}, fmt.Errorf("transport: bad JSON-RPC method name %q", call.Method)
+		return RPCResult{}, fmt.Errorf("transport: bad JSON-RPC method name %q", c.red.Text(call.Method))
 	}
 	id := c.ids.Add(1)
 	// The body may be pooled: every attempt sends its own copy of it.
@@ -150,9 +150,10 @@ func (c *Client) rpcError(resp *Response, raw []byte) error {
 }
 
 // InvalidBody returns an error matching nodeaccess.ErrInvalidResponse that
-// says why the body was rejected and shows its content type and its start
-// (scrubbed of the key). A body that is not JSON at all is reported as such
-// (empty, truncated, an HTML page) instead of by the decoder's why.
+// says why the body was rejected and shows its content type and its start,
+// all with the key masked: why may quote a value from the body. A body that
+// is not JSON at all is reported as such (empty, truncated, an HTML page)
+// instead of by the decoder's why.
 func (c *Client) InvalidBody(resp *Response, why error) error {
 	if !json.Valid(resp.Body) {
 		var raw json.RawMessage
@@ -160,6 +161,7 @@ func (c *Client) InvalidBody(resp *Response, why error) error {
 			why = jsonProblem(resp.Body, err)
 		}
 	}
+	why = c.red.Err(why)
 	ct := c.red.Text(resp.Header.Get("Content-Type"))
 	return fmt.Errorf("%w: %w (content-type %q, body starts %q)", nodeaccess.ErrInvalidResponse, why, ct, c.red.Head(resp.Body, 120))
 }

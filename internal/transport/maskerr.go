@@ -1,93 +1,195 @@
 package transport
 
 import (
-	"reflect"
+	"fmt"
+	"net"
+	"net/url"
+
+	"github.com/nodeaccess/nodeaccess"
 )
+
+// Where the key is masked. Text that may hold the key (the server's, or the
+// user's) enters an error at these places, and is masked there, so that
+// every error the transport returns, hands to a hook or logs is already
+// without it:
+//
+//   - send: the *url.Error of a failed request is built with the masked URL
+//     (the Target's masked form, or, after a redirect within the origin,
+//     the URL masked as text), its cause through Err (a user's
+//     RoundTripper or CheckRedirect may quote the URL; a network failure's
+//     *net.OpError names addresses, not the path, and stays as it is);
+//   - attempt: a body that breaks off (netFailure's cause), a Stream
+//     decoder's error and a Check error, through Err;
+//   - httpFailure: HTTPError's Status, ContentType, Body (masked before the
+//     cut), Location and URL; a chain package that fills Message masks it
+//     (Client.Mask);
+//   - rpcError: RPCError's Message and Data;
+//   - InvalidBody (DecodeJSON, a batch Result's error): the decoder's why,
+//     the content type and the body's start; orAbsent, a member's start;
+//   - charge: a Limiter's error;
+//   - New: the base URL, an option's message; CallRPC, CallBatch and
+//     Target: a method name or a template a caller gave;
+//   - Wrap: what the chain package adds (an input the user gave, quoted in
+//     an *InputError or a wrapper's text).
+//
+// A chain package masks the server text it puts into an error of its own
+// type with Client.Mask or MaskCut, where it reads it.
 
 // maxErrDepth bounds how deep Err follows a chain of wrapped errors.
 const maxErrDepth = 64
 
-var (
-	errorType = reflect.TypeFor[error]()
-	anyType   = reflect.TypeFor[any]()
-)
-
-// Err returns err safe to show, keeping its type and its chain:
+// Err returns err with every spelling of the key masked, for an error that
+// enters the SDK's errors from outside: a network failure, a user's
+// RoundTripper, CheckRedirect or Limiter, a chain package's decoder, an
+// input the user gave. It knows the error types whose fields it may copy
+// and does not reach into any other:
 //
-//   - An error whose type is a struct or a pointer to one (the SDK's
-//     *nodeaccess.InputError, *HTTPError, *RPCError, *OpError, the chain
-//     packages' error types, *url.Error, *net.OpError, ...) that holds the
-//     key in an exported field is copied, with the key masked in every
-//     exported string, []byte and any field and every wrapped error in an
-//     exported field masked the same way; unexported fields are copied as
-//     they are. The copy has the original's type, so errors.As and the
-//     type's own Is method keep working.
-//   - An error that still shows the key after that (in its message, or in
-//     an error it wraps through a field Err cannot reach, as fmt.Errorf's
-//     wrappers do) is replaced by one with the message masked, whose causes
-//     are made safe the same way, and whose Is answers as the original's Is
-//     method does; errors.Is therefore still reaches every sentinel.
-//   - An error that shows no key is returned as it is, identity and all.
+//   - nodeaccess's *OpError, *InputError, *HTTPError and *RPCError, net/url's
+//     *url.Error and net's *OpError and *DNSError that hold the key (in
+//     their text, a field, or an error they wrap) are copied with it
+//     masked in every field, and with the errors they wrap masked the same
+//     way: errors.As still finds them, and only the copy.
+//   - Any other error that shows the key in its message, or wraps one that
+//     does, is replaced by one with the message masked whose Unwrap returns
+//     its causes masked the same way, so that errors.Is still reaches every
+//     sentinel and errors.As every typed cause. Its own type is lost: the
+//     wrappers of fmt.Errorf and errors.Join lose nothing a caller can name,
+//     and a typed error of the SDK is built with the key masked where the
+//     text entered it, so that it never gets here holding the key.
+//   - An error that holds no key is returned as it is, identity and all.
 //
-// No error reachable from the result through Unwrap prints the key, so
-// errors.As cannot hand the caller one that does.
+// No error reachable from the result through Unwrap prints the key.
 func (r *redactor) Err(err error) error {
-	if r == nil {
+	if r == nil || err == nil {
 		return err
 	}
-	return r.maskErr(err, 0)
+	m, _ := r.maskErr(err, 0)
+	return m
 }
 
-func (r *redactor) maskErr(err error, depth int) error {
+// maskErr returns err with the key masked, and whether that changed it.
+func (r *redactor) maskErr(err error, depth int) (error, bool) {
 	if err == nil {
-		return nil
+		return nil, false
 	}
 	if depth > maxErrDepth {
 		if msg := err.Error(); r.holds(msg) {
-			return &scrubbed{msg: r.Text(msg)}
+			return &masked{msg: r.Text(msg), was: fmt.Sprintf("%T", err)}, true
 		}
-		return err
+		return err, false
 	}
-	cp, changed := r.copyErr(err, depth)
-	if r.clean(cp, depth) {
-		if changed {
-			return cp
+	if m := r.maskKnown(err, depth); m != nil {
+		changed := m != err
+		if !changed || !r.holds(m.Error()) {
+			return m, changed
 		}
-		return err
+		// A field the copy could not mask shows in its text (a net.Addr).
 	}
-	s := &scrubbed{msg: r.Text(cp.Error())}
-	if x, ok := err.(interface{ Is(error) bool }); ok {
-		s.is = x.Is
-	}
-	for _, e := range unwrap(err) {
-		if e = r.maskErr(e, depth+1); e != nil {
-			s.errs = append(s.errs, e)
+	causes := unwrap(err)
+	changed := false
+	for i, c := range causes {
+		m, ch := r.maskErr(c, depth+1)
+		if ch {
+			if !changed {
+				causes = append([]error(nil), causes...) // never modify the error's own slice
+				changed = true
+			}
+			causes[i] = m
 		}
 	}
-	return s
+	msg := err.Error()
+	if !changed && !r.holds(msg) {
+		return err, false
+	}
+	return &masked{msg: r.Text(msg), errs: causes, was: fmt.Sprintf("%T", err)}, true
+}
+
+// maskKnown copies err with the key masked when err is of a type whose
+// fields the transport knows: err itself when it held no key in them; nil
+// for a type the transport does not know.
+func (r *redactor) maskKnown(err error, depth int) error {
+	switch e := err.(type) {
+	case *nodeaccess.OpError:
+		inner, ch := r.maskErr(e.Err, depth+1)
+		cp := nodeaccess.OpError{Chain: r.Text(e.Chain), Op: r.Text(e.Op), Err: inner}
+		if !ch && cp.Chain == e.Chain && cp.Op == e.Op {
+			return err
+		}
+		return &cp
+	case *nodeaccess.InputError:
+		cp := nodeaccess.InputError{Arg: r.Text(e.Arg), Reason: r.Text(e.Reason)}
+		if cp == *e {
+			return err
+		}
+		return &cp
+	case *nodeaccess.HTTPError:
+		if !r.httpHolds(e) {
+			return err
+		}
+		cp := *e
+		cp.Status, cp.ContentType, cp.Message = r.Text(e.Status), r.Text(e.ContentType), r.Text(e.Message)
+		cp.Method, cp.URL, cp.Location = r.Text(e.Method), r.Text(e.URL), r.Text(e.Location)
+		cp.Body = r.Bytes(e.Body)
+		return &cp
+	case *nodeaccess.RPCError:
+		if !r.holds(e.Message) && !r.valueHolds(e.Data) {
+			return err
+		}
+		return &nodeaccess.RPCError{Code: e.Code, Message: r.Text(e.Message), Data: r.value(e.Data)}
+	case *url.Error:
+		inner, ch := r.maskErr(e.Err, depth+1)
+		cp := url.Error{Op: r.Text(e.Op), URL: r.Text(e.URL), Err: inner}
+		if !ch && cp.Op == e.Op && cp.URL == e.URL {
+			return err
+		}
+		return &cp
+	case *net.OpError:
+		inner, ch := r.maskErr(e.Err, depth+1)
+		cp := *e
+		cp.Op, cp.Net, cp.Err = r.Text(e.Op), r.Text(e.Net), inner
+		if !ch && cp.Op == e.Op && cp.Net == e.Net {
+			return err
+		}
+		return &cp
+	case *net.DNSError:
+		inner, ch := r.maskErr(e.UnwrapErr, depth+1)
+		cp := *e
+		cp.Err, cp.Name, cp.Server, cp.UnwrapErr = r.Text(e.Err), r.Text(e.Name), r.Text(e.Server), inner
+		if !ch && cp.Err == e.Err && cp.Name == e.Name && cp.Server == e.Server {
+			return err
+		}
+		return &cp
+	case *retryable:
+		inner, ch := r.maskErr(e.err, depth+1)
+		if !ch {
+			return err
+		}
+		return &retryable{inner}
+	case *finalErr:
+		inner, ch := r.maskErr(e.err, depth+1)
+		if !ch {
+			return err
+		}
+		return &finalErr{inner}
+	}
+	return nil
+}
+
+// httpHolds reports whether a field of e holds the key.
+func (r *redactor) httpHolds(e *nodeaccess.HTTPError) bool {
+	for _, s := range [...]string{e.Status, e.ContentType, e.Message, e.Method, e.URL, e.Location} {
+		if r.holds(s) {
+			return true
+		}
+	}
+	i, _ := find(r, e.Body, 0)
+	return i >= 0
 }
 
 // holds reports whether s holds a spelling of the key.
 func (r *redactor) holds(s string) bool {
 	i, _ := find(r, s, 0)
 	return i >= 0
-}
-
-// clean reports whether neither err's message nor any error it wraps shows
-// the key.
-func (r *redactor) clean(err error, depth int) bool {
-	if err == nil {
-		return true
-	}
-	if depth > maxErrDepth || r.holds(err.Error()) {
-		return false
-	}
-	for _, e := range unwrap(err) {
-		if !r.clean(e, depth+1) {
-			return false
-		}
-	}
-	return true
 }
 
 func unwrap(err error) []error {
@@ -100,80 +202,6 @@ func unwrap(err error) []error {
 		}
 	}
 	return nil
-}
-
-// copyErr returns a copy of err, a struct or a pointer to one, with the key
-// masked in its exported fields, and whether anything changed; err itself
-// when nothing did or its type is not a struct.
-func (r *redactor) copyErr(err error, depth int) (error, bool) {
-	v := reflect.ValueOf(err)
-	ptr := v.Kind() == reflect.Pointer
-	if ptr {
-		if v.IsNil() {
-			return err, false
-		}
-		v = v.Elem()
-	}
-	if v.Kind() != reflect.Struct {
-		return err, false
-	}
-	// The copy is made at the first field that changes, so that an error
-	// without the key costs nothing.
-	var cp reflect.Value
-	for i := range v.NumField() {
-		if !v.Type().Field(i).IsExported() {
-			continue
-		}
-		m, ok := r.maskField(v.Field(i), depth)
-		if !ok {
-			continue
-		}
-		if !cp.IsValid() {
-			cp = reflect.New(v.Type()).Elem()
-			cp.Set(v)
-		}
-		cp.Field(i).Set(m)
-	}
-	if !cp.IsValid() {
-		return err, false
-	}
-	if ptr {
-		cp = cp.Addr()
-	}
-	return cp.Interface().(error), true
-}
-
-// maskField returns f's value with the key masked, and whether it changed.
-func (r *redactor) maskField(f reflect.Value, depth int) (reflect.Value, bool) {
-	switch f.Kind() {
-	case reflect.String:
-		s := f.String()
-		if m := r.Text(s); m != s {
-			return reflect.ValueOf(m).Convert(f.Type()), true
-		}
-	case reflect.Slice:
-		if f.Type().Elem().Kind() != reflect.Uint8 || f.IsNil() {
-			break
-		}
-		b := f.Bytes()
-		if m := r.Bytes(b); len(m) != len(b) || len(b) > 0 && &m[0] != &b[0] {
-			return reflect.ValueOf(m).Convert(f.Type()), true
-		}
-	case reflect.Interface, reflect.Pointer:
-		if f.IsNil() {
-			break
-		}
-		if f.Type().Implements(errorType) {
-			e := f.Interface().(error)
-			m := r.maskErr(e, depth+1)
-			if mv := reflect.ValueOf(m); !sameErr(m, e) && mv.Type().AssignableTo(f.Type()) {
-				return mv, true
-			}
-		} else if f.Type() == anyType && r.valueHolds(f.Interface()) {
-			return reflect.ValueOf(r.value(f.Interface())), true
-		}
-	}
-	return reflect.Value{}, false
 }
 
 // valueHolds reports whether v, a decoded JSON value, holds the key in a
@@ -198,32 +226,38 @@ func (r *redactor) valueHolds(v any) bool {
 	return false
 }
 
-// sameErr reports whether a and b are the same error value, without
-// panicking on types == cannot compare.
-func sameErr(a, b error) bool {
-	if a == nil || b == nil {
-		return a == nil && b == nil
-	}
-	va, vb := reflect.ValueOf(a), reflect.ValueOf(b)
-	if va.Type() != vb.Type() || !va.Comparable() || !vb.Comparable() {
-		return false
-	}
-	return a == b
-}
-
-// scrubbed stands in for an error that showed the key in a way Err cannot
-// mask in place: its message masked, its causes made safe, and its Is
-// method's answers kept.
-type scrubbed struct {
+// masked stands in for an error of a type Err does not copy that showed the
+// key: its message masked, its causes made safe.
+type masked struct {
 	msg  string
 	errs []error
-	// is is the original's Is method, a func so that no formatting of a
-	// scrubbed reaches the original.
-	is func(error) bool
+	// was is the type of the error it stands in for, for tests that check
+	// that no typed error of the SDK ever needs one.
+	was string
 }
 
-func (e *scrubbed) Error() string   { return e.msg }
-func (e *scrubbed) Unwrap() []error { return e.errs }
+func (e *masked) Error() string   { return e.msg }
+func (e *masked) Unwrap() []error { return e.errs }
 
-// Is answers as the original error's Is method did.
-func (e *scrubbed) Is(target error) bool { return e.is != nil && e.is(target) }
+// StandIns returns the types (as %T prints them) of the errors in err's
+// chain that masking had to replace because they showed the key: the
+// wrappers of fmt.Errorf and errors.Join, whose type no caller can name,
+// and, were an entry point to let the key into one, a typed error. Tests
+// use it to check that every typed error the SDK returns keeps its type.
+func StandIns(err error) []string {
+	var out []string
+	var walk func(error, int)
+	walk = func(err error, depth int) {
+		if err == nil || depth > maxErrDepth {
+			return
+		}
+		if m, ok := err.(*masked); ok {
+			out = append(out, m.was)
+		}
+		for _, c := range unwrap(err) {
+			walk(c, depth+1)
+		}
+	}
+	walk(err, 0)
+	return out
+}

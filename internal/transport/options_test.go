@@ -16,7 +16,7 @@ import (
 func TestDefaults(t *testing.T) {
 	t.Parallel()
 	c := newClient(t, "https://node.example", testKey)
-	assert.Equal(t, nodeaccess.DefaultMaxAttempts, c.attempts)
+	assert.Equal(t, config.DefaultMaxAttempts, c.attempts)
 	assert.Equal(t, 3, c.attempts)
 	cfg := c.Config()
 	assert.Equal(t, 200*time.Millisecond, cfg.BackoffBase)

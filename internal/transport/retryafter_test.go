@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/internal/config"
 	"github.com/nodeaccess/nodeaccess/internal/testkit"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -46,7 +47,7 @@ func TestParseRetryAfterOverflow(t *testing.T) {
 	for _, tc := range retryAfterShapes {
 		got := parseRetryAfter(tc.v, now)
 		if tc.long {
-			assert.Greater(t, got, nodeaccess.DefaultMaxRetryAfter, "%q", tc.v)
+			assert.Greater(t, got, config.DefaultMaxRetryAfter, "%q", tc.v)
 			assert.LessOrEqual(t, got, maxRetryAfter, "%q", tc.v)
 		} else {
 			assert.Zero(t, got, "%q", tc.v)
@@ -77,7 +78,7 @@ func TestRetryAfterOverflowEndsTheCall(t *testing.T) {
 			assert.Positive(t, he.RetryAfter, "%q", tc.v)
 			assert.False(t, rec.Attempts()[0].WillRetry, "%q", tc.v)
 		} else {
-			assert.Equal(t, nodeaccess.DefaultMaxAttempts, cnt.Get(), "%q: not retried", tc.v)
+			assert.Equal(t, config.DefaultMaxAttempts, cnt.Get(), "%q: not retried", tc.v)
 			assert.Zero(t, he.RetryAfter, "%q", tc.v)
 		}
 	}

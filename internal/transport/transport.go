@@ -114,17 +114,17 @@ func (c *Client) applyDefaults() {
 	cfg := &c.cfg
 	c.attempts = cfg.MaxAttempts
 	if c.attempts == 0 {
-		c.attempts = nodeaccess.DefaultMaxAttempts
+		c.attempts = config.DefaultMaxAttempts
 	}
 	if cfg.BackoffBase == 0 {
-		cfg.BackoffBase, cfg.BackoffMax = nodeaccess.DefaultBackoffBase, nodeaccess.DefaultBackoffMax
+		cfg.BackoffBase, cfg.BackoffMax = config.DefaultBackoffBase, config.DefaultBackoffMax
 	}
 	if !cfg.MaxRetryAfterSet {
-		cfg.MaxRetryAfter = nodeaccess.DefaultMaxRetryAfter
+		cfg.MaxRetryAfter = config.DefaultMaxRetryAfter
 	}
 	c.userMaxBytes = cfg.MaxResponseBytes
 	if cfg.MaxResponseBytes == 0 {
-		cfg.MaxResponseBytes = nodeaccess.DefaultMaxResponseBytes
+		cfg.MaxResponseBytes = config.DefaultMaxResponseBytes
 	}
 	if h, ok := cfg.Hook.(func(context.Context, nodeaccess.Attempt)); ok {
 		c.hook = h
@@ -181,16 +181,20 @@ func (c *Client) Config() *config.Config { return &c.cfg }
 // put it there too.
 func (c *Client) BaseMasked() string { return c.red.Text(c.base.String()) }
 
-// Wrap wraps err once in a *nodeaccess.OpError naming the chain and op, with
-// the key masked (Err: types and chain kept); nil stays nil and an
-// *OpError is not wrapped again, only masked.
+// Wrap wraps err once in a *nodeaccess.OpError naming the chain and op; nil
+// stays nil and an *OpError is not wrapped again. The errors the transport
+// returns have the key masked where server text entered them; what the
+// chain package adds goes through Err here: an input the user gave that
+// holds the key (a *nodeaccess.InputError quoting it, a message built with
+// fmt.Errorf), masked with its types and sentinels kept. A typed error of a
+// chain package that may hold server or user text is built with the key
+// masked (Mask, MaskCut) before it gets here.
 func (c *Client) Wrap(op string, err error) error {
 	if err == nil {
 		return nil
 	}
 	if _, ok := err.(*nodeaccess.OpError); ok {
-		// Masked again: a chain package may have built it itself.
-		return c.red.Err(err)
+		return c.red.Err(err) // a chain package may have built it itself
 	}
 	return &nodeaccess.OpError{Chain: c.chain, Op: op, Err: c.red.Err(err)}
 }

@@ -96,7 +96,7 @@ func (t Target) Masked() string {
 // value cannot add path segments. A keyless client refuses {key}.
 func (c *Client) Target(tmpl string, vars ...string) (Target, error) {
 	if len(vars)%2 != 0 {
-		return Target{}, fmt.Errorf("transport: odd number of template vars for %q", tmpl)
+		return Target{}, fmt.Errorf("transport: odd number of template vars for %q", c.red.Text(tmpl))
 	}
 	var raw, masked strings.Builder
 	base := c.base.EscapedPath()
@@ -117,13 +117,13 @@ func (c *Client) Target(tmpl string, vars ...string) (Target, error) {
 		masked.WriteString(rest[:open])
 		end := strings.IndexByte(rest[open:], '}')
 		if end < 0 {
-			return Target{}, fmt.Errorf("transport: unclosed placeholder in %q", tmpl)
+			return Target{}, fmt.Errorf("transport: unclosed placeholder in %q", c.red.Text(tmpl))
 		}
 		name := rest[open+1 : open+end]
 		rest = rest[open+end+1:]
 		if name == "key" {
 			if !c.sendKey {
-				return Target{}, fmt.Errorf("transport: template %q needs a key on a keyless client", tmpl)
+				return Target{}, fmt.Errorf("transport: template %q needs a key on a keyless client", c.red.Text(tmpl))
 			}
 			raw.WriteString(url.PathEscape(c.red.key))
 			masked.WriteString(Mask)
@@ -131,12 +131,12 @@ func (c *Client) Target(tmpl string, vars ...string) (Target, error) {
 		}
 		val, ok := lookupVar(vars, name)
 		if !ok {
-			return Target{}, fmt.Errorf("transport: no value for {%s} in %q", name, tmpl)
+			return Target{}, fmt.Errorf("transport: no value for {%s} in %q", c.red.Text(name), c.red.Text(tmpl))
 		}
 		if val == "" || val == "." || val == ".." {
 			// Escaping leaves these as they are, and a server or proxy that
 			// normalises the path would drop or climb a segment.
-			return Target{}, &nodeaccess.InputError{Arg: name, Reason: fmt.Sprintf("%q is not a path segment", val)}
+			return Target{}, &nodeaccess.InputError{Arg: c.red.Text(name), Reason: fmt.Sprintf("%q is not a path segment", val)}
 		}
 		esc := url.PathEscape(val)
 		raw.WriteString(esc)
@@ -145,7 +145,7 @@ func (c *Client) Target(tmpl string, vars ...string) (Target, error) {
 	u := &url.URL{Scheme: c.base.Scheme, Host: c.base.Host}
 	p, err := url.PathUnescape(raw.String())
 	if err != nil {
-		return Target{}, fmt.Errorf("transport: template %q: %v", tmpl, err)
+		return Target{}, fmt.Errorf("transport: template %q: %v", c.red.Text(tmpl), c.red.Text(err.Error()))
 	}
 	u.Path, u.RawPath = p, raw.String()
 	if u.EscapedPath() != u.RawPath {

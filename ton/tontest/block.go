@@ -27,8 +27,8 @@ import (
 // no place in that shape).
 // The other members of the entry (and in_msg, out_msgs when not set) come
 // from the Transaction raw JSON when it is a JSON object, or from its
-// "transaction" member when the raw JSON is in the interface's {account,
-// hash, lt, transaction} shape; out_msgs is [] when neither has any.
+// "transaction" member when the raw JSON is in the {account, hash, lt,
+// transaction} shape; out_msgs is [] when neither has any.
 type Block struct {
 	// ID is the block: workchain, shard and seqno (the reference a request
 	// names), and the root and file hashes the answers carry.

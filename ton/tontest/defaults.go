@@ -20,16 +20,12 @@ const (
 	recordedTxFile    = "data/v3_transactions_axelar_amplifier.json"
 )
 
-// DefaultBlockSeqno is the seqno of the masterchain block the server serves
-// by default (DefaultBlock()).
-const DefaultBlockSeqno = 39984096
-
 // DefaultBlock returns the block the server serves by default: masterchain
 // block 39984096, (-1,8000000000000000,39984096), recorded from toncenter's
 // getBlockTransactionsExt (data/SOURCES.md) and served with its real id
 // (root and file hashes) and its three real transactions. RecordedBlock
 // returns its data.
-func DefaultBlock() ton.BlockRef { return ton.MasterchainBlock(DefaultBlockSeqno) }
+func DefaultBlock() ton.BlockRef { return ton.MasterchainBlock(39984096) }
 
 // DefaultAccount is the account the server knows by default in API v3
 // (a testnet contract, from the recorded v3 transaction, data/SOURCES.md):
@@ -102,11 +98,12 @@ func parseRecordedBlock() (Block, error) {
 	}
 	id := body.Result.ID
 	var b Block
-	var err error
 	b.ID.Workchain, b.ID.Seqno = id.Workchain, id.Seqno
-	if b.ID.Shard, err = ton.ParseShardDecimal(id.Shard); err != nil {
+	shard, err := strconv.ParseInt(id.Shard, 10, 64) // v2 writes the decimal form
+	if err != nil {
 		return Block{}, err
 	}
+	b.ID.Shard = ton.ShardID(shard)
 	if b.ID.RootHash, err = ton.ParseHash(id.RootHash); err != nil {
 		return Block{}, err
 	}

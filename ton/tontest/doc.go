@@ -23,6 +23,10 @@
 //	GET  {URL}/{Key}/api/v3/accountStates             account_address and address (repeatable), include_boc, limit, offset, sort (WithIndexer: address, code_hash, include_boc)
 //	GET  {URL}/{Key}/api/v3/pendingTransactions       account (repeatable, required), limit, offset (WithIndexer: account, trace_id)
 //
+// ton.Client.Call reaches these endpoints too ("v2/getBlockTransactions",
+// "v3/accountStates", …); any other gets 404, and a JSON-RPC request for
+// another method toncenter's 422 {"ok":false,"error":"Unknown method",…}.
+//
 // API v2 answers are toncenter's: {"ok":true,"result":{"@type":"blocks.transactionsExt",
 // "id":{…},"req_count":N,"incomplete":…,"transactions":[…]}}, each
 // transaction a "raw.transaction" shaped like the recorded one (address,
@@ -45,13 +49,14 @@
 // a page holds count transactions: a block of exactly count transactions
 // left says incomplete, and the next page is empty and complete.
 //
-// API v3 answers use the interface's member names: accountStates
+// API v3 answers are by default those of a server that pages (limit,
+// offset, sort), with its member names: accountStates
 // {"account_states":[{account, hash, balance, account_status, last_trans_lt
 // (a number), last_trans_hash, frozen_hash, code_hash, data_hash, and
 // code_boc and data_boc with include_boc=true}],"address_book":{…}}, sorted
 // by last_trans_lt (newest first unless sort=asc), then offset and limit;
 // without account_address or address it lists the states of every account.
-// include_boc defaults to false, as in the interface (the indexer's default
+// include_boc defaults to false, as on such a server (the indexer's default
 // is true; ton.Client always sends it). pendingTransactions
 // {"transactions":[v3 transactions: account, hash, lt (a string), now,
 // mc_block_seqno, trace_id, …],"address_book":{…}}, with the indexer's 422
@@ -64,11 +69,12 @@
 // TraceExternalHash are served as emulated, finality and
 // trace_external_hash; the default one is emulated, finality "pending".
 //
-// WithIndexer serves both v3 calls as today's open-source v3 indexer
+// WithIndexer serves both v3 calls as the open-source v3 indexer
 // (toncenter's ton-index-go) does instead, for testing code against it:
 // accountStates takes address (repeated) and code_hash, ignores limit,
 // offset, sort and account_address, answers the latest state of each
-// account it knows under the indexer's member names with "metadata":{}, at
+// account it knows under the indexer's member names with its "metadata"
+// (that of the address book entries set with TokenInfo), at
 // most 1000 states, in a new random order every time, include_boc true
 // unless sent, and 422 without address; pendingTransactions ignores limit
 // and offset, lists only emulated transactions in a new random order every
@@ -78,15 +84,17 @@
 //
 // WithMaxLimit(n) makes both v3 calls serve at most n items a page,
 // whatever limit asks for, without a word: the behaviour of a server that
-// caps limit silently (the interface states no maximum), for testing code
+// caps limit silently, for testing code
 // that walks pages. ton's walkers read on until an empty page, so they
 // return everything from such a server.
 //
 // # Errors
 //
 // A wrong key gets 403, an unknown path 404 and a wrong method 405 (from
-// the shared nodeaccesstest.Server). Error bodies are those of the API the
-// path belongs to (WriteError): v2 {"ok":false,"error":"…","code":N} with
+// the shared nodeaccesstest.Server; the message of a 404 or 405 is the
+// status's phrase, "Not Found" or "Method Not Allowed", as toncenter's
+// Python server writes it). Error bodies are those of the API the
+// path belongs to: v2 {"ok":false,"error":"…","code":N} with
 // HTTP status N, and toncenter's {"ok":false,"result":"Ratelimit exceed",
 // "code":429} for 429; v3 {"error":"…"}. Bad v2 parameters get 422
 // ("Validation error: query -> count: …"; toncenter's FastAPI front answers
@@ -120,9 +128,10 @@
 // account states (ton.AccountState, several historical states per account)
 // and pending transactions (ton.PendingTransaction) are the ton package's
 // own types: what a test sets is what its client reads back. Set them with
-// the options of New (WithBlock, WithAccountStates, WithPendingTransactions,
-// WithAddressBookEntry; WithoutDefaults starts empty) or at any time with
-// the Set methods, which are safe for concurrent use.
+// the Set methods (SetBlock, SetAccountStates, SetPendingTransactions,
+// SetAddressBookEntry), before the first request or at any time after:
+// they are safe for concurrent use. WithoutDefaults starts the server
+// without its default data.
 //
 // Without WithoutDefaults the server knows, from two recorded bodies
 // (data/SOURCES.md):
@@ -138,8 +147,8 @@
 //     (account_state_after, with the transaction's own lt and hash); their
 //     code_boc and data_boc are null (not recorded). Its one pending
 //     transaction is the recorded transaction itself, served as the
-//     indexer serves a pending one (the interface's pending: included in a
-//     block, not yet fully confirmed); the recording was taken from
+//     indexer serves a pending one (pending: included in a block, not
+//     yet fully confirmed); the recording was taken from
 //     /api/v3/transactions, so listing it as pending is this server's
 //     choice, not a recording of pendingTransactions.
 //

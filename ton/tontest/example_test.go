@@ -72,7 +72,10 @@ func Example_defaultAccount() {
 // Serve your own data: here a basechain block and an account, with the
 // ton package's own types.
 func ExampleNew() {
-	acct := ton.MustParseAddress("0:5B6A643CF4E32FF0391C476456FED5BDB17EF10A55CBB7C2980C76D4AAD07875")
+	acct, err := ton.ParseAddress("0:5B6A643CF4E32FF0391C476456FED5BDB17EF10A55CBB7C2980C76D4AAD07875")
+	if err != nil {
+		log.Fatal(err)
+	}
 	block := tontest.Block{
 		ID: ton.BlockID{BlockRef: ton.BlockRef{Workchain: 0, Shard: ton.MasterchainShard, Seqno: 1000}},
 		Transactions: []ton.BlockTransaction{
@@ -80,13 +83,17 @@ func ExampleNew() {
 			{Account: acct, LT: 5, Fee: big.NewInt(1000000)},
 		},
 	}
-	srv, err := tontest.New(tontest.WithoutDefaults(), tontest.WithBlock(block),
-		tontest.WithAccountStates(acct, ton.AccountState{Account: acct, Balance: big.NewInt(1234567890123), Status: ton.StatusActive, LastTransactionLT: 7}),
-		tontest.WithAddressBookEntry(acct, ton.AddressBookEntry{UserFriendly: "UQBbamQ89OMv8DkcR2RW_tW9sX7xClXLt8KYDHbUqtB4dbz1", Domain: "alice.ton"}))
+	srv, err := tontest.New(tontest.WithoutDefaults())
 	if err != nil {
 		log.Fatal(err)
 	}
 	defer srv.Close()
+	err = errors.Join(srv.SetBlock(block),
+		srv.SetAccountStates(acct, ton.AccountState{Account: acct, Balance: big.NewInt(1234567890123), Status: ton.StatusActive, LastTransactionLT: 7}),
+		srv.SetAddressBookEntry(acct, ton.AddressBookEntry{UserFriendly: "UQBbamQ89OMv8DkcR2RW_tW9sX7xClXLt8KYDHbUqtB4dbz1", Domain: "alice.ton"}))
+	if err != nil {
+		log.Fatal(err)
+	}
 	c, err := srv.Client(ton.WithJSONRPC())
 	if err != nil {
 		log.Fatal(err)
@@ -125,9 +132,9 @@ func ExampleServer_FailNext() {
 	}
 	srv.FailNext(2, nodeaccesstest.RateLimited(0))
 	_, err = c.BlockTransactionsExt(context.Background(), ton.BlockTransactionsQuery{Block: tontest.DefaultBlock()})
-	var re *nodeaccess.RPCError
-	if errors.As(err, &re) {
-		fmt.Println(re.Code, re.Message)
+	var he *nodeaccess.HTTPError
+	if errors.As(err, &he) {
+		fmt.Println(he.StatusCode, he.Message)
 	}
 	fmt.Println(errors.Is(err, nodeaccess.ErrRateLimited), attempts)
 	// Output:

@@ -131,3 +131,12 @@ func blockResult(count int, incomplete bool, txs ...string) string {
 	return `{"@type":"blocks.transactionsExt","id":` + recordedID + `,"req_count":` + strconv.Itoa(count) +
 		`,"incomplete":` + inc + `,"transactions":[` + strings.Join(txs, ",") + `]}`
 }
+
+// mustAddress parses a constant address of a test.
+func mustAddress(s string) ton.Address {
+	a, err := ton.ParseAddress(s)
+	if err != nil {
+		panic(err)
+	}
+	return a
+}

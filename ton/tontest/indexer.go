@@ -16,18 +16,19 @@ import (
 	"github.com/nodeaccess/nodeaccess/ton"
 )
 
-// WithIndexer makes the v3 calls answer as today's open-source v3 indexer
-// (toncenter's ton-index-go) answers them, instead of as the interface
-// describes them (the default), so that code can be tested against both:
+// WithIndexer makes the v3 calls answer as the open-source v3 indexer
+// (toncenter's ton-index-go) answers them, instead of as a server that
+// pages (the default), so that code can be tested against both:
 //
 //   - accountStates takes address (repeated) and code_hash (repeated, ANDed
 //     with address), ignores account_address, limit, offset and sort, and
-//     answers {"accounts":[…],"address_book":{…},"metadata":{}} under the
+//     answers {"accounts":[…],"address_book":{…},"metadata":{…}} under the
 //     indexer's member names (address in upper case raw form,
 //     account_state_hash, status, last_transaction_lt as a string,
 //     last_transaction_hash, extra_currencies, contract_methods, interfaces;
 //     frozen_hash, code_hash, data_hash and the bags of cells left out when
-//     absent). It lists the latest state (the highest last_trans_lt) of
+//     absent; metadata for the listed accounts whose address book entry
+//     has TokenInfo, see SetAddressBookEntry). It lists the latest state (the highest last_trans_lt) of
 //     each account it knows, in a new random order on every request, at
 //     most 1000 of them; an account it does not know is left out.
 //     include_boc defaults to true. Without address it answers 422 "address
@@ -48,10 +49,10 @@ import (
 // WithMaxLimit has no effect on these calls, since the indexer has no
 // limit there.
 func WithIndexer() Option {
-	return func(s *settings) error {
+	return Option{func(s *settings) error {
 		s.indexer = true
 		return nil
-	}
+	}}
 }
 
 // indexerConversionError is the indexer's 422 for the value at index i of a
@@ -170,7 +171,9 @@ func (s *Server) indexerAccountStates(q url.Values) ([]byte, error) {
 	}
 	b = append(b, `],"address_book":`...)
 	b = append(b, s.data.renderBook(mentioned)...)
-	return append(b, `,"metadata":{}}`...), nil
+	b = append(b, `,"metadata":`...)
+	b = s.data.appendMetadata(b, mentioned)
+	return append(b, '}'), nil
 }
 
 // indexerPending answers pendingTransactions as the indexer does (see
@@ -197,7 +200,7 @@ func (s *Server) indexerPending(q url.Values) ([]byte, error) {
 		}
 	}
 	if len(all) == 0 {
-		return nil, &v3Error{status: http.StatusNotFound, msg: "emulated traces not found"}
+		return nil, &failure{status: http.StatusNotFound, msg: "emulated traces not found"}
 	}
 	listed := slices.DeleteFunc(all, func(tx pendingRec) bool { return !tx.emulated })
 	if len(listed) == 0 {
@@ -245,7 +248,7 @@ func renderIndexerState(account ton.Address, st *ton.AccountState, status []byte
 		return append(ms, member{name, jsonHash(h)})
 	}
 	ms := []member{
-		{"address", jsonString(account.RawUpper())},
+		{"address", jsonString(rawUpper(account))},
 		{"account_state_hash", jsonHash(st.Hash)},
 		{"balance", jsonAmount(st.Balance)},
 		{"extra_currencies", or("extra_currencies", "{}")},

@@ -62,13 +62,13 @@ func TestIndexerAccountStatesWire(t *testing.T) {
 // defaults to true and writes data_boc, code_boc when the state has them;
 // address= alone lists every account.
 func TestIndexerAccountStatesCodeHashAndBOCs(t *testing.T) {
-	a := ton.MustParseAddress("0:" + strings.Repeat("0a", 32))
-	b := ton.MustParseAddress("0:" + strings.Repeat("0b", 32))
+	a := mustAddress("0:" + strings.Repeat("0a", 32))
+	b := mustAddress("0:" + strings.Repeat("0b", 32))
 	code := ton.Hash{7}
-	s := start(t, tontest.WithIndexer(), tontest.WithoutDefaults(),
-		tontest.WithAccountStates(a, ton.AccountState{Account: a, LastTransactionLT: 1, Balance: big.NewInt(1), CodeHash: code, CodeBOC: []byte{1}, DataBOC: []byte{2},
-			Raw: json.RawMessage(`{"interfaces":["wallet_v4r2"],"contract_methods":[1,2],"zzz":true}`)}),
-		tontest.WithAccountStates(b, ton.AccountState{Account: b, LastTransactionLT: 2, Status: ton.StatusUninit}))
+	s := start(t, tontest.WithIndexer(), tontest.WithoutDefaults())
+	require.NoError(t, s.SetAccountStates(a, ton.AccountState{Account: a, LastTransactionLT: 1, Balance: big.NewInt(1), CodeHash: code, CodeBOC: []byte{1}, DataBOC: []byte{2},
+		Raw: json.RawMessage(`{"interfaces":["wallet_v4r2"],"contract_methods":[1,2],"zzz":true}`)}))
+	require.NoError(t, s.SetAccountStates(b, ton.AccountState{Account: b, LastTransactionLT: 2, Status: ton.StatusUninit}))
 	r := get(t, s, pathStates+"?address="+a.Raw()+"&address="+b.Raw()+"&code_hash="+strings.Repeat("07", 1)+strings.Repeat("00", 31))
 	require.Equal(t, http.StatusOK, r.status, r.body)
 	assert.Equal(t, `{"accounts":[{"address":"0:`+strings.Repeat("0A", 32)+`","account_state_hash":null,"balance":"1","extra_currencies":{},"status":null,`+
@@ -91,12 +91,11 @@ func TestIndexerAccountStatesCodeHashAndBOCs(t *testing.T) {
 
 // At most 1000 states an answer, in a new order every time.
 func TestIndexerAccountStatesCapAndOrder(t *testing.T) {
-	var opts []tontest.Option
+	s := start(t, tontest.WithIndexer(), tontest.WithoutDefaults())
 	for i := range 1200 {
-		a := ton.MustParseAddress(fmt.Sprintf("0:%064x", i+1))
-		opts = append(opts, tontest.WithAccountStates(a, ton.AccountState{Account: a, LastTransactionLT: uint64(i + 1), Balance: big.NewInt(int64(i))}))
+		a := mustAddress(fmt.Sprintf("0:%064x", i+1))
+		require.NoError(t, s.SetAccountStates(a, ton.AccountState{Account: a, LastTransactionLT: uint64(i + 1), Balance: big.NewInt(int64(i))}))
 	}
-	s := start(t, append(opts, tontest.WithIndexer(), tontest.WithoutDefaults())...)
 	orders := map[string]bool{}
 	for range 5 {
 		var body struct {
@@ -176,7 +175,7 @@ func TestIndexerPending(t *testing.T) {
 	}
 
 	// Transactions set, none emulated: already in blocks, a null list.
-	a := ton.MustParseAddress("0:" + strings.Repeat("aa", 32))
+	a := mustAddress("0:" + strings.Repeat("aa", 32))
 	require.NoError(t, s.SetPendingTransactions(a, ton.PendingTransaction{Account: a, Hash: ton.Hash{1}, LT: 1, Finality: ton.FinalityConfirmed}))
 	r = get(t, s, pathPending+"?account="+a.Raw())
 	assert.Equal(t, http.StatusOK, r.status)
@@ -207,19 +206,18 @@ func TestIndexerPending(t *testing.T) {
 // sorted pending page, and the indexer's refusals as invalid input.
 func TestIndexerWithClient(t *testing.T) {
 	ctx := context.Background()
-	var opts []tontest.Option
+	s := start(t, tontest.WithIndexer(), tontest.WithoutDefaults())
 	var accounts []string
 	for i := range 30 {
-		a := ton.MustParseAddress(fmt.Sprintf("0:%064x", i+1))
+		a := mustAddress(fmt.Sprintf("0:%064x", i+1))
 		accounts = append(accounts, a.Friendly(true, false).String())
-		opts = append(opts, tontest.WithAccountStates(a,
+		require.NoError(t, s.SetAccountStates(a,
 			ton.AccountState{Account: a, LastTransactionLT: 5, Balance: big.NewInt(int64(i)), Hash: ton.Hash{byte(i)}},
 			ton.AccountState{Account: a, LastTransactionLT: 9, Balance: big.NewInt(int64(100 + i)), Hash: ton.Hash{byte(i), 1}}))
-		opts = append(opts, tontest.WithPendingTransactions(a,
+		require.NoError(t, s.SetPendingTransactions(a,
 			ton.PendingTransaction{Account: a, Hash: ton.Hash{byte(i), 2}, LT: 20, Emulated: true, Finality: ton.FinalityPending, TraceExternalHash: ton.Hash{9}},
 			ton.PendingTransaction{Account: a, Hash: ton.Hash{byte(i), 3}, LT: 10, Emulated: true, Finality: ton.FinalityPending, TraceExternalHash: ton.Hash{8}}))
 	}
-	s := start(t, append(opts, tontest.WithIndexer(), tontest.WithoutDefaults())...)
 	c := client(t, s)
 	unknown := "0:" + strings.Repeat("ee", 32)
 
@@ -243,7 +241,7 @@ func TestIndexerWithClient(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, pend.Transactions, 60)
 	for i, tx := range pend.Transactions {
-		assert.Equal(t, ton.MustParseAddress(accounts[i/2]), tx.Account)
+		assert.Equal(t, mustAddress(accounts[i/2]), tx.Account)
 		assert.Equal(t, uint64(10+10*(i%2)), tx.LT, "sorted by account, then lt")
 		assert.True(t, tx.Emulated)
 		assert.Equal(t, ton.FinalityPending, tx.Finality)
@@ -260,7 +258,7 @@ func TestIndexerWithClient(t *testing.T) {
 	assert.ErrorContains(t, err, "address of account is required")
 
 	// An account whose transactions are all in blocks: the null list.
-	a := ton.MustParseAddress(accounts[0])
+	a := mustAddress(accounts[0])
 	require.NoError(t, s.SetPendingTransactions(a, ton.PendingTransaction{Account: a, Hash: ton.Hash{1}, LT: 1}))
 	pend, err = c.PendingTransactions(ctx, ton.PendingTransactionsQuery{Accounts: accounts[:1]})
 	require.NoError(t, err)
@@ -276,4 +274,39 @@ func collect[T any](seq func(func(T, error) bool)) (items []T, errs []error) {
 		items = append(items, it)
 	}
 	return items, errs
+}
+
+// WithIndexer serves the metadata of address book entries set with
+// TokenInfo, and the client reads back what the test set: typed members,
+// flags, the other members of Raw, and IsIndexed; an entry without
+// TokenInfo has no metadata.
+func TestIndexerMetadata(t *testing.T) {
+	s := start(t, tontest.WithIndexer())
+	acct := mustAddress(tontest.DefaultAccount)
+	tru, fls := true, false
+	jetton := ton.TokenInfo{Type: "jetton_masters", Name: "Tether USD", Symbol: "USD₮", Valid: &tru, IsScam: &fls,
+		Raw: json.RawMessage(`{"type":"ignored: the typed member wins","decimals":"6","extra":{"admin":null}}`)}
+	require.NoError(t, s.SetAddressBookEntry(acct, ton.AddressBookEntry{Domain: "usdt.ton", IsIndexed: true, TokenInfo: []ton.TokenInfo{jetton}}))
+	r := get(t, s, "/"+testKey+"/api/v3/accountStates?address="+tontest.DefaultAccount)
+	assert.Contains(t, r.body, `"metadata":{"`+tontest.DefaultAccount+`":{"is_indexed":true,"token_info":[`+
+		`{"type":"jetton_masters","name":"Tether USD","symbol":"USD₮","valid":true,"is_scam":false,"decimals":"6","extra":{"admin":null}}]}}}`)
+
+	page, err := client(t, s).AccountStates(context.Background(), ton.AccountStatesQuery{Accounts: []string{tontest.DefaultAccount}})
+	require.NoError(t, err)
+	e := page.AddressBook[acct]
+	assert.Equal(t, "usdt.ton", e.Domain)
+	assert.True(t, e.IsIndexed)
+	require.Len(t, e.TokenInfo, 1)
+	got := e.TokenInfo[0]
+	assert.JSONEq(t, `{"type":"jetton_masters","name":"Tether USD","symbol":"USD₮","valid":true,"is_scam":false,"decimals":"6","extra":{"admin":null}}`, string(got.Raw))
+	got.Raw, jetton.Raw = nil, nil
+	assert.Equal(t, jetton, got)
+
+	require.NoError(t, s.SetAddressBookEntry(acct, ton.AddressBookEntry{Domain: "usdt.ton"}))
+	page, err = client(t, s).AccountStates(context.Background(), ton.AccountStatesQuery{Accounts: []string{tontest.DefaultAccount}})
+	require.NoError(t, err)
+	assert.Nil(t, page.AddressBook[acct].TokenInfo, "no metadata without TokenInfo")
+
+	err = s.SetAddressBookEntry(acct, ton.AddressBookEntry{TokenInfo: []ton.TokenInfo{{Raw: json.RawMessage(`[1]`)}}})
+	assert.EqualError(t, err, "tontest: address book entry of "+acct.String()+": TokenInfo 0: the Raw field: the raw JSON is not an object")
 }

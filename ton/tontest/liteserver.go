@@ -2,6 +2,7 @@ package tontest
 
 import (
 	"fmt"
+	"net/http"
 	"strconv"
 	"time"
 
@@ -15,10 +16,9 @@ const (
 )
 
 // WithLag makes the server's lite server lag behind the newest blocks, as
-// real lite servers do (since blocks come every ~400 ms, by up to ~14 s
-// behind the newest shard blocks): a block is answered as not in its
+// real lite servers do: a block is answered as not in its
 // database until d has passed since it was set (by New for the default
-// block and WithBlock, by SetBlock for the others), with toncenter's 500
+// block, by SetBlock for the others), with toncenter's 500
 // for it:
 //
 //	{"ok":false,"error":"LITE_SERVER_NOTREADY: cannot find block (-1,8000000000000000) seqno=39984096: seqno not in db","code":500}
@@ -32,13 +32,13 @@ const (
 // shard_client_seqno=N ls_seqno=N)"), N being the newest masterchain
 // block the lite server has. d must be positive.
 func WithLag(d time.Duration) Option {
-	return func(s *settings) error {
+	return Option{func(s *settings) error {
 		if d <= 0 {
 			return fmt.Errorf("tontest: WithLag: %s is not a lag: want a positive duration", d)
 		}
 		s.lag = d
 		return nil
-	}
+	}}
 }
 
 // blockResult returns the result object of method for q, or the lite
@@ -50,10 +50,10 @@ func (s *Server) blockResult(method string, q blockQuery) ([]byte, error) {
 	if rec == nil || q.byHash && !rec.hasHashes(q.rootHash, q.fileHash) {
 		// A block named by hashes the lite server does not have is as
 		// unknown as a seqno it does not have.
-		return nil, &notInDBError{ref: q.ref}
+		return nil, notInDB(q.ref, false, 0)
 	}
 	if s.lag > 0 && time.Since(rec.setAt) < s.lag {
-		return nil, &notInDBError{ref: q.ref, byHash: q.byHash, known: s.newestMasterchain()}
+		return nil, notInDB(q.ref, q.byHash, s.newestMasterchain())
 	}
 	txs, incomplete := rec.page(q)
 	b := make([]byte, 0, 256+len(txs)*2048)
@@ -114,40 +114,32 @@ func (s *Server) newestMasterchain() uint32 {
 	return n
 }
 
-// notInDBError is a lite server's answer for a block it does not have
-// (unknown, or not yet: WithLag), which toncenter passes on as HTTP 500.
-type notInDBError struct {
-	ref    ton.BlockRef
-	byHash bool   // named by root and file hash: the lite server's own message
-	known  uint32 // with byHash: the newest masterchain block it has
+// notInDB is a lite server's answer for a block it does not have
+// (unknown, or not yet: WithLag), which toncenter passes on as HTTP 500:
+// byHash when the request named the block by root and file hash, known the
+// newest masterchain block the lite server has then. By seqno, tonlib's
+// lookup fails as in toncenter/ton-http-api issue 136
+// ("LITE_SERVER_NOTREADY: cannot find block (-1,8000000000000000)
+// seqno=2399: seqno not in db"). By hash, the lite server answers as
+// ton-blockchain/ton's validator/manager.cpp (ca7d6e45, lines 3161-3176)
+// writes it, with tonlib's LITE_SERVER_NOTREADY prefix.
+func notInDB(ref ton.BlockRef, byHash bool, known uint32) error {
+	var msg string
+	switch {
+	case !byHash:
+		msg = fmt.Sprintf("LITE_SERVER_NOTREADY: cannot find block (%d,%016x) seqno=%d: seqno not in db", ref.Workchain, uint64(ref.Shard), ref.Seqno)
+	case ref.Workchain == -1:
+		msg = fmt.Sprintf("LITE_SERVER_NOTREADY: block (%d,%016x,%d) is not in db (last known masterchain block: %d)", ref.Workchain, uint64(ref.Shard), ref.Seqno, known)
+	default:
+		msg = fmt.Sprintf("LITE_SERVER_NOTREADY: block (%d,%016x,%d) is not in db (possibly out of sync: shard_client_seqno=%d ls_seqno=%d)",
+			ref.Workchain, uint64(ref.Shard), ref.Seqno, known, known)
+	}
+	return &failure{status: http.StatusInternalServerError, msg: msg}
 }
 
-// Error is toncenter's message. By seqno, tonlib's lookup fails as in
-// toncenter/ton-http-api issue 136 ("LITE_SERVER_NOTREADY: cannot find
-// block (-1,8000000000000000) seqno=2399: seqno not in db"). By hash, the
-// lite server answers as ton-blockchain/ton's validator/manager.cpp
-// (ca7d6e45, lines 3161-3176) writes it, with tonlib's LITE_SERVER_NOTREADY
-// prefix.
-func (e *notInDBError) Error() string {
-	if !e.byHash {
-		return fmt.Sprintf("LITE_SERVER_NOTREADY: cannot find block (%d,%016x) seqno=%d: seqno not in db",
-			e.ref.Workchain, uint64(e.ref.Shard), e.ref.Seqno)
-	}
-	msg := fmt.Sprintf("LITE_SERVER_NOTREADY: block (%d,%016x,%d) is not in db", e.ref.Workchain, uint64(e.ref.Shard), e.ref.Seqno)
-	if e.ref.Workchain == -1 {
-		return msg + fmt.Sprintf(" (last known masterchain block: %d)", e.known)
-	}
-	return msg + fmt.Sprintf(" (possibly out of sync: shard_client_seqno=%d ls_seqno=%d)", e.known, e.known)
-}
-
-// unreadableError is tonlib's failure to convert a transaction of the
-// page, which toncenter passes on as HTTP 500.
-type unreadableError struct{}
-
-var errUnreadable error = unreadableError{}
-
-// Error is the message of toncenter/ton-http-api issue 183 (ton-blockchain/ton
+// errUnreadable is tonlib's failure to convert a transaction of the page,
+// which toncenter passes on as HTTP 500, with the message of
+// toncenter/ton-http-api issue 183 (ton-blockchain/ton
 // tonlib/tonlib/TonlibClient.cpp lines 1177 and 6652).
-func (unreadableError) Error() string {
-	return "Error occured while creating tonlib_api::raw_transaction: Failed to unpack balance (2)"
-}
+var errUnreadable error = &failure{status: http.StatusInternalServerError,
+	msg: "Error occured while creating tonlib_api::raw_transaction: Failed to unpack balance (2)"}

@@ -56,7 +56,8 @@ func TestGetBlockTransactionsRecorded(t *testing.T) {
 // getBlockTransactions lists it.
 func TestUnreadableTransactionWire(t *testing.T) {
 	block, _ := walkBlock(7, 3)
-	s := start(t, tontest.WithoutDefaults(), tontest.WithBlock(block))
+	s := start(t, tontest.WithoutDefaults())
+	require.NoError(t, s.SetBlock(block))
 	q := "workchain=0&shard=-9223372036854775808&seqno=9"
 	r := get(t, s, "/api/v2/"+testKey+"/getBlockTransactionsExt?"+q+"&count=4")
 	assert.Equal(t, 500, r.status)
@@ -75,7 +76,7 @@ func TestUnreadableTransactionWire(t *testing.T) {
 	for _, idx := range [][]int{{7}, {-1}, {2, 2}} {
 		bad := block
 		bad.Unreadable = idx
-		_, err := tontest.New(tontest.WithoutDefaults(), tontest.WithBlock(bad))
+		err := s.SetBlock(bad)
 		require.Error(t, err, "%v", idx)
 		assert.Contains(t, err.Error(), "Unreadable")
 	}
@@ -86,7 +87,7 @@ func TestUnreadableTransactionWire(t *testing.T) {
 func walkBlock(n int, unreadable ...int) (tontest.Block, []ton.BlockTransaction) {
 	txs := make([]ton.BlockTransaction, n)
 	for i := range txs {
-		acct := ton.MustParseAddress(fmt.Sprintf("0:%064x", i/3+1))
+		acct := mustAddress(fmt.Sprintf("0:%064x", i/3+1))
 		txs[i] = ton.BlockTransaction{Account: acct, LT: uint64(100 + i), Hash: ton.Hash{byte(i + 1)}, Time: time.Unix(1775000000, 0).UTC()}
 	}
 	return tontest.Block{
@@ -126,7 +127,8 @@ func TestAllBlockTransactionsUnreadable(t *testing.T) {
 				name := fmt.Sprintf("%s/count=%d/rpc=%t", tc.name, count, rpc)
 				t.Run(name, func(t *testing.T) {
 					block, txs := walkBlock(tc.n, tc.unreadable...)
-					s := start(t, tontest.WithoutDefaults(), tontest.WithBlock(block))
+					s := start(t, tontest.WithoutDefaults())
+					require.NoError(t, s.SetBlock(block))
 					var opts []nodeaccess.TONOption
 					if rpc {
 						opts = append(opts, ton.WithJSONRPC())
@@ -152,15 +154,15 @@ func TestAllBlockTransactionsUnreadable(t *testing.T) {
 						require.Error(t, err, "item %d", i)
 						assert.ErrorIs(t, err, ton.ErrUnreadableTransaction)
 						assert.ErrorIs(t, err, nodeaccess.ErrUnavailable)
-						var re *nodeaccess.RPCError
-						require.True(t, errors.As(err, &re))
-						assert.Equal(t, 500, re.Code)
+						var he *nodeaccess.HTTPError
+						require.True(t, errors.As(err, &he))
+						assert.Equal(t, 500, he.StatusCode)
 						after := "the start of the block"
 						if i > 0 {
 							after = fmt.Sprintf("account %s lt %d", txs[i-1].Account, txs[i-1].LT)
 						}
 						assert.Equal(t, fmt.Sprintf("ton: getBlockTransactionsExt: block (0,8000000000000000,9), the transaction after %s (account %s, lt %d, hash %s): "+
-							"the server cannot read a transaction of the block: HTTP 500 Internal Server Error: Error occured while creating tonlib_api::raw_transaction: Failed to unpack balance (2)",
+							"service unavailable: the server cannot read a transaction of the block: HTTP 500 Internal Server Error: Error occured while creating tonlib_api::raw_transaction: Failed to unpack balance (2)",
 							after, want.Account, want.LT, want.Hash), err.Error())
 						assert.Nil(t, tx.InMsg)
 						assert.True(t, tx.Time.IsZero(), "only the id is known")
@@ -179,7 +181,8 @@ func TestAllBlockTransactionsUnreadable(t *testing.T) {
 // more than the plain walk, and one getBlockTransactions.
 func TestAllBlockTransactionsUnreadableCost(t *testing.T) {
 	block, _ := walkBlock(40, 29)
-	s := start(t, tontest.WithoutDefaults(), tontest.WithBlock(block))
+	s := start(t, tontest.WithoutDefaults())
+	require.NoError(t, s.SetBlock(block))
 	c := client(t, s)
 	n := 0
 	for _, err := range c.AllBlockTransactions(context.Background(), ton.BlockTransactionsQuery{Block: block.ID.BlockRef, Count: 32}) {
@@ -254,12 +257,14 @@ func TestRepeatedBlockTimestamps(t *testing.T) {
 	for seqno := uint32(10); seqno <= 11; seqno++ {
 		b := tontest.Block{ID: ton.BlockID{BlockRef: ton.MasterchainBlock(seqno), RootHash: ton.Hash{byte(seqno)}, FileHash: ton.Hash{byte(seqno)}}}
 		for i := range 5 {
-			acct := ton.MustParseAddress(fmt.Sprintf("-1:%064x", 5-i)) // given in reverse account order
+			acct := mustAddress(fmt.Sprintf("-1:%064x", 5-i)) // given in reverse account order
 			b.Transactions = append(b.Transactions, ton.BlockTransaction{Account: acct, LT: uint64(seqno)*100 + uint64(i), Hash: ton.Hash{byte(i), byte(seqno)}, Time: same})
 		}
 		blocks = append(blocks, b)
 	}
-	s := start(t, tontest.WithoutDefaults(), tontest.WithBlock(blocks[0]), tontest.WithBlock(blocks[1]))
+	s := start(t, tontest.WithoutDefaults())
+	require.NoError(t, s.SetBlock(blocks[0]))
+	require.NoError(t, s.SetBlock(blocks[1]))
 	c := client(t, s)
 	for _, b := range blocks {
 		var lts []uint64

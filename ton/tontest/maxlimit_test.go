@@ -39,7 +39,7 @@ func TestWithMaxLimitOnTheWire(t *testing.T) {
 // for caps below, at and above the page size asked for; the requests are
 // the pages with items and one empty page.
 func TestWalksOverWithMaxLimit(t *testing.T) {
-	acct := ton.MustParseAddress("0:" + strings.Repeat("0a", 32))
+	acct := mustAddress("0:" + strings.Repeat("0a", 32))
 	const n = 23
 	states := make([]ton.AccountState, n)
 	pending := make([]ton.PendingTransaction, n)
@@ -49,8 +49,9 @@ func TestWalksOverWithMaxLimit(t *testing.T) {
 		pending[i] = ton.PendingTransaction{Account: acct, LT: lt, Hash: ton.Hash{byte(i), 2}}
 	}
 	for _, maxLimit := range []int{1, 4, 10, 50} {
-		s := start(t, tontest.WithoutDefaults(), tontest.WithMaxLimit(maxLimit),
-			tontest.WithAccountStates(acct, states...), tontest.WithPendingTransactions(acct, pending...))
+		s := start(t, tontest.WithoutDefaults(), tontest.WithMaxLimit(maxLimit))
+		require.NoError(t, s.SetAccountStates(acct, states...))
+		require.NoError(t, s.SetPendingTransactions(acct, pending...))
 		c := client(t, s)
 		per := min(10, maxLimit)
 		requests := (n+per-1)/per + 1

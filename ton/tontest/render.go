@@ -8,6 +8,7 @@ import (
 	"math/big"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/nodeaccess/nodeaccess/ton"
 )
@@ -92,6 +93,10 @@ func appendString(b []byte, s string) []byte {
 	_ = enc.Encode(s) // a string always encodes
 	return append(b, bytes.TrimSuffix(buf.Bytes(), []byte("\n"))...)
 }
+
+// rawUpper writes an address as the indexer writes it: the raw form with
+// the account id in upper-case hex.
+func rawUpper(a ton.Address) string { return strings.ToUpper(a.Raw()) }
 
 func appendInt(b []byte, n int64) []byte { return strconv.AppendInt(b, n, 10) }
 

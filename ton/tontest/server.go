@@ -30,8 +30,9 @@ type Server struct {
 	indexer  bool          // WithIndexer
 }
 
-// Option configures New.
-type Option func(*settings) error
+// Option configures New: WithKey, WithoutDefaults, WithIndexer, WithLag,
+// WithMaxLimit.
+type Option struct{ apply func(*settings) error }
 
 type settings struct {
 	key        string
@@ -39,81 +40,44 @@ type settings struct {
 	maxLimit   int
 	lag        time.Duration
 	indexer    bool
-	data       []func(*store) error
 }
 
 // WithKey sets the access key (ASCII letters, digits and "._~-"). Without
 // it the key is random, 32 hex characters.
 func WithKey(key string) Option {
-	return func(s *settings) error {
+	return Option{func(s *settings) error {
 		if key == "" {
 			return errors.New("tontest: WithKey: the key is empty")
 		}
 		s.key = key
 		return nil
-	}
+	}}
 }
 
 // WithoutDefaults starts the server without its default data: no block,
 // no account state, nothing pending. Data options given with it still
 // apply.
 func WithoutDefaults() Option {
-	return func(s *settings) error {
+	return Option{func(s *settings) error {
 		s.noDefaults = true
 		return nil
-	}
+	}}
 }
 
 // WithMaxLimit makes the v3 calls (accountStates, pendingTransactions)
 // serve at most n items a page whatever limit asks for, silently: the
 // answer is a page of n items, with no error and no sign that it was cut,
-// as a server may do (the interface states no maximum for limit). A limit
+// as a server may do. A limit
 // the indexer refuses (above 1000) is still refused with its 422. n must be
 // at least 1.
 func WithMaxLimit(n int) Option {
-	return func(s *settings) error {
+	return Option{func(s *settings) error {
 		if n < 1 {
 			return fmt.Errorf("tontest: WithMaxLimit: %d is not a page size: want at least 1", n)
 		}
 		s.maxLimit = n
 		return nil
-	}
-}
-
-// WithBlock serves b from the start, as SetBlock does (replacing a default
-// block with the same reference).
-func WithBlock(b Block) Option {
-	return func(s *settings) error {
-		s.data = append(s.data, func(st *store) error { return st.setBlock(b) })
-		return nil
-	}
-}
-
-// WithAccountStates sets the states of account from the start, as
-// SetAccountStates does.
-func WithAccountStates(account ton.Address, states ...ton.AccountState) Option {
-	return func(s *settings) error {
-		s.data = append(s.data, func(st *store) error { return st.setStates(account, states) })
-		return nil
-	}
-}
-
-// WithPendingTransactions sets the pending transactions of account from
-// the start, as SetPendingTransactions does.
-func WithPendingTransactions(account ton.Address, txs ...ton.PendingTransaction) Option {
-	return func(s *settings) error {
-		s.data = append(s.data, func(st *store) error { return st.setPending(account, txs) })
-		return nil
-	}
-}
-
-// WithAddressBookEntry sets the address book entry of account from the
-// start, as SetAddressBookEntry does.
-func WithAddressBookEntry(account ton.Address, e ton.AddressBookEntry) Option {
-	return func(s *settings) error {
-		s.data = append(s.data, func(st *store) error { st.setBook(account, e); return nil })
-		return nil
-	}
+	}}
 }
 
 // New starts a local TON endpoint on 127.0.0.1 and returns it serving.
@@ -124,10 +88,10 @@ func WithAddressBookEntry(account ton.Address, e ton.AddressBookEntry) Option {
 func New(opts ...Option) (*Server, error) {
 	var set settings
 	for _, o := range opts {
-		if o == nil {
-			continue
+		if o.apply == nil {
+			continue // the zero Option
 		}
-		if err := o(&set); err != nil {
+		if err := o.apply(&set); err != nil {
 			return nil, err
 		}
 	}
@@ -137,12 +101,7 @@ func New(opts ...Option) (*Server, error) {
 			return nil, err
 		}
 	}
-	for _, f := range set.data {
-		if err := f(data); err != nil {
-			return nil, err
-		}
-	}
-	srv, err := nodeaccesstest.Start(set.key, WriteError)
+	srv, err := nodeaccesstest.Start(set.key, writeError)
 	if err != nil {
 		return nil, fmt.Errorf("tontest: %w", err)
 	}
@@ -197,31 +156,41 @@ func (s *Server) SetPendingTransactions(account ton.Address, txs ...ton.PendingT
 	return s.data.setPending(account, txs)
 }
 
-// SetAddressBookEntry sets what address_book says about account in v3
-// answers. Without an entry the server writes the account's user-friendly
-// form, bounceable unless its newest state is uninit or nonexist, with no
-// domain and no interfaces. An entry whose UserFriendly is "" gets that
-// default form.
-func (s *Server) SetAddressBookEntry(account ton.Address, e ton.AddressBookEntry) {
-	s.data.setBook(account, e)
+// SetAddressBookEntry sets what v3 answers say about account: its
+// address_book entry (UserFriendly, Domain, Interfaces), and, with
+// WithIndexer, when TokenInfo is not nil, its accountStates metadata
+// ({"is_indexed":IsIndexed,"token_info":[…]}, each token's typed members,
+// then the other members of its Raw). Without an entry the server writes
+// the account's user-friendly form, bounceable unless its newest state is
+// uninit or nonexist, with no domain, no interfaces and no metadata; an
+// entry whose UserFriendly is "" gets that default form. It fails,
+// changing nothing, for a TokenInfo whose Raw is neither empty nor a JSON
+// object.
+func (s *Server) SetAddressBookEntry(account ton.Address, e ton.AddressBookEntry) error {
+	return s.data.setBook(account, e)
 }
 
-// WriteError writes an error answer as the real servers do, in the form
-// of the API the request's path belongs to (it is the server's
-// nodeaccesstest.ErrorWriter):
+// writeError writes an error answer as the real servers do, in the form
+// of the API the request's path belongs to (the error writer the server
+// gives nodeaccesstest.Start):
 //
 //   - API v2 (paths under /api/v2/): {"ok":false,"error":"<msg>","code":<status>},
 //     and for 429 toncenter's rate-limit body {"ok":false,"result":"Ratelimit exceed","code":429};
 //   - API v3 and any other path: {"error":"<msg>"}.
 //
 // The HTTP status is status, the Content-Type application/json.
-func WriteError(w http.ResponseWriter, r *http.Request, status int, msg string) {
+func writeError(w http.ResponseWriter, r *http.Request, status int, msg string) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	_, _ = w.Write(errorBody(r, status, msg))
 }
 
 func errorBody(r *http.Request, status int, msg string) []byte {
+	if status == http.StatusNotFound || status == http.StatusMethodNotAllowed {
+		// An unknown path or a wrong method: toncenter's Python server
+		// answers the status's phrase (Starlette's HTTPException).
+		msg = http.StatusText(status)
+	}
 	if !isV2(r) {
 		return appendV3Error(nil, msg)
 	}

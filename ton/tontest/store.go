@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"sync"
 
 	"github.com/nodeaccess/nodeaccess/ton"
@@ -28,7 +29,7 @@ type stateRec struct {
 	hash     ton.Hash
 	codeHash ton.Hash
 	status   ton.AccountStatus
-	plain    []byte // the interface's names, without code_boc, data_boc
+	plain    []byte // a paging server's names, without code_boc, data_boc
 	withBOC  []byte
 	idxPlain []byte // the indexer's names (WithIndexer), without the bocs
 	idxBOC   []byte
@@ -50,7 +51,7 @@ func newStore() *store {
 }
 
 // stateSkip are the members of an account state that the typed fields own,
-// under the interface's and the indexer's names.
+// under a paging server's and the indexer's names.
 var stateSkip = []string{"account", "address", "hash", "account_state_hash", "balance", "account_status", "status",
 	"last_trans_lt", "last_transaction_lt", "last_trans_hash", "last_transaction_hash", "frozen_hash", "code_hash",
 	"data_hash", "code_boc", "data_boc"}
@@ -74,7 +75,7 @@ func (s *store) setStates(account ton.Address, states []ton.AccountState) error 
 			status = jsonString(string(st.Status))
 		}
 		ms := []member{
-			{"account", jsonString(account.RawUpper())},
+			{"account", jsonString(rawUpper(account))},
 			{"hash", jsonHash(st.Hash)},
 			{"balance", jsonAmount(st.Balance)},
 			{"account_status", status},
@@ -145,7 +146,7 @@ func renderPending(account ton.Address, tx *ton.PendingTransaction) (pendingRec,
 		return pendingRec{}, fmt.Errorf("the Raw field: %w", err)
 	}
 	typed := map[string][]byte{
-		"account":        jsonString(account.RawUpper()),
+		"account":        jsonString(rawUpper(account)),
 		"hash":           jsonString(tx.Hash.String()),
 		"lt":             jsonUintString(tx.LT),
 		"now":            []byte("null"),
@@ -218,11 +219,18 @@ func messageAddresses(raw map[string]json.RawMessage) []ton.Address {
 	return out
 }
 
-func (s *store) setBook(account ton.Address, e ton.AddressBookEntry) {
+func (s *store) setBook(account ton.Address, e ton.AddressBookEntry) error {
+	for i, ti := range e.TokenInfo {
+		if _, err := rawObject(ti.Raw); err != nil {
+			return fmt.Errorf("tontest: address book entry of %s: TokenInfo %d: the Raw field: %w", account, i, err)
+		}
+	}
 	e.Interfaces = slices.Clone(e.Interfaces)
+	e.TokenInfo = slices.Clone(e.TokenInfo)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.book[account] = e
+	return nil
 }
 
 // renderBook writes the address_book of accounts: keyed by the raw form in
@@ -231,7 +239,7 @@ func (s *store) setBook(account ton.Address, e ton.AddressBookEntry) {
 func (s *store) renderBook(accounts []ton.Address) []byte {
 	entries := make(map[string][]byte, len(accounts))
 	for _, a := range accounts {
-		key := a.RawUpper()
+		key := rawUpper(a)
 		if entries[key] != nil {
 			continue
 		}
@@ -254,6 +262,70 @@ func (s *store) renderBook(accounts []ton.Address) []byte {
 		}, nil)
 	}
 	b := []byte{'{'}
+	for i, k := range slices.Sorted(maps.Keys(entries)) {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendString(b, k)
+		b = append(b, ':')
+		b = append(b, entries[k]...)
+	}
+	return append(b, '}')
+}
+
+// tokenSkip are the members of a token_info entry the typed fields own.
+var tokenSkip = []string{"type", "name", "symbol", "description", "image", "valid", "is_scam", "is_nsfw"}
+
+// appendMetadata appends to out the indexer's metadata of accounts: for each one
+// whose address book entry has TokenInfo (not nil), keyed by the raw form in
+// upper case, {"is_indexed":…,"token_info":[…]}, each token's typed members
+// (those left "" or nil taken from its Raw, if there) and then Raw's others,
+// in key order. The caller holds the read lock.
+func (s *store) appendMetadata(out []byte, accounts []ton.Address) []byte {
+	var entries map[string][]byte // made for the first account with metadata
+	for _, a := range accounts {
+		e, ok := s.book[a]
+		if !ok || e.TokenInfo == nil {
+			continue
+		}
+		key := rawUpper(a)
+		if entries == nil {
+			entries = map[string][]byte{}
+		} else if entries[key] != nil {
+			continue
+		}
+		infos := []byte{'['}
+		for i, ti := range e.TokenInfo {
+			if i > 0 {
+				infos = append(infos, ',')
+			}
+			raw, _ := rawObject(ti.Raw) // checked by setBook
+			str := func(v string) []byte {
+				if v == "" {
+					return nil
+				}
+				return jsonString(v)
+			}
+			flag := func(v *bool) []byte {
+				if v == nil {
+					return nil
+				}
+				return strconv.AppendBool(nil, *v)
+			}
+			infos = append(infos, renderObject([]member{
+				{"type", str(ti.Type)}, {"name", str(ti.Name)}, {"symbol", str(ti.Symbol)}, {"description", str(ti.Description)},
+				{"image", str(ti.Image)}, {"valid", flag(ti.Valid)}, {"is_scam", flag(ti.IsScam)}, {"is_nsfw", flag(ti.IsNSFW)},
+			}, raw, tokenSkip...)...)
+		}
+		entries[key] = renderObject([]member{
+			{"is_indexed", strconv.AppendBool(nil, e.IsIndexed)},
+			{"token_info", append(infos, ']')},
+		}, nil)
+	}
+	if entries == nil {
+		return append(out, "{}"...)
+	}
+	b := append(out, '{')
 	for i, k := range slices.Sorted(maps.Keys(entries)) {
 		if i > 0 {
 			b = append(b, ',')

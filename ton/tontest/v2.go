@@ -5,7 +5,6 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"io"
 	"math"
 	"net/http"
@@ -35,17 +34,6 @@ type blockQuery struct {
 
 // paramFunc returns a request parameter as text and whether it was sent.
 type paramFunc func(name string) (string, bool)
-
-// validationError is a bad request, answered 422.
-type validationError struct{ msg string }
-
-func (e *validationError) Error() string { return e.msg }
-
-// invalid is a bad parameter, in the form of toncenter's messages
-// ("Validation error: query -> count: …").
-func invalid(loc, name, why string) error {
-	return &validationError{msg: "Validation error: " + loc + " -> " + name + ": " + why}
-}
 
 // parseBlockQuery reads the parameters of getBlockTransactionsExt as
 // toncenter does: workchain, shard (a signed 64-bit decimal) and seqno are
@@ -202,12 +190,8 @@ func (rec *blockRec) page(q blockQuery) (txs []txRec, incomplete bool) {
 // parameters in the JSON-RPC response, other failures in the plain v2
 // form, without jsonrpc and id).
 func writeV2Failure(w http.ResponseWriter, err error, rpc []byte) {
-	status := http.StatusInternalServerError
-	var ve *validationError
-	if errors.As(err, &ve) {
-		status = http.StatusUnprocessableEntity
-	}
-	b := appendV2Error(nil, status, err.Error())
+	status, msg := statusOf(err)
+	b := appendV2Error(nil, status, msg)
 	if status == http.StatusUnprocessableEntity && rpc != nil {
 		b = append(b[:len(b)-1], rpc...)
 		b = append(b, '}')
@@ -255,7 +239,7 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request, method string
 func (s *Server) serveBlockRPC(w http.ResponseWriter, r *http.Request) {
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxRPCBody))
 	if err != nil {
-		writeV2Failure(w, &validationError{msg: "Validation error: body: cannot be read (at most 1 MiB)"}, nil)
+		writeV2Failure(w, &failure{status: http.StatusUnprocessableEntity, msg: "Validation error: body: cannot be read (at most 1 MiB)"}, nil)
 		return
 	}
 	var req struct {
@@ -264,7 +248,7 @@ func (s *Server) serveBlockRPC(w http.ResponseWriter, r *http.Request) {
 		Params map[string]json.RawMessage `json:"params"`
 	}
 	if err := json.Unmarshal(body, &req); err != nil {
-		writeV2Failure(w, &validationError{msg: "Validation error: body: value is not a valid JSON-RPC request"}, nil)
+		writeV2Failure(w, &failure{status: http.StatusUnprocessableEntity, msg: "Validation error: body: value is not a valid JSON-RPC request"}, nil)
 		return
 	}
 	rpc := []byte(`,"jsonrpc":"2.0"`)
@@ -278,7 +262,7 @@ func (s *Server) serveBlockRPC(w http.ResponseWriter, r *http.Request) {
 	case *req.Method != methodExt && *req.Method != methodIDs:
 		// toncenter's answer for a method it does not know; this server
 		// knows only these two.
-		writeV2Failure(w, &validationError{msg: "Unknown method"}, rpc)
+		writeV2Failure(w, &failure{status: http.StatusUnprocessableEntity, msg: "Unknown method"}, rpc)
 		return
 	}
 	var bad error

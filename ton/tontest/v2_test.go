@@ -142,7 +142,7 @@ func TestV2WrongMethod(t *testing.T) {
 	r := post(t, s, pathBlock+"?"+blockQuery, "{}")
 	assert.Equal(t, http.StatusMethodNotAllowed, r.status)
 	assert.Contains(t, r.header.Get("Allow"), "GET")
-	assert.Equal(t, `{"ok":false,"error":"method not allowed","code":405}`, r.body)
+	assert.Equal(t, `{"ok":false,"error":"Method Not Allowed","code":405}`, r.body)
 	r = get(t, s, pathRPC)
 	assert.Equal(t, http.StatusMethodNotAllowed, r.status)
 	assert.Equal(t, "POST", r.header.Get("Allow"))

@@ -3,7 +3,6 @@ package tontest
 import (
 	"bytes"
 	"cmp"
-	"fmt"
 	"net/http"
 	"net/url"
 	"slices"
@@ -12,38 +11,17 @@ import (
 	"github.com/nodeaccess/nodeaccess/ton"
 )
 
-// The v3 page limits: the interface's default and the indexer's maximum.
+// The v3 page limits: a paging server's default and the indexer's maximum.
 const (
 	defaultLimit = 10
 	maxLimit     = 1000
 )
 
-// v3Error is a v3 failure: its status and the indexer's message.
-type v3Error struct {
-	status int
-	msg    string
-}
-
-func (e *v3Error) Error() string { return e.msg }
-
-func unprocessable(format string, args ...any) error {
-	return &v3Error{status: http.StatusUnprocessableEntity, msg: fmt.Sprintf(format, args...)}
-}
-
-// conversionError is the indexer's message for a parameter its query
-// parser cannot convert (fiber's QueryParser over gorilla/schema).
-func conversionError(name string) error {
-	return unprocessable("failed to decode: schema: error converting value for %q", name)
-}
-
 func writeV3Failure(w http.ResponseWriter, err error) {
-	e, ok := err.(*v3Error)
-	if !ok {
-		e = &v3Error{status: http.StatusInternalServerError, msg: err.Error()}
-	}
+	status, msg := statusOf(err)
 	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(e.status)
-	_, _ = w.Write(appendV3Error(nil, e.msg))
+	w.WriteHeader(status)
+	_, _ = w.Write(appendV3Error(nil, msg))
 }
 
 // parsePage reads limit (default 10, at most 1000; below 1 counts as 1, as
@@ -127,11 +105,11 @@ func (s *Server) serveAccountStates(w http.ResponseWriter, r *http.Request) {
 }
 
 // accountStates lists the states of the accounts named by account_address
-// (the interface's name) and address (the indexer's, repeatable), or of
+// (a paging server's name) and address (the indexer's, repeatable), or of
 // every account when neither is sent, by last_trans_lt (then account and
 // state hash, so that the order is total), newest first unless sort=asc;
-// then applies offset and limit. include_boc (default false, as in the
-// interface) adds code_boc and data_boc.
+// then applies offset and limit. include_boc (default false, as on a paging
+// server) adds code_boc and data_boc.
 func (s *Server) accountStates(q url.Values) ([]byte, error) {
 	limit, offset, err := s.parsePage(q)
 	if err != nil {
@@ -241,7 +219,7 @@ func (s *Server) pendingTransactions(q url.Values) ([]byte, error) {
 		all = append(all, s.data.pending[a]...)
 	}
 	if len(all) == 0 {
-		return nil, &v3Error{status: http.StatusNotFound, msg: "emulated traces not found"}
+		return nil, &failure{status: http.StatusNotFound, msg: "emulated traces not found"}
 	}
 	page := window(all, limit, offset)
 	b := []byte(`{"transactions":[`)

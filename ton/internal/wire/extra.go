@@ -1,4 +1,4 @@
-package ton
+package wire
 
 import (
 	"bytes"
@@ -13,44 +13,47 @@ import (
 // 2^248-1.
 const maxExtraBits = 248
 
-// extraField decodes extra currencies in either shape servers send them:
+// Extra decodes extra currencies in either shape servers send them:
 // v2's list [{"@type":"extraCurrency","id":-17,"amount":"1000"}] (tonlib's
 // extraCurrency, id a signed 32-bit number) or v3's map {"4294967279":"1000"}
 // (the indexer's, keyed by the unsigned id as a decimal string). null and
 // absence leave it unset; [] and {} give an empty map.
-type extraField struct {
-	m   map[uint32]*big.Int
-	set bool
+type Extra struct {
+	// M are the amounts by currency id; nil when not sent.
+	M map[uint32]*big.Int
+	// Set is false when the member was null or absent.
+	Set bool
 }
 
-func (f *extraField) UnmarshalJSON(b []byte) error {
+// UnmarshalJSON reads the list, the map or null.
+func (f *Extra) UnmarshalJSON(b []byte) error {
 	t := bytes.TrimSpace(b)
 	switch {
 	case bytes.Equal(t, []byte("null")):
-		*f = extraField{}
+		*f = Extra{}
 		return nil
 	case len(t) > 0 && t[0] == '[':
 		var list []struct {
 			ID     json.RawMessage `json:"id"`
-			Amount num             `json:"amount"`
+			Amount Num             `json:"amount"`
 		}
 		if err := json.Unmarshal(t, &list); err != nil {
 			return fmt.Errorf("extra currencies: %v", err)
 		}
 		m := make(map[uint32]*big.Int, len(list))
 		for i, e := range list {
-			var id num
-			if len(e.ID) == 0 || json.Unmarshal(e.ID, &id) != nil || !id.set {
+			var id Num
+			if len(e.ID) == 0 || json.Unmarshal(e.ID, &id) != nil || !id.Set {
 				return fmt.Errorf("extra currency %d: the id is missing or not an integer", i)
 			}
-			if err := putExtra(m, id.text, e.Amount); err != nil {
+			if err := putExtra(m, id.Text, e.Amount); err != nil {
 				return fmt.Errorf("extra currency %d: %v", i, err)
 			}
 		}
-		*f = extraField{m: m, set: true}
+		*f = Extra{M: m, Set: true}
 		return nil
 	case len(t) > 0 && t[0] == '{':
-		var obj map[string]num
+		var obj map[string]Num
 		if err := json.Unmarshal(t, &obj); err != nil {
 			return fmt.Errorf("extra currencies: %v", err)
 		}
@@ -60,7 +63,7 @@ func (f *extraField) UnmarshalJSON(b []byte) error {
 				return err
 			}
 		}
-		*f = extraField{m: m, set: true}
+		*f = Extra{M: m, Set: true}
 		return nil
 	}
 	return fmt.Errorf("extra currencies are neither a list nor an object")
@@ -68,7 +71,7 @@ func (f *extraField) UnmarshalJSON(b []byte) error {
 
 // putExtra adds one currency to m: its id as sent (decimal, signed as v2
 // sends it or unsigned as v3 does) and its amount.
-func putExtra(m map[uint32]*big.Int, idText string, amount num) error {
+func putExtra(m map[uint32]*big.Int, idText string, amount Num) error {
 	id, err := currencyID(idText)
 	if err != nil {
 		return err
@@ -76,12 +79,12 @@ func putExtra(m map[uint32]*big.Int, idText string, amount num) error {
 	if _, dup := m[id]; dup {
 		return fmt.Errorf("extra currency %d is listed twice", id)
 	}
-	if !amount.set {
+	if !amount.Set {
 		return fmt.Errorf("extra currency %d has no amount", id)
 	}
-	v, ok := new(big.Int).SetString(amount.text, 10)
+	v, ok := new(big.Int).SetString(amount.Text, 10)
 	if !ok || v.Sign() < 0 || v.BitLen() > maxExtraBits {
-		return fmt.Errorf("extra currency %d: amount %s is not a non-negative integer below 2^%d", id, quoteValue(amount.text, maxQuoted), maxExtraBits)
+		return fmt.Errorf("extra currency %d: amount %s is not a non-negative integer below 2^%d", id, Quote(amount.Text, MaxQuoted), maxExtraBits)
 	}
 	m[id] = v
 	return nil
@@ -92,44 +95,47 @@ func putExtra(m map[uint32]*big.Int, idText string, amount num) error {
 func currencyID(s string) (uint32, error) {
 	v, err := strconv.ParseInt(s, 10, 64)
 	if err != nil || v < math.MinInt32 || v > math.MaxUint32 {
-		return 0, fmt.Errorf("currency id %s is not a 32-bit integer", quoteValue(s, maxQuoted))
+		return 0, fmt.Errorf("currency id %s is not a 32-bit integer", Quote(s, MaxQuoted))
 	}
 	return uint32(v), nil
 }
 
-// pickExtra returns the extra currencies of a message from v2's
+// PickExtra returns the extra currencies of a message from v2's
 // extra_currencies or v3's value_extra_currencies (a server sends one of
 // them; two that differ are an error).
-func pickExtra(v2, v3 extraField) (map[uint32]*big.Int, error) {
+func PickExtra(v2, v3 Extra) (map[uint32]*big.Int, error) {
 	switch {
-	case !v3.set:
-		return v2.m, nil
-	case !v2.set:
-		return v3.m, nil
+	case !v3.Set:
+		return v2.M, nil
+	case !v2.Set:
+		return v3.M, nil
 	}
-	if len(v2.m) != len(v3.m) {
+	if len(v2.M) != len(v3.M) {
 		return nil, fmt.Errorf("extra_currencies and value_extra_currencies differ")
 	}
-	for id, a := range v2.m {
-		if b, ok := v3.m[id]; !ok || a.Cmp(b) != 0 {
+	for id, a := range v2.M {
+		if b, ok := v3.M[id]; !ok || a.Cmp(b) != 0 {
 			return nil, fmt.Errorf("extra_currencies and value_extra_currencies differ")
 		}
 	}
-	return v3.m, nil
+	return v3.M, nil
 }
 
-// opcodeField decodes v3's opcode: the indexer writes "0x%08x", its
+// Opcode decodes v3's opcode: the indexer writes "0x%08x", its
 // published schema an integer (signed or unsigned 32 bits are both read).
 // null and absence leave it unset.
-type opcodeField struct {
-	v   uint32
-	set bool
+type Opcode struct {
+	// V is the opcode.
+	V uint32
+	// Set is false when the member was null or absent.
+	Set bool
 }
 
-func (f *opcodeField) UnmarshalJSON(b []byte) error {
+// UnmarshalJSON reads "0x…", a number or null.
+func (f *Opcode) UnmarshalJSON(b []byte) error {
 	t := bytes.TrimSpace(b)
 	if bytes.Equal(t, []byte("null")) {
-		*f = opcodeField{}
+		*f = Opcode{}
 		return nil
 	}
 	var s string
@@ -140,9 +146,9 @@ func (f *opcodeField) UnmarshalJSON(b []byte) error {
 		if len(s) > 2 && (s[:2] == "0x" || s[:2] == "0X") {
 			v, err := strconv.ParseUint(s[2:], 16, 32)
 			if err != nil {
-				return fmt.Errorf("opcode %s is not 32 bits in hex", quoteValue(s, maxQuoted))
+				return fmt.Errorf("opcode %s is not 32 bits in hex", Quote(s, MaxQuoted))
 			}
-			*f = opcodeField{v: uint32(v), set: true}
+			*f = Opcode{V: uint32(v), Set: true}
 			return nil
 		}
 	} else {
@@ -150,16 +156,17 @@ func (f *opcodeField) UnmarshalJSON(b []byte) error {
 	}
 	v, err := currencyID(s) // the same range: int32 or uint32
 	if err != nil {
-		return fmt.Errorf("opcode %s is not a 32-bit integer", quoteValue(s, maxQuoted))
+		return fmt.Errorf("opcode %s is not a 32-bit integer", Quote(s, MaxQuoted))
 	}
-	*f = opcodeField{v: v, set: true}
+	*f = Opcode{V: v, Set: true}
 	return nil
 }
 
-func (f opcodeField) ptr() *uint32 {
-	if !f.set {
+// Ptr returns the opcode, nil when not sent.
+func (f Opcode) Ptr() *uint32 {
+	if !f.Set {
 		return nil
 	}
-	v := f.v
+	v := f.V
 	return &v
 }
