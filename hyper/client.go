@@ -12,16 +12,15 @@ import (
 	"github.com/nodeaccess/nodeaccess/internal/transport"
 )
 
-// The official public API of Hyperliquid, which serves every /info request
-// type, those that node-access services do not (such as allMids) included.
-// It takes no key.
-const (
-	// MainnetAPIURL is the public API of mainnet, the default.
-	MainnetAPIURL = "https://api.hyperliquid.xyz"
-	// TestnetAPIURL is the public API of testnet:
-	// WithPublicURL(TestnetAPIURL), with a testnet node's base URL.
-	TestnetAPIURL = "https://api.hyperliquid-testnet.xyz"
-)
+// TestnetAPIURL is the official public API of Hyperliquid's testnet, which
+// serves every /info request type, those that node-access services do not
+// (such as allMids) included, and takes no key: WithPublicURL(TestnetAPIURL),
+// with a testnet node's base URL. Mainnet's, https://api.hyperliquid.xyz, is
+// the default.
+const TestnetAPIURL = "https://api.hyperliquid-testnet.xyz"
+
+// mainnetAPIURL is the public API of mainnet, the default.
+const mainnetAPIURL = "https://api.hyperliquid.xyz"
 
 // chain names this package in errors, hooks and options.
 const chain = "hyper"
@@ -53,7 +52,7 @@ type option struct {
 }
 
 // WithPublicURL sends the public API's requests (AllMids, PublicInfo) to
-// rawURL instead of MainnetAPIURL: TestnetAPIURL for testnet (pass a
+// rawURL instead of mainnet's, https://api.hyperliquid.xyz: TestnetAPIURL for testnet (pass a
 // testnet node's base URL to New as well), or any absolute http or https
 // URL without query, fragment or user info, such as a proxy in front of the
 // public API. The public API never receives the node's access key; a URL
@@ -118,7 +117,7 @@ func New(baseURL, key string, opts ...nodeaccess.HyperOption) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	publicURL := MainnetAPIURL
+	publicURL := mainnetAPIURL
 	if v, ok := node.Config().Ext(publicURLKey{}); ok {
 		publicURL = v.(string)
 	}

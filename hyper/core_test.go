@@ -24,7 +24,7 @@ import (
 func coreClient(t *testing.T, opts ...nodeaccess.HyperOption) (*hypertest.Server, *hyper.Client, *hyper.Markets) {
 	t.Helper()
 	srv := hypertest.NewT(t)
-	c, err := srv.Client(append([]nodeaccess.HyperOption{hyper.WithoutPublicBudget()}, opts...)...)
+	c, err := srv.Client(append([]nodeaccess.HyperOption{hyper.WithPublicBudget(nil)}, opts...)...)
 	require.NoError(t, err)
 	markets, err := c.Markets(context.Background())
 	require.NoError(t, err)

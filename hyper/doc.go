@@ -12,7 +12,7 @@
 //   - the official public API, POST {public}/info, which serves every
 //     request type, those the node does not serve included: PublicInfo
 //     sends any request there, and AllMids is typed. The public API is
-//     MainnetAPIURL unless WithPublicURL chose another (TestnetAPIURL, a
+//     https://api.hyperliquid.xyz unless WithPublicURL chose another (TestnetAPIURL, a
 //     proxy), and it never receives the key: its requests go through a
 //     keyless transport of their own (a public URL or a request body that
 //     holds the key is refused, and the key is masked in everything that
@@ -45,13 +45,13 @@
 // PublicInfo). Every Client keeps to it by default with a NewPublicBudget
 // of its own (1200 in any minute); WithPublicBudget shares one between
 // clients (the limit is per IP) or puts another limiter in its place, and
-// WithoutPublicBudget turns it off.
+// WithPublicBudget(nil) turns it off.
 //
 // EVM returns an *evm.Client at {base}/{key}/evm for HyperEVM, made with the
 // same key and shared options; WithEVM gives it options of its own
 // (evm.WithMaxBatchSize, say). Options are those of New only (nodeaccess
 // options, and this package's WithPublicURL, WithPublicBudget,
-// WithoutPublicBudget and WithEVM): no call takes options of its own.
+// WithEVM): no call takes options of its own.
 //
 // NewFromURL takes the node's whole endpoint as providers show it, in
 // exactly three shapes: https://host/<KEY>, https://host/<KEY>/info and
@@ -73,8 +73,8 @@
 // pair "PURR/USDC", spot index keys ("@107", an index into the spot
 // metadata's universe), builder-dex keys ("xyz:CL") and the sides of HIP-4
 // outcome markets ("#20", "#21": N = 10*outcome + side, priced between 0
-// and 1). Mids tells them apart (KeyKind), looks keys up in one map access,
-// counts them per kind and iterates in key order; OfKind(KeyPerp) yields
+// and 1). Mids tells them apart (KeyKind), looks keys up in one map access
+// and iterates in key order; OfKind(KeyPerp) yields
 // perp symbols only, never an outcome side, and a key led by a marker the
 // SDK does not know is KeyUnknown, not a perp.
 //

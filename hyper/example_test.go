@@ -45,7 +45,7 @@ func ExampleClient_UserVaultEquities() {
 	}
 	now := time.Date(2025, 3, 1, 0, 0, 0, 0, time.UTC)
 	for _, v := range vaults {
-		fmt.Printf("%s %s USD, locked until %s: %v\n", v.VaultAddress.Hex(), v.Equity, v.LockedUntil.Format(time.RFC3339), v.Locked(now))
+		fmt.Printf("%s %s USD, locked until %s: %v\n", v.VaultAddress.Hex(), v.Equity, v.LockedUntil.Format(time.RFC3339), now.Before(v.LockedUntil))
 	}
 	// Output:
 	// 0x07Fd993f0fA3A185F7207ADcCD29f7A87404689D 688536.0314879999 USD, locked until 2025-01-24T05:48:51Z: false
@@ -69,8 +69,12 @@ func ExampleClient_AllMids() {
 	}
 	btc, _ := mids.Price("BTC")
 	fmt.Println("BTC:", btc)
+	kinds := map[hyper.KeyKind]int{}
+	for _, m := range mids.All() {
+		kinds[m.Kind]++
+	}
 	fmt.Printf("%d keys: %d perps, %d spot pair, %d spot index keys, %d outcome sides\n", mids.Len(),
-		mids.Count(hyper.KeyPerp), mids.Count(hyper.KeySpotPair), mids.Count(hyper.KeySpotIndex), mids.Count(hyper.KeyOutcome))
+		kinds[hyper.KeyPerp], kinds[hyper.KeySpotPair], kinds[hyper.KeySpotIndex], kinds[hyper.KeyOutcome])
 	n := 0
 	for m := range mids.OfKind(hyper.KeyPerp) {
 		if n++; n > 3 {
@@ -81,10 +85,9 @@ func ExampleClient_AllMids() {
 	if m, ok := mids.Get("@107"); ok {
 		fmt.Println(m.Key, m.Kind, m.Index, m.Price)
 	}
-	// HIP-4 outcome sides: "#21" is outcome 2, side 1 ("No" in a binary market).
+	// HIP-4 outcome sides: "#21" is outcome 2, side 1 (Markets.Market names it).
 	if m, ok := mids.Get("#21"); ok {
-		id, side, _ := m.Outcome()
-		fmt.Println(m.Key, m.Kind, id, side, m.Price)
+		fmt.Println(m.Key, m.Kind, m.Index/10, m.Index%10, m.Price)
 	}
 	// Output:
 	// BTC: 89926.5

@@ -91,7 +91,7 @@ func (c *clock) add(d time.Duration) {
 
 func metaClient(t *testing.T, ms *metaServer, opts ...nodeaccess.HyperOption) (*Client, *clock) {
 	t.Helper()
-	opts = append([]nodeaccess.HyperOption{WithPublicURL(ms.srv.URL), WithoutPublicBudget(), nodeaccess.WithMaxAttempts(1)}, opts...)
+	opts = append([]nodeaccess.HyperOption{WithPublicURL(ms.srv.URL), WithPublicBudget(nil), nodeaccess.WithMaxAttempts(1)}, opts...)
 	c, err := New("https://node.example", "k3y", opts...)
 	require.NoError(t, err)
 	clk := &clock{t: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}

@@ -56,7 +56,7 @@ func TestMarketsFailuresDoNotLeakTheKey(t *testing.T) {
 				}))
 				defer srv.Close()
 				var o observed
-				c, err := hyper.New(srv.URL, key, append(o.options(), hyper.WithPublicURL(srv.URL), hyper.WithoutPublicBudget(), nodeaccess.WithMaxAttempts(1))...)
+				c, err := hyper.New(srv.URL, key, append(o.options(), hyper.WithPublicURL(srv.URL), hyper.WithPublicBudget(nil), nodeaccess.WithMaxAttempts(1))...)
 				require.NoError(t, err)
 				_, err = c.Markets(context.Background())
 				require.ErrorIs(t, err, tc.want)

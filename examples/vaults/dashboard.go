@@ -51,7 +51,7 @@ func lockup(v hyper.VaultEquity, at time.Time) string {
 	switch {
 	case v.LockedUntil.IsZero():
 		return "no lock-up"
-	case v.Locked(at):
+	case at.Before(v.LockedUntil):
 		return "locked until " + v.LockedUntil.Format(timeLayout)
 	}
 	return "unlocked since " + v.LockedUntil.Format(timeLayout)

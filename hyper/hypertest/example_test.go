@@ -117,7 +117,7 @@ func ExampleServer_SetVaultEquities() {
 		log.Fatal(err)
 	}
 	v := vaults[0]
-	fmt.Println(v.Equity.StringFixed(-v.Equity.Exponent()), v.LockedUntil, v.Locked(time.Date(2029, 1, 1, 0, 0, 0, 0, time.UTC)))
+	fmt.Println(v.Equity.StringFixed(-v.Equity.Exponent()), v.LockedUntil, time.Date(2029, 1, 1, 0, 0, 0, 0, time.UTC).Before(v.LockedUntil))
 	// Output:
 	// 1250.50 2030-01-01 00:00:00 +0000 UTC true
 }

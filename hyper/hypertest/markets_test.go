@@ -23,7 +23,7 @@ func TestDefaultMetadataNamesTheDefaultMids(t *testing.T) {
 		mu      sync.Mutex
 		weights []int
 	)
-	c := client(t, srv, hyper.WithoutPublicBudget(), nodeaccess.WithHook(func(_ context.Context, a nodeaccess.Attempt) {
+	c := client(t, srv, hyper.WithPublicBudget(nil), nodeaccess.WithHook(func(_ context.Context, a nodeaccess.Attempt) {
 		mu.Lock()
 		defer mu.Unlock()
 		weights = append(weights, a.Units)
@@ -78,7 +78,7 @@ func TestDefaultMetadataNamesTheDefaultMids(t *testing.T) {
 // test sets metadata for it.
 func TestMarketsWithoutDefaults(t *testing.T) {
 	srv := start(t, hypertest.WithoutDefaults())
-	c := client(t, srv, hyper.WithoutPublicBudget())
+	c := client(t, srv, hyper.WithPublicBudget(nil))
 	ctx := context.Background()
 	markets, err := c.Markets(ctx)
 	require.NoError(t, err)
@@ -94,7 +94,7 @@ func TestMarketsWithoutDefaults(t *testing.T) {
 	require.NoError(t, srv.SetInfo(map[string]string{"type": "meta"}, []byte(`{"universe":[{"name":"ETH","szDecimals":4,"maxLeverage":25}]}`)))
 	require.NoError(t, srv.SetInfo(map[string]string{"type": "perpDexs"}, []byte(`[null,{"name":"km","fullName":"KM"}]`)))
 	require.NoError(t, srv.SetInfo(map[string]string{"type": "meta", "dex": "km"}, []byte(`{"universe":[{"name":"km:US500","szDecimals":2}]}`)))
-	c2 := client(t, srv, hyper.WithoutPublicBudget())
+	c2 := client(t, srv, hyper.WithPublicBudget(nil))
 	markets, err = c2.Markets(ctx)
 	require.NoError(t, err)
 	eth, ok := markets.Market("ETH")
