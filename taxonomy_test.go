@@ -130,7 +130,7 @@ func taxonomyCases() map[string]taxCase {
 			c, err := srv.Client()
 			require.NoError(t, err)
 			var b evm.Batch
-			r := c.Core(&b).PerpAssetInfo(9999)
+			r := c.Core(&b).AssetInfo(9999)
 			require.NoError(t, c.EVM().SendBatch(context.Background(), &b))
 			_, err = r.Result()
 			return err

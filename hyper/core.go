@@ -32,7 +32,7 @@ var ErrPrecompile = errors.New("HyperCore read precompile failed")
 //
 //	var b evm.Batch
 //	core := c.Core(&b)
-//	mark := core.MarkPx(btc)                 // btc from Markets.Market("BTC")
+//	mark := core.Price(btc)                 // btc from Markets.Market("BTC")
 //	equity := core.VaultEquity(user, vault)
 //	if err := c.EVM().SendBatch(ctx, &b); err != nil { … } // the batch could not be sent
 //	px, err := mark.Result()                 // this read's value or error
@@ -47,7 +47,7 @@ var ErrPrecompile = errors.New("HyperCore read precompile failed")
 // 10^weiDecimals, USD amounts (margin, notional, withdrawable, vault
 // equity) by 10^6, HYPE staking amounts by 10^8, times in Unix
 // milliseconds. The size decimals come with the Market or Token a read
-// takes, from Client.Markets or from the PerpAssetInfo, SpotInfo and
+// takes, from Client.Markets or from the AssetInfo and
 // TokenInfo reads, or written by a caller who knows them.
 //
 // Each read sends an explicit gas limit, so that a refused input fails at

@@ -120,16 +120,16 @@ func TestCoreDecodesHandBuiltVectors(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 1, reflect.ValueOf(g).Len())
 
-	sp, err := k.SpotInfo(107).decode(hb["spotInfo_0x080b_output_107"])
+	sp, err := k.AssetInfo(10107).decode(hb["spotInfo_0x080b_output_107"])
 	require.NoError(t, err)
-	assert.Equal(t, SpotPair{Index: 107, Name: "@107", Base: 150, Quote: 0}, sp)
+	assert.Equal(t, SpotPair{Index: 107, Name: "@107", Base: 150, Quote: 0}, sp.Spot)
 	g, err = gethUnpack(t, "spotInfo", hb["spotInfo_0x080b_output_107"])
 	require.NoError(t, err)
 	assert.Equal(t, [2]uint64{150, 0}, field(g, "Tokens"))
 
-	p, err := k.PerpAssetInfo(0).decode(hb["perpAssetInfo_0x080a_output_BTC"])
+	p, err := k.AssetInfo(0).decode(hb["perpAssetInfo_0x080a_output_BTC"])
 	require.NoError(t, err)
-	assert.Equal(t, Perp{Index: 0, Name: "BTC", SzDecimals: 5, MaxLeverage: 40, MarginTableID: 56}, p)
+	assert.Equal(t, Perp{Index: 0, Name: "BTC", SzDecimals: 5, MaxLeverage: 40, MarginTableID: 56}, p.Perp)
 	g, err = gethUnpack(t, "perpAssetInfo", hb["perpAssetInfo_0x080a_output_BTC"])
 	require.NoError(t, err)
 	assert.Equal(t, []any{"BTC", uint32(56), uint8(5), uint8(40), false},
@@ -190,19 +190,19 @@ func TestCoreRefusesMalformedAnswers(t *testing.T) {
 		err  error
 		want string
 	}{
-		{"empty", second(k.MarkPx(perp).decode(nil)), "an empty answer (0x): the node did not run the precompile (does it serve HyperCore's read precompiles?)"},
+		{"empty", second(k.Price(perp).decode(nil)), "an empty answer (0x): the node did not run the precompile (does it serve HyperCore's read precompiles?)"},
 		{"empty dynamic", second(k.TokenInfo(0).decode([]byte{})), "an empty answer (0x): the node did not run the precompile (does it serve HyperCore's read precompiles?)"},
-		{"short", second(k.MarkPx(perp).decode(make([]byte, 31))), "31 bytes, want 32 (1 words)"},
-		{"long", second(k.MarkPx(perp).decode(make([]byte, 64))), "64 bytes, want 32 (1 words)"},
-		{"uint64 with high bits", second(k.MarkPx(perp).decode(w("0x010000000000000000"))), "word 0 is not a uint64"},
+		{"short", second(k.Price(perp).decode(make([]byte, 31))), "31 bytes, want 32 (1 words)"},
+		{"long", second(k.Price(perp).decode(make([]byte, 64))), "64 bytes, want 32 (1 words)"},
+		{"uint64 with high bits", second(k.Price(perp).decode(w("0x010000000000000000"))), "word 0 is not a uint64"},
 		{"int64 not sign-extended", second(k.Position(user, perp).decode(w("0x8000000000000000", "0", "0", "0", "0"))), "word 0 is not an int64"},
 		{"uint32 too big", second(k.Position(user, perp).decode(w("0", "0", "0", "0x0100000000", "0"))), "word 3 is not a uint32"},
 		{"bool 2", second(k.Position(user, perp).decode(w("0", "0", "0", "0", "0x02"))), "word 4 is not a bool"},
 		{"address with high bits", second(k.Delegations(user).decode(w("0x20", "0x01", "0x01"+strings.Repeat("00", 20), "0", "0"))), "word 1 is not an address"},
-		{"offset not 0x20", second(k.SpotInfo(1).decode(w("0x40", "0", "0", "0"))), "the answer's offset is 64, want 32"},
-		{"offset beyond", second(k.SpotInfo(1).decode(w("0x20", "0x1000", "0", "0"))), "word 0: offset 4096 out of the answer"},
-		{"string beyond", second(k.SpotInfo(1).decode(w("0x20", "0x60", "0", "0", "0x40"))), "a string of 64 bytes beyond the answer"},
-		{"string not UTF-8", second(k.SpotInfo(1).decode(append(w("0x20", "0x60", "0", "0", "0x01"), append([]byte{0xff}, make([]byte, 31)...)...))), "a string that is not UTF-8"},
+		{"offset not 0x20", second(k.AssetInfo(10001).decode(w("0x40", "0", "0", "0"))), "the answer's offset is 64, want 32"},
+		{"offset beyond", second(k.AssetInfo(10001).decode(w("0x20", "0x1000", "0", "0"))), "word 0: offset 4096 out of the answer"},
+		{"string beyond", second(k.AssetInfo(10001).decode(w("0x20", "0x60", "0", "0", "0x40"))), "a string of 64 bytes beyond the answer"},
+		{"string not UTF-8", second(k.AssetInfo(10001).decode(append(w("0x20", "0x60", "0", "0", "0x01"), append([]byte{0xff}, make([]byte, 31)...)...))), "a string that is not UTF-8"},
 		{"delegations beyond", second(k.Delegations(user).decode(w("0x20", "0x02", "0", "0", "0"))), "2 delegations beyond the answer"},
 		{"spots beyond", second(k.TokenInfo(0).decode(w("0x20", "0x100", "0x120", "0", "0", "0", "0", "0", "0", "0", "0x05"))), "an array of 5 elements beyond the answer"},
 		{"int8 out of range", second(k.TokenInfo(0).decode(w("0x20", "0x100", "0x120", "0", "0", "0", "0", "0", "0x80", "0", "0"))), "word 7 is not an int8"},

@@ -62,8 +62,8 @@ func TestCoreReadErrorsDoNotLeakTheKey(t *testing.T) {
 			btc := hyper.Market{Key: "BTC", Kind: hyper.KeyPerp, SzDecimals: 5}
 			user := common.HexToAddress("0x01")
 			errs := []func() error{
-				reader(core.MarkPx(btc)), reader(core.TokenInfo(1)), reader(core.VaultEquity(user, user)),
-				reader(core.Delegations(user)), reader(core.Position(user, btc)), reader(core.SpotInfo(7)),
+				reader(core.Price(btc)), reader(core.TokenInfo(1)), reader(core.VaultEquity(user, user)),
+				reader(core.Delegations(user)), reader(core.Position(user, btc)), reader(core.AssetInfo(10007)),
 			}
 			require.NoError(t, c.EVM().SendBatch(context.Background(), &b))
 			for i, read := range errs {

@@ -3,6 +3,7 @@ package hyper
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/shopspring/decimal"
 )
@@ -47,27 +48,31 @@ const (
 	outcomeBBOReason = "an outcome side: its prices have no documented scale"
 )
 
-// MarkPx reads the mark price of perp (a Market of kind KeyPerp or
-// KeyBuilderDex), scaled by 10^(6 - perp.SzDecimals).
-func (k Core) MarkPx(perp Market) *Read[decimal.Decimal] {
-	return perpPx(k, "markPx", pcMarkPx, perp)
+// Price reads the price of market: a perp's mark price (the precompile
+// 0x…0806; a Market of kind KeyPerp or KeyBuilderDex), scaled by
+// 10^(6 - SzDecimals), or a spot pair's price in its quote token (0x…0808;
+// KeySpotIndex or KeySpotPair), scaled by 10^(8 - SzDecimals), the base
+// token's size decimals.
+func (k Core) Price(market Market) *Read[decimal.Decimal] {
+	switch market.Kind {
+	case KeyPerp, KeyBuilderDex:
+		return perpPx(k, "markPx", pcMarkPx, market)
+	case KeySpotIndex, KeySpotPair:
+	default:
+		return refused[decimal.Decimal](k, "price", "market", fmt.Sprintf("market %s is of kind %s: want a perp or a spot pair", quote(market.Key), market.Kind))
+	}
+	const op = "spotPx"
+	idx, why := spotArg(market)
+	if why != "" {
+		return refused[decimal.Decimal](k, op, "market", why)
+	}
+	return pxRead(k, op, fmt.Sprintf("spot pair %s (%d)", quote(market.Key), idx), pcSpotPx, wordUint(nil, idx), spotPxDecimals-market.SzDecimals)
 }
 
-// OraclePx reads the oracle price of perp, scaled as MarkPx.
+// OraclePx reads the oracle price of perp, scaled as Price scales its mark
+// price.
 func (k Core) OraclePx(perp Market) *Read[decimal.Decimal] {
 	return perpPx(k, "oraclePx", pcOraclePx, perp)
-}
-
-// SpotPx reads the price of the spot pair spot (a Market of kind
-// KeySpotIndex or KeySpotPair), in its quote token, scaled by
-// 10^(8 - spot.SzDecimals), the base token's size decimals.
-func (k Core) SpotPx(spot Market) *Read[decimal.Decimal] {
-	const op = "spotPx"
-	idx, why := spotArg(spot)
-	if why != "" {
-		return refused[decimal.Decimal](k, op, "spot", why)
-	}
-	return pxRead(k, op, fmt.Sprintf("spot pair %s (%d)", quote(spot.Key), idx), pcSpotPx, wordUint(nil, idx), spotPxDecimals-spot.SzDecimals)
 }
 
 // L1BlockNumber reads the number of HyperCore's (the L1's) latest block.
@@ -81,20 +86,38 @@ func (k Core) L1BlockNumber() *Read[uint64] {
 	})
 }
 
-// PerpAssetInfo reads the metadata of the perp of precompile index perp
-// (10000 × the dex's index + the perp's index in its dex): its Name,
-// SzDecimals, MaxLeverage, MarginTableID and OnlyIsolated; Index is the
-// perp's index in its dex.
-func (k Core) PerpAssetInfo(perp int) *Read[Perp] {
-	const op = "perpAssetInfo"
-	if perp < 0 || perp > math.MaxUint32 {
-		return refused[Perp](k, op, "perp", fmt.Sprintf("perp index %d is out of range", perp))
+// AssetInfo reads the metadata of the market of asset id asset, as
+// Hyperliquid's docs number assets (Market.Asset): a perp of the first dex
+// is its index, a spot pair 10000 + its index, a builder-dex perp 100000 +
+// 10000 × its dex's index + its index. A perp is read through 0x…080a
+// (its Name, which is the allMids key, SzDecimals and Perp's MaxLeverage,
+// MarginTableID and OnlyIsolated), a spot pair through 0x…080b (its Key
+// and Name are the pair's name in the spot metadata, "@107" or
+// "PURR/USDC", and Base and Quote have only their Index: TokenInfo reads
+// the rest). A spot pair's SzDecimals, its base token's, is not in the
+// answer: it is -1 until the caller sets it from TokenInfo, as Price and
+// BBO need it. Dex is empty: the answer names a builder dex by index.
+func (k Core) AssetInfo(asset int) *Read[Market] {
+	switch {
+	case asset >= 0 && asset < spotAsset:
+		return perpInfo(k, asset, asset)
+	case asset >= spotAsset && asset < builderAsset:
+		return spotInfo(k, asset)
+	case asset >= builderAsset && asset < outcomeAsset:
+		return perpInfo(k, asset, asset-builderAsset)
 	}
+	return refused[Market](k, "assetInfo", "asset", fmt.Sprintf("asset id %d is not a perp or a spot pair", asset))
+}
+
+// perpInfo reads the perp of precompile index perp (10000 × the dex's
+// index + the perp's index in its dex).
+func perpInfo(k Core, asset, perp int) *Read[Market] {
+	const op = "perpAssetInfo"
 	return addRead(k, op, fmt.Sprintf("perp %d", perp), pcPerpAssetInfo, wordUint(nil, uint64(perp)), 5*32+32+maxNameBytes,
-		func(b []byte) (Perp, error) {
+		func(b []byte) (Market, error) {
 			a, err := dynamic(b)
 			if err != nil {
-				return Perp{}, err
+				return Market{}, err
 			}
 			p := Perp{Index: perp % dexStride}
 			var (
@@ -107,25 +130,26 @@ func (k Core) PerpAssetInfo(perp int) *Read[Perp] {
 			lev, errs[3] = a.uint(3, 8)
 			p.OnlyIsolated, errs[4] = a.bool(4)
 			if err := firstErr(errs[:]); err != nil {
-				return Perp{}, err
+				return Market{}, err
 			}
 			p.MarginTableID, p.SzDecimals, p.MaxLeverage = int(table), int(sz), int(lev)
-			return p, nil
+			m := Market{Key: p.Name, Kind: KeyPerp, Name: p.Name, Index: p.Index, Asset: asset, DexIndex: perp / dexStride, SzDecimals: p.SzDecimals, Perp: p}
+			if m.DexIndex > 0 {
+				m.Kind = KeyBuilderDex
+			}
+			return m, nil
 		})
 }
 
-// SpotInfo reads the spot pair of index spot: its Name and its Base and
-// Quote token indexes.
-func (k Core) SpotInfo(spot int) *Read[SpotPair] {
+// spotInfo reads the spot pair of asset id asset.
+func spotInfo(k Core, asset int) *Read[Market] {
 	const op = "spotInfo"
-	if spot < 0 || spot > math.MaxUint32 {
-		return refused[SpotPair](k, op, "spot", fmt.Sprintf("spot pair index %d is out of range", spot))
-	}
+	spot := asset - spotAsset
 	return addRead(k, op, fmt.Sprintf("spot pair %d", spot), pcSpotInfo, wordUint(nil, uint64(spot)), 3*32+32+maxNameBytes,
-		func(b []byte) (SpotPair, error) {
+		func(b []byte) (Market, error) {
 			a, err := dynamic(b)
 			if err != nil {
-				return SpotPair{}, err
+				return Market{}, err
 			}
 			p := SpotPair{Index: spot}
 			var (
@@ -136,10 +160,15 @@ func (k Core) SpotInfo(spot int) *Read[SpotPair] {
 			base, errs[1] = a.uint(1, 32)
 			quote, errs[2] = a.uint(2, 32)
 			if err := firstErr(errs[:]); err != nil {
-				return SpotPair{}, err
+				return Market{}, err
 			}
 			p.Base, p.Quote = int(base), int(quote)
-			return p, nil
+			m := Market{Key: p.Name, Kind: KeySpotIndex, Name: p.Name, Index: spot, Asset: asset, SzDecimals: -1, Spot: p,
+				Base: Token{Index: p.Base}, Quote: Token{Index: p.Quote}}
+			if strings.Contains(p.Name, "/") {
+				m.Kind = KeySpotPair
+			}
+			return m, nil
 		})
 }
 
@@ -181,8 +210,7 @@ func (k Core) TokenInfo(token int) *Read[Token] {
 
 // BBO reads the best bid and offer of market (a perp or a spot pair),
 // whose Asset the precompile takes (10000 + the index for a spot pair),
-// scaled as the market's prices: as MarkPx for a perp, as SpotPx for a
-// spot pair. Hyperliquid documents the asset id of builder-dex perps for
+// scaled as the market's Price. Hyperliquid documents the asset id of builder-dex perps for
 // orders (100000 + 10000 × dex + index); that the precompile takes it too
 // is not documented.
 func (k Core) BBO(market Market) *Read[BBO] {
@@ -227,7 +255,7 @@ func (k Core) BBO(market Market) *Read[BBO] {
 		})
 }
 
-// perpPx is MarkPx and OraclePx.
+// perpPx is the mark price of Price and OraclePx.
 func perpPx(k Core, op string, pc uint16, perp Market) *Read[decimal.Decimal] {
 	idx, why := perpArg(perp)
 	if why != "" {

@@ -57,11 +57,11 @@ func TestCoreReadsOnHypertest(t *testing.T) {
 
 	var b evm.Batch
 	core := c.Core(&b)
-	markBTC, oracleBTC, markGold := core.MarkPx(btc), core.OraclePx(btc), core.MarkPx(gold)
-	spotHype, spotPurr := core.SpotPx(hype), core.SpotPx(purr)
+	markBTC, oracleBTC, markGold := core.Price(btc), core.OraclePx(btc), core.Price(gold)
+	spotHype, spotPurr := core.Price(hype), core.Price(purr)
 	bboBTC, bboHype := core.BBO(btc), core.BBO(hype)
 	block := core.L1BlockNumber()
-	perpInfo, goldInfo, spotInfo, tokenInfo := core.PerpAssetInfo(0), core.PerpAssetInfo(10003), core.SpotInfo(107), core.TokenInfo(150)
+	perpInfo, goldInfo, spotInfo, tokenInfo := core.AssetInfo(0), core.AssetInfo(gold.Asset), core.AssetInfo(10107), core.TokenInfo(150)
 	equity := core.VaultEquity(user, vault)
 	pos, bal := core.Position(user, btc), core.SpotBalance(user, hype.Base)
 	wd, dels, sum, margin := core.Withdrawable(user), core.Delegations(user), core.DelegatorSummary(user), core.MarginSummary(1, user)
@@ -99,15 +99,19 @@ func TestCoreReadsOnHypertest(t *testing.T) {
 
 	p, err := perpInfo.Result()
 	require.NoError(t, err)
-	assert.Equal(t, hyper.Perp{Index: 0, Name: "BTC", SzDecimals: 5, MaxLeverage: 40, MarginTableID: 56}, p)
+	assert.Equal(t, hyper.Market{Key: "BTC", Kind: hyper.KeyPerp, Name: "BTC", SzDecimals: 5,
+		Perp: hyper.Perp{Index: 0, Name: "BTC", SzDecimals: 5, MaxLeverage: 40, MarginTableID: 56}}, p)
+	assert.Equal(t, btc.Perp, p.Perp) // the metadata and the precompile agree
 	p, err = goldInfo.Result()
 	require.NoError(t, err)
-	want := gold.Perp
-	want.MarginMode, want.IsDelisted = "", false // the precompile does not say
+	want := gold
+	want.Dex = ""                                           // the answer names the dex by index only
+	want.Perp.MarginMode, want.Perp.IsDelisted = "", false // the precompile does not say
 	assert.Equal(t, want, p)
 	sp, err := spotInfo.Result()
 	require.NoError(t, err)
-	assert.Equal(t, hyper.SpotPair{Index: 107, Name: "@107", Base: 150, Quote: 0}, sp)
+	assert.Equal(t, hyper.Market{Key: "@107", Kind: hyper.KeySpotIndex, Name: "@107", Index: 107, Asset: 10107, SzDecimals: -1,
+		Spot: hyper.SpotPair{Index: 107, Name: "@107", Base: 150, Quote: 0}, Base: hyper.Token{Index: 150}, Quote: hyper.Token{Index: 0}}, sp)
 	tk, err := tokenInfo.Result()
 	require.NoError(t, err)
 	assert.Equal(t, hyper.Token{Index: 150, Name: "HYPE", SzDecimals: 2, WeiDecimals: 8, Spots: []int{107, 207}}, tk)
@@ -228,7 +232,7 @@ func TestCoreReadErrorsAreTheirOwn(t *testing.T) {
 	ghost.Index = 9999 // no such perp
 	var b evm.Batch
 	core := c.Core(&b)
-	good, bad, badToken, badDex, good2 := core.MarkPx(btc), core.MarkPx(ghost), core.TokenInfo(99999), core.MarginSummary(7, hypertest.DefaultUser()), core.L1BlockNumber()
+	good, bad, badToken, badDex, good2 := core.Price(btc), core.Price(ghost), core.TokenInfo(99999), core.MarginSummary(7, hypertest.DefaultUser()), core.L1BlockNumber()
 	require.NoError(t, c.EVM().SendBatch(context.Background(), &b))
 	_, err := good.Result()
 	require.NoError(t, err)
@@ -262,17 +266,18 @@ func TestCoreRefusesBadInput(t *testing.T) {
 		arg  string
 		want string
 	}{
-		{second(core.MarkPx(hype).Result()), "perp", `market "@107" is a spot index, not a perp`},
-		{second(core.SpotPx(btc).Result()), "spot", `market "BTC" is a perp, not a spot pair`},
+		{second(core.OraclePx(hype).Result()), "perp", `market "@107" is a spot index, not a perp`},
+		{second(core.Price(side).Result()), "market", `market "#20" is of kind outcome: want a perp or a spot pair`},
+		{second(core.Price(hyper.Market{Kind: hyper.KeySpotIndex, Key: "@1", Index: 1, SzDecimals: -1}).Result()), "market", `spot pair "@1": index 1 with -1 size decimals is not a spot pair`},
 		{second(core.BBO(side).Result()), "market", "an outcome side: its prices have no documented scale"},
 		{second(core.BBO(hyper.Market{}).Result()), "market", "a market of kind unknown: want a perp or a spot pair"},
 		{second(core.Position(common.Address{}, btc).Result()), "user", "the zero address is not a user (is the address unset?)"},
 		{second(core.VaultEquity(user, common.Address{}).Result()), "vault", "the zero address is not a vault (is the address unset?)"},
-		{second(core.MarkPx(hyper.Market{Kind: hyper.KeyBuilderDex, Key: "x:Y", DexIndex: 1 << 30}).Result()), "perp", `perp "x:Y": dex index 1073741824 is out of range`},
-		{second(core.MarkPx(hyper.Market{Kind: hyper.KeyPerp, Key: "Z", Index: 10000}).Result()), "perp", `perp "Z": index 10000 of dex 0 with 0 size decimals is not a perp`},
+		{second(core.Price(hyper.Market{Kind: hyper.KeyBuilderDex, Key: "x:Y", DexIndex: 1 << 30}).Result()), "perp", `perp "x:Y": dex index 1073741824 is out of range`},
+		{second(core.Price(hyper.Market{Kind: hyper.KeyPerp, Key: "Z", Index: 10000}).Result()), "perp", `perp "Z": index 10000 of dex 0 with 0 size decimals is not a perp`},
 		{second(core.SpotBalance(user, hyper.Token{Index: -1}).Result()), "token", "token index -1 with 0 wei decimals is not a token"},
-		{second(core.PerpAssetInfo(-1).Result()), "perp", "perp index -1 is out of range"},
-		{second(core.SpotInfo(1 << 40).Result()), "spot", "spot pair index 1099511627776 is out of range"},
+		{second(core.AssetInfo(-1).Result()), "asset", "asset id -1 is not a perp or a spot pair"},
+		{second(core.AssetInfo(100000021).Result()), "asset", "asset id 100000021 is not a perp or a spot pair"},
 		{second(core.TokenInfo(-2).Result()), "token", "token index -2 is out of range"},
 		{second(core.MarginSummary(-1, user).Result()), "dex", "perp dex index -1 is out of range"},
 		{second(core.Withdrawable(common.Address{}).Result()), "user", "the zero address is not a user (is the address unset?)"},

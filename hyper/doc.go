@@ -116,7 +116,7 @@
 //
 //	var b evm.Batch
 //	core := c.Core(&b)
-//	mark := core.MarkPx(btc)                // btc, _ := markets.Market("BTC")
+//	mark := core.Price(btc)                // btc, _ := markets.Market("BTC")
 //	equity := core.VaultEquity(user, vault) // the userVaultEquities position, in millionths of a USD
 //	err := c.EVM().SendBatch(ctx, &b)
 //	px, err := mark.Result()

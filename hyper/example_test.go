@@ -270,11 +270,11 @@ func ExampleClient_Core() {
 
 	var b evm.Batch
 	core := c.Core(&b)
-	mark := core.MarkPx(btc)
-	spot := core.SpotPx(hype)
+	mark := core.Price(btc)
+	spot := core.Price(hype)
 	token := core.TokenInfo(hype.Base.Index)
 	equity := core.VaultEquity(user, vault)
-	ghost := core.PerpAssetInfo(9999) // no such perp: this read fails alone
+	ghost := core.AssetInfo(9999) // no such perp: this read fails alone
 	if err := c.EVM().SendBatch(ctx, &b); err != nil {
 		log.Fatal(err)
 	}

@@ -222,8 +222,9 @@ type Market struct {
 	Dex      string
 	DexIndex int
 	// SzDecimals is the number of decimals of an order size: the perp's,
-	// or the spot pair's base token's. It is -1 for an outcome side: the
-	// metadata gives outcomes none, and the SDK does not make one up.
+	// or the spot pair's base token's. It is -1 for an outcome side (the
+	// metadata gives outcomes none, and the SDK does not make one up) and
+	// for a spot pair read by Core.AssetInfo (see there).
 	SzDecimals int
 	// Perp is the perp's metadata (KeyPerp, KeyBuilderDex).
 	Perp Perp

@@ -10,7 +10,7 @@ import (
 
 // Perp is a perpetual: an entry of a perp dex's universe (the public API's
 // meta request), or the answer of the perpAssetInfo read precompile
-// (Core.PerpAssetInfo).
+// (Core.AssetInfo).
 type Perp struct {
 	// Index is the perp's position in its dex's universe, delisted perps
 	// included: BTC is 0 on mainnet. On the first perp dex it is the perp's

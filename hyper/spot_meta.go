@@ -52,7 +52,7 @@ type Token struct {
 }
 
 // SpotPair is a spot market: an entry of spotMeta's universe, or the
-// answer of the spotInfo read precompile (Core.SpotInfo).
+// answer of the spotInfo read precompile (Core.AssetInfo).
 type SpotPair struct {
 	// Index is the pair's index: allMids keys the pair "@<Index>" (or
 	// "PURR/USDC" for pair 0), and its asset id is 10000 + Index. The
