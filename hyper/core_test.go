@@ -105,7 +105,7 @@ func TestCoreReadsOnHypertest(t *testing.T) {
 	p, err = goldInfo.Result()
 	require.NoError(t, err)
 	want := gold
-	want.Dex = ""                                           // the answer names the dex by index only
+	want.Dex = ""                                          // the answer names the dex by index only
 	want.Perp.MarginMode, want.Perp.IsDelisted = "", false // the precompile does not say
 	assert.Equal(t, want, p)
 	sp, err := spotInfo.Result()
