@@ -53,7 +53,7 @@ var ErrPrecompile = errors.New("HyperCore read precompile failed")
 // Each read sends an explicit gas limit, so that a refused input fails at
 // once instead of consuming the node's gas cap: 21000 and the call data's
 // gas, plus twice the precompile's documented cost of 2000 + 65 × (input +
-// output bytes) for the largest answer the read expects (for Delegations,
+// output bytes) for the largest answer the read expects (for Staking's delegations,
 // 256 delegations). A read whose input the SDK refuses (a Market of the
 // wrong kind, the zero address as a user, an index out of range) is not
 // added to the batch: its Result returns the *nodeaccess.InputError.
@@ -84,6 +84,9 @@ type Read[T any] struct {
 	call   *evm.BatchResult[[]byte]
 	decode func([]byte) (T, error)
 	err    error // the input was refused: nothing was added
+	// then completes a decoded value with other calls' results (a read
+	// of several calls); its error is returned as it is.
+	then func(T) (T, error)
 }
 
 // Result returns the read's value, or its error (see Core). Before the
@@ -103,6 +106,9 @@ func (r *Read[T]) Result() (T, error) {
 	v, err := r.decode(raw)
 	if err != nil {
 		return zero, r.wrap(fmt.Errorf("%w: %s of %s: %v", nodeaccess.ErrInvalidResponse, r.op, r.what, err))
+	}
+	if r.then != nil {
+		return r.then(v)
 	}
 	return v, nil
 }

@@ -112,7 +112,7 @@ func TestCoreDecodesHandBuiltVectors(t *testing.T) {
 	assert.Equal(t, Position{Size: decimal.New(-4321, -5), EntryNotional: decimal.New(75000, -6), IsolatedRawUSD: decimal.New(-1000, -6), Leverage: 5},
 		Position{Size: pos.Size, EntryNotional: pos.EntryNotional, IsolatedRawUSD: pos.IsolatedRawUSD, Leverage: pos.Leverage})
 
-	dels, err := k.Delegations(user).decode(hb["delegations_0x0804_output_one_element"])
+	dels, err := k.delegations(user).decode(hb["delegations_0x0804_output_one_element"])
 	require.NoError(t, err)
 	assert.Equal(t, []Delegation{{Validator: common.HexToAddress("0xdead"), Amount: decimal.New(1_000_000_000, -8), LockedUntil: time.UnixMilli(1737697731869).UTC()}}, dels)
 	assert.Equal(t, "10", dels[0].Amount.String())
@@ -198,12 +198,12 @@ func TestCoreRefusesMalformedAnswers(t *testing.T) {
 		{"int64 not sign-extended", second(k.Position(user, perp).decode(w("0x8000000000000000", "0", "0", "0", "0"))), "word 0 is not an int64"},
 		{"uint32 too big", second(k.Position(user, perp).decode(w("0", "0", "0", "0x0100000000", "0"))), "word 3 is not a uint32"},
 		{"bool 2", second(k.Position(user, perp).decode(w("0", "0", "0", "0", "0x02"))), "word 4 is not a bool"},
-		{"address with high bits", second(k.Delegations(user).decode(w("0x20", "0x01", "0x01"+strings.Repeat("00", 20), "0", "0"))), "word 1 is not an address"},
+		{"address with high bits", second(k.delegations(user).decode(w("0x20", "0x01", "0x01"+strings.Repeat("00", 20), "0", "0"))), "word 1 is not an address"},
 		{"offset not 0x20", second(k.AssetInfo(10001).decode(w("0x40", "0", "0", "0"))), "the answer's offset is 64, want 32"},
 		{"offset beyond", second(k.AssetInfo(10001).decode(w("0x20", "0x1000", "0", "0"))), "word 0: offset 4096 out of the answer"},
 		{"string beyond", second(k.AssetInfo(10001).decode(w("0x20", "0x60", "0", "0", "0x40"))), "a string of 64 bytes beyond the answer"},
 		{"string not UTF-8", second(k.AssetInfo(10001).decode(append(w("0x20", "0x60", "0", "0", "0x01"), append([]byte{0xff}, make([]byte, 31)...)...))), "a string that is not UTF-8"},
-		{"delegations beyond", second(k.Delegations(user).decode(w("0x20", "0x02", "0", "0", "0"))), "2 delegations beyond the answer"},
+		{"delegations beyond", second(k.delegations(user).decode(w("0x20", "0x02", "0", "0", "0"))), "2 delegations beyond the answer"},
 		{"spots beyond", second(k.TokenInfo(0).decode(w("0x20", "0x100", "0x120", "0", "0", "0", "0", "0", "0", "0", "0x05"))), "an array of 5 elements beyond the answer"},
 		{"int8 out of range", second(k.TokenInfo(0).decode(w("0x20", "0x100", "0x120", "0", "0", "0", "0", "0", "0x80", "0", "0"))), "word 7 is not an int8"},
 		{"time beyond", second(k.VaultEquity(user, user).decode(w("0", ff[:16]))), "18446744073709551615 is not a time in Unix milliseconds"},

@@ -135,8 +135,28 @@ func (k Core) Withdrawable(user common.Address) *Read[decimal.Decimal] {
 	return pxRead(k, op, fmt.Sprintf(userWhat, user.Hex()), pcWithdrawable, wordAddress(nil, user), usdDecimals)
 }
 
-// Delegations reads user's HYPE delegations, one per validator.
-func (k Core) Delegations(user common.Address) *Read[[]Delegation] {
+// Staking reads user's HYPE staking: the sums (the precompile 0x…0805,
+// delegatorSummary) and the delegations, one per validator (0x…0804), two
+// calls of the batch whose results make one Staking. The Result's error is
+// the first of the two that failed, naming its call.
+func (k Core) Staking(user common.Address) *Read[Staking] {
+	if user == (common.Address{}) {
+		return refused[Staking](k, "staking", "user", zeroUserReason)
+	}
+	sum, dels := k.delegatorSummary(user), k.delegations(user)
+	sum.then = func(s Staking) (Staking, error) {
+		d, err := dels.Result()
+		if err != nil {
+			return Staking{}, err
+		}
+		s.Delegations = d
+		return s, nil
+	}
+	return sum
+}
+
+// delegations reads user's HYPE delegations, one per validator.
+func (k Core) delegations(user common.Address) *Read[[]Delegation] {
 	const op = "delegations"
 	if user == (common.Address{}) {
 		return refused[[]Delegation](k, op, "user", zeroUserReason)
@@ -177,28 +197,25 @@ func (k Core) Delegations(user common.Address) *Read[[]Delegation] {
 		})
 }
 
-// DelegatorSummary reads user's staking in sum.
-func (k Core) DelegatorSummary(user common.Address) *Read[DelegatorSummary] {
+// delegatorSummary reads user's staking in sum.
+func (k Core) delegatorSummary(user common.Address) *Read[Staking] {
 	const op = "delegatorSummary"
-	if user == (common.Address{}) {
-		return refused[DelegatorSummary](k, op, "user", zeroUserReason)
-	}
 	return addRead(k, op, fmt.Sprintf(userWhat, user.Hex()), pcDelegatorSummary, wordAddress(nil, user), 4*32,
-		func(b []byte) (DelegatorSummary, error) {
+		func(b []byte) (Staking, error) {
 			a, err := answerWords(b, 4)
 			if err != nil {
-				return DelegatorSummary{}, err
+				return Staking{}, err
 			}
 			var v [4]uint64
 			for i := range v {
 				if v[i], err = a.uint(i, 64); err != nil {
-					return DelegatorSummary{}, err
+					return Staking{}, err
 				}
 			}
 			if v[3] > math.MaxInt32 {
-				return DelegatorSummary{}, fmt.Errorf("%d pending withdrawals", v[3])
+				return Staking{}, fmt.Errorf("%d pending withdrawals", v[3])
 			}
-			return DelegatorSummary{Delegated: scaled(v[0], hypeWeiDecimals), Undelegated: scaled(v[1], hypeWeiDecimals),
+			return Staking{Delegated: scaled(v[0], hypeWeiDecimals), Undelegated: scaled(v[1], hypeWeiDecimals),
 				PendingWithdrawal: scaled(v[2], hypeWeiDecimals), PendingWithdrawals: int(v[3])}, nil
 		})
 }

@@ -39,7 +39,7 @@ func FuzzCoreAnswers(f *testing.F) {
 				t.Fatalf("locked %v, go-ethereum %d", v.LockedUntil, ms)
 			}
 		}
-		if ds, err := k.Delegations(user).decode(b); err == nil {
+		if ds, err := k.delegations(user).decode(b); err == nil {
 			g := reflect.ValueOf(mustGeth(t, "delegations", b))
 			if g.Len() != len(ds) {
 				t.Fatalf("%d delegations, go-ethereum %d", len(ds), g.Len())
@@ -82,7 +82,7 @@ func FuzzCoreAnswers(f *testing.F) {
 				}
 			}
 		}
-		if s, err := k.DelegatorSummary(user).decode(b); err == nil {
+		if s, err := k.delegatorSummary(user).decode(b); err == nil {
 			g := mustGeth(t, "delegatorSummary", b)
 			wantEq(t, "delegated", scaled(field(g, "Delegated").(uint64), 8), s.Delegated)
 			if field(g, "NPendingWithdrawals").(uint64) != uint64(s.PendingWithdrawals) {

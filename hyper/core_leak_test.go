@@ -63,7 +63,7 @@ func TestCoreReadErrorsDoNotLeakTheKey(t *testing.T) {
 			user := common.HexToAddress("0x01")
 			errs := []func() error{
 				reader(core.Price(btc)), reader(core.TokenInfo(1)), reader(core.VaultEquity(user, user)),
-				reader(core.Delegations(user)), reader(core.Position(user, btc)), reader(core.AssetInfo(10007)),
+				reader(core.Staking(user)), reader(core.Position(user, btc)), reader(core.AssetInfo(10007)),
 			}
 			require.NoError(t, c.EVM().SendBatch(context.Background(), &b))
 			for i, read := range errs {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math/big"
 	"strconv"
 	"strings"
 	"testing"
@@ -64,7 +65,7 @@ func TestCoreReadsOnHypertest(t *testing.T) {
 	perpInfo, goldInfo, spotInfo, tokenInfo := core.AssetInfo(0), core.AssetInfo(gold.Asset), core.AssetInfo(10107), core.TokenInfo(150)
 	equity := core.VaultEquity(user, vault)
 	pos, bal := core.Position(user, btc), core.SpotBalance(user, hype.Base)
-	wd, dels, sum, margin := core.Withdrawable(user), core.Delegations(user), core.DelegatorSummary(user), core.MarginSummary(1, user)
+	wd, staking, margin := core.Withdrawable(user), core.Staking(user), core.MarginSummary(1, user)
 	bal0 := evm.Add[string](&b, "eth_chainId") // another call in the same batch: not served here
 	require.NoError(t, c.EVM().SendBatch(ctx, &b))
 
@@ -133,13 +134,11 @@ func TestCoreReadsOnHypertest(t *testing.T) {
 	w, err := wd.Result()
 	require.NoError(t, err)
 	assert.True(t, w.IsZero())
-	ds, err := dels.Result()
-	require.NoError(t, err)
-	assert.Empty(t, ds)
-	assert.NotNil(t, ds)
-	su, err := sum.Result()
+	su, err := staking.Result()
 	require.NoError(t, err)
 	assert.Zero(t, su.PendingWithdrawals)
+	assert.Empty(t, su.Delegations)
+	assert.NotNil(t, su.Delegations)
 	ms, err := margin.Result()
 	require.NoError(t, err)
 	assert.True(t, ms.AccountValue.IsZero())
@@ -306,4 +305,39 @@ func TestCoreRefusesBadInput(t *testing.T) {
 	var nilRead *hyper.Read[uint64]
 	_, err = nilRead.Result()
 	require.ErrorAs(t, err, &ie)
+}
+
+// Staking is two calls of the batch (delegatorSummary 0x…0805 and
+// delegations 0x…0804) that make one value: the sums of one answer and the
+// delegations of the other; when one of them fails, the read fails with
+// that call's error.
+func TestStakingJoinsItsTwoCalls(t *testing.T) {
+	srv, c, _ := coreClient(t)
+	user := common.HexToAddress("0x00000000000000000000000000000000000000aa")
+	in := common.LeftPadBytes(user.Bytes(), 32)
+	word := func(v uint64) []byte { return common.LeftPadBytes(new(big.Int).SetUint64(v).Bytes(), 32) }
+	summary := append(append(append(word(250_000_000), word(1_000_000)...), word(300_000_000)...), word(2)...)
+	require.NoError(t, srv.SetPrecompile(common.HexToAddress("0x0805"), in, summary))
+	dels := append(append(append(append(word(0x20), word(1)...), common.LeftPadBytes(common.HexToAddress("0xdead").Bytes(), 32)...),
+		word(1_000_000_000)...), word(1737697731869)...)
+	require.NoError(t, srv.SetPrecompile(common.HexToAddress("0x0804"), in, dels))
+
+	var b evm.Batch
+	st := c.Core(&b).Staking(user)
+	require.NoError(t, c.EVM().SendBatch(context.Background(), &b))
+	s, err := st.Result()
+	require.NoError(t, err)
+	assert.Equal(t, []string{"2.5", "0.01", "3", "2"}, []string{s.Delegated.String(), s.Undelegated.String(), s.PendingWithdrawal.String(), strconv.Itoa(s.PendingWithdrawals)})
+	require.Len(t, s.Delegations, 1)
+	assert.Equal(t, hyper.Delegation{Validator: common.HexToAddress("0xdead"), Amount: dec("10"), LockedUntil: time.UnixMilli(1737697731869).UTC()},
+		hyper.Delegation{Validator: s.Delegations[0].Validator, Amount: s.Delegations[0].Amount.Truncate(0), LockedUntil: s.Delegations[0].LockedUntil})
+
+	// The delegations' answer malformed: the read fails with that call's error.
+	require.NoError(t, srv.SetPrecompile(common.HexToAddress("0x0804"), in, word(7)))
+	var b2 evm.Batch
+	st = c.Core(&b2).Staking(user)
+	require.NoError(t, c.EVM().SendBatch(context.Background(), &b2))
+	_, err = st.Result()
+	require.ErrorIs(t, err, nodeaccess.ErrInvalidResponse)
+	assert.Contains(t, err.Error(), "hyper: delegations")
 }

@@ -37,8 +37,8 @@ type SpotBalance struct {
 	EntryNotionalRaw uint64
 }
 
-// Delegation is a user's HYPE staked with one validator, as
-// Core.Delegations reads it.
+// Delegation is a user's HYPE staked with one validator, one of
+// Staking.Delegations.
 type Delegation struct {
 	// Validator is the validator's address.
 	Validator common.Address
@@ -50,9 +50,9 @@ type Delegation struct {
 	LockedUntil time.Time
 }
 
-// DelegatorSummary is a user's staking in sum, as Core.DelegatorSummary
-// reads it. Amounts are in HYPE.
-type DelegatorSummary struct {
+// Staking is a user's HYPE staking, as Core.Staking reads it. Amounts are
+// in HYPE.
+type Staking struct {
 	// Delegated is the HYPE delegated to validators.
 	Delegated decimal.Decimal
 	// Undelegated is the HYPE in the staking account, not delegated.
@@ -61,6 +61,8 @@ type DelegatorSummary struct {
 	PendingWithdrawal decimal.Decimal
 	// PendingWithdrawals is the number of those withdrawals.
 	PendingWithdrawals int
+	// Delegations are the HYPE delegated, one per validator.
+	Delegations []Delegation
 }
 
 // BBO is a market's best bid and best offer, as Core.BBO reads it, in the
