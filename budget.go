@@ -38,7 +38,7 @@ type Limiter interface {
 
 // The AIMD constants of Budget: how it backs off after a 429 and how it
 // recovers, the way TCP's congestion control does. They were chosen by
-// measurement (bench/README.md): a plan shared by two processes, each with
+// measurement (bench/RESULTS.md): a plan shared by two processes, each with
 // a Budget of the plan's whole rate, served 90 to 95 % of the plan with
 // them, against 80 to 85 % with the classic halving on every 429 and a
 // tenth of the plan back per second. What a 429 costs there is mostly the
@@ -87,7 +87,7 @@ const (
 // 1 % of the plan's rate per second until it reaches the plan's rate again
 // (additive increase, multiplicative decrease), and never falls below 1/64
 // of the plan's rate. Processes that share one plan, each with its own
-// Budget, so converge to a share of it (bench/README.md measures two such
+// Budget, so converge to a share of it (bench/RESULTS.md measures two such
 // processes).
 //
 // The pause is bounded by the clients' WithMaxRetryAfter (30 s unless set),

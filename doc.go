@@ -103,7 +103,7 @@
 // the callers it held queue again at the lowered rate (no burst when the
 // pause ends), and recovers by 1 % of the plan's rate per second (AIMD, as
 // TCP does), so that processes that share a plan each settle on a share of
-// it (bench/README.md measures two such processes). A caller that gives up while it waits spends nothing. Limiter
+// it (bench/RESULTS.md measures two such processes). A caller that gives up while it waits spends nothing. Limiter
 // is the budget's two-method contract, which a limiter shared by many
 // processes (a Redis-backed GCRA) can meet instead. Budget.Stats reports the
 // units spent, the time callers waited and the 429s seen;

@@ -13,10 +13,12 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/stretchr/testify/require"
 )
@@ -209,8 +211,8 @@ func exportData(t *testing.T) map[string]string {
 // check type-checks a program and returns its errors, each with the README
 // line it comes from, leaving out the unused variables the convention
 // allows.
-func check(fset *token.FileSet, imp types.Importer, b readmeBlock, p readmeProgram) (errs []types.Error, parseErr error) {
-	f, err := parser.ParseFile(fset, fmt.Sprintf("README.md:%d", b.line), p.src, parser.ParseComments)
+func check(fset *token.FileSet, imp types.Importer, name string, b readmeBlock, p readmeProgram) (errs []types.Error, parseErr error) {
+	f, err := parser.ParseFile(fset, fmt.Sprintf("%s:%d", name, b.line), p.src, parser.ParseComments)
 	if err != nil {
 		return nil, err
 	}
@@ -264,18 +266,18 @@ func readmeLine(fset *token.FileSet, b readmeBlock, p readmeProgram, pos token.P
 	return b.line + fset.Position(pos).Line - p.start + 1
 }
 
-// compileBlocks checks every Go block of md and returns one message per
-// error, naming the README line.
-func compileBlocks(t *testing.T, md string, imp types.Importer) []string {
+// compileBlocks checks every Go block of md, the Markdown file name, and
+// returns one message per error, naming the file's line.
+func compileBlocks(t *testing.T, name, md string, imp types.Importer) []string {
 	t.Helper()
 	var msgs []string
 	for _, b := range goBlocks(md) {
 		fset := token.NewFileSet()
 		var params []string
 		p := program(b, nil)
-		errs, perr := check(fset, imp, b, p)
+		errs, perr := check(fset, imp, name, b, p)
 		if perr != nil {
-			msgs = append(msgs, fmt.Sprintf("block at README.md:%d does not parse: %v", b.line, perr))
+			msgs = append(msgs, fmt.Sprintf("block at %s:%d does not parse: %v", name, b.line, perr))
 			continue
 		}
 		if !isDecls(b.text) {
@@ -289,11 +291,11 @@ func compileBlocks(t *testing.T, md string, imp types.Importer) []string {
 			}
 			slices.Sort(params)
 			p = program(b, params)
-			errs, perr = check(fset, imp, b, p)
+			errs, perr = check(fset, imp, name, b, p)
 			require.NoError(t, perr)
 		}
 		for _, e := range errs {
-			msgs = append(msgs, fmt.Sprintf("README.md:%d: %s", readmeLine(fset, b, p, e.Pos), e.Msg))
+			msgs = append(msgs, fmt.Sprintf("%s:%d: %s", name, readmeLine(fset, b, p, e.Pos), e.Msg))
 		}
 	}
 	return msgs
@@ -322,9 +324,28 @@ func TestReadmeGoBlocksCompile(t *testing.T) {
 	md, err := os.ReadFile("README.md")
 	require.NoError(t, err)
 	require.GreaterOrEqual(t, len(goBlocks(string(md))), 6, "the README's Go blocks")
-	for _, m := range compileBlocks(t, string(md), readmeImporter(t)) {
+	for _, m := range compileBlocks(t, "README.md", string(md), readmeImporter(t)) {
 		t.Error(m)
 	}
+}
+
+// TestDocsGoBlocksCompile: the Go blocks of the guides under docs/ follow
+// the README's convention and compile the same way, so the longer material
+// moved out of the README cannot drift from the API either.
+func TestDocsGoBlocksCompile(t *testing.T) {
+	files, err := filepath.Glob("docs/*.md")
+	require.NoError(t, err)
+	imp := readmeImporter(t)
+	blocks := 0
+	for _, f := range files {
+		md, err := os.ReadFile(f)
+		require.NoError(t, err)
+		blocks += len(goBlocks(string(md)))
+		for _, m := range compileBlocks(t, f, string(md), imp) {
+			t.Error(m)
+		}
+	}
+	require.GreaterOrEqual(t, blocks, 6, "the Go blocks of docs/*.md")
 }
 
 // TestReadmeCheckCatches: the check finds each kind of error the README's
@@ -354,7 +375,7 @@ func TestReadmeCheckCatches(t *testing.T) {
 		"\tfmt.Println(ctx)\n" + // line 28: undefined in a declaration
 		"}\n" +
 		"```\n"
-	got := compileBlocks(t, md, readmeImporter(t))
+	got := compileBlocks(t, "README.md", md, readmeImporter(t))
 	slices.Sort(got)
 	require.Equal(t, []string{
 		"README.md:17: declared and not used: next",
@@ -363,4 +384,75 @@ func TestReadmeCheckCatches(t *testing.T) {
 		"README.md:23: cannot use n (variable of type int) as string value in variable declaration",
 		"README.md:28: undefined: ctx",
 	}, got)
+}
+
+// mdLinkRE finds a Markdown link's target: [text](target).
+var mdLinkRE = regexp.MustCompile(`\]\(([^)\s]+)\)`)
+
+// headingSlug is the anchor GitHub gives a heading: lower case, spaces as
+// hyphens, punctuation other than hyphens and underscores dropped.
+func headingSlug(h string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(strings.TrimSpace(h)) {
+		switch {
+		case r == ' ':
+			b.WriteByte('-')
+		case r == '-' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r):
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// anchors returns the heading anchors of a Markdown file.
+func anchors(md string) map[string]bool {
+	out := map[string]bool{}
+	inFence := false
+	for _, l := range strings.Split(md, "\n") {
+		if strings.HasPrefix(l, "```") {
+			inFence = !inFence
+		}
+		if !inFence && strings.HasPrefix(l, "#") {
+			out[headingSlug(strings.TrimLeft(l, "#"))] = true
+		}
+	}
+	return out
+}
+
+// TestDocsLinksResolve: every relative link of the README, the guides, the
+// bench pages and the project's other Markdown files names a file that
+// exists, and an anchor names a heading of its file, so that moving a
+// section leaves no dead link behind.
+func TestDocsLinksResolve(t *testing.T) {
+	files := []string{"README.md", "CONTRIBUTING.md", "SECURITY.md", "CHANGELOG.md", "examples/README.md", "bench/README.md", "bench/RESULTS.md", "bench/HISTORY.md"}
+	more, err := filepath.Glob("docs/*.md")
+	require.NoError(t, err)
+	files = append(files, more...)
+	for _, f := range files {
+		md, err := os.ReadFile(f)
+		require.NoError(t, err)
+		for _, m := range mdLinkRE.FindAllStringSubmatch(string(md), -1) {
+			target := m[1]
+			if strings.Contains(target, "://") || strings.HasPrefix(target, "mailto:") {
+				continue
+			}
+			path, anchor, _ := strings.Cut(target, "#")
+			file := f
+			if path != "" {
+				file = filepath.Join(filepath.Dir(f), path)
+				if _, err := os.Stat(file); err != nil {
+					t.Errorf("%s: link to %s: no such file", f, target)
+					continue
+				}
+			}
+			if anchor == "" || !strings.HasSuffix(file, ".md") {
+				continue
+			}
+			body, err := os.ReadFile(file)
+			require.NoError(t, err)
+			if !anchors(string(body))[anchor] {
+				t.Errorf("%s: link to %s: no heading #%s in %s", f, target, anchor, file)
+			}
+		}
+	}
 }

@@ -29,7 +29,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// The README's promise ("Options and errors"): every error an operation
+// The promise of docs/options-and-errors.md: every error an operation
 // returns is an *OpError over one of the root package's sentinels or types
 // (or the context's error). The chain packages and the local servers define
 // errors of their own; each must also match a root, so that code written

@@ -34,7 +34,7 @@ import (
 // (retries only), with two real OS processes (this test binary run again
 // as a child, 32 goroutines and a budget of its own each) on the one plan,
 // and with two budgets in one process. It takes well over a minute, so it
-// runs only with NODEACCESS_BENCH_BUDGET=1 (see README.md):
+// runs only with NODEACCESS_BENCH_BUDGET=1 (see RESULTS.md and HISTORY.md §5):
 //
 //	NODEACCESS_BENCH_BUDGET=1 go test -run TestBudgetPlan -v -count=1 .
 const (

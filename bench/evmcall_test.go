@@ -322,7 +322,7 @@ func BenchmarkEthCall(b *testing.B) {
 // BenchmarkEthCallCancelable is BenchmarkEthCall with a cancelable context
 // that has no deadline (as a server handler's or signal.NotifyContext's
 // context is), the same for both libraries. nodeaccess then bounds each
-// attempt with a timer context of its own (see README.md).
+// attempt with a timer context of its own (see HISTORY.md §1).
 func BenchmarkEthCallCancelable(b *testing.B) {
 	for _, c := range clients(b) {
 		b.Run(c.name, func(b *testing.B) {

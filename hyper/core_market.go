@@ -100,18 +100,18 @@ func (k Core) L1BlockNumber() *Read[uint64] {
 func (k Core) AssetInfo(asset int) *Read[Market] {
 	switch {
 	case asset >= 0 && asset < spotAsset:
-		return perpInfo(k, asset, asset)
+		return readPerpInfo(k, asset, asset)
 	case asset >= spotAsset && asset < builderAsset:
-		return spotInfo(k, asset)
+		return readSpotInfo(k, asset)
 	case asset >= builderAsset && asset < outcomeAsset:
-		return perpInfo(k, asset, asset-builderAsset)
+		return readPerpInfo(k, asset, asset-builderAsset)
 	}
 	return refused[Market](k, "assetInfo", "asset", fmt.Sprintf("asset id %d is not a perp or a spot pair", asset))
 }
 
-// perpInfo reads the perp of precompile index perp (10000 × the dex's
+// readPerpInfo reads the perp of precompile index perp (10000 × the dex's
 // index + the perp's index in its dex).
-func perpInfo(k Core, asset, perp int) *Read[Market] {
+func readPerpInfo(k Core, asset, perp int) *Read[Market] {
 	const op = "perpAssetInfo"
 	return addRead(k, op, fmt.Sprintf("perp %d", perp), pcPerpAssetInfo, wordUint(nil, uint64(perp)), 5*32+32+maxNameBytes,
 		func(b []byte) (Market, error) {
@@ -141,8 +141,8 @@ func perpInfo(k Core, asset, perp int) *Read[Market] {
 		})
 }
 
-// spotInfo reads the spot pair of asset id asset.
-func spotInfo(k Core, asset int) *Read[Market] {
+// readSpotInfo reads the spot pair of asset id asset.
+func readSpotInfo(k Core, asset int) *Read[Market] {
 	const op = "spotInfo"
 	spot := asset - spotAsset
 	return addRead(k, op, fmt.Sprintf("spot pair %d", spot), pcSpotInfo, wordUint(nil, uint64(spot)), 3*32+32+maxNameBytes,

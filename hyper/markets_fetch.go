@@ -136,12 +136,12 @@ func (c *Client) fetchMarkets(ctx context.Context) (*Markets, error) {
 }
 
 // decodeSpotMetaPair is decodeSpotMeta with its two results in one.
-func decodeSpotMetaPair(body []byte) (spotMeta, error) {
+func decodeSpotMetaPair(body []byte) (spotMetaAnswer, error) {
 	p, t, err := decodeSpotMeta(body)
-	return spotMeta{p, t}, err
+	return spotMetaAnswer{p, t}, err
 }
 
-type spotMeta struct {
+type spotMetaAnswer struct {
 	pairs  []SpotPair
 	tokens []Token
 }

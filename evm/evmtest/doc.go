@@ -5,8 +5,8 @@
 // network and no key, as net/http/httptest does for HTTP. It links
 // go-ethereum's chain packages but not its node (no p2p, no databases on
 // disk, no metrics, no engine API), so that a program or test that imports
-// it builds in about the time one that imports ethclient does (README.md,
-// "The two commands", has the measured times).
+// it compiles little more than one that imports ethclient does
+// (docs/build-times.md in the repository has the measured times).
 //
 //	srv, err := evmtest.New()
 //	if err != nil { ... }

@@ -68,7 +68,7 @@ func TestSuccessAllocs(t *testing.T) {
 // from the attempt's for the request (context.WithCancelCause, then Done,
 // then cancelled when the response is done with), for a small JSON-RPC body
 // under each kind of caller context. The network side is net/http's and is
-// measured in bench/ (see bench/README.md).
+// measured in bench/ (see bench/RESULTS.md).
 func TestAttemptAllocs(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector allocates")
