@@ -49,7 +49,7 @@ func TestOptionsAreTypedPerChain(t *testing.T) {
 	} {
 		src := "package p\n\nimport (\n\t\"time\"\n\t\"github.com/nodeaccess/nodeaccess\"\n\t\"github.com/nodeaccess/nodeaccess/beacon\"\n" +
 			"\t\"github.com/nodeaccess/nodeaccess/evm\"\n\t\"github.com/nodeaccess/nodeaccess/hyper\"\n\t\"github.com/nodeaccess/nodeaccess/ton\"\n)\n\n" +
-			"var _ = time.Second\nvar _ = beacon.EncodingSSZ\nvar _ = evm.Latest\nvar _ = hyper.MainnetAPIURL\nvar _ = ton.MasterchainShard\nvar _ nodeaccess.Option\n\n" +
+			"var _ = time.Second\nvar _ = beacon.EncodingSSZ\nvar _ = evm.Latest\nvar _ = hyper.TestnetAPIURL\nvar _ = ton.MasterchainShard\nvar _ nodeaccess.Option\n\n" +
 			"func f(u, k string) { " + tc.call + " }\n"
 		fset := token.NewFileSet()
 		f, err := parser.ParseFile(fset, "p.go", src, 0)

@@ -121,6 +121,19 @@ var keyedCalls = map[string]func(ctx context.Context, base, key string, opt node
 		_, err = c.EVM().Call(ctx, evm.CallMsg{To: common.HexToAddress("0xaa")}, evm.Latest)
 		return err
 	},
+	"hyper Core read": func(ctx context.Context, base, key string, opt nodeaccess.Option) error {
+		c, err := hyper.New(base, key, opt)
+		if err != nil {
+			return err
+		}
+		var b evm.Batch
+		block := c.Core(&b).L1BlockNumber()
+		if err := c.EVM().SendBatch(ctx, &b); err != nil {
+			return err
+		}
+		_, err = block.Result()
+		return err
+	},
 	"ton v2 REST getBlockTransactionsExt": func(ctx context.Context, base, key string, opt nodeaccess.Option) error {
 		c, err := ton.New(base, key, opt)
 		if err != nil {

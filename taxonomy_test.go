@@ -123,6 +123,18 @@ func taxonomyCases() map[string]taxCase {
 			_, err = c.AllMids(context.Background(), "nope")
 			return err
 		}},
+		"hyper.ErrPrecompile": {op: true, is: isErr(hyper.ErrPrecompile), produce: func(t *testing.T) error {
+			// A read of a perp that does not exist: the local HyperEVM
+			// answers as HyperEVM does, out of gas.
+			srv := hypertest.NewT(t)
+			c, err := srv.Client()
+			require.NoError(t, err)
+			var b evm.Batch
+			r := c.Core(&b).AssetInfo(9999)
+			require.NoError(t, c.EVM().SendBatch(context.Background(), &b))
+			_, err = r.Result()
+			return err
+		}},
 		"hyper.ErrUnsupportedRequest": {op: true, is: isErr(hyper.ErrUnsupportedRequest), produce: func(t *testing.T) error {
 			srv := answer(t, http.StatusUnprocessableEntity, "text/plain", "Failed to deserialize the JSON body into the target type")
 			c, err := hyper.New(srv.URL, "k3y", hyper.WithPublicURL(srv.URL), nodeaccess.WithMaxAttempts(1))

@@ -19,7 +19,7 @@ func benchClient(b *testing.B, body []byte) *hyper.Client {
 		_, _ = w.Write(body)
 	}))
 	b.Cleanup(srv.Close)
-	c, err := hyper.New(srv.URL, testKey, hyper.WithPublicURL(srv.URL), hyper.WithoutPublicBudget(), nodeaccess.WithMaxAttempts(1))
+	c, err := hyper.New(srv.URL, testKey, hyper.WithPublicURL(srv.URL), hyper.WithPublicBudget(nil), nodeaccess.WithMaxAttempts(1))
 	if err != nil {
 		b.Fatal(err)
 	}

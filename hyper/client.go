@@ -13,16 +13,15 @@ import (
 	"github.com/nodeaccess/nodeaccess/internal/transport"
 )
 
-// The official public API of Hyperliquid, which serves every /info request
-// type, those that node-access services do not (such as allMids) included.
-// It takes no key.
-const (
-	// MainnetAPIURL is the public API of mainnet, the default.
-	MainnetAPIURL = "https://api.hyperliquid.xyz"
-	// TestnetAPIURL is the public API of testnet:
-	// WithPublicURL(TestnetAPIURL), with a testnet node's base URL.
-	TestnetAPIURL = "https://api.hyperliquid-testnet.xyz"
-)
+// TestnetAPIURL is the official public API of Hyperliquid's testnet, which
+// serves every /info request type, those that node-access services do not
+// (such as allMids) included, and takes no key: WithPublicURL(TestnetAPIURL),
+// with a testnet node's base URL. Mainnet's, https://api.hyperliquid.xyz, is
+// the default.
+const TestnetAPIURL = "https://api.hyperliquid-testnet.xyz"
+
+// mainnetAPIURL is the public API of mainnet, the default.
+const mainnetAPIURL = "https://api.hyperliquid.xyz"
 
 // chain names this package in errors, hooks and options.
 const chain = "hyper"
@@ -39,6 +38,7 @@ type Client struct {
 	public     *transport.Client
 	publicInfo transport.Target
 	evm        *evm.Client
+	markets    *marketsCache
 }
 
 type publicURLKey struct{}
@@ -55,7 +55,7 @@ type option struct {
 }
 
 // WithPublicURL sends the public API's requests (AllMids, PublicInfo) to
-// rawURL instead of MainnetAPIURL: TestnetAPIURL for testnet (pass a
+// rawURL instead of mainnet's, https://api.hyperliquid.xyz: TestnetAPIURL for testnet (pass a
 // testnet node's base URL to New as well), or any absolute http or https
 // URL without query, fragment or user info, such as a proxy in front of the
 // public API. The public API never receives the node's access key; a URL
@@ -156,7 +156,7 @@ func New(baseURL, key string, opts ...nodeaccess.HyperOption) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	publicURL := MainnetAPIURL
+	publicURL := mainnetAPIURL
 	if v, ok := node.Config().Ext(publicURLKey{}); ok {
 		publicURL = v.(string)
 	}
@@ -193,7 +193,7 @@ func New(baseURL, key string, opts ...nodeaccess.HyperOption) (*Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", chain, err)
 	}
-	return &Client{node: node, nodeInfo: nodeInfo, public: public, publicInfo: publicInfo, evm: ec}, nil
+	return &Client{node: node, nodeInfo: nodeInfo, public: public, publicInfo: publicInfo, evm: ec, markets: newMarketsCache()}, nil
 }
 
 // NewFromURL takes the node's whole endpoint URL as providers show it, with

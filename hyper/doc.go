@@ -1,7 +1,8 @@
 // Package hyper calls Hyperliquid through a node-access service: any /info
 // request, on the provider's node or on Hyperliquid's official public API,
-// typed calls for userVaultEquities and allMids, and the chain's EVM
-// (through the evm package).
+// typed calls for userVaultEquities and allMids, the market metadata that
+// names every mid, the chain's EVM (through the evm package), and typed
+// reads of HyperCore's state from it, through HyperEVM's read precompiles.
 //
 // A Client is made from the node's base URL and the access key, and talks to
 // two places:
@@ -11,7 +12,7 @@
 //   - the official public API, POST {public}/info, which serves every
 //     request type, those the node does not serve included: PublicInfo
 //     sends any request there, and AllMids is typed. The public API is
-//     MainnetAPIURL unless WithPublicURL chose another (TestnetAPIURL, a
+//     https://api.hyperliquid.xyz unless WithPublicURL chose another (TestnetAPIURL, a
 //     proxy), and it never receives the key: its requests go through a
 //     keyless transport of their own (a public URL or a request body that
 //     holds the key is refused, and the key is masked in everything that
@@ -44,14 +45,13 @@
 // PublicInfo). Every Client keeps to it by default with a NewPublicBudget
 // of its own (1200 in any minute); WithPublicBudget shares one between
 // clients (the limit is per IP) or puts another limiter in its place, and
-// WithoutPublicBudget turns it off.
+// WithPublicBudget(nil) turns it off.
 //
 // EVM returns an *evm.Client at {base}/{key}/evm for HyperEVM, made with the
 // same key and shared options; WithEVM gives it options of its own
 // (evm.WithMaxBatchSize, say). Options are those of New only (nodeaccess
-// options, and this package's WithPublicURL, WithPublicBudget,
-// WithoutPublicBudget, WithEVM and WithEVMHistory): no call takes options
-// of its own.
+// options, and this package's WithPublicURL, WithPublicBudget, WithEVM
+// and WithEVMHistory): no call takes options of its own.
 //
 // HyperEVM serves the latest state only: Hyperliquid's RPC answers a state
 // read (eth_call, eth_getCode, eth_getBalance, ...) at a past or future
@@ -85,13 +85,56 @@
 // pair "PURR/USDC", spot index keys ("@107", an index into the spot
 // metadata's universe), builder-dex keys ("xyz:CL") and the sides of HIP-4
 // outcome markets ("#20", "#21": N = 10*outcome + side, priced between 0
-// and 1). Mids tells them apart (KeyKind), looks keys up in one map access,
-// counts them per kind and iterates in key order; OfKind(KeyPerp) yields
+// and 1). Mids tells them apart (KeyKind), looks keys up in one map access
+// and iterates in key order; OfKind(KeyPerp) yields
 // perp symbols only, never an outcome side, and a key led by a marker the
-// SDK does not know is KeyUnknown, not a perp. Resolving "@N" to its tokens
-// needs the spot metadata, and "#N" to its question the outcome metadata
-// (the public API's spotMeta and outcomeMeta, which PublicInfo fetches);
-// applications that trade by symbol may ignore those keys (Mids.OfKind).
+// SDK does not know is KeyUnknown, not a perp.
+//
+// # Markets: a name for every key
+//
+// Markets fetches the market metadata from the public API (spotMeta,
+// perpDexs, meta of each perp dex, outcomeMeta) and keeps it, and
+// Markets.Market says what each key names: the spot pair "@107" is
+// HYPE/USDC with base token HYPE (2 size decimals), "BTC" the perp of index
+// 0 (5), "xyz:GOLD" perp 3 of builder dex xyz (index 1 in perpDexs), "#21"
+// side 1 of outcome 2 with that side's name as the metadata gives it (the
+// SDK never assumes "Yes" or "No"). A spot pair is also found by its
+// tokens' names, Market("HYPE/USDC"). A key the metadata does not cover (a
+// market listed since it was fetched) is no error: Market reports it
+// unresolved, and the client fetches the metadata again sooner:
+//
+//	markets, err := c.Markets(ctx) // cached; fetched again after 10 minutes, or 1 after a miss
+//	mids, err := c.AllMids(ctx, "")
+//	for key, mid := range mids.All() {
+//		if m, ok := markets.Market(key); ok {
+//			fmt.Println(m.Name, m.SzDecimals, mid.Price) // "HYPE/USDC 2 28.718"
+//		}
+//	}
+//
+// A fetch weighs 80 + 20 per builder dex in the public API's weight
+// budget; AllMids stays one request of weight 2, and needs no metadata.
+//
+// # HyperCore from HyperEVM
+//
+// Core reads HyperCore's state through the client's EVM: positions, spot
+// balances, vault equities, withdrawable USD, delegations, mark, oracle and
+// spot prices, the L1 block number, perp, spot and token metadata, best bid
+// and offer, margin summaries. Each read is an eth_call to a read
+// precompile with an explicit gas limit, added to an evm.Batch, so that
+// many reads go in one JSON-RPC batch and each gets its own result or
+// error (ErrPrecompile for an input the precompile refuses); prices and
+// amounts come out as exact decimals, scaled by the size decimals of the
+// Market or Token the read takes:
+//
+//	var b evm.Batch
+//	core := c.Core(&b)
+//	mark := core.Price(btc)                // btc, _ := markets.Market("BTC")
+//	equity := core.VaultEquity(user, vault) // the userVaultEquities position, in millionths of a USD
+//	err := c.EVM().SendBatch(ctx, &b)
+//	px, err := mark.Result()
+//
+// A vault equity read both ways agrees to the millionth: the precompile's
+// Equity equals userVaultEquities' Equity.Round(6) (see Core.VaultEquity).
 //
 // # Errors
 //
@@ -114,4 +157,7 @@
 //     into Info's out) matches nodeaccess.ErrInvalidResponse.
 //   - AllMids for a dex the public API does not know matches ErrUnknownDex
 //     and nodeaccess.ErrNotFound.
+//   - A HyperCore read whose input the precompile refuses (an asset, token,
+//     dex or vault that does not exist), which HyperEVM answers as running
+//     out of gas, matches ErrPrecompile and the node's *nodeaccess.RPCError.
 package hyper

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"log"
 	"math/big"
 	"net/http"
@@ -46,7 +45,7 @@ func ExampleClient_UserVaultEquities() {
 	}
 	now := time.Date(2025, 3, 1, 0, 0, 0, 0, time.UTC)
 	for _, v := range vaults {
-		fmt.Printf("%s %s USD, locked until %s: %v\n", v.VaultAddress.Hex(), v.Equity, v.LockedUntil.Format(time.RFC3339), v.Locked(now))
+		fmt.Printf("%s %s USD, locked until %s: %v\n", v.VaultAddress.Hex(), v.Equity, v.LockedUntil.Format(time.RFC3339), now.Before(v.LockedUntil))
 	}
 	// Output:
 	// 0x07Fd993f0fA3A185F7207ADcCD29f7A87404689D 688536.0314879999 USD, locked until 2025-01-24T05:48:51Z: false
@@ -70,8 +69,12 @@ func ExampleClient_AllMids() {
 	}
 	btc, _ := mids.Price("BTC")
 	fmt.Println("BTC:", btc)
+	kinds := map[hyper.KeyKind]int{}
+	for _, m := range mids.All() {
+		kinds[m.Kind]++
+	}
 	fmt.Printf("%d keys: %d perps, %d spot pair, %d spot index keys, %d outcome sides\n", mids.Len(),
-		mids.Count(hyper.KeyPerp), mids.Count(hyper.KeySpotPair), mids.Count(hyper.KeySpotIndex), mids.Count(hyper.KeyOutcome))
+		kinds[hyper.KeyPerp], kinds[hyper.KeySpotPair], kinds[hyper.KeySpotIndex], kinds[hyper.KeyOutcome])
 	n := 0
 	for m := range mids.OfKind(hyper.KeyPerp) {
 		if n++; n > 3 {
@@ -82,10 +85,9 @@ func ExampleClient_AllMids() {
 	if m, ok := mids.Get("@107"); ok {
 		fmt.Println(m.Key, m.Kind, m.Index, m.Price)
 	}
-	// HIP-4 outcome sides: "#21" is outcome 2, side 1 ("No" in a binary market).
+	// HIP-4 outcome sides: "#21" is outcome 2, side 1 (Markets.Market names it).
 	if m, ok := mids.Get("#21"); ok {
-		id, side, _ := m.Outcome()
-		fmt.Println(m.Key, m.Kind, id, side, m.Price)
+		fmt.Println(m.Key, m.Kind, m.Index/10, m.Index%10, m.Price)
 	}
 	// Output:
 	// BTC: 89926.5
@@ -156,6 +158,50 @@ func ExampleClient_Info() {
 	// true
 }
 
+// What each key of allMids names: the client fetches the market metadata
+// once and keeps it; a key it does not cover is no error.
+func ExampleClient_Markets() {
+	srv := localHyperliquid()
+	defer srv.Close()
+	c, err := hyper.New(srv.URL, "YOUR-ACCESS-KEY", hyper.WithPublicURL(srv.Public.URL))
+	if err != nil {
+		log.Fatal(err)
+	}
+	ctx := context.Background()
+
+	markets, err := c.Markets(ctx)
+	if err != nil {
+		log.Fatal(err)
+	}
+	mids, err := c.AllMids(ctx, "")
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, key := range []string{"BTC", "@107", "PURR/USDC", "#20", "#21", "@258"} {
+		price, _ := mids.Price(key)
+		m, ok := markets.Market(key)
+		switch {
+		case !ok:
+			fmt.Printf("%-9s %s: not in the metadata\n", key, price)
+		case m.Kind == hyper.KeyOutcome:
+			fmt.Printf("%-9s %s: %q, side %d %q\n", key, price, m.Name, m.Side, m.SideName)
+		default:
+			fmt.Printf("%-9s %s: %s, asset %d, %d size decimals\n", key, price, m.Name, m.Asset, m.SzDecimals)
+		}
+	}
+	// By the tokens' names: the key to look the price up by.
+	hype, _ := markets.Market("HYPE/USDC")
+	fmt.Println("HYPE/USDC is", hype.Key)
+	// Output:
+	// BTC       89926.5: BTC, asset 0, 5 size decimals
+	// @107      28.718: HYPE/USDC, asset 10107, 2 size decimals
+	// PURR/USDC 0.0664375: PURR/USDC, asset 10000, 0 size decimals
+	// #20       0.5125: "Who will win the HL 100 meter dash?", side 0 "Hypurr"
+	// #21       0.4875: "Who will win the HL 100 meter dash?", side 1 "Usain Bolt"
+	// @258      0.015253: not in the metadata
+	// HYPE/USDC is @107
+}
+
 // Any /info request on the public API, which never receives the key and
 // charges each request its published weight to the public budget: here
 // allMids of a builder dex, as a plain map.
@@ -181,29 +227,83 @@ func ExampleClient_PublicInfo() {
 	// hyper: userRole: invalid input: req: the request holds the access key; the public API takes no key
 }
 
-// HyperEVM through the evm package, at {base}/{key}/evm.
+// HyperEVM through the evm package, at {base}/{key}/evm: here a raw
+// eth_call to the read precompile of the L1 block number, which the local
+// node answers (Core reads it typed).
 func ExampleClient_EVM() {
 	srv := localHyperliquid()
 	defer srv.Close()
-	// The local node does not serve the EVM; this example answers
-	// decimals() of a token with 6 (the key in the path is checked first).
-	srv.HandleFunc("POST /{key}/evm", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		io.WriteString(w, `{"jsonrpc":"2.0","id":1,"result":"0x0000000000000000000000000000000000000000000000000000000000000006"}`)
-	})
 	c, err := hyper.New(srv.URL, "YOUR-ACCESS-KEY", hyper.WithPublicURL(srv.Public.URL))
 	if err != nil {
 		log.Fatal(err)
 	}
 
-	token := common.HexToAddress("0xb88339CB7199b77E23DB6E890353E22632Ba630f")
-	out, err := c.EVM().Call(context.Background(), evm.CallMsg{To: token, Data: common.FromHex("0x313ce567")}, evm.Latest)
+	l1Block := common.HexToAddress("0x0000000000000000000000000000000000000809")
+	out, err := c.EVM().Call(context.Background(), evm.CallMsg{To: l1Block, Gas: 100_000}, evm.Latest)
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println("decimals:", new(big.Int).SetBytes(out))
+	fmt.Println("L1 block:", new(big.Int).SetBytes(out))
 	// Output:
-	// decimals: 6
+	// L1 block: 800000000
+}
+
+// HyperCore's state read from HyperEVM: many reads in one JSON-RPC batch,
+// each with its own value or error, prices scaled by the metadata's size
+// decimals; and a vault equity read both ways.
+func ExampleClient_Core() {
+	srv := localHyperliquid()
+	defer srv.Close()
+	c, err := hyper.New(srv.URL, "YOUR-ACCESS-KEY", hyper.WithPublicURL(srv.Public.URL))
+	if err != nil {
+		log.Fatal(err)
+	}
+	ctx := context.Background()
+	markets, err := c.Markets(ctx)
+	if err != nil {
+		log.Fatal(err)
+	}
+	btc, _ := markets.Market("BTC")
+	hype, _ := markets.Market("HYPE/USDC")
+	user := common.HexToAddress("0x2b804617c6f63c040377e95bb276811747006f4b")
+	vault := common.HexToAddress("0x07fd993f0fa3a185f7207adccd29f7a87404689d")
+
+	var b evm.Batch
+	core := c.Core(&b)
+	mark := core.Price(btc)
+	spot := core.Price(hype)
+	token := core.TokenInfo(hype.Base.Index)
+	equity := core.VaultEquity(user, vault)
+	ghost := core.AssetInfo(9999) // no such perp: this read fails alone
+	if err := c.EVM().SendBatch(ctx, &b); err != nil {
+		log.Fatal(err)
+	}
+	px, err := mark.Result()
+	fmt.Println("BTC mark:", px, err)
+	px, err = spot.Result()
+	fmt.Println("HYPE/USDC:", px, err)
+	t, err := token.Result()
+	fmt.Println("token 150:", t.Name, t.WeiDecimals, t.Spots, err)
+	_, err = ghost.Result()
+	fmt.Println("perp 9999:", errors.Is(err, hyper.ErrPrecompile))
+
+	// The same vault equity from /info: the precompile's is in millionths
+	// of a USD, the API's rounded to that.
+	pre, err := equity.Result()
+	if err != nil {
+		log.Fatal(err)
+	}
+	api, err := c.UserVaultEquities(ctx, user)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("precompile:", pre.Equity, "API:", api[0].Equity, "equal at 6 decimals:", pre.Equity.Equal(api[0].Equity.Round(6)))
+	// Output:
+	// BTC mark: 89926.5 <nil>
+	// HYPE/USDC: 28.718 <nil>
+	// token 150: HYPE 8 [107 207] <nil>
+	// perp 9999: true
+	// precompile: 688536.031488 API: 688536.0314879999 equal at 6 decimals: true
 }
 
 // The client's two endpoints; the key never shows.

@@ -89,7 +89,7 @@ func FuzzDecodeMids(f *testing.F) {
 			checkClassified(t, e)
 		}
 		for _, k := range []KeyKind{KeyUnknown, KeyPerp, KeySpotPair, KeySpotIndex, KeyBuilderDex, KeyOutcome} {
-			total += mids.Count(k)
+			total += countKind(mids, k)
 		}
 		if total != mids.Len() {
 			t.Fatalf("counts add up to %d of %d", total, mids.Len())

@@ -83,3 +83,15 @@ func fixture(t testing.TB, name string) string {
 	require.NoError(t, err)
 	return string(b)
 }
+
+// mainnetAPIURL is the public API a client asks by default.
+const mainnetAPIURL = "https://api.hyperliquid.xyz"
+
+// countKind is the number of mids of kind k.
+func countKind(m *hyper.Mids, k hyper.KeyKind) int {
+	n := 0
+	for range m.OfKind(k) {
+		n++
+	}
+	return n
+}

@@ -39,7 +39,7 @@ func (c *Client) Info(ctx context.Context, req, out any) error {
 }
 
 // PublicInfo is Info for Hyperliquid's official public API, POST
-// {public}/info (MainnetAPIURL unless WithPublicURL chose another), which
+// {public}/info (https://api.hyperliquid.xyz unless WithPublicURL chose another), which
 // serves every /info request type and never receives the access key: a req
 // whose body holds the key, in any spelling the SDK masks, is refused
 // before anything is sent.

@@ -50,7 +50,7 @@ func TestInfoWire(t *testing.T) {
 	})
 	t.Run("public, raw", func(t *testing.T) {
 		c := gockClient(t)
-		mockInfo(t, hyper.MainnetAPIURL+"/info", body, answer)
+		mockInfo(t, mainnetAPIURL+"/info", body, answer)
 		var got json.RawMessage
 		require.NoError(t, c.PublicInfo(context.Background(), req, &got))
 		assert.JSONEq(t, answer, string(got))
@@ -58,8 +58,8 @@ func TestInfoWire(t *testing.T) {
 	t.Run("a map, a RawMessage, nil out", func(t *testing.T) {
 		c := gockClient(t)
 		mockInfo(t, nodeInfo, `{"type":"spotMeta"}`, `{"universe":[]}`)
-		mockInfo(t, hyper.MainnetAPIURL+"/info", `{"dex":"xyz","type":"meta"}`, `{"universe":[{"name":"xyz:CL"}]}`)
-		mockInfo(t, hyper.MainnetAPIURL+"/info", `{"type":"perpDexs"}`, `[null,{"name":"xyz"}]`)
+		mockInfo(t, mainnetAPIURL+"/info", `{"dex":"xyz","type":"meta"}`, `{"universe":[{"name":"xyz:CL"}]}`)
+		mockInfo(t, mainnetAPIURL+"/info", `{"type":"perpDexs"}`, `[null,{"name":"xyz"}]`)
 		require.NoError(t, c.Info(context.Background(), json.RawMessage(`{"type":"spotMeta"}`), nil))
 		var meta struct{ Universe []struct{ Name string } }
 		require.NoError(t, c.PublicInfo(context.Background(), map[string]string{"type": "meta", "dex": "xyz"}, &meta))
@@ -74,7 +74,7 @@ func TestInfoWire(t *testing.T) {
 		c := gockClient(t)
 		recorded := fixture(t, "userVaultEquities_2025-08.json")
 		mockInfo(t, nodeInfo, `{"type":"userVaultEquities","user":"0x2b804617c6f63c040377e95bb276811747006f4b"}`, recorded)
-		mockInfo(t, hyper.MainnetAPIURL+"/info", `{"type":"allMids","dex":"xyz"}`, `{"xyz:CL":"60.123"}`)
+		mockInfo(t, mainnetAPIURL+"/info", `{"type":"allMids","dex":"xyz"}`, `{"xyz:CL":"60.123"}`)
 		var vaults []struct {
 			VaultAddress string `json:"vaultAddress"`
 			Equity       string `json:"equity"`
@@ -99,7 +99,7 @@ func TestInfoNamesTheType(t *testing.T) {
 	var seen testkit.Recorder
 	c := gockClient(t, nodeaccess.WithHook(seen.Hook))
 	mockInfo(t, nodeInfo, `{"type":"openOrders","user":"0x01"}`, `[]`)
-	mockInfo(t, hyper.MainnetAPIURL+"/info", `{"coin":"BTC","type":"l2Book"}`, `{"coin":"BTC","levels":[[],[]]}`)
+	mockInfo(t, mainnetAPIURL+"/info", `{"coin":"BTC","type":"l2Book"}`, `{"coin":"BTC","levels":[[],[]]}`)
 	require.NoError(t, c.Info(context.Background(), map[string]string{"type": "openOrders", "user": "0x01"}, nil))
 	require.NoError(t, c.PublicInfo(context.Background(), map[string]string{"type": "l2Book", "coin": "BTC"}, nil))
 	got := seen.Attempts()

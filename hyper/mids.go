@@ -26,20 +26,19 @@ const (
 	// Hyperliquid names.
 	KeySpotPair
 	// KeySpotIndex is a spot pair by its index in the spot metadata's
-	// universe: "@107". Resolving it to tokens needs that metadata (the
-	// public API's spotMeta request); applications that trade by symbol
-	// may ignore these keys.
+	// universe: "@107", whose tokens Markets.Market names (HYPE/USDC);
+	// applications that trade by symbol may ignore these keys.
 	KeySpotIndex
 	// KeyBuilderDex is a perpetual on a builder-deployed perp dex:
 	// "xyz:CL", the dex name, a colon and the coin.
 	KeyBuilderDex
 	// KeyOutcome is one side of a HIP-4 outcome market: "#N", where N is
 	// the outcome's encoding 10*outcome + side (Hyperliquid's API docs,
-	// "Asset IDs"): "#20" is side 0 of outcome 2, "#21" its side 1. The
-	// outcome ids and the names of the sides are in the public API's
-	// outcomeMeta answer (side 0 is the first of an outcome's sideSpecs,
-	// "Yes" in the binary markets, side 1 the second, "No"); Mid.Outcome
-	// splits N.
+	// "Asset IDs"): "#20" is side 0 of outcome 2, "#21" its side 1.
+	// Mid.Index is N; Markets.Market names the outcome and the side
+	// as the public API's outcomeMeta does (side i is the i-th of the
+	// outcome's sideSpecs: often "Yes" and "No", which the SDK does not
+	// assume).
 	KeyOutcome
 )
 
@@ -77,7 +76,8 @@ type Mid struct {
 	// the server's to send.
 	Price decimal.Decimal
 	// Index is N of a spot index key "@N" (KeySpotIndex) or of an outcome
-	// key "#N" (KeyOutcome, N = 10*outcome + side), 0 otherwise.
+	// key "#N" (KeyOutcome, N = 10*outcome + side: Index/10 is the outcome,
+	// Index%10 the side, which Markets.Market names), 0 otherwise.
 	Index int
 	// Dex is the dex name of a builder-dex key ("xyz" of "xyz:CL"), ""
 	// otherwise.
@@ -86,28 +86,6 @@ type Mid struct {
 	// "xyz:CL", the pair's name "PURR/USDC" of a spot pair; "" for spot
 	// index, outcome and unknown keys.
 	Coin string
-}
-
-// SpotPair returns the base and quote token of a spot pair key: "PURR",
-// "USDC" of "PURR/USDC". ok is false for other kinds.
-func (m Mid) SpotPair() (base, quote string, ok bool) {
-	if m.Kind != KeySpotPair {
-		return "", "", false
-	}
-	base, quote, _ = strings.Cut(m.Key, "/")
-	return base, quote, true
-}
-
-// Outcome splits the key "#N" of an outcome side (KeyOutcome) into the
-// outcome id and the side: "#20" is outcome 2, side 0; "#21" outcome 2,
-// side 1 (N = 10*outcome + side). Hyperliquid's docs define sides 0 and 1
-// only; a key with another last digit is still an outcome key, and side is
-// that digit. ok is false for other kinds.
-func (m Mid) Outcome() (outcome, side int, ok bool) {
-	if m.Kind != KeyOutcome {
-		return 0, 0, false
-	}
-	return m.Index / 10, m.Index % 10, true
 }
 
 // maxSpotIndex bounds N of "@N" and "#N": larger numbers are KeyUnknown.
@@ -180,7 +158,6 @@ type Mids struct {
 	dex     string
 	entries []Mid
 	byKey   map[string]int
-	counts  [KeyOutcome + 1]int
 }
 
 // newMids builds a Mids from entries, which it sorts. A key given twice is
@@ -195,14 +172,9 @@ func newMids(dex string, entries []Mid) (*Mids, error) {
 	m := &Mids{dex: dex, entries: entries, byKey: make(map[string]int, len(entries))}
 	for i, e := range entries {
 		m.byKey[e.Key] = i
-		m.counts[e.Kind]++
 	}
 	return m, nil
 }
-
-// Dex returns the perp dex the mids were asked for: "" for the first perp
-// dex (which also carries the spot mids), or the dex argument of AllMids.
-func (m *Mids) Dex() string { return m.dex }
 
 // Len returns the number of keys.
 func (m *Mids) Len() int { return len(m.entries) }
@@ -224,14 +196,6 @@ func (m *Mids) Price(key string) (decimal.Decimal, bool) {
 		return decimal.Decimal{}, false
 	}
 	return m.entries[i].Price, true
-}
-
-// Count returns the number of keys of kind k.
-func (m *Mids) Count(k KeyKind) int {
-	if int(k) >= len(m.counts) {
-		return 0
-	}
-	return m.counts[k]
 }
 
 // All yields every key and its entry, in key order.

@@ -1,8 +1,6 @@
 package hyper
 
 import (
-	"errors"
-
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/internal/config"
 )
@@ -58,8 +56,8 @@ func NewPublicBudget() *nodeaccess.Budget {
 
 type publicBudgetKey struct{}
 
-// publicBudget is what WithPublicBudget and WithoutPublicBudget store: off
-// is true for WithoutPublicBudget.
+// publicBudget is what WithPublicBudget stores: off is true for a nil
+// limiter.
 type publicBudget struct {
 	l   nodeaccess.Limiter
 	off bool
@@ -69,26 +67,20 @@ type publicBudget struct {
 // public API (AllMids and PublicInfo) to l instead of a NewPublicBudget of
 // its own. Each request costs its weight in the budget's units (see
 // PublicInfo for the published weights); nodeaccess.WithCost(type, n)
-// changes the weight of a request type.
+// changes the weight of a request type. A nil l (or a nil
+// *nodeaccess.Budget) turns the public API's weight budget off: its
+// requests then wait for nothing, and a 429 is only retried.
 //
 // nodeaccess.WithBudget, a budget of the node-access plan, applies to the
 // node's requests and the EVM client's only: the public API is not part of
 // the plan.
 func WithPublicBudget(l nodeaccess.Limiter) nodeaccess.HyperOption {
 	return option{apply: func(c *config.Config) error {
-		if l == nil {
-			return errors.New("WithPublicBudget: nil Limiter (use WithoutPublicBudget to turn the budget off)")
+		if b, ok := l.(*nodeaccess.Budget); l == nil || ok && b == nil {
+			c.SetExt(publicBudgetKey{}, publicBudget{off: true})
+			return nil
 		}
 		c.SetExt(publicBudgetKey{}, publicBudget{l: l})
-		return nil
-	}}
-}
-
-// WithoutPublicBudget turns the public API's weight budget off: requests to
-// the public API then wait for nothing, and a 429 is only retried.
-func WithoutPublicBudget() nodeaccess.HyperOption {
-	return option{apply: func(c *config.Config) error {
-		c.SetExt(publicBudgetKey{}, publicBudget{off: true})
 		return nil
 	}}
 }

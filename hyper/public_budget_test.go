@@ -95,21 +95,28 @@ func TestPublicBudgetSeparateFromPlan(t *testing.T) {
 	assert.Equal(t, int64(7), public2.Stats().Units)
 }
 
-// TestPublicBudgetOff: WithoutPublicBudget makes the public API's requests
-// wait for nothing; they still show their weight.
+// TestPublicBudgetOff: WithPublicBudget(nil), and a nil *Budget, make the
+// public API's requests wait for nothing (40 allMids of weight 2 would wait
+// about a minute under the budget set before it); they still show their
+// weight.
 func TestPublicBudgetOff(t *testing.T) {
 	srv := hypertest.NewT(t)
-	var rec attempts
-	c, err := srv.Client(rec.hook(), hyper.WithoutPublicBudget())
-	require.NoError(t, err)
-	for i := 0; i < 40; i++ {
-		_, err := c.AllMids(context.Background(), "")
-		require.NoError(t, err)
+	var nilBudget *nodeaccess.Budget
+	for name, off := range map[string]nodeaccess.HyperOption{"nil": hyper.WithPublicBudget(nil), "nil *Budget": hyper.WithPublicBudget(nilBudget)} {
+		t.Run(name, func(t *testing.T) {
+			var rec attempts
+			slow, err := nodeaccess.NewBudget(1, 10)
+			require.NoError(t, err)
+			c, err := srv.Client(rec.hook(), hyper.WithPublicBudget(slow), off)
+			require.NoError(t, err)
+			for i := 0; i < 40; i++ {
+				_, err := c.AllMids(context.Background(), "")
+				require.NoError(t, err)
+			}
+			for i, a := range rec.get() {
+				assert.Equal(t, 2, a.Units, i)
+				assert.Zero(t, a.BudgetWait, i)
+			}
+		})
 	}
-	for i, a := range rec.get() {
-		assert.Equal(t, 2, a.Units, i)
-		assert.Zero(t, a.BudgetWait, i)
-	}
-	_, err = srv.Client(hyper.WithPublicBudget(nil))
-	require.ErrorContains(t, err, "WithPublicBudget: nil Limiter")
 }

@@ -24,15 +24,9 @@ type VaultEquity struct {
 	Equity decimal.Decimal
 	// LockedUntil is the end of the deposit's lock-up period (the server's
 	// lockedUntilTimestamp, Unix milliseconds, in UTC), or the zero time
-	// when the server sent none.
+	// when the server sent none: the position is locked up at now while
+	// now.Before(LockedUntil).
 	LockedUntil time.Time
-}
-
-// Locked reports whether the position is still locked up at now, that is
-// whether now is before LockedUntil. A position without a lock-up end is
-// not locked.
-func (v VaultEquity) Locked(now time.Time) bool {
-	return !v.LockedUntil.IsZero() && now.Before(v.LockedUntil)
 }
 
 // UserVaultEquities asks the node for the vaults user has deposited into

@@ -67,7 +67,7 @@ func runHyper(ctx context.Context, out io.Writer, getenv func(string) string) er
 	for _, v := range vaults {
 		lock := "no lock-up"
 		switch {
-		case v.Locked(time.Now()):
+		case time.Now().Before(v.LockedUntil):
 			lock = "locked until " + v.LockedUntil.Format("2006-01-02 15:04:05.000 MST")
 		case !v.LockedUntil.IsZero():
 			lock = "lock-up ended " + v.LockedUntil.Format("2006-01-02 15:04:05.000 MST")
@@ -79,9 +79,13 @@ func runHyper(ctx context.Context, out io.Writer, getenv func(string) string) er
 	if err != nil {
 		return err
 	}
+	kinds := map[hyper.KeyKind]int{}
+	for _, m := range mids.All() {
+		kinds[m.Kind]++
+	}
 	fmt.Fprintf(out, "allMids: %s (%s, %s by name, %s by index, %s)\n",
-		count(mids.Len(), "mid"), count(mids.Count(hyper.KeyPerp), "perp"), count(mids.Count(hyper.KeySpotPair), "spot pair"), count(mids.Count(hyper.KeySpotIndex), "spot pair"),
-		count(mids.Count(hyper.KeyOutcome), "outcome side"))
+		count(mids.Len(), "mid"), count(kinds[hyper.KeyPerp], "perp"), count(kinds[hyper.KeySpotPair], "spot pair"), count(kinds[hyper.KeySpotIndex], "spot pair"),
+		count(kinds[hyper.KeyOutcome], "outcome side"))
 	for _, coin := range []string{"BTC", "ETH", "HYPE"} {
 		if p, ok := mids.Price(coin); ok {
 			fmt.Fprintf(out, "  %-5s %s\n", coin, p)

@@ -51,7 +51,7 @@ func lockup(v hyper.VaultEquity, at time.Time) string {
 	switch {
 	case v.LockedUntil.IsZero():
 		return "no lock-up"
-	case v.Locked(at):
+	case at.Before(v.LockedUntil):
 		return "locked until " + v.LockedUntil.Format(timeLayout)
 	}
 	return "unlocked since " + v.LockedUntil.Format(timeLayout)
@@ -96,12 +96,39 @@ func alignPoints(nums []string) []string {
 	return out
 }
 
-// printMids writes the mid price of each coin, aligned on the point.
-func printMids(out io.Writer, mids *hyper.Mids, coins []string) {
-	fmt.Fprintf(out, "Mid prices from the public API (%d keys):\n", mids.Len())
+// printPrecompileEquities writes each vault's equity as HyperEVM's
+// precompile read it, in millionths of a USD, and whether it agrees with the
+// /info answer rounded to 6 decimals (the precompile reads the state at the
+// start of the EVM block, /info the state now: a moving equity may differ).
+func printPrecompileEquities(out io.Writer, vaults []hyper.VaultEquity, reads []*hyper.Read[hyper.VaultEquity]) {
+	fmt.Fprintln(out, "The same vaults from HyperEVM's vault equity precompile (0x…0802):")
+	for i, v := range vaults {
+		pre, err := reads[i].Result()
+		if err != nil {
+			fmt.Fprintf(out, "  %s  %v\n", v.VaultAddress.Hex(), err)
+			continue
+		}
+		same := "differs from"
+		if pre.Equity.Equal(v.Equity.Round(6)) && pre.LockedUntil.Equal(v.LockedUntil) {
+			same = "equals"
+		}
+		fmt.Fprintf(out, "  %s  %s USD, %s /info's %s rounded to 6 decimals\n", v.VaultAddress.Hex(), exact(pre.Equity), same, exact(v.Equity))
+	}
+}
+
+// printMids writes the mid price of each coin, aligned on the point, and
+// the market its key names in the metadata: a coin may be a key of allMids
+// ("BTC", "@107", "#21") or a spot pair's name ("HYPE/USDC").
+func printMids(out io.Writer, mids *hyper.Mids, markets *hyper.Markets, coins []string) {
+	fmt.Fprintf(out, "Mid prices from the public API (%d keys), named from its metadata:\n", mids.Len())
+	keys := make([]string, len(coins))
 	var found []string
-	for _, coin := range coins {
-		if p, ok := mids.Price(coin); ok {
+	for i, coin := range coins {
+		keys[i] = coin
+		if m, ok := markets.Market(coin); ok {
+			keys[i] = m.Key
+		}
+		if p, ok := mids.Price(keys[i]); ok {
 			found = append(found, exact(p))
 		}
 	}
@@ -111,12 +138,29 @@ func printMids(out io.Writer, mids *hyper.Mids, coins []string) {
 		w = max(w, len(coin))
 	}
 	n := 0
-	for _, coin := range coins {
-		if _, ok := mids.Price(coin); !ok {
+	for i, coin := range coins {
+		if _, ok := mids.Price(keys[i]); !ok {
 			fmt.Fprintf(out, "  %-*s  not listed\n", w, coin)
 			continue
 		}
-		fmt.Fprintf(out, "  %-*s  %s\n", w, coin, strings.TrimRight(found[n], " "))
+		line := fmt.Sprintf("  %-*s  %s", w, coin, found[n])
 		n++
+		if m, ok := markets.Market(coin); ok {
+			line += "  " + describe(m)
+		}
+		fmt.Fprintln(out, strings.TrimRight(line, " "))
 	}
+}
+
+// describe says what market m is, with the names its metadata gives.
+func describe(m hyper.Market) string {
+	switch m.Kind {
+	case hyper.KeyPerp, hyper.KeyBuilderDex:
+		return fmt.Sprintf("perp %s, asset %d, %d size decimals", m.Name, m.Asset, m.SzDecimals)
+	case hyper.KeySpotPair, hyper.KeySpotIndex:
+		return fmt.Sprintf("spot %s (%s), asset %d, %d size decimals", m.Name, m.Key, m.Asset, m.SzDecimals)
+	case hyper.KeyOutcome:
+		return fmt.Sprintf("outcome %d %q, side %d %q", m.Outcome.ID, m.Outcome.Name, m.Side, m.SideName)
+	}
+	return m.Kind.String()
 }

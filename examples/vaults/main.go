@@ -1,7 +1,11 @@
 // Command vaults is a vault dashboard for one Hyperliquid user: the equity
 // of each vault the user has deposited into, with every decimal the server
-// sent, whether the deposit is still locked up, the exact total, and a few
-// mid prices from the public API.
+// sent, whether the deposit is still locked up, and the exact total; the
+// same equities read a second way, from HyperEVM's vault equity precompile
+// (0x…0802) in one JSON-RPC batch, next to the first; and a few mid prices
+// from the public API, each with the market its key names (Markets.Market:
+// "@107" is the spot pair HYPE/USDC, "#21" side 1 of outcome 2 with the
+// side's name from the metadata).
 //
 //	go run ./examples/vaults
 //
@@ -24,8 +28,9 @@
 //	                             0x2b804617c6f63c040377e95bb276811747006f4b)
 //	NODEACCESS_HYPER_AT          the time at which lock-ups are judged, RFC 3339
 //	                             (default: now), e.g. 2025-03-01T00:00:00Z
-//	NODEACCESS_HYPER_COINS       the mid prices to show, comma-separated
-//	                             (default BTC,ETH,HYPE)
+//	NODEACCESS_HYPER_COINS       the mid prices to show, comma-separated keys
+//	                             of allMids or spot pair names (default
+//	                             BTC,ETH,HYPE,@107,#21)
 //
 // For example:
 //
@@ -47,6 +52,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/evm"
 	"github.com/nodeaccess/nodeaccess/hyper"
 	"github.com/nodeaccess/nodeaccess/hyper/hypertest"
 )
@@ -80,12 +86,33 @@ func run(ctx context.Context, out io.Writer, getenv func(string) string) error {
 	fmt.Fprintln(out)
 	printVaults(out, cfg.user, cfg.at, vaults)
 
+	if len(vaults) > 0 {
+		// The same positions from HyperEVM: one eth_call per vault to the
+		// vault equity precompile, all in one JSON-RPC batch, each read with
+		// its own result or error.
+		var b evm.Batch
+		core := c.Core(&b)
+		reads := make([]*hyper.Read[hyper.VaultEquity], len(vaults))
+		for i, v := range vaults {
+			reads[i] = core.VaultEquity(cfg.user, v.VaultAddress)
+		}
+		if err := c.EVM().SendBatch(ctx, &b); err != nil {
+			return err
+		}
+		fmt.Fprintln(out)
+		printPrecompileEquities(out, vaults, reads)
+	}
+
 	mids, err := c.AllMids(ctx, "")
 	if err != nil {
 		return err
 	}
+	markets, err := c.Markets(ctx)
+	if err != nil {
+		return err
+	}
 	fmt.Fprintln(out)
-	printMids(out, mids, cfg.coins)
+	printMids(out, mids, markets, cfg.coins)
 	return nil
 }
 
@@ -97,7 +124,7 @@ type config struct {
 }
 
 func readConfig(getenv func(string) string) (config, error) {
-	cfg := config{user: hypertest.DefaultUser(), at: time.Now().UTC(), coins: []string{"BTC", "ETH", "HYPE"}}
+	cfg := config{user: hypertest.DefaultUser(), at: time.Now().UTC(), coins: []string{"BTC", "ETH", "HYPE", "@107", "#21"}}
 	if s := getenv("NODEACCESS_HYPER_USER"); s != "" {
 		u, err := hyper.ParseAddress(s)
 		if err != nil {

@@ -41,10 +41,16 @@ func TestVaultsLocal(t *testing.T) {
 		"  0x7F6CE756BDEe0db22A8FbDA15aA48023AAE5a8bE     100.003834        0.01%  locked until 2025-06-13 23:27:19.300 UTC",
 		"  TOTAL (2 vaults)                            688636.0353219999",
 		"",
-		"Mid prices from the public API (486 keys):",
-		"  BTC   89926.5",
-		"  ETH    3102.75",
-		"  HYPE     28.7295",
+		"The same vaults from HyperEVM's vault equity precompile (0x…0802):",
+		"  0x07Fd993f0fA3A185F7207ADcCD29f7A87404689D  688536.031488 USD, equals /info's 688536.0314879999 rounded to 6 decimals",
+		"  0x7F6CE756BDEe0db22A8FbDA15aA48023AAE5a8bE  100.003834 USD, equals /info's 100.003834 rounded to 6 decimals",
+		"",
+		"Mid prices from the public API (486 keys), named from its metadata:",
+		"  BTC   89926.5     perp BTC, asset 0, 5 size decimals",
+		"  ETH    3102.75    perp ETH, asset 1, 4 size decimals",
+		"  HYPE     28.7295  perp HYPE, asset 159, 2 size decimals",
+		"  @107     28.718   spot HYPE/USDC (@107), asset 10107, 2 size decimals",
+		`  #21       0.4875  outcome 2 "Who will win the HL 100 meter dash?", side 1 "Usain Bolt"`,
 		"",
 	}, lines[1:])
 	assert.NotContains(t, strings.Join(lines, "\n"), localKey)
@@ -52,9 +58,9 @@ func TestVaultsLocal(t *testing.T) {
 
 // With the real clock both recorded deposits are past their lock-up.
 func TestVaultsLocalNow(t *testing.T) {
-	lines, err := runWith(t, map[string]string{"NODEACCESS_HYPER_COINS": "PURR/USDC, @107,NOPE"})
+	lines, err := runWith(t, map[string]string{"NODEACCESS_HYPER_COINS": "PURR/USDC, @107,HYPE/USDC,NOPE"})
 	require.NoError(t, err)
-	require.Len(t, lines, 13)
+	require.Len(t, lines, 18)
 	at, ok := strings.CutPrefix(lines[2], "Vaults of 0x2b804617c6f63c040377e95bb276811747006f4b at ")
 	require.True(t, ok, lines[2])
 	when, err := time.Parse(timeLayout+":", at)
@@ -63,12 +69,13 @@ func TestVaultsLocalNow(t *testing.T) {
 	assert.True(t, strings.HasSuffix(lines[4], "unlocked since 2025-01-24 05:48:51.869 UTC"), lines[4])
 	assert.True(t, strings.HasSuffix(lines[5], "unlocked since 2025-06-13 23:27:19.300 UTC"), lines[5])
 	assert.Equal(t, []string{
-		"Mid prices from the public API (486 keys):",
-		"  PURR/USDC   0.0664375",
-		"  @107       28.718",
+		"Mid prices from the public API (486 keys), named from its metadata:",
+		"  PURR/USDC   0.0664375  spot PURR/USDC (PURR/USDC), asset 10000, 0 size decimals",
+		"  @107       28.718      spot HYPE/USDC (@107), asset 10107, 2 size decimals",
+		"  HYPE/USDC  28.718      spot HYPE/USDC (@107), asset 10107, 2 size decimals",
 		"  NOPE       not listed",
 		"",
-	}, lines[8:])
+	}, lines[12:])
 }
 
 // From the environment it calls the given endpoint (here a local server
@@ -99,9 +106,14 @@ func TestVaultsFromEnv(t *testing.T) {
 		"  0x7F6CE756BDEe0db22A8FbDA15aA48023AAE5a8bE  3000             75.00%  no lock-up",
 		"  TOTAL (3 vaults)                            4000.100000001",
 		"",
-		"Mid prices from the public API (2 keys):",
-		"  BTC  100000",
-		"  ETH    2500.5",
+		"The same vaults from HyperEVM's vault equity precompile (0x…0802):",
+		"  0xdfc24b077bc1425AD1DEA75bCB6f8158E10Df303  1000.100000 USD, equals /info's 1000.10 rounded to 6 decimals",
+		"  0x07Fd993f0fA3A185F7207ADcCD29f7A87404689D  0.000000 USD, equals /info's 0.000000001 rounded to 6 decimals",
+		"  0x7F6CE756BDEe0db22A8FbDA15aA48023AAE5a8bE  3000.000000 USD, equals /info's 3000 rounded to 6 decimals",
+		"",
+		"Mid prices from the public API (2 keys), named from its metadata:",
+		"  BTC  100000    perp BTC, asset 0, 5 size decimals",
+		"  ETH    2500.5  perp ETH, asset 1, 4 size decimals",
 		"",
 	}
 	for name, env := range map[string]map[string]string{
@@ -119,8 +131,11 @@ func TestVaultsFromEnv(t *testing.T) {
 			assert.NotContains(t, strings.Join(lines, "\n"), key)
 		})
 	}
-	assert.Equal(t, 2, srv.Requests())
-	assert.Equal(t, 2, srv.Public.Requests())
+	// Each run: userVaultEquities and one JSON-RPC batch of the three
+	// precompile reads on the node; allMids and the metadata (spotMeta,
+	// perpDexs, outcomeMeta, meta of "" and of xyz) on the public API.
+	assert.Equal(t, 2*2, srv.Requests())
+	assert.Equal(t, 2*6, srv.Public.Requests())
 }
 
 // A user without deposits.

@@ -70,18 +70,17 @@ func TestClientDefaultMids(t *testing.T) {
 	mids, err := c.AllMids(ctx, "")
 	require.NoError(t, err)
 	assert.Equal(t, 486, mids.Len())
-	assert.Equal(t, 223, mids.Count(hyper.KeyPerp))
-	assert.Equal(t, 1, mids.Count(hyper.KeySpotPair))
-	assert.Equal(t, 258, mids.Count(hyper.KeySpotIndex))
-	assert.Equal(t, 4, mids.Count(hyper.KeyOutcome))
-	assert.Zero(t, mids.Count(hyper.KeyUnknown))
+	assert.Equal(t, 223, countKind(mids, hyper.KeyPerp))
+	assert.Equal(t, 1, countKind(mids, hyper.KeySpotPair))
+	assert.Equal(t, 258, countKind(mids, hyper.KeySpotIndex))
+	assert.Equal(t, 4, countKind(mids, hyper.KeyOutcome))
+	assert.Zero(t, countKind(mids, hyper.KeyUnknown))
 	for m := range mids.OfKind(hyper.KeyPerp) {
 		assert.NotEqual(t, byte('#'), m.Key[0], "an outcome side handed out as a perp")
 	}
 	var outcomes []string
 	for m := range mids.OfKind(hyper.KeyOutcome) {
-		o, side, ok := m.Outcome()
-		require.True(t, ok)
+		o, side := m.Index/10, m.Index%10
 		outcomes = append(outcomes, fmt.Sprintf("%s=%d/%d@%s", m.Key, o, side, m.Price))
 	}
 	assert.Equal(t, []string{"#10=1/0@0.735", "#11=1/1@0.265", "#20=2/0@0.5125", "#21=2/1@0.4875"}, outcomes)
@@ -171,7 +170,7 @@ func TestClientSetters(t *testing.T) {
 	require.NoError(t, srv.SetMids("flx", map[string]string{"flx:TSLA": "250"}))
 	flx, err := c.AllMids(ctx, "flx")
 	require.NoError(t, err)
-	assert.Equal(t, 1, flx.Count(hyper.KeyBuilderDex))
+	assert.Equal(t, 1, countKind(flx, hyper.KeyBuilderDex))
 	require.NoError(t, srv.SetMids("flx", nil))
 	_, err = c.AllMids(ctx, "flx")
 	assert.ErrorIs(t, err, hyper.ErrUnknownDex)
@@ -344,8 +343,13 @@ func TestClientSetInfo(t *testing.T) {
 	// Another request of the type, or a type not set: Hyperliquid's 422.
 	err := c.PublicInfo(ctx, metaReq{Type: "meta", Dex: "flx"}, &got)
 	assert.ErrorIs(t, err, hyper.ErrUnsupportedRequest)
-	err = c.Info(ctx, map[string]string{"type": "spotMeta"}, &got)
+	err = c.Info(ctx, map[string]string{"type": "l2Book", "coin": "BTC"}, &got)
 	assert.ErrorIs(t, err, hyper.ErrUnsupportedRequest)
+	// meta matches by its dex alone: "", null and absent are one request.
+	require.NoError(t, c.PublicInfo(ctx, map[string]any{"type": "meta", "dex": nil, "x": 1}, &got))
+	assert.Equal(t, meta, string(got))
+	require.NoError(t, c.PublicInfo(ctx, map[string]any{"type": "meta", "dex": ""}, &got))
+	assert.Equal(t, meta, string(got))
 
 	// allMids set this way stays the public API's alone.
 	require.NoError(t, srv.SetInfo(map[string]any{"type": "allMids", "dex": nil}, []byte(`{"BTC":1}`)))
@@ -360,4 +364,13 @@ func TestClientSetInfo(t *testing.T) {
 	err = c.PublicInfo(ctx, map[string]string{"type": "meta"}, &got)
 	assert.ErrorIs(t, err, hyper.ErrUnsupportedRequest)
 	require.NoError(t, c.PublicInfo(ctx, metaReq{Type: "meta", Dex: "xyz"}, &got))
+}
+
+// countKind is the number of mids of kind k.
+func countKind(m *hyper.Mids, k hyper.KeyKind) int {
+	n := 0
+	for range m.OfKind(k) {
+		n++
+	}
+	return n
 }

@@ -15,7 +15,8 @@ import (
 	"github.com/nodeaccess/nodeaccess/hyper"
 )
 
-//go:embed data/userVaultEquities_2025-08.json data/allMids_2025-12.json
+//go:embed data/userVaultEquities_2025-08.json data/allMids_2025-12.json data/spotMeta_2025-08.json data/meta_2025-12.json
+//go:embed data/meta_xyz_2026-02.json data/perpDexs_hypertest.json data/outcomeMeta_handbuilt.json
 var recorded embed.FS
 
 // DefaultUser returns the user whose vault equities the server knows by default:
@@ -38,10 +39,11 @@ func DefaultUser() common.Address {
 const BuilderDex = "xyz"
 
 // outcomeMids are the HIP-4 outcome sides the public API serves by default
-// with the first perp dex "", besides its recorded mids: two binary outcome
-// markets, ids 1 and 2, each with side 0 ("Yes", "#10", "#20") and side 1
-// ("No", "#11", "#21"), keys "#N" with N = 10*outcome + side as Hyperliquid
-// documents them. The prices are hand-written (the two sides of an outcome
+// with the first perp dex "", besides its recorded mids: two outcome
+// markets, ids 1 and 2, each with side 0 ("#10", "#20") and side 1 ("#11",
+// "#21"), keys "#N" with N = 10*outcome + side as Hyperliquid documents
+// them; the default outcomeMeta names the sides ("Yes" and "No" for outcome
+// 1, "Hypurr" and "Usain Bolt" for outcome 2). The prices are hand-written (the two sides of an outcome
 // add up to 1), not market data: no recorded allMids body with outcome keys
 // exists in the project's fixtures (data/SOURCES.md).
 var outcomeMids = map[string]string{"#10": "0.735", "#11": "0.265", "#20": "0.5125", "#21": "0.4875"}
@@ -102,10 +104,40 @@ type store struct {
 	equities map[common.Address][]byte
 	mids     map[string][]byte
 	other    map[string][]byte // by the request's canonical JSON
+	// precompiles are SetPrecompile's answers, by the precompile's address
+	// and the call data, in hex.
+	precompiles map[string][]byte
 }
 
+// The metadata the public API serves by default: recorded bodies
+// (data/SOURCES.md), and a hand-built outcomeMeta; and without defaults,
+// the metadata of an exchange with no markets.
+var (
+	defaultMetadata = map[string][]byte{
+		`{"type":"spotMeta"}`:         mustRead("data/spotMeta_2025-08.json"),
+		`{"type":"meta"}`:             mustRead("data/meta_2025-12.json"),
+		`{"dex":"xyz","type":"meta"}`: mustRead("data/meta_xyz_2026-02.json"),
+		`{"type":"perpDexs"}`:         mustRead("data/perpDexs_hypertest.json"),
+		`{"type":"outcomeMeta"}`:      mustRead("data/outcomeMeta_handbuilt.json"),
+	}
+	emptyMetadata = map[string][]byte{
+		`{"type":"spotMeta"}`:    []byte(`{"universe":[],"tokens":[]}`),
+		`{"type":"meta"}`:        []byte(`{"universe":[],"marginTables":[],"collateralToken":0}`),
+		`{"type":"perpDexs"}`:    []byte(`[null]`),
+		`{"type":"outcomeMeta"}`: []byte(`{"outcomes":[],"questions":[]}`),
+	}
+)
+
 func newStore(defaults bool) *store {
-	s := &store{equities: make(map[common.Address][]byte), mids: make(map[string][]byte), other: make(map[string][]byte)}
+	s := &store{equities: make(map[common.Address][]byte), mids: make(map[string][]byte), other: make(map[string][]byte),
+		precompiles: make(map[string][]byte)}
+	meta := emptyMetadata
+	if defaults {
+		meta = defaultMetadata
+	}
+	for req, body := range meta {
+		s.other[req] = body
+	}
 	if defaults {
 		s.equities[DefaultUser()] = defaultEquities
 		s.mids[""] = defaultMids
@@ -148,6 +180,48 @@ func (s *store) answer(canonical string) []byte {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	return s.other[canonical]
+}
+
+// precompileAnswer returns the answer set for a call of in to the
+// precompile at to.
+func (s *store) precompileAnswer(to common.Address, in []byte) ([]byte, bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	b, ok := s.precompiles[precompileKey(to, in)]
+	return b, ok
+}
+
+func (s *store) setPrecompile(to common.Address, in, out []byte) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if out == nil {
+		delete(s.precompiles, precompileKey(to, in))
+		return
+	}
+	s.precompiles[precompileKey(to, in)] = bytes.Clone(out)
+}
+
+func precompileKey(to common.Address, in []byte) string {
+	return hexutil.Encode(to[:]) + hexutil.Encode(in)
+}
+
+// isVault reports whether some user has a deposit in vault, by the
+// userVaultEquities bodies the node serves.
+func (s *store) isVault(vault common.Address) bool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	for _, body := range s.equities {
+		var entries []struct{ VaultAddress string }
+		if json.Unmarshal(body, &entries) != nil {
+			continue
+		}
+		for _, e := range entries {
+			if common.HexToAddress(e.VaultAddress) == vault {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func (s *store) setAnswer(canonical string, body []byte) {

@@ -1,7 +1,8 @@
 // Package hypertest is a local Hyperliquid for tests and examples, in the
 // way of net/http/httptest: a provider's node and the official public API,
-// both on 127.0.0.1, speaking the /info wire the hyper package speaks, with
-// data the test sets and faults on demand.
+// both on 127.0.0.1, speaking the /info wire the hyper package speaks and
+// answering HyperEVM's read precompiles, with data the test sets and faults
+// on demand.
 //
 // # What is served
 //
@@ -17,9 +18,47 @@
 //     serves allMids (with or without "dex") as well, and answers 422 to
 //     other requests.
 //
+// Both serve the market metadata hyper's Client.Markets asks for (spotMeta,
+// perpDexs, meta with or without "dex", outcomeMeta), consistent with the
+// mids (see Default data), as answers set with SetInfo that a test may
+// replace.
+//
+// The node also serves the chain's EVM at POST {URL}/{key}/evm, as far as
+// hyper's Core reads need it: JSON-RPC 2.0, one call or a batch, eth_call
+// to HyperEVM's read precompiles 0x…0800 to 0x…0813 answered with the ABI
+// encoding of hyper-evm-lib's structs (data/SOURCES.md), built from the
+// server's data:
+//
+//   - prices from the mids: markPx and oraclePx of a perp its mid
+//     × 10^(6 - szDecimals), spotPx of a pair its mid × 10^(8 - the base's
+//     szDecimals), bbo both sides at the mid (0 for a market without a
+//     mid), rounded to an integer;
+//   - perpAssetInfo, spotInfo and tokenInfo from the metadata (a token's
+//     spots are the pairs it is the base of);
+//   - the vault equity precompile from userVaultEquities: the equity in
+//     millionths of a USD, round(equity × 10^6), and the same lock-up end,
+//     so that a test sees both reads agree; zeros for a vault of another
+//     user's, an error for an address that is no vault;
+//   - positions, spot balances, withdrawable, delegations, delegator and
+//     margin summaries: zeros (an empty list), the server holding no such
+//     state; SetPrecompile sets any answer byte for byte;
+//   - the L1 block number: 800000000, hand-written.
+//
+// As on HyperEVM, a read of an index the data does not hold (a perp, pair,
+// token or dex that does not exist), and a read of the precompiles the
+// server does not model (tokenSupply, coreUserExists, the borrow-lend
+// reads) unless SetPrecompile set it, fails with the node's error -32003
+// "out of gas: gas exhausted during precompiled contract execution: <gas>",
+// naming the call's gas (30000000, the eth_call cap, when it sent none); so
+// does a call whose gas is below 21000, its call data's and the
+// precompile's 2000 + 65 × (input + output bytes). An eth_call to any other
+// address answers "0x"; other methods -32601. A test that needs more of the
+// EVM may take the endpoint over with HandleFunc("POST /{key}/evm", …).
+//
 // Both read the body as the real server does: a JSON object whose "type" is
 // a string; "user" must be a string of "0x" and 40 hex digits (either case);
-// "dex" a string, absent or null; other members are ignored. A malformed
+// "dex" a string, absent or null (for meta as for allMids: "", null and
+// absent are the first perp dex); other members are ignored. A malformed
 // body gets the same 422 as an unserved type, as from Hyperliquid. A
 // Content-Type other than JSON gets 415.
 //
@@ -32,10 +71,7 @@
 //
 // The wrong key gets 403, a path neither server serves 404, GET on an /info
 // path 405, each with a text/plain body; a fault of status 429 or 5xx
-// answers Hyperliquid's JSON null, 422 its text. The node does not serve
-// the chain's EVM at /{key}/evm (404); a test that needs it can add a
-// handler with HandleFunc("POST /{key}/evm", …), which gets the same key
-// check.
+// answers Hyperliquid's JSON null, 422 its text.
 //
 // # Default data
 //
@@ -51,9 +87,20 @@
 //     and four hand-written HIP-4 outcome sides ("#10": "0.735", "#11",
 //     "#20", "#21": "0.4875"; not market data), 486 keys in all;
 //   - allMids of BuilderDex ("xyz"): two hand-written keys, "xyz:CL" and
-//     "xyz:GOLD", to show the builder-dex key form (not market data).
+//     "xyz:GOLD", to show the builder-dex key form (not market data);
+//   - the metadata of those mids: spotMeta (recorded, 199 pairs and 342
+//     tokens), meta of the first perp dex (recorded the day of the mids,
+//     223 perps) and of xyz (recorded, 43 perps with "xyz:CL" and
+//     "xyz:GOLD"), perpDexs listing the first perp dex and xyz (the
+//     recorded body's first two entries), and a hand-built outcomeMeta
+//     naming outcomes 1 and 2 (side names "Yes" and "No" for outcome 1,
+//     "Hypurr" and "Usain Bolt" for outcome 2). The spot metadata is four
+//     months older than the mids: 60 of the 258 "@N" keys name pairs it
+//     does not list, which hyper's Markets.Market reports unresolved, as a
+//     real client meets markets listed after its metadata was fetched.
 //
-// WithoutDefaults starts empty; SetVaultEquities, SetMids and SetInfo
+// WithoutDefaults starts empty (and with the metadata of an exchange
+// without markets: no tokens, pairs, perps or outcomes, perpDexs [null]); SetVaultEquities, SetMids and SetInfo
 // change the data at any time, from any goroutine. The typed setters take
 // the SDK's own types or the wire's decimal strings and keep every digit:
 // an equity decimal.RequireFromString("100.50") is served as "100.50".

@@ -7,8 +7,10 @@ import (
 	"log"
 	"time"
 
+	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/evm"
 	"github.com/nodeaccess/nodeaccess/hyper"
 	"github.com/nodeaccess/nodeaccess/hyper/hypertest"
 	"github.com/nodeaccess/nodeaccess/nodeaccesstest"
@@ -81,7 +83,7 @@ func ExampleServer_SetInfo() {
 		fmt.Println(a.Name, a.SzDecimals, a.MaxLeverage)
 	}
 	// A request nothing was set for: Hyperliquid's 422.
-	err = c.PublicInfo(context.Background(), map[string]string{"type": "spotMeta"}, &meta)
+	err = c.PublicInfo(context.Background(), map[string]string{"type": "l2Book", "coin": "BTC"}, &meta)
 	fmt.Println(errors.Is(err, hyper.ErrUnsupportedRequest))
 	// Output:
 	// BTC 5 40
@@ -115,7 +117,7 @@ func ExampleServer_SetVaultEquities() {
 		log.Fatal(err)
 	}
 	v := vaults[0]
-	fmt.Println(v.Equity.StringFixed(-v.Equity.Exponent()), v.LockedUntil, v.Locked(time.Date(2029, 1, 1, 0, 0, 0, 0, time.UTC)))
+	fmt.Println(v.Equity.StringFixed(-v.Equity.Exponent()), v.LockedUntil, time.Date(2029, 1, 1, 0, 0, 0, 0, time.UTC).Before(v.LockedUntil))
 	// Output:
 	// 1250.50 2030-01-01 00:00:00 +0000 UTC true
 }
@@ -182,4 +184,64 @@ func Example_faults() {
 	// attempt 1 allMids 429
 	// attempt 2 allMids 200
 	// 486 <nil>
+}
+
+// A position of the test's own for a HyperCore read: the precompile's
+// answer written with go-ethereum's ABI encoder, read back by hyper's Core
+// scaled by the perp's size decimals.
+func ExampleServer_SetPrecompile() {
+	srv, err := hypertest.New()
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer srv.Close()
+	user := hypertest.DefaultUser()
+
+	// Position precompile 0x…0813, input (address user, uint32 perp):
+	// perp 0 (BTC, 5 size decimals) short 0.25, entry notional 22,481.625 USD,
+	// 10x cross.
+	typ, err := abi.NewType("tuple", "", []abi.ArgumentMarshaling{
+		{Name: "szi", Type: "int64"}, {Name: "entryNtl", Type: "uint64"}, {Name: "isolatedRawUsd", Type: "int64"},
+		{Name: "leverage", Type: "uint32"}, {Name: "isIsolated", Type: "bool"},
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	answer, err := abi.Arguments{{Type: typ}}.Pack(struct {
+		Szi            int64
+		EntryNtl       uint64
+		IsolatedRawUsd int64
+		Leverage       uint32
+		IsIsolated     bool
+	}{-25000, 22481625000, 0, 10, false})
+	if err != nil {
+		log.Fatal(err)
+	}
+	input := append(common.LeftPadBytes(user.Bytes(), 32), make([]byte, 32)...)
+	if err := srv.SetPrecompile(common.HexToAddress("0x0000000000000000000000000000000000000813"), input, answer); err != nil {
+		log.Fatal(err)
+	}
+
+	c, err := srv.Client()
+	if err != nil {
+		log.Fatal(err)
+	}
+	ctx := context.Background()
+	markets, err := c.Markets(ctx)
+	if err != nil {
+		log.Fatal(err)
+	}
+	btc, _ := markets.Market("BTC")
+	var b evm.Batch
+	pos := c.Core(&b).Position(user, btc)
+	if err := c.EVM().SendBatch(ctx, &b); err != nil {
+		log.Fatal(err)
+	}
+	p, err := pos.Result()
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(p.Size, p.EntryNotional, p.Leverage, p.Isolated)
+	// Output:
+	// -0.25 22481.625 10 false
 }

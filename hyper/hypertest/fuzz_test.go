@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"maps"
+	"net/http"
+	"net/http/httptest"
 	"reflect"
 	"strings"
 	"testing"
@@ -24,6 +26,10 @@ func FuzzParseInfo(f *testing.F) {
 		`{"type":"allMids","dex":"xyz"}`,
 		`{"type":"allMids","dex":null}`,
 		`{"type":"meta"}`,
+		`{"type":"meta","dex":"xyz","x":1}`,
+		`{"type":"meta","dex":null}`,
+		`{"type":"meta","dex":""}`,
+		`{"type":"meta","dex":"a\"b"}`,
 		`{"type":"userVaultEquities","user":"0x2B804617C6F63C040377E95BB276811747006F4B","x":[1]}`,
 		`null`, `[]`, `{}`, `{"type":1}`, `{"type":""}`, `{"type":"userVaultEquities","user":"0x\u0030"}`,
 		`{"user":"0x01","type":"clearinghouseState","n":1.50,"a":[{"b":2,"a":1}]}`,
@@ -48,9 +54,12 @@ func FuzzParseInfo(f *testing.F) {
 			if len(user) != 42 || !strings.HasPrefix(user, "0x") || common.HexToAddress(user) != req.user {
 				t.Fatalf("user %q read as %s", user, req.user.Hex())
 			}
-		case "allMids":
+		case "allMids", "meta":
 			if dex, _ := obj["dex"].(string); dex != req.dex {
 				t.Fatalf("dex %q read as %q", dex, req.dex)
+			}
+			if req.typ == "meta" && (req.dex == "" && req.canonical != `{"type":"meta"}` || req.dex != "" && req.canonical != jsonObject(req.dex)) {
+				t.Fatalf("meta of dex %q written as %q", req.dex, req.canonical)
 			}
 		default:
 			if req.typ == "" || obj["type"] != req.typ {
@@ -66,6 +75,13 @@ func FuzzParseInfo(f *testing.F) {
 			}
 		}
 	})
+}
+
+// jsonObject is the canonical meta request of dex, as encoding/json
+// writes it.
+func jsonObject(dex string) string {
+	b, _ := json.Marshal(map[string]string{"type": "meta", "dex": dex})
+	return string(b)
 }
 
 // decodeObject decodes a JSON object, numbers as json.Number.
@@ -147,6 +163,52 @@ func FuzzEncodeEquities(f *testing.F) {
 			t.Fatalf("a zero lock-up written as %d", *out[0].Locked)
 		case !lock.IsZero() && (out[0].Locked == nil || *out[0].Locked != ms):
 			t.Fatalf("lock-up %d written as %v", ms, out[0].Locked)
+		}
+	})
+}
+
+// The EVM endpoint reads any body without panicking and answers JSON-RPC:
+// one answer object, or an array of one answer per call of a batch.
+func FuzzServeEVM(f *testing.F) {
+	for _, s := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"eth_call","params":[{"to":"0x0000000000000000000000000000000000000809","gas":"0x186a0"},"latest"]}`,
+		`[{"jsonrpc":"2.0","id":1,"method":"eth_call","params":[{"to":"0x0000000000000000000000000000000000000806","data":"0x0000000000000000000000000000000000000000000000000000000000000000"},"latest"]},{"jsonrpc":"2.0","id":2,"method":"eth_chainId"}]`,
+		`{"jsonrpc":"2.0","id":1,"method":"eth_call","params":[{"to":"0x000000000000000000000000000000000000080c","input":"0x0000000000000000000000000000000000000000000000000000000000000096"}]}`,
+		`{"jsonrpc":"2.0","id":"a","method":"eth_call","params":[{"to":"0x0000000000000000000000000000000000000804","data":"0x0000000000000000000000002b804617c6f63c040377e95bb276811747006f4b"},"latest"]}`,
+		`[]`, `{`, `null`, `[1]`, `{"jsonrpc":"2.0","method":"eth_call","params":[{"to":"x"}]}`,
+	} {
+		f.Add([]byte(s))
+	}
+	srv, err := New()
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Cleanup(srv.Close)
+	f.Fuzz(func(t *testing.T, body []byte) {
+		rec := httptest.NewRecorder()
+		req := httptest.NewRequest(http.MethodPost, "/k/evm", bytes.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		srv.serveEVM(rec, req)
+		if rec.Code != http.StatusOK {
+			if rec.Code == http.StatusRequestEntityTooLarge {
+				return
+			}
+			t.Fatalf("status %d for %q", rec.Code, body)
+		}
+		var one map[string]json.RawMessage
+		var many []map[string]json.RawMessage
+		switch {
+		case json.Unmarshal(rec.Body.Bytes(), &one) == nil:
+			if string(one["jsonrpc"]) != `"2.0"` || (one["result"] == nil) == (one["error"] == nil) {
+				t.Fatalf("answer %s", rec.Body.Bytes())
+			}
+		case json.Unmarshal(rec.Body.Bytes(), &many) == nil:
+			var calls []json.RawMessage
+			if json.Unmarshal(body, &calls) != nil || len(calls) != len(many) {
+				t.Fatalf("%d answers to %q", len(many), body)
+			}
+		default:
+			t.Fatalf("not JSON-RPC: %s", rec.Body.Bytes())
 		}
 	})
 }

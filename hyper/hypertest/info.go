@@ -57,11 +57,13 @@ func writeError(w http.ResponseWriter, _ *http.Request, status int, msg string) 
 // null). req is any value that encoding/json marshals to a JSON object with
 // a "type" string, as the client sends it. A request matches as the server
 // reads it: for userVaultEquities by its "user" (either case), for allMids
-// by its "dex" ("", absent and null being the first perp dex, which the
-// node does not serve), for any other type by the whole object, its
-// members in any order. body must be valid JSON; nil takes the answer back
-// (userVaultEquities answers [] again, allMids as SetMids(dex, nil) says,
-// another type 422).
+// and meta by their "dex" ("", absent and null being the first perp dex;
+// the node does not serve allMids), for any other type by the whole
+// object, its members in any order. body must be valid JSON; nil takes the
+// answer back (userVaultEquities answers [] again, allMids as
+// SetMids(dex, nil) says, another type 422). The metadata the server
+// serves (spotMeta, meta, perpDexs, outcomeMeta) is what its EVM's read
+// precompiles answer from too.
 func (s *Server) SetInfo(req any, body []byte) error {
 	if err := s.setInfo(req, body); err != nil {
 		return fmt.Errorf("hypertest: SetInfo: %w", err)
@@ -163,9 +165,10 @@ func isJSON(ct string) bool {
 // parseInfo reads a /info body as the server does: a JSON object whose
 // "type" is a non-empty string, with that type's fields: "user" (a string,
 // "0x" and 40 hex digits in either case) for userVaultEquities; "dex" (a
-// string, or absent or null for the first perp dex) for allMids; for any
-// other type the whole object, written canonically (members sorted,
-// numbers as they came). Other members of the first two are ignored.
+// string, or absent or null for the first perp dex) for allMids and meta;
+// for any other type the whole object, written canonically (members
+// sorted, numbers as they came). Other members of the first three are
+// ignored.
 func parseInfo(body []byte) (req infoRequest, err error) {
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(body, &obj); err != nil || obj == nil {
@@ -183,10 +186,19 @@ func parseInfo(body []byte) (req infoRequest, err error) {
 		if _, err := hex.Decode(req.user[:], []byte(user[2:])); err != nil {
 			return req, errors.New(`userVaultEquities: "user" is not "0x" and 40 hex digits`)
 		}
-	case "allMids":
+	case "allMids", "meta":
 		if raw, ok := obj["dex"]; ok && string(raw) != "null" {
 			if err := json.Unmarshal(raw, &req.dex); err != nil {
-				return req, errors.New(`allMids: "dex" is not a string`)
+				return req, fmt.Errorf(`%s: "dex" is not a string`, req.typ)
+			}
+		}
+		if req.typ == "meta" {
+			// The dex alone names the answer: "" is the first perp dex,
+			// whether sent as "", null or not at all.
+			req.canonical = `{"type":"meta"}`
+			if req.dex != "" {
+				b, _ := json.Marshal(map[string]string{"type": "meta", "dex": req.dex})
+				req.canonical = string(b)
 			}
 		}
 	default:

@@ -52,8 +52,10 @@ func WithKey(key string) Option {
 }
 
 // WithoutDefaults starts the server without its default data: no user has
-// vaults, the first perp dex "" has no mids ({}), and no builder dex is
-// known, until the Set methods give them.
+// vaults, the first perp dex "" has no mids ({}), no builder dex is known,
+// and the metadata is that of an exchange without markets (spotMeta with no
+// pairs or tokens, meta with no perps, perpDexs [null], outcomeMeta with no
+// outcomes), until the Set methods give them.
 func WithoutDefaults() Option {
 	return func(s *settings) error {
 		s.noDefaults = true
@@ -87,6 +89,9 @@ func New(opts ...Option) (*Server, error) {
 	}
 	s := &Server{Server: node, Public: public, data: data}
 	node.HandleFunc("POST /{key}/info", s.serveNode)
+	// Without a method, so that a test's own HandleFunc("POST /{key}/evm",
+	// …), the more specific pattern, takes the endpoint over.
+	node.HandleFunc("/{key}/evm", s.serveEVM)
 	public.HandleFunc("POST /info", s.servePublic)
 	return s, nil
 }
@@ -152,4 +157,21 @@ func midsBody(dex string, mids map[string]string) ([]byte, error) {
 		return nil, nil
 	}
 	return encodeMids(mids)
+}
+
+// SetPrecompile makes the HyperEVM read precompile at to (0x…0800 to
+// 0x…0813) answer output, byte for byte, to an eth_call whose call data is
+// input, from now on: for the reads whose data the server does not hold
+// (positions, spot balances, delegations, margin summaries, which it
+// answers with zeros) and for answers a test needs as they are (an empty
+// output for a node that answers "0x"). output is the ABI encoding of the
+// precompile's result, as go-ethereum's abi.Arguments.Pack writes it; nil
+// takes the answer back. The gas the call needs is counted with output's
+// length.
+func (s *Server) SetPrecompile(to common.Address, input, output []byte) error {
+	if !isPrecompile(to) {
+		return fmt.Errorf("hypertest: SetPrecompile: %s is not a read precompile (0x…0800 to 0x…0813)", to.Hex())
+	}
+	s.data.setPrecompile(to, input, output)
+	return nil
 }
