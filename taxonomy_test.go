@@ -87,19 +87,12 @@ func matchesRoot(err error) bool {
 
 func taxonomyCases() map[string]taxCase {
 	return map[string]taxCase{
-		"beacon.ErrIntegrity":   {op: true, produce: beaconIntegrity, is: isErr(beacon.ErrIntegrity)},
-		"beacon.IntegrityError": {op: true, produce: beaconIntegrity, is: asErr[*beacon.IntegrityError]()},
+		"beacon.ErrIntegrity": {op: true, produce: beaconIntegrity, is: isErr(beacon.ErrIntegrity)},
 		"beacon.ErrDebugDisabled": {op: true, is: isErr(beacon.ErrDebugDisabled),
 			produce: func(t *testing.T) error { return beaconAnswer(t, http.StatusMethodNotAllowed, "", "", nil) }},
-		"beacon.APIError": {op: true, is: asErr[*beacon.APIError](),
-			produce: func(t *testing.T) error {
-				return beaconAnswer(t, http.StatusNotFound, "application/json", "", []byte(`{"code":404,"message":"State not found"}`))
-			}},
 		"beacon.ErrInvalidState":       {op: true, produce: beaconGarbage, is: isErr(beacon.ErrInvalidState)},
 		"beacon.DecodeError":           {op: true, produce: beaconGarbage, is: asErr[*beacon.DecodeError]()},
 		"beacon.ErrUnsupportedVersion": {op: true, produce: beaconUnknownFork, is: isErr(beacon.ErrUnsupportedVersion)},
-		"beacon.UnsupportedVersionError": {op: true, produce: beaconUnknownFork,
-			is: asErr[*beacon.UnsupportedVersionError]()},
 
 		"evm.ErrReverted": {op: true, produce: evmRevert, is: isErr(evm.ErrReverted)},
 		"evm.RevertError": {op: true, produce: evmRevert, is: asErr[*evm.RevertError]()},

@@ -28,11 +28,18 @@ type DecodeError struct {
 	// for an input that ends too early. (A reader's own failure is not a
 	// DecodeError: the decoders return it as it is, wrapped.)
 	Err error
+
+	// inCall leaves the package's name out of Error, for an error that a
+	// Client call wraps (whose message starts with it already).
+	inCall bool
 }
 
 // Error formats the error: `beacon: ssz: validators: at byte 1234: …`.
 func (e *DecodeError) Error() string {
-	s := "beacon: " + e.Format + ": "
+	s := e.Format + ": "
+	if !e.inCall {
+		s = "beacon: " + s
+	}
 	if e.Path != "" {
 		s += e.Path + ": "
 	}
@@ -42,12 +49,15 @@ func (e *DecodeError) Error() string {
 	return s + e.Reason
 }
 
-// Is makes errors.Is(err, ErrInvalidState) true.
-func (e *DecodeError) Is(target error) bool { return target == ErrInvalidState }
-
-// Unwrap returns Err, so errors.Is(err, io.ErrUnexpectedEOF) is true for a
-// truncated input.
-func (e *DecodeError) Unwrap() error { return e.Err }
+// Unwrap returns ErrInvalidState and Err, so errors.Is(err,
+// ErrInvalidState) is true for every DecodeError, and errors.Is(err,
+// io.ErrUnexpectedEOF) for a truncated input.
+func (e *DecodeError) Unwrap() []error {
+	if e.Err == nil {
+		return []error{ErrInvalidState}
+	}
+	return []error{ErrInvalidState, e.Err}
+}
 
 // Flags are the execution_optimistic and finalized flags a beacon node
 // sends beside a JSON state. SSZ responses do not carry them.

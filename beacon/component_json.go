@@ -291,7 +291,7 @@ func (p *PendingConsolidation) UnmarshalJSON(b []byte) error {
 // bid instead), naming the forks that have one as the schema says.
 func checkHeaderVersion(v Version) error {
 	if !v.IsKnown() {
-		return &UnsupportedVersionError{Name: v.String()}
+		return unsupportedVersion(v.String())
 	}
 	if mask := stateFieldForks["latest_execution_payload_header"]; mask&(1<<v) == 0 {
 		return &nodeaccess.InputError{Arg: "version", Reason: v.String() + " has no execution payload header (" + forkRange(mask) + " have)"}

@@ -50,7 +50,7 @@
 // # Verifying
 //
 // A state asked for by its root is verified: State computes the decoded
-// state's hash tree root and fails with an *IntegrityError (ErrIntegrity)
+// state's hash tree root and fails with an error matching ErrIntegrity
 // when it is not the root asked for, so a state that State returns for
 // RootID(r) is the state whose root is r. For a root learnt elsewhere (a
 // checkpoint sync provider, a block's state_root), compare it with
@@ -208,12 +208,13 @@
 //
 // Every error an operation returns is a *nodeaccess.OpError ("beacon:
 // getStateV2: …"); a constructor's is a plain error over an
-// *nodeaccess.InputError. An error response is an *APIError with the
-// node's message from its {"code","message"} body; it matches nodeaccess.ErrNotFound for a state
-// that is not there (the error names the state id), ErrDebugDisabled when
-// the node does not serve the /eth/v2/debug routes at all (405, 501, or a
-// bare 404), and otherwise what its status matches (ErrRateLimited,
-// ErrUnavailable, …); errors.As reaches the *nodeaccess.HTTPError. A body
+// *nodeaccess.InputError. An error response is a *nodeaccess.HTTPError
+// whose Message is the node's message from its {"code","message"} body; it
+// matches what its status matches (nodeaccess.ErrNotFound for a state that
+// is not there, the error naming the state id; ErrRateLimited,
+// ErrUnavailable, …), and ErrDebugDisabled as well when the node does not
+// serve the /eth/v2/debug routes at all (405, 501, or a bare 404): test
+// ErrDebugDisabled first. A body
 // that is not a valid state matches both nodeaccess.ErrInvalidResponse and
 // ErrInvalidState, with a *DecodeError that names the field and the byte;
 // a state of a fork this package does not decode matches both

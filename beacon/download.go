@@ -93,7 +93,7 @@ func (c *Client) DownloadState(ctx context.Context, id StateID, w io.Writer, opt
 		dl.rw = rw
 	}
 	if err := c.t.Stream(ctx, req, dl.attempt); err != nil {
-		return Download{}, c.t.Wrap(opState, apiError(err, id, c.t.Mask, c.enc))
+		return Download{}, c.t.Wrap(opState, stateError(err, id, c.t.Mask, c.enc))
 	}
 	return dl.out, nil
 }

@@ -171,7 +171,7 @@ func ExampleClient_DownloadState() {
 }
 
 // A state the node does not have, and the other errors to expect.
-func ExampleAPIError() {
+func ExampleErrDebugDisabled() {
 	node := fakeBeaconNode()
 	defer node.Close()
 
@@ -180,18 +180,18 @@ func ExampleAPIError() {
 		log.Fatal(err)
 	}
 	_, err = c.State(context.Background(), beacon.SlotID(1))
-	var ae *beacon.APIError
+	var he *nodeaccess.HTTPError
 	switch {
-	case errors.Is(err, beacon.ErrDebugDisabled):
+	case errors.Is(err, beacon.ErrDebugDisabled): // before ErrNotFound, which a disabled route's 404 matches too
 		fmt.Println("this node does not serve states")
-	case errors.Is(err, nodeaccess.ErrNotFound) && errors.As(err, &ae):
-		fmt.Println("not there:", ae.StateID, ae.Message)
+	case errors.Is(err, nodeaccess.ErrNotFound) && errors.As(err, &he):
+		fmt.Println("not there:", he.Message)
 	case errors.Is(err, beacon.ErrIntegrity):
 		fmt.Println("the node sent another state")
 	}
 	fmt.Println(err)
 	// Output:
-	// not there: 1 NOT_FOUND: beacon state at slot 1
+	// not there: NOT_FOUND: beacon state at slot 1
 	// beacon: getStateV2: state 1: HTTP 404 Not Found: NOT_FOUND: beacon state at slot 1
 }
 

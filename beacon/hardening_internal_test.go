@@ -98,21 +98,21 @@ func TestCutAtRuneBoundary(t *testing.T) {
 	}
 }
 
-// TestAPIErrorMasksBeforeCut: a node's message is masked before it is cut
+// TestErrorMessageMasksBeforeCut: a node's message is masked before it is cut
 // to maxMessage, so a key that the cut would split (here hidden from the
 // transport by a JSON escape of its first letter) leaves no piece behind.
-func TestAPIErrorMasksBeforeCut(t *testing.T) {
+func TestErrorMessageMasksBeforeCut(t *testing.T) {
 	const key = "k3y-SECRET-value"
 	mask := func(s string) string { return strings.ReplaceAll(s, key, "REDACTED") }
 	for pad := maxMessage - len(key); pad <= maxMessage; pad++ {
 		body := `{"code":500,"message":"` + strings.Repeat("x", pad) + `\u006b3y-SECRET-value"}`
 		he := &nodeaccess.HTTPError{StatusCode: 500, Body: []byte(body)}
-		var ae *APIError
-		if !errors.As(apiError(he, Head, mask, EncodingAuto), &ae) {
-			t.Fatal("not an APIError")
+		var got *nodeaccess.HTTPError
+		if !errors.As(stateError(he, Head, mask, EncodingAuto), &got) {
+			t.Fatal("not an HTTPError")
 		}
-		if strings.Contains(ae.Message, "k3y") || strings.Contains(ae.Message, "SECRET") {
-			t.Fatalf("pad %d: a piece of the key is left: …%s", pad, ae.Message[max(0, len(ae.Message)-30):])
+		if strings.Contains(got.Message, "k3y") || strings.Contains(got.Message, "SECRET") {
+			t.Fatalf("pad %d: a piece of the key is left: …%s", pad, got.Message[max(0, len(got.Message)-30):])
 		}
 	}
 }

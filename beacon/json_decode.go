@@ -47,8 +47,8 @@ import (
 // object or any object inside it, is an error (a *DecodeError naming it),
 // not "the last one wins"; unknown keys are skipped however often they
 // come. With AssumeVersion, the envelope's version must be the same fork.
-// A version this package does not know returns an *UnsupportedVersionError
-// (errors.Is ErrUnsupportedVersion) naming it. Missing
+// A version this package does not know returns an error matching
+// ErrUnsupportedVersion that names it. Missing
 // execution_optimistic or finalized flags read as false.
 //
 // The state object follows the beacon API: integers are decimal strings
@@ -95,10 +95,10 @@ func decodeJSON(r io.Reader, cfg decodeConfig, bare Version, hasBare bool) (*Sta
 		return nil, nil, err
 	}
 	if cfg.hasVersion && !cfg.version.IsKnown() {
-		return nil, nil, &UnsupportedVersionError{Name: cfg.version.String()}
+		return nil, nil, unsupportedVersion(cfg.version.String())
 	}
 	if hasBare && !bare.IsKnown() {
-		return nil, nil, &UnsupportedVersionError{Name: bare.String()}
+		return nil, nil, unsupportedVersion(bare.String())
 	}
 	d := newJSONDecoder(r, cfg.sizeHint)
 	d.size = cfg.sizeHint
@@ -173,6 +173,9 @@ func decodeJSON(r io.Reader, cfg decodeConfig, bare Version, hasBare bool) (*Sta
 			}
 			v, err := ParseVersion(name)
 			if err != nil {
+				if cfg.unsupported != nil {
+					err = cfg.unsupported(name)
+				}
 				return nil, nil, err
 			}
 			envVersion, hasEnv = v, true

@@ -45,10 +45,6 @@ func (w *leakWatch) check(t *testing.T, key string, err error) {
 	t.Helper()
 	require.Error(t, err)
 	testkit.AssertErrNoKey(t, key, err)
-	var ae *beacon.APIError
-	if errors.As(err, &ae) {
-		testkit.AssertNoKey(t, key, "APIError", fmt.Sprintf("%+v %+v %s", *ae, *ae.HTTP, ae.HTTP.Body))
-	}
 	var he *nodeaccess.HTTPError
 	if errors.As(err, &he) {
 		testkit.AssertNoKey(t, key, "HTTPError", fmt.Sprintf("%+v %s", *he, he.Body))
@@ -56,10 +52,6 @@ func (w *leakWatch) check(t *testing.T, key string, err error) {
 	var de *beacon.DecodeError
 	if errors.As(err, &de) {
 		testkit.AssertNoKey(t, key, "DecodeError", fmt.Sprintf("%+v", *de))
-	}
-	var ue *beacon.UnsupportedVersionError
-	if errors.As(err, &ue) {
-		testkit.AssertNoKey(t, key, "UnsupportedVersionError", ue.Name)
 	}
 	atts := w.Attempts()
 	require.NotEmpty(t, atts, "the hook saw the attempts")

@@ -33,6 +33,9 @@ type decodeConfig struct {
 	sizeHint   int64
 	version    Version
 	hasVersion bool
+	// unsupported, when set, makes the error of a fork name in the body
+	// that this package does not decode (the client's, which masks it).
+	unsupported func(name string) error
 }
 
 // readOption is a ReadOption made of a function.

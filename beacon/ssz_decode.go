@@ -153,7 +153,7 @@ type varField struct {
 
 func (d *decoder) decode(v Version, p Preset) (*State, error) {
 	if !v.IsKnown() {
-		return nil, &UnsupportedVersionError{Name: v.String()}
+		return nil, unsupportedVersion(v.String())
 	}
 	if err := p.Validate(); err != nil {
 		return nil, err

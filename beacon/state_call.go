@@ -45,12 +45,13 @@ type StateResponse struct {
 // decoder's size hint, and the client's preset.
 //
 // When id is a state root (RootID), the decoded state's hash tree root must
-// equal it; otherwise the call fails with an *IntegrityError (ErrIntegrity)
-// and returns no state. WithoutVerify skips the check.
+// equal it; otherwise the call fails with an error matching ErrIntegrity
+// (and nodeaccess.ErrInvalidResponse) and returns no state. WithoutVerify skips the check.
 //
 // Errors: a zero or bad id, a *nodeaccess.InputError with nothing sent; an
-// error response, an *APIError (ErrDebugDisabled when the node does not serve
-// the debug routes, nodeaccess.ErrNotFound when the state is not there); a
+// error response, the *nodeaccess.HTTPError with the node's message
+// (ErrDebugDisabled when the node does not serve the debug routes,
+// nodeaccess.ErrNotFound when the state is not there); a
 // fork this package cannot decode (such as heze, the fork after gloas), an error matching
 // ErrUnsupportedVersion that names it (DownloadState still saves such a
 // state); a body that is not a valid state, an error matching both
@@ -77,7 +78,7 @@ func (c *Client) State(ctx context.Context, id StateID, opts ...ReadOption) (*St
 		return err
 	})
 	if err != nil {
-		return nil, c.t.Wrap(opState, apiError(err, id, c.t.Mask, c.enc))
+		return nil, c.t.Wrap(opState, stateError(err, id, c.t.Mask, c.enc))
 	}
 	if root, ok := id.Root(); ok && !cfg.noVerify {
 		got, err := out.State.HashTreeRoot()
@@ -85,7 +86,7 @@ func (c *Client) State(ctx context.Context, id StateID, opts ...ReadOption) (*St
 			return nil, c.t.Wrap(opState, fmt.Errorf("%w: hash tree root of the decoded state: %w", nodeaccess.ErrInvalidResponse, err))
 		}
 		if got != root {
-			return nil, c.t.Wrap(opState, &IntegrityError{Want: root, Got: got})
+			return nil, c.t.Wrap(opState, integrityError(root, got))
 		}
 		out.Verified = true
 	}
@@ -106,7 +107,7 @@ func (c *Client) decodeState(r *transport.Response, cfg *readConfig) (*StateResp
 	)
 	if hasFork {
 		if v, err = ParseVersion(fork); err != nil {
-			return nil, unsupported(err, c.t.Mask)
+			return nil, unsupportedFork(fork, c.t.Mask)
 		}
 	} else if enc == EncodingSSZ {
 		return nil, fmt.Errorf("%w: an SSZ body without an Eth-Consensus-Version header cannot be decoded (the header is the only place that names its fork)", nodeaccess.ErrInvalidResponse)
@@ -116,7 +117,10 @@ func (c *Client) decodeState(r *transport.Response, cfg *readConfig) (*StateResp
 	if cfg.presetSet { // a Preset given to this call
 		preset = cfg.preset
 	}
-	dopts := []ReadOption{preset}
+	mask := c.t.Mask
+	dopts := []ReadOption{preset, readOption(func(rc *readConfig) {
+		rc.unsupported = func(name string) error { return unsupportedFork(name, mask) }
+	})}
 	if r.ContentLength >= 0 {
 		dopts = append(dopts, SizeHint(r.ContentLength))
 	}
@@ -170,47 +174,26 @@ func (c *Client) responseEncoding(ct string) (Encoding, error) {
 }
 
 // decodeFailure shapes a decoder's error: a *DecodeError becomes an error
-// matching nodeaccess.ErrInvalidResponse and ErrInvalidState, an unknown
-// fork named in a JSON body one matching ErrUnsupportedVersion.
+// matching nodeaccess.ErrInvalidResponse and ErrInvalidState, with the
+// access key masked in its path and reason.
 func decodeFailure(err error, mask func(string) string) error {
-	if errors.Is(err, ErrUnsupportedVersion) {
-		return unsupported(err, mask)
-	}
 	var de *DecodeError
 	if errors.As(err, &de) {
-		if m := mask(de.Reason); m != de.Reason || mask(de.Path) != de.Path {
-			cp := *de // a body that echoed the key: keep the type, drop the key
-			cp.Reason, cp.Path = m, mask(de.Path)
-			de = &cp
-		}
-		return &annotated{msg: "invalid response: " + strings.TrimPrefix(de.Error(), "beacon: "), errs: []error{nodeaccess.ErrInvalidResponse, de}}
+		cp := *de // the key masked, should the body have echoed it
+		cp.Reason, cp.Path, cp.inCall = mask(de.Reason), mask(de.Path), true
+		return fmt.Errorf("%w: %w", nodeaccess.ErrInvalidResponse, &cp)
 	}
 	return err
 }
 
-// unsupported shapes an error matching ErrUnsupportedVersion and
-// nodeaccess.ErrInvalidResponse.
-func unsupported(err error, mask func(string) string) error {
-	var ue *UnsupportedVersionError
-	if errors.As(err, &ue) {
-		cp := *ue
-		cp.Name = quoteCap(mask(cp.Name))
-		return &annotated{
-			msg:  fmt.Sprintf("unsupported version %q: this package decodes phase0 to %s (DownloadState still saves such a state undecoded)", cp.Name, NewestFork),
-			errs: []error{nodeaccess.ErrInvalidResponse, &cp}, // an answer this package cannot read
-		}
-	}
-	return err
+// unsupportedFork is the error of a response whose fork (from the
+// Eth-Consensus-Version header or the JSON body) this package does not
+// decode: it matches ErrUnsupportedVersion and nodeaccess.ErrInvalidResponse
+// (an answer it cannot read), with the name masked and cut.
+func unsupportedFork(name string, mask func(string) string) error {
+	return fmt.Errorf("%w: %w %q: this package decodes phase0 to %s (DownloadState still saves such a state undecoded)",
+		nodeaccess.ErrInvalidResponse, ErrUnsupportedVersion, quoteCap(mask(name)), NewestFork)
 }
-
-// annotated is an error with a message of its own over its causes.
-type annotated struct {
-	msg  string
-	errs []error
-}
-
-func (e *annotated) Error() string   { return e.msg }
-func (e *annotated) Unwrap() []error { return e.errs }
 
 // quoteCap cuts a server's value to a length fit for a message.
 func quoteCap(s string) string { return transport.Cut(s, maxQuoted) }

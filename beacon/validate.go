@@ -20,7 +20,7 @@ func (s *State) Validate() error {
 		return err
 	}
 	if !s.Version.IsKnown() {
-		return &UnsupportedVersionError{Name: s.Version.String()}
+		return unsupportedVersion(s.Version.String())
 	}
 	p := s.preset()
 	if err := p.Validate(); err != nil {

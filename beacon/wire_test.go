@@ -75,10 +75,10 @@ func TestStateIDInPath(t *testing.T) {
 			_, err := c.State(context.Background(), tc.id)
 			require.Error(t, err)
 			assert.Equal(t, "beacon: getStateV2: state "+tc.wire+": HTTP 404 Not Found: NOT_FOUND: beacon state for "+tc.wire, err.Error())
-			var ae *beacon.APIError
-			require.ErrorAs(t, err, &ae)
-			assert.Equal(t, tc.wire, ae.StateID)
-			assert.False(t, ae.DebugDisabled)
+			var he *nodeaccess.HTTPError
+			require.ErrorAs(t, err, &he)
+			assert.Equal(t, "NOT_FOUND: beacon state for "+tc.wire, he.Message)
+			assert.NotErrorIs(t, err, beacon.ErrDebugDisabled)
 
 			mockState(t, tc.wire, acceptAuto).SetHeader("Content-Type", "application/json").
 				SetHeader("Eth-Consensus-Version", "phase0").BodyString(`{"version":"phase0"}`)
@@ -184,10 +184,7 @@ func TestUnsupportedVersion(t *testing.T) {
 		// Issue 11 point 7: every operation error matches a root sentinel;
 		// an answer this package cannot read is an invalid response.
 		assert.ErrorIs(t, err, nodeaccess.ErrInvalidResponse, ctype)
-		var ue *beacon.UnsupportedVersionError
-		require.ErrorAs(t, err, &ue, ctype)
-		assert.Equal(t, "heze", ue.Name)
-		assert.Equal(t, `beacon: getStateV2: unsupported version "heze": this package decodes phase0 to gloas (DownloadState still saves such a state undecoded)`, err.Error())
+		assert.Equal(t, `beacon: getStateV2: invalid response: unsupported version "heze": this package decodes phase0 to gloas (DownloadState still saves such a state undecoded)`, err.Error())
 	}
 }
 
@@ -225,54 +222,57 @@ func TestErrorBodies(t *testing.T) {
 		status   int
 		ctype    string
 		body     string
-		msg      string
-		code     int
+		err      string // the whole error's text ("": not checked)
+		message  string // HTTPError.Message
 		disabled bool
 		is       []error
 		isNot    []error
 	}{
 		{"lighthouse state not found", 404, "application/json", `{"code":404,"message":"NOT_FOUND: beacon state for slot 9","stacktraces":[]}`,
-			"beacon: getStateV2: state 9: HTTP 404 Not Found: NOT_FOUND: beacon state for slot 9", 404, false,
+			"beacon: getStateV2: state 9: HTTP 404 Not Found: NOT_FOUND: beacon state for slot 9", "NOT_FOUND: beacon state for slot 9", false,
 			[]error{nodeaccess.ErrNotFound}, []error{beacon.ErrDebugDisabled, nodeaccess.ErrUnavailable}},
 		{"prysm state not found, code last", 404, "application/json", `{"message":"Could not get state: state not found","code":404}`,
-			"beacon: getStateV2: state 9: HTTP 404 Not Found: Could not get state: state not found", 404, false,
+			"beacon: getStateV2: state 9: HTTP 404 Not Found: Could not get state: state not found", "Could not get state: state not found", false,
 			[]error{nodeaccess.ErrNotFound}, []error{beacon.ErrDebugDisabled}},
 		{"code as a string", 404, "application/json", `{"code":"404","message":"State not found"}`,
-			"beacon: getStateV2: state 9: HTTP 404 Not Found: State not found", 404, false,
-			[]error{nodeaccess.ErrNotFound}, nil},
+			"beacon: getStateV2: state 9: HTTP 404 Not Found: State not found", "State not found", false,
+			[]error{nodeaccess.ErrNotFound}, []error{beacon.ErrDebugDisabled}},
 		{"body cut after 4 KiB", 404, "application/json", long,
-			"beacon: getStateV2: state 9: HTTP 404 Not Found: NOT_FOUND: beacon state for slot 9", 404, false,
-			[]error{nodeaccess.ErrNotFound}, nil},
+			"beacon: getStateV2: state 9: HTTP 404 Not Found: NOT_FOUND: beacon state for slot 9", "NOT_FOUND: beacon state for slot 9", false,
+			[]error{nodeaccess.ErrNotFound}, []error{beacon.ErrDebugDisabled}},
+		// A route that is not served matches ErrDebugDisabled, and what its
+		// status matches (the error wraps the HTTPError): the 404s
+		// nodeaccess.ErrNotFound, 501 nodeaccess.ErrUnavailable.
 		{"bare 404", 404, "text/plain; charset=utf-8", "404 page not found\n",
-			"beacon: getStateV2: the node does not serve the debug API (/eth/v2/debug/beacon/states); enable it on the node or use a provider that serves it: HTTP 404 Not Found: 404 page not found", 0, true,
-			[]error{beacon.ErrDebugDisabled}, []error{nodeaccess.ErrNotFound}},
+			"beacon: getStateV2: the node does not serve the debug API (/eth/v2/debug/beacon/states); enable it on the node or use a provider that serves it: HTTP 404 Not Found: 404 page not found", "", true,
+			[]error{beacon.ErrDebugDisabled, nodeaccess.ErrNotFound}, nil},
 		{"empty 404", 404, "", "",
-			"beacon: getStateV2: the node does not serve the debug API (/eth/v2/debug/beacon/states); enable it on the node or use a provider that serves it: HTTP 404 Not Found", 0, true,
-			[]error{beacon.ErrDebugDisabled}, []error{nodeaccess.ErrNotFound}},
+			"beacon: getStateV2: the node does not serve the debug API (/eth/v2/debug/beacon/states); enable it on the node or use a provider that serves it: HTTP 404 Not Found", "", true,
+			[]error{beacon.ErrDebugDisabled, nodeaccess.ErrNotFound}, nil},
 		{"json 404 without a message", 404, "application/json", `{"code":404}`,
-			"", 0, true, []error{beacon.ErrDebugDisabled}, []error{nodeaccess.ErrNotFound}},
+			"", "", true, []error{beacon.ErrDebugDisabled, nodeaccess.ErrNotFound}, nil},
 		{"route not found (fastify)", 404, "application/json", `{"message":"Route GET:/eth/v2/debug/beacon/states/9 not found","error":"Not Found","statusCode":404}`,
-			"beacon: getStateV2: the node does not serve the debug API (/eth/v2/debug/beacon/states); enable it on the node or use a provider that serves it: HTTP 404 Not Found: Route GET:/eth/v2/debug/beacon/states/9 not found", 404, true,
-			[]error{beacon.ErrDebugDisabled}, []error{nodeaccess.ErrNotFound}},
+			"beacon: getStateV2: the node does not serve the debug API (/eth/v2/debug/beacon/states); enable it on the node or use a provider that serves it: HTTP 404 Not Found: Route GET:/eth/v2/debug/beacon/states/9 not found", "Route GET:/eth/v2/debug/beacon/states/9 not found", true,
+			[]error{beacon.ErrDebugDisabled, nodeaccess.ErrNotFound}, nil},
 		{"405", 405, "application/json", `{"code":405,"message":"Method Not Allowed"}`,
-			"beacon: getStateV2: the node does not serve the debug API (/eth/v2/debug/beacon/states); enable it on the node or use a provider that serves it: HTTP 405 Method Not Allowed: Method Not Allowed", 405, true,
+			"beacon: getStateV2: the node does not serve the debug API (/eth/v2/debug/beacon/states); enable it on the node or use a provider that serves it: HTTP 405 Method Not Allowed: Method Not Allowed", "Method Not Allowed", true,
 			[]error{beacon.ErrDebugDisabled}, []error{nodeaccess.ErrNotFound}},
 		{"501", 501, "text/plain", "not implemented",
-			"", 0, true, []error{beacon.ErrDebugDisabled}, []error{nodeaccess.ErrUnavailable}},
+			"", "", true, []error{beacon.ErrDebugDisabled, nodeaccess.ErrUnavailable}, nil},
 		{"400 invalid state id", 400, "application/json", `{"code":400,"message":"Invalid state ID: 9","stacktraces":[]}`,
-			"beacon: getStateV2: state 9: HTTP 400 Bad Request: Invalid state ID: 9", 400, false,
+			"beacon: getStateV2: state 9: HTTP 400 Bad Request: Invalid state ID: 9", "Invalid state ID: 9", false,
 			nil, []error{nodeaccess.ErrInvalidInput, nodeaccess.ErrNotFound, beacon.ErrDebugDisabled}},
 		{"406", 406, "application/json", `{"code":406,"message":"Accepted media type not supported"}`,
-			"beacon: getStateV2: state 9: HTTP 406 Not Acceptable: Accepted media type not supported (the node serves the state in neither SSZ nor JSON, though the request accepted both)", 406, false,
+			"beacon: getStateV2: state 9: HTTP 406 Not Acceptable: Accepted media type not supported (the node serves the state in neither SSZ nor JSON, though the request accepted both)", "Accepted media type not supported", false,
 			nil, []error{nodeaccess.ErrNotFound}},
 		{"500", 500, "application/json", `{"code":500,"message":"Internal server error: state regen failed","stacktraces":["a","b"]}`,
-			"beacon: getStateV2: state 9: HTTP 500 Internal Server Error: Internal server error: state regen failed", 500, false,
+			"beacon: getStateV2: state 9: HTTP 500 Internal Server Error: Internal server error: state regen failed", "Internal server error: state regen failed", false,
 			[]error{nodeaccess.ErrUnavailable}, []error{beacon.ErrDebugDisabled}},
 		{"500 not json", 500, "text/html", "<html>oops</html>",
-			"beacon: getStateV2: state 9: HTTP 500 Internal Server Error: <html>oops</html>", 0, false,
+			"beacon: getStateV2: state 9: HTTP 500 Internal Server Error: <html>oops</html>", "", false,
 			[]error{nodeaccess.ErrUnavailable}, nil},
 		{"401", 401, "application/json", `{"code":401,"message":"unauthorized"}`,
-			"beacon: getStateV2: state 9: HTTP 401 Unauthorized: unauthorized", 401, false,
+			"beacon: getStateV2: state 9: HTTP 401 Unauthorized: unauthorized", "unauthorized", false,
 			[]error{nodeaccess.ErrUnauthorized}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -284,18 +284,14 @@ func TestErrorBodies(t *testing.T) {
 			r.BodyString(tc.body)
 			_, err := c.State(context.Background(), beacon.SlotID(9))
 			require.Error(t, err)
-			if tc.msg != "" {
-				assert.Equal(t, tc.msg, err.Error())
+			if tc.err != "" {
+				assert.Equal(t, tc.err, err.Error())
 			}
-			var ae *beacon.APIError
-			require.ErrorAs(t, err, &ae)
-			assert.Equal(t, tc.status, ae.StatusCode)
-			assert.Equal(t, tc.code, ae.Code)
-			assert.Equal(t, tc.disabled, ae.DebugDisabled)
-			assert.Equal(t, "9", ae.StateID)
+			assert.Equal(t, tc.disabled, errors.Is(err, beacon.ErrDebugDisabled))
 			var he *nodeaccess.HTTPError
 			require.ErrorAs(t, err, &he)
 			assert.Equal(t, tc.status, he.StatusCode)
+			assert.Equal(t, tc.message, he.Message)
 			assert.Equal(t, "https://node.example/beacon/REDACTED/eth/v2/debug/beacon/states/9", he.URL)
 			var oe *nodeaccess.OpError
 			require.ErrorAs(t, err, &oe)

@@ -59,23 +59,23 @@ func TestFaultRateLimitedRetried(t *testing.T) {
 	testkit.AssertNoKey(t, testKey, "log", rec.Log())
 }
 
-// A 429 beyond the attempts left is an *APIError that matches
+// A 429 beyond the attempts left is an *nodeaccess.HTTPError that matches
 // nodeaccess.ErrRateLimited and carries Retry-After.
 func TestFaultRateLimitedExhausted(t *testing.T) {
 	srv, _ := faultServer(t)
 	c := client(t, srv, nodeaccess.WithMaxAttempts(1))
 	srv.FailNext(1, nodeaccesstest.RateLimited(3*time.Second))
 	_, err := c.State(context.Background(), beacon.Head)
-	var ae *beacon.APIError
+	var ae *nodeaccess.HTTPError
 	require.ErrorAs(t, err, &ae)
 	assert.Equal(t, 429, ae.StatusCode)
 	assert.Equal(t, "TOO_MANY_REQUESTS: rate limit exceeded", ae.Message)
-	assert.Equal(t, 3*time.Second, ae.HTTP.RetryAfter)
+	assert.Equal(t, 3*time.Second, ae.RetryAfter)
 	assert.ErrorIs(t, err, nodeaccess.ErrRateLimited)
 	testkit.AssertErrNoKey(t, testKey, err)
 }
 
-// 503 is retried; 500 is not, and is an *APIError matching
+// 503 is retried; 500 is not, and is an *nodeaccess.HTTPError matching
 // nodeaccess.ErrUnavailable.
 func TestFaultServerErrors(t *testing.T) {
 	srv, _ := faultServer(t)
@@ -88,10 +88,9 @@ func TestFaultServerErrors(t *testing.T) {
 
 	srv.FailNext(1, nodeaccesstest.ServerError(500))
 	_, err = c.State(context.Background(), beacon.Head)
-	var ae *beacon.APIError
+	var ae *nodeaccess.HTTPError
 	require.ErrorAs(t, err, &ae)
 	assert.Equal(t, 500, ae.StatusCode)
-	assert.Equal(t, 500, ae.Code)
 	assert.Equal(t, "INTERNAL_SERVER_ERROR: internal server error", ae.Message)
 	assert.ErrorIs(t, err, nodeaccess.ErrUnavailable)
 	assert.Equal(t, []int{503, 200, 500}, statuses(rec))

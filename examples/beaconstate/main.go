@@ -148,7 +148,7 @@ func run(ctx context.Context, out io.Writer, getenv func(string) string) error {
 	fmt.Fprintf(out, "Hash tree root: %s (computed in %s)\n", beacon.RootID(root), since(start))
 	if want, ok := id.Root(); ok {
 		if root != want {
-			return o.nothingSaved(&beacon.IntegrityError{Want: want, Got: root})
+			return o.nothingSaved(fmt.Errorf("%w: asked for %s, got a state whose hash tree root is %s", beacon.ErrIntegrity, want, root))
 		}
 		fmt.Fprintln(out, "Verified: the hash tree root is the state root asked for.")
 	} else {

@@ -31,9 +31,6 @@ var sdkErrorTypes = []error{
 	&nodeaccess.OpError{},
 	&evm.RevertError{},
 	&beacon.DecodeError{},
-	&beacon.APIError{},
-	&beacon.UnsupportedVersionError{},
-	&beacon.IntegrityError{},
 	&url.Error{},
 	&net.OpError{},
 }
