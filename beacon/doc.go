@@ -158,10 +158,10 @@
 //	v, err := d.Version() // d.Fork, typed
 //	st, _, err := beacon.ReadState(f, d.Encoding, v)
 //
-// A body that breaks off is fetched again only when the writer can be
-// rewound: an *os.File written at its end (a new file, or one positioned
-// at its end) is truncated back to where the call started, keeping what it
-// held before; see DownloadState.
+// DownloadState never seeks, truncates or rewrites the writer on its own: a
+// body that breaks off after its first byte ends the call, unless
+// WithRestart says how to start the writer again (truncate the file), in
+// which case it is fetched again while attempts remain; see DownloadState.
 //
 // # Timeouts, caps, progress
 //

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"strings"
 
 	"github.com/nodeaccess/nodeaccess"
@@ -42,18 +41,6 @@ func (d *Download) Version() (Version, error) { return ParseVersion(d.Fork) }
 // downloadBuf is the copy buffer of a download.
 const downloadBuf = 256 << 10
 
-// rewinder is a writer that can be put back to where a download started
-// (an *os.File): truncate there and seek there.
-type rewinder interface {
-	io.Seeker
-	Truncate(size int64) error
-}
-
-// statter is a writer that can tell its size (an *os.File).
-type statter interface {
-	Stat() (fs.FileInfo, error)
-}
-
 // DownloadState writes the body of the state id names to w as it arrives,
 // without decoding it: SSZ or JSON as negotiated (see WithEncoding), byte
 // for byte, for a fork this package decodes or not (heze, after gloas, included). It
@@ -65,20 +52,19 @@ type statter interface {
 // (an error response, an unknown Content-Type or an SSZ body without its
 // Eth-Consensus-Version header writes nothing). Retries: an attempt that
 // fails before the body starts is retried as usual. Once bytes have gone to
-// w, another attempt would write them again, so a body that breaks off is
-// fetched again only when w can be rewound: when w has Seek and
-// Truncate(int64) error, as *os.File has, and the body is written at its
-// end (its position at the start of the call is its size, from Stat when w
-// has it, else from seeking to the end and back), w is truncated back to
-// that size and the next attempt writes from there: what w held before the
-// call stays. A w positioned before its end (a file opened with O_APPEND,
-// whose position reads 0 while writes go to the end, or one being
-// overwritten) is not truncated: like any other w, it gets no second
-// attempt after its first byte, and the call fails with an error matching
-// nodeaccess.ErrUnavailable and the cause. On any error, w may hold part
-// of a body after what it held before: discard that part.
+// w, only the caller can say how to start w again, so what happens when the
+// body breaks off is the caller's choice:
 //
-// WithProgress reports the bytes as they are written.
+//   - by default the call fails at once, with an error matching
+//     nodeaccess.ErrUnavailable and the cause, and w keeps what was
+//     written (DownloadState never seeks, truncates or rewrites w);
+//   - with WithRestart(reset), the body is fetched again while attempts
+//     remain, and reset is called first, once before each attempt that
+//     writes again, to put w back to where the body should start (truncate
+//     a file, reset a buffer). An error from reset ends the call.
+//
+// On any error, w may hold part of a body after what it held before:
+// discard that part. WithProgress reports the bytes as they are written.
 func (c *Client) DownloadState(ctx context.Context, id StateID, w io.Writer, opts ...ReadOption) (Download, error) {
 	cfg := newReadConfig(opts)
 	if w == nil {
@@ -88,10 +74,7 @@ func (c *Client) DownloadState(ctx context.Context, id StateID, w io.Writer, opt
 	if err != nil {
 		return Download{}, c.t.Wrap(opState, err)
 	}
-	dl := downloader{c: c, w: w, cfg: &cfg, buf: make([]byte, downloadBuf), start: -1}
-	if rw, ok := w.(rewinder); ok {
-		dl.rw = rw
-	}
+	dl := downloader{c: c, w: w, cfg: &cfg, buf: make([]byte, downloadBuf)}
 	if err := c.t.Stream(ctx, req, dl.attempt); err != nil {
 		return Download{}, c.t.Wrap(opState, stateError(err, id, c.t.Mask, c.enc))
 	}
@@ -100,17 +83,12 @@ func (c *Client) DownloadState(ctx context.Context, id StateID, w io.Writer, opt
 
 // downloader is one DownloadState call; attempt runs once per HTTP attempt.
 type downloader struct {
-	c     *Client
-	w     io.Writer
-	rw    rewinder // w, when it can be rewound
-	cfg   *readConfig
-	buf   []byte
-	start int64 // rw's position (and size) at the start, -1 before it is known
-	// noRewind says why a writer with Seek and Truncate is not rewound
-	// ("" when it is, or has neither).
-	noRewind string
-	written  int64 // bytes written by the attempts so far (the last one's)
-	out      Download
+	c       *Client
+	w       io.Writer
+	cfg     *readConfig
+	buf     []byte
+	written int64 // bytes the last attempt that wrote has written
+	out     Download
 }
 
 func (d *downloader) attempt(r *transport.Response) error {
@@ -124,10 +102,12 @@ func (d *downloader) attempt(r *transport.Response) error {
 	if fork == "" && enc == EncodingSSZ {
 		return fmt.Errorf("%w: an SSZ body without an Eth-Consensus-Version header names no fork, so it could not be decoded later", nodeaccess.ErrInvalidResponse)
 	}
-	if err := d.rewind(); err != nil {
-		return transport.Final(err)
+	if d.written > 0 { // an earlier attempt wrote part of a body (so restart is set)
+		if err := d.cfg.restart(); err != nil {
+			return transport.Final(fmt.Errorf("WithRestart: %w", err))
+		}
+		d.written = 0
 	}
-	d.written = 0
 	pr := newProgressReader(r.Stream, d.cfg.progress, r.ContentLength)
 	var env *envelopeScanner
 	if enc == EncodingJSON {
@@ -152,9 +132,9 @@ func (d *downloader) attempt(r *transport.Response) error {
 			break
 		}
 		if rerr != nil {
-			if d.written > 0 && d.rw == nil && !errors.Is(rerr, nodeaccess.ErrResponseTooLarge) {
-				return transport.Final(fmt.Errorf("%w: the body broke off after %d bytes had been written, and the writer cannot be rewound for another attempt%s: %w",
-					nodeaccess.ErrUnavailable, d.written, d.noRewind, rerr))
+			if d.written > 0 && d.cfg.restart == nil && !errors.Is(rerr, nodeaccess.ErrResponseTooLarge) {
+				return transport.Final(fmt.Errorf("%w: the body broke off after %d bytes had been written (WithRestart lets the call fetch it again): %w",
+					nodeaccess.ErrUnavailable, d.written, rerr))
 			}
 			return rerr
 		}
@@ -168,65 +148,6 @@ func (d *downloader) attempt(r *transport.Response) error {
 		d.out.Flags = flags
 	}
 	return nil
-}
-
-// rewind puts a rewindable writer back to where the call started before an
-// attempt writes; the first attempt records that position, and keeps the
-// writer as rewindable only when the position is its end (see start).
-func (d *downloader) rewind() error {
-	if d.rw == nil {
-		return nil
-	}
-	if d.start < 0 {
-		pos, size, err := d.startOf()
-		switch {
-		case err != nil:
-			d.rw = nil // a pipe or a terminal: not rewindable after all
-		case pos != size:
-			// Truncating at pos would cut what the writer held
-			// after it (or, with O_APPEND, whose position reads 0,
-			// all it held): write once, never truncate.
-			d.rw = nil
-			d.noRewind = fmt.Sprintf(" (writing started at byte %d of its %d, not at its end)", pos, size)
-		default:
-			d.start = pos
-		}
-		return nil
-	}
-	if d.written == 0 {
-		return nil
-	}
-	if err := d.rw.Truncate(d.start); err != nil {
-		return fmt.Errorf("truncating the writer for another attempt: %w", err)
-	}
-	if _, err := d.rw.Seek(d.start, io.SeekStart); err != nil {
-		return fmt.Errorf("rewinding the writer for another attempt: %w", err)
-	}
-	d.written = 0
-	return nil
-}
-
-// startOf returns the writer's position and size before anything is
-// written: the size from Stat when the writer has it, else by seeking to
-// the end and back.
-func (d *downloader) startOf() (pos, size int64, err error) {
-	if pos, err = d.rw.Seek(0, io.SeekCurrent); err != nil {
-		return 0, 0, err
-	}
-	if st, ok := d.rw.(statter); ok {
-		fi, err := st.Stat()
-		if err != nil {
-			return 0, 0, err
-		}
-		return pos, fi.Size(), nil
-	}
-	if size, err = d.rw.Seek(0, io.SeekEnd); err != nil {
-		return 0, 0, err
-	}
-	if _, err = d.rw.Seek(pos, io.SeekStart); err != nil {
-		return 0, 0, err
-	}
-	return pos, size, nil
 }
 
 // ReadState decodes a state body saved earlier (by DownloadState, or any

@@ -135,9 +135,10 @@ func TestDownloadProgress(t *testing.T) {
 	})
 }
 
-// A body that breaks off after bytes went to a file: the file is rewound
-// and truncated, the second attempt writes the whole body once.
-func TestDownloadBrokenBodyRewindsFile(t *testing.T) {
+// A body that breaks off after bytes went to a file, with WithRestart: the
+// caller's reset empties the file, the second attempt writes the whole body
+// once, and WithProgress counts it from 0 again.
+func TestDownloadBrokenBodyRestarts(t *testing.T) {
 	body := patternBody(3<<20 + 7)
 	srv, cnt := serve(t, func(w http.ResponseWriter, r *http.Request, n int) {
 		if n == 1 {
@@ -151,18 +152,21 @@ func TestDownloadBrokenBodyRewindsFile(t *testing.T) {
 	f, err := os.Create(filepath.Join(t.TempDir(), "state.ssz"))
 	require.NoError(t, err)
 	defer f.Close()
-	_, err = f.WriteString("HEADER") // the file's earlier content stays
-	require.NoError(t, err)
 	p := &progressLog{}
-	d, err := c.DownloadState(context.Background(), beacon.Head, f, beacon.WithProgress(p.fn))
+	d, err := c.DownloadState(context.Background(), beacon.Head, f, beacon.WithProgress(p.fn), beacon.WithRestart(func() error {
+		if err := f.Truncate(0); err != nil {
+			return err
+		}
+		_, err := f.Seek(0, io.SeekStart)
+		return err
+	}))
 	require.NoError(t, err)
 	assert.Equal(t, int64(len(body)), d.Bytes)
 	assert.Equal(t, 2, cnt.Get())
 	got, err := os.ReadFile(f.Name())
 	require.NoError(t, err)
-	assert.Equal(t, "HEADER", string(got[:6]))
-	assert.Equal(t, len(body), len(got)-6)
-	assert.Equal(t, sha256.Sum256(body), sha256.Sum256(got[6:]))
+	assert.Equal(t, len(body), len(got))
+	assert.Equal(t, sha256.Sum256(body), sha256.Sum256(got))
 	atts := rec.Attempts()
 	require.Len(t, atts, 2)
 	assert.True(t, atts[0].WillRetry)
@@ -178,9 +182,9 @@ func TestDownloadBrokenBodyRewindsFile(t *testing.T) {
 	assert.True(t, restarted, "counting restarted: %v", p.read)
 }
 
-// A body that breaks off after bytes went to a writer that cannot be
-// rewound is not fetched again.
-func TestDownloadBrokenBodyNoRewind(t *testing.T) {
+// A body that breaks off after bytes went to the writer, without
+// WithRestart, is not fetched again.
+func TestDownloadBrokenBodyNoRestart(t *testing.T) {
 	body := patternBody(1 << 20)
 	srv, cnt := serve(t, func(w http.ResponseWriter, r *http.Request, _ int) {
 		brokenBody(t, w, r, "application/octet-stream", "fulu", body, 1000)
@@ -193,7 +197,7 @@ func TestDownloadBrokenBodyNoRewind(t *testing.T) {
 	assert.Equal(t, 1, cnt.Get(), "no second attempt")
 	assert.ErrorIs(t, err, nodeaccess.ErrUnavailable)
 	assert.ErrorIs(t, err, io.ErrUnexpectedEOF)
-	assert.Equal(t, "beacon: getStateV2: service unavailable: the body broke off after 1000 bytes had been written, and the writer cannot be rewound for another attempt: unexpected EOF", err.Error())
+	assert.Equal(t, "beacon: getStateV2: service unavailable: the body broke off after 1000 bytes had been written (WithRestart lets the call fetch it again): unexpected EOF", err.Error())
 	assert.Equal(t, body[:1000], buf.Bytes(), "the partial body, as documented")
 	atts := rec.Attempts()
 	require.Len(t, atts, 1)
@@ -221,8 +225,8 @@ func TestDownloadBrokenBeforeFirstByte(t *testing.T) {
 	assert.Equal(t, int64(4096), d.Bytes)
 }
 
-// A body that breaks off on every attempt, into a file: retried, then
-// ErrUnavailable after the attempts.
+// A body that breaks off on every attempt, into a file the caller resets:
+// retried, then ErrUnavailable after the attempts.
 func TestDownloadBrokenEveryAttemptFile(t *testing.T) {
 	body := patternBody(64 << 10)
 	srv, cnt := serve(t, func(w http.ResponseWriter, r *http.Request, _ int) {
@@ -232,9 +236,18 @@ func TestDownloadBrokenEveryAttemptFile(t *testing.T) {
 	f, err := os.Create(filepath.Join(t.TempDir(), "state.ssz"))
 	require.NoError(t, err)
 	defer f.Close()
-	_, err = c.DownloadState(context.Background(), beacon.Head, f)
+	resets := 0
+	_, err = c.DownloadState(context.Background(), beacon.Head, f, beacon.WithRestart(func() error {
+		resets++
+		if err := f.Truncate(0); err != nil {
+			return err
+		}
+		_, err := f.Seek(0, io.SeekStart)
+		return err
+	}))
 	require.Error(t, err)
 	assert.Equal(t, 3, cnt.Get())
+	assert.Equal(t, 2, resets)
 	assert.ErrorIs(t, err, nodeaccess.ErrUnavailable)
 	assert.Equal(t, "beacon: getStateV2: service unavailable after 3 attempts: unexpected EOF", err.Error())
 	st, err := f.Stat()
@@ -352,7 +365,8 @@ func TestDownloadTimeouts(t *testing.T) {
 	assert.LessOrEqual(t, left, time.Minute+2*time.Second)
 }
 
-// A stalled body is cut by the user's timeout and retried.
+// A stalled body is cut by the user's timeout and, with WithRestart,
+// retried.
 func TestDownloadStalled(t *testing.T) {
 	srv, cnt := serve(t, func(w http.ResponseWriter, r *http.Request, _ int) {
 		w.Header().Set("Content-Type", "application/octet-stream")
@@ -368,7 +382,13 @@ func TestDownloadStalled(t *testing.T) {
 	f, err := os.Create(filepath.Join(t.TempDir(), "s"))
 	require.NoError(t, err)
 	defer f.Close()
-	_, err = c.DownloadState(context.Background(), beacon.Head, f)
+	_, err = c.DownloadState(context.Background(), beacon.Head, f, beacon.WithRestart(func() error {
+		if err := f.Truncate(0); err != nil {
+			return err
+		}
+		_, err := f.Seek(0, io.SeekStart)
+		return err
+	}))
 	require.Error(t, err)
 	assert.ErrorIs(t, err, nodeaccess.ErrUnavailable)
 	assert.ErrorIs(t, err, context.DeadlineExceeded)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log"
 	"net/http"
 	"net/http/httptest"
@@ -143,8 +144,16 @@ func ExampleClient_DownloadState() {
 		log.Fatal(err)
 	}
 	defer f.Close()
-	// An *os.File can be rewound, so a body that breaks off is fetched again.
-	d, err := c.DownloadState(context.Background(), beacon.Head, f,
+	// A body that breaks off is fetched again only when the call may start
+	// the file over: WithRestart says how.
+	restart := beacon.WithRestart(func() error {
+		if err := f.Truncate(0); err != nil {
+			return err
+		}
+		_, err := f.Seek(0, io.SeekStart)
+		return err
+	})
+	d, err := c.DownloadState(context.Background(), beacon.Head, f, restart,
 		beacon.WithProgress(func(read, total int64) { /* update a progress bar */ }))
 	if err != nil {
 		log.Fatal(err)

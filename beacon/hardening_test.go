@@ -374,8 +374,8 @@ func hardServer(t *testing.T, body []byte, breakFirst bool) (*beacon.Client, *at
 	return c, &n
 }
 
-// memFile is a rewindable writer without Stat: its size is found by
-// seeking to its end.
+// memFile is a writer that could be rewound and truncated, as an *os.File
+// can, but has no Stat.
 type memFile struct {
 	b   []byte
 	pos int64
@@ -403,9 +403,14 @@ func (m *memFile) Seek(off int64, whence int) (int64, error) {
 
 func (m *memFile) Truncate(n int64) error { m.b = m.b[:n]; return nil }
 
-// DownloadState rewinds a writer for another attempt only when it started
-// writing at the writer's end, and then keeps what the writer held before.
-func TestDownloadRetryKeepsPriorData(t *testing.T) {
+// DownloadState never seeks, truncates or rewrites the caller's writer on
+// its own: whatever the writer (a new file, a file written from its start
+// or at its end, one opened with O_APPEND, any writer that could be
+// rewound), a body that breaks off after its first byte ends the call with
+// ErrUnavailable after one attempt, and the writer holds what it held and
+// then the part of the body that came. (Before issue 22 it truncated files
+// back and fetched again, which cut what an O_APPEND file held.)
+func TestDownloadNeverRewindsTheWriter(t *testing.T) {
 	body := bytes.Repeat([]byte("0123456789abcdef"), 4096) // 64 KiB
 	prior := []byte("PRE-EXISTING DATA")
 	dir := t.TempDir()
@@ -433,87 +438,121 @@ func TestDownloadRetryKeepsPriorData(t *testing.T) {
 		}
 		return got
 	}
+	for _, tc := range []struct {
+		name string
+		w    func(t *testing.T) (io.Writer, func() []byte)
+		// before is what the writer holds before the body's part: the
+		// prior data, or nothing for a new file and one overwritten from
+		// its start (whose prior data the body's part covers).
+		before []byte
+	}{
+		{"new file", func(t *testing.T) (io.Writer, func() []byte) {
+			f, err := os.Create(filepath.Join(dir, "new"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { _ = f.Close() })
+			return f, func() []byte { return read(t, f) }
+		}, nil},
+		{"file written from its start", func(t *testing.T) (io.Writer, func() []byte) {
+			f := open(t, "overwrite", os.O_RDWR, false)
+			return f, func() []byte { return read(t, f) }
+		}, nil},
+		{"file at its end", func(t *testing.T) (io.Writer, func() []byte) {
+			f := open(t, "end", os.O_RDWR, true)
+			return f, func() []byte { return read(t, f) }
+		}, prior},
+		{"O_APPEND file at position 0", func(t *testing.T) (io.Writer, func() []byte) {
+			f := open(t, "append", os.O_APPEND|os.O_WRONLY, false)
+			return f, func() []byte { return read(t, f) }
+		}, prior},
+		{"O_APPEND file at its end", func(t *testing.T) (io.Writer, func() []byte) {
+			f := open(t, "append-end", os.O_APPEND|os.O_WRONLY, true)
+			return f, func() []byte { return read(t, f) }
+		}, prior},
+		{"seekable writer without Stat, at its end", func(t *testing.T) (io.Writer, func() []byte) {
+			m := &memFile{b: bytes.Clone(prior), pos: int64(len(prior))}
+			return m, func() []byte { return m.b }
+		}, prior},
+		{"buffer", func(t *testing.T) (io.Writer, func() []byte) {
+			b := bytes.NewBuffer(bytes.Clone(prior))
+			return b, func() []byte { return b.Bytes() }
+		}, prior},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w, contents := tc.w(t)
+			c, n := hardServer(t, body, true)
+			_, err := c.DownloadState(context.Background(), beacon.Head, w)
+			if !errors.Is(err, nodeaccess.ErrUnavailable) || n.Load() != 1 {
+				t.Fatalf("err = %v after %d attempts, want ErrUnavailable after 1", err, n.Load())
+			}
+			if !strings.Contains(err.Error(), "the body broke off after") || !strings.Contains(err.Error(), "(WithRestart lets the call fetch it again)") {
+				t.Fatalf("err = %v", err)
+			}
+			got := contents()
+			if len(got) <= len(tc.before) || !bytes.Equal(got[:len(tc.before)], tc.before) {
+				t.Fatalf("writer holds %d bytes starting %q, want %q first", len(got), got[:min(len(got), 20)], tc.before)
+			}
+			part := got[len(tc.before):]
+			if len(part) == 0 || len(part) >= len(body) || !bytes.Equal(part, body[:len(part)]) {
+				t.Fatalf("writer holds %d bytes of the body after what it held, want part of it, written once", len(part))
+			}
+		})
+	}
+}
 
-	t.Run("O_APPEND file at position 0", func(t *testing.T) {
-		// Its position reads 0 though writes go to its end: not rewound
-		// (that truncated it to nothing), no second attempt.
-		f := open(t, "append", os.O_APPEND|os.O_WRONLY, false)
-		c, n := hardServer(t, body, true)
-		_, err := c.DownloadState(context.Background(), beacon.Head, f)
-		if !errors.Is(err, nodeaccess.ErrUnavailable) || n.Load() != 1 {
-			t.Fatalf("err = %v after %d attempts, want ErrUnavailable after 1", err, n.Load())
+// With WithRestart the caller says how to start again: reset runs before
+// each attempt that writes after one that wrote, and only then; what it
+// leaves is where the next attempt writes. An error from it ends the call.
+func TestDownloadWithRestart(t *testing.T) {
+	body := bytes.Repeat([]byte("0123456789abcdef"), 4096) // 64 KiB
+	prior := []byte("PRE-EXISTING DATA")
+
+	t.Run("file kept up to its size before the call", func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "state")
+		if err := os.WriteFile(path, prior, 0o644); err != nil {
+			t.Fatal(err)
 		}
-		if !strings.Contains(err.Error(), "cannot be rewound for another attempt (writing started at byte 0 of its 17, not at its end)") {
-			t.Fatalf("err = %v", err)
-		}
-		got := read(t, f)
-		if len(got) <= len(prior) || !bytes.Equal(got, append(bytes.Clone(prior), body[:len(got)-len(prior)]...)) {
-			t.Fatalf("file holds %d bytes starting %q, want the prior data and then part of the body", len(got), got[:min(len(got), 20)])
-		}
-	})
-	t.Run("O_APPEND file at its end", func(t *testing.T) {
-		f := open(t, "append-end", os.O_APPEND|os.O_WRONLY, true)
-		c, n := hardServer(t, body, true)
-		d, err := c.DownloadState(context.Background(), beacon.Head, f)
-		if err != nil || n.Load() != 2 || d.Bytes != int64(len(body)) {
-			t.Fatalf("err = %v after %d attempts, %d bytes", err, n.Load(), d.Bytes)
-		}
-		if got := read(t, f); !bytes.Equal(got, append(bytes.Clone(prior), body...)) {
-			t.Fatalf("file holds %d bytes, want the prior data and the body (%d)", len(got), len(prior)+len(body))
-		}
-	})
-	t.Run("plain file at its end", func(t *testing.T) {
-		f := open(t, "plain-end", os.O_RDWR, true)
-		c, n := hardServer(t, body, true)
-		if _, err := c.DownloadState(context.Background(), beacon.Head, f); err != nil || n.Load() != 2 {
-			t.Fatalf("err = %v after %d attempts", err, n.Load())
-		}
-		if got := read(t, f); !bytes.Equal(got, append(bytes.Clone(prior), body...)) {
-			t.Fatalf("file holds %d bytes, want the prior data and the body", len(got))
-		}
-	})
-	t.Run("new file at offset 0", func(t *testing.T) {
-		f, err := os.Create(filepath.Join(dir, "new"))
+		f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer f.Close()
+		resets := 0
 		c, n := hardServer(t, body, true)
-		if _, err := c.DownloadState(context.Background(), beacon.Head, f); err != nil || n.Load() != 2 {
+		d, err := c.DownloadState(context.Background(), beacon.Head, f, beacon.WithRestart(func() error {
+			resets++
+			return f.Truncate(int64(len(prior))) // O_APPEND: writes go to the end
+		}))
+		if err != nil || n.Load() != 2 || resets != 1 || d.Bytes != int64(len(body)) {
+			t.Fatalf("err = %v after %d attempts and %d resets, %d bytes", err, n.Load(), resets, d.Bytes)
+		}
+		got, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, append(bytes.Clone(prior), body...)) {
+			t.Fatalf("file holds %d bytes, want the prior data and the body", len(got))
+		}
+	})
+	t.Run("no reset when nothing was written", func(t *testing.T) {
+		c, n := hardServer(t, body, false)
+		var buf bytes.Buffer
+		if _, err := c.DownloadState(context.Background(), beacon.Head, &buf, beacon.WithRestart(func() error {
+			t.Error("reset called")
+			return nil
+		})); err != nil || n.Load() != 1 || !bytes.Equal(buf.Bytes(), body) {
 			t.Fatalf("err = %v after %d attempts", err, n.Load())
 		}
-		if got := read(t, f); !bytes.Equal(got, body) {
-			t.Fatalf("file holds %d bytes, want the body (%d)", len(got), len(body))
-		}
 	})
-	t.Run("file with data, at offset 0", func(t *testing.T) {
-		// Overwriting from the start: truncating there would drop the
-		// rest of what it held: no second attempt.
-		f := open(t, "overwrite", os.O_RDWR, false)
+	t.Run("reset fails", func(t *testing.T) {
 		c, n := hardServer(t, body, true)
-		_, err := c.DownloadState(context.Background(), beacon.Head, f)
-		if !errors.Is(err, nodeaccess.ErrUnavailable) || n.Load() != 1 {
-			t.Fatalf("err = %v after %d attempts, want ErrUnavailable after 1", err, n.Load())
-		}
-	})
-	t.Run("writer without Stat, at its end", func(t *testing.T) {
-		m := &memFile{b: bytes.Clone(prior), pos: int64(len(prior))}
-		c, n := hardServer(t, body, true)
-		if _, err := c.DownloadState(context.Background(), beacon.Head, m); err != nil || n.Load() != 2 {
+		var buf bytes.Buffer
+		_, err := c.DownloadState(context.Background(), beacon.Head, &buf, beacon.WithRestart(func() error {
+			return errors.New("read-only file")
+		}))
+		if err == nil || err.Error() != "beacon: getStateV2: WithRestart: read-only file" || n.Load() != 2 {
 			t.Fatalf("err = %v after %d attempts", err, n.Load())
-		}
-		if !bytes.Equal(m.b, append(bytes.Clone(prior), body...)) {
-			t.Fatalf("writer holds %d bytes, want the prior data and the body", len(m.b))
-		}
-	})
-	t.Run("writer without Stat, inside", func(t *testing.T) {
-		m := &memFile{b: bytes.Clone(prior), pos: 3}
-		c, n := hardServer(t, body, true)
-		if _, err := c.DownloadState(context.Background(), beacon.Head, m); !errors.Is(err, nodeaccess.ErrUnavailable) || n.Load() != 1 {
-			t.Fatalf("err = %v after %d attempts, want ErrUnavailable after 1", err, n.Load())
-		}
-		if !bytes.Equal(m.b[:3], prior[:3]) {
-			t.Fatalf("writer holds %q…, want what came before its position kept", m.b[:3])
 		}
 	})
 }

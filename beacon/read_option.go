@@ -26,6 +26,7 @@ type readConfig struct {
 	presetSet bool
 	progress  func(read, total int64)
 	noVerify  bool
+	restart   func() error
 }
 
 type decodeConfig struct {
@@ -95,4 +96,16 @@ func WithProgress(fn func(read, total int64)) ReadOption {
 // costs about a second on a mainnet state; skip it only for a node you trust.
 func WithoutVerify() ReadOption {
 	return readOption(func(c *readConfig) { c.noVerify = true })
+}
+
+// WithRestart lets DownloadState fetch a body that broke off again: reset
+// is called before the next attempt writes, once for each such attempt, and
+// must put the writer back to where the body should start (truncate and
+// rewind a file to its size before the call, reset a buffer). Without it,
+// a body that breaks off after its first byte was written ends the call,
+// and DownloadState never seeks, truncates or rewrites the writer. An error
+// from reset ends the call with that error. Other reads ignore it: they
+// decode from the start again on each attempt.
+func WithRestart(reset func() error) ReadOption {
+	return readOption(func(c *readConfig) { c.restart = reset })
 }

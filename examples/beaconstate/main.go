@@ -25,9 +25,9 @@
 //   - beacon.Client.DownloadState writes the body to a file as it arrives,
 //     through a 256 KiB buffer (a mainnet state is about 300 MB of SSZ; the
 //     download never holds it in memory), with beacon.WithProgress drawing
-//     the bar from the Content-Length; when the body breaks off and the
-//     client fetches it again, the bar says so and starts again on a new
-//     line;
+//     the bar from the Content-Length; when the body breaks off,
+//     beacon.WithRestart lets the client empty the new file and fetch it
+//     again, and the bar says so and starts again on a new line;
 //   - beacon.ReadState then decodes the downloaded file, streaming from it,
 //     into a beacon.State, which does hold the whole state in memory: about
 //     1.05 × the file's size for SSZ (some 320 MB for a mainnet state; were
@@ -114,7 +114,15 @@ func run(ctx context.Context, out io.Writer, getenv func(string) string) error {
 	fmt.Fprintf(out, "Downloading state %s as SSZ to %s\n", id, o.path)
 	bar := &progressBar{w: out}
 	start := time.Now()
-	d, err := c.DownloadState(ctx, id, o.f, beacon.WithProgress(bar.update))
+	// The file is new and ours: a body that breaks off may start it over.
+	restart := beacon.WithRestart(func() error {
+		if err := o.f.Truncate(0); err != nil {
+			return err
+		}
+		_, err := o.f.Seek(0, io.SeekStart)
+		return err
+	})
+	d, err := c.DownloadState(ctx, id, o.f, restart, beacon.WithProgress(bar.update))
 	bar.end()
 	if err != nil {
 		return o.nothingSaved(err)

@@ -186,8 +186,8 @@ func TestNotRegularOut(t *testing.T) {
 	assert.False(t, fi.Mode().IsRegular())
 }
 
-// A body that breaks off is fetched again into the same new file (which
-// DownloadState rewinds); the bar says so and starts again on a new line,
+// A body that breaks off is fetched again into the same new file, which
+// WithRestart empties; the bar says so and starts again on a new line,
 // and the file holds the state once.
 func TestRestartedDownload(t *testing.T) {
 	root, ssz := defaultHead(t)
