@@ -7,9 +7,6 @@ import (
 	"github.com/nodeaccess/nodeaccess/internal/transport"
 )
 
-// statePath is the state route below the base URL.
-const statePath = "beacon/{key}/eth/v2/debug/beacon/states/{state_id}"
-
 // Client fetches beacon states from a consensus-layer node through a
 // node-access service. It is safe for concurrent use; make one per endpoint
 // and share it.
@@ -107,15 +104,10 @@ func (c *Client) request(op string, id StateID) (*transport.Request, error) {
 	if err != nil {
 		return nil, err
 	}
-	tg, err := c.t.Target(statePath, "state_id", id.String())
+	req, err := c.newRequest(op, []string{"eth", "v2", "debug", "beacon", "states", id.String()}, nil, c.enc.accept())
 	if err != nil {
 		return nil, err
 	}
-	return &transport.Request{
-		Op:       op,
-		Target:   tg,
-		Accept:   c.enc.accept(),
-		Timeout:  DefaultStateTimeout,
-		MaxBytes: DefaultMaxStateBytes,
-	}, nil
+	req.Timeout, req.MaxBytes = DefaultStateTimeout, DefaultMaxStateBytes
+	return req, nil
 }

@@ -21,6 +21,26 @@
 // it is given, so a StateID written by hand that is not a state id fails
 // before anything is sent.
 //
+// # Any other request
+//
+// Get sends any GET request of the beacon API through the same transport
+// (the key in the path, retries, hooks, the budget) and decodes its JSON
+// answer into a value of yours; the package's types decode the API's JSON
+// of the consensus containers, so most answers need a small struct only:
+//
+//	var hdr struct {
+//		Data struct {
+//			Root   beacon.Root `json:"root"`
+//			Header struct {
+//				Message beacon.BeaconBlockHeader `json:"message"`
+//			} `json:"header"`
+//		} `json:"data"`
+//	}
+//	err := c.Get(ctx, "/eth/v1/beacon/headers/head", nil, &hdr)
+//
+// Its operation name, for errors, hooks and nodeaccess.WithCost, is the
+// path; each attempt costs 1 request unit unless WithCost says otherwise.
+//
 // # The State type
 //
 // One State struct carries the fields of every fork, with the consensus
