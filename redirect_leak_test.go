@@ -113,7 +113,7 @@ var keyedCalls = map[string]func(ctx context.Context, base, key string, opt node
 		if err != nil {
 			return err
 		}
-		_, err = c.State(ctx, beacon.Head)
+		_, _, err = c.State(ctx, beacon.Head)
 		return err
 	},
 	"beacon state download": func(ctx context.Context, base, key string, opt nodeaccess.Option) error {

@@ -1,6 +1,7 @@
 package nodeaccess_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"go/ast"
@@ -354,16 +355,16 @@ func beaconAnswer(t *testing.T, status int, ctype, fork string, body []byte, ids
 	if len(ids) > 0 {
 		id = ids[0]
 	}
-	_, err = c.State(context.Background(), id)
+	_, _, err = c.State(context.Background(), id)
 	return err
 }
 
 // beaconIntegrity: a state asked for by a root that is not its root.
 func beaconIntegrity(t *testing.T) error {
 	st := beacontest.NewState(beacon.Phase0, beacon.MinimalPreset(), 4, 1)
-	b, err := st.MarshalSSZ()
-	require.NoError(t, err)
-	return beaconAnswer(t, http.StatusOK, "application/octet-stream", "phase0", b, beacon.RootID(beacon.Root{1}))
+	var b bytes.Buffer
+	require.NoError(t, beacon.WriteState(&b, st, beacon.EncodingSSZ, nil))
+	return beaconAnswer(t, http.StatusOK, "application/octet-stream", "phase0", b.Bytes(), beacon.RootID(beacon.Root{1}))
 }
 
 // beaconGarbage: an SSZ body that is no state.

@@ -13,7 +13,7 @@ func TestArticleFor(t *testing.T) {
 			t.Errorf("articleFor(%q) = %q, want %q", name, got, want)
 		}
 	}
-	for _, v := range Versions() {
+	for _, v := range versions() {
 		if article(v) != articleFor(v.String()) {
 			t.Errorf("article(%s) = %q", v, article(v))
 		}

@@ -53,14 +53,14 @@ func TestErrorArticles(t *testing.T) {
 		msgs = append(msgs, err.Error())
 	}
 	deneb := jsonEncodeResponse(t, beacontest.NewState(beacon.Deneb, p, 3, 1), beacon.Flags{})
-	for _, v := range beacon.Versions() {
+	for _, v := range allForks() {
 		s := beacontest.NewState(v, p, 3, 1)
 		if v == beacon.Phase0 {
 			s.InactivityScores = []uint64{1}
 		} else {
 			s.PreviousEpochAttestations = []beacon.PendingAttestation{}
 		}
-		add(s.Validate())
+		add(validateState(s))
 
 		other := beacon.Phase0
 		if v == beacon.Phase0 {
@@ -68,12 +68,12 @@ func TestErrorArticles(t *testing.T) {
 		}
 		js := bytes.Replace(jsonEncodeResponse(t, beacontest.NewState(other, p, 3, 1), beacon.Flags{}),
 			[]byte(`"version":"`+other.String()+`"`), []byte(`"version":"`+v.String()+`"`), 1)
-		_, _, err := beacon.DecodeJSON(bytes.NewReader(js), p)
+		_, _, err := decodeJSON(bytes.NewReader(js), p)
 		add(err)
 		if v == beacon.Bellatrix || v == beacon.Capella {
 			js := bytes.Replace(deneb, []byte(`"version":"deneb"`), []byte(`"version":"`+v.String()+`"`), 1)
 			js = bytes.Replace(js, []byte(`"next_withdrawal_index"`), []byte(`"x"`), 1) // reach the header first
-			_, _, err := beacon.DecodeJSON(bytes.NewReader(js), p)
+			_, _, err := decodeJSON(bytes.NewReader(js), p)
 			add(err)
 		}
 
@@ -87,16 +87,16 @@ func TestErrorArticles(t *testing.T) {
 			}
 		}
 		put32(b, fieldPos(typ, first), typ.fixedPartSize()+1)
-		_, err = beacon.UnmarshalSSZ(b, v, p)
+		_, err = unmarshalSSZ(b, v, p)
 		add(err)
-		_, err = beacon.UnmarshalSSZ(b[:10], v, p)
+		_, err = unmarshalSSZ(b[:10], v, p)
 		add(err)
 	}
 	all := strings.Join(msgs, "\n")
 	if bad := articleMistakes(all); len(bad) > 0 {
 		t.Errorf("wrong articles: %q in\n%s", bad, all)
 	}
-	for _, v := range beacon.Versions() {
+	for _, v := range allForks() {
 		if !strings.Contains(all, forkArticles[v.String()]+" "+v.String()+" ") {
 			t.Errorf("no message says %q:\n%s", forkArticles[v.String()]+" "+v.String(), all)
 		}

@@ -58,14 +58,3 @@ func (e *DecodeError) Unwrap() []error {
 	}
 	return []error{ErrInvalidState, e.Err}
 }
-
-// Flags are the execution_optimistic and finalized flags a beacon node
-// sends beside a JSON state. SSZ responses do not carry them.
-type Flags struct {
-	// ExecutionOptimistic is true when the state refers to an execution
-	// payload not yet verified, which may still be invalidated.
-	ExecutionOptimistic bool
-	// Finalized is true when the state is in the finalized history of the
-	// chain.
-	Finalized bool
-}

@@ -2,101 +2,109 @@ package beacon
 
 import "fmt"
 
-// The hash tree roots of the state's containers, as
-// ssz/simple-serialize.md defines them, computed by the same functions
-// that hash them inside State.HashTreeRoot (so a component's root is
-// exactly the leaf the state's tree has for it). The fixed-size containers
-// cannot be invalid and return a Root; the ones with a list or a
-// fork-dependent layout return an error for a value the SSZ type cannot
-// hold.
+// HashTreeRoot returns the SSZ hash_tree_root (ssz/simple-serialize.md)
+// of v: a whole state, one of its containers, or a public key or signature,
+// computed by the same functions that hash them inside a state, so a
+// container's root is exactly the leaf the state's tree has for it (and the
+// leaf a Prover's proof of it holds).
+//
+// For a *State it is the state root a block commits to, for the
+// BeaconState of s.Version with s's preset, after the checks WriteState
+// makes (a state that fails them is an error naming the field). The large
+// lists (validators, balances, participation, inactivity scores) are
+// hashed in parallel by up to GOMAXPROCS goroutines, a subtree of 4096
+// leaves at a time, in contiguous buffers hashed with SIMD SHA-256; the
+// result does not depend on GOMAXPROCS, and memory stays at about 2 MiB per
+// goroutine plus one chunk per 4096 leaves.
+//
+// A block's root (what EIP-4788 exposes, what a child's parent_root holds)
+// is the root of its BeaconBlockHeader; for a state's latest_block_header
+// the state_root must first be filled in with the state's root when it is
+// zero, as the specs' process_slot does (Prover.BlockRoot does that). A
+// BLSPubKey's root is SHA-256 of the key padded to two chunks, the "pubkey
+// hash" restaking contracts index validators by.
+//
+// The containers whose type has a limit fail for a value the SSZ type cannot
+// hold: a PendingAttestation's aggregation_bits must be a well-formed
+// Bitlist[MAX_VALIDATORS_PER_COMMITTEE] (2048 in both presets), a
+// SyncCommittee must hold 512 (mainnet) or 32 (minimal) keys, an
+// ExecutionPayloadHeader's extra_data at most 32 bytes. An
+// ExecutionPayloadHeader is hashed as deneb to fulu define it (17 fields,
+// the layout its JSON has); the header of an earlier fork hashes
+// differently (bellatrix 14 fields, capella 15), and its root is the leaf
+// of its node in the state's tree: Prove(GIndexOf("latest_execution_payload_header")).
+// An ExecutionPayloadBid is a progressive container with a progressive list
+// of commitments (EIP-7495, EIP-7916), so every value has a root.
+func HashTreeRoot[T *State | Fork | Checkpoint | BeaconBlockHeader | Eth1Data | Validator | AttestationData |
+	PendingAttestation | SyncCommittee | ExecutionPayloadHeader | HistoricalSummary | PendingDeposit |
+	PendingPartialWithdrawal | PendingConsolidation | Builder | BuilderPendingWithdrawal | BuilderPendingPayment |
+	Withdrawal | ExecutionPayloadBid | BLSPubKey | BLSSignature](v T) (Root, error) {
+	switch x := any(v).(type) {
+	case *State:
+		return x.hashTreeRoot()
+	case Fork:
+		return forkRoot(&x), nil
+	case Checkpoint:
+		return checkpointRoot(&x), nil
+	case BeaconBlockHeader:
+		return blockHeaderRoot(&x), nil
+	case Eth1Data:
+		return eth1DataRoot(&x), nil
+	case Validator:
+		return validatorRoot(&x), nil
+	case AttestationData:
+		return attestationDataRoot(&x), nil
+	case PendingAttestation:
+		limit := MainnetPreset().MaxValidatorsPerCommittee
+		if err := x.AggregationBits.check(limit); err != nil {
+			return Root{}, fmt.Errorf("beacon: pending attestation: aggregation_bits: %w", err)
+		}
+		return pendingAttestationRoot(&x, limit), nil
+	case SyncCommittee:
+		if err := x.checkSize(); err != nil {
+			return Root{}, err
+		}
+		n := uint64(len(x.PublicKeys))
+		keys := treeRoot(len(x.PublicKeys), depthFor(n), fillElems(x.PublicKeys, pubKeyRoot))
+		agg := pubKeyRoot(&x.AggregatePublicKey)
+		return hashPair(&keys, &agg), nil
+	case ExecutionPayloadHeader:
+		if err := x.checkExtra(); err != nil {
+			return Root{}, err
+		}
+		return headerRoot(&x, Deneb, MainnetPreset().MaxExtraDataBytes), nil
+	case HistoricalSummary:
+		return historicalSummaryRoot(&x), nil
+	case PendingDeposit:
+		return pendingDepositRoot(&x), nil
+	case PendingPartialWithdrawal:
+		return pendingPartialWithdrawalRoot(&x), nil
+	case PendingConsolidation:
+		return pendingConsolidationRoot(&x), nil
+	case Builder:
+		return builderRoot(&x), nil
+	case BuilderPendingWithdrawal:
+		return builderPendingWithdrawalRoot(&x), nil
+	case BuilderPendingPayment:
+		return builderPendingPaymentRoot(&x), nil
+	case Withdrawal:
+		return withdrawalRoot(&x), nil
+	case ExecutionPayloadBid:
+		return bidRoot(&x), nil
+	case BLSPubKey:
+		return pubKeyRoot(&x), nil
+	case BLSSignature:
+		return signatureRoot(&x), nil
+	}
+	panic("unreachable: HashTreeRoot's type set")
+}
 
-// HashTreeRoot returns the root of the 48-byte key: SHA-256 of the key
-// padded with 16 zero bytes to two chunks (the key's leaf in a validator,
-// and the "pubkey hash" restaking contracts index validators by).
-func (k BLSPubKey) HashTreeRoot() Root { return pubKeyRoot(&k) }
-
-// HashTreeRoot returns the root of the 96-byte signature (three chunks
-// padded to four).
-func (sig BLSSignature) HashTreeRoot() Root { return signatureRoot(&sig) }
-
-// HashTreeRoot returns the root of the Fork container.
-func (f Fork) HashTreeRoot() Root { return forkRoot(&f) }
-
-// HashTreeRoot returns the root of the Checkpoint container.
-func (c Checkpoint) HashTreeRoot() Root { return checkpointRoot(&c) }
-
-// HashTreeRoot returns the root of the BeaconBlockHeader container. A
-// block's root (what EIP-4788 exposes, what a child's parent_root holds)
-// is the root of its header, which is the root of the block itself; for a
-// state's latest_block_header its state_root must first be filled in, as
-// State.LatestBlockRoot does.
-func (h BeaconBlockHeader) HashTreeRoot() Root { return blockHeaderRoot(&h) }
-
-// HashTreeRoot returns the root of the Eth1Data container.
-func (d Eth1Data) HashTreeRoot() Root { return eth1DataRoot(&d) }
-
-// HashTreeRoot returns the root of the Validator container: the leaf of
-// this validator in the state's validators list.
-func (v Validator) HashTreeRoot() Root {
+// validatorRoot is the root of a Validator container: the leaf of the
+// validator in the state's validators list.
+func validatorRoot(v *Validator) Root {
 	var leaves [8]Root
-	validatorLeaves(&v, &leaves)
+	validatorLeaves(v, &leaves)
 	return merkleSmall(leaves[:], 3)
-}
-
-// HashTreeRoot returns the root of the AttestationData container.
-func (a AttestationData) HashTreeRoot() Root { return attestationDataRoot(&a) }
-
-// HashTreeRoot returns the root of the HistoricalSummary container.
-func (h HistoricalSummary) HashTreeRoot() Root { return historicalSummaryRoot(&h) }
-
-// HashTreeRoot returns the root of the PendingDeposit container.
-func (p PendingDeposit) HashTreeRoot() Root { return pendingDepositRoot(&p) }
-
-// HashTreeRoot returns the root of the PendingPartialWithdrawal container.
-func (p PendingPartialWithdrawal) HashTreeRoot() Root { return pendingPartialWithdrawalRoot(&p) }
-
-// HashTreeRoot returns the root of the PendingConsolidation container.
-func (p PendingConsolidation) HashTreeRoot() Root { return pendingConsolidationRoot(&p) }
-
-// HashTreeRoot returns the root of the phase0 PendingAttestation
-// container, whose aggregation_bits is a
-// Bitlist[MAX_VALIDATORS_PER_COMMITTEE] (2048 in both presets). A
-// malformed bitlist (no length bit, or over the limit) is an error.
-func (a PendingAttestation) HashTreeRoot() (Root, error) {
-	limit := MainnetPreset().MaxValidatorsPerCommittee
-	if err := a.AggregationBits.check(limit); err != nil {
-		return Root{}, fmt.Errorf("beacon: pending attestation: aggregation_bits: %w", err)
-	}
-	return pendingAttestationRoot(&a, limit), nil
-}
-
-// HashTreeRoot returns the root of the SyncCommittee container, whose
-// pubkeys is a Vector[BLSPubkey, SYNC_COMMITTEE_SIZE]: it must hold 512
-// (mainnet) or 32 (minimal) keys.
-func (c SyncCommittee) HashTreeRoot() (Root, error) {
-	if err := c.checkSize(); err != nil {
-		return Root{}, err
-	}
-	n := uint64(len(c.PublicKeys))
-	keys := treeRoot(len(c.PublicKeys), depthFor(n), fillElems(c.PublicKeys, pubKeyRoot))
-	agg := pubKeyRoot(&c.AggregatePublicKey)
-	return hashPair(&keys, &agg), nil
-}
-
-// HashTreeRoot returns the root of the execution payload header as fork v
-// defines it (bellatrix: 14 fields, capella: 15 with withdrawals_root,
-// deneb to fulu: 17 with the blob gas fields; the fields a fork does not
-// have are not hashed). A fork without the header (before bellatrix, and
-// gloas and later), or extra_data over
-// MAX_EXTRA_DATA_BYTES (32), is an error.
-func (h ExecutionPayloadHeader) HashTreeRoot(v Version) (Root, error) {
-	if err := checkHeaderVersion(v); err != nil {
-		return Root{}, err
-	}
-	if err := h.checkExtra(); err != nil {
-		return Root{}, err
-	}
-	return headerRoot(&h, v, MainnetPreset().MaxExtraDataBytes), nil
 }
 
 // checkSize refuses a committee of neither preset's size.
@@ -116,29 +124,6 @@ func (h *ExecutionPayloadHeader) checkExtra() error {
 		return fmt.Errorf("beacon: execution payload header: extra_data: %d bytes, over the limit of %d", len(h.ExtraData), maxExtra)
 	}
 	return nil
-}
-
-// LatestBlockRoot returns the root of the block that produced s, the one
-// in s.LatestBlockHeader: the header's root with its state_root filled in
-// with s's own root when it is still zero, as the specs' process_slot
-// does. This is the root a child block names as its parent_root, and the
-// one EIP-4788's beacon roots contract exposes on the execution layer for
-// the next slot. For a state advanced through empty slots the header's
-// state_root is already filled and the state's root is not needed. A nil
-// s is an error, as for HashTreeRoot.
-func (s *State) LatestBlockRoot() (Root, error) {
-	if err := s.checkNil(); err != nil {
-		return Root{}, err
-	}
-	h := s.LatestBlockHeader
-	if h.StateRoot == (Root{}) {
-		r, err := s.HashTreeRoot()
-		if err != nil {
-			return Root{}, err
-		}
-		h.StateRoot = r
-	}
-	return blockHeaderRoot(&h), nil
 }
 
 // validatorLeaves writes the 8 leaves of v's container.

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"io"
+	"math/bits"
 	"testing"
 
 	"github.com/nodeaccess/nodeaccess"
@@ -73,36 +74,36 @@ func specHeader(h beacon.BeaconBlockHeader) [32]byte {
 // computed here independently of the package's hasher, on the components
 // of generated states of every fork.
 func TestComponentHashTreeRoot(t *testing.T) {
-	for _, v := range beacon.Versions() {
+	for _, v := range allForks() {
 		st := beacontest.NewState(v, beacon.MainnetPreset(), 30, 11)
 		for i, val := range st.Validators {
-			require.Equal(t, beacon.Root(specValidator(val)), val.HashTreeRoot(), "%s validator %d", v, i)
+			require.Equal(t, beacon.Root(specValidator(val)), mustRoot(beacon.HashTreeRoot(val)), "%s validator %d", v, i)
 		}
-		assert.Equal(t, beacon.Root(specHeader(st.LatestBlockHeader)), st.LatestBlockHeader.HashTreeRoot())
-		assert.Equal(t, beacon.Root(specCheckpoint(st.FinalizedCheckpoint)), st.FinalizedCheckpoint.HashTreeRoot())
+		assert.Equal(t, beacon.Root(specHeader(st.LatestBlockHeader)), mustRoot(beacon.HashTreeRoot(st.LatestBlockHeader)))
+		assert.Equal(t, beacon.Root(specCheckpoint(st.FinalizedCheckpoint)), mustRoot(beacon.HashTreeRoot(st.FinalizedCheckpoint)))
 		f := st.Fork
 		var pv, cv [32]byte
 		copy(pv[:], f.PreviousVersion[:])
 		copy(cv[:], f.CurrentVersion[:])
-		assert.Equal(t, beacon.Root(specMerkleize([][32]byte{pv, cv, u64c(uint64(f.Epoch))}, 0)), f.HashTreeRoot())
+		assert.Equal(t, beacon.Root(specMerkleize([][32]byte{pv, cv, u64c(uint64(f.Epoch))}, 0)), mustRoot(beacon.HashTreeRoot(f)))
 		e := st.Eth1Data
-		assert.Equal(t, beacon.Root(specMerkleize([][32]byte{e.DepositRoot, u64c(e.DepositCount), e.BlockHash}, 0)), e.HashTreeRoot())
+		assert.Equal(t, beacon.Root(specMerkleize([][32]byte{e.DepositRoot, u64c(e.DepositCount), e.BlockHash}, 0)), mustRoot(beacon.HashTreeRoot(e)))
 		for _, p := range st.PendingDeposits {
 			sig := specMerkleize(bytesChunks(p.Signature[:]), 0)
 			want := specMerkleize([][32]byte{specPubkey(p.PublicKey), p.WithdrawalCredentials, u64c(uint64(p.Amount)), sig, u64c(uint64(p.Slot))}, 0)
-			assert.Equal(t, beacon.Root(want), p.HashTreeRoot())
-			assert.Equal(t, beacon.Root(sig), p.Signature.HashTreeRoot())
+			assert.Equal(t, beacon.Root(want), mustRoot(beacon.HashTreeRoot(p)))
+			assert.Equal(t, beacon.Root(sig), mustRoot(beacon.HashTreeRoot(p.Signature)))
 		}
 		for _, w := range st.PendingPartialWithdrawals {
 			want := specMerkleize([][32]byte{u64c(uint64(w.ValidatorIndex)), u64c(uint64(w.Amount)), u64c(uint64(w.WithdrawableEpoch))}, 0)
-			assert.Equal(t, beacon.Root(want), w.HashTreeRoot())
+			assert.Equal(t, beacon.Root(want), mustRoot(beacon.HashTreeRoot(w)))
 		}
 		for _, c := range st.PendingConsolidations {
 			want := specMerkleize([][32]byte{u64c(uint64(c.SourceIndex)), u64c(uint64(c.TargetIndex))}, 0)
-			assert.Equal(t, beacon.Root(want), c.HashTreeRoot())
+			assert.Equal(t, beacon.Root(want), mustRoot(beacon.HashTreeRoot(c)))
 		}
 		for _, h := range st.HistoricalSummaries {
-			assert.Equal(t, beacon.Root(specMerkleize([][32]byte{h.BlockSummaryRoot, h.StateSummaryRoot}, 0)), h.HashTreeRoot())
+			assert.Equal(t, beacon.Root(specMerkleize([][32]byte{h.BlockSummaryRoot, h.StateSummaryRoot}, 0)), mustRoot(beacon.HashTreeRoot(h)))
 		}
 		if v >= beacon.Altair {
 			c := st.CurrentSyncCommittee
@@ -111,29 +112,32 @@ func TestComponentHashTreeRoot(t *testing.T) {
 				keys[i] = specPubkey(k)
 			}
 			want := specMerkleize([][32]byte{specMerkleize(keys, 0), specPubkey(c.AggregatePublicKey)}, 0)
-			got, err := c.HashTreeRoot()
+			got, err := beacon.HashTreeRoot(c)
 			require.NoError(t, err)
 			assert.Equal(t, beacon.Root(want), got)
 		}
 		for _, a := range st.PreviousEpochAttestations {
 			d := a.Data
 			data := specMerkleize([][32]byte{u64c(uint64(d.Slot)), u64c(d.Index), d.BeaconBlockRoot, specCheckpoint(d.Source), specCheckpoint(d.Target)}, 0)
-			assert.Equal(t, beacon.Root(data), d.HashTreeRoot())
-			n := a.AggregationBits.Len()
+			assert.Equal(t, beacon.Root(data), mustRoot(beacon.HashTreeRoot(d)))
+			// The bits without the length bit, read from the SSZ form by
+			// hand: the length bit is the highest set bit of the last byte.
+			last := a.AggregationBits[len(a.AggregationBits)-1]
+			n := (len(a.AggregationBits)-1)*8 + bits.Len8(last) - 1
 			bits := make([]byte, (n+7)/8)
 			for i := range n {
-				if a.AggregationBits.BitAt(i) {
+				if a.AggregationBits[i/8]>>(i%8)&1 == 1 {
 					bits[i/8] |= 1 << (i % 8)
 				}
 			}
 			bl := specMerkleize(bytesChunks(bits), 2048/256)
 			bl = sha256.Sum256(append(bl[:], func() []byte { c := u64c(uint64(n)); return c[:] }()...))
 			want := specMerkleize([][32]byte{bl, data, u64c(uint64(a.InclusionDelay)), u64c(uint64(a.ProposerIndex))}, 0)
-			got, err := a.HashTreeRoot()
+			got, err := beacon.HashTreeRoot(a)
 			require.NoError(t, err)
 			assert.Equal(t, beacon.Root(want), got)
 		}
-		if v >= beacon.Bellatrix && v <= beacon.Fulu { // gloas has no header: TestComponentHeaderForks
+		if v >= beacon.Bellatrix && v <= beacon.Fulu { // gloas has no header
 			h := st.LatestExecutionPayloadHeader
 			var fee, bf [32]byte
 			copy(fee[:], h.FeeRecipient[:])
@@ -150,9 +154,20 @@ func TestComponentHashTreeRoot(t *testing.T) {
 			if v >= beacon.Deneb {
 				c = append(c, u64c(h.BlobGasUsed), u64c(h.ExcessBlobGas))
 			}
-			got, err := h.HashTreeRoot(v)
+			// HashTreeRoot hashes deneb's to fulu's layout; an earlier
+			// fork's header root is its node in the state's tree.
+			p, err := beacon.NewProver(st)
 			require.NoError(t, err)
-			assert.Equal(t, beacon.Root(specMerkleize(c, 0)), got, "%s payload header", v)
+			g, err := p.GIndexOf("latest_execution_payload_header")
+			require.NoError(t, err)
+			pr, err := p.Prove(g)
+			require.NoError(t, err)
+			assert.Equal(t, beacon.Root(specMerkleize(c, 0)), pr.Leaf, "%s payload header", v)
+			if v >= beacon.Deneb {
+				got, err := beacon.HashTreeRoot(h)
+				require.NoError(t, err)
+				assert.Equal(t, beacon.Root(specMerkleize(c, 0)), got, "%s payload header", v)
+			}
 		}
 	}
 }
@@ -160,16 +175,14 @@ func TestComponentHashTreeRoot(t *testing.T) {
 // Components that can be invalid say so instead of hashing something the
 // SSZ type cannot hold.
 func TestComponentHashTreeRootErrors(t *testing.T) {
-	_, err := beacon.SyncCommittee{PublicKeys: make([]beacon.BLSPubKey, 31)}.HashTreeRoot()
+	_, err := beacon.HashTreeRoot(beacon.SyncCommittee{PublicKeys: make([]beacon.BLSPubKey, 31)})
 	assert.ErrorContains(t, err, "31 public keys, want 512 (mainnet) or 32 (minimal)")
-	_, err = beacon.PendingAttestation{}.HashTreeRoot()
+	_, err = beacon.HashTreeRoot(beacon.PendingAttestation{})
 	assert.ErrorContains(t, err, "no length bit")
-	_, err = beacon.PendingAttestation{AggregationBits: overLimitBits()}.HashTreeRoot()
+	_, err = beacon.HashTreeRoot(beacon.PendingAttestation{AggregationBits: overLimitBits()})
 	assert.ErrorContains(t, err, "over the limit of 2048")
-	_, err = beacon.ExecutionPayloadHeader{ExtraData: make([]byte, 33)}.HashTreeRoot(beacon.Deneb)
+	_, err = beacon.HashTreeRoot(beacon.ExecutionPayloadHeader{ExtraData: make([]byte, 33)})
 	assert.ErrorContains(t, err, "extra_data: 33 bytes, over the limit of 32")
-	_, err = beacon.ExecutionPayloadHeader{}.HashTreeRoot(beacon.Phase0)
-	assert.ErrorContains(t, err, "phase0 has no execution payload header")
 }
 
 // The block root rule of the specs' process_slot: the latest header's root
@@ -180,16 +193,16 @@ func TestLatestBlockRoot(t *testing.T) {
 	for _, v := range []beacon.Version{beacon.Phase0, beacon.Deneb, beacon.Fulu} {
 		st := beacontest.NewState(v, beacon.MainnetPreset(), 20, 5)
 		st.LatestBlockHeader.StateRoot = beacon.Root{}
-		stateRoot, err := st.HashTreeRoot()
+		stateRoot, err := beacon.HashTreeRoot(st)
 		require.NoError(t, err)
 		h := st.LatestBlockHeader
 		h.StateRoot = stateRoot
-		got, err := st.LatestBlockRoot()
+		got, err := latestBlockRoot(st)
 		require.NoError(t, err)
 		assert.Equal(t, beacon.Root(specHeader(h)), got)
 
 		st.LatestBlockHeader.StateRoot = beacon.Root{1}
-		got, err = st.LatestBlockRoot()
+		got, err = latestBlockRoot(st)
 		require.NoError(t, err)
 		assert.Equal(t, beacon.Root(specHeader(st.LatestBlockHeader)), got)
 	}
@@ -202,22 +215,15 @@ func overLimitBits() beacon.Bitlist {
 	return b
 }
 
-// TestNilStateNoPanic: the methods of *State that check it first (and
-// NewProver) return an InputError for a nil *State; Validate, and so
-// HashTreeRoot, NewProver and the encoders, dereferenced it, as did
-// LatestBlockRoot.
+// TestNilStateNoPanic: what takes a *State (HashTreeRoot, NewProver,
+// WriteState in both encodings) returns an InputError for a nil one.
 func TestNilStateNoPanic(t *testing.T) {
 	var s *beacon.State
 	for name, call := range map[string]func() error{
-		"Validate":           s.Validate,
-		"HashTreeRoot":       func() error { _, err := s.HashTreeRoot(); return err },
-		"LatestBlockRoot":    func() error { _, err := s.LatestBlockRoot(); return err },
-		"NewProver":          func() error { _, err := beacon.NewProver(s); return err },
-		"EncodeSSZ":          func() error { return s.EncodeSSZ(io.Discard) },
-		"MarshalSSZ":         func() error { _, err := s.MarshalSSZ(); return err },
-		"SizeSSZ":            func() error { _, err := s.SizeSSZ(); return err },
-		"EncodeJSON":         func() error { return s.EncodeJSON(io.Discard) },
-		"EncodeJSONResponse": func() error { return s.EncodeJSONResponse(io.Discard, beacon.Flags{}) },
+		"HashTreeRoot":    func() error { _, err := beacon.HashTreeRoot(s); return err },
+		"NewProver":       func() error { _, err := beacon.NewProver(s); return err },
+		"WriteState SSZ":  func() error { return beacon.WriteState(io.Discard, s, beacon.EncodingSSZ, nil) },
+		"WriteState JSON": func() error { return beacon.WriteState(io.Discard, s, beacon.EncodingJSON, &beacon.Flags{}) },
 	} {
 		var err error
 		require.NotPanics(t, func() { err = call() }, name)
@@ -237,7 +243,7 @@ func TestNilStateNoPanic(t *testing.T) {
 func TestComponentHashTreeRootNoPanic(t *testing.T) {
 	for _, n := range []int{0, 1, 31, 32, 33, 511, 512, 513, 4096} {
 		var err error
-		require.NotPanics(t, func() { _, err = beacon.SyncCommittee{PublicKeys: make([]beacon.BLSPubKey, n)}.HashTreeRoot() })
+		require.NotPanics(t, func() { _, err = beacon.HashTreeRoot(beacon.SyncCommittee{PublicKeys: make([]beacon.BLSPubKey, n)}) })
 		require.Equal(t, n != 32 && n != 512, err != nil, "sync committee of %d: %v", n, err)
 	}
 	bitlist := func(n int, last byte) beacon.Bitlist {
@@ -255,20 +261,17 @@ func TestComponentHashTreeRootNoPanic(t *testing.T) {
 		{bitlist(257, 1), true}, {bitlist(257, 2), false}, {bitlist(300, 0), false}, {bitlist(1000, 0xff), false},
 	} {
 		var err error
-		require.NotPanics(t, func() { _, err = beacon.PendingAttestation{AggregationBits: c.bits}.HashTreeRoot() })
+		require.NotPanics(t, func() { _, err = beacon.HashTreeRoot(beacon.PendingAttestation{AggregationBits: c.bits}) })
 		require.Equal(t, c.ok, err == nil, "bitlist of %d bytes: %v", len(c.bits), err)
 	}
-	for v := range 256 {
-		for _, n := range []int{0, 1, 32, 33, 1000} {
-			var err error
-			h := beacon.ExecutionPayloadHeader{ExtraData: make([]byte, n)}
-			require.NotPanics(t, func() { _, err = h.HashTreeRoot(beacon.Version(v)) })
-			ok := beacon.Version(v) >= beacon.Bellatrix && beacon.Version(v) <= beacon.Fulu && n <= 32
-			require.Equal(t, ok, err == nil, "%s, extra_data of %d: %v", beacon.Version(v), n, err)
-		}
+	for _, n := range []int{0, 1, 32, 33, 1000} {
+		var err error
+		h := beacon.ExecutionPayloadHeader{ExtraData: make([]byte, n)}
+		require.NotPanics(t, func() { _, err = beacon.HashTreeRoot(h) })
+		require.Equal(t, n <= 32, err == nil, "extra_data of %d: %v", n, err)
 	}
 	for _, n := range []int{0, 1, 4, 5, 21, 4097} {
 		b := beacon.ExecutionPayloadBid{BlobKZGCommitments: make([]beacon.KZGCommitment, n)}
-		require.NotPanics(t, func() { b.HashTreeRoot() })
+		require.NotPanics(t, func() { _, _ = beacon.HashTreeRoot(b) })
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/nodeaccess/nodeaccess"
@@ -40,7 +41,7 @@ func TestCheckpointJSONExact(t *testing.T) {
 func stateMembers(t testing.TB, st *beacon.State) map[string]json.RawMessage {
 	t.Helper()
 	var buf bytes.Buffer
-	require.NoError(t, st.EncodeJSON(&buf))
+	require.NoError(t, encodeJSONData(&buf, st))
 	var m map[string]json.RawMessage
 	require.NoError(t, json.Unmarshal(buf.Bytes(), &m))
 	return m
@@ -73,7 +74,7 @@ func checkElems[T any](t *testing.T, name string, list []T, raw json.RawMessage)
 // the state's JSON has for it, and reads back equal; json.Marshal of a
 // slice of them gives the member's whole array.
 func TestComponentJSONMatchesState(t *testing.T) {
-	for _, v := range beacon.Versions() {
+	for _, v := range allForks() {
 		t.Run(v.String(), func(t *testing.T) {
 			st := beacontest.NewState(v, beacon.MainnetPreset(), 40, 7)
 			m := stateMembers(t, st)
@@ -99,12 +100,14 @@ func TestComponentJSONMatchesState(t *testing.T) {
 				checkComponent(t, "next_sync_committee", st.NextSyncCommittee, m["next_sync_committee"])
 			}
 			if m["latest_execution_payload_header"] != nil { // bellatrix to fulu
+				// json.Marshal writes deneb's to fulu's form; any fork's
+				// form reads back.
 				h := st.LatestExecutionPayloadHeader
-				got, err := h.MarshalJSONVersion(v)
-				require.NoError(t, err)
-				require.Equal(t, string(m["latest_execution_payload_header"]), string(got))
+				if v >= beacon.Deneb {
+					checkComponent(t, "latest_execution_payload_header", h, m["latest_execution_payload_header"])
+				}
 				var back beacon.ExecutionPayloadHeader
-				require.NoError(t, json.Unmarshal(got, &back))
+				require.NoError(t, json.Unmarshal(m["latest_execution_payload_header"], &back))
 				require.Equal(t, h, back)
 			}
 			if v >= beacon.Capella {
@@ -130,118 +133,89 @@ func mustSlice(t *testing.T, raw json.RawMessage, n int) json.RawMessage {
 	return out
 }
 
-// Component UnmarshalJSON is as strict as the state decoder: a missing or
-// repeated field, a bad value or trailing data is a *DecodeError naming the
-// field, and the target is left as it was.
-func TestComponentJSONStrict(t *testing.T) {
+// The containers decode as encoding/json reads their tags: integers must
+// be quoted decimal strings (the beacon API's form), bytes 0x-hex of the
+// exact length, unknown keys are ignored, and a bad value is an error
+// naming the field.
+func TestComponentJSONDecodeRules(t *testing.T) {
 	root := `"0x` + fmt.Sprintf("%064x", 1) + `"`
-	bad := []struct{ in, path string }{
-		{`{"epoch":"1"}`, "root"},
-		{`{"epoch":"1","root":` + root + `,"epoch":"2"}`, "epoch"},
-		{`{"epoch":"-1","root":` + root + `}`, "epoch"},
-		{`{"epoch":"18446744073709551616","root":` + root + `}`, "epoch"},
-		{`{"epoch":"1","root":"0x01"}`, "root"},
-		{`{"epoch":"1","root":` + root + `} x`, ""},
-		{`[]`, ""},
+	for _, in := range []string{
+		`{"epoch":"-1","root":` + root + `}`,
+		`{"epoch":"18446744073709551616","root":` + root + `}`,
+		`{"epoch":1,"root":` + root + `}`,
+		`{"epoch":"1","root":"0x01"}`,
+		`{"epoch":"1","root":"01"}`,
+		`[]`,
+	} {
+		var c beacon.Checkpoint
+		assert.Error(t, json.Unmarshal([]byte(in), &c), in)
 	}
-	for _, b := range bad {
-		c := beacon.Checkpoint{Epoch: 9}
-		err := json.Unmarshal([]byte(b.in), &c)
-		if b.in == `{"epoch":"1","root":`+root+`} x` {
-			// encoding/json refuses the trailing data before calling us;
-			// check our own rule directly.
-			err = c.UnmarshalJSON([]byte(b.in))
-		}
-		require.Error(t, err, b.in)
+	var c beacon.Checkpoint
+	require.NoError(t, json.Unmarshal([]byte(`{"x":[1,{}],"epoch":"5","root":`+root+`}`), &c))
+	assert.Equal(t, beacon.Checkpoint{Epoch: 5, Root: beacon.Root{31: 1}}, c)
+
+	var v beacon.Validator
+	err := json.Unmarshal([]byte(`{"pubkey":"0x01"}`), &v)
+	var ie *nodeaccess.InputError
+	require.ErrorAs(t, err, &ie)
+	assert.Equal(t, `BLS public key: "0x01" has 2 hex digits, want 96 (48 bytes)`, ie.Error()[len("invalid input: "):])
+}
+
+// The execution payload header and the bid decode as strictly as the
+// state decoder: a missing or repeated field, a bad value or trailing data
+// is a *DecodeError naming the field, and the target is left as it was.
+func TestHeaderJSONStrict(t *testing.T) {
+	raw, err := json.Marshal(beacontest.NewState(beacon.Deneb, beacon.MainnetPreset(), 4, 3).LatestExecutionPayloadHeader)
+	require.NoError(t, err)
+	good := string(raw)
+	for _, tc := range []struct{ in, path string }{
+		{good[:len(good)-1] + `,"gas_used":"1"}`, "gas_used"},
+		{strings.Replace(good, `"gas_limit":"`, `"gas_limit":"-`, 1), "gas_limit"},
+		{strings.Replace(good, `"fee_recipient":"0x`, `"fee_recipient":"0x1`, 1), "fee_recipient"},
+		{`{"parent_hash":"0x` + strings.Repeat("00", 32) + `"}`, "fee_recipient"},
+	} {
+		h := beacon.ExecutionPayloadHeader{GasLimit: 9}
+		err := json.Unmarshal([]byte(tc.in), &h)
 		var de *beacon.DecodeError
-		require.True(t, errors.As(err, &de), "%s: %T %v", b.in, err, err)
-		assert.Equal(t, b.path, de.Path, b.in)
-		assert.Equal(t, beacon.Checkpoint{Epoch: 9}, c, "%s: target changed", b.in)
+		require.True(t, errors.As(err, &de), "%.60s: %T %v", tc.in, err, err)
+		assert.Equal(t, tc.path, de.Path, tc.in)
+		assert.Equal(t, beacon.ExecutionPayloadHeader{GasLimit: 9}, h, "target changed")
 	}
-	// null leaves the value alone, as for encoding/json's own types.
-	c := beacon.Checkpoint{Epoch: 9}
-	require.NoError(t, json.Unmarshal([]byte(`null`), &c))
-	assert.Equal(t, beacon.Epoch(9), c.Epoch)
-	// Unknown keys are ignored; integers may come unquoted.
-	require.NoError(t, json.Unmarshal([]byte(`{"x":[1,{}],"epoch":5,"root":`+root+`}`), &c))
-	assert.Equal(t, beacon.Epoch(5), c.Epoch)
+	var h beacon.ExecutionPayloadHeader
+	require.NoError(t, json.Unmarshal([]byte(`null`), &h), "null leaves the value alone")
 }
 
-// The execution payload header's JSON follows the fork it is asked for,
-// and reads back any fork's form.
+// The execution payload header marshals in deneb's to fulu's form (every
+// field of the type) and reads back any fork's form from bellatrix on;
+// the fields a fork does not have are left zero.
 func TestPayloadHeaderJSONForks(t *testing.T) {
-	st := beacontest.NewState(beacon.Deneb, beacon.MainnetPreset(), 4, 3)
-	h := st.LatestExecutionPayloadHeader
-	latest, err := json.Marshal(h)
-	require.NoError(t, err)
-	deneb, err := h.MarshalJSONVersion(beacon.Deneb)
-	require.NoError(t, err)
-	assert.Equal(t, string(deneb), string(latest))
-	assert.Contains(t, string(latest), `"excess_blob_gas":`)
-
-	bella, err := h.MarshalJSONVersion(beacon.Bellatrix)
-	require.NoError(t, err)
-	assert.NotContains(t, string(bella), "withdrawals_root")
-	assert.NotContains(t, string(bella), "blob_gas")
-	var back beacon.ExecutionPayloadHeader
-	require.NoError(t, json.Unmarshal(bella, &back))
-	want := h
-	want.WithdrawalsRoot, want.BlobGasUsed, want.ExcessBlobGas = beacon.Root{}, 0, 0
-	assert.Equal(t, want, back)
-
-	capella, err := h.MarshalJSONVersion(beacon.Capella)
-	require.NoError(t, err)
-	assert.Contains(t, string(capella), "withdrawals_root")
-	assert.NotContains(t, string(capella), "blob_gas")
-
-	_, err = h.MarshalJSONVersion(beacon.Altair)
-	assert.ErrorContains(t, err, "altair has no execution payload header")
-	_, err = h.MarshalJSONVersion(beacon.Version(99))
-	assert.ErrorIs(t, err, beacon.ErrUnsupportedVersion)
-}
-
-// The header's JSON and root exist for exactly the forks whose state
-// object has latest_execution_payload_header (as EncodeJSON writes it):
-// every other fork, gloas included, is refused naming the forks that have
-// one, and MarshalJSON writes the newest of those forks' form.
-func TestComponentHeaderForks(t *testing.T) {
-	h := beacontest.NewState(beacon.Fulu, beacon.MinimalPreset(), 3, 9).LatestExecutionPayloadHeader
-	newest := beacon.Phase0
-	for _, v := range beacon.Versions() {
-		st := beacontest.NewState(v, beacon.MinimalPreset(), 3, 9)
-		has := stateMembers(t, st)["latest_execution_payload_header"] != nil
-		_, jerr := h.MarshalJSONVersion(v)
-		_, herr := h.HashTreeRoot(v)
-		if has {
-			newest = v
-			assert.NoError(t, jerr, v.String())
-			assert.NoError(t, herr, v.String())
-			continue
-		}
-		for _, err := range []error{jerr, herr} {
-			assert.ErrorContains(t, err, v.String()+" has no execution payload header (bellatrix to fulu have)")
-			var ie *nodeaccess.InputError
-			assert.ErrorAs(t, err, &ie, v.String())
-		}
+	for _, v := range []beacon.Version{beacon.Bellatrix, beacon.Capella, beacon.Deneb} {
+		st := beacontest.NewState(v, beacon.MainnetPreset(), 4, 3)
+		raw := stateMembers(t, st)["latest_execution_payload_header"]
+		var back beacon.ExecutionPayloadHeader
+		require.NoError(t, json.Unmarshal(raw, &back), v.String())
+		assert.Equal(t, st.LatestExecutionPayloadHeader, back, v.String())
+		assert.Equal(t, v >= beacon.Capella, strings.Contains(string(raw), "withdrawals_root"), v.String())
+		assert.Equal(t, v >= beacon.Deneb, strings.Contains(string(raw), "blob_gas_used"), v.String())
+		out, err := json.Marshal(back)
+		require.NoError(t, err)
+		assert.Contains(t, string(out), `"excess_blob_gas":`)
 	}
-	require.Equal(t, beacon.Fulu, newest)
-	got, err := json.Marshal(h)
-	require.NoError(t, err)
-	want, err := h.MarshalJSONVersion(newest)
-	require.NoError(t, err)
-	assert.Equal(t, string(want), string(got))
 }
 
-// A container that its SSZ type cannot hold is not marshalled: what is
-// written always reads back.
-func TestComponentJSONRefusesInvalid(t *testing.T) {
-	_, err := json.Marshal(beacon.PendingAttestation{})
-	assert.ErrorContains(t, err, "aggregation_bits: empty bitlist")
-	_, err = json.Marshal(beacon.SyncCommittee{PublicKeys: make([]beacon.BLSPubKey, 3)})
-	assert.ErrorContains(t, err, "3 public keys, want 512 (mainnet) or 32 (minimal)")
-	_, err = json.Marshal(beacon.ExecutionPayloadHeader{ExtraData: make([]byte, 33)})
+// A header whose extra_data its SSZ type cannot hold is not marshalled:
+// what is written always reads back. (The other containers are plain
+// values for encoding/json; HashTreeRoot and WriteState check their
+// limits.)
+func TestHeaderJSONRefusesInvalid(t *testing.T) {
+	_, err := json.Marshal(beacon.ExecutionPayloadHeader{ExtraData: make([]byte, 33)})
 	assert.ErrorContains(t, err, "extra_data: 33 bytes, over the limit of 32")
-	var sc beacon.SyncCommittee
-	err = json.Unmarshal([]byte(`{"pubkeys":["0x`+fmt.Sprintf("%096x", 1)+`"],"aggregate_pubkey":"0x`+fmt.Sprintf("%096x", 1)+`"}`), &sc)
-	assert.ErrorContains(t, err, "1 public keys, want 512 (mainnet) or 32 (minimal)")
+	var h beacon.ExecutionPayloadHeader
+	raw, err := json.Marshal(beacon.ExecutionPayloadHeader{ExtraData: make([]byte, 32)})
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(raw, &h))
+	_, err = beacon.HashTreeRoot(beacon.SyncCommittee{PublicKeys: make([]beacon.BLSPubKey, 3)})
+	assert.ErrorContains(t, err, "3 public keys, want 512 (mainnet) or 32 (minimal)")
+	_, err = beacon.HashTreeRoot(beacon.PendingAttestation{})
+	assert.ErrorContains(t, err, "aggregation_bits: empty bitlist")
 }

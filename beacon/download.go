@@ -11,42 +11,15 @@ import (
 	"github.com/nodeaccess/nodeaccess/internal/transport"
 )
 
-// Download describes a state body that DownloadState wrote.
-type Download struct {
-	// Fork is the state's fork as the node named it in the
-	// Eth-Consensus-Version header ("fulu", or a fork this package does not
-	// decode, such as "heze"); for a JSON body sent without the header, the
-	// body's "version" member, before or after "data" (Lodestar sends it
-	// after); "" when neither named it (or the body named it twice).
-	Fork string
-	// Encoding is the body's encoding, EncodingSSZ or EncodingJSON, as its
-	// Content-Type said.
-	Encoding Encoding
-	// ContentType is the response's Content-Type header.
-	ContentType string
-	// Bytes is the number of bytes written.
-	Bytes int64
-	// Flags holds execution_optimistic and finalized for a JSON body that
-	// has both, once each, as booleans that DecodeJSON reads (true, or the
-	// string "true"), before or after "data" (the body is followed as it
-	// is written, not held); nil otherwise, and always nil for SSZ, which
-	// does not carry them.
-	Flags *Flags
-}
-
-// Version parses Fork. A fork this package does not decode gives an
-// *UnsupportedVersionError (ErrUnsupportedVersion) naming it.
-func (d *Download) Version() (Version, error) { return ParseVersion(d.Fork) }
-
 // downloadBuf is the copy buffer of a download.
 const downloadBuf = 256 << 10
 
 // DownloadState writes the body of the state id names to w as it arrives,
 // without decoding it: SSZ or JSON as negotiated (see WithEncoding), byte
 // for byte, for a fork this package decodes or not (heze, after gloas, included). It
-// returns the fork, the encoding and the size; decode the saved body later
-// with ReadState, DecodeSSZ or DecodeJSON. A state asked for by its root is
-// not verified here; ReadState and then State.HashTreeRoot do that.
+// returns the Body's description (encoding, fork, size, flags), which is
+// all ReadState needs to decode the saved body later. A state asked for by
+// its root is not verified here; ReadState and then HashTreeRoot do that.
 //
 // Nothing is written before the response's status and headers were checked
 // (an error response, an unknown Content-Type or an SSZ body without its
@@ -65,18 +38,18 @@ const downloadBuf = 256 << 10
 //
 // On any error, w may hold part of a body after what it held before:
 // discard that part. WithProgress reports the bytes as they are written.
-func (c *Client) DownloadState(ctx context.Context, id StateID, w io.Writer, opts ...ReadOption) (Download, error) {
+func (c *Client) DownloadState(ctx context.Context, id StateID, w io.Writer, opts ...ReadOption) (Body, error) {
 	cfg := newReadConfig(opts)
 	if w == nil {
-		return Download{}, c.t.Wrap(opState, &nodeaccess.InputError{Arg: "w", Reason: "nil io.Writer"})
+		return Body{}, c.t.Wrap(opState, &nodeaccess.InputError{Arg: "w", Reason: "nil io.Writer"})
 	}
 	req, err := c.request(opState, id)
 	if err != nil {
-		return Download{}, c.t.Wrap(opState, err)
+		return Body{}, c.t.Wrap(opState, err)
 	}
 	dl := downloader{c: c, w: w, cfg: &cfg, buf: make([]byte, downloadBuf)}
 	if err := c.t.Stream(ctx, req, dl.attempt); err != nil {
-		return Download{}, c.t.Wrap(opState, stateError(err, id, c.t.Mask, c.enc))
+		return Body{}, c.t.Wrap(opState, stateError(err, id, c.t.Mask, c.enc))
 	}
 	return dl.out, nil
 }
@@ -88,11 +61,11 @@ type downloader struct {
 	cfg     *readConfig
 	buf     []byte
 	written int64 // bytes the last attempt that wrote has written
-	out     Download
+	out     Body
 }
 
 func (d *downloader) attempt(r *transport.Response) error {
-	d.out = Download{}
+	d.out = Body{}
 	ct := r.Header.Get("Content-Type")
 	enc, err := d.c.responseEncoding(ct)
 	if err != nil {
@@ -139,7 +112,7 @@ func (d *downloader) attempt(r *transport.Response) error {
 			return rerr
 		}
 	}
-	d.out = Download{Fork: d.c.t.MaskCut(fork, maxQuoted), Encoding: enc, ContentType: d.c.t.Mask(ct), Bytes: d.written}
+	d.out = Body{Fork: d.c.t.MaskCut(fork, maxQuoted), Encoding: enc, ContentType: d.c.t.Mask(ct), Bytes: d.written}
 	if env != nil {
 		version, flags := env.result()
 		if d.out.Fork == "" {
@@ -148,23 +121,4 @@ func (d *downloader) attempt(r *transport.Response) error {
 		d.out.Flags = flags
 	}
 	return nil
-}
-
-// ReadState decodes a state body saved earlier (by DownloadState, or any
-// beacon API response body): enc is the body's encoding (EncodingSSZ or
-// EncodingJSON, Download.Encoding) and v its fork (Download.Version), which
-// SSZ needs and JSON checks against the body's "version". Give a Preset
-// (MinimalPreset(), say) for a state of another preset than mainnet, and
-// SizeHint with the file's size to decode with fewer allocations. Flags is
-// nil for SSZ, and for JSON without the envelope's flags. For a JSON body
-// whose fork is not known, DecodeJSON reads it from the envelope.
-func ReadState(r io.Reader, enc Encoding, v Version, opts ...ReadOption) (*State, *Flags, error) {
-	switch enc {
-	case EncodingSSZ:
-		s, err := DecodeSSZ(r, v, opts...)
-		return s, nil, err
-	case EncodingJSON:
-		return DecodeJSON(r, append(opts[:len(opts):len(opts)], AssumeVersion(v))...)
-	}
-	return nil, nil, &nodeaccess.InputError{Arg: "enc", Reason: fmt.Sprintf("%s is not a body encoding (want EncodingSSZ or EncodingJSON)", enc)}
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/beacon"
+	"github.com/nodeaccess/nodeaccess/beacon/beacontest"
 	"github.com/nodeaccess/nodeaccess/internal/testkit"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -53,7 +54,7 @@ func TestDownloadIdenticalBytes(t *testing.T) {
 			d, err := c.DownloadState(context.Background(), beacon.Finalized, &buf)
 			require.NoError(t, err)
 			assert.Equal(t, sha256.Sum256(body), sha256.Sum256(buf.Bytes()))
-			assert.Equal(t, beacon.Download{Fork: "electra", Encoding: beacon.EncodingSSZ, ContentType: "application/octet-stream", Bytes: int64(len(body))}, d)
+			assert.Equal(t, beacon.Body{Fork: "electra", Encoding: beacon.EncodingSSZ, ContentType: "application/octet-stream", Bytes: int64(len(body))}, d)
 			assert.Equal(t, 1, cnt.Get())
 			atts := rec.Attempts()
 			require.Len(t, atts, 1)
@@ -84,13 +85,13 @@ func (p *progressLog) fn(read, total int64) {
 // one call.
 func (p *progressLog) checkSteps(t *testing.T, size, total int64) {
 	t.Helper()
-	steps := int((size - 1) / beacon.ProgressStep) // boundaries crossed before the end
+	steps := int((size - 1) / progressStep) // boundaries crossed before the end
 	require.Contains(t, []int{steps, steps + 1}, len(p.read), "calls: %v", p.read)
 	last := len(p.read) - 1
 	for i := 0; i < last; i++ {
-		b := int64(i+1) * beacon.ProgressStep
+		b := int64(i+1) * progressStep
 		assert.GreaterOrEqual(t, p.read[i], b, "call %d", i)
-		assert.Less(t, p.read[i], b+beacon.ProgressStep, "call %d", i)
+		assert.Less(t, p.read[i], b+progressStep, "call %d", i)
 		assert.Equal(t, total, p.total[i], "call %d", i)
 	}
 	assert.Equal(t, size, p.read[last], "last call")
@@ -117,12 +118,12 @@ func TestDownloadProgress(t *testing.T) {
 		p.checkSteps(t, size, -1)
 	})
 	t.Run("exactly one step", func(t *testing.T) {
-		srv, _ := serve(t, sszHandler(patternBody(beacon.ProgressStep), "fulu", false))
+		srv, _ := serve(t, sszHandler(patternBody(progressStep), "fulu", false))
 		c := newClient(t, srv.URL)
 		p := &progressLog{}
 		_, err := c.DownloadState(context.Background(), beacon.Head, io.Discard, beacon.WithProgress(p.fn))
 		require.NoError(t, err)
-		assert.Equal(t, []int64{beacon.ProgressStep}, p.read, "the step and the end are one call")
+		assert.Equal(t, []int64{progressStep}, p.read, "the step and the end are one call")
 	})
 	t.Run("empty body", func(t *testing.T) {
 		srv, _ := serve(t, sszHandler(nil, "fulu", false))
@@ -300,7 +301,7 @@ func TestDownloadCap(t *testing.T) {
 			_ = rw.Flush()
 		}
 	}
-	srv, _ := serve(t, claim(beacon.DefaultMaxStateBytes+1))
+	srv, _ := serve(t, claim(maxStateBytes+1))
 	c := newClient(t, srv.URL, nodeaccess.WithMaxAttempts(1))
 	var buf bytes.Buffer
 	_, err := c.DownloadState(context.Background(), beacon.Head, &buf)
@@ -350,9 +351,9 @@ func TestDownloadTimeouts(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, rt.deadlines, 1)
 	left := rt.deadlines[0].Sub(start)
-	assert.GreaterOrEqual(t, left, beacon.DefaultStateTimeout)
-	assert.LessOrEqual(t, left, beacon.DefaultStateTimeout+2*time.Second)
-	assert.Equal(t, 15*time.Minute, beacon.DefaultStateTimeout)
+	assert.GreaterOrEqual(t, left, stateTimeout)
+	assert.LessOrEqual(t, left, stateTimeout+2*time.Second)
+	assert.Equal(t, 15*time.Minute, stateTimeout)
 
 	rt = &deadlineRT{}
 	c, err = beacon.New(testBase, testKey, nodeaccess.WithRoundTripper(rt), nodeaccess.WithTimeout(time.Minute))
@@ -398,18 +399,27 @@ func TestDownloadStalled(t *testing.T) {
 	assert.Equal(t, int64(4), st.Size())
 }
 
+// ReadState refuses a Body it cannot decode by, before reading: another
+// encoding, an SSZ body without its fork, a fork it does not decode (the
+// Body of a download of a heze state, say).
 func TestReadStateArguments(t *testing.T) {
-	_, _, err := beacon.ReadState(bytes.NewReader(nil), beacon.EncodingAuto, beacon.Fulu)
+	_, _, err := beacon.ReadState(bytes.NewReader(nil), beacon.Body{Fork: "fulu"})
 	assert.ErrorIs(t, err, nodeaccess.ErrInvalidInput)
-	assert.Equal(t, "invalid input: enc: auto is not a body encoding (want EncodingSSZ or EncodingJSON)", err.Error())
+	assert.Equal(t, "invalid input: Body.Encoding: auto is not a body encoding (want EncodingSSZ or EncodingJSON)", err.Error())
+	_, _, err = beacon.ReadState(bytes.NewReader(nil), beacon.Body{Encoding: beacon.EncodingSSZ})
+	assert.ErrorIs(t, err, nodeaccess.ErrInvalidInput)
+	assert.Equal(t, "invalid input: Body.Fork: empty: an SSZ body names no fork of its own", err.Error())
 	for _, enc := range []beacon.Encoding{beacon.EncodingSSZ, beacon.EncodingJSON} {
-		_, _, err = beacon.ReadState(bytes.NewReader(nil), enc, beacon.NewestFork+1)
-		assert.ErrorIs(t, err, beacon.ErrUnsupportedVersion, "%s", enc)
-		_, _, err = beacon.ReadState(bytes.NewReader(nil), enc, beacon.Version(200))
-		assert.ErrorIs(t, err, beacon.ErrUnsupportedVersion, "%s", enc)
+		for _, fork := range []string{"heze", beacon.Version(200).String()} {
+			_, _, err = beacon.ReadState(bytes.NewReader(nil), beacon.Body{Encoding: enc, Fork: fork})
+			assert.ErrorIs(t, err, beacon.ErrUnsupportedVersion, "%s %s", enc, fork)
+			assert.ErrorContains(t, err, fmt.Sprintf("unsupported version %q", fork))
+		}
 	}
-	// A download of a fork this package does not decode names it; its
-	// Version is the same error, before ReadState is reached.
-	_, err = (&beacon.Download{Fork: "heze"}).Version()
-	assert.ErrorIs(t, err, beacon.ErrUnsupportedVersion)
+	_, _, err = beacon.ReadState(bytes.NewReader(nil), beacon.Body{Encoding: beacon.EncodingSSZ, Fork: "fulu"}, beacon.Preset{Name: "incomplete"})
+	assert.ErrorContains(t, err, "incomplete")
+	// WriteState: SSZ carries no flags; another encoding is refused.
+	st := beacontest.NewState(beacon.Phase0, beacon.MinimalPreset(), 2, 1)
+	assert.ErrorIs(t, beacon.WriteState(io.Discard, st, beacon.EncodingSSZ, &beacon.Flags{}), nodeaccess.ErrInvalidInput)
+	assert.ErrorIs(t, beacon.WriteState(io.Discard, st, beacon.EncodingAuto, nil), nodeaccess.ErrInvalidInput)
 }

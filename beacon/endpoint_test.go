@@ -23,7 +23,7 @@ func TestNewFromURLShapes(t *testing.T) {
 		},
 		Shapes: map[string][]string{"beacon/{key}": {"beacon/{key}/eth/v2/debug/beacon/states/head"}},
 		Call: func(ctx context.Context, c fmt.Stringer) error {
-			_, err := c.(*beacon.Client).State(ctx, beacon.Head)
+			_, _, err := c.(*beacon.Client).State(ctx, beacon.Head)
 			return err
 		},
 	})
@@ -53,9 +53,13 @@ func TestNewFromURLRefusal(t *testing.T) {
 // given.
 func TestNewFromURLIsNew(t *testing.T) {
 	for _, ep := range []string{"https://node.example/beacon/" + testKey, "https://node.example/beacon/" + testKey + "/"} {
-		c, err := beacon.NewFromURL(ep, beacon.WithEncoding(beacon.EncodingSSZ))
+		c, err := beacon.NewFromURL(ep, beacon.WithEncoding(beacon.EncodingSSZ), nodeaccess.WithHTTPClient(testkit.GockHTTPClient(t)))
 		require.NoError(t, err, ep)
 		assert.Equal(t, "beacon.Client{https://node.example/beacon/REDACTED}", c.String())
-		assert.Equal(t, beacon.EncodingSSZ, c.Encoding())
+		// The key and the option reach the request: the key in the path,
+		// the Accept header WithEncoding(EncodingSSZ) asks for.
+		mockState(t, "head", "application/octet-stream").Status(404)
+		_, _, err = c.State(context.Background(), beacon.Head)
+		assert.ErrorIs(t, err, nodeaccess.ErrNotFound, ep)
 	}
 }

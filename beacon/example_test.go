@@ -24,12 +24,12 @@ import (
 // for slot 1.
 func fakeBeaconNode() *httptest.Server {
 	st := beacontest.NewState(beacon.Deneb, beacon.MinimalPreset(), 64, 1)
-	ssz, err := st.MarshalSSZ()
+	ssz, err := marshalSSZ(st)
 	if err != nil {
 		log.Fatal(err)
 	}
 	var js bytes.Buffer
-	if err := st.EncodeJSONResponse(&js, beacon.Flags{Finalized: true}); err != nil {
+	if err := beacon.WriteState(&js, st, beacon.EncodingJSON, &beacon.Flags{Finalized: true}); err != nil {
 		log.Fatal(err)
 	}
 	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -52,7 +52,7 @@ func fakeBeaconNode() *httptest.Server {
 
 // exampleRoot is the hash tree root of the fake node's state.
 func exampleRoot() beacon.Root {
-	r, err := beacontest.NewState(beacon.Deneb, beacon.MinimalPreset(), 64, 1).HashTreeRoot()
+	r, err := beacon.HashTreeRoot(beacontest.NewState(beacon.Deneb, beacon.MinimalPreset(), 64, 1))
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -69,16 +69,15 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	res, err := c.State(context.Background(), beacon.RootID(exampleRoot()))
+	st, body, err := c.State(context.Background(), beacon.RootID(exampleRoot())) // verified: its root is the one asked for
 	if err != nil {
 		log.Fatal(err)
 	}
-	s := res.State
-	fmt.Println("fork:", res.Version, "encoding:", res.Encoding, "verified:", res.Verified)
-	fmt.Println("validators:", len(s.Validators), "balances:", len(s.Balances))
-	fmt.Println("flags with SSZ:", res.Flags)
+	fmt.Println("fork:", st.Version, "encoding:", body.Encoding)
+	fmt.Println("validators:", len(st.Validators), "balances:", len(st.Balances))
+	fmt.Println("flags with SSZ:", body.Flags)
 	// Output:
-	// fork: deneb encoding: ssz verified: true
+	// fork: deneb encoding: ssz
 	// validators: 64 balances: 64
 	// flags with SSZ: <nil>
 }
@@ -116,11 +115,11 @@ func ExampleClient_State_json() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	res, err := c.State(context.Background(), beacon.Finalized)
+	_, body, err := c.State(context.Background(), beacon.Finalized)
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println("encoding:", res.Encoding, "finalized:", res.Flags.Finalized, "optimistic:", res.Flags.ExecutionOptimistic)
+	fmt.Println("encoding:", body.Encoding, "finalized:", body.Flags.Finalized, "optimistic:", body.Flags.ExecutionOptimistic)
 	// Output:
 	// encoding: json finalized: true optimistic: false
 }
@@ -160,19 +159,16 @@ func ExampleClient_DownloadState() {
 	}
 	fmt.Println("saved:", d.Fork, d.Encoding, d.Bytes > 0)
 
-	// Later: decode the file (with the preset of the chain it came from).
+	// Later: decode the file with the Body that came with it (kept as
+	// JSON, say) and the preset of the chain it came from.
 	if _, err := f.Seek(0, 0); err != nil {
 		log.Fatal(err)
 	}
-	v, err := d.Version() // the fork, typed; an error for a fork this package does not decode
+	st, _, err := beacon.ReadState(f, d, beacon.MinimalPreset())
 	if err != nil {
 		log.Fatal(err)
 	}
-	st, _, err := beacon.ReadState(f, d.Encoding, v, beacon.MinimalPreset())
-	if err != nil {
-		log.Fatal(err)
-	}
-	root, _ := st.HashTreeRoot()
+	root, _ := beacon.HashTreeRoot(st)
 	fmt.Println("validators:", len(st.Validators), "root matches:", root == exampleRoot())
 	// Output:
 	// saved: deneb ssz true
@@ -188,7 +184,7 @@ func ExampleErrDebugDisabled() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	_, err = c.State(context.Background(), beacon.SlotID(1))
+	_, _, err = c.State(context.Background(), beacon.SlotID(1))
 	var he *nodeaccess.HTTPError
 	switch {
 	case errors.Is(err, beacon.ErrDebugDisabled): // before ErrNotFound, which a disabled route's 404 matches too
@@ -212,13 +208,11 @@ func ExampleParseStateID() {
 			fmt.Println(err)
 			continue
 		}
-		slot, isSlot := id.Slot()
-		_, isRoot := id.Root()
-		fmt.Println(id, isSlot, slot, isRoot)
+		fmt.Println(id) // in the form the API takes
 	}
 	// Output:
-	// finalized false 0 false
-	// 7340032 true 7340032 false
-	// 0xfb9afe32150fa39f4b346be2519a67e2a4f5efcd50a1dc192c3f6b3d013d2798 false 0 true
+	// finalized
+	// 7340032
+	// 0xfb9afe32150fa39f4b346be2519a67e2a4f5efcd50a1dc192c3f6b3d013d2798
 	// invalid input: stateID: "latest" is not head, genesis, finalized, justified, a decimal slot or a 0x state root
 }

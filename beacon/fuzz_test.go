@@ -70,7 +70,7 @@ func fuzzPreset(sel uint8) beacon.Preset {
 }
 
 func TestTinyPresetValid(t *testing.T) {
-	if err := fuzzTinyPreset().Validate(); err != nil {
+	if _, err := beacon.New("https://node.example", "k3y", beacon.WithPreset(fuzzTinyPreset())); err != nil {
 		t.Fatal(err)
 	}
 }

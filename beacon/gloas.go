@@ -4,70 +4,52 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 )
 
-// GloasSpec is the consensus-specs release whose Gloas BeaconState this
-// package decodes, encodes and hashes: the one Sepolia's Gloas fork
-// (epoch 353024, fork version 0x90000076, 2026-10-06) runs, with the layout
-// of @lodestar/types 1.50.0, the independent implementation the tests
-// compare with. A later release that changes the layout is a change to this
-// constant, to gloasFields and to the types below.
-const GloasSpec = "v1.7.0-beta.0"
-
 // BuilderIndex is a builder's position in the state's builder registry
-// (Builders). The value BuilderIndexSelfBuild (2^64-1) in a bid marks a
+// (Builders). The value 2^64-1 (BUILDER_INDEX_SELF_BUILD) in a bid marks a
 // proposer that builds its own payload.
 type BuilderIndex uint64
-
-// BuilderIndexSelfBuild is BUILDER_INDEX_SELF_BUILD.
-const BuilderIndexSelfBuild = BuilderIndex(1<<64 - 1)
 
 // KZGCommitment is a blob's 48-byte KZG commitment.
 type KZGCommitment [48]byte
 
-// Bitvector is an SSZ Bitvector[N] in its SSZ form: ceil(N/8) bytes, bit i
-// in byte i/8 at bit i%8, the unused high bits of the last byte zero.
-type Bitvector []byte
-
-// BitAt reports whether bit i is set; false when i is out of range.
-func (b Bitvector) BitAt(i int) bool {
-	if i < 0 || i/8 >= len(b) {
-		return false
-	}
-	return b[i/8]&(1<<(i%8)) != 0
-}
+// bitvector marks a state's Bitvector[N] field in its schema: ceil(N/8)
+// bytes, bit i in byte i/8 at bit i%8, the unused high bits of the last
+// byte zero.
+type bitvector []byte
 
 // Builder is an entry of gloas's builder registry: a staked party that
 // bids to build execution payloads.
 type Builder struct {
-	PublicKey         BLSPubKey      // pubkey
-	Version           uint8          // version
-	ExecutionAddress  common.Address // execution_address
-	Balance           Gwei           // balance
-	DepositEpoch      Epoch          // deposit_epoch
-	WithdrawableEpoch Epoch          // withdrawable_epoch
+	PublicKey         BLSPubKey      `json:"pubkey"`
+	Version           uint8          `json:"version,string"`
+	ExecutionAddress  common.Address `json:"execution_address"`
+	Balance           Gwei           `json:"balance,string"`
+	DepositEpoch      Epoch          `json:"deposit_epoch,string"`
+	WithdrawableEpoch Epoch          `json:"withdrawable_epoch,string"`
 }
 
 // BuilderPendingWithdrawal is a payment owed by a builder, waiting to be
 // withdrawn to FeeRecipient.
 type BuilderPendingWithdrawal struct {
-	FeeRecipient common.Address // fee_recipient
-	Amount       Gwei           // amount
-	BuilderIndex BuilderIndex   // builder_index
+	FeeRecipient common.Address `json:"fee_recipient"`
+	Amount       Gwei           `json:"amount,string"`
+	BuilderIndex BuilderIndex   `json:"builder_index,string"`
 }
 
 // BuilderPendingPayment is a builder's payment for a slot of the last two
 // epochs, with the attestation weight that backs it.
 type BuilderPendingPayment struct {
-	Weight        Gwei                     // weight
-	Withdrawal    BuilderPendingWithdrawal // withdrawal
-	ProposerIndex ValidatorIndex           // proposer_index
+	Weight        Gwei                     `json:"weight,string"`
+	Withdrawal    BuilderPendingWithdrawal `json:"withdrawal"`
+	ProposerIndex ValidatorIndex           `json:"proposer_index,string"`
 }
 
 // Withdrawal is an execution-layer withdrawal (capella's Withdrawal).
 type Withdrawal struct {
-	Index          uint64         // index
-	ValidatorIndex ValidatorIndex // validator_index
-	Address        common.Address // address
-	Amount         Gwei           // amount
+	Index          uint64         `json:"index,string"`
+	ValidatorIndex ValidatorIndex `json:"validator_index,string"`
+	Address        common.Address `json:"address"`
+	Amount         Gwei           `json:"amount,string"`
 }
 
 // ExecutionPayloadBid is the builder's bid the latest block accepted
@@ -87,13 +69,13 @@ type ExecutionPayloadBid struct {
 	ExecutionRequestsRoot Root            // execution_requests_root
 }
 
-// PTCWindowLength is the length of gloas's ptc_window vector:
+// ptcWindowLength is the length of gloas's ptc_window vector:
 // (2 + MIN_SEED_LOOKAHEAD) * SLOTS_PER_EPOCH.
-func (p Preset) PTCWindowLength() uint64 { return (2 + p.MinSeedLookahead) * p.SlotsPerEpoch }
+func (p Preset) ptcWindowLength() uint64 { return (2 + p.MinSeedLookahead) * p.SlotsPerEpoch }
 
-// BuilderPendingPaymentsLength is the length of gloas's
+// builderPendingPaymentsLength is the length of gloas's
 // builder_pending_payments vector: 2 * SLOTS_PER_EPOCH.
-func (p Preset) BuilderPendingPaymentsLength() uint64 { return 2 * p.SlotsPerEpoch }
+func (p Preset) builderPendingPaymentsLength() uint64 { return 2 * p.SlotsPerEpoch }
 
 // gloasZero reports whether no gloas field is set.
 func (s *State) gloasZero() bool {
@@ -108,7 +90,7 @@ func (s *State) gloasZero() bool {
 
 // gloasFields returns the fields of a gloas state after
 // current_sync_committee/next_sync_committee up to the end, in SSZ order
-// (GloasSpec's BeaconState): latest_block_hash, then capella's to fulu's
+// (gloasSpec's BeaconState): latest_block_hash, then capella's to fulu's
 // fields, then the builder fields. The registry-sized and pending lists
 // are progressive lists (EIP-7916); their n stays the preset's limit, which
 // bounds decoding and Validate but not the tree's shape.
@@ -128,17 +110,17 @@ func (s *State) gloasFields(f []field) []field {
 		field{name: "pending_deposits", ptr: &s.PendingDeposits, n: p.PendingDepositsLimit, progressive: true},
 		field{name: "pending_partial_withdrawals", ptr: &s.PendingPartialWithdrawals, n: p.PendingPartialWithdrawalsLimit, progressive: true},
 		field{name: "pending_consolidations", ptr: &s.PendingConsolidations, n: p.PendingConsolidationsLimit, progressive: true},
-		field{name: "proposer_lookahead", ptr: &s.ProposerLookahead, vector: true, n: p.ProposerLookaheadLength()},
+		field{name: "proposer_lookahead", ptr: &s.ProposerLookahead, vector: true, n: p.proposerLookaheadLength()},
 		// builders and builder_pending_withdrawals are progressive lists
 		// without a limit in the spec; the registry limit bounds them here.
 		field{name: "builders", ptr: &s.Builders, n: p.ValidatorRegistryLimit, progressive: true},
 		field{name: "next_withdrawal_builder_index", ptr: (*uint64)(&s.NextWithdrawalBuilderIndex)},
-		field{name: "execution_payload_availability", ptr: &s.ExecutionPayloadAvailability, vector: true, n: p.SlotsPerHistoricalRoot},
-		field{name: "builder_pending_payments", ptr: &s.BuilderPendingPayments, vector: true, n: p.BuilderPendingPaymentsLength()},
+		field{name: "execution_payload_availability", ptr: (*bitvector)(&s.ExecutionPayloadAvailability), vector: true, n: p.SlotsPerHistoricalRoot},
+		field{name: "builder_pending_payments", ptr: &s.BuilderPendingPayments, vector: true, n: p.builderPendingPaymentsLength()},
 		field{name: "builder_pending_withdrawals", ptr: &s.BuilderPendingWithdrawals, n: p.ValidatorRegistryLimit, progressive: true},
 		field{name: "latest_execution_payload_bid", ptr: &s.LatestExecutionPayloadBid, n: p.MaxBlobCommitmentsPerBlock},
 		field{name: "payload_expected_withdrawals", ptr: &s.PayloadExpectedWithdrawals, n: p.MaxWithdrawalsPerPayload, progressive: true},
-		field{name: "ptc_window", ptr: &s.PTCWindow, vector: true, n: p.PTCWindowLength(), bits: p.PTCSize},
+		field{name: "ptc_window", ptr: &s.PTCWindow, vector: true, n: p.ptcWindowLength(), bits: p.PTCSize},
 	)
 	return f
 }

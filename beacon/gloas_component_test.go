@@ -27,7 +27,7 @@ func gloasMembers(t *testing.T, body []byte) map[string]json.RawMessage {
 func TestGloasComponentJSONLodestar(t *testing.T) {
 	for _, v := range gloasVectors {
 		t.Run(v.name, func(t *testing.T) {
-			st, err := beacon.UnmarshalSSZ(readVector(t, v, ".ssz"), beacon.Gloas, v.preset)
+			st, err := unmarshalSSZ(readVector(t, v, ".ssz"), beacon.Gloas, v.preset)
 			require.NoError(t, err)
 			body := readVector(t, v, ".json")
 			m := gloasMembers(t, body)
@@ -68,7 +68,7 @@ func TestGloasComponentRootsRecombine(t *testing.T) {
 	for _, v := range gloasVectors {
 		t.Run(v.name, func(t *testing.T) {
 			raw := readVector(t, v, ".ssz")
-			st, err := beacon.UnmarshalSSZ(raw, beacon.Gloas, v.preset)
+			st, err := unmarshalSSZ(raw, beacon.Gloas, v.preset)
 			require.NoError(t, err)
 			typ := refStateType(beacon.Gloas, v.preset)
 			fields := typ.members()
@@ -98,15 +98,15 @@ func TestGloasComponentRootsRecombine(t *testing.T) {
 					require.Equal(t, fmt.Sprintf("%x", want[k]), fmt.Sprintf("%x", got[k]), "%s[%d]", name, k)
 				}
 			}
-			b := rootsOf(st.Builders, beacon.Builder.HashTreeRoot)
+			b := rootsOf(st.Builders, beacon.HashTreeRoot[beacon.Builder])
 			elems("builders", iBuilders, b)
-			p := rootsOf(st.BuilderPendingPayments, beacon.BuilderPendingPayment.HashTreeRoot)
+			p := rootsOf(st.BuilderPendingPayments, beacon.HashTreeRoot[beacon.BuilderPendingPayment])
 			elems("builder_pending_payments", iPayments, p)
-			w := rootsOf(st.BuilderPendingWithdrawals, beacon.BuilderPendingWithdrawal.HashTreeRoot)
+			w := rootsOf(st.BuilderPendingWithdrawals, beacon.HashTreeRoot[beacon.BuilderPendingWithdrawal])
 			elems("builder_pending_withdrawals", iWithdrawals, w)
-			x := rootsOf(st.PayloadExpectedWithdrawals, beacon.Withdrawal.HashTreeRoot)
+			x := rootsOf(st.PayloadExpectedWithdrawals, beacon.HashTreeRoot[beacon.Withdrawal])
 			elems("payload_expected_withdrawals", iExpected, x)
-			bid := st.LatestExecutionPayloadBid.HashTreeRoot()
+			bid := mustRoot(beacon.HashTreeRoot(st.LatestExecutionPayloadBid))
 			require.Equal(t, beacon.Root(roots[iBid]), bid, "latest_execution_payload_bid")
 
 			roots[iBuilders] = refMixIn(refMerkleizeProgressive(b, 1), len(b))
@@ -119,10 +119,10 @@ func TestGloasComponentRootsRecombine(t *testing.T) {
 	}
 }
 
-func rootsOf[T any](list []T, root func(T) beacon.Root) [][32]byte {
+func rootsOf[T any](list []T, root func(T) (beacon.Root, error)) [][32]byte {
 	out := make([][32]byte, len(list))
 	for i, e := range list {
-		out[i] = root(e)
+		out[i] = mustRoot(root(e))
 	}
 	return out
 }
@@ -132,7 +132,7 @@ func rootsOf[T any](list []T, root func(T) beacon.Root) [][32]byte {
 // same fields as a binary container.
 func TestBidRootFields(t *testing.T) {
 	var b beacon.ExecutionPayloadBid
-	seen := map[beacon.Root]string{b.HashTreeRoot(): "zero"}
+	seen := map[beacon.Root]string{mustRoot(beacon.HashTreeRoot(b)): "zero"}
 	set := []func(*beacon.ExecutionPayloadBid){
 		func(b *beacon.ExecutionPayloadBid) { b.ParentBlockHash[0] = 1 },
 		func(b *beacon.ExecutionPayloadBid) { b.ParentBlockRoot[0] = 1 },
@@ -151,7 +151,7 @@ func TestBidRootFields(t *testing.T) {
 	for i, f := range set {
 		var c beacon.ExecutionPayloadBid
 		f(&c)
-		r := c.HashTreeRoot()
+		r := mustRoot(beacon.HashTreeRoot(c))
 		if prev, ok := seen[r]; ok {
 			t.Fatalf("change %d gives the root of %s", i, prev)
 		}

@@ -1,11 +1,11 @@
 package beacon
 
-// The hash tree roots of the gloas fields and types (GloasSpec).
+// The hash tree roots of the gloas fields and types (gloasSpec).
 
 // gloasFieldRoot returns the root of a field of a type that gloas adds.
 func (s *State) gloasFieldRoot(f *field) Root {
 	switch p := f.ptr.(type) {
-	case *Bitvector:
+	case *bitvector:
 		return treeRoot((len(*p)+31)/32, depthFor((f.n+255)/256), fillBytes(*p))
 	case *[]Builder:
 		return collectionRoot(f, len(*p), 0, fillElems(*p, builderRoot))

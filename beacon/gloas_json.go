@@ -2,7 +2,7 @@ package beacon
 
 import "fmt"
 
-// The JSON forms of the gloas types (GloasSpec): the consensus specs' JSON
+// The JSON forms of the gloas types (gloasSpec): the consensus specs' JSON
 // mapping, as for every other fork (a progressive container is an object,
 // a progressive list an array, a Bitvector a 0x-hex string).
 
@@ -10,8 +10,8 @@ import "fmt"
 func (d *jsonDecoder) gloasField(f field) error {
 	var err error
 	switch p := f.ptr.(type) {
-	case *Bitvector:
-		b := make(Bitvector, (f.n+7)/8)
+	case *bitvector:
+		b := make(bitvector, (f.n+7)/8)
 		off := d.offset()
 		if err = d.hexInto(b); err != nil {
 			return err
@@ -146,7 +146,7 @@ func (d *jsonDecoder) bid(b *ExecutionPayloadBid, maxKZG uint64) error {
 // gloasField appends the value of a gloas field.
 func (e *jsonEncoder) gloasField(f field) {
 	switch p := f.ptr.(type) {
-	case *Bitvector:
+	case *bitvector:
 		e.hex(*p)
 	case *[]Builder:
 		encodeList(e, *p, (*jsonEncoder).builder)

@@ -5,7 +5,7 @@ import (
 	"fmt"
 )
 
-// The SSZ forms of the gloas types (GloasSpec). A progressive container
+// The SSZ forms of the gloas types (gloasSpec). A progressive container
 // serializes as a container of its fields, so the bid's layout is a plain
 // container's: its fixed part, with blob_kzg_commitments as an offset, then
 // the commitments.
@@ -51,7 +51,7 @@ func gloasElemSize(ptr any) int {
 // elemSize * n: the bitvector and the vector of vectors.
 func gloasFixedSize(f *field) (int, bool) {
 	switch f.ptr.(type) {
-	case *Bitvector:
+	case *bitvector:
 		return int((f.n + 7) / 8), true
 	case *[][]ValidatorIndex:
 		return int(f.n * f.bits * 8), true
@@ -164,7 +164,7 @@ func (d *decoder) decodeGloasFixed(f *field) error {
 	name := f.name
 	var err error
 	switch p := f.ptr.(type) {
-	case *Bitvector:
+	case *bitvector:
 		size, _ := gloasFixedSize(f)
 		var b []byte
 		if b, err = d.read(name, size); err != nil {
@@ -173,7 +173,7 @@ func (d *decoder) decodeGloasFixed(f *field) error {
 		if r := f.n % 8; r != 0 && b[size-1]>>r != 0 {
 			return d.fail(name, d.r.pos-1, "%#x sets bits beyond the %d of the Bitvector", b[size-1], f.n)
 		}
-		*p = append(Bitvector{}, b...)
+		*p = append(bitvector{}, b...)
 	case *[]BuilderPendingPayment:
 		*p, err = decodeElems(d, name, int64(f.n), f.n, sizeBuilderPay, decBuilderPayElem)
 	case *[][]ValidatorIndex:
@@ -255,7 +255,7 @@ func (d *decoder) decodeBid(path string, x *ExecutionPayloadBid, scope int64, ma
 // encodeGloas writes a gloas field (fixed or variable part).
 func encodeGloas(e *sszWriter, f *field) {
 	switch p := f.ptr.(type) {
-	case *Bitvector:
+	case *bitvector:
 		e.bytes(*p)
 	case *[]BuilderPendingPayment:
 		encodeElems(e, *p, sizeBuilderPay, encBuilderPay)

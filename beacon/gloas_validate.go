@@ -49,7 +49,7 @@ func (s *State) gloasForeign() string {
 func checkGloasField(f field) error {
 	var n int
 	switch p := f.ptr.(type) {
-	case *Bitvector:
+	case *bitvector:
 		if want := (f.n + 7) / 8; uint64(len(*p)) != want {
 			return fmt.Errorf("has %d bytes, the preset's Bitvector[%d] has %d", len(*p), f.n, want)
 		}

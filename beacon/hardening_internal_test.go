@@ -21,7 +21,7 @@ func TestSSZPreallocCapGrowsExactly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := UnmarshalSSZ(b, Phase0)
+	want, err := unmarshalSSZ(b, Phase0, MainnetPreset())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -62,7 +62,7 @@ func hardDecodeError(t *testing.T, err error) *beacon.DecodeError {
 func hardJSON(t *testing.T) string {
 	t.Helper()
 	var b bytes.Buffer
-	if err := beacontest.NewState(beacon.Fulu, beacon.MinimalPreset(), 3, 7).EncodeJSONResponse(&b, beacon.Flags{Finalized: true}); err != nil {
+	if err := beacon.WriteState(&b, beacontest.NewState(beacon.Fulu, beacon.MinimalPreset(), 3, 7), beacon.EncodingJSON, &beacon.Flags{Finalized: true}); err != nil {
 		t.Fatal(err)
 	}
 	return b.String()
@@ -81,7 +81,7 @@ func hardReplace(t *testing.T, s, old, new string) string {
 func TestJSONRepeatedKeys(t *testing.T) {
 	js := hardJSON(t)
 	mini := beacon.MinimalPreset()
-	if _, _, err := beacon.DecodeJSON(strings.NewReader(js), mini); err != nil {
+	if _, _, err := decodeJSON(strings.NewReader(js), mini); err != nil {
 		t.Fatalf("the unchanged input: %v", err)
 	}
 	for _, tc := range []struct {
@@ -95,7 +95,7 @@ func TestJSONRepeatedKeys(t *testing.T) {
 		{"validator", hardReplace(t, js, `"validators":[{`, `"validators":[{"slashed":false,`), "validators[0].slashed", "given twice (a field may come once in a validator)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, _, err := beacon.DecodeJSON(strings.NewReader(tc.in), mini)
+			_, _, err := decodeJSON(strings.NewReader(tc.in), mini)
 			de := hardDecodeError(t, err)
 			if de.Path != tc.path || !strings.Contains(de.Reason, tc.reason) || de.Offset < 0 {
 				t.Fatalf("err = %v (path %q), want path %q and %q", err, de.Path, tc.path, tc.reason)
@@ -122,7 +122,7 @@ func TestJSONRepeatedValidatorsBoundedAllocation(t *testing.T) {
 	var err error
 	start := time.Now()
 	alloc := hardAllocated(func() {
-		_, _, err = beacon.DecodeJSON(hardReader{strings.NewReader(in)}, beacon.SizeHint(int64(len(in))))
+		_, _, err = decodeJSON(hardReader{strings.NewReader(in)}, sizeHint(int64(len(in))))
 	})
 	de := hardDecodeError(t, err)
 	if de.Path != "validators" || !strings.Contains(de.Reason, "given twice") {
@@ -140,7 +140,7 @@ func TestJSONRepeatedValidatorsBoundedAllocation(t *testing.T) {
 // the list that came is kept at its exact length, not in that capacity.
 func TestJSONLyingHintExactCapacity(t *testing.T) {
 	js := hardJSON(t)
-	st, _, err := beacon.DecodeJSON(hardReader{strings.NewReader(js)}, beacon.MinimalPreset(), beacon.SizeHint(int64(len(js))+100<<20))
+	st, _, err := decodeJSON(hardReader{strings.NewReader(js)}, beacon.MinimalPreset(), sizeHint(int64(len(js))+100<<20))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -189,7 +189,7 @@ func hardFixedLayout(v beacon.Version, p beacon.Preset) (offsets map[string]int,
 // count used to overflow an int into a negative length).
 func TestSSZListOverIntClaim(t *testing.T) {
 	p := beacon.MinimalPreset()
-	b, err := beacontest.NewState(beacon.Altair, p, 3, 1).MarshalSSZ()
+	b, err := marshalSSZ(beacontest.NewState(beacon.Altair, p, 3, 1))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -202,11 +202,11 @@ func TestSSZListOverIntClaim(t *testing.T) {
 	binary.LittleEndian.PutUint32(b[offs["inactivity_scores"]:], claim)
 	for name, decode := range map[string]func() error{
 		"stream": func() error {
-			_, err := beacon.DecodeSSZ(hardReader{bytes.NewReader(b)}, beacon.Altair, p)
+			_, err := decodeSSZ(hardReader{bytes.NewReader(b)}, beacon.Altair, p)
 			return err
 		},
 		"hint": func() error {
-			_, err := beacon.DecodeSSZ(hardReader{bytes.NewReader(b)}, beacon.Altair, p, beacon.SizeHint(int64(claim)+100))
+			_, err := decodeSSZ(hardReader{bytes.NewReader(b)}, beacon.Altair, p, sizeHint(int64(claim)+100))
 			return err
 		},
 	} {
@@ -235,7 +235,7 @@ func TestSSZListOverIntClaim(t *testing.T) {
 // reserve the whole 3 GiB), and reports the truncation.
 func TestSSZHostileSizeHint(t *testing.T) {
 	p := beacon.MinimalPreset()
-	b, err := beacontest.NewState(beacon.Phase0, p, 4, 1).MarshalSSZ()
+	b, err := marshalSSZ(beacontest.NewState(beacon.Phase0, p, 4, 1))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -248,7 +248,7 @@ func TestSSZHostileSizeHint(t *testing.T) {
 	}
 	in := b[:fixed]
 	alloc := hardAllocated(func() {
-		_, err = beacon.DecodeSSZ(hardReader{bytes.NewReader(in)}, beacon.Phase0, p, beacon.SizeHint(hint))
+		_, err = decodeSSZ(hardReader{bytes.NewReader(in)}, beacon.Phase0, p, sizeHint(hint))
 	})
 	de := hardDecodeError(t, err)
 	switch {
@@ -272,18 +272,18 @@ func TestSSZHostileSizeHint(t *testing.T) {
 // the reason says that another fork or preset looks the same; it does not
 // match io.ErrUnexpectedEOF, which invites a retry.
 func TestSSZShorterThanFixedPart(t *testing.T) {
-	minimal, err := beacontest.NewState(beacon.Altair, beacon.MinimalPreset(), 3, 1).MarshalSSZ()
+	minimal, err := marshalSSZ(beacontest.NewState(beacon.Altair, beacon.MinimalPreset(), 3, 1))
 	if err != nil {
 		t.Fatal(err)
 	}
 	for name, decode := range map[string]func() error{
-		"slice": func() error { _, err := beacon.UnmarshalSSZ(minimal, beacon.Altair); return err },
+		"slice": func() error { _, err := unmarshalSSZ(minimal, beacon.Altair); return err },
 		"reader": func() error {
-			_, err := beacon.DecodeSSZ(bytes.NewReader(minimal), beacon.Altair)
+			_, err := decodeSSZ(bytes.NewReader(minimal), beacon.Altair)
 			return err
 		},
 		"hint": func() error {
-			_, err := beacon.DecodeSSZ(hardReader{bytes.NewReader(minimal)}, beacon.Altair, beacon.SizeHint(int64(len(minimal))))
+			_, err := decodeSSZ(hardReader{bytes.NewReader(minimal)}, beacon.Altair, sizeHint(int64(len(minimal))))
 			return err
 		},
 	} {
@@ -298,51 +298,46 @@ func TestSSZShorterThanFixedPart(t *testing.T) {
 		}
 	}
 	// Without a known size, the same bytes end early: a truncation.
-	_, err = beacon.DecodeSSZ(hardReader{bytes.NewReader(minimal)}, beacon.Altair)
+	_, err = decodeSSZ(hardReader{bytes.NewReader(minimal)}, beacon.Altair)
 	if !errors.Is(err, io.ErrUnexpectedEOF) {
 		t.Fatalf("unsized: err = %v, want io.ErrUnexpectedEOF", err)
 	}
 }
 
-// The zero Preset means mainnet everywhere; Preset's methods work on a
-// value; Epoch does not divide by zero.
+// The zero Preset means mainnet everywhere: in a read, in a client, in a
+// State.
 func TestZeroPresetMeansMainnet(t *testing.T) {
-	if err := beacon.MinimalPreset().Validate(); err != nil { // a value receiver
-		t.Fatal(err)
-	}
-	if got := beacon.MainnetPreset().Eth1DataVotesLimit(); got != 2048 {
-		t.Fatalf("Eth1DataVotesLimit = %d", got)
-	}
-	b, err := beacontest.NewState(beacon.Phase0, beacon.MainnetPreset(), 3, 1).MarshalSSZ()
+	b, err := marshalSSZ(beacontest.NewState(beacon.Phase0, beacon.MainnetPreset(), 3, 1))
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := beacon.UnmarshalSSZ(b, beacon.Phase0, beacon.Preset{})
+	st, err := unmarshalSSZ(b, beacon.Phase0, beacon.Preset{})
 	if err != nil {
 		t.Fatalf("Preset{}: %v", err)
 	}
 	if st.Preset != beacon.MainnetPreset() {
 		t.Fatalf("decoded with preset %+v", st.Preset)
 	}
-	c, err := beacon.New("https://node.example", "k3y", beacon.WithPreset(beacon.Preset{}))
+	srv := beacontest.NewT(t, beacontest.WithStates(beacontest.NewState(beacon.Phase0, beacon.MainnetPreset(), 3, 1)))
+	c, err := beacon.New(srv.URL, srv.Key(), beacon.WithPreset(beacon.Preset{}))
 	if err != nil {
 		t.Fatalf("WithPreset(Preset{}): %v", err)
 	}
-	if c.Preset() != beacon.MainnetPreset() {
-		t.Fatalf("client preset %+v", c.Preset())
+	if st, _, err := c.State(context.Background(), beacon.Head); err != nil || st.Preset != beacon.MainnetPreset() {
+		t.Fatalf("client preset: %v", err)
 	}
 	if _, err := beacon.New("https://node.example", "k3y", beacon.WithPreset(beacon.Preset{Name: "incomplete"})); !errors.Is(err, nodeaccess.ErrInvalidInput) {
 		t.Fatalf("incomplete preset: err = %v", err)
 	}
-
-	if e := (&beacon.State{Slot: 65}).Epoch(); e != 2 {
-		t.Fatalf("zero preset: epoch %d, want 2 (mainnet)", e)
+	zero := beacontest.NewState(beacon.Phase0, beacon.MainnetPreset(), 3, 1)
+	zero.Preset = beacon.Preset{}
+	r1, err := beacon.HashTreeRoot(zero)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if e := (&beacon.State{Slot: 65, Preset: beacon.MinimalPreset()}).Epoch(); e != 8 {
-		t.Fatalf("minimal: epoch %d, want 8", e)
-	}
-	if e := (&beacon.State{Slot: 65, Preset: beacon.Preset{Name: "incomplete"}}).Epoch(); e != 0 {
-		t.Fatalf("incomplete preset: epoch %d, want 0", e)
+	r2, err := beacon.HashTreeRoot(st)
+	if err != nil || r1 != r2 {
+		t.Fatalf("a State with the zero Preset hashes as mainnet: %s, %s, %v", r1, r2, err)
 	}
 }
 
@@ -574,7 +569,7 @@ func TestNotAcceptableHint(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, err = c.State(context.Background(), beacon.Head)
+		_, _, err = c.State(context.Background(), beacon.Head)
 		if err == nil || !strings.HasSuffix(err.Error(), want) {
 			t.Fatalf("%s: err = %v, want the suffix %q", enc, err, want)
 		}

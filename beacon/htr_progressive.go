@@ -53,7 +53,7 @@ func progressiveListRoot(n, leaves int, fill leafFiller) Root {
 
 // progressiveContainerRoot returns the root of a progressive container
 // whose active_fields are all ones (every field present, as in every
-// progressive container of GloasSpec), given its fields' roots, which it
+// progressive container of gloasSpec), given its fields' roots, which it
 // overwrites: merkleize_progressive of the roots with the active_fields
 // bitvector mixed in.
 func progressiveContainerRoot(roots []Root) Root {

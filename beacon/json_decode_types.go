@@ -28,7 +28,7 @@ func (d *jsonDecoder) field(s *State, f field) error {
 		err = d.eth1Data(p)
 	case *Checkpoint:
 		err = d.checkpoint(p)
-	case *JustificationBits:
+	case *uint8:
 		err = d.justificationBits(p)
 	case *SyncCommittee:
 		err = d.syncCommittee(p, f.n)
@@ -48,7 +48,7 @@ func (d *jsonDecoder) field(s *State, f field) error {
 		*p, err = decodeList(d, f, 0, func(d *jsonDecoder, a *PendingAttestation) error {
 			return d.pendingAttestation(a, f.bits)
 		})
-	case *[]ParticipationFlags:
+	case *[]uint8:
 		*p, err = decodeList(d, f, perValidator, (*jsonDecoder).participation)
 	case *[]uint64:
 		*p, err = decodeList(d, f, perValidator, (*jsonDecoder).u64)
@@ -298,9 +298,9 @@ func (d *jsonDecoder) pubkey(k *BLSPubKey) error              { return d.hexInto
 func (d *jsonDecoder) gwei(g *Gwei) error                     { return d.u64((*uint64)(g)) }
 func (d *jsonDecoder) validatorIndex(i *ValidatorIndex) error { return d.u64((*uint64)(i)) }
 
-func (d *jsonDecoder) participation(p *ParticipationFlags) error {
+func (d *jsonDecoder) participation(p *uint8) error {
 	v, err := d.uint8v()
-	*p = ParticipationFlags(v)
+	*p = uint8(v)
 	return err
 }
 

@@ -133,7 +133,7 @@ func TestKeyNeverLeaks(t *testing.T) {
 				c, err := beacon.New(srv.URL, key, watch.options()...)
 				require.NoError(t, err)
 				testkit.AssertNoKey(t, key, "client", fmt.Sprintf("%v %+v %#v %s", c, c, c, c))
-				_, err = c.State(context.Background(), beacon.Head)
+				_, _, err = c.State(context.Background(), beacon.Head)
 				watch.check(t, key, err)
 
 				watch = &leakWatch{}
@@ -155,7 +155,7 @@ func TestKeyNeverLeaks(t *testing.T) {
 			watch := &leakWatch{}
 			c, err := beacon.New(srv.URL, key, watch.options()...)
 			require.NoError(t, err)
-			_, err = c.State(context.Background(), beacon.RootID(testRoot))
+			_, _, err = c.State(context.Background(), beacon.RootID(testRoot))
 			watch.check(t, key, err)
 			assert.ErrorIs(t, err, nodeaccess.ErrUnavailable)
 		})
@@ -165,7 +165,7 @@ func TestKeyNeverLeaks(t *testing.T) {
 			watch := &leakWatch{}
 			c, err := beacon.New(srv.URL, key, append(watch.options(), beacon.WithPreset(beacon.MinimalPreset()))...)
 			require.NoError(t, err)
-			_, err = c.State(context.Background(), beacon.RootID(testRoot))
+			_, _, err = c.State(context.Background(), beacon.RootID(testRoot))
 			assert.ErrorIs(t, err, beacon.ErrIntegrity)
 			watch.check(t, key, err)
 		})

@@ -4,22 +4,20 @@ import (
 	"encoding"
 	"encoding/hex"
 	"fmt"
-	"io"
 	"strconv"
 
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/internal/transport"
 )
 
-// The fixed-size byte types print, marshal and parse as the beacon API
-// writes them: "0x" and lower-case hex digits, exactly two per byte.
-// Parsing is strict: the 0x prefix is required, the length must be exact,
-// and a bad value is refused with a *nodeaccess.InputError that quotes it
-// (cut to 80 bytes) and says what is wrong.
+// The byte types print and marshal as the beacon API writes them: "0x" and
+// lower-case hex digits, exactly two per byte (Root is go-ethereum's
+// common.Hash, which does the same). Parsing (UnmarshalText) is strict: the
+// 0x prefix is required, the length must be exact, and a bad value is
+// refused with a *nodeaccess.InputError that quotes it (cut to 80 bytes)
+// and says what is wrong.
 
 var (
-	_ encoding.TextMarshaler   = Root{}
-	_ encoding.TextUnmarshaler = (*Root)(nil)
 	_ encoding.TextMarshaler   = BLSPubKey{}
 	_ encoding.TextUnmarshaler = (*BLSPubKey)(nil)
 	_ encoding.TextMarshaler   = BLSSignature{}
@@ -62,9 +60,10 @@ func badHex(what string, s []byte, why string) error {
 	return &nodeaccess.InputError{Arg: what, Reason: strconv.Quote(transport.Cut(string(s), maxQuoted)) + " " + why}
 }
 
-// formatHex prints b for Format: s (its 0x form) for %s, %v and (quoted)
-// %q; the bytes as a byte array would print for %x, %X, %#x and %#X.
-func formatHex(f fmt.State, verb rune, b []byte, s string) {
+// formatHex prints b for Format: "0x" and its hex digits for %s, %v and
+// (quoted) %q; the bytes as a byte array would print for %x, %X, %#x and
+// %#X.
+func formatHex(f fmt.State, verb rune, b []byte) {
 	switch verb {
 	case 'x', 'X':
 		if f.Flag('#') {
@@ -73,118 +72,57 @@ func formatHex(f fmt.State, verb rune, b []byte, s string) {
 		}
 		fmt.Fprintf(f, "%"+string(verb), b)
 	case 'q':
-		fmt.Fprintf(f, "%q", s)
+		fmt.Fprintf(f, "%q", appendHex(nil, b))
 	default:
-		_, _ = io.WriteString(f, s)
+		_, _ = f.Write(appendHex(nil, b))
 	}
 }
 
-// MarshalText returns r as "0x" and 64 lower-case hex digits, so that
-// encoding/json writes a Root as the beacon API does.
-func (r Root) MarshalText() ([]byte, error) { return appendHex(make([]byte, 0, 66), r[:]), nil }
-
-// UnmarshalText parses "0x" and exactly 64 hex digits (either case); see
-// ParseRoot.
-func (r *Root) UnmarshalText(b []byte) error { return parseHexInto("root", b, r[:]) }
-
-// ParseRoot parses a root as the beacon API writes it: "0x" and exactly
-// 64 hex digits (either case). Anything else returns a
-// *nodeaccess.InputError (errors.Is nodeaccess.ErrInvalidInput) that
-// quotes the value.
-func ParseRoot(s string) (Root, error) {
-	var r Root
-	err := r.UnmarshalText([]byte(s))
-	return r, err
-}
-
-// String returns k as "0x" and 96 lower-case hex digits.
-func (k BLSPubKey) String() string { return string(appendHex(nil, k[:])) }
-
-// Format makes %s, %v and %q print String, and %x, %X, %#x and %#X print
-// the 48 bytes as they would for a [48]byte (like Root's Format).
-func (k BLSPubKey) Format(f fmt.State, verb rune) { formatHex(f, verb, k[:], k.String()) }
+// Format prints k as the beacon API writes it, "0x" and 96 lower-case hex
+// digits, for %s and %v (quoted for %q), and the 48 bytes as a [48]byte
+// prints for %x, %X, %#x and %#X, so that a key prints the same whichever
+// verb a caller picks.
+func (k BLSPubKey) Format(f fmt.State, verb rune) { formatHex(f, verb, k[:]) }
 
 // MarshalText returns k as "0x" and 96 lower-case hex digits.
 func (k BLSPubKey) MarshalText() ([]byte, error) { return appendHex(make([]byte, 0, 98), k[:]), nil }
 
-// UnmarshalText parses "0x" and exactly 96 hex digits; see ParseBLSPubKey.
+// UnmarshalText parses "0x" and exactly 96 hex digits (either case). It
+// checks the form only, not that the bytes are a point of the curve.
 func (k *BLSPubKey) UnmarshalText(b []byte) error { return parseHexInto("BLS public key", b, k[:]) }
 
-// ParseBLSPubKey parses a public key as "0x" and exactly 96 hex digits
-// (either case). It checks the form only, not that the bytes are a point
-// of the curve. A bad value returns a *nodeaccess.InputError that quotes
-// it.
-func ParseBLSPubKey(s string) (BLSPubKey, error) {
-	var k BLSPubKey
-	err := k.UnmarshalText([]byte(s))
-	return k, err
-}
-
-// String returns sig as "0x" and 192 lower-case hex digits.
-func (sig BLSSignature) String() string { return string(appendHex(nil, sig[:])) }
-
-// Format makes %s, %v and %q print String, and %x, %X, %#x and %#X print
-// the 96 bytes as they would for a [96]byte (like Root's Format).
-func (sig BLSSignature) Format(f fmt.State, verb rune) {
-	formatHex(f, verb, sig[:], sig.String())
-}
+// Format prints sig as BLSPubKey's Format prints a key: "0x" and 192 hex
+// digits for %s and %v, the 96 bytes for %x.
+func (sig BLSSignature) Format(f fmt.State, verb rune) { formatHex(f, verb, sig[:]) }
 
 // MarshalText returns sig as "0x" and 192 lower-case hex digits.
 func (sig BLSSignature) MarshalText() ([]byte, error) {
 	return appendHex(make([]byte, 0, 194), sig[:]), nil
 }
 
-// UnmarshalText parses "0x" and exactly 192 hex digits; see
-// ParseBLSSignature.
+// UnmarshalText parses "0x" and exactly 192 hex digits (either case).
 func (sig *BLSSignature) UnmarshalText(b []byte) error {
 	return parseHexInto("BLS signature", b, sig[:])
 }
 
-// ParseBLSSignature parses a signature as "0x" and exactly 192 hex digits
-// (either case). A bad value returns a *nodeaccess.InputError that quotes
-// it.
-func ParseBLSSignature(s string) (BLSSignature, error) {
-	var sig BLSSignature
-	err := sig.UnmarshalText([]byte(s))
-	return sig, err
-}
-
-// String returns v as "0x" and 8 lower-case hex digits ("0x05000000").
-func (v ForkVersion) String() string { return string(appendHex(nil, v[:])) }
-
-// Format makes %s, %v and %q print String, and %x, %X, %#x and %#X print
-// the 4 bytes as they would for a [4]byte (like Root's Format).
-func (v ForkVersion) Format(f fmt.State, verb rune) { formatHex(f, verb, v[:], v.String()) }
+// Format prints v as BLSPubKey's Format prints a key: "0x" and 8 hex
+// digits ("0x05000000") for %s and %v, the 4 bytes for %x.
+func (v ForkVersion) Format(f fmt.State, verb rune) { formatHex(f, verb, v[:]) }
 
 // MarshalText returns v as "0x" and 8 lower-case hex digits.
 func (v ForkVersion) MarshalText() ([]byte, error) { return appendHex(make([]byte, 0, 10), v[:]), nil }
 
-// UnmarshalText parses "0x" and exactly 8 hex digits; see ParseForkVersion.
+// UnmarshalText parses "0x" and exactly 8 hex digits (either case).
 func (v *ForkVersion) UnmarshalText(b []byte) error { return parseHexInto("fork version", b, v[:]) }
 
-// ParseForkVersion parses a fork version as "0x" and exactly 8 hex digits
-// (either case), such as "0x05000000". A bad value returns a
-// *nodeaccess.InputError that quotes it.
-func ParseForkVersion(s string) (ForkVersion, error) {
-	var v ForkVersion
-	err := v.UnmarshalText([]byte(s))
-	return v, err
-}
-
-// String returns b's serialized bytes as "0x" and lower-case hex digits,
-// as the beacon API writes a bitlist.
-func (b Bitlist) String() string { return string(appendHex(nil, b)) }
-
-// Format makes %s, %v and %q print String, and %x, %X, %#x and %#X print
-// the bytes as they would for a []byte.
-func (b Bitlist) Format(f fmt.State, verb rune) { formatHex(f, verb, b, b.String()) }
-
-// MarshalText returns b as String does.
+// MarshalText returns b's serialized bytes as "0x" and lower-case hex
+// digits, as the beacon API writes a bitlist.
 func (b Bitlist) MarshalText() ([]byte, error) { return appendHex(nil, b), nil }
 
 // UnmarshalText parses "0x" and an even number of hex digits into a
 // serialized bitlist. The last byte must hold the length bit (be nonzero);
-// the bitlist's limit is the container's to check (Validate does).
+// the bitlist's limit is the container's to check (WriteState and
+// HashTreeRoot do).
 func (b *Bitlist) UnmarshalText(s []byte) error {
 	if len(s) < 2 || s[0] != '0' || (s[1] != 'x' && s[1] != 'X') {
 		return badHex("bitlist", s, "does not start with 0x")

@@ -23,7 +23,8 @@ func seq(n int, start byte) []byte {
 }
 
 // Every fixed-size byte type marshals to the beacon API's 0x-hex, parses it
-// back, prints it with %v and %s, and keeps %x as the bytes.
+// back (UnmarshalText), prints it with %v and %s, and keeps %x as the
+// bytes. Root is go-ethereum's common.Hash, which does the same.
 func TestHexTypesRoundTrip(t *testing.T) {
 	var (
 		root beacon.Root
@@ -41,10 +42,18 @@ func TestHexTypesRoundTrip(t *testing.T) {
 		bytes []byte
 		parse func(string) (any, error)
 	}{
-		{"Root", root, root[:], func(s string) (any, error) { return beacon.ParseRoot(s) }},
-		{"BLSPubKey", key, key[:], func(s string) (any, error) { return beacon.ParseBLSPubKey(s) }},
-		{"BLSSignature", sig, sig[:], func(s string) (any, error) { return beacon.ParseBLSSignature(s) }},
-		{"ForkVersion", ver, ver[:], func(s string) (any, error) { return beacon.ParseForkVersion(s) }},
+		{"Root", root, root[:], func(s string) (any, error) { var v beacon.Root; return v, v.UnmarshalText([]byte(s)) }},
+		{"BLSPubKey", key, key[:], func(s string) (any, error) { var v beacon.BLSPubKey; err := v.UnmarshalText([]byte(s)); return v, err }},
+		{"BLSSignature", sig, sig[:], func(s string) (any, error) {
+			var v beacon.BLSSignature
+			err := v.UnmarshalText([]byte(s))
+			return v, err
+		}},
+		{"ForkVersion", ver, ver[:], func(s string) (any, error) {
+			var v beacon.ForkVersion
+			err := v.UnmarshalText([]byte(s))
+			return v, err
+		}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -76,58 +85,58 @@ func TestHexTypesRoundTrip(t *testing.T) {
 	}
 }
 
-// Parsing is strict, and each refusal is an InputError that quotes the bad
-// value and says what is wrong with it.
+// Parsing is strict, and each refusal of the package's own byte types is an
+// InputError that quotes the bad value and says what is wrong with it.
 func TestHexTypesStrict(t *testing.T) {
-	good := "0x" + strings.Repeat("ab", 32)
+	good := "0x" + strings.Repeat("ab", 48)
 	bad := []struct{ in, why string }{
 		{"", "does not start with 0x"},
-		{"0x", "has 0 hex digits, want 64"},
-		{strings.Repeat("ab", 32), "does not start with 0x"},
-		{"00" + strings.Repeat("ab", 32), "does not start with 0x"},
-		{good[:len(good)-1], "has 63 hex digits, want 64"},
-		{good + "a", "has 65 hex digits, want 64"},
-		{good + "ab", "has 66 hex digits, want 64"},
+		{"0x", "has 0 hex digits, want 96"},
+		{strings.Repeat("ab", 48), "does not start with 0x"},
+		{"00" + strings.Repeat("ab", 48), "does not start with 0x"},
+		{good[:len(good)-1], "has 95 hex digits, want 96"},
+		{good + "a", "has 97 hex digits, want 96"},
+		{good + "ab", "has 98 hex digits, want 96"},
 		{good[:10] + "zz" + good[12:], "not a hex digit"},
 		{" " + good, "does not start with 0x"},
-		{good + " ", "has 65 hex digits"},
-		{"0x" + strings.Repeat("g", 64), "not a hex digit"},
+		{good + " ", "has 97 hex digits"},
+		{"0x" + strings.Repeat("g", 96), "not a hex digit"},
 	}
 	for _, b := range bad {
-		_, err := beacon.ParseRoot(b.in)
+		var k beacon.BLSPubKey
+		err := k.UnmarshalText([]byte(b.in))
 		require.Error(t, err, "%q", b.in)
 		assert.True(t, errors.Is(err, nodeaccess.ErrInvalidInput), "%v", err)
 		assert.Contains(t, err.Error(), b.why)
-		assert.Contains(t, err.Error(), fmt.Sprintf("%q", b.in))
-
+		assert.Contains(t, err.Error(), fmt.Sprintf("%q", b.in)[:min(len(b.in), 78)], "quoted, cut to 80 bytes")
+		assert.Equal(t, beacon.BLSPubKey{}, k, "a refused value leaves the key zero")
+	}
+	// Root is common.Hash: as strict, in its own words.
+	for _, in := range []string{"", "0x", "0x" + strings.Repeat("ab", 31), "0x" + strings.Repeat("ab", 33), strings.Repeat("ab", 32), "0x" + strings.Repeat("zz", 32)} {
 		var r beacon.Root
-		err = json.Unmarshal([]byte(`"`+b.in+`"`), &r)
-		require.Error(t, err, "%q", b.in)
-		assert.Equal(t, beacon.Root{}, r, "a refused value leaves the root zero")
+		require.Error(t, json.Unmarshal([]byte(`"`+in+`"`), &r), "%q", in)
+		require.Error(t, r.UnmarshalText([]byte(in)), "%q", in)
 	}
 	// JSON that is not a string is refused by encoding/json itself.
 	var r beacon.Root
 	require.Error(t, json.Unmarshal([]byte(`[1,2]`), &r))
 
-	_, err := beacon.ParseBLSPubKey("0x" + strings.Repeat("00", 32))
-	assert.ErrorContains(t, err, "has 64 hex digits, want 96 (48 bytes)")
-	_, err = beacon.ParseForkVersion("0x050000")
-	assert.ErrorContains(t, err, "has 6 hex digits, want 8 (4 bytes)")
-	_, err = beacon.ParseBLSSignature("0x00")
-	assert.ErrorContains(t, err, "has 2 hex digits, want 192 (96 bytes)")
+	var v beacon.ForkVersion
+	assert.ErrorContains(t, v.UnmarshalText([]byte("0x050000")), "has 6 hex digits, want 8 (4 bytes)")
+	var sig beacon.BLSSignature
+	assert.ErrorContains(t, sig.UnmarshalText([]byte("0x00")), "has 2 hex digits, want 192 (96 bytes)")
 
 	// A long bad value is quoted cut, never whole.
-	_, err = beacon.ParseRoot("0x" + strings.Repeat("f", 10000))
+	var k beacon.BLSPubKey
+	err := k.UnmarshalText([]byte("0x" + strings.Repeat("f", 10000)))
 	require.Error(t, err)
 	assert.Less(t, len(err.Error()), 300)
 }
 
-// A Bitlist prints and marshals as its serialized bytes in 0x-hex, and
-// parsing needs the length bit.
+// A Bitlist marshals as its serialized bytes in 0x-hex, and parsing needs
+// the length bit.
 func TestBitlistText(t *testing.T) {
 	b := beacon.Bitlist{0xff, 0x05}
-	assert.Equal(t, "0xff05", b.String())
-	assert.Equal(t, "0xff05", fmt.Sprint(b))
 	assert.Equal(t, "ff05", fmt.Sprintf("%x", b))
 	js, err := json.Marshal(b)
 	require.NoError(t, err)

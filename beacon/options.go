@@ -11,17 +11,16 @@ import (
 // Defaults of the state calls. nodeaccess.WithTimeout and
 // nodeaccess.WithMaxResponseBytes replace them for a client.
 const (
-	// DefaultStateTimeout is the per-attempt timeout of the state calls:
+	// stateTimeout is the per-attempt timeout of the state calls:
 	// long enough for a mainnet state's ~900 MB of JSON at about 1 MB/s,
 	// decoding included. The context passed to a call still bounds the call
 	// as a whole; a stalled connection is only noticed when this timeout or
 	// the context ends the attempt, so pass a shorter WithTimeout on fast
 	// links.
-	DefaultStateTimeout = 15 * time.Minute
-	// DefaultMaxStateBytes caps a state body: 4 GiB, over four times a
-	// mainnet state's JSON (about 900 MB in 2026) and over ten times its
-	// SSZ. A larger body fails with nodeaccess.ErrResponseTooLarge.
-	DefaultMaxStateBytes = 4 << 30
+	stateTimeout = 15 * time.Minute
+	// maxStateBytes caps a state body: 4 GiB, over four times a
+	// mainnet state's JSON and over ten times its SSZ. A larger body fails with nodeaccess.ErrResponseTooLarge.
+	maxStateBytes = 4 << 30
 )
 
 // Encoding selects the body format a client asks for.
@@ -98,15 +97,15 @@ func WithEncoding(e Encoding) nodeaccess.BeaconOption {
 
 // WithPreset sets the preset states are decoded with: MainnetPreset (the
 // default; mainnet, Sepolia, Holesky, Hoodi) or MinimalPreset (devnets, the
-// consensus-specs test vectors), or a custom one, which must pass
-// Preset.Validate. The zero Preset means MainnetPreset, as it does in
+// consensus-specs test vectors), or a custom one, which is checked here
+// (see Preset). The zero Preset means MainnetPreset, as it does in
 // State.Preset and as a ReadOption.
 func WithPreset(p Preset) nodeaccess.BeaconOption {
 	return option{apply: func(c *config.Config) error {
 		if p == (Preset{}) {
 			p = MainnetPreset()
 		}
-		if err := p.Validate(); err != nil {
+		if err := p.validate(); err != nil {
 			return fmt.Errorf("beacon: WithPreset: %w", err)
 		}
 		c.SetExt(presetKey{}, p)

@@ -2,12 +2,12 @@ package beacon
 
 import "io"
 
-// ProgressStep is how many body bytes pass between two calls of a
+// progressStep is how many body bytes pass between two calls of a
 // WithProgress callback.
-const ProgressStep = 1 << 20
+const progressStep = 1 << 20
 
 // progressReader counts the bytes read through it and reports them to fn
-// every ProgressStep bytes and at the end of the body.
+// every progressStep bytes and at the end of the body.
 type progressReader struct {
 	r     io.Reader
 	fn    func(read, total int64)
@@ -19,7 +19,7 @@ type progressReader struct {
 }
 
 func newProgressReader(r io.Reader, fn func(read, total int64), total int64) *progressReader {
-	return &progressReader{r: r, fn: fn, total: total, next: ProgressStep, last: -1}
+	return &progressReader{r: r, fn: fn, total: total, next: progressStep, last: -1}
 }
 
 func (p *progressReader) Read(b []byte) (int, error) {
@@ -27,7 +27,7 @@ func (p *progressReader) Read(b []byte) (int, error) {
 	p.n += int64(n)
 	if p.fn != nil {
 		if p.n >= p.next {
-			p.next = (p.n/ProgressStep + 1) * ProgressStep
+			p.next = (p.n/progressStep + 1) * progressStep
 			if err != io.EOF {
 				p.last = p.n
 				p.fn(p.n, p.total)

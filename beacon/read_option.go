@@ -1,21 +1,17 @@
 package beacon
 
 // ReadOption adjusts one read of a state: a Client call (State,
-// DownloadState) or a decoder (DecodeSSZ, UnmarshalSSZ, DecodeJSON,
-// ReadState). The options are WithProgress, WithoutVerify, SizeHint,
-// AssumeVersion, and a Preset itself (MinimalPreset(), say), which reads
-// with that preset instead of the client's or the mainnet one.
+// DownloadState) or ReadState. The options are WithProgress, WithoutVerify,
+// WithRestart, and a Preset itself (MinimalPreset(), say), which reads with
+// that preset instead of the client's or the mainnet one.
 //
-// Why a kind of its own beside New's options: the options given to New
-// configure a client once (its HTTP stack, retries, the encoding it asks
-// for, the preset of its network), while a ReadOption belongs to one read (a
-// progress bar for this download, the size of this file, the fork of this
-// bare JSON) and also serves the decoders, which have no client. An option
-// that does not concern a read is ignored by it: WithoutVerify by anything
-// but State, SizeHint and AssumeVersion by the Client calls (which take the
-// size from Content-Length and the fork from Eth-Consensus-Version),
-// WithProgress by UnmarshalSSZ, and all but WithProgress by DownloadState,
-// which decodes nothing.
+// The options given to New configure a client once (its HTTP stack,
+// retries, the encoding it asks for, the preset of its network); a
+// ReadOption belongs to one read (a progress bar for this download, how to
+// start this file over) and also serves ReadState, which has no client. An
+// option that does not concern a read is ignored by it: WithoutVerify by
+// all but State, WithRestart by all but DownloadState, a Preset by
+// DownloadState, which decodes nothing.
 type ReadOption interface {
 	applyRead(*readConfig)
 }
@@ -54,9 +50,6 @@ func newReadConfig(opts []ReadOption) readConfig {
 	return c
 }
 
-// newDecodeConfig is the decoders' part of opts.
-func newDecodeConfig(opts []ReadOption) decodeConfig { return newReadConfig(opts).decodeConfig }
-
 // applyRead makes a Preset a ReadOption: the read decodes with p instead of
 // the client's preset (WithPreset) or the mainnet one. The zero Preset means
 // MainnetPreset, as it does in State.Preset.
@@ -67,24 +60,10 @@ func (p Preset) applyRead(c *readConfig) {
 	c.preset, c.presetSet = p, true
 }
 
-// SizeHint tells a decoder the input's total size in bytes (a file's size,
-// a response's Content-Length), so it can size each list exactly once as
-// soon as it knows the list's length. Without it a decoder still decodes
-// any input, growing what it cannot size in bounded steps. A hint smaller
-// than the input is an error; a negative hint means unknown.
-func SizeHint(n int64) ReadOption { return readOption(func(c *readConfig) { c.sizeHint = n }) }
-
-// AssumeVersion tells DecodeJSON the fork of a state given without the
-// beacon API's envelope (the bare "data" object), or checks it against the
-// envelope's "version" when there is one.
-func AssumeVersion(v Version) ReadOption {
-	return readOption(func(c *readConfig) { c.version, c.hasVersion = v, true })
-}
-
-// WithProgress calls fn as the body arrives: each time another ProgressStep
-// (1 MiB) has been read, and once more when the body ends, with the bytes
-// read so far and the body's total size (its Content-Length, or the
-// decoder's SizeHint; -1 when unknown). fn runs on the calling goroutine,
+// WithProgress calls fn as the body arrives: each time another MiB has been
+// read, and once more when the body ends, with the bytes read so far and
+// the body's total size (its Content-Length, or for ReadState the Body's
+// Bytes or the reader's size; -1 when unknown). fn runs on the calling goroutine,
 // between reads, so a slow fn slows the read. When an attempt is retried
 // after the body broke off, the next attempt counts from 0 again.
 func WithProgress(fn func(read, total int64)) ReadOption {

@@ -19,28 +19,28 @@ func TestReadOptionsServeCallsAndDecoders(t *testing.T) {
 	f := minimalFixture(t, beacon.Bellatrix)
 	srv, _ := serve(t, stateHandler(f.ssz, "application/octet-stream", "bellatrix"))
 	c := newClient(t, srv.URL) // the mainnet preset
-	_, err := c.State(context.Background(), beacon.Head)
+	_, _, err := c.State(context.Background(), beacon.Head)
 	require.ErrorIs(t, err, nodeaccess.ErrInvalidResponse, "a minimal state read with the mainnet preset")
-	res, err := c.State(context.Background(), beacon.Head, beacon.MinimalPreset())
+	res, _, err := c.State(context.Background(), beacon.Head, beacon.MinimalPreset())
 	require.NoError(t, err)
-	sameState(t, f.ssz, res.State)
-	assert.Equal(t, beacon.MinimalPreset(), res.State.Preset)
+	sameState(t, f.ssz, res)
+	assert.Equal(t, beacon.MinimalPreset(), res.Preset)
 
 	var seen [][2]int64
 	progress := beacon.WithProgress(func(read, total int64) { seen = append(seen, [2]int64{read, total}) })
 	n := int64(len(f.ssz))
-	st, err := beacon.DecodeSSZ(bytes.NewReader(f.ssz), beacon.Bellatrix, beacon.MinimalPreset(), progress)
+	st, err := decodeSSZ(bytes.NewReader(f.ssz), beacon.Bellatrix, beacon.MinimalPreset(), progress)
 	require.NoError(t, err)
 	sameState(t, f.ssz, st)
 	assert.Equal(t, [][2]int64{{n, n}}, seen, "DecodeSSZ: the size comes from the reader")
 
 	seen = nil
-	_, _, err = beacon.DecodeJSON(bytes.NewReader(f.json), beacon.MinimalPreset(), beacon.SizeHint(int64(len(f.json))), progress)
+	_, _, err = decodeJSON(bytes.NewReader(f.json), beacon.MinimalPreset(), sizeHint(int64(len(f.json))), progress)
 	require.NoError(t, err)
 	require.NotEmpty(t, seen)
 	assert.Equal(t, [2]int64{int64(len(f.json)), int64(len(f.json))}, seen[len(seen)-1], "DecodeJSON: the last report is the whole input")
 
 	// The zero Preset is the mainnet one, as in State.Preset.
-	_, err = beacon.DecodeSSZ(bytes.NewReader(f.ssz), beacon.Bellatrix, beacon.Preset{})
+	_, err = decodeSSZ(bytes.NewReader(f.ssz), beacon.Bellatrix, beacon.Preset{})
 	assert.ErrorIs(t, err, beacon.ErrInvalidState)
 }

@@ -15,29 +15,6 @@ import (
 // operationId of the route).
 const opState = "getStateV2"
 
-// StateResponse is a decoded state with what the response said about it.
-type StateResponse struct {
-	// State is the decoded state.
-	State *State
-	// Version is the state's fork, from the Eth-Consensus-Version header
-	// (and, for JSON, the body's "version", which must agree with it).
-	Version Version
-	// Flags holds execution_optimistic and finalized. They come only with a
-	// JSON response: Flags is nil for an SSZ response, which does not carry
-	// them (ask with WithEncoding(EncodingJSON) when you need them).
-	Flags *Flags
-	// Encoding is the body's encoding, EncodingSSZ or EncodingJSON, as its
-	// Content-Type said.
-	Encoding Encoding
-	// ContentType is the response's Content-Type header.
-	ContentType string
-	// Bytes is the size of the body read.
-	Bytes int64
-	// Verified is true when the state was asked for by its root and its
-	// hash tree root was checked against that root.
-	Verified bool
-}
-
 // State fetches the state id names and decodes it while it streams in,
 // without holding the body in memory: with the decoder the response's
 // Content-Type selects (SSZ or JSON, whatever was asked for), the fork the
@@ -64,41 +41,43 @@ type StateResponse struct {
 // Memory: the decoded state (about the size of the SSZ body, ~300 MB for
 // mainnet) plus the decoder's working space; the body is never buffered
 // whole.
-func (c *Client) State(ctx context.Context, id StateID, opts ...ReadOption) (*StateResponse, error) {
+func (c *Client) State(ctx context.Context, id StateID, opts ...ReadOption) (*State, Body, error) {
 	cfg := newReadConfig(opts)
 	req, err := c.request(opState, id)
 	if err != nil {
-		return nil, c.t.Wrap(opState, err)
+		return nil, Body{}, c.t.Wrap(opState, err)
 	}
-	var out *StateResponse
+	var (
+		st   *State
+		body Body
+	)
 	err = c.t.Stream(ctx, req, func(r *transport.Response) error {
-		out = nil // a retried attempt starts over
-		res, err := c.decodeState(r, &cfg)
-		out = res
+		st, body = nil, Body{} // a retried attempt starts over
+		var err error
+		st, body, err = c.decodeState(r, &cfg)
 		return err
 	})
 	if err != nil {
-		return nil, c.t.Wrap(opState, stateError(err, id, c.t.Mask, c.enc))
+		return nil, Body{}, c.t.Wrap(opState, stateError(err, id, c.t.Mask, c.enc))
 	}
-	if root, ok := id.Root(); ok && !cfg.noVerify {
-		got, err := out.State.HashTreeRoot()
+	if root, ok := id.root(); ok && !cfg.noVerify {
+		got, err := st.hashTreeRoot()
 		if err != nil {
-			return nil, c.t.Wrap(opState, fmt.Errorf("%w: hash tree root of the decoded state: %w", nodeaccess.ErrInvalidResponse, err))
+			return nil, Body{}, c.t.Wrap(opState, fmt.Errorf("%w: hash tree root of the decoded state: %w", nodeaccess.ErrInvalidResponse, err))
 		}
 		if got != root {
-			return nil, c.t.Wrap(opState, integrityError(root, got))
+			return nil, Body{}, c.t.Wrap(opState, integrityError(root, got))
 		}
-		out.Verified = true
 	}
-	return out, nil
+	return st, body, nil
 }
 
 // decodeState decodes one attempt's body.
-func (c *Client) decodeState(r *transport.Response, cfg *readConfig) (*StateResponse, error) {
+func (c *Client) decodeState(r *transport.Response, cfg *readConfig) (*State, Body, error) {
 	ct := r.Header.Get("Content-Type")
 	enc, err := c.responseEncoding(ct)
 	if err != nil {
-		return nil, err
+		return nil, Body{}, err
 	}
 	fork := r.Header.Get("Eth-Consensus-Version")
 	var (
@@ -107,49 +86,42 @@ func (c *Client) decodeState(r *transport.Response, cfg *readConfig) (*StateResp
 	)
 	if hasFork {
 		if v, err = ParseVersion(fork); err != nil {
-			return nil, unsupportedFork(fork, c.t.Mask)
+			return nil, Body{}, unsupportedFork(fork, c.t.Mask)
 		}
 	} else if enc == EncodingSSZ {
-		return nil, fmt.Errorf("%w: an SSZ body without an Eth-Consensus-Version header cannot be decoded (the header is the only place that names its fork)", nodeaccess.ErrInvalidResponse)
+		return nil, Body{}, fmt.Errorf("%w: an SSZ body without an Eth-Consensus-Version header cannot be decoded (the header is the only place that names its fork)", nodeaccess.ErrInvalidResponse)
 	}
 	pr := newProgressReader(r.Stream, cfg.progress, r.ContentLength)
-	preset := c.preset
+	dc := decodeConfig{preset: c.preset, sizeHint: r.ContentLength, version: v, hasVersion: hasFork}
 	if cfg.presetSet { // a Preset given to this call
-		preset = cfg.preset
+		dc.preset = cfg.preset
 	}
-	mask := c.t.Mask
-	dopts := []ReadOption{preset, readOption(func(rc *readConfig) {
-		rc.unsupported = func(name string) error { return unsupportedFork(name, mask) }
-	})}
-	if r.ContentLength >= 0 {
-		dopts = append(dopts, SizeHint(r.ContentLength))
-	}
-	res := &StateResponse{Encoding: enc, ContentType: c.t.Mask(ct)}
+	dc.unsupported = func(name string) error { return unsupportedFork(name, c.t.Mask) }
+	var (
+		st    *State
+		flags *Flags
+	)
 	switch enc {
 	case EncodingSSZ:
-		res.State, err = DecodeSSZ(pr, v, dopts...)
+		st, err = decodeSSZ(pr, v, dc.preset, dc.sizeHint)
 	default:
-		if hasFork {
-			dopts = append(dopts, AssumeVersion(v))
-		}
-		res.State, res.Flags, err = DecodeJSON(pr, dopts...)
+		st, flags, err = decodeJSON(pr, dc, v, hasFork)
 	}
 	if err != nil {
-		return nil, decodeFailure(err, c.t.Mask)
+		return nil, Body{}, decodeFailure(err, c.t.Mask)
 	}
-	if res.State == nil {
-		return nil, fmt.Errorf("%w: the decoder returned no state", nodeaccess.ErrInvalidResponse)
+	if st == nil {
+		return nil, Body{}, fmt.Errorf("%w: the decoder returned no state", nodeaccess.ErrInvalidResponse)
 	}
-	if hasFork && res.State.Version != v {
-		return nil, fmt.Errorf("%w: the Eth-Consensus-Version header says %s, the body is %s %s state", nodeaccess.ErrInvalidResponse, v, article(res.State.Version), res.State.Version)
+	if hasFork && st.Version != v {
+		return nil, Body{}, fmt.Errorf("%w: the Eth-Consensus-Version header says %s, the body is %s %s state", nodeaccess.ErrInvalidResponse, v, article(st.Version), st.Version)
 	}
 	pr.finish()
-	res.Version, res.Bytes = res.State.Version, pr.n
-	if res.Flags != nil {
-		f := *res.Flags // the response's own copy
-		res.Flags = &f
+	if flags != nil {
+		f := *flags // the response's own copy
+		flags = &f
 	}
-	return res, nil
+	return st, Body{Encoding: enc, Fork: st.Version.String(), Bytes: pr.n, ContentType: c.t.Mask(ct), Flags: flags}, nil
 }
 
 // responseEncoding reads a response's Content-Type. Parameters (charset)
@@ -192,7 +164,7 @@ func decodeFailure(err error, mask func(string) string) error {
 // (an answer it cannot read), with the name masked and cut.
 func unsupportedFork(name string, mask func(string) string) error {
 	return fmt.Errorf("%w: %w %q: this package decodes phase0 to %s (DownloadState still saves such a state undecoded)",
-		nodeaccess.ErrInvalidResponse, ErrUnsupportedVersion, quoteCap(mask(name)), NewestFork)
+		nodeaccess.ErrInvalidResponse, ErrUnsupportedVersion, quoteCap(mask(name)), newestFork)
 }
 
 // quoteCap cuts a server's value to a length fit for a message.

@@ -18,12 +18,12 @@ import (
 func BenchmarkClientState(b *testing.B) {
 	for _, n := range []int{1_000, 10_000, 100_000} {
 		st := beacontest.NewState(beacon.Fulu, beacon.MainnetPreset(), n, 3)
-		ssz, err := st.MarshalSSZ()
+		ssz, err := marshalSSZ(st)
 		if err != nil {
 			b.Fatal(err)
 		}
 		var js bytes.Buffer
-		if err := st.EncodeJSONResponse(&js, beacon.Flags{}); err != nil {
+		if err := beacon.WriteState(&js, st, beacon.EncodingJSON, &beacon.Flags{}); err != nil {
 			b.Fatal(err)
 		}
 		for _, enc := range []struct {
@@ -37,12 +37,12 @@ func BenchmarkClientState(b *testing.B) {
 				b.ReportAllocs()
 				b.ResetTimer()
 				for range b.N {
-					res, err := c.State(context.Background(), beacon.Head)
+					res, _, err := c.State(context.Background(), beacon.Head)
 					if err != nil {
 						b.Fatal(err)
 					}
-					if len(res.State.Validators) != n {
-						b.Fatal(len(res.State.Validators))
+					if len(res.Validators) != n {
+						b.Fatal(len(res.Validators))
 					}
 				}
 			})

@@ -42,11 +42,11 @@ func minimalFixture(t testing.TB, v beacon.Version) *fixture {
 		return f
 	}
 	s := beacontest.NewState(v, beacon.MinimalPreset(), 64, 42)
-	ssz, err := s.MarshalSSZ()
+	ssz, err := marshalSSZ(s)
 	require.NoError(t, err)
 	var js bytes.Buffer
-	require.NoError(t, s.EncodeJSONResponse(&js, beacon.Flags{ExecutionOptimistic: true, Finalized: false}))
-	root, err := s.HashTreeRoot()
+	require.NoError(t, beacon.WriteState(&js, s, beacon.EncodingJSON, &beacon.Flags{ExecutionOptimistic: true, Finalized: false}))
+	root, err := beacon.HashTreeRoot(s)
 	require.NoError(t, err)
 	f := &fixture{state: s, ssz: ssz, json: js.Bytes(), root: root}
 	fixtures[v] = f
@@ -72,7 +72,7 @@ func stateHandler(body []byte, ctype, fork string) func(http.ResponseWriter, *ht
 func sameState(t *testing.T, want []byte, got *beacon.State) {
 	t.Helper()
 	require.NotNil(t, got)
-	b, err := got.MarshalSSZ()
+	b, err := marshalSSZ(got)
 	require.NoError(t, err)
 	assert.True(t, bytes.Equal(want, b), "decoded state differs from the one served")
 }
@@ -80,34 +80,33 @@ func sameState(t *testing.T, want []byte, got *beacon.State) {
 // State decodes SSZ and JSON responses of every fork, chosen by the
 // response's Content-Type.
 func TestStateEveryForkBothEncodings(t *testing.T) {
-	for _, v := range beacon.Versions() {
+	for _, v := range allForks() {
 		f := minimalFixture(t, v)
 		t.Run(v.String()+"/ssz", func(t *testing.T) {
 			srv, _ := serve(t, stateHandler(f.ssz, "application/octet-stream", v.String()))
 			c := newClient(t, srv.URL, beacon.WithPreset(beacon.MinimalPreset()))
-			res, err := c.State(context.Background(), beacon.Head)
+			res, body, err := c.State(context.Background(), beacon.Head)
 			require.NoError(t, err)
-			sameState(t, f.ssz, res.State)
+			sameState(t, f.ssz, res)
 			assert.Equal(t, v, res.Version)
-			assert.Equal(t, v, res.State.Version)
-			assert.Equal(t, beacon.MinimalPreset(), res.State.Preset)
-			assert.Nil(t, res.Flags, "SSZ carries no flags")
-			assert.Equal(t, beacon.EncodingSSZ, res.Encoding)
-			assert.Equal(t, "application/octet-stream", res.ContentType)
-			assert.Equal(t, int64(len(f.ssz)), res.Bytes)
-			assert.False(t, res.Verified)
+			assert.Equal(t, v, res.Version)
+			assert.Equal(t, beacon.MinimalPreset(), res.Preset)
+			assert.Nil(t, body.Flags, "SSZ carries no flags")
+			assert.Equal(t, beacon.EncodingSSZ, body.Encoding)
+			assert.Equal(t, "application/octet-stream", body.ContentType)
+			assert.Equal(t, int64(len(f.ssz)), body.Bytes)
 		})
 		t.Run(v.String()+"/json", func(t *testing.T) {
 			srv, _ := serve(t, stateHandler(f.json, "application/json", v.String()))
 			c := newClient(t, srv.URL, beacon.WithPreset(beacon.MinimalPreset()))
-			res, err := c.State(context.Background(), beacon.Finalized)
+			res, body, err := c.State(context.Background(), beacon.Finalized)
 			require.NoError(t, err)
-			sameState(t, f.ssz, res.State)
+			sameState(t, f.ssz, res)
 			assert.Equal(t, v, res.Version)
-			require.NotNil(t, res.Flags)
-			assert.Equal(t, beacon.Flags{ExecutionOptimistic: true}, *res.Flags)
-			assert.Equal(t, beacon.EncodingJSON, res.Encoding)
-			assert.Equal(t, int64(len(f.json)), res.Bytes)
+			require.NotNil(t, body.Flags)
+			assert.Equal(t, beacon.Flags{ExecutionOptimistic: true}, *body.Flags)
+			assert.Equal(t, beacon.EncodingJSON, body.Encoding)
+			assert.Equal(t, int64(len(f.json)), body.Bytes)
 		})
 	}
 }
@@ -121,12 +120,12 @@ func TestStateJSONWhenSSZAsked(t *testing.T) {
 		stateHandler(f.json, "application/json; charset=utf-8", "deneb")(w, r, n)
 	})
 	c := newClient(t, srv.URL, beacon.WithPreset(beacon.MinimalPreset()), beacon.WithEncoding(beacon.EncodingSSZ))
-	res, err := c.State(context.Background(), beacon.Head)
+	res, body, err := c.State(context.Background(), beacon.Head)
 	require.NoError(t, err)
 	assert.Equal(t, "application/octet-stream", accept)
-	assert.Equal(t, beacon.EncodingJSON, res.Encoding)
-	sameState(t, f.ssz, res.State)
-	require.NotNil(t, res.Flags)
+	assert.Equal(t, beacon.EncodingJSON, body.Encoding)
+	sameState(t, f.ssz, res)
+	require.NotNil(t, body.Flags)
 }
 
 // JSON without the version header: the body's version decides. With a
@@ -135,14 +134,14 @@ func TestStateJSONVersionHeader(t *testing.T) {
 	f := minimalFixture(t, beacon.Capella)
 	srv, _ := serve(t, stateHandler(f.json, "application/json", ""))
 	c := newClient(t, srv.URL, beacon.WithPreset(beacon.MinimalPreset()))
-	res, err := c.State(context.Background(), beacon.Head)
+	res, _, err := c.State(context.Background(), beacon.Head)
 	require.NoError(t, err)
 	assert.Equal(t, beacon.Capella, res.Version)
-	sameState(t, f.ssz, res.State)
+	sameState(t, f.ssz, res)
 
 	srv, cnt := serve(t, stateHandler(f.json, "application/json", "deneb"))
 	c = newClient(t, srv.URL, beacon.WithPreset(beacon.MinimalPreset()))
-	_, err = c.State(context.Background(), beacon.Head)
+	_, _, err = c.State(context.Background(), beacon.Head)
 	require.Error(t, err)
 	assert.ErrorIs(t, err, nodeaccess.ErrInvalidResponse)
 	assert.Equal(t, 1, cnt.Get(), "not retried")
@@ -153,7 +152,7 @@ func TestStateSSZWrongFork(t *testing.T) {
 	f := minimalFixture(t, beacon.Electra)
 	srv, cnt := serve(t, stateHandler(f.ssz, "application/octet-stream", "altair"))
 	c := newClient(t, srv.URL, beacon.WithPreset(beacon.MinimalPreset()))
-	_, err := c.State(context.Background(), beacon.Head)
+	_, _, err := c.State(context.Background(), beacon.Head)
 	require.Error(t, err)
 	assert.ErrorIs(t, err, nodeaccess.ErrInvalidResponse)
 	assert.ErrorIs(t, err, beacon.ErrInvalidState)
@@ -169,7 +168,7 @@ func TestStatePresetMismatch(t *testing.T) {
 	f := minimalFixture(t, beacon.Phase0)
 	srv, _ := serve(t, stateHandler(f.ssz, "application/octet-stream", "phase0"))
 	c := newClient(t, srv.URL)
-	_, err := c.State(context.Background(), beacon.Head)
+	_, _, err := c.State(context.Background(), beacon.Head)
 	assert.ErrorIs(t, err, beacon.ErrInvalidState)
 	assert.ErrorIs(t, err, nodeaccess.ErrInvalidResponse)
 }
@@ -192,27 +191,24 @@ func TestStateRootVerification(t *testing.T) {
 				stateHandler(body, enc.ctype, "fulu")(w, r, n)
 			})
 			c := newClient(t, srv.URL, beacon.WithPreset(beacon.MinimalPreset()))
-			res, err := c.State(context.Background(), beacon.RootID(f.root))
+			res, _, err := c.State(context.Background(), beacon.RootID(f.root))
 			require.NoError(t, err)
-			assert.True(t, res.Verified)
-			sameState(t, f.ssz, res.State)
+			sameState(t, f.ssz, res)
 
 			wrong := f.root
 			wrong[31] ^= 1
-			_, err = c.State(context.Background(), beacon.RootID(wrong))
+			_, _, err = c.State(context.Background(), beacon.RootID(wrong))
 			require.Error(t, err)
 			assert.ErrorIs(t, err, beacon.ErrIntegrity)
 			assert.ErrorIs(t, err, nodeaccess.ErrInvalidResponse)
 			assert.Equal(t, fmt.Sprintf("beacon: getStateV2: invalid response: state root mismatch: asked for 0x%x, got a state whose hash tree root is 0x%x", wrong[:], f.root[:]), err.Error())
 
-			res, err = c.State(context.Background(), beacon.RootID(wrong), beacon.WithoutVerify())
+			_, _, err = c.State(context.Background(), beacon.RootID(wrong), beacon.WithoutVerify())
 			require.NoError(t, err)
-			assert.False(t, res.Verified)
 
 			// Other ids are not verified.
-			res, err = c.State(context.Background(), beacon.Head)
+			_, _, err = c.State(context.Background(), beacon.Head)
 			require.NoError(t, err)
-			assert.False(t, res.Verified)
 
 			assert.Equal(t, []string{
 				"/beacon/" + testKey + "/eth/v2/debug/beacon/states/" + fmt.Sprintf("0x%x", f.root[:]),
@@ -226,18 +222,17 @@ func TestStateRootVerification(t *testing.T) {
 
 // The real Sepolia genesis state, fetched by its published root.
 func TestStateSepoliaGenesisByRoot(t *testing.T) {
-	body, err := os.ReadFile("testdata/sepolia-genesis.ssz")
+	raw, err := os.ReadFile("testdata/sepolia-genesis.ssz")
 	require.NoError(t, err)
-	srv, _ := serve(t, stateHandler(body, "application/octet-stream", "phase0"))
+	srv, _ := serve(t, stateHandler(raw, "application/octet-stream", "phase0"))
 	c := newClient(t, srv.URL)
 	id, err := beacon.ParseStateID(testRootHex)
 	require.NoError(t, err)
-	res, err := c.State(context.Background(), id)
+	res, body, err := c.State(context.Background(), id)
 	require.NoError(t, err)
-	assert.True(t, res.Verified)
 	assert.Equal(t, beacon.Phase0, res.Version)
-	assert.Len(t, res.State.Validators, 1570)
-	assert.Equal(t, int64(len(body)), res.Bytes)
+	assert.Len(t, res.Validators, 1570)
+	assert.Equal(t, beacon.Body{Encoding: beacon.EncodingSSZ, Fork: "phase0", Bytes: int64(len(raw)), ContentType: "application/octet-stream"}, body)
 }
 
 // A body that breaks off mid-stream is fetched again and decoded from the
@@ -254,9 +249,9 @@ func TestStateTruncatedBody(t *testing.T) {
 		})
 		rec := &testkit.Recorder{}
 		c := newClient(t, srv.URL, fast, beacon.WithPreset(beacon.MinimalPreset()), nodeaccess.WithHook(rec.Hook))
-		res, err := c.State(context.Background(), beacon.Head)
+		res, _, err := c.State(context.Background(), beacon.Head)
 		require.NoError(t, err)
-		sameState(t, f.ssz, res.State)
+		sameState(t, f.ssz, res)
 		assert.Equal(t, 2, cnt.Get())
 		atts := rec.Attempts()
 		require.Len(t, atts, 2)
@@ -268,7 +263,7 @@ func TestStateTruncatedBody(t *testing.T) {
 			brokenBody(t, w, r, "application/json", "altair", f.json, len(f.json)-10)
 		})
 		c := newClient(t, srv.URL, fast, beacon.WithPreset(beacon.MinimalPreset()))
-		_, err := c.State(context.Background(), beacon.Head)
+		_, _, err := c.State(context.Background(), beacon.Head)
 		require.Error(t, err)
 		assert.Equal(t, 3, cnt.Get())
 		assert.ErrorIs(t, err, nodeaccess.ErrUnavailable)
@@ -286,7 +281,7 @@ func TestStateTruncatedBody(t *testing.T) {
 			_ = rw.Flush()
 		})
 		c := newClient(t, srv.URL, fast, beacon.WithPreset(beacon.MinimalPreset()))
-		_, err := c.State(context.Background(), beacon.Head)
+		_, _, err := c.State(context.Background(), beacon.Head)
 		require.Error(t, err)
 		assert.Equal(t, 1, cnt.Get())
 		assert.ErrorIs(t, err, nodeaccess.ErrInvalidResponse)
@@ -304,7 +299,7 @@ func TestStateGarbageBody(t *testing.T) {
 	} {
 		srv, cnt := serve(t, stateHandler([]byte(tc.body), tc.ctype, "fulu"))
 		c := newClient(t, srv.URL, fast)
-		_, err := c.State(context.Background(), beacon.Head)
+		_, _, err := c.State(context.Background(), beacon.Head)
 		require.Error(t, err, tc.body)
 		assert.ErrorIs(t, err, nodeaccess.ErrInvalidResponse, tc.body)
 		assert.ErrorIs(t, err, beacon.ErrInvalidState, tc.body)
@@ -317,7 +312,7 @@ func TestStateGarbageBody(t *testing.T) {
 func TestStateJSONBodyUnsupportedVersion(t *testing.T) {
 	srv, _ := serve(t, stateHandler([]byte(`{"version":"heze","execution_optimistic":false,"finalized":true,"data":{}}`), "application/json", ""))
 	c := newClient(t, srv.URL)
-	_, err := c.State(context.Background(), beacon.Head)
+	_, _, err := c.State(context.Background(), beacon.Head)
 	require.Error(t, err)
 	assert.ErrorIs(t, err, beacon.ErrUnsupportedVersion)
 	assert.ErrorIs(t, err, nodeaccess.ErrInvalidResponse)
@@ -326,15 +321,15 @@ func TestStateJSONBodyUnsupportedVersion(t *testing.T) {
 
 func TestStateProgress(t *testing.T) {
 	s := beacontest.NewState(beacon.Fulu, beacon.MainnetPreset(), 20000, 7)
-	ssz, err := s.MarshalSSZ()
+	ssz, err := marshalSSZ(s)
 	require.NoError(t, err)
 	srv, _ := serve(t, stateHandler(ssz, "application/octet-stream", "fulu"))
 	c := newClient(t, srv.URL)
 	p := &progressLog{}
-	res, err := c.State(context.Background(), beacon.Head, beacon.WithProgress(p.fn))
+	res, _, err := c.State(context.Background(), beacon.Head, beacon.WithProgress(p.fn))
 	require.NoError(t, err)
-	assert.Len(t, res.State.Validators, 20000)
-	require.Greater(t, len(ssz), 3*beacon.ProgressStep, "the test needs several steps")
+	assert.Len(t, res.Validators, 20000)
+	require.Greater(t, len(ssz), 3*progressStep, "the test needs several steps")
 	p.checkSteps(t, int64(len(ssz)), int64(len(ssz)))
 }
 
@@ -357,9 +352,7 @@ func TestDownloadThenReadState(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, tc.body, buf.Bytes())
 		assert.Equal(t, tc.flags, d.Flags)
-		v, err := d.Version()
-		require.NoError(t, err)
-		st, flags, err := beacon.ReadState(&buf, d.Encoding, v, beacon.MinimalPreset())
+		st, flags, err := beacon.ReadState(&buf, d, beacon.MinimalPreset())
 		require.NoError(t, err)
 		sameState(t, f.ssz, st)
 		assert.Equal(t, tc.flags, flags)

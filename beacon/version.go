@@ -25,20 +25,20 @@ const (
 	Electra
 	Fulu
 	// Gloas is the fork of enshrined proposer-builder separation
-	// (EIP-7732), whose state is a progressive container; see GloasSpec.
+	// (EIP-7732), whose state is a progressive container; see gloasSpec.
 	Gloas
 )
 
-// NewestFork is the newest fork this package decodes. (Named so that it is
+// newestFork is the newest fork this package decodes. (Named so that it is
 // not read as a block or state selector such as evm.Latest.)
-const NewestFork = Gloas
+const newestFork = Gloas
 
 var versionNames = [...]string{"phase0", "altair", "bellatrix", "capella", "deneb", "electra", "fulu", "gloas"}
 
 // Versions returns every fork this package decodes, oldest first.
-func Versions() []Version {
+func versions() []Version {
 	out := make([]Version, 0, len(versionNames))
-	for v := Phase0; v <= NewestFork; v++ {
+	for v := Phase0; v <= newestFork; v++ {
 		out = append(out, v)
 	}
 	return out
@@ -46,14 +46,14 @@ func Versions() []Version {
 
 // String returns the fork's name as the beacon API spells it ("deneb").
 func (v Version) String() string {
-	if v.IsKnown() {
+	if v.isKnown() {
 		return versionNames[v]
 	}
 	return fmt.Sprintf("Version(%d)", uint8(v))
 }
 
 // IsKnown reports whether v is one of the forks this package decodes.
-func (v Version) IsKnown() bool { return v <= NewestFork }
+func (v Version) isKnown() bool { return v <= newestFork }
 
 // ErrUnsupportedVersion is matched (errors.Is) by the error of a consensus
 // version this package cannot decode, such as a fork newer than Gloas; the
@@ -64,7 +64,7 @@ var ErrUnsupportedVersion = errors.New("unsupported version")
 // the server or the caller, or the String of a Version this package does
 // not know).
 func unsupportedVersion(name string) error {
-	return fmt.Errorf("beacon: %w %q (this package decodes phase0 to %s)", ErrUnsupportedVersion, quoteCap(name), NewestFork)
+	return fmt.Errorf("beacon: %w %q (this package decodes phase0 to %s)", ErrUnsupportedVersion, quoteCap(name), newestFork)
 }
 
 // ParseVersion parses a fork name as the beacon API sends it in the
@@ -79,24 +79,6 @@ func ParseVersion(s string) (Version, error) {
 		}
 	}
 	return 0, unsupportedVersion(s)
-}
-
-// MarshalText returns the fork's name.
-func (v Version) MarshalText() ([]byte, error) {
-	if !v.IsKnown() {
-		return nil, unsupportedVersion(v.String())
-	}
-	return []byte(versionNames[v]), nil
-}
-
-// UnmarshalText parses a fork name (see ParseVersion).
-func (v *Version) UnmarshalText(b []byte) error {
-	p, err := ParseVersion(string(b))
-	if err != nil {
-		return err
-	}
-	*v = p
-	return nil
 }
 
 func trimSpaceASCII(s string) string {

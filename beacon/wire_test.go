@@ -40,11 +40,11 @@ func TestAcceptHeaderPerEncoding(t *testing.T) {
 			d, err := c.DownloadState(context.Background(), beacon.Finalized, &buf)
 			require.NoError(t, err)
 			assert.Equal(t, []byte{1, 2, 3}, buf.Bytes())
-			assert.Equal(t, beacon.Download{Fork: "fulu", Encoding: beacon.EncodingSSZ, ContentType: "application/octet-stream", Bytes: 3}, d)
+			assert.Equal(t, beacon.Body{Fork: "fulu", Encoding: beacon.EncodingSSZ, ContentType: "application/octet-stream", Bytes: 3}, d)
 
 			mockState(t, "head", tc.accept).Status(404).SetHeader("Content-Type", "application/json").
 				BodyString(`{"code":404,"message":"NOT_FOUND: beacon state at head","stacktraces":[]}`)
-			_, err = c.State(context.Background(), beacon.Head)
+			_, _, err = c.State(context.Background(), beacon.Head)
 			assert.ErrorIs(t, err, nodeaccess.ErrNotFound)
 		})
 	}
@@ -72,7 +72,7 @@ func TestStateIDInPath(t *testing.T) {
 			c := gockClient(t)
 			mockState(t, tc.wire, acceptAuto).Status(404).SetHeader("Content-Type", "application/json").
 				BodyString(`{"code":404,"message":"NOT_FOUND: beacon state for ` + tc.wire + `","stacktraces":[]}`)
-			_, err := c.State(context.Background(), tc.id)
+			_, _, err := c.State(context.Background(), tc.id)
 			require.Error(t, err)
 			assert.Equal(t, "beacon: getStateV2: state "+tc.wire+": HTTP 404 Not Found: NOT_FOUND: beacon state for "+tc.wire, err.Error())
 			var he *nodeaccess.HTTPError
@@ -105,24 +105,24 @@ func TestDownloadContentTypes(t *testing.T) {
 	for _, tc := range []struct {
 		name, ctype, fork, body string
 		enc                     beacon.Encoding
-		want                    beacon.Download
+		want                    beacon.Body
 	}{
 		{"ssz", "application/octet-stream", "fulu", ssz, beacon.EncodingAuto,
-			beacon.Download{Fork: "fulu", Encoding: beacon.EncodingSSZ, ContentType: "application/octet-stream", Bytes: 5000}},
+			beacon.Body{Fork: "fulu", Encoding: beacon.EncodingSSZ, ContentType: "application/octet-stream", Bytes: 5000}},
 		{"json", "application/json", "deneb", js, beacon.EncodingAuto,
-			beacon.Download{Fork: "deneb", Encoding: beacon.EncodingJSON, ContentType: "application/json", Bytes: int64(len(js)), Flags: &beacon.Flags{Finalized: true}}},
+			beacon.Body{Fork: "deneb", Encoding: beacon.EncodingJSON, ContentType: "application/json", Bytes: int64(len(js)), Flags: &beacon.Flags{Finalized: true}}},
 		{"json when ssz was asked", "application/json; charset=utf-8", "deneb", js, beacon.EncodingSSZ,
-			beacon.Download{Fork: "deneb", Encoding: beacon.EncodingJSON, ContentType: "application/json; charset=utf-8", Bytes: int64(len(js)), Flags: &beacon.Flags{Finalized: true}}},
+			beacon.Body{Fork: "deneb", Encoding: beacon.EncodingJSON, ContentType: "application/json; charset=utf-8", Bytes: int64(len(js)), Flags: &beacon.Flags{Finalized: true}}},
 		{"json without version header", "application/json", "", js, beacon.EncodingJSON,
-			beacon.Download{Fork: "deneb", Encoding: beacon.EncodingJSON, ContentType: "application/json", Bytes: int64(len(js)), Flags: &beacon.Flags{Finalized: true}}},
+			beacon.Body{Fork: "deneb", Encoding: beacon.EncodingJSON, ContentType: "application/json", Bytes: int64(len(js)), Flags: &beacon.Flags{Finalized: true}}},
 		{"json, flags after data", "application/json", "", late, beacon.EncodingJSON,
-			beacon.Download{Fork: "altair", Encoding: beacon.EncodingJSON, ContentType: "application/json", Bytes: int64(len(late)), Flags: &beacon.Flags{ExecutionOptimistic: true, Finalized: true}}},
+			beacon.Body{Fork: "altair", Encoding: beacon.EncodingJSON, ContentType: "application/json", Bytes: int64(len(late)), Flags: &beacon.Flags{ExecutionOptimistic: true, Finalized: true}}},
 		{"ssz without content type when ssz was asked", "", "capella", ssz, beacon.EncodingSSZ,
-			beacon.Download{Fork: "capella", Encoding: beacon.EncodingSSZ, Bytes: 5000}},
+			beacon.Body{Fork: "capella", Encoding: beacon.EncodingSSZ, Bytes: 5000}},
 		{"ssz in upper case", "Application/Octet-Stream", "bellatrix", ssz, beacon.EncodingAuto,
-			beacon.Download{Fork: "bellatrix", Encoding: beacon.EncodingSSZ, ContentType: "Application/Octet-Stream", Bytes: 5000}},
+			beacon.Body{Fork: "bellatrix", Encoding: beacon.EncodingSSZ, ContentType: "Application/Octet-Stream", Bytes: 5000}},
 		{"heze", "application/octet-stream", "heze", ssz, beacon.EncodingAuto,
-			beacon.Download{Fork: "heze", Encoding: beacon.EncodingSSZ, ContentType: "application/octet-stream", Bytes: 5000}},
+			beacon.Body{Fork: "heze", Encoding: beacon.EncodingSSZ, ContentType: "application/octet-stream", Bytes: 5000}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := gockClient(t, beacon.WithEncoding(tc.enc))
@@ -144,21 +144,12 @@ func TestDownloadContentTypes(t *testing.T) {
 	}
 }
 
-func TestDownloadVersion(t *testing.T) {
-	v, err := (&beacon.Download{Fork: "electra"}).Version()
-	require.NoError(t, err)
-	assert.Equal(t, beacon.Electra, v)
-	_, err = (&beacon.Download{Fork: "heze"}).Version()
-	assert.ErrorIs(t, err, beacon.ErrUnsupportedVersion)
-	assert.Contains(t, err.Error(), `"heze"`)
-}
-
 // An SSZ body needs the version header: without it both calls fail before
 // reading or writing anything.
 func TestSSZWithoutVersionHeader(t *testing.T) {
 	c := gockClient(t)
 	mockState(t, "head", acceptAuto).SetHeader("Content-Type", "application/octet-stream").BodyString("abc")
-	_, err := c.State(context.Background(), beacon.Head)
+	_, _, err := c.State(context.Background(), beacon.Head)
 	require.Error(t, err)
 	assert.ErrorIs(t, err, nodeaccess.ErrInvalidResponse)
 	assert.Equal(t, "beacon: getStateV2: invalid response: an SSZ body without an Eth-Consensus-Version header cannot be decoded (the header is the only place that names its fork)", err.Error())
@@ -178,7 +169,7 @@ func TestUnsupportedVersion(t *testing.T) {
 		c := gockClient(t)
 		mockState(t, "head", acceptAuto).SetHeader("Content-Type", ctype).
 			SetHeader("Eth-Consensus-Version", "heze").BodyString("body")
-		_, err := c.State(context.Background(), beacon.Head)
+		_, _, err := c.State(context.Background(), beacon.Head)
 		require.Error(t, err, ctype)
 		assert.ErrorIs(t, err, beacon.ErrUnsupportedVersion, ctype)
 		// Issue 11 point 7: every operation error matches a root sentinel;
@@ -194,7 +185,7 @@ func TestUnexpectedContentType(t *testing.T) {
 	for _, ctype := range []string{"text/html; charset=utf-8", "text/plain", "application/ssz", "application/json-seq", ";;"} {
 		c := gockClient(t)
 		mockState(t, "head", acceptAuto).SetHeader("Content-Type", ctype).SetHeader("Eth-Consensus-Version", "fulu").BodyString("<html></html>")
-		_, err := c.State(context.Background(), beacon.Head)
+		_, _, err := c.State(context.Background(), beacon.Head)
 		require.Error(t, err, ctype)
 		assert.ErrorIs(t, err, nodeaccess.ErrInvalidResponse, ctype)
 		assert.Contains(t, err.Error(), `is neither application/octet-stream (SSZ) nor application/json`, ctype)
@@ -282,7 +273,7 @@ func TestErrorBodies(t *testing.T) {
 				r.SetHeader("Content-Type", tc.ctype)
 			}
 			r.BodyString(tc.body)
-			_, err := c.State(context.Background(), beacon.SlotID(9))
+			_, _, err := c.State(context.Background(), beacon.SlotID(9))
 			require.Error(t, err)
 			if tc.err != "" {
 				assert.Equal(t, tc.err, err.Error())
@@ -334,7 +325,7 @@ func TestRetriedStatuses(t *testing.T) {
 	for range 3 {
 		mockState(t, "head", acceptAuto).Status(503).SetHeader("Content-Type", "application/json").BodyString(`{"code":503,"message":"Node is syncing"}`)
 	}
-	_, err = c.State(context.Background(), beacon.Head)
+	_, _, err = c.State(context.Background(), beacon.Head)
 	require.Error(t, err)
 	assert.ErrorIs(t, err, nodeaccess.ErrUnavailable)
 	assert.Equal(t, "beacon: getStateV2: state head: HTTP 503 Service Unavailable: Node is syncing", err.Error())
@@ -350,7 +341,7 @@ func TestBadInputSendsNothing(t *testing.T) {
 		assert.Equal(t, "getStateV2", oe.Op)
 		testkit.AssertErrNoKey(t, testKey, err)
 	}
-	_, err := c.State(context.Background(), beacon.StateID(""))
+	_, _, err := c.State(context.Background(), beacon.StateID(""))
 	check(err, "stateID")
 	assert.Equal(t, "beacon: getStateV2: invalid input: stateID: the zero StateID names no state (use Head, Genesis, Finalized, Justified, SlotID, RootID or ParseStateID)", err.Error())
 	_, err = c.DownloadState(context.Background(), beacon.StateID(""), &bytes.Buffer{})
@@ -366,7 +357,7 @@ func TestCancelledContext(t *testing.T) {
 	require.NoError(t, err)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err = c.State(ctx, beacon.Head)
+	_, _, err = c.State(ctx, beacon.Head)
 	assert.True(t, errors.Is(err, context.Canceled), "%v", err)
 	_, err = c.DownloadState(ctx, beacon.Head, &bytes.Buffer{})
 	assert.True(t, errors.Is(err, context.Canceled), "%v", err)
@@ -382,7 +373,7 @@ func TestRedirectNotFollowed(t *testing.T) {
 		_, _ = w.Write([]byte(`{"code":307,"message":"moved"}`))
 	})
 	c := newClient(t, srv.URL)
-	_, err := c.State(context.Background(), beacon.Head)
+	_, _, err := c.State(context.Background(), beacon.Head)
 	require.Error(t, err)
 	assert.Equal(t, 1, cnt.Get())
 	assert.Equal(t, "beacon: getStateV2: state head: HTTP 307 Temporary Redirect (redirect to https://other.example/beacon/REDACTED/x): moved", err.Error())
@@ -395,7 +386,7 @@ func TestRedirectNotFollowed(t *testing.T) {
 func TestHandMadeStateIDChecked(t *testing.T) {
 	c := gockClient(t)
 	for _, id := range []beacon.StateID{"latest", "Head", " head", "head/../genesis", "-1", "0x12", "1e3", "18446744073709551616"} {
-		_, err := c.State(context.Background(), id)
+		_, _, err := c.State(context.Background(), id)
 		testkit.RequireInputError(t, err, "stateID")
 		assert.Contains(t, err.Error(), strconv.Quote(string(id)))
 		_, err = c.DownloadState(context.Background(), id, &bytes.Buffer{})
