@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/beacon/internal/progress"
 	"github.com/nodeaccess/nodeaccess/internal/transport"
 )
 
@@ -81,7 +82,7 @@ func (d *downloader) attempt(r *transport.Response) error {
 		}
 		d.written = 0
 	}
-	pr := newProgressReader(r.Stream, d.cfg.progress, r.ContentLength)
+	pr := progress.New(r.Stream, d.cfg.progress, r.ContentLength)
 	var env *envelopeScanner
 	if enc == EncodingJSON {
 		env = &envelopeScanner{}

@@ -50,8 +50,8 @@ func FuzzDecodeSSZSizeHint(f *testing.F) {
 		p := fuzzPreset(sel)
 		n := int64(len(data))
 		hint := n + delta
-		if delta > 1<<33 || delta < -n-1 {
-			hint = -1 // beyond what SSZ offsets address, or "unknown"
+		if delta > 1<<33 || delta < -n-1 || hint == 0 {
+			hint = -1 // beyond what SSZ offsets address, or "unknown" (Body.Bytes 0 is unknown too)
 		}
 		var (
 			s   *beacon.State

@@ -5,6 +5,8 @@ import (
 	"io"
 	"math/bits"
 	"os"
+
+	"github.com/nodeaccess/nodeaccess/beacon/internal/progress"
 )
 
 // readJSON decodes a JSON state as it streams from r (see ReadState for
@@ -25,10 +27,10 @@ import (
 // and checked against the fork when "version" comes.
 func readJSON(r io.Reader, cfg decodeConfig, fn func(read, total int64)) (*State, *Flags, error) {
 	if fn != nil {
-		pr := newProgressReader(r, fn, cfg.sizeHint)
+		pr := progress.New(r, fn, cfg.sizeHint)
 		st, fl, err := decodeJSON(pr, cfg, cfg.version, cfg.hasVersion)
 		if err == nil {
-			pr.finish()
+			pr.Finish()
 		}
 		return st, fl, err
 	}

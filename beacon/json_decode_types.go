@@ -4,6 +4,8 @@ import (
 	"math/bits"
 	"reflect"
 	"runtime"
+
+	"github.com/nodeaccess/nodeaccess/beacon/internal/swar"
 )
 
 // The decoders of the state's fields: one per type, and one generic list
@@ -389,7 +391,7 @@ func (d *jsonDecoder) validatorFast(v *Validator) bool {
 		k7 = `,"withdrawable_epoch":`
 	)
 	i := len(k0)
-	if string(b[:i]) != k0 || !hexFast(v.PublicKey[:], b[i:i+96]) {
+	if string(b[:i]) != k0 || !swar.Hex(v.PublicKey[:], b[i:i+96]) {
 		return false
 	}
 	i += 96
@@ -397,7 +399,7 @@ func (d *jsonDecoder) validatorFast(v *Validator) bool {
 		return false
 	}
 	i += len(k1)
-	if !hexFast(v.WithdrawalCredentials[:], b[i:i+64]) {
+	if !swar.Hex(v.WithdrawalCredentials[:], b[i:i+64]) {
 		return false
 	}
 	i += 64
@@ -405,7 +407,7 @@ func (d *jsonDecoder) validatorFast(v *Validator) bool {
 		return false
 	}
 	i += len(k2)
-	x, n, ok := quotedUint(b[i : i+32])
+	x, n, ok := swar.QuotedUint(b[i : i+32])
 	if !ok {
 		return false
 	}
@@ -433,7 +435,7 @@ func (d *jsonDecoder) validatorFast(v *Validator) bool {
 			return false
 		}
 		i += len(f.k)
-		x, n, ok := quotedUint(b[i : i+32])
+		x, n, ok := swar.QuotedUint(b[i : i+32])
 		if !ok {
 			return false
 		}

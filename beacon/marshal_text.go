@@ -116,8 +116,15 @@ func (v ForkVersion) MarshalText() ([]byte, error) { return appendHex(make([]byt
 func (v *ForkVersion) UnmarshalText(b []byte) error { return parseHexInto("fork version", b, v[:]) }
 
 // MarshalText returns b's serialized bytes as "0x" and lower-case hex
-// digits, as the beacon API writes a bitlist.
-func (b Bitlist) MarshalText() ([]byte, error) { return appendHex(nil, b), nil }
+// digits, as the beacon API writes a bitlist. A bitlist without its length
+// bit (empty, or its last byte zero) is an error: its text would not read
+// back.
+func (b Bitlist) MarshalText() ([]byte, error) {
+	if len(b) == 0 || b[len(b)-1] == 0 {
+		return nil, &nodeaccess.InputError{Arg: "bitlist", Reason: "has no length bit (empty, or its last byte zero)"}
+	}
+	return appendHex(nil, b), nil
+}
 
 // UnmarshalText parses "0x" and an even number of hex digits into a
 // serialized bitlist. The last byte must hold the length bit (be nonzero);

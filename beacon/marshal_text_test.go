@@ -150,4 +150,16 @@ func TestBitlistText(t *testing.T) {
 		require.Error(t, err, in)
 		assert.Contains(t, err.Error(), fmt.Sprintf("%q", in))
 	}
+	// Text that would not read back is not written: a bitlist without its
+	// length bit (the zero Bitlist encoding/json leaves for a missing
+	// member, or a last byte of zero) is an InputError, also through
+	// encoding/json.
+	for name, bad := range map[string]beacon.Bitlist{"nil": nil, "empty": {}, "last byte zero": {0xff, 0x00}} {
+		_, err := bad.MarshalText()
+		var ie *nodeaccess.InputError
+		require.ErrorAs(t, err, &ie, name)
+		assert.Equal(t, "bitlist", ie.Arg, name)
+		_, err = json.Marshal(struct{ B beacon.Bitlist }{bad})
+		assert.ErrorIs(t, err, nodeaccess.ErrInvalidInput, name)
+	}
 }

@@ -6,6 +6,8 @@ import (
 	"io"
 	"io/fs"
 	"strings"
+
+	"github.com/nodeaccess/nodeaccess/beacon/internal/progress"
 )
 
 // The SSZ decoder reads a state as it streams from its input: nothing
@@ -46,10 +48,10 @@ func readSSZ(r io.Reader, v Version, preset Preset, size int64, fn func(read, to
 		size = remainingSize(r)
 	}
 	if fn != nil {
-		pr := newProgressReader(r, fn, size)
+		pr := progress.New(r, fn, size)
 		st, err := decodeSSZ(pr, v, preset, size)
 		if err == nil {
-			pr.finish()
+			pr.Finish()
 		}
 		return st, err
 	}

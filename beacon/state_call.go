@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/beacon/internal/progress"
 	"github.com/nodeaccess/nodeaccess/internal/transport"
 )
 
@@ -91,7 +92,7 @@ func (c *Client) decodeState(r *transport.Response, cfg *readConfig) (*State, Bo
 	} else if enc == EncodingSSZ {
 		return nil, Body{}, fmt.Errorf("%w: an SSZ body without an Eth-Consensus-Version header cannot be decoded (the header is the only place that names its fork)", nodeaccess.ErrInvalidResponse)
 	}
-	pr := newProgressReader(r.Stream, cfg.progress, r.ContentLength)
+	pr := progress.New(r.Stream, cfg.progress, r.ContentLength)
 	dc := decodeConfig{preset: c.preset, sizeHint: r.ContentLength, version: v, hasVersion: hasFork}
 	if cfg.presetSet { // a Preset given to this call
 		dc.preset = cfg.preset
@@ -116,12 +117,12 @@ func (c *Client) decodeState(r *transport.Response, cfg *readConfig) (*State, Bo
 	if hasFork && st.Version != v {
 		return nil, Body{}, fmt.Errorf("%w: the Eth-Consensus-Version header says %s, the body is %s %s state", nodeaccess.ErrInvalidResponse, v, article(st.Version), st.Version)
 	}
-	pr.finish()
+	pr.Finish()
 	if flags != nil {
 		f := *flags // the response's own copy
 		flags = &f
 	}
-	return st, Body{Encoding: enc, Fork: st.Version.String(), Bytes: pr.n, ContentType: c.t.Mask(ct), Flags: flags}, nil
+	return st, Body{Encoding: enc, Fork: st.Version.String(), Bytes: pr.N(), ContentType: c.t.Mask(ct), Flags: flags}, nil
 }
 
 // responseEncoding reads a response's Content-Type. Parameters (charset)

@@ -1,17 +1,16 @@
-package beacon
+// Package swar holds the JSON decoder's digit parsers: decimal digits
+// eight at a time as one 64-bit word (SIMD within a register), hex digits
+// through a table. They know no JSON and no consensus type.
+package swar
 
 import (
 	"encoding/binary"
 	"math/bits"
 )
 
-// The hot paths' digit parsers: decimal digits eight at a time as one
-// 64-bit word (SWAR), hex digits through a table. Each has a reference
-// test in json_swar_internal_test.go.
-
-// digits8 parses the leading decimal digits of the 8 bytes in b (up to 8)
+// Digits8 parses the leading decimal digits of the 8 bytes in b (up to 8)
 // and returns their value and count.
-func digits8(b []byte) (v uint64, n int) {
+func Digits8(b []byte) (v uint64, n int) {
 	u := binary.LittleEndian.Uint64(b)
 	// A byte is a digit when its high nibble is 3 and adding 6 keeps it 3.
 	// A carry out of a non-digit byte only disturbs the bytes after it.
@@ -32,20 +31,20 @@ func digits8(b []byte) (v uint64, n int) {
 // pow10 holds 10^0 … 10^8.
 var pow10 = [9]uint64{1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000}
 
-// quotedUint parses the common form of an integer, a quoted canonical
+// QuotedUint parses the common form of an integer, a quoted canonical
 // decimal ("0", "123"), at the start of b (at least 32 bytes), and returns
 // it with the bytes it took; ok is false for anything else, which the
 // careful path then decodes or explains.
-func quotedUint(b []byte) (v uint64, n int, ok bool) {
+func QuotedUint(b []byte) (v uint64, n int, ok bool) {
 	_ = b[31]
-	v, k := digits8(b[1:9])
+	v, k := Digits8(b[1:9])
 	i := 1 + k
 	if k == 8 {
-		w, k := digits8(b[9:17])
+		w, k := Digits8(b[9:17])
 		v = v*pow10[k] + w
 		i += k
 		if k == 8 {
-			w, k := digits8(b[17:25])
+			w, k := Digits8(b[17:25])
 			if k > 4 {
 				return 0, 0, false // more than 20 digits
 			}
@@ -64,16 +63,32 @@ func quotedUint(b []byte) (v uint64, n int, ok bool) {
 	return v, i + 1, true
 }
 
-// hexFast decodes the hex digits src into dst (len(src) >= 2*len(dst)),
+// Hex decodes the hex digits src into dst (len(src) >= 2*len(dst)),
 // reporting false for a byte that is not a hex digit. (A table lookup per
 // digit measured faster here than a 64-bit SWAR version.)
-func hexFast(dst, src []byte) bool {
+func Hex(dst, src []byte) bool {
 	src = src[:2*len(dst)]
 	var acc byte
 	for i := range dst {
-		hi, lo := unhex[src[2*i]], unhex[src[2*i+1]]
+		hi, lo := Unhex[src[2*i]], Unhex[src[2*i+1]]
 		acc |= hi | lo
 		dst[i] = hi<<4 | lo
 	}
 	return acc <= 15
 }
+
+// Unhex maps an ASCII hex digit (either case) to its value, anything else
+// to 0xff.
+var Unhex = func() (t [256]byte) {
+	for i := range t {
+		t[i] = 0xff
+	}
+	for c := '0'; c <= '9'; c++ {
+		t[c] = byte(c - '0')
+	}
+	for c := 'a'; c <= 'f'; c++ {
+		t[c] = byte(c-'a') + 10
+		t[c-'a'+'A'] = byte(c-'a') + 10
+	}
+	return t
+}()
