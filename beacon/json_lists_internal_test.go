@@ -1,6 +1,7 @@
 package beacon
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -50,6 +51,41 @@ func TestMinValidatorJSONIsTheMinimum(t *testing.T) {
 		if err := d.validator(&v); err == nil {
 			if err := d.trailing(); err == nil {
 				t.Fatalf("a validator of %d bytes decodes: %s", len(short), short)
+			}
+		}
+	}
+}
+
+// The JSON list decoder gives a list its capacity hint even when the list's
+// limit (2^40) does not fit an int (on 32-bit platforms the hint used to be
+// dropped).
+func TestJSONCapHintWithHugeLimit(t *testing.T) {
+	d := newJSONDecoder(strings.NewReader(`[1,2,3]`), -1)
+	got, err := decodeList(d, field{name: "l", n: 1 << 40}, 4, (*jsonDecoder).u64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, []uint64{1, 2, 3}) || cap(got) != 4 {
+		t.Fatalf("got %v with cap %d, want [1 2 3] with the hinted cap 4", got, cap(got))
+	}
+}
+
+// bigList.finish keeps a reserved capacity up to twice the length, and
+// copies a list that came out shorter than half of it.
+func TestBigListFinishExact(t *testing.T) {
+	for _, tc := range []struct{ reserve, n, wantCap int }{{6, 3, 6}, {7, 3, 3}, {100, 3, 3}, {100, 0, 0}, {4, 4, 4}} {
+		var b bigList[uint64]
+		b.init(tc.reserve)
+		for i := range tc.n {
+			*b.next() = uint64(i)
+		}
+		out := b.finish()
+		if out == nil || len(out) != tc.n || cap(out) != tc.wantCap {
+			t.Errorf("reserve %d, %d elements: len %d cap %d (nil %v), want cap %d", tc.reserve, tc.n, len(out), cap(out), out == nil, tc.wantCap)
+		}
+		for i, v := range out {
+			if v != uint64(i) {
+				t.Fatalf("element %d = %d", i, v)
 			}
 		}
 	}

@@ -25,7 +25,7 @@ package beacon
 //	gloas adds *bitvector (n bits), *[]Builder, *[]BuilderPendingPayment,
 //	*[]BuilderPendingWithdrawal, *ExecutionPayloadBid (n =
 //	MAX_BLOB_COMMITMENTS_PER_BLOCK), *[]Withdrawal and *[][]ValidatorIndex
-//	(n vectors of bits indices each), see gloas.go.
+//	(n vectors of bits indices each), see types_gloas.go.
 type field struct {
 	name string // the JSON name, as the consensus specs spell the field
 	ptr  any

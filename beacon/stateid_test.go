@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/beacon"
@@ -130,4 +131,17 @@ func FuzzParseStateID(f *testing.F) {
 			t.Fatalf("%q: wire form %q parses to %v, %v", s, w, back, err)
 		}
 	})
+}
+
+// A rejected state id is quoted cut at a rune boundary: valid UTF-8, no
+// broken character.
+func TestStateIDCutAtRune(t *testing.T) {
+	_, err := beacon.ParseStateID("a" + strings.Repeat("é", 100))
+	if err == nil {
+		t.Fatal("no error")
+	}
+	msg := err.Error()
+	if !utf8.ValidString(msg) || strings.Contains(msg, `\x`) || !strings.Contains(msg, `é…"`) {
+		t.Fatalf("err = %q", msg)
+	}
 }

@@ -135,3 +135,18 @@ func checkHeaderVersion(v Version) error {
 	}
 	return nil
 }
+
+// MarshalJSON writes b as the beacon API does: its 12 fields in the specs'
+// order, blob_kzg_commitments as an array of 0x-hex strings.
+func (b ExecutionPayloadBid) MarshalJSON() ([]byte, error) {
+	return marshalComponent(func(e *jsonEncoder) { e.bid(&b) })
+}
+
+// UnmarshalJSON reads the beacon API's JSON of an execution payload bid,
+// with at most the mainnet preset's MAX_BLOB_COMMITMENTS_PER_BLOCK
+// commitments (the bound a state's decoder applies).
+func (b *ExecutionPayloadBid) UnmarshalJSON(data []byte) error {
+	return unmarshalInto(b, data, func(d *jsonDecoder, b *ExecutionPayloadBid) error {
+		return d.bid(b, d.preset.MaxBlobCommitmentsPerBlock)
+	})
+}

@@ -1,63 +1,12 @@
 package beacon_test
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"testing"
 
 	"github.com/nodeaccess/nodeaccess/beacon"
 	"github.com/stretchr/testify/require"
 )
-
-// gloasMembers returns the members of the state inside a Lodestar body,
-// with the execution addresses (which Lodestar checksums, EIP-55) in lower
-// case like every other hex this package writes.
-func gloasMembers(t *testing.T, body []byte) map[string]json.RawMessage {
-	t.Helper()
-	var resp struct{ Data map[string]json.RawMessage }
-	require.NoError(t, json.Unmarshal(bytes.ToLower(body), &resp))
-	return resp.Data
-}
-
-// Each of gloas's own containers in Lodestar's bodies marshals to exactly
-// Lodestar's bytes for it (addresses in lower case) and reads back (from
-// Lodestar's checksummed bytes too) to the value the state's SSZ holds;
-// json.Marshal of a whole list gives the member's whole array.
-func TestGloasComponentJSONLodestar(t *testing.T) {
-	for _, v := range gloasVectors {
-		t.Run(v.name, func(t *testing.T) {
-			st, err := unmarshalSSZ(readVector(t, v, ".ssz"), beacon.Gloas, v.preset)
-			require.NoError(t, err)
-			body := readVector(t, v, ".json")
-			m := gloasMembers(t, body)
-			checkElems(t, "builders", st.Builders, m["builders"])
-			checkElems(t, "builder_pending_payments", st.BuilderPendingPayments, m["builder_pending_payments"])
-			checkElems(t, "builder_pending_withdrawals", st.BuilderPendingWithdrawals, m["builder_pending_withdrawals"])
-			checkElems(t, "payload_expected_withdrawals", st.PayloadExpectedWithdrawals, m["payload_expected_withdrawals"])
-			checkComponent(t, "latest_execution_payload_bid", st.LatestExecutionPayloadBid, m["latest_execution_payload_bid"])
-			for name, list := range map[string]any{"builders": st.Builders, "builder_pending_payments": st.BuilderPendingPayments,
-				"builder_pending_withdrawals": st.BuilderPendingWithdrawals, "payload_expected_withdrawals": st.PayloadExpectedWithdrawals} {
-				whole, err := json.Marshal(list)
-				require.NoError(t, err)
-				if string(m[name]) != "[]" { // json.Marshal writes an empty slice as null only when nil
-					require.Equal(t, string(m[name]), string(whole), name)
-				}
-			}
-			// Lodestar's own bytes, checksummed addresses included, read
-			// back to the same builders.
-			var orig struct {
-				Data struct{ Builders []json.RawMessage }
-			}
-			require.NoError(t, json.Unmarshal(body, &orig))
-			for i, raw := range orig.Data.Builders {
-				var b beacon.Builder
-				require.NoError(t, json.Unmarshal(raw, &b))
-				require.Equal(t, st.Builders[i], b, "builders[%d]", i)
-			}
-		})
-	}
-}
 
 // The roots of gloas's containers, each from its own HashTreeRoot, equal
 // the test's reference (written from the specs, htr_ref_gloas_test.go) on

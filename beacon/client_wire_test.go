@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"net/http"
+	"net/http/httptest"
 	"strconv"
 	"strings"
 	"testing"
@@ -403,5 +405,33 @@ func TestHandMadeStateIDChecked(t *testing.T) {
 			BodyString(`{"code":404,"message":"NOT_FOUND: beacon state","stacktraces":[]}`)
 		_, err := c.DownloadState(context.Background(), id, &bytes.Buffer{})
 		assert.ErrorIs(t, err, nodeaccess.ErrNotFound, "%s", id)
+	}
+}
+
+// The 406 hint matches the encoding the call asked for.
+func TestNotAcceptableHint(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusNotAcceptable)
+		_, _ = io.WriteString(w, `{"code":406,"message":"Accepted media type not supported"}`)
+	}))
+	defer srv.Close()
+	for enc, want := range map[beacon.Encoding]string{
+		beacon.EncodingAuto: " (the node serves the state in neither SSZ nor JSON, though the request accepted both)",
+		beacon.EncodingSSZ:  " (the node cannot serve SSZ, which WithEncoding(EncodingSSZ) asked for; WithEncoding(EncodingAuto) accepts JSON too)",
+		beacon.EncodingJSON: " (the node cannot serve JSON, which WithEncoding(EncodingJSON) asked for; WithEncoding(EncodingAuto) accepts SSZ too)",
+	} {
+		c, err := beacon.New(srv.URL, "k3y", beacon.WithEncoding(enc), nodeaccess.WithMaxAttempts(1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _, err = c.State(context.Background(), beacon.Head)
+		if err == nil || !strings.HasSuffix(err.Error(), want) {
+			t.Fatalf("%s: err = %v, want the suffix %q", enc, err, want)
+		}
+		_, err = c.DownloadState(context.Background(), beacon.Head, io.Discard)
+		if err == nil || !strings.HasSuffix(err.Error(), want) {
+			t.Fatalf("%s: download: err = %v, want the suffix %q", enc, err, want)
+		}
 	}
 }

@@ -358,3 +358,22 @@ func TestDownloadThenReadState(t *testing.T) {
 		assert.Equal(t, tc.flags, flags)
 	}
 }
+
+// TestGloasClientState: Client.State accepts Eth-Consensus-Version: gloas
+// and decodes Lodestar's state, SSZ and JSON, verified against Lodestar's
+// root when asked by that root.
+func TestGloasClientState(t *testing.T) {
+	v := gloasVectors[0]
+	root := vectorRoot(t, v.name)
+	for _, enc := range []struct{ ctype, ext string }{{"application/octet-stream", ".ssz"}, {"application/json", ".json"}} {
+		t.Run(enc.ext, func(t *testing.T) {
+			srv, _ := serve(t, stateHandler(readVector(t, v, enc.ext), enc.ctype, "gloas"))
+			c := newClient(t, srv.URL, beacon.WithPreset(v.preset))
+			res, _, err := c.State(context.Background(), beacon.RootID(root))
+			require.NoError(t, err)
+			assert.Equal(t, beacon.Gloas, res.Version)
+			assert.Len(t, res.Builders, 5)
+			assert.Len(t, res.Validators, 21)
+		})
+	}
+}
