@@ -23,10 +23,9 @@ type Client struct {
 // client, hooks, logger) and this package's WithEncoding and WithPreset
 // apply.
 //
-// The state calls default to a per-attempt timeout of stateTimeout
-// (15 minutes) and a body cap of maxStateBytes (4 GiB), not the
-// nodeaccess defaults for ordinary calls; nodeaccess.WithTimeout and
-// nodeaccess.WithMaxResponseBytes replace them.
+// The state calls default to a per-attempt timeout of 15 minutes and a
+// body cap of 4 GiB, not the nodeaccess defaults for ordinary calls;
+// nodeaccess.WithTimeout and nodeaccess.WithMaxResponseBytes replace them.
 func New(baseURL, key string, opts ...nodeaccess.BeaconOption) (*Client, error) {
 	fs, err := transport.Options("beacon", opts, ownOption)
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"log"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -215,4 +216,72 @@ func ExampleParseStateID() {
 	// 7340032
 	// 0xfb9afe32150fa39f4b346be2519a67e2a4f5efcd50a1dc192c3f6b3d013d2798
 	// invalid input: stateID: "latest" is not head, genesis, finalized, justified, a decimal slot or a 0x state root
+}
+
+// Any GET of the beacon API the package has no typed call for goes through
+// the same client: its key, retries, hooks and budget.
+func ExampleClient_Get() {
+	node := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		switch r.URL.Path {
+		case "/beacon/YOUR-ACCESS-KEY/eth/v1/node/version":
+			fmt.Fprint(w, `{"data":{"version":"Lighthouse/v7.0.0-054f2ef/x86_64-linux"}}`)
+		default:
+			w.WriteHeader(http.StatusNotFound)
+			fmt.Fprint(w, `{"code":404,"message":"NOT_FOUND: no such route"}`)
+		}
+	}))
+	defer node.Close()
+
+	c, err := beacon.New(node.URL, "YOUR-ACCESS-KEY")
+	if err != nil {
+		log.Fatal(err)
+	}
+	var version struct {
+		Data struct {
+			Version string `json:"version"`
+		} `json:"data"`
+	}
+	if err := c.Get(context.Background(), "/eth/v1/node/version", nil, &version); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(version.Data.Version)
+
+	err = c.Get(context.Background(), "/eth/v1/node/peers", url.Values{"state": {"connected"}}, nil)
+	var he *nodeaccess.HTTPError
+	fmt.Println(errors.Is(err, nodeaccess.ErrNotFound), errors.As(err, &he) && he.Message == "NOT_FOUND: no such route")
+	// Output:
+	// Lighthouse/v7.0.0-054f2ef/x86_64-linux
+	// true true
+}
+
+// Write a state as a node serves it, and read it back: SSZ needs the fork
+// named beside it (the Body), JSON names its own.
+func ExampleWriteState() {
+	st := beacontest.NewState(beacon.Deneb, beacon.MinimalPreset(), 64, 1)
+
+	var ssz bytes.Buffer
+	if err := beacon.WriteState(&ssz, st, beacon.EncodingSSZ, nil); err != nil {
+		log.Fatal(err)
+	}
+	back, _, err := beacon.ReadState(&ssz, beacon.Body{Encoding: beacon.EncodingSSZ, Fork: "deneb"}, beacon.MinimalPreset())
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("ssz:", back.Version, len(back.Validators))
+
+	var js bytes.Buffer
+	if err := beacon.WriteState(&js, st, beacon.EncodingJSON, &beacon.Flags{Finalized: true}); err != nil {
+		log.Fatal(err)
+	}
+	back, flags, err := beacon.ReadState(&js, beacon.Body{Encoding: beacon.EncodingJSON}, beacon.MinimalPreset())
+	if err != nil {
+		log.Fatal(err)
+	}
+	r1, _ := beacon.HashTreeRoot(st)
+	r2, _ := beacon.HashTreeRoot(back)
+	fmt.Println("json:", back.Version, "finalized:", flags.Finalized, "same root:", r1 == r2)
+	// Output:
+	// ssz: deneb 64
+	// json: deneb finalized: true same root: true
 }

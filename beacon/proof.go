@@ -58,7 +58,8 @@ func concatGIndices(gs ...GIndex) (GIndex, error) {
 
 // Proof is a merkle branch from a leaf up to a root: Branch holds the
 // sibling of each node on the path from the leaf to the root, bottom-up
-// (Branch[0] is the leaf's sibling), so len(Branch) is GIndex.depth().
+// (Branch[0] is the leaf's sibling), so len(Branch) is the number of bits
+// of GIndex after its leading 1.
 // Verify checks it with the specs' is_valid_merkle_branch; nothing else
 // (no state, no tree) is needed.
 type Proof struct {
