@@ -75,7 +75,7 @@ func (s *State) fieldRoot(f *field) Root {
 // packed is the byte size of a basic element packed into chunks, or 0 for
 // composite elements (one leaf each). A list mixes in its length; its tree
 // is as deep as its limit needs; a progressive list's tree grows with its
-// length instead (see progressiveRoot).
+// length instead (see progressiveListRoot).
 func collectionRoot(f *field, n int, packed int, fill leafFiller) Root {
 	leaves, limit := uint64(n), f.n
 	if packed > 0 {

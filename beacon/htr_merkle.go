@@ -53,10 +53,6 @@ func fillUint64s[T ~uint64](s []T) leafFiller               { return merkle.Uint
 func fillRoots(s []Root) leafFiller                         { return merkle.Chunks(s) }
 func fillElems[T any](s []T, root func(*T) Root) leafFiller { return merkle.Elems(s, root) }
 
-// progressiveRoot returns merkleize_progressive of the n leaves that fill
-// writes (EIP-7916).
-func progressiveRoot(n int, fill leafFiller) Root { return Root(merkle.Progressive(n, fill)) }
-
 // progressiveListRoot returns the root of a progressive list of n elements
 // in leaves chunks.
 func progressiveListRoot(n, leaves int, fill leafFiller) Root {

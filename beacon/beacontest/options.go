@@ -6,8 +6,9 @@ import (
 	"github.com/nodeaccess/nodeaccess/beacon"
 )
 
-// Option configures a Server made by New.
-type Option func(*settings) error
+// Option configures a Server made by New: WithKey, WithStates. The zero
+// Option does nothing.
+type Option struct{ apply func(*settings) error }
 
 type settings struct {
 	key       string
@@ -19,13 +20,13 @@ type settings struct {
 // 32 hex characters). It may hold only ASCII letters, digits and "._~-",
 // so that it is one path segment as written; New fails otherwise.
 func WithKey(key string) Option {
-	return func(s *settings) error {
+	return Option{func(s *settings) error {
 		if key == "" {
 			return errors.New("beacontest: WithKey: empty key (leave WithKey out for a random one)")
 		}
 		s.key = key
 		return nil
-	}
+	}}
 }
 
 // WithStates makes the server hold the given states instead of the default
@@ -36,7 +37,7 @@ func WithKey(key string) Option {
 // afterwards. New fails for a nil state, or one that beacon.WriteState
 // refuses.
 func WithStates(states ...*beacon.State) Option {
-	return func(s *settings) error {
+	return Option{func(s *settings) error {
 		for _, st := range states {
 			if st == nil {
 				return errors.New("beacontest: WithStates: nil state")
@@ -45,5 +46,5 @@ func WithStates(states ...*beacon.State) Option {
 		s.states = append(s.states, states...)
 		s.statesSet = true
 		return nil
-	}
+	}}
 }

@@ -40,10 +40,10 @@ type Server struct {
 func New(opts ...Option) (*Server, error) {
 	var cfg settings
 	for _, o := range opts {
-		if o == nil {
-			continue
+		if o.apply == nil {
+			continue // the zero Option
 		}
-		if err := o(&cfg); err != nil {
+		if err := o.apply(&cfg); err != nil {
 			return nil, err
 		}
 	}

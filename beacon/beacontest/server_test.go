@@ -410,3 +410,16 @@ func TestConcurrentUse(t *testing.T) {
 		assert.NoError(t, <-done)
 	}
 }
+
+// The zero Option does nothing: the server starts with the other options'
+// settings and the default states.
+func TestZeroOption(t *testing.T) {
+	srv, err := beacontest.New(beacontest.Option{}, beacontest.WithKey("k3y"), beacontest.Option{})
+	require.NoError(t, err)
+	defer srv.Close()
+	assert.Len(t, srv.States(), len(beacontest.DefaultStates()))
+	c, err := srv.Client()
+	require.NoError(t, err)
+	_, _, err = c.State(context.Background(), beacon.Head)
+	require.NoError(t, err)
+}
