@@ -14,7 +14,7 @@ import (
 func TestFieldDocs(t *testing.T) {
 	specName := map[string]string{"PublicKey": "`pubkey`", "PublicKeys": "`pubkeys`", "AggregatePublicKey": "`aggregate_pubkey`"}
 	fset := token.NewFileSet()
-	for _, file := range []string{"types.go", "state.go"} {
+	for _, file := range []string{"types.go", "types_gloas.go", "state.go"} {
 		f, err := parser.ParseFile(fset, file, nil, parser.ParseComments)
 		if err != nil {
 			t.Fatal(err)

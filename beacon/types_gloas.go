@@ -20,53 +20,83 @@ type bitvector []byte
 // Builder is an entry of gloas's builder registry: a staked party that
 // bids to build execution payloads.
 type Builder struct {
-	PublicKey         BLSPubKey      `json:"pubkey"`
-	Version           uint8          `json:"version,string"`
-	ExecutionAddress  common.Address `json:"execution_address"`
-	Balance           Gwei           `json:"balance,string"`
-	DepositEpoch      Epoch          `json:"deposit_epoch,string"`
-	WithdrawableEpoch Epoch          `json:"withdrawable_epoch,string"`
+	// The builder's BLS public key (`pubkey`).
+	PublicKey BLSPubKey `json:"pubkey"`
+	// The builder's version byte (`version`).
+	Version uint8 `json:"version,string"`
+	// The execution-layer address the builder is paid out to.
+	ExecutionAddress common.Address `json:"execution_address"`
+	// The builder's stake.
+	Balance Gwei `json:"balance,string"`
+	// The epoch of the builder's deposit.
+	DepositEpoch Epoch `json:"deposit_epoch,string"`
+	// The epoch from which the builder's stake can be withdrawn.
+	WithdrawableEpoch Epoch `json:"withdrawable_epoch,string"`
 }
 
 // BuilderPendingWithdrawal is a payment owed by a builder, waiting to be
 // withdrawn to FeeRecipient.
 type BuilderPendingWithdrawal struct {
+	// The execution-layer address the payment goes to.
 	FeeRecipient common.Address `json:"fee_recipient"`
-	Amount       Gwei           `json:"amount,string"`
-	BuilderIndex BuilderIndex   `json:"builder_index,string"`
+	// The payment.
+	Amount Gwei `json:"amount,string"`
+	// The builder that owes it.
+	BuilderIndex BuilderIndex `json:"builder_index,string"`
 }
 
 // BuilderPendingPayment is a builder's payment for a slot of the last two
 // epochs, with the attestation weight that backs it.
 type BuilderPendingPayment struct {
-	Weight        Gwei                     `json:"weight,string"`
-	Withdrawal    BuilderPendingWithdrawal `json:"withdrawal"`
-	ProposerIndex ValidatorIndex           `json:"proposer_index,string"`
+	// The attestation weight (effective balance) that backs the payment.
+	Weight Gwei `json:"weight,string"`
+	// The payment, withdrawn once the weight reaches the quorum.
+	Withdrawal BuilderPendingWithdrawal `json:"withdrawal"`
+	// The proposer of the slot.
+	ProposerIndex ValidatorIndex `json:"proposer_index,string"`
 }
 
 // Withdrawal is an execution-layer withdrawal (capella's Withdrawal).
 type Withdrawal struct {
-	Index          uint64         `json:"index,string"`
+	// The withdrawal's sequence number.
+	Index uint64 `json:"index,string"`
+	// The validator whose balance is withdrawn.
 	ValidatorIndex ValidatorIndex `json:"validator_index,string"`
-	Address        common.Address `json:"address"`
-	Amount         Gwei           `json:"amount,string"`
+	// The execution-layer address that receives it.
+	Address common.Address `json:"address"`
+	// The amount withdrawn.
+	Amount Gwei `json:"amount,string"`
 }
 
 // ExecutionPayloadBid is the builder's bid the latest block accepted
 // (a progressive container in SSZ).
 type ExecutionPayloadBid struct {
-	ParentBlockHash       common.Hash     // parent_block_hash
-	ParentBlockRoot       Root            // parent_block_root
-	BlockHash             common.Hash     // block_hash
-	PrevRandao            Root            // prev_randao
-	FeeRecipient          common.Address  // fee_recipient
-	GasLimit              uint64          // gas_limit
-	BuilderIndex          BuilderIndex    // builder_index
-	Slot                  Slot            // slot
-	Value                 Gwei            // value
-	ExecutionPayment      Gwei            // execution_payment
-	BlobKZGCommitments    []KZGCommitment // blob_kzg_commitments (a progressive list)
-	ExecutionRequestsRoot Root            // execution_requests_root
+	// The execution block hash the payload builds on.
+	ParentBlockHash common.Hash // parent_block_hash
+	// The beacon block root the bid builds on.
+	ParentBlockRoot Root // parent_block_root
+	// The execution block hash of the payload the builder commits to.
+	BlockHash common.Hash // block_hash
+	// The randomness the payload uses.
+	PrevRandao Root // prev_randao
+	// The execution-layer address the proposer is paid at.
+	FeeRecipient common.Address // fee_recipient
+	// The payload's gas limit.
+	GasLimit uint64 // gas_limit
+	// The bidding builder (BUILDER_INDEX_SELF_BUILD when the proposer builds).
+	BuilderIndex BuilderIndex // builder_index
+	// The slot of the bid.
+	Slot Slot // slot
+	// What the builder pays the proposer through the beacon state if the
+	// bid is accepted.
+	Value Gwei // value
+	// The part of the payment made on the execution layer, not through the
+	// beacon state.
+	ExecutionPayment Gwei // execution_payment
+	// The commitments to the payload's blobs.
+	BlobKZGCommitments []KZGCommitment // blob_kzg_commitments (a progressive list)
+	// The root of the payload's execution requests.
+	ExecutionRequestsRoot Root // execution_requests_root
 }
 
 // ptcWindowLength is the length of gloas's ptc_window vector:
