@@ -20,12 +20,12 @@ import (
 // docPackages are the directories whose godoc users read: the library
 // packages and the local test servers.
 var docPackages = []string{
-	".", "evm", "evm/evmtest", "hyper", "hyper/hypertest", "ton", "ton/tontest", "nodeaccesstest",
+	".", "beacon", "beacon/beacontest", "evm", "evm/evmtest", "hyper", "hyper/hypertest", "ton", "ton/tontest", "nodeaccesstest",
 }
 
 // docPackagesPending are held to the same rules once their v1 layout has
 // landed: move a directory from here to docPackages to switch it on.
-var docPackagesPending = []string{"beacon", "beacon/beacontest"}
+var docPackagesPending = []string{}
 
 // bannedDoc are phrases no godoc may hold: references to documents users
 // cannot read, and facts that go stale (a date, "today's" state of a

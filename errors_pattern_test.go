@@ -18,6 +18,8 @@ import (
 // they follow it (beacon, beacon/beacontest).
 var errorPatternPackages = []string{
 	".",
+	"beacon",
+	"beacon/beacontest",
 	"evm",
 	"evm/evmtest",
 	"hyper",

@@ -2,6 +2,7 @@ package nodeaccess_test
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"net/http"
 	"strings"
@@ -201,7 +202,7 @@ var keyedCalls = map[string]func(ctx context.Context, base, key string, opt node
 		if err != nil {
 			return err
 		}
-		_, err = c.State(ctx, beacon.Head)
+		_, _, err = c.State(ctx, beacon.Head)
 		return err
 	},
 	"beacon state download": func(ctx context.Context, base, key string, opt nodeaccess.Option) error {
@@ -211,6 +212,14 @@ var keyedCalls = map[string]func(ctx context.Context, base, key string, opt node
 		}
 		_, err = c.DownloadState(ctx, beacon.Finalized, io.Discard)
 		return err
+	},
+	"beacon Get": func(ctx context.Context, base, key string, opt nodeaccess.Option) error {
+		c, err := beacon.New(base, key, opt)
+		if err != nil {
+			return err
+		}
+		var out struct{ Data json.RawMessage }
+		return c.Get(ctx, "/eth/v1/beacon/headers/head", nil, &out)
 	},
 }
 

@@ -1,6 +1,7 @@
 package nodeaccess_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"go/ast"
@@ -87,19 +88,12 @@ func matchesRoot(err error) bool {
 
 func taxonomyCases() map[string]taxCase {
 	return map[string]taxCase{
-		"beacon.ErrIntegrity":   {op: true, produce: beaconIntegrity, is: isErr(beacon.ErrIntegrity)},
-		"beacon.IntegrityError": {op: true, produce: beaconIntegrity, is: asErr[*beacon.IntegrityError]()},
+		"beacon.ErrIntegrity": {op: true, produce: beaconIntegrity, is: isErr(beacon.ErrIntegrity)},
 		"beacon.ErrDebugDisabled": {op: true, is: isErr(beacon.ErrDebugDisabled),
 			produce: func(t *testing.T) error { return beaconAnswer(t, http.StatusMethodNotAllowed, "", "", nil) }},
-		"beacon.APIError": {op: true, is: asErr[*beacon.APIError](),
-			produce: func(t *testing.T) error {
-				return beaconAnswer(t, http.StatusNotFound, "application/json", "", []byte(`{"code":404,"message":"State not found"}`))
-			}},
 		"beacon.ErrInvalidState":       {op: true, produce: beaconGarbage, is: isErr(beacon.ErrInvalidState)},
 		"beacon.DecodeError":           {op: true, produce: beaconGarbage, is: asErr[*beacon.DecodeError]()},
 		"beacon.ErrUnsupportedVersion": {op: true, produce: beaconUnknownFork, is: isErr(beacon.ErrUnsupportedVersion)},
-		"beacon.UnsupportedVersionError": {op: true, produce: beaconUnknownFork,
-			is: asErr[*beacon.UnsupportedVersionError]()},
 
 		"evm.ErrReverted": {op: true, produce: evmRevert, is: isErr(evm.ErrReverted)},
 		"evm.RevertError": {op: true, produce: evmRevert, is: asErr[*evm.RevertError]()},
@@ -369,16 +363,16 @@ func beaconAnswer(t *testing.T, status int, ctype, fork string, body []byte, ids
 	if len(ids) > 0 {
 		id = ids[0]
 	}
-	_, err = c.State(context.Background(), id)
+	_, _, err = c.State(context.Background(), id)
 	return err
 }
 
 // beaconIntegrity: a state asked for by a root that is not its root.
 func beaconIntegrity(t *testing.T) error {
 	st := beacontest.NewState(beacon.Phase0, beacon.MinimalPreset(), 4, 1)
-	b, err := st.MarshalSSZ()
-	require.NoError(t, err)
-	return beaconAnswer(t, http.StatusOK, "application/octet-stream", "phase0", b, beacon.RootID(beacon.Root{1}))
+	var b bytes.Buffer
+	require.NoError(t, beacon.WriteState(&b, st, beacon.EncodingSSZ, nil))
+	return beaconAnswer(t, http.StatusOK, "application/octet-stream", "phase0", b.Bytes(), beacon.RootID(beacon.Root{1}))
 }
 
 // beaconGarbage: an SSZ body that is no state.

@@ -7,9 +7,6 @@ import (
 	"github.com/nodeaccess/nodeaccess/internal/transport"
 )
 
-// statePath is the state route below the base URL.
-const statePath = "beacon/{key}/eth/v2/debug/beacon/states/{state_id}"
-
 // Client fetches beacon states from a consensus-layer node through a
 // node-access service. It is safe for concurrent use; make one per endpoint
 // and share it.
@@ -26,10 +23,9 @@ type Client struct {
 // client, hooks, logger) and this package's WithEncoding and WithPreset
 // apply.
 //
-// The state calls default to a per-attempt timeout of DefaultStateTimeout
-// (15 minutes) and a body cap of DefaultMaxStateBytes (4 GiB), not the
-// nodeaccess defaults for ordinary calls; nodeaccess.WithTimeout and
-// nodeaccess.WithMaxResponseBytes replace them.
+// The state calls default to a per-attempt timeout of 15 minutes and a
+// body cap of 4 GiB, not the nodeaccess defaults for ordinary calls;
+// nodeaccess.WithTimeout and nodeaccess.WithMaxResponseBytes replace them.
 func New(baseURL, key string, opts ...nodeaccess.BeaconOption) (*Client, error) {
 	fs, err := transport.Options("beacon", opts, ownOption)
 	if err != nil {
@@ -79,12 +75,6 @@ func NewFromURL(endpoint string, opts ...nodeaccess.BeaconOption) (*Client, erro
 	return New(ep.Base, ep.Key, opts...)
 }
 
-// Encoding returns the encoding the client asks for.
-func (c *Client) Encoding() Encoding { return c.enc }
-
-// Preset returns the preset the client decodes states with.
-func (c *Client) Preset() Preset { return c.preset }
-
 // String describes the client; the key is masked.
 func (c *Client) String() string {
 	if c == nil {
@@ -100,22 +90,17 @@ func (c *Client) Format(f fmt.State, _ rune) { _, _ = f.Write([]byte(c.String())
 // request returns the state request for id with the client's Accept header
 // and the state calls' default timeout and cap.
 func (c *Client) request(op string, id StateID) (*transport.Request, error) {
-	if id.IsZero() {
+	if id == "" {
 		return nil, zeroStateIDError()
 	}
 	id, err := ParseStateID(string(id)) // any StateID("…") a caller made is checked before sending
 	if err != nil {
 		return nil, err
 	}
-	tg, err := c.t.Target(statePath, "state_id", id.String())
+	req, err := c.newRequest(op, []string{"eth", "v2", "debug", "beacon", "states", string(id)}, nil, c.enc.accept())
 	if err != nil {
 		return nil, err
 	}
-	return &transport.Request{
-		Op:       op,
-		Target:   tg,
-		Accept:   c.enc.accept(),
-		Timeout:  DefaultStateTimeout,
-		MaxBytes: DefaultMaxStateBytes,
-	}, nil
+	req.Timeout, req.MaxBytes = stateTimeout, maxStateBytes
+	return req, nil
 }

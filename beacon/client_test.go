@@ -11,6 +11,7 @@ import (
 
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/beacon"
+	"github.com/nodeaccess/nodeaccess/beacon/beacontest"
 	"github.com/nodeaccess/nodeaccess/internal/testkit"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -82,14 +83,21 @@ func TestNew(t *testing.T) {
 	for _, s := range []string{fmt.Sprintf("%v", c), fmt.Sprintf("%+v", c), fmt.Sprintf("%#v", c)} {
 		assert.NotContains(t, s, testKey)
 	}
-	assert.Equal(t, beacon.EncodingAuto, c.Encoding())
-	assert.Equal(t, beacon.MainnetPreset(), c.Preset())
 	assert.Equal(t, "<nil>", (*beacon.Client)(nil).String())
 
-	c, err = beacon.New(testBase, testKey, beacon.WithEncoding(beacon.EncodingJSON), beacon.WithPreset(beacon.MinimalPreset()))
+	// The options show in what the client does: the Accept header it
+	// sends, the preset it decodes with.
+	srv := beacontest.NewT(t, beacontest.WithStates(beacontest.NewState(beacon.Deneb, beacon.MinimalPreset(), 8, 3)))
+	c, err = beacon.New(srv.URL, srv.Key(), beacon.WithEncoding(beacon.EncodingJSON), beacon.WithPreset(beacon.MinimalPreset()))
 	require.NoError(t, err)
-	assert.Equal(t, beacon.EncodingJSON, c.Encoding())
-	assert.Equal(t, beacon.MinimalPreset(), c.Preset())
+	st, body, err := c.State(context.Background(), beacon.Head)
+	require.NoError(t, err)
+	assert.Equal(t, beacon.EncodingJSON, body.Encoding)
+	assert.Equal(t, beacon.MinimalPreset(), st.Preset)
+	c, err = beacon.New(srv.URL, srv.Key())
+	require.NoError(t, err)
+	_, _, err = c.State(context.Background(), beacon.Head)
+	assert.ErrorIs(t, err, beacon.ErrInvalidState, "a minimal state read with the mainnet preset, the default")
 
 	for name, opts := range map[string][]nodeaccess.BeaconOption{
 		"unknown encoding":  {beacon.WithEncoding(beacon.Encoding(3))},

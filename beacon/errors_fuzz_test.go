@@ -23,11 +23,11 @@ var errorBodySeeds = []string{
 	`{"message":12}`,
 }
 
-// FuzzParseErrorBody: parseErrorBody never panics; what it reads is one
+// FuzzErrorMessage: errorMessage never panics; what it reads is one
 // trimmed line of UTF-8 within maxMessage; and with a client's mask, the
 // key shows in no message, however the body spells or places it (escaped,
 // split by whitespace that the message's trimming joins, at the cut).
-func FuzzParseErrorBody(f *testing.F) {
+func FuzzErrorMessage(f *testing.F) {
 	for _, s := range errorBodySeeds {
 		f.Add([]byte(s))
 	}
@@ -45,7 +45,7 @@ func FuzzParseErrorBody(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		if _, msg, _ := parseErrorBody(b, c.t.Mask); strings.Contains(msg, key) {
+		if msg, _ := errorMessage(b, c.t.Mask); strings.Contains(msg, key) {
 			t.Fatalf("message %q shows the key", msg)
 		} else if cut, ok := strings.CutSuffix(msg, "…"); ok && c.t.Mask(string(b)) != string(b) {
 			// A body that holds the key (in any spelling the mask knows)
@@ -58,10 +58,10 @@ func FuzzParseErrorBody(f *testing.F) {
 				}
 			}
 		}
-		code, msg, ok := parseErrorBody(b, noMask)
+		msg, ok := errorMessage(b, noMask)
 		if !ok {
-			if code != 0 || msg != "" {
-				t.Fatalf("not ok but code %d, message %q", code, msg)
+			if msg != "" {
+				t.Fatalf("not ok but message %q", msg)
 			}
 			return
 		}
@@ -77,27 +77,26 @@ func FuzzParseErrorBody(f *testing.F) {
 	})
 }
 
-func TestParseErrorBody(t *testing.T) {
+func TestErrorMessage(t *testing.T) {
 	for _, tc := range []struct {
 		body string
-		code int
 		msg  string
 		ok   bool
 	}{
-		{errorBodySeeds[0], 404, "NOT_FOUND: beacon state for slot 9", true},
-		{errorBodySeeds[1], 404, "Could not get state: state not found", true},
-		{errorBodySeeds[2], 404, "State not found", true},
-		{errorBodySeeds[3], 404, "Route GET:/eth/v2/debug/beacon/states/9 not found", true},
-		{errorBodySeeds[5], 404, "NOT_FOUND: beacon state", true},
-		{errorBodySeeds[6], 0, "", false},
-		{`{"message":"  two\n lines  "}`, 0, "two lines", true},
-		{`{"message":"` + strings.Repeat("é", 600) + `"}`, 0, strings.Repeat("é", 500) + "…", true},
-		{errorBodySeeds[8], 0, "", false},
-		{errorBodySeeds[11], 0, "", false},
+		{errorBodySeeds[0], "NOT_FOUND: beacon state for slot 9", true},
+		{errorBodySeeds[1], "Could not get state: state not found", true},
+		{errorBodySeeds[2], "State not found", true},
+		{errorBodySeeds[3], "Route GET:/eth/v2/debug/beacon/states/9 not found", true},
+		{errorBodySeeds[5], "NOT_FOUND: beacon state", true},
+		{errorBodySeeds[6], "", false},
+		{`{"message":"  two\n lines  "}`, "two lines", true},
+		{`{"message":"` + strings.Repeat("é", 600) + `"}`, strings.Repeat("é", 500) + "…", true},
+		{errorBodySeeds[8], "", false},
+		{errorBodySeeds[11], "", false},
 	} {
-		code, msg, ok := parseErrorBody([]byte(tc.body), noMask)
-		if code != tc.code || msg != tc.msg || ok != tc.ok {
-			t.Errorf("%.60s: got %d %q %v, want %d %q %v", tc.body, code, msg, ok, tc.code, tc.msg, tc.ok)
+		msg, ok := errorMessage([]byte(tc.body), noMask)
+		if msg != tc.msg || ok != tc.ok {
+			t.Errorf("%.60s: got %q %v, want %q %v", tc.body, msg, ok, tc.msg, tc.ok)
 		}
 	}
 }

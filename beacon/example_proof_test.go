@@ -1,6 +1,7 @@
 package beacon_test
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"log"
@@ -22,65 +23,74 @@ func ExampleProver() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	pr, err := p.ProveValidatorField(5, beacon.ValidatorWithdrawalCredentials)
+	// A path names any node, as the specs' get_generalized_index does:
+	// field names, list indices, "__len__".
+	g, err := p.GIndexOf("validators", 5, "withdrawal_credentials")
+	if err != nil {
+		log.Fatal(err)
+	}
+	pr, err := p.Prove(g)
 	if err != nil {
 		log.Fatal(err)
 	}
 	fmt.Println("leaf is the credentials:", pr.Leaf == st.Validators[5].WithdrawalCredentials)
 	// (43 is validators in a deneb state, 2*43 its contents, then 2^40
 	// slots, then 8 fields: (86 * 2^40 + 5) * 8 + 1.)
-	fmt.Println("state gindex:", pr.GIndex, "depth:", pr.GIndex.Depth())
+	fmt.Println("state gindex:", pr.GIndex, "siblings:", len(pr.Branch))
 	fmt.Println("verifies against the state root:", pr.Verify(p.StateRoot()))
 
-	// Through the latest block header's state_root up to the block root.
+	// Through the latest block header's state_root up to the block root,
+	// the root a contract gets from EIP-4788.
 	blockProof, err := p.ToBlockRoot(pr)
 	if err != nil {
 		log.Fatal(err)
 	}
-	blockRoot, err := st.LatestBlockRoot() // the root a contract gets from EIP-4788
+	blockRoot, err := p.BlockRoot()
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println("block gindex:", blockProof.GIndex, "branch:", len(blockProof.Branch), "siblings")
+	fmt.Println("block gindex:", blockProof.GIndex, "siblings:", len(blockProof.Branch))
 	fmt.Println("verifies against the block root:", blockProof.Verify(blockRoot))
 
-	// The same check with the specs' is_valid_merkle_branch arguments.
-	g := blockProof.GIndex
-	fmt.Println(beacon.IsValidMerkleBranch(blockProof.Leaf, blockProof.Branch, g.Depth(), g.Index(), blockRoot))
-
-	bp, err := p.ProveBalance(5)
+	// Balances are packed four to a chunk: the path names the chunk, and
+	// validator i's balance is the i%4th little-endian uint64 in it.
+	g, err = p.GIndexOf("balances", 5)
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println("balance:", bp.Balance() == st.Balances[5], "position in its chunk:", bp.Position)
+	bp, err := p.Prove(g)
+	if err != nil {
+		log.Fatal(err)
+	}
+	balance := beacon.Gwei(binary.LittleEndian.Uint64(bp.Leaf[8*(5%4):]))
+	fmt.Println("balance:", balance == st.Balances[5], bp.Verify(p.StateRoot()))
 	// Output:
 	// leaf is the credentials: true
-	// state gindex: 756463999909929 depth: 49
+	// state gindex: 756463999909929 siblings: 49
 	// verifies against the state root: true
-	// block gindex: 6385963534123049 branch: 52 siblings
+	// block gindex: 6385963534123049 siblings: 52
 	// verifies against the block root: true
-	// true
-	// balance: true position in its chunk: 1
+	// balance: true true
 }
 
 // The state's containers and byte types marshal as the beacon API writes
-// them.
-func ExampleCheckpoint_MarshalJSON() {
-	root, err := beacon.ParseRoot("0xcf8e0d4e9587369b2301d0790347320302cc0943d5a1884560367e8208d920f2")
-	if err != nil {
+// them, and HashTreeRoot hashes any of them.
+func ExampleCheckpoint() {
+	var root beacon.Root
+	if err := root.UnmarshalText([]byte("0xcf8e0d4e9587369b2301d0790347320302cc0943d5a1884560367e8208d920f2")); err != nil {
 		log.Fatal(err)
 	}
 	cp := beacon.Checkpoint{Epoch: 1, Root: root}
 	b, _ := json.Marshal(cp)
 	fmt.Println(string(b))
 	fmt.Printf("%v %s\n", cp.Root, beacon.ForkVersion{5, 0, 0, 0})
-	fmt.Println(cp.HashTreeRoot())
+	fmt.Println(beacon.HashTreeRoot(cp))
 
-	_, err = beacon.ParseRoot("0x1234")
-	fmt.Println(err)
+	var k beacon.BLSPubKey
+	fmt.Println(k.UnmarshalText([]byte("0x1234")))
 	// Output:
 	// {"epoch":"1","root":"0xcf8e0d4e9587369b2301d0790347320302cc0943d5a1884560367e8208d920f2"}
 	// 0xcf8e0d4e9587369b2301d0790347320302cc0943d5a1884560367e8208d920f2 0x05000000
-	// 0x000b46022f2c2cce012897769e1aa694978b6871dcc0d1cf73acc29af1e7a407
-	// invalid input: root: "0x1234" has 4 hex digits, want 64 (32 bytes)
+	// 0x000b46022f2c2cce012897769e1aa694978b6871dcc0d1cf73acc29af1e7a407 <nil>
+	// invalid input: BLS public key: "0x1234" has 4 hex digits, want 96 (48 bytes)
 }

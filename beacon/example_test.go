@@ -5,9 +5,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -23,12 +25,12 @@ import (
 // for slot 1.
 func fakeBeaconNode() *httptest.Server {
 	st := beacontest.NewState(beacon.Deneb, beacon.MinimalPreset(), 64, 1)
-	ssz, err := st.MarshalSSZ()
+	ssz, err := marshalSSZ(st)
 	if err != nil {
 		log.Fatal(err)
 	}
 	var js bytes.Buffer
-	if err := st.EncodeJSONResponse(&js, beacon.Flags{Finalized: true}); err != nil {
+	if err := beacon.WriteState(&js, st, beacon.EncodingJSON, &beacon.Flags{Finalized: true}); err != nil {
 		log.Fatal(err)
 	}
 	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -51,7 +53,7 @@ func fakeBeaconNode() *httptest.Server {
 
 // exampleRoot is the hash tree root of the fake node's state.
 func exampleRoot() beacon.Root {
-	r, err := beacontest.NewState(beacon.Deneb, beacon.MinimalPreset(), 64, 1).HashTreeRoot()
+	r, err := beacon.HashTreeRoot(beacontest.NewState(beacon.Deneb, beacon.MinimalPreset(), 64, 1))
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -68,16 +70,15 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	res, err := c.State(context.Background(), beacon.RootID(exampleRoot()))
+	st, body, err := c.State(context.Background(), beacon.RootID(exampleRoot())) // verified: its root is the one asked for
 	if err != nil {
 		log.Fatal(err)
 	}
-	s := res.State
-	fmt.Println("fork:", res.Version, "encoding:", res.Encoding, "verified:", res.Verified)
-	fmt.Println("validators:", len(s.Validators), "balances:", len(s.Balances))
-	fmt.Println("flags with SSZ:", res.Flags)
+	fmt.Println("fork:", st.Version, "encoding:", body.Encoding)
+	fmt.Println("validators:", len(st.Validators), "balances:", len(st.Balances))
+	fmt.Println("flags with SSZ:", body.Flags)
 	// Output:
-	// fork: deneb encoding: ssz verified: true
+	// fork: deneb encoding: ssz
 	// validators: 64 balances: 64
 	// flags with SSZ: <nil>
 }
@@ -115,11 +116,11 @@ func ExampleClient_State_json() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	res, err := c.State(context.Background(), beacon.Finalized)
+	_, body, err := c.State(context.Background(), beacon.Finalized)
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println("encoding:", res.Encoding, "finalized:", res.Flags.Finalized, "optimistic:", res.Flags.ExecutionOptimistic)
+	fmt.Println("encoding:", body.Encoding, "finalized:", body.Flags.Finalized, "optimistic:", body.Flags.ExecutionOptimistic)
 	// Output:
 	// encoding: json finalized: true optimistic: false
 }
@@ -143,27 +144,32 @@ func ExampleClient_DownloadState() {
 		log.Fatal(err)
 	}
 	defer f.Close()
-	// An *os.File can be rewound, so a body that breaks off is fetched again.
-	d, err := c.DownloadState(context.Background(), beacon.Head, f,
+	// A body that breaks off is fetched again only when the call may start
+	// the file over: WithRestart says how.
+	restart := beacon.WithRestart(func() error {
+		if err := f.Truncate(0); err != nil {
+			return err
+		}
+		_, err := f.Seek(0, io.SeekStart)
+		return err
+	})
+	d, err := c.DownloadState(context.Background(), beacon.Head, f, restart,
 		beacon.WithProgress(func(read, total int64) { /* update a progress bar */ }))
 	if err != nil {
 		log.Fatal(err)
 	}
 	fmt.Println("saved:", d.Fork, d.Encoding, d.Bytes > 0)
 
-	// Later: decode the file (with the preset of the chain it came from).
+	// Later: decode the file with the Body that came with it (kept as
+	// JSON, say) and the preset of the chain it came from.
 	if _, err := f.Seek(0, 0); err != nil {
 		log.Fatal(err)
 	}
-	v, err := d.Version() // the fork, typed; an error for a fork this package does not decode
+	st, _, err := beacon.ReadState(f, d, beacon.MinimalPreset())
 	if err != nil {
 		log.Fatal(err)
 	}
-	st, _, err := beacon.ReadState(f, d.Encoding, v, beacon.MinimalPreset())
-	if err != nil {
-		log.Fatal(err)
-	}
-	root, _ := st.HashTreeRoot()
+	root, _ := beacon.HashTreeRoot(st)
 	fmt.Println("validators:", len(st.Validators), "root matches:", root == exampleRoot())
 	// Output:
 	// saved: deneb ssz true
@@ -171,7 +177,7 @@ func ExampleClient_DownloadState() {
 }
 
 // A state the node does not have, and the other errors to expect.
-func ExampleAPIError() {
+func ExampleErrDebugDisabled() {
 	node := fakeBeaconNode()
 	defer node.Close()
 
@@ -179,19 +185,19 @@ func ExampleAPIError() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	_, err = c.State(context.Background(), beacon.SlotID(1))
-	var ae *beacon.APIError
+	_, _, err = c.State(context.Background(), beacon.SlotID(1))
+	var he *nodeaccess.HTTPError
 	switch {
-	case errors.Is(err, beacon.ErrDebugDisabled):
+	case errors.Is(err, beacon.ErrDebugDisabled): // before ErrNotFound, which a disabled route's 404 matches too
 		fmt.Println("this node does not serve states")
-	case errors.Is(err, nodeaccess.ErrNotFound) && errors.As(err, &ae):
-		fmt.Println("not there:", ae.StateID, ae.Message)
+	case errors.Is(err, nodeaccess.ErrNotFound) && errors.As(err, &he):
+		fmt.Println("not there:", he.Message)
 	case errors.Is(err, beacon.ErrIntegrity):
 		fmt.Println("the node sent another state")
 	}
 	fmt.Println(err)
 	// Output:
-	// not there: 1 NOT_FOUND: beacon state at slot 1
+	// not there: NOT_FOUND: beacon state at slot 1
 	// beacon: getStateV2: state 1: HTTP 404 Not Found: NOT_FOUND: beacon state at slot 1
 }
 
@@ -203,13 +209,79 @@ func ExampleParseStateID() {
 			fmt.Println(err)
 			continue
 		}
-		slot, isSlot := id.Slot()
-		_, isRoot := id.Root()
-		fmt.Println(id, isSlot, slot, isRoot)
+		fmt.Println(id) // in the form the API takes
 	}
 	// Output:
-	// finalized false 0 false
-	// 7340032 true 7340032 false
-	// 0xfb9afe32150fa39f4b346be2519a67e2a4f5efcd50a1dc192c3f6b3d013d2798 false 0 true
+	// finalized
+	// 7340032
+	// 0xfb9afe32150fa39f4b346be2519a67e2a4f5efcd50a1dc192c3f6b3d013d2798
 	// invalid input: stateID: "latest" is not head, genesis, finalized, justified, a decimal slot or a 0x state root
+}
+
+// Any GET of the beacon API the package has no typed call for goes through
+// the same client: its key, retries, hooks and budget.
+func ExampleClient_Get() {
+	node := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		switch r.URL.Path {
+		case "/beacon/YOUR-ACCESS-KEY/eth/v1/node/version":
+			fmt.Fprint(w, `{"data":{"version":"Lighthouse/v7.0.0-054f2ef/x86_64-linux"}}`)
+		default:
+			w.WriteHeader(http.StatusNotFound)
+			fmt.Fprint(w, `{"code":404,"message":"NOT_FOUND: no such route"}`)
+		}
+	}))
+	defer node.Close()
+
+	c, err := beacon.New(node.URL, "YOUR-ACCESS-KEY")
+	if err != nil {
+		log.Fatal(err)
+	}
+	var version struct {
+		Data struct {
+			Version string `json:"version"`
+		} `json:"data"`
+	}
+	if err := c.Get(context.Background(), "/eth/v1/node/version", nil, &version); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(version.Data.Version)
+
+	err = c.Get(context.Background(), "/eth/v1/node/peers", url.Values{"state": {"connected"}}, nil)
+	var he *nodeaccess.HTTPError
+	fmt.Println(errors.Is(err, nodeaccess.ErrNotFound), errors.As(err, &he) && he.Message == "NOT_FOUND: no such route")
+	// Output:
+	// Lighthouse/v7.0.0-054f2ef/x86_64-linux
+	// true true
+}
+
+// Write a state as a node serves it, and read it back: SSZ needs the fork
+// named beside it (the Body), JSON names its own.
+func ExampleWriteState() {
+	st := beacontest.NewState(beacon.Deneb, beacon.MinimalPreset(), 64, 1)
+
+	var ssz bytes.Buffer
+	if err := beacon.WriteState(&ssz, st, beacon.EncodingSSZ, nil); err != nil {
+		log.Fatal(err)
+	}
+	back, _, err := beacon.ReadState(&ssz, beacon.Body{Encoding: beacon.EncodingSSZ, Fork: "deneb"}, beacon.MinimalPreset())
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("ssz:", back.Version, len(back.Validators))
+
+	var js bytes.Buffer
+	if err := beacon.WriteState(&js, st, beacon.EncodingJSON, &beacon.Flags{Finalized: true}); err != nil {
+		log.Fatal(err)
+	}
+	back, flags, err := beacon.ReadState(&js, beacon.Body{Encoding: beacon.EncodingJSON}, beacon.MinimalPreset())
+	if err != nil {
+		log.Fatal(err)
+	}
+	r1, _ := beacon.HashTreeRoot(st)
+	r2, _ := beacon.HashTreeRoot(back)
+	fmt.Println("json:", back.Version, "finalized:", flags.Finalized, "same root:", r1 == r2)
+	// Output:
+	// ssz: deneb 64
+	// json: deneb finalized: true same root: true
 }

@@ -1,18 +1,9 @@
 package beacon
 
-// HashTreeRoot returns the SSZ hash_tree_root of s (the state root a block
-// commits to), as ssz/simple-serialize.md defines it for the BeaconState of
-// s.Version with s's preset. It checks s with Validate first.
-//
-// The large lists (validators, balances, participation, inactivity scores)
-// are hashed in parallel by up to GOMAXPROCS goroutines, a subtree of 4096
-// leaves at a time, in contiguous buffers hashed with SIMD SHA-256; the
-// result does not depend on GOMAXPROCS. Memory stays bounded: about 2 MiB
-// per goroutine plus one chunk per 4096 leaves, whatever the state's size.
-// A mainnet state (2.15 million validators) hashes in well under a second
-// on two cores; see the package notes for measured numbers.
-func (s *State) HashTreeRoot() (Root, error) {
-	if err := s.Validate(); err != nil {
+// hashTreeRoot returns the SSZ hash_tree_root of s (see HashTreeRoot). It
+// checks s with validate first.
+func (s *State) hashTreeRoot() (Root, error) {
+	if err := s.validate(); err != nil {
 		return Root{}, err
 	}
 	fields := s.fields()
@@ -41,7 +32,7 @@ func (s *State) fieldRoot(f *field) Root {
 		return eth1DataRoot(p)
 	case *Checkpoint:
 		return checkpointRoot(p)
-	case *JustificationBits:
+	case *uint8:
 		return Root{byte(*p)} // Bitvector[4]: its one packed chunk
 	case *SyncCommittee:
 		keys := treeRoot(len(p.PublicKeys), depthFor(f.n), fillElems(p.PublicKeys, pubKeyRoot))
@@ -57,7 +48,7 @@ func (s *State) fieldRoot(f *field) Root {
 		return collectionRoot(f, len(*p), 8, fillUint64s(*p))
 	case *[]uint64:
 		return collectionRoot(f, len(*p), 8, fillUint64s(*p))
-	case *[]ParticipationFlags:
+	case *[]uint8:
 		return collectionRoot(f, len(*p), 1, fillUint8s(*p))
 	case *[]Validator:
 		return collectionRoot(f, len(*p), 0, fillValidators(*p))
@@ -84,7 +75,7 @@ func (s *State) fieldRoot(f *field) Root {
 // packed is the byte size of a basic element packed into chunks, or 0 for
 // composite elements (one leaf each). A list mixes in its length; its tree
 // is as deep as its limit needs; a progressive list's tree grows with its
-// length instead (see progressiveRoot).
+// length instead (see progressiveListRoot).
 func collectionRoot(f *field, n int, packed int, fill leafFiller) Root {
 	leaves, limit := uint64(n), f.n
 	if packed > 0 {
@@ -184,7 +175,7 @@ func pendingAttestationRoot(a *PendingAttestation, bitsLimit uint64) Root {
 // (without the length bit) packed into chunks, in a tree deep enough for
 // limit bits, with the bit count mixed in.
 func bitlistRoot(b Bitlist, limit uint64) Root {
-	n := b.Len()
+	n := b.bitLen()
 	data := make([]byte, (n+7)/8)
 	copy(data, b)
 	if n%8 != 0 {

@@ -33,14 +33,6 @@ func zero(d int) []byte {
 	return z
 }
 
-func TestZeroHashes(t *testing.T) {
-	for _, d := range []int{0, 1, 2, 13, 40, 64} {
-		if zeroHashes[d] != Root(zero(d)) {
-			t.Fatalf("zeroHashes[%d] is wrong", d)
-		}
-	}
-}
-
 func TestCheckpointRootByHand(t *testing.T) {
 	cp := Checkpoint{Epoch: 0x0102030405, Root: Root{1, 2, 3, 31: 9}}
 	want := h(chunk64(0x0102030405), cp.Root[:])
@@ -144,25 +136,5 @@ func TestBitlistRootByHand(t *testing.T) {
 	want = h(zero(3), chunk64(0))
 	if got := bitlistRoot(Bitlist{0x01}, 2048); got != want {
 		t.Fatalf("0 bits: got %x want %x", got, want)
-	}
-}
-
-func TestHashLayerInPlace(t *testing.T) {
-	// hashLayer overwrites its input; compare with a separate output for
-	// sizes around its block size.
-	for _, pairs := range []int{1, 3, 4, 5, layerBlock - 1, layerBlock, layerBlock + 1, 3*layerBlock + 7} {
-		src := make([]byte, 64*pairs)
-		for i := range src {
-			src[i] = byte(i * 7)
-		}
-		want := make([]byte, 32*pairs)
-		for i := range pairs {
-			r := sha256.Sum256(src[64*i : 64*i+64])
-			copy(want[32*i:], r[:])
-		}
-		(&workspace{}).hashLayer(src, pairs)
-		if string(src[:32*pairs]) != string(want) {
-			t.Fatalf("%d pairs: wrong", pairs)
-		}
 	}
 }

@@ -88,28 +88,3 @@ func TestProgressiveMerkleizationLodestar(t *testing.T) {
 		}
 	}
 }
-
-// TestProgressiveRootParallel: a progressive list large enough for its
-// subtrees to be split over goroutines (over 2^12 leaves each) hashes as
-// the spec's recursive definition does, computed here leaf by leaf.
-func TestProgressiveRootParallel(t *testing.T) {
-	n := 30000 // subtrees of 1, 4, …, 4096, 16384 leaves; the last one partial
-	leaves := make([]Root, n)
-	for i := range leaves {
-		leaves[i] = u64Chunk(uint64(i)*2654435761 + 1)
-	}
-	var spec func(chunks []Root, num int) Root
-	spec = func(chunks []Root, num int) Root {
-		if len(chunks) == 0 {
-			return Root{}
-		}
-		k := min(num, len(chunks))
-		sub := append([]Root(nil), chunks[:k]...)
-		a := merkleSmall(sub, depthFor(uint64(num)))
-		b := spec(chunks[k:], num*4)
-		return hashPair(&a, &b)
-	}
-	if got, want := progressiveRoot(n, fillRoots(leaves)), spec(leaves, 1); got != want {
-		t.Fatalf("progressiveRoot = %s, the spec's recursion gives %s", got, want)
-	}
-}

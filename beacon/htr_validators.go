@@ -109,10 +109,11 @@ func (c *pairCache) resolve(out []byte) {
 // digest is known.
 func fillValidators(vals []Validator) leafFiller {
 	return func(ws *workspace, dst []byte, from, to int) {
-		if ws.val == nil {
-			ws.val = new(valScratch)
+		s, _ := ws.Ext.(*valScratch)
+		if s == nil {
+			s = new(valScratch)
+			ws.Ext = s
 		}
-		s := ws.val
 		k := to - from
 		keys := get(&s.keys, 64*k)
 		l1 := get(&s.l1, 128*k) // per validator: pubkey root | credentials, activation epochs

@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"testing"
+
+	"github.com/nodeaccess/nodeaccess/beacon/internal/merkle"
 )
 
 // validatorRootByHand is a validator's hash tree root from the definition,
@@ -85,7 +87,7 @@ func checkFill(t *testing.T, vals []Validator, block int) {
 func TestFillValidatorsCachedPairs(t *testing.T) {
 	r := rand.New(rand.NewPCG(31, 32))
 	vals := mixedValidators(r, 9000)
-	for _, block := range []int{1, 3, 7, 8, 15, 16, 17, 100, 1 << taskDepth, 9000} {
+	for _, block := range []int{1, 3, 7, 8, 15, 16, 17, 100, 1 << merkle.TaskDepth, 9000} {
 		checkFill(t, vals, block)
 	}
 }
@@ -120,7 +122,7 @@ func TestFillValidatorsCacheCollisions(t *testing.T) {
 // the subtree boundaries, whatever GOMAXPROCS, with a root from
 // validatorRootByHand and a pair-by-pair merkleization.
 func TestValidatorListRootSizes(t *testing.T) {
-	const sub = 1 << taskDepth
+	const sub = 1 << merkle.TaskDepth
 	all := mixedValidators(rand.New(rand.NewPCG(35, 36)), 2*sub+1)
 	byHand := make([]Root, len(all))
 	for i := range all {

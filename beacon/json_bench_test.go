@@ -32,7 +32,7 @@ func jsonBenchFixture(b *testing.B, validators int) (*beacon.State, []byte) {
 	bs.once.Do(func() {
 		bs.s = beacontest.NewState(beacon.Fulu, beacon.MainnetPreset(), validators, 1)
 		var buf bytes.Buffer
-		if err := bs.s.EncodeJSONResponse(&buf, beacon.Flags{Finalized: true}); err != nil {
+		if err := beacon.WriteState(&buf, bs.s, beacon.EncodingJSON, &beacon.Flags{Finalized: true}); err != nil {
 			b.Fatal(err)
 		}
 		bs.js = buf.Bytes()
@@ -101,12 +101,12 @@ func benchDecodeJSON(b *testing.B, hint, dataFirst bool) {
 				data = jsonDataFirst(b, data)
 			}
 			decode := func() *beacon.State {
-				opts := []beacon.ReadOption{}
+				opts := []any{}
 				if hint {
-					opts = append(opts, beacon.SizeHint(int64(len(data))))
+					opts = append(opts, sizeHint(int64(len(data))))
 				}
 				// jsonOnlyReader hides bytes.Reader's Len: a stream.
-				s, _, err := beacon.DecodeJSON(jsonOnlyReader{bytes.NewReader(data)}, opts...)
+				s, _, err := decodeJSON(jsonOnlyReader{bytes.NewReader(data)}, opts...)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -115,7 +115,7 @@ func benchDecodeJSON(b *testing.B, hint, dataFirst bool) {
 			var sszSize int
 			peak := jsonPeakHeap(func() {
 				s := decode()
-				sz, err := s.SizeSSZ()
+				sz, err := sizeSSZ(s)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -154,14 +154,14 @@ func BenchmarkEncodeJSON(b *testing.B) {
 		b.Run(fmt.Sprintf("validators=%d", n), func(b *testing.B) {
 			s, data := jsonBenchFixture(b, n)
 			peak := jsonPeakHeap(func() {
-				if err := s.EncodeJSONResponse(io.Discard, beacon.Flags{}); err != nil {
+				if err := beacon.WriteState(io.Discard, s, beacon.EncodingJSON, &beacon.Flags{}); err != nil {
 					b.Fatal(err)
 				}
 			})
 			b.SetBytes(int64(len(data)))
 			b.ReportAllocs()
 			for b.Loop() {
-				if err := s.EncodeJSONResponse(io.Discard, beacon.Flags{}); err != nil {
+				if err := beacon.WriteState(io.Discard, s, beacon.EncodingJSON, &beacon.Flags{}); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -5,100 +5,50 @@ import (
 	"io"
 	"math/bits"
 	"os"
+
+	"github.com/nodeaccess/nodeaccess/beacon/internal/progress"
 )
 
-// DecodeJSON decodes a JSON state as it streams from r: the beacon API's
-// envelope {version, execution_optimistic, finalized, data}, or a bare data
-// object when the fork is given with AssumeVersion. Flags is nil for a bare
-// object and set for an envelope.
+// readJSON decodes a JSON state as it streams from r (see ReadState for
+// what it accepts): cfg.version, when hasVersion, is the fork of a bare
+// data object or the one the envelope must name, and fn, when set, gets
+// the progress.
 //
-// The input is read through one fixed 256 KiB buffer and never held
-// whole. The memory used is the decoded state plus, for a stream of
-// unknown size, one extra copy of the validator list while it is
-// assembled from chunks (about 1.9 × the state's SSZ size at the peak on
-// mainnet). Give the input's size with SizeHint (DecodeJSON finds it by
-// itself for a *bytes.Reader, *strings.Reader, *bytes.Buffer or regular
-// *os.File) and the validator list is allocated once, with no copy, its
-// capacity an upper bound derived from the size (about 1.3 × the SSZ size
-// at the peak). Allocations do not grow with the validator count. A size
-// hint larger than the input costs no more than 1 GiB up front (2^23
-// validators; 256 MiB on 32-bit platforms), and a list that came out less
-// than half as long as the capacity its hint reserved is copied to its
-// exact length.
-//
-// When the input's size is unknown, DecodeJSON calls runtime.GC after
-// assembling a list of 8 MiB or more from its chunks: on mainnet once,
-// after the validator list (the per-validator lists after it are sized
-// from it, with no chunks). The chunks are then garbage as large as the
-// list, and without a collection the next lists would be allocated on top
-// of them, the peak nearing twice the state. The collection is cheap (the
-// lists hold no pointers), but it is a full, blocking GC of the program's
-// heap.
-//
-// The envelope's keys may come in any order, and so may the members of
-// every object inside it. Most beacon nodes send "version" first;
-// Lodestar sends "data" first ({data, version, execution_optimistic,
-// finalized}). A "data" that comes before "version" is not buffered: it is
-// decoded as it streams, with the fields of every fork allowed (a State
-// holds them all), and checked against the fork when "version" comes,
-// with the same errors as with the version first; the memory used is the
-// same. An envelope with "data" and no "version" is an error unless
-// AssumeVersion is given. A field given twice, in the envelope, the state
-// object or any object inside it, is an error (a *DecodeError naming it),
-// not "the last one wins"; unknown keys are skipped however often they
-// come. With AssumeVersion, the envelope's version must be the same fork.
-// A version this package does not know returns an *UnsupportedVersionError
-// (errors.Is ErrUnsupportedVersion) naming it. Missing
-// execution_optimistic or finalized flags read as false.
-//
-// The state object follows the beacon API: integers are decimal strings
-// (bare JSON numbers are accepted too, but not negative numbers,
-// fractions, leading zeros or values beyond the type), bytes are
-// 0x-prefixed hex of exactly the type's length (either case), bitfields
-// are the hex of their SSZ bytes, booleans (slashed, the envelope's flags)
-// are JSON booleans or the strings "true" and "false". Any character of a
-// string value may be a JSON escape ("\u0032\u0032" is "22", as a proxy
-// that re-encodes JSON may send it): the value is read unescaped, and one
-// whose escapes decode to characters it cannot hold is an error that shows
-// what it decoded to. Unknown fields are
-// skipped; a missing field, or a field of another fork (inactivity_scores
-// in a phase0 state), is an error: it means the version or the data is
-// wrong. Vectors must have exactly the preset's length and lists stay
-// within its limits (see ReadOption: a Preset is one). A list in the input is never nil in
-// the State, even when empty; the fields of other forks stay nil.
-//
-// Malformed input returns a *DecodeError (errors.Is ErrInvalidState) with
-// the field's path inside the state object ("validators[12].pubkey", no
-// "data." prefix) and the byte offset in the input; an input that ends
-// early also matches io.ErrUnexpectedEOF, and input after the top-level
-// object (other than whitespace) is an error. A reader's own error is
-// returned wrapped, not as a *DecodeError. SizeHint is a promise: an input
-// longer than the hint is an error.
-func DecodeJSON(r io.Reader, opts ...ReadOption) (*State, *Flags, error) {
-	cfg := newReadConfig(opts)
-	if cfg.progress != nil {
-		pr := newProgressReader(r, cfg.progress, cfg.sizeHint)
-		st, fl, err := decodeJSON(pr, cfg.decodeConfig, cfg.version, cfg.hasVersion)
+// Memory: the decoded state plus, for a stream of unknown size, one extra
+// copy of the validator list while it is assembled from chunks; with the
+// size known the validator list is allocated once, its capacity an upper
+// bound derived from the size (a size larger than the input costs no more
+// than 1 GiB up front; a list that came out less than half as long as its
+// capacity is copied to its exact length). When the size is unknown,
+// runtime.GC runs after a list of 8 MiB or more was assembled from its
+// chunks (on mainnet once, after the validators), so that the next lists
+// are not allocated on top of the chunks. A "data" that comes before
+// "version" is decoded as it streams with the fields of every fork allowed
+// and checked against the fork when "version" comes.
+func readJSON(r io.Reader, cfg decodeConfig, fn func(read, total int64)) (*State, *Flags, error) {
+	if fn != nil {
+		pr := progress.New(r, fn, cfg.sizeHint)
+		st, fl, err := decodeJSON(pr, cfg, cfg.version, cfg.hasVersion)
 		if err == nil {
-			pr.finish()
+			pr.Finish()
 		}
 		return st, fl, err
 	}
-	return decodeJSON(r, cfg.decodeConfig, cfg.version, cfg.hasVersion)
+	return decodeJSON(r, cfg, cfg.version, cfg.hasVersion)
 }
 
 // decodeJSON decodes with cfg; a bare object is decoded as fork bare when
 // hasBare (AssumeVersion, or UnmarshalJSON's receiver), and an envelope's
 // version is checked against cfg's AssumeVersion only.
 func decodeJSON(r io.Reader, cfg decodeConfig, bare Version, hasBare bool) (*State, *Flags, error) {
-	if err := cfg.preset.Validate(); err != nil {
+	if err := cfg.preset.validate(); err != nil {
 		return nil, nil, err
 	}
-	if cfg.hasVersion && !cfg.version.IsKnown() {
-		return nil, nil, &UnsupportedVersionError{Name: cfg.version.String()}
+	if cfg.hasVersion && !cfg.version.isKnown() {
+		return nil, nil, unsupportedVersion(cfg.version.String())
 	}
-	if hasBare && !bare.IsKnown() {
-		return nil, nil, &UnsupportedVersionError{Name: bare.String()}
+	if hasBare && !bare.isKnown() {
+		return nil, nil, unsupportedVersion(bare.String())
 	}
 	d := newJSONDecoder(r, cfg.sizeHint)
 	d.size = cfg.sizeHint
@@ -173,6 +123,9 @@ func decodeJSON(r io.Reader, cfg decodeConfig, bare Version, hasBare bool) (*Sta
 			}
 			v, err := ParseVersion(name)
 			if err != nil {
+				if cfg.unsupported != nil {
+					err = cfg.unsupported(name)
+				}
 				return nil, nil, err
 			}
 			envVersion, hasEnv = v, true
@@ -292,7 +245,7 @@ func inputSize(r io.Reader) int64 {
 // have it (a bit per Version).
 var stateFieldForks = func() map[string]uint32 {
 	m := make(map[string]uint32)
-	for _, v := range Versions() {
+	for _, v := range versions() {
 		s := &State{Version: v}
 		for _, f := range s.fields() {
 			m[f.name] |= 1 << v
@@ -309,7 +262,7 @@ func forkRange(mask uint32) string {
 	lo := Version(bits.TrailingZeros32(mask))
 	hi := Version(31 - bits.LeadingZeros32(mask))
 	switch {
-	case hi == NewestFork:
+	case hi == newestFork:
 		return lo.String() + " and later"
 	case lo == hi:
 		return lo.String() + " only"

@@ -62,7 +62,7 @@ func (d *jsonDecoder) eth1Data(e *Eth1Data) error {
 
 // justificationBits decodes the Bitvector[4]: one byte whose high four
 // bits must be zero.
-func (d *jsonDecoder) justificationBits(j *JustificationBits) error {
+func (d *jsonDecoder) justificationBits(j *uint8) error {
 	off := d.offset()
 	var b [1]byte
 	if err := d.hexInto(b[:]); err != nil {
@@ -71,7 +71,7 @@ func (d *jsonDecoder) justificationBits(j *JustificationBits) error {
 	if b[0]&0xf0 != 0 {
 		return d.errAt(off, "0x%02x sets bits beyond the 4 of the bitvector", b[0])
 	}
-	*j = JustificationBits(b[0])
+	*j = uint8(b[0])
 	return nil
 }
 

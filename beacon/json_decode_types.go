@@ -4,6 +4,8 @@ import (
 	"math/bits"
 	"reflect"
 	"runtime"
+
+	"github.com/nodeaccess/nodeaccess/beacon/internal/swar"
 )
 
 // The decoders of the state's fields: one per type, and one generic list
@@ -28,7 +30,7 @@ func (d *jsonDecoder) field(s *State, f field) error {
 		err = d.eth1Data(p)
 	case *Checkpoint:
 		err = d.checkpoint(p)
-	case *JustificationBits:
+	case *uint8:
 		err = d.justificationBits(p)
 	case *SyncCommittee:
 		err = d.syncCommittee(p, f.n)
@@ -48,7 +50,7 @@ func (d *jsonDecoder) field(s *State, f field) error {
 		*p, err = decodeList(d, f, 0, func(d *jsonDecoder, a *PendingAttestation) error {
 			return d.pendingAttestation(a, f.bits)
 		})
-	case *[]ParticipationFlags:
+	case *[]uint8:
 		*p, err = decodeList(d, f, perValidator, (*jsonDecoder).participation)
 	case *[]uint64:
 		*p, err = decodeList(d, f, perValidator, (*jsonDecoder).u64)
@@ -298,9 +300,9 @@ func (d *jsonDecoder) pubkey(k *BLSPubKey) error              { return d.hexInto
 func (d *jsonDecoder) gwei(g *Gwei) error                     { return d.u64((*uint64)(g)) }
 func (d *jsonDecoder) validatorIndex(i *ValidatorIndex) error { return d.u64((*uint64)(i)) }
 
-func (d *jsonDecoder) participation(p *ParticipationFlags) error {
+func (d *jsonDecoder) participation(p *uint8) error {
 	v, err := d.uint8v()
-	*p = ParticipationFlags(v)
+	*p = uint8(v)
 	return err
 }
 
@@ -389,7 +391,7 @@ func (d *jsonDecoder) validatorFast(v *Validator) bool {
 		k7 = `,"withdrawable_epoch":`
 	)
 	i := len(k0)
-	if string(b[:i]) != k0 || !hexFast(v.PublicKey[:], b[i:i+96]) {
+	if string(b[:i]) != k0 || !swar.Hex(v.PublicKey[:], b[i:i+96]) {
 		return false
 	}
 	i += 96
@@ -397,7 +399,7 @@ func (d *jsonDecoder) validatorFast(v *Validator) bool {
 		return false
 	}
 	i += len(k1)
-	if !hexFast(v.WithdrawalCredentials[:], b[i:i+64]) {
+	if !swar.Hex(v.WithdrawalCredentials[:], b[i:i+64]) {
 		return false
 	}
 	i += 64
@@ -405,7 +407,7 @@ func (d *jsonDecoder) validatorFast(v *Validator) bool {
 		return false
 	}
 	i += len(k2)
-	x, n, ok := quotedUint(b[i : i+32])
+	x, n, ok := swar.QuotedUint(b[i : i+32])
 	if !ok {
 		return false
 	}
@@ -433,7 +435,7 @@ func (d *jsonDecoder) validatorFast(v *Validator) bool {
 			return false
 		}
 		i += len(f.k)
-		x, n, ok := quotedUint(b[i : i+32])
+		x, n, ok := swar.QuotedUint(b[i : i+32])
 		if !ok {
 			return false
 		}

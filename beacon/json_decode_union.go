@@ -37,7 +37,7 @@ func (s *State) allFields() []field {
 	v := s.Version
 	defer func() { s.Version = v }()
 	var out []field
-	for _, fv := range Versions() {
+	for _, fv := range versions() {
 		s.Version = fv
 	next:
 		for _, f := range s.fields() {

@@ -23,7 +23,7 @@ func TestUnionSchemaCoversEveryFork(t *testing.T) {
 		for _, f := range union {
 			byName[f.name] = f
 		}
-		for _, v := range Versions() {
+		for _, v := range versions() {
 			s.Version = v
 			for _, f := range s.fields() {
 				u, ok := byName[f.name]

@@ -6,38 +6,26 @@ import (
 	"strconv"
 )
 
-// EncodeJSON writes s to w as the beacon API's JSON "data" object: compact,
-// the keys in the consensus specs' field order, integers as decimal
-// strings, bytes as lower-case 0x-hex. It calls s.Validate first and
-// writes nothing when that fails.
-//
-// The output streams through one bounded buffer, with no allocation per
-// value, so a mainnet state (~900 MB of JSON) can be served from memory or
-// written to a file without being built whole.
-func (s *State) EncodeJSON(w io.Writer) error {
-	if err := s.Validate(); err != nil {
-		return err
-	}
-	e := newJSONEncoder(w)
-	e.state(s)
-	return e.flush()
-}
-
-// EncodeJSONResponse writes the beacon API's whole JSON response:
+// encodeJSON writes the beacon API's whole JSON response:
 // {"version":…,"execution_optimistic":…,"finalized":…,"data":…}, as a
-// beacon node serves it from /eth/v2/debug/beacon/states/{state_id}.
-func (s *State) EncodeJSONResponse(w io.Writer, f Flags) error {
-	if err := s.Validate(); err != nil {
+// beacon node serves it from /eth/v2/debug/beacon/states/{state_id};
+// without f, only "version" and "data".
+func (s *State) encodeJSON(w io.Writer, f *Flags) error {
+	if err := s.validate(); err != nil {
 		return err
 	}
 	e := newJSONEncoder(w)
 	e.raw(`{"version":"`)
 	e.raw(s.Version.String())
-	e.raw(`","execution_optimistic":`)
-	e.buf = strconv.AppendBool(e.buf, f.ExecutionOptimistic)
-	e.raw(`,"finalized":`)
-	e.buf = strconv.AppendBool(e.buf, f.Finalized)
-	e.raw(`,"data":`)
+	if f != nil {
+		e.raw(`","execution_optimistic":`)
+		e.buf = strconv.AppendBool(e.buf, f.ExecutionOptimistic)
+		e.raw(`,"finalized":`)
+		e.buf = strconv.AppendBool(e.buf, f.Finalized)
+		e.raw(`,"data":`)
+	} else {
+		e.raw(`","data":`)
+	}
 	e.state(s)
 	e.raw(`}`)
 	return e.flush()
@@ -126,7 +114,7 @@ func (e *jsonEncoder) field(s *State, f field) {
 		e.eth1Data(p)
 	case *Checkpoint:
 		e.checkpoint(p)
-	case *JustificationBits:
+	case *uint8:
 		e.hex([]byte{byte(*p)})
 	case *SyncCommittee:
 		e.raw(`{"pubkeys":`)
@@ -148,8 +136,8 @@ func (e *jsonEncoder) field(s *State, f field) {
 		encodeList(e, *p, (*jsonEncoder).validator)
 	case *[]PendingAttestation:
 		encodeList(e, *p, (*jsonEncoder).pendingAttestation)
-	case *[]ParticipationFlags:
-		encodeList(e, *p, func(e *jsonEncoder, f *ParticipationFlags) { e.uint(uint64(*f)) })
+	case *[]uint8:
+		encodeList(e, *p, func(e *jsonEncoder, f *uint8) { e.uint(uint64(*f)) })
 	case *[]uint64:
 		encodeList(e, *p, func(e *jsonEncoder, v *uint64) { e.uint(*v) })
 	case *[]HistoricalSummary:

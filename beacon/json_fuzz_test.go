@@ -20,7 +20,7 @@ import (
 // recorded JSON state is in testdata, and a mainnet-preset one is
 // megabytes.
 func FuzzDecodeJSON(f *testing.F) {
-	for _, v := range beacon.Versions() {
+	for _, v := range allForks() {
 		for _, p := range []beacon.Preset{fuzzTinyPreset(), beacon.MinimalPreset()} {
 			pm := uint8(0)
 			if p.Name == "minimal" {
@@ -56,11 +56,11 @@ func FuzzDecodeJSON(f *testing.F) {
 		if mode&16 != 0 {
 			p = beacon.MinimalPreset()
 		}
-		opts := []beacon.ReadOption{p}
+		opts := []any{p}
 		if m := mode & 15; m > 0 {
-			opts = append(opts, beacon.AssumeVersion(beacon.Version((m-1)%8)))
+			opts = append(opts, assumeVersion(beacon.Version((m-1)%8)))
 		}
-		s, flags, err := beacon.DecodeJSON(bytes.NewReader(data), opts...)
+		s, flags, err := decodeJSON(bytes.NewReader(data), opts...)
 		if err != nil {
 			if s != nil || flags != nil {
 				t.Fatalf("error %v with a state or flags", err)
@@ -71,10 +71,10 @@ func FuzzDecodeJSON(f *testing.F) {
 			return
 		}
 		var b bytes.Buffer
-		if err := s.EncodeJSON(&b); err != nil {
+		if err := encodeJSONData(&b, s); err != nil {
 			t.Fatalf("a decoded state does not encode: %v", err)
 		}
-		again, _, err := beacon.DecodeJSON(&b, p, beacon.AssumeVersion(s.Version))
+		again, _, err := decodeJSON(&b, p, assumeVersion(s.Version))
 		if err != nil {
 			t.Fatalf("re-decoding the encoded state: %v", err)
 		}
@@ -83,15 +83,15 @@ func FuzzDecodeJSON(f *testing.F) {
 		}
 		// The other codec agrees: the state encodes as SSZ, decodes back
 		// the same, and hashes.
-		ssz, err := s.MarshalSSZ()
+		ssz, err := marshalSSZ(s)
 		if err != nil {
 			t.Fatalf("a state decoded from JSON does not encode as SSZ: %v", err)
 		}
-		back, err := beacon.UnmarshalSSZ(ssz, s.Version, p)
+		back, err := unmarshalSSZ(ssz, s.Version, p)
 		if err != nil || !jsonSameState(back, s) {
 			t.Fatalf("its SSZ does not decode to it: %v", err)
 		}
-		if _, err := s.HashTreeRoot(); err != nil {
+		if _, err := beacon.HashTreeRoot(s); err != nil {
 			t.Fatalf("a state decoded from JSON does not hash: %v", err)
 		}
 	})

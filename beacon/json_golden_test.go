@@ -98,8 +98,8 @@ func jgoldenFulu() *beacon.State {
 	s.Version = beacon.Fulu
 	s.Fork = beacon.Fork{PreviousVersion: beacon.ForkVersion{5, 0, 0, 1}, CurrentVersion: beacon.ForkVersion{6, 0, 0, 1}, Epoch: 154}
 	s.PreviousEpochAttestations, s.CurrentEpochAttestations = nil, nil
-	s.PreviousEpochParticipation = []beacon.ParticipationFlags{7}
-	s.CurrentEpochParticipation = []beacon.ParticipationFlags{255}
+	s.PreviousEpochParticipation = []uint8{7}
+	s.CurrentEpochParticipation = []uint8{255}
 	s.InactivityScores = []uint64{42}
 	s.CurrentSyncCommittee = beacon.SyncCommittee{PublicKeys: make([]beacon.BLSPubKey, 32)}
 	s.NextSyncCommittee = beacon.SyncCommittee{PublicKeys: make([]beacon.BLSPubKey, 32)}
@@ -176,7 +176,7 @@ func TestJSONGolden(t *testing.T) {
 				t.Fatalf("EncodeJSONResponse = %.200s…", resp)
 			}
 			// And back: decoded from the hand-written text, re-encoded to it.
-			s, flags, err := beacon.DecodeJSON(strings.NewReader(wantResp), jsonMinimal)
+			s, flags, err := decodeJSON(strings.NewReader(wantResp), jsonMinimal)
 			if err != nil {
 				t.Fatal(err)
 			}

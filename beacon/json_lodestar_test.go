@@ -28,22 +28,15 @@ var lodestarRoots = map[beacon.Version]string{
 // Lodestar's order (data before version), with no fork given: each is the
 // state Lodestar was given, its flags come through, and its hash tree
 // root is the one Lodestar computed.
-// readJSON reads a JSON state body as a user would: ReadState with the fork
-// when it is known, DecodeJSON (the fork from the envelope) when it is not.
+// readJSON reads a JSON state body as a user would: ReadState with the
+// fork when it is known, from the envelope when it is not ("").
 func readJSON(r io.Reader, fork string, p beacon.Preset) (*beacon.State, *beacon.Flags, error) {
-	if fork == "" {
-		return beacon.DecodeJSON(r, p)
-	}
-	v, err := beacon.ParseVersion(fork)
-	if err != nil {
-		return nil, nil, err
-	}
-	return beacon.ReadState(r, beacon.EncodingJSON, v, p)
+	return beacon.ReadState(r, beacon.Body{Encoding: beacon.EncodingJSON, Fork: fork}, p)
 }
 
 func TestLodestarJSON(t *testing.T) {
 	p := beacon.MinimalPreset()
-	for _, v := range beacon.Versions() {
+	for _, v := range allForks() {
 		body, err := os.ReadFile("testdata/lodestar/" + v.String() + "-minimal.json")
 		if err != nil {
 			t.Fatal(err)
@@ -59,7 +52,7 @@ func TestLodestarJSON(t *testing.T) {
 			if got.Version != v || flags == nil || *flags != (beacon.Flags{Finalized: true}) {
 				t.Fatalf("%s: version %s flags %+v", v, got.Version, flags)
 			}
-			root, err := got.HashTreeRoot()
+			root, err := beacon.HashTreeRoot(got)
 			if err != nil {
 				t.Fatal(err)
 			}

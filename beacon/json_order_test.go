@@ -41,7 +41,7 @@ func shuffledOrder(top []int, rng *rand.Rand) func(string, []string) []int {
 // through DecodeJSON (from a sized input and from a stream) and ReadState.
 func TestJSONAnyMemberOrder(t *testing.T) {
 	p := beacon.MinimalPreset()
-	for _, v := range beacon.Versions() {
+	for _, v := range allForks() {
 		t.Run(v.String(), func(t *testing.T) {
 			want := beacontest.NewState(v, p, 5, 100+uint64(v))
 			flags := beacon.Flags{ExecutionOptimistic: v%2 == 1, Finalized: v%3 != 1}
@@ -61,7 +61,7 @@ func TestJSONAnyMemberOrder(t *testing.T) {
 						"sized":  bytes.NewReader(body),
 						"stream": jsonOnlyReader{bytes.NewReader(body)},
 					} {
-						got, gotFlags, err := beacon.DecodeJSON(r, p)
+						got, gotFlags, err := decodeJSON(r, p)
 						if err != nil {
 							t.Fatalf("%s %s: %v", name, rname, err)
 						}
@@ -94,16 +94,16 @@ func TestJSONAnyMemberOrder(t *testing.T) {
 func TestJSONDataFirstWrongVersion(t *testing.T) {
 	p := beacon.MinimalPreset()
 	lodestar := []int{3, 0, 1, 2} // data, version, execution_optimistic, finalized
-	for _, v := range beacon.Versions() {
+	for _, v := range allForks() {
 		tree := parseJSONTree(t, jsonEncodeResponse(t, beacontest.NewState(v, p, 3, 7), beacon.Flags{}))
-		for _, w := range beacon.Versions() {
+		for _, w := range allForks() {
 			if w == v {
 				continue
 			}
 			tree.kids[0].str = w.String()
 			for _, order := range [][]int{{0, 1, 2, 3}, lodestar} {
 				body := tree.bytes(jsonStyle{order: shuffledOrder(order, nil)})
-				_, _, err := beacon.DecodeJSON(bytes.NewReader(body), p)
+				_, _, err := decodeJSON(bytes.NewReader(body), p)
 				var de *beacon.DecodeError
 				if !errors.As(err, &de) || !errors.Is(err, beacon.ErrInvalidState) {
 					t.Fatalf("%s data as %s, order %v: error %v, want a *DecodeError", v, w, order, err)
@@ -153,7 +153,7 @@ func TestJSONDataFirstErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, _, err := beacon.DecodeJSON(strings.NewReader(c.in), p)
+			_, _, err := decodeJSON(strings.NewReader(c.in), p)
 			if err == nil {
 				t.Fatal("decoded")
 			}

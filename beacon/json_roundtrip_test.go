@@ -2,7 +2,6 @@ package beacon_test
 
 import (
 	"bytes"
-	"encoding/json"
 	"io"
 	"reflect"
 	"slices"
@@ -41,7 +40,7 @@ func jsonPresets() []beacon.Preset {
 func jsonEncodeJSON(t testing.TB, s *beacon.State) []byte {
 	t.Helper()
 	var b bytes.Buffer
-	if err := s.EncodeJSON(&b); err != nil {
+	if err := encodeJSONData(&b, s); err != nil {
 		t.Fatalf("EncodeJSON: %v", err)
 	}
 	return b.Bytes()
@@ -50,7 +49,7 @@ func jsonEncodeJSON(t testing.TB, s *beacon.State) []byte {
 func jsonEncodeResponse(t testing.TB, s *beacon.State, f beacon.Flags) []byte {
 	t.Helper()
 	var b bytes.Buffer
-	if err := s.EncodeJSONResponse(&b, f); err != nil {
+	if err := beacon.WriteState(&b, s, beacon.EncodingJSON, &f); err != nil {
 		t.Fatalf("EncodeJSONResponse: %v", err)
 	}
 	return b.Bytes()
@@ -58,7 +57,7 @@ func jsonEncodeResponse(t testing.TB, s *beacon.State, f beacon.Flags) []byte {
 
 func TestJSONRoundTripEveryForkAndPreset(t *testing.T) {
 	for _, p := range jsonPresets() {
-		for _, v := range beacon.Versions() {
+		for _, v := range allForks() {
 			t.Run(p.Name+"/"+v.String(), func(t *testing.T) {
 				want := beacontest.NewState(v, p, 37, uint64(v)+11)
 				bare := jsonEncodeJSON(t, want)
@@ -79,7 +78,7 @@ func TestJSONRoundTripEveryForkAndPreset(t *testing.T) {
 					if p.Name == "mainnet" && (name == "onebyte" || name == "1to7") {
 						continue // 5 MB of vectors a byte at a time: the minimal preset covers it
 					}
-					got, gotFlags, err := beacon.DecodeJSON(mk(env), p)
+					got, gotFlags, err := decodeJSON(mk(env), p)
 					if err != nil {
 						t.Fatalf("%s: envelope: %v", name, err)
 					}
@@ -89,7 +88,7 @@ func TestJSONRoundTripEveryForkAndPreset(t *testing.T) {
 					if !jsonSameState(got, want) {
 						t.Fatalf("%s: envelope: decoded state differs from the original", name)
 					}
-					got, gotFlags, err = beacon.DecodeJSON(mk(bare), p, beacon.AssumeVersion(v))
+					got, gotFlags, err = decodeJSON(mk(bare), p, assumeVersion(v))
 					if err != nil {
 						t.Fatalf("%s: bare: %v", name, err)
 					}
@@ -101,7 +100,7 @@ func TestJSONRoundTripEveryForkAndPreset(t *testing.T) {
 					}
 				}
 				// JSON → State → JSON is byte-identical.
-				got, _, err := beacon.DecodeJSON(bytes.NewReader(env), p)
+				got, _, err := decodeJSON(bytes.NewReader(env), p)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -122,7 +121,7 @@ func TestJSONRoundTripManyValidators(t *testing.T) {
 	want := beacontest.NewState(beacon.Fulu, beacon.MinimalPreset(), 150_001, 5)
 	env := jsonEncodeResponse(t, want, beacon.Flags{})
 	for _, r := range []io.Reader{bytes.NewReader(env), jsonOnlyReader{bytes.NewReader(env)}} {
-		got, _, err := beacon.DecodeJSON(r, beacon.MinimalPreset())
+		got, _, err := decodeJSON(r, beacon.MinimalPreset())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -130,7 +129,7 @@ func TestJSONRoundTripManyValidators(t *testing.T) {
 			t.Fatalf("%T: decoded state differs", r)
 		}
 	}
-	got, _, err := beacon.DecodeJSON(jsonOnlyReader{bytes.NewReader(env)}, beacon.MinimalPreset(), beacon.SizeHint(int64(len(env))))
+	got, _, err := decodeJSON(jsonOnlyReader{bytes.NewReader(env)}, beacon.MinimalPreset(), sizeHint(int64(len(env))))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,61 +138,26 @@ func TestJSONRoundTripManyValidators(t *testing.T) {
 	}
 }
 
-func TestJSONMarshalUnmarshal(t *testing.T) {
-	for _, v := range beacon.Versions() {
-		t.Run(v.String(), func(t *testing.T) {
-			want := beacontest.NewState(v, beacon.MinimalPreset(), 5, 3)
-			b, err := json.Marshal(want)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !bytes.Equal(b, jsonEncodeJSON(t, want)) {
-				t.Fatalf("json.Marshal(*State) differs from EncodeJSON")
-			}
-			bv, err := json.Marshal(*want)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !bytes.Equal(bv, b) {
-				t.Fatalf("json.Marshal(State) differs from json.Marshal(*State)")
-			}
-			// A bare object decodes as the receiver's Version and Preset.
-			got := beacon.State{Version: v, Preset: beacon.MinimalPreset()}
-			if err := json.Unmarshal(b, &got); err != nil {
-				t.Fatal(err)
-			}
-			if !jsonSameState(&got, want) {
-				t.Fatalf("Unmarshal(bare) differs")
-			}
-			// An envelope names its own fork.
-			env := jsonEncodeResponse(t, want, beacon.Flags{Finalized: true})
-			got = beacon.State{Preset: beacon.MinimalPreset()}
-			if err := json.Unmarshal(env, &got); err != nil {
-				t.Fatal(err)
-			}
-			if !jsonSameState(&got, want) {
-				t.Fatalf("Unmarshal(envelope) differs")
-			}
-		})
+// A bare data object is read as the fork the Body names; a fulu object
+// read as phase0 is refused, naming a field phase0 does not have.
+func TestJSONBareObjectFork(t *testing.T) {
+	for _, v := range allForks() {
+		want := beacontest.NewState(v, beacon.MinimalPreset(), 5, 3)
+		got, flags, err := decodeJSON(bytes.NewReader(jsonEncodeJSON(t, want)), assumeVersion(v), beacon.MinimalPreset())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if flags != nil || !jsonSameState(got, want) {
+			t.Fatalf("%s: bare object: flags %v, same state %v", v, flags, jsonSameState(got, want))
+		}
 	}
-	// A fulu bare object into a zero State (phase0) is refused, naming a
-	// field phase0 does not have.
-	b, err := json.Marshal(beacontest.NewState(beacon.Fulu, beacon.MainnetPreset(), 3, 1))
-	if err != nil {
+	var b bytes.Buffer
+	if err := encodeJSONData(&b, beacontest.NewState(beacon.Fulu, beacon.MainnetPreset(), 3, 1)); err != nil {
 		t.Fatal(err)
 	}
-	var zero beacon.State
-	err = json.Unmarshal(b, &zero)
+	_, _, err := decodeJSON(&b, assumeVersion(beacon.Phase0))
 	if err == nil || !strings.Contains(err.Error(), "previous_epoch_participation") {
-		t.Fatalf("Unmarshal(fulu into phase0) = %v", err)
-	}
-	// A holder struct marshals the state in the API form, not Go names.
-	hb, err := json.Marshal(struct{ S beacon.State }{*beacontest.NewState(beacon.Phase0, beacon.MinimalPreset(), 1, 1)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if bytes.Contains(hb, []byte("GenesisTime")) || !bytes.Contains(hb, []byte(`"genesis_time":"`)) {
-		t.Fatalf("json.Marshal(holder) = %.200s", hb)
+		t.Fatalf("fulu read as phase0: %v", err)
 	}
 }
 

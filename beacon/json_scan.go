@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+
+	"github.com/nodeaccess/nodeaccess/beacon/internal/swar"
 )
 
 // The JSON decoder is a hand-written scanner over one fixed read buffer.
@@ -294,7 +296,7 @@ func (d *jsonDecoder) scanString(emit func([]byte)) (int, error) {
 						return n, d.eofErr()
 					}
 					for _, h := range d.buf[d.pos+2 : d.pos+6] {
-						if unhex[h] > 15 {
+						if swar.Unhex[h] > 15 {
 							return n, d.errorf("malformed \\u escape in a string")
 						}
 					}

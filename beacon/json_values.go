@@ -5,26 +5,11 @@ import (
 	"strconv"
 
 	"github.com/holiman/uint256"
+	"github.com/nodeaccess/nodeaccess/beacon/internal/swar"
 )
 
 // The JSON values of a state, as the beacon API writes them: integers as
 // decimal strings (a bare JSON number is accepted too), bytes as 0x-hex.
-
-// unhex maps an ASCII hex digit (either case) to its value, anything else
-// to 0xff.
-var unhex = func() (t [256]byte) {
-	for i := range t {
-		t[i] = 0xff
-	}
-	for c := '0'; c <= '9'; c++ {
-		t[c] = byte(c - '0')
-	}
-	for c := 'a'; c <= 'f'; c++ {
-		t[c] = byte(c-'a') + 10
-		t[c-'a'+'A'] = byte(c-'a') + 10
-	}
-	return t
-}()
 
 // inField prefixes a *DecodeError's path with a field name.
 func inField(err error, name string) error {
@@ -74,7 +59,7 @@ func (d *jsonDecoder) hexInto(dst []byte) error {
 	if b[1] != '0' || b[2] != 'x' || b[n-1] != '"' {
 		return d.hexSlow(dst)
 	}
-	if !hexFast(dst, b[3:n-1]) {
+	if !swar.Hex(dst, b[3:n-1]) {
 		return d.hexSlow(dst)
 	}
 	d.pos += n
@@ -107,7 +92,7 @@ func (d *jsonDecoder) hexError(want int) error {
 			switch {
 			case n < 2:
 				prefix = append(prefix, c)
-			case badAt < 0 && unhex[c] > 15:
+			case badAt < 0 && swar.Unhex[c] > 15:
 				badAt, badC = n, c
 			}
 			n++
@@ -163,7 +148,7 @@ func (d *jsonDecoder) hexBytes(max int) ([]byte, error) {
 	}
 	h := raw[2:]
 	for i, c := range h {
-		if unhex[c] > 15 {
+		if swar.Unhex[c] > 15 {
 			return nil, d.errAt(start+3+int64(i), "invalid hex digit %s", describeByte(c))
 		}
 	}
@@ -172,7 +157,7 @@ func (d *jsonDecoder) hexBytes(max int) ([]byte, error) {
 	}
 	out := make([]byte, len(h)/2)
 	for i := range out {
-		out[i] = unhex[h[2*i]]<<4 | unhex[h[2*i+1]]
+		out[i] = swar.Unhex[h[2*i]]<<4 | swar.Unhex[h[2*i+1]]
 	}
 	return out, nil
 }
@@ -231,7 +216,7 @@ func (d *jsonDecoder) number(maxDigits int) (first, n int, quoted bool, err erro
 // uint64v decodes a decimal uint64.
 func (d *jsonDecoder) uint64v() (uint64, error) {
 	if d.end-d.pos >= 32 && d.buf[d.pos] == '"' {
-		if v, n, ok := quotedUint(d.buf[d.pos : d.pos+32]); ok {
+		if v, n, ok := swar.QuotedUint(d.buf[d.pos : d.pos+32]); ok {
 			d.pos += n
 			return v, nil
 		}

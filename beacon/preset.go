@@ -10,9 +10,10 @@ import "fmt"
 // vectors often use the minimal one.
 //
 // Build one with MainnetPreset or MinimalPreset; a custom preset is checked
-// when it is first used. The zero Preset means MainnetPreset everywhere: in
-// State.Preset, as a ReadOption and in WithPreset. (Validate itself refuses it, as
-// it refuses any preset with a zero length.)
+// when it is first used (WithPreset, ReadState, WriteState, HashTreeRoot):
+// a zero length, or a limit that does not fit the SSZ layout, is an error
+// naming it. The zero Preset means MainnetPreset everywhere: in
+// State.Preset, as a ReadOption and in WithPreset.
 type Preset struct {
 	// Name is "mainnet", "minimal", or a custom name.
 	Name string
@@ -34,7 +35,8 @@ type Preset struct {
 	PendingConsolidationsLimit     uint64 // PENDING_CONSOLIDATIONS_LIMIT (electra)
 
 	// The Gloas values: a custom preset may leave them zero when it
-	// describes no Gloas state (a Gloas state's Validate refuses zero).
+	// describes no Gloas state (a Gloas state with one of them zero is
+	// refused).
 
 	MaxWithdrawalsPerPayload   uint64 // MAX_WITHDRAWALS_PER_PAYLOAD (capella; bounds gloas's payload_expected_withdrawals)
 	MaxBlobCommitmentsPerBlock uint64 // MAX_BLOB_COMMITMENTS_PER_BLOCK (deneb; bounds the gloas bid's blob_kzg_commitments)
@@ -91,21 +93,21 @@ func MinimalPreset() Preset {
 	}
 }
 
-// Eth1DataVotesLimit is the limit of the eth1_data_votes list:
+// eth1DataVotesLimit is the limit of the eth1_data_votes list:
 // EPOCHS_PER_ETH1_VOTING_PERIOD * SLOTS_PER_EPOCH.
-func (p Preset) Eth1DataVotesLimit() uint64 { return p.EpochsPerEth1VotingPeriod * p.SlotsPerEpoch }
+func (p Preset) eth1DataVotesLimit() uint64 { return p.EpochsPerEth1VotingPeriod * p.SlotsPerEpoch }
 
-// EpochAttestationsLimit is the limit of phase0's previous and current
+// epochAttestationsLimit is the limit of phase0's previous and current
 // epoch attestation lists: MAX_ATTESTATIONS * SLOTS_PER_EPOCH.
-func (p Preset) EpochAttestationsLimit() uint64 { return p.MaxAttestations * p.SlotsPerEpoch }
+func (p Preset) epochAttestationsLimit() uint64 { return p.MaxAttestations * p.SlotsPerEpoch }
 
-// ProposerLookaheadLength is the length of fulu's proposer_lookahead vector:
+// proposerLookaheadLength is the length of fulu's proposer_lookahead vector:
 // (MIN_SEED_LOOKAHEAD + 1) * SLOTS_PER_EPOCH.
-func (p Preset) ProposerLookaheadLength() uint64 { return (p.MinSeedLookahead + 1) * p.SlotsPerEpoch }
+func (p Preset) proposerLookaheadLength() uint64 { return (p.MinSeedLookahead + 1) * p.SlotsPerEpoch }
 
-// Validate reports a preset that cannot describe a state: a zero length, or
+// validate reports a preset that cannot describe a state: a zero length, or
 // a vector or limit too large to address.
-func (p Preset) Validate() error {
+func (p Preset) validate() error {
 	checks := []struct {
 		name string
 		v    uint64

@@ -15,16 +15,16 @@ import (
 // In the state's tree, field i of a container of n fields is
 // 2^ceil(log2(n)) + i below the container's node; a List's elements hang
 // below its left child (the right one is the length), element i being
-// 2^ceil(log2(limit in chunks)) + i below it. ConcatGIndices composes
-// them as the specs' concat_generalized_indices does. A progressive list or
+// 2^ceil(log2(limit in chunks)) + i below it; the specs'
+// concat_generalized_indices composes them. A progressive list or
 // container (gloas's state, bid and registry lists) has its chunks in
 // subtrees of 1, 4, 16, … leaves chained to the right below its left child
-// instead (see NewProver and GIndexOf, which compute both layouts).
+// instead. Prover.GIndexOf computes both layouts from a path.
 type GIndex uint64
 
 // Depth returns the depth of g below the root (the root, 1, is depth 0):
 // floor(log2(g)), as the specs' get_generalized_index_length.
-func (g GIndex) Depth() int {
+func (g GIndex) depth() int {
 	if g == 0 {
 		return 0
 	}
@@ -34,34 +34,32 @@ func (g GIndex) Depth() int {
 // Index returns g's position among the nodes of its depth, counted from
 // the left from 0 (the specs' get_subtree_index, the index argument of
 // is_valid_merkle_branch).
-func (g GIndex) Index() uint64 { return uint64(g) - 1<<g.Depth() }
+func (g GIndex) index() uint64 { return uint64(g) - 1<<g.depth() }
 
-// String returns g in decimal, as the specs and peers print gindices.
-func (g GIndex) String() string { return fmt.Sprintf("%d", uint64(g)) }
-
-// ConcatGIndices returns the generalized index of the node that gs reach
+// concatGIndices returns the generalized index of the node that gs reach
 // one after the other: gs[0] in the tree of the root, gs[1] in the
 // subtree below that node, and so on (the specs'
 // concat_generalized_indices). It fails when the result does not fit in
 // 64 bits, or for a zero index.
-func ConcatGIndices(gs ...GIndex) (GIndex, error) {
+func concatGIndices(gs ...GIndex) (GIndex, error) {
 	o := GIndex(1)
 	for _, g := range gs {
 		if g == 0 {
 			return 0, fmt.Errorf("beacon: generalized index 0 names no node")
 		}
-		d := g.Depth()
-		if o.Depth()+d > 63 {
-			return 0, fmt.Errorf("beacon: generalized index too deep: %d levels, over 63", o.Depth()+d)
+		d := g.depth()
+		if o.depth()+d > 63 {
+			return 0, fmt.Errorf("beacon: generalized index too deep: %d levels, over 63", o.depth()+d)
 		}
-		o = o<<d | GIndex(g.Index())
+		o = o<<d | GIndex(g.index())
 	}
 	return o, nil
 }
 
 // Proof is a merkle branch from a leaf up to a root: Branch holds the
 // sibling of each node on the path from the leaf to the root, bottom-up
-// (Branch[0] is the leaf's sibling), so len(Branch) is GIndex.Depth().
+// (Branch[0] is the leaf's sibling), so len(Branch) is the number of bits
+// of GIndex after its leading 1.
 // Verify checks it with the specs' is_valid_merkle_branch; nothing else
 // (no state, no tree) is needed.
 type Proof struct {
@@ -80,17 +78,17 @@ type Proof struct {
 // depth and index from the generalized index. A branch whose length is
 // not the index's depth does not verify.
 func (p Proof) Verify(root Root) bool {
-	if p.GIndex == 0 || len(p.Branch) != p.GIndex.Depth() {
+	if p.GIndex == 0 || len(p.Branch) != p.GIndex.depth() {
 		return false
 	}
-	return IsValidMerkleBranch(p.Leaf, p.Branch, p.GIndex.Depth(), p.GIndex.Index(), root)
+	return isValidMerkleBranch(p.Leaf, p.Branch, p.GIndex.depth(), p.GIndex.index(), root)
 }
 
-// IsValidMerkleBranch is the consensus specs' is_valid_merkle_branch:
+// isValidMerkleBranch is the consensus specs' is_valid_merkle_branch:
 // whether hashing leaf up with branch (bottom-up) through depth levels, at
 // position index among the nodes of that depth, gives root. Branch must
 // hold at least depth roots (extra ones are ignored, as in the specs).
-func IsValidMerkleBranch(leaf Root, branch []Root, depth int, index uint64, root Root) bool {
+func isValidMerkleBranch(leaf Root, branch []Root, depth int, index uint64, root Root) bool {
 	if depth < 0 || depth > 64 || len(branch) < depth {
 		return false
 	}
@@ -107,27 +105,4 @@ func IsValidMerkleBranch(leaf Root, branch []Root, depth int, index uint64, root
 		value = sha256.Sum256(buf[:])
 	}
 	return value == root
-}
-
-// BalanceProof proves a validator's balance: the balances list packs four
-// little-endian uint64 balances in each 32-byte chunk, so the leaf is the
-// chunk and Position says which quarter of it holds the balance.
-type BalanceProof struct {
-	// Proof proves the chunk of four balances (Leaf) at its gindex.
-	Proof
-	// Position is the balance's place in Leaf, 0 to 3: its 8 bytes are
-	// Leaf[8*Position : 8*Position+8]; it is the validator index mod 4.
-	Position int
-}
-
-// Balance returns the balance that bp's leaf holds at Position.
-func (bp BalanceProof) Balance() Gwei {
-	if bp.Position < 0 || bp.Position > 3 {
-		return 0
-	}
-	var v uint64
-	for i := 7; i >= 0; i-- {
-		v = v<<8 | uint64(bp.Leaf[8*bp.Position+i])
-	}
-	return Gwei(v)
 }

@@ -4,6 +4,8 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+
+	"github.com/nodeaccess/nodeaccess/beacon/internal/merkle"
 )
 
 // The prover's view of a state's merkle tree: nodes that know their root
@@ -133,7 +135,7 @@ func newChunkTree(n, depth int, fill leafFiller, elem func(int) tnode) *chunkTre
 	if n == 0 {
 		return t
 	}
-	top := min(taskDepth, depth)
+	top := min(merkle.TaskDepth, depth)
 	sub := 1 << top
 	tasks := (n + sub - 1) / sub
 	var next atomic.Int64
@@ -157,7 +159,7 @@ func newChunkTree(n, depth int, fill leafFiller, elem func(int) tnode) *chunkTre
 					break
 				}
 				pairs := m / 2
-				ws.hashLayer(l, pairs)
+				ws.HashLayer(l, pairs)
 				if m%2 == 1 {
 					last := Root(l[32*(m-1):])
 					r := hashPair(&last, &zeroHashes[h])
@@ -182,7 +184,7 @@ func newChunkTree(n, depth int, fill leafFiller, elem func(int) tnode) *chunkTre
 		tmp := append([]byte(nil), below...)
 		pairs := m / 2
 		if pairs > 0 {
-			ws.hashLayer(tmp, pairs)
+			ws.HashLayer(tmp, pairs)
 		}
 		if m%2 == 1 {
 			last := Root(tmp[32*(m-1):])

@@ -12,10 +12,15 @@ import (
 // NewProver hashes the state once, as HashTreeRoot does (same hasher, same
 // parallelism, about the same time), and keeps the upper levels of each
 // list's and vector's tree: one node per 16 chunks and the levels above,
-// about 4 bytes per validator for the registry (~9 MB for 2.15 million
-// validators, under 5% of the state). A proof then rebuilds at most the 16
-// chunks under one kept node and the small containers on its path: well
-// under a millisecond.
+// about 4 bytes per validator for the registry, a few percent of the
+// state. A proof then rebuilds at most the 16 chunks under one kept node and
+// the small containers on its path.
+//
+// Prove proves any node by its generalized index, and GIndexOf computes
+// that index from a path of field names and indices; ToBlockRoot carries a
+// proof on to the block root, which BlockRoot returns. A path into a list
+// may go past the list's length (up to its limit): the node is then a zero
+// chunk, and its proof proves that absence.
 //
 // A Prover reads the State it was made from when it proves: the state must
 // not change while the Prover is in use. Every method first checks,
@@ -45,14 +50,8 @@ type Prover struct {
 // NewProver prepares proofs for s, which it checks as HashTreeRoot does.
 // States of every fork this package decodes are supported, gloas's
 // progressive state container and lists included.
-//
-// The tree follows s.fields(), the schema every codec uses, through
-// fieldNode (one tree node kind per field type; progressive lists and
-// containers in prover_progressive.go), and the named helpers compute
-// gindices from the field's position (FieldGIndex) and the list rules
-// (listElemGIndex), binary or progressive (progressiveGIndex).
 func NewProver(s *State) (*Prover, error) {
-	if err := s.Validate(); err != nil {
+	if err := s.validate(); err != nil {
 		return nil, err
 	}
 	fields := s.fields()
@@ -95,7 +94,7 @@ func (p *Prover) prove(g GIndex) (Proof, error) {
 	if g == 0 {
 		return Proof{}, badGIndex(g, "names no node (the root is 1)")
 	}
-	d := g.Depth()
+	d := g.depth()
 	branch := make([]Root, d)
 	n := p.top
 	for i := d - 1; i >= 0; i-- {
@@ -113,35 +112,7 @@ func (p *Prover) prove(g GIndex) (Proof, error) {
 }
 
 func badGIndex(g GIndex, why string) error {
-	return &nodeaccess.InputError{Arg: "gindex", Reason: g.String() + " " + why}
-}
-
-// FieldGIndex returns the generalized index of the state's top-level field
-// name (as the specs and the JSON spell it: "latest_block_header") in the
-// state of p's fork.
-func (p *Prover) FieldGIndex(name string) (GIndex, error) {
-	if err := p.check(); err != nil {
-		return 0, err
-	}
-	return p.fieldGIndex(name)
-}
-
-func (p *Prover) fieldGIndex(name string) (GIndex, error) {
-	for i := range p.fields {
-		if p.fields[i].name == name {
-			if p.version >= Gloas {
-				// The fields are the left child of the progressive
-				// container's node.
-				rel, err := progressiveGIndex(uint64(i))
-				if err != nil {
-					return 0, err
-				}
-				return ConcatGIndices(2, rel)
-			}
-			return GIndex(1)<<p.depth | GIndex(i), nil
-		}
-	}
-	return 0, &nodeaccess.InputError{Arg: "field", Reason: strconv.Quote(cutName(name)) + " is not a field of a " + p.version.String() + " state"}
+	return &nodeaccess.InputError{Arg: "gindex", Reason: strconv.FormatUint(uint64(g), 10) + " " + why}
 }
 
 func cutName(s string) string {
@@ -151,140 +122,6 @@ func cutName(s string) string {
 	return s
 }
 
-// ProveField proves the root of the top-level field name (its
-// hash_tree_root; for a uint64 field, its chunk).
-func (p *Prover) ProveField(name string) (Proof, error) {
-	if err := p.check(); err != nil {
-		return Proof{}, err
-	}
-	g, err := p.fieldGIndex(name)
-	if err != nil {
-		return Proof{}, err
-	}
-	return p.prove(g)
-}
-
-// ProveLatestBlockHeader proves the root of latest_block_header, as it is
-// in the state (its state_root zero when the state is the post-state of
-// that block).
-func (p *Prover) ProveLatestBlockHeader() (Proof, error) { return p.ProveField("latest_block_header") }
-
-// listElemGIndex returns the generalized index of element (chunk) i of the
-// list field name, whose limit is limitChunks chunks.
-func (p *Prover) listElemGIndex(name string, i uint64, limitChunks uint64) (GIndex, error) {
-	g, err := p.fieldGIndex(name)
-	if err != nil {
-		return 0, err
-	}
-	// The contents are the left child; their tree is deep enough for the
-	// limit, or grows progressively.
-	for k := range p.fields {
-		if p.fields[k].name == name && p.fields[k].progressive {
-			rel, err := progressiveGIndex(i)
-			if err != nil {
-				return 0, err
-			}
-			return ConcatGIndices(g, 2, rel)
-		}
-	}
-	return ConcatGIndices(g, 2, GIndex(1)<<depthFor(limitChunks)|GIndex(i))
-}
-
-// ValidatorGIndex returns the generalized index of validator i's root in
-// the state's tree: validators is a List[Validator,
-// VALIDATOR_REGISTRY_LIMIT], so it is
-// (validators' gindex * 2) * 2^40 + i on mainnet; from gloas it is a
-// progressive list, and i's place follows progressiveGIndex.
-func (p *Prover) ValidatorGIndex(i ValidatorIndex) (GIndex, error) {
-	if err := p.check(); err != nil {
-		return 0, err
-	}
-	return p.validatorGIndex(i)
-}
-
-func (p *Prover) validatorGIndex(i ValidatorIndex) (GIndex, error) {
-	return p.listElemGIndex("validators", uint64(i), p.preset.ValidatorRegistryLimit)
-}
-
-// ProveValidator proves validator i's hash_tree_root (Leaf equals
-// s.Validators[i].HashTreeRoot()). An index past the registry is an error.
-func (p *Prover) ProveValidator(i ValidatorIndex) (Proof, error) {
-	if err := p.checkValidator(i); err != nil {
-		return Proof{}, err
-	}
-	g, err := p.validatorGIndex(i)
-	if err != nil {
-		return Proof{}, err
-	}
-	return p.prove(g)
-}
-
-// checkValidator checks p (see check) and that validator i is in the
-// registry.
-func (p *Prover) checkValidator(i ValidatorIndex) error {
-	if err := p.check(); err != nil {
-		return err
-	}
-	if n := len(p.st.Validators); uint64(i) >= uint64(n) {
-		return &nodeaccess.InputError{Arg: "validator", Reason: fmt.Sprintf("index %d is past the registry of %d validators", uint64(i), n)}
-	}
-	return nil
-}
-
-// ProveValidatorField proves one field of validator i: its leaf is the
-// field's chunk (the root of the public key for ValidatorPubkey). Its
-// generalized index is the validator's times 8 plus the field's position.
-func (p *Prover) ProveValidatorField(i ValidatorIndex, f ValidatorField) (Proof, error) {
-	if err := p.checkValidator(i); err != nil {
-		return Proof{}, err
-	}
-	if !f.IsKnown() {
-		return Proof{}, &nodeaccess.InputError{Arg: "field", Reason: f.String() + " is not a validator field"}
-	}
-	g, err := p.validatorGIndex(i)
-	if err != nil {
-		return Proof{}, err
-	}
-	if g, err = ConcatGIndices(g, 8+GIndex(f)); err != nil {
-		return Proof{}, err
-	}
-	return p.prove(g)
-}
-
-// BalanceGIndex returns the generalized index of the chunk that holds
-// validator i's balance: balances is a List[Gwei,
-// VALIDATOR_REGISTRY_LIMIT] packed four to a chunk, so the chunk is
-// i / 4 in a tree deep enough for VALIDATOR_REGISTRY_LIMIT / 4 chunks
-// (from gloas, in a progressive list's tree).
-func (p *Prover) BalanceGIndex(i ValidatorIndex) (GIndex, error) {
-	if err := p.check(); err != nil {
-		return 0, err
-	}
-	return p.balanceGIndex(i)
-}
-
-func (p *Prover) balanceGIndex(i ValidatorIndex) (GIndex, error) {
-	limit := (p.preset.ValidatorRegistryLimit*8 + 31) / 32
-	return p.listElemGIndex("balances", uint64(i)/4, limit)
-}
-
-// ProveBalance proves validator i's balance: the chunk of four balances
-// that holds it and its position in the chunk.
-func (p *Prover) ProveBalance(i ValidatorIndex) (BalanceProof, error) {
-	if err := p.check(); err != nil {
-		return BalanceProof{}, err
-	}
-	if n := len(p.st.Balances); uint64(i) >= uint64(n) {
-		return BalanceProof{}, &nodeaccess.InputError{Arg: "validator", Reason: fmt.Sprintf("index %d is past the %d balances", uint64(i), n)}
-	}
-	g, err := p.balanceGIndex(i)
-	if err != nil {
-		return BalanceProof{}, err
-	}
-	pr, err := p.prove(g)
-	return BalanceProof{Proof: pr, Position: int(i % 4)}, err
-}
-
 // headerStateRootGIndex is the generalized index of state_root in a
 // BeaconBlockHeader's tree: the fourth field (index 3) of five, in a tree
 // of 8 leaves, so 8 + 3.
@@ -292,14 +129,18 @@ const headerStateRootGIndex GIndex = 8 + 3
 
 // BlockRoot returns the root of the block whose post-state this is: the
 // latest block header's root with its state_root filled in with the
-// state's root, as State.LatestBlockRoot computes it, from the header as
-// NewProver saw it.
+// state's root when it is still zero, as the specs' process_slot does, from
+// the header as NewProver saw it. This is the root a child block names as
+// its parent_root, and the one EIP-4788's beacon roots contract exposes on
+// the execution layer for the next slot. A header whose state_root is
+// another root (a state advanced through empty slots) is an error: that
+// block commits to an earlier state.
 func (p *Prover) BlockRoot() (Root, error) {
 	h, err := p.blockHeader()
 	if err != nil {
 		return Root{}, err
 	}
-	return h.HashTreeRoot(), nil
+	return blockHeaderRoot(&h), nil
 }
 
 // blockHeader returns the latest block header with its state_root filled
@@ -334,10 +175,10 @@ func (p *Prover) ToBlockRoot(pr Proof) (Proof, error) {
 	if err != nil {
 		return Proof{}, err
 	}
-	if pr.GIndex == 0 || len(pr.Branch) != pr.GIndex.Depth() {
-		return Proof{}, &nodeaccess.InputError{Arg: "proof", Reason: fmt.Sprintf("a branch of %d roots for generalized index %d, of depth %d", len(pr.Branch), uint64(pr.GIndex), pr.GIndex.Depth())}
+	if pr.GIndex == 0 || len(pr.Branch) != pr.GIndex.depth() {
+		return Proof{}, &nodeaccess.InputError{Arg: "proof", Reason: fmt.Sprintf("a branch of %d roots for generalized index %d, of depth %d", len(pr.Branch), uint64(pr.GIndex), pr.GIndex.depth())}
 	}
-	g, err := ConcatGIndices(headerStateRootGIndex, pr.GIndex)
+	g, err := concatGIndices(headerStateRootGIndex, pr.GIndex)
 	if err != nil {
 		return Proof{}, err
 	}

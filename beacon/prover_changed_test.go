@@ -81,27 +81,27 @@ func proverProbes(a probeArgs) []proverProbe {
 		idx = append(idx, n-1)
 	}
 	for _, g := range a.gindices {
-		add("Prove", g.String(), func(p *beacon.Prover) probeResult { return proofResult(p.Prove(g)) })
+		add("Prove", fmt.Sprint(uint64(g)), func(p *beacon.Prover) probeResult { return proofResult(p.Prove(g)) })
 	}
 	for _, name := range a.names {
-		add("FieldGIndex", name, func(p *beacon.Prover) probeResult { return gindexResult(p.FieldGIndex(name)) })
-		add("ProveField", name, func(p *beacon.Prover) probeResult { return proofResult(p.ProveField(name)) })
+		add("GIndexOf", name, func(p *beacon.Prover) probeResult { return gindexResult(fieldGIndex(p, name)) })
+		add("Prove", name, func(p *beacon.Prover) probeResult { return proofResult(proveField(p, name)) })
 	}
-	add("ProveLatestBlockHeader", "", func(p *beacon.Prover) probeResult { return proofResult(p.ProveLatestBlockHeader()) })
+	add("Prove", "latest_block_header", func(p *beacon.Prover) probeResult { return proofResult(proveLatestBlockHeader(p)) })
 	for _, path := range a.paths {
 		add("GIndexOf", fmt.Sprint(path), func(p *beacon.Prover) probeResult { return gindexResult(p.GIndexOf(path...)) })
 	}
 	for _, i := range idx {
 		vi := beacon.ValidatorIndex(i)
-		add("ValidatorGIndex", fmt.Sprint(i), func(p *beacon.Prover) probeResult { return gindexResult(p.ValidatorGIndex(vi)) })
-		add("ProveValidator", fmt.Sprint(i), func(p *beacon.Prover) probeResult { return proofResult(p.ProveValidator(vi)) })
-		add("BalanceGIndex", fmt.Sprint(i), func(p *beacon.Prover) probeResult { return gindexResult(p.BalanceGIndex(vi)) })
-		add("ProveBalance", fmt.Sprint(i), func(p *beacon.Prover) probeResult {
-			bp, err := p.ProveBalance(vi)
-			return proofResult(bp.Proof, err)
+		add("GIndexOf", fmt.Sprint("validators ", i), func(p *beacon.Prover) probeResult { return gindexResult(validatorGIndex(p, vi)) })
+		add("Prove", fmt.Sprint("validators ", i), func(p *beacon.Prover) probeResult { return proofResult(proveValidator(p, vi)) })
+		add("GIndexOf", fmt.Sprint("balances ", i), func(p *beacon.Prover) probeResult { return gindexResult(balanceGIndex(p, vi)) })
+		add("Prove", fmt.Sprint("balances ", i), func(p *beacon.Prover) probeResult {
+			bp, err := proveBalance(p, vi)
+			return proofResult(bp, err)
 		})
-		for _, f := range []beacon.ValidatorField{-1, beacon.ValidatorPubkey, beacon.ValidatorWithdrawableEpoch, 8, math.MaxInt} {
-			add("ProveValidatorField", fmt.Sprint(i, f), func(p *beacon.Prover) probeResult { return proofResult(p.ProveValidatorField(vi, f)) })
+		for _, f := range []string{"", "pubkey", "withdrawable_epoch", "nope", "__len__"} {
+			add("Prove", fmt.Sprint("validators ", i, " ", f), func(p *beacon.Prover) probeResult { return proofResult(proveValidatorField(p, vi, f)) })
 		}
 	}
 	add("BlockRoot", "", func(p *beacon.Prover) probeResult {
@@ -138,7 +138,7 @@ func TestProverProbesCoverMethods(t *testing.T) {
 // allFieldNames returns the state's top-level field names of every fork.
 func allFieldNames(t testing.TB) []string {
 	seen := map[string]bool{}
-	for _, v := range beacon.Versions() {
+	for _, v := range allForks() {
 		for name := range stateMembers(t, beacontest.NewState(v, beacon.MinimalPreset(), 1, 1)) {
 			seen[name] = true
 		}
@@ -173,9 +173,9 @@ func makeProbeArgs(t testing.TB, p *beacon.Prover, n uint64, names []string) pro
 			a.gindices = append(a.gindices, g, g*2, g*2+1)
 		}
 	}
-	pr, err := p.ProveValidatorField(0, beacon.ValidatorPubkey)
+	pr, err := proveValidatorField(p, 0, "pubkey")
 	if err != nil {
-		pr, err = p.ProveField("slot")
+		pr, err = proveField(p, "slot")
 	}
 	require.NoError(t, err)
 	short := pr
@@ -240,7 +240,7 @@ func sliceChanges(name string, l int, prepared bool, at func(st *beacon.State) r
 // payload header's extra data, the bid's commitments).
 func stateChanges(st *beacon.State, members map[string]bool) []stateChange {
 	var cs []stateChange
-	for _, v := range append(beacon.Versions(), beacon.Version(len(beacon.Versions())), 255) {
+	for _, v := range append(allForks(), beacon.Version(len(allForks())), 255) {
 		if v != st.Version {
 			cs = append(cs, stateChange{name: "version " + v.String(), prepared: true, apply: func(st *beacon.State) { st.Version = v }})
 		}
@@ -359,7 +359,7 @@ type proverSource struct {
 
 func proverSources() []proverSource {
 	var src []proverSource
-	for _, v := range beacon.Versions() {
+	for _, v := range allForks() {
 		src = append(src, proverSource{v.String(), func(*testing.T) *beacon.State {
 			st := beacontest.NewState(v, beacon.MinimalPreset(), 9, 20+uint64(v))
 			st.LatestBlockHeader.StateRoot = beacon.Root{} // the post-state of its block
@@ -372,7 +372,7 @@ func proverSources() []proverSource {
 		return beacontest.NewState(beacon.Deneb, beacon.MainnetPreset(), 5, 7)
 	}}, proverSource{"gloas-lodestar", func(t *testing.T) *beacon.State {
 		v := gloasVectors[0]
-		st, err := beacon.UnmarshalSSZ(readVector(t, v, ".ssz"), beacon.Gloas, v.preset)
+		st, err := unmarshalSSZ(readVector(t, v, ".ssz"), beacon.Gloas, v.preset)
 		require.NoError(t, err)
 		return st
 	}})
@@ -439,7 +439,7 @@ func TestToBlockRootMalformedProof(t *testing.T) {
 	st.LatestBlockHeader.StateRoot = beacon.Root{}
 	p, err := beacon.NewProver(st)
 	require.NoError(t, err)
-	pr, err := p.ProveValidator(1)
+	pr, err := proveValidator(p, 1)
 	require.NoError(t, err)
 	ok, err := p.ToBlockRoot(pr)
 	require.NoError(t, err)

@@ -37,7 +37,7 @@ func fieldLen(ptr any) (n int, sub string, ok bool) {
 		return len(*p), "", true
 	case *[]uint64:
 		return len(*p), "", true
-	case *[]ParticipationFlags:
+	case *[]uint8:
 		return len(*p), "", true
 	case *[]Validator:
 		return len(*p), "", true
@@ -53,7 +53,7 @@ func fieldLen(ptr any) (n int, sub string, ok bool) {
 		return len(*p), "", true
 	case *[]PendingAttestation:
 		return len(*p), "", true
-	case *Bitvector:
+	case *bitvector:
 		return len(*p), "", true
 	case *[]Builder:
 		return len(*p), "", true

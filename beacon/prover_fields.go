@@ -1,56 +1,8 @@
 package beacon
 
 import (
-	"fmt"
 	"slices"
-	"strconv"
-
-	"github.com/nodeaccess/nodeaccess"
 )
-
-// ValidatorField is a field of the Validator container, by its position in
-// the container (the specs' order): the constants below. Its String is the
-// specs' name.
-type ValidatorField int
-
-// The fields of a Validator, in the specs' order.
-const (
-	ValidatorPubkey ValidatorField = iota
-	ValidatorWithdrawalCredentials
-	ValidatorEffectiveBalance
-	ValidatorSlashed
-	ValidatorActivationEligibilityEpoch
-	ValidatorActivationEpoch
-	ValidatorExitEpoch
-	ValidatorWithdrawableEpoch
-)
-
-// String returns the field's name as the specs spell it
-// ("withdrawal_credentials").
-func (f ValidatorField) String() string {
-	if f.IsKnown() {
-		return validatorNames[f]
-	}
-	return fmt.Sprintf("ValidatorField(%d)", int(f))
-}
-
-// IsKnown reports whether f is one of the eight fields.
-func (f ValidatorField) IsKnown() bool { return f >= 0 && int(f) < len(validatorNames) }
-
-// ParseValidatorField returns the field named name as the specs spell it
-// ("exit_epoch"); another name is a *nodeaccess.InputError.
-func ParseValidatorField(name string) (ValidatorField, error) {
-	for i, n := range validatorNames {
-		if n == name {
-			return ValidatorField(i), nil
-		}
-	}
-	return 0, badField(name)
-}
-
-func badField(name string) error {
-	return &nodeaccess.InputError{Arg: "field", Reason: strconv.Quote(cutName(name)) + " is not a validator field (pubkey, withdrawal_credentials, effective_balance, slashed, activation_eligibility_epoch, activation_epoch, exit_epoch, withdrawable_epoch)"}
-}
 
 // fieldNode returns the prover's node for one field of s: the same roots
 // as fieldRoot, as a tree a proof can descend.
@@ -81,7 +33,7 @@ func (s *State) fieldNode(f *field) tnode {
 		return collectionNode(f, len(*p), 8, fillUint64s(*p), nil)
 	case *[]uint64:
 		return collectionNode(f, len(*p), 8, fillUint64s(*p), nil)
-	case *[]ParticipationFlags:
+	case *[]uint8:
 		return collectionNode(f, len(*p), 1, fillUint8s(*p), nil)
 	case *[]Validator:
 		v := *p
@@ -196,7 +148,7 @@ func bytesNode(data []byte, limitChunks uint64) tnode {
 }
 
 func pendingAttestationNode(a *PendingAttestation, bitsLimit uint64) tnode {
-	n := a.AggregationBits.Len()
+	n := a.AggregationBits.bitLen()
 	data := make([]byte, (n+7)/8)
 	copy(data, a.AggregationBits)
 	if n%8 != 0 {

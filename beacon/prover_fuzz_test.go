@@ -26,9 +26,9 @@ func FuzzProverChangedState(f *testing.F) {
 		f.Add(b, uint8(beacon.Gloas), fuzzMinimal, uint16(3), uint64(11466), uint64(20))
 		f.Add(b, uint8(beacon.Gloas), fuzzMinimal, uint16(77), uint64(91734), uint64(21))
 	}
-	for _, v := range beacon.Versions() {
+	for _, v := range allForks() {
 		for _, sel := range []uint8{fuzzTiny, fuzzMinimal} {
-			b, err := beacontest.NewState(v, fuzzPreset(sel), 1+int(v)%3, uint64(v)).MarshalSSZ()
+			b, err := marshalSSZ(beacontest.NewState(v, fuzzPreset(sel), 1+int(v)%3, uint64(v)))
 			require.NoError(f, err)
 			for _, c := range []uint16{uint16(v), 13*uint16(v) + uint16(sel), 100 - uint16(v)} {
 				f.Add(b, uint8(v), sel, c, uint64(c)<<30|uint64(v), uint64(c%4))
@@ -37,7 +37,7 @@ func FuzzProverChangedState(f *testing.F) {
 	}
 	names := allFieldNames(f)
 	members := map[beacon.Version]map[string]bool{}
-	for _, v := range beacon.Versions() {
+	for _, v := range allForks() {
 		members[v] = map[string]bool{}
 		for name := range stateMembers(f, beacontest.NewState(v, beacon.MinimalPreset(), 1, 1)) {
 			members[v][name] = true
@@ -47,8 +47,8 @@ func FuzzProverChangedState(f *testing.F) {
 		if fuzzSkip(data, rec) {
 			return
 		}
-		v := beacon.Version(fork % uint8(len(beacon.Versions())))
-		st, err := beacon.UnmarshalSSZ(data, v, fuzzPreset(sel))
+		v := beacon.Version(fork % uint8(len(allForks())))
+		st, err := unmarshalSSZ(data, v, fuzzPreset(sel))
 		if err != nil {
 			return
 		}

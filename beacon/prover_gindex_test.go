@@ -53,23 +53,23 @@ func TestNamedGIndices(t *testing.T) {
 			p, err := beacon.NewProver(st)
 			require.NoError(t, err)
 			for name, want := range map[string]uint64{"validators": c.validators, "balances": c.balances, "latest_block_header": c.header} {
-				g, err := p.FieldGIndex(name)
+				g, err := fieldGIndex(p, name)
 				require.NoError(t, err)
 				assert.Equal(t, beacon.GIndex(want), g, name)
 			}
-			hp, err := p.ProveLatestBlockHeader()
+			hp, err := proveLatestBlockHeader(p)
 			require.NoError(t, err)
 			assert.Equal(t, beacon.GIndex(c.header), hp.GIndex)
 
 			for _, i := range []uint64{0, 1, 5, 11} {
 				wantV := c.validators*2<<40 + i
-				pr, err := p.ProveValidator(beacon.ValidatorIndex(i))
+				pr, err := proveValidator(p, beacon.ValidatorIndex(i))
 				require.NoError(t, err)
 				assert.Equal(t, beacon.GIndex(wantV), pr.GIndex, "validator %d", i)
-				fp, err := p.ProveValidatorField(beacon.ValidatorIndex(i), beacon.ValidatorExitEpoch)
+				fp, err := proveValidatorField(p, beacon.ValidatorIndex(i), "exit_epoch")
 				require.NoError(t, err)
 				assert.Equal(t, beacon.GIndex(wantV*8+6), fp.GIndex)
-				bp, err := p.ProveBalance(beacon.ValidatorIndex(i))
+				bp, err := proveBalance(p, beacon.ValidatorIndex(i))
 				require.NoError(t, err)
 				assert.Equal(t, beacon.GIndex(c.balances*2<<38+i/4), bp.GIndex, "balance %d", i)
 
@@ -88,45 +88,28 @@ func TestNamedGIndices(t *testing.T) {
 	}
 }
 
-func TestGIndexArithmetic(t *testing.T) {
-	assert.Equal(t, 0, beacon.GIndex(1).Depth())
-	assert.Equal(t, 3, beacon.GIndex(11).Depth())
-	assert.Equal(t, uint64(3), beacon.GIndex(11).Index())
-	g, err := beacon.ConcatGIndices(11, 43, 2)
-	require.NoError(t, err)
-	assert.Equal(t, beacon.GIndex(11<<6|(43-32)<<1), g) // 43 then its left child
-	g, err = beacon.ConcatGIndices()
-	require.NoError(t, err)
-	assert.Equal(t, beacon.GIndex(1), g)
-	_, err = beacon.ConcatGIndices(1<<40, 1<<30)
-	assert.ErrorContains(t, err, "too deep: 70 levels")
-	_, err = beacon.ConcatGIndices(3, 0)
-	assert.Error(t, err)
-	assert.False(t, beacon.Proof{}.Verify(beacon.Root{}), "the zero proof proves nothing")
-}
-
 // A registry big enough for several hashing tasks (4096 validators each)
 // and a partial last one, with the minimal preset too: proofs across the
 // task boundaries verify.
 func TestProverLargeRegistry(t *testing.T) {
 	for _, pre := range []beacon.Preset{beacon.MainnetPreset(), beacon.MinimalPreset()} {
 		st := beacontest.NewState(beacon.Deneb, pre, 10_001, 6)
-		root, err := st.HashTreeRoot()
+		root, err := beacon.HashTreeRoot(st)
 		require.NoError(t, err)
 		p, err := beacon.NewProver(st)
 		require.NoError(t, err)
 		require.Equal(t, root, p.StateRoot())
 		for _, i := range []beacon.ValidatorIndex{0, 15, 16, 4095, 4096, 8191, 8192, 9999, 10_000} {
-			pr, err := p.ProveValidatorField(i, beacon.ValidatorWithdrawalCredentials)
+			pr, err := proveValidatorField(p, i, "withdrawal_credentials")
 			require.NoError(t, err)
 			checkProof(t, pr, root, fmt.Sprintf("validator %d", i))
-			bp, err := p.ProveBalance(i)
+			bp, err := proveBalance(p, i)
 			require.NoError(t, err)
-			require.Equal(t, st.Balances[i], bp.Balance())
-			checkProof(t, bp.Proof, root, fmt.Sprintf("balance %d", i))
+			require.Equal(t, st.Balances[i], balanceIn(bp, i))
+			checkProof(t, bp, root, fmt.Sprintf("balance %d", i))
 		}
 		for _, name := range []string{"randao_mixes", "block_roots", "inactivity_scores", "current_sync_committee"} {
-			pr, err := p.ProveField(name)
+			pr, err := proveField(p, name)
 			require.NoError(t, err)
 			checkProof(t, pr, root, name)
 		}

@@ -3,12 +3,12 @@ package beacon
 import "slices"
 
 // The prover's nodes and GIndexOf types for the fields gloas adds
-// (GloasSpec), beside fieldNode and fieldType for the others.
+// (gloasSpec), beside fieldNode and fieldType for the others.
 
 // gloasFieldNode returns the node of a field of a type that gloas adds.
 func (s *State) gloasFieldNode(f *field) tnode {
 	switch p := f.ptr.(type) {
-	case *Bitvector:
+	case *bitvector:
 		return newChunkTree((len(*p)+31)/32, depthFor((f.n+255)/256), fillBytes(*p), nil).rootNode()
 	case *[]Builder:
 		v := *p

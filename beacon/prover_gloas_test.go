@@ -100,7 +100,7 @@ func TestGloasProofsLodestar(t *testing.T) {
 			continue // no validators, no builders
 		}
 		t.Run(v.name, func(t *testing.T) {
-			st, err := beacon.UnmarshalSSZ(readVector(t, v, ".ssz"), beacon.Gloas, v.preset)
+			st, err := unmarshalSSZ(readVector(t, v, ".ssz"), beacon.Gloas, v.preset)
 			require.NoError(t, err)
 			b, err := os.ReadFile(filepath.Join("testdata", "gloas", v.name+".proofs.json"))
 			require.NoError(t, err)
@@ -136,7 +136,7 @@ func TestGloasProofsLodestar(t *testing.T) {
 			require.Equal(t, len(lp.Proofs), checked)
 
 			for _, name := range []string{"genesis_time", "slot", "latest_block_header", "validators", "balances", "builders", "latest_execution_payload_bid", "ptc_window"} {
-				g, err := p.FieldGIndex(name)
+				g, err := fieldGIndex(p, name)
 				require.NoError(t, err)
 				gp, _ := p.GIndexOf(name)
 				assert.Equal(t, gp, g, name)
@@ -145,11 +145,11 @@ func TestGloasProofsLodestar(t *testing.T) {
 				if int(i) >= len(st.Validators) {
 					continue
 				}
-				g, err := p.ValidatorGIndex(i)
+				g, err := validatorGIndex(p, i)
 				require.NoError(t, err)
 				gp, _ := p.GIndexOf("validators", i)
 				assert.Equal(t, gp, g, "validator %d", i)
-				bg, err := p.BalanceGIndex(i)
+				bg, err := balanceGIndex(p, i)
 				require.NoError(t, err)
 				gp, _ = p.GIndexOf("balances", i)
 				assert.Equal(t, gp, bg, "balance %d", i)
@@ -165,7 +165,7 @@ func TestGloasProofsLodestar(t *testing.T) {
 func TestGloasProofsVerify(t *testing.T) {
 	for _, v := range gloasVectors {
 		t.Run(v.name, func(t *testing.T) {
-			st, err := beacon.UnmarshalSSZ(readVector(t, v, ".ssz"), beacon.Gloas, v.preset)
+			st, err := unmarshalSSZ(readVector(t, v, ".ssz"), beacon.Gloas, v.preset)
 			require.NoError(t, err)
 			root := vectorRoot(t, v.name)
 			p, err := beacon.NewProver(st)
@@ -173,34 +173,34 @@ func TestGloasProofsVerify(t *testing.T) {
 			m := gloasMembers(t, readVector(t, v, ".json"))
 			require.Len(t, m, 46)
 			for name := range m {
-				pr, err := p.ProveField(name)
+				pr, err := proveField(p, name)
 				require.NoError(t, err, name)
 				checkProof(t, pr, root, name)
 			}
-			pr, err := p.ProveField("latest_execution_payload_bid")
+			pr, err := proveField(p, "latest_execution_payload_bid")
 			require.NoError(t, err)
-			require.Equal(t, st.LatestExecutionPayloadBid.HashTreeRoot(), pr.Leaf)
+			require.Equal(t, mustRoot(beacon.HashTreeRoot(st.LatestExecutionPayloadBid)), pr.Leaf)
 			for i := range st.Validators {
 				vi := beacon.ValidatorIndex(i)
-				pr, err := p.ProveValidator(vi)
+				pr, err := proveValidator(p, vi)
 				require.NoError(t, err)
-				require.Equal(t, st.Validators[i].HashTreeRoot(), pr.Leaf)
+				require.Equal(t, mustRoot(beacon.HashTreeRoot(st.Validators[i])), pr.Leaf)
 				checkProof(t, pr, root, fmt.Sprintf("validator %d", i))
-				fp, err := p.ProveValidatorField(vi, beacon.ValidatorWithdrawalCredentials)
+				fp, err := proveValidatorField(p, vi, "withdrawal_credentials")
 				require.NoError(t, err)
 				require.Equal(t, st.Validators[i].WithdrawalCredentials, fp.Leaf)
 				checkProof(t, fp, root, fmt.Sprintf("validator %d credentials", i))
-				bp, err := p.ProveBalance(vi)
+				bp, err := proveBalance(p, vi)
 				require.NoError(t, err)
-				require.Equal(t, st.Balances[i], bp.Balance())
-				checkProof(t, bp.Proof, root, fmt.Sprintf("balance %d", i))
+				require.Equal(t, st.Balances[i], balanceIn(bp, vi))
+				checkProof(t, bp, root, fmt.Sprintf("balance %d", i))
 			}
 			for i := range st.Builders {
 				g, err := p.GIndexOf("builders", i)
 				require.NoError(t, err)
 				pr, err := p.Prove(g)
 				require.NoError(t, err)
-				require.Equal(t, st.Builders[i].HashTreeRoot(), pr.Leaf)
+				require.Equal(t, mustRoot(beacon.HashTreeRoot(st.Builders[i])), pr.Leaf)
 				checkProof(t, pr, root, fmt.Sprintf("builder %d", i))
 				g, err = p.GIndexOf("builders", i, "withdrawable_epoch")
 				require.NoError(t, err)
@@ -222,7 +222,7 @@ func TestGloasProofsVerify(t *testing.T) {
 				require.NoError(t, err)
 				pr, err := p.Prove(g)
 				require.NoError(t, err)
-				require.Equal(t, st.PayloadExpectedWithdrawals[i].HashTreeRoot(), pr.Leaf)
+				require.Equal(t, mustRoot(beacon.HashTreeRoot(st.PayloadExpectedWithdrawals[i])), pr.Leaf)
 				checkProof(t, pr, root, fmt.Sprintf("expected withdrawal %d", i))
 			}
 			bid := &st.LatestExecutionPayloadBid
@@ -255,7 +255,7 @@ func TestGloasProofsVerify(t *testing.T) {
 			// A chunk of the execution_payload_availability Bitvector: the
 			// field's node is a binary tree of its chunks, SLOTS_PER_HISTORICAL_ROOT
 			// / 256 of them (1 minimal, 32 mainnet, depth 5).
-			fg, err := p.FieldGIndex("execution_payload_availability")
+			fg, err := fieldGIndex(p, "execution_payload_availability")
 			require.NoError(t, err)
 			depth := bits.Len64((v.preset.SlotsPerHistoricalRoot+255)/256 - 1)
 			bv := st.ExecutionPayloadAvailability
@@ -270,7 +270,7 @@ func TestGloasProofsVerify(t *testing.T) {
 			if st.LatestBlockHeader.StateRoot == (beacon.Root{}) {
 				br, err := p.BlockRoot()
 				require.NoError(t, err)
-				vp, err := p.ProveValidator(0)
+				vp, err := proveValidator(p, 0)
 				if err == nil {
 					bp, err := p.ToBlockRoot(vp)
 					require.NoError(t, err)
@@ -286,29 +286,27 @@ func TestGloasProofsVerify(t *testing.T) {
 // index up to 2^64-1; the last index that fits is found.
 func TestGloasGIndexTooDeep(t *testing.T) {
 	v := gloasVectors[0]
-	st, err := beacon.UnmarshalSSZ(readVector(t, v, ".ssz"), beacon.Gloas, v.preset)
+	st, err := unmarshalSSZ(readVector(t, v, ".ssz"), beacon.Gloas, v.preset)
 	require.NoError(t, err)
 	p, err := beacon.NewProver(st)
 	require.NoError(t, err)
 	for _, i := range []uint64{1 << 40, 1 << 62, 1<<64 - 1} {
-		_, err := p.ValidatorGIndex(beacon.ValidatorIndex(i))
-		assert.ErrorContains(t, err, "too deep", "validator %d", i)
-		_, err = p.BalanceGIndex(beacon.ValidatorIndex(i))
-		assert.ErrorContains(t, err, "too deep", "balance %d", i)
-		_, err = p.GIndexOf("validators", i)
-		assert.Error(t, err, "path to validator %d", i)
+		_, err := validatorGIndex(p, beacon.ValidatorIndex(i))
+		assert.ErrorContains(t, err, "is past the limit 1099511627776", "validator %d", i)
+		_, err = balanceGIndex(p, beacon.ValidatorIndex(i))
+		assert.ErrorContains(t, err, "is past the limit 1099511627776", "balance %d", i)
 	}
 	// validators is 358 (depth 8) and its contents one level down (9): a
 	// leaf of subtree k is 3k + 1 levels further, so k = 17 (depth 61,
 	// leaves from (4^17 - 1)/3) fits and k = 18 (depth 64, from
 	// (4^18 - 1)/3) does not.
 	k17, k18 := uint64(1<<34-1)/3, uint64(1<<36-1)/3
-	g, err := p.ValidatorGIndex(beacon.ValidatorIndex(k18 - 1))
+	g, err := validatorGIndex(p, beacon.ValidatorIndex(k18-1))
 	require.NoError(t, err)
-	assert.Equal(t, 61, g.Depth())
-	g, err = p.ValidatorGIndex(beacon.ValidatorIndex(k17))
+	assert.Equal(t, 61, gDepth(g))
+	g, err = validatorGIndex(p, beacon.ValidatorIndex(k17))
 	require.NoError(t, err)
-	assert.Equal(t, 61, g.Depth())
-	_, err = p.ValidatorGIndex(beacon.ValidatorIndex(k18))
+	assert.Equal(t, 61, gDepth(g))
+	_, err = validatorGIndex(p, beacon.ValidatorIndex(k18))
 	assert.ErrorContains(t, err, "too deep")
 }

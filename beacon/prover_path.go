@@ -82,7 +82,7 @@ func (s *State) fieldType(f *field) *sszType {
 		return list("a list of roots", 0, nil)
 	case *[]Gwei, *[]ValidatorIndex, *[]uint64:
 		return list("a list of uint64", 8, nil)
-	case *[]ParticipationFlags:
+	case *[]uint8:
 		return list("a list of participation flags", 1, nil)
 	case *[]Validator:
 		return list("the validators", 0, validatorType)
@@ -105,7 +105,7 @@ func (s *State) fieldType(f *field) *sszType {
 // stateType returns the type of s, whose fields are fields, as GIndexOf
 // walks it.
 func (s *State) stateType(fields []field) *sszType {
-	t := &sszType{name: "the state", fields: make([]string, len(fields)), types: make([]*sszType, len(fields)), progressive: s.Version >= Gloas}
+	t := &sszType{name: article(s.Version) + " " + s.Version.String() + " state", fields: make([]string, len(fields)), types: make([]*sszType, len(fields)), progressive: s.Version >= Gloas}
 	for i := range fields {
 		t.fields[i] = fields[i].name
 		t.types[i] = s.fieldType(&fields[i])
@@ -194,9 +194,9 @@ func (p *Prover) GIndexOf(path ...any) (GIndex, error) {
 			if err != nil {
 				return 0, badPath(path, k, "is too deep for a 64-bit generalized index")
 			}
-			depth, pos = rel.Depth(), rel.Index()
+			depth, pos = rel.depth(), rel.index()
 		}
-		if g.Depth()+bits.Len64(uint64(base))-1+depth > 63 {
+		if g.depth()+bits.Len64(uint64(base))-1+depth > 63 {
 			return 0, badPath(path, k, "is too deep for a 64-bit generalized index")
 		}
 		g = (g*base)<<depth | GIndex(pos)
@@ -224,6 +224,8 @@ func asIndex(v any) (uint64, bool) {
 	case uint32:
 		return uint64(x), true
 	case ValidatorIndex:
+		return uint64(x), true
+	case BuilderIndex:
 		return uint64(x), true
 	case Slot:
 		return uint64(x), true

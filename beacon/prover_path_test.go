@@ -27,12 +27,12 @@ func TestGIndexOf(t *testing.T) {
 				require.NoError(t, err, "%v", path)
 				return g
 			}
-			valG, _ := p.ValidatorGIndex(7)
+			valG, _ := validatorGIndex(p, 7)
 			assert.Equal(t, valG, must("validators", 7))
 			assert.Equal(t, valG*8+6, must("validators", beacon.ValidatorIndex(7), "exit_epoch"))
-			balG, _ := p.BalanceGIndex(9)
+			balG, _ := balanceGIndex(p, 9)
 			assert.Equal(t, balG, must("balances", uint64(9)))
-			fg, _ := p.FieldGIndex("validators")
+			fg, _ := fieldGIndex(p, "validators")
 			assert.Equal(t, fg*2+1, must("validators", "__len__"))
 			assert.Equal(t, fg, must("validators"))
 			assert.Equal(t, beacon.GIndex(1), must())
@@ -59,7 +59,7 @@ func TestGIndexOf(t *testing.T) {
 			} else {
 				pr, err = p.Prove(must("current_sync_committee", "pubkeys", 5))
 				require.NoError(t, err)
-				assert.Equal(t, st.CurrentSyncCommittee.PublicKeys[5].HashTreeRoot(), pr.Leaf)
+				assert.Equal(t, mustRoot(beacon.HashTreeRoot(st.CurrentSyncCommittee.PublicKeys[5])), pr.Leaf)
 				checkProof(t, pr, root, "sync committee key")
 				pr, err = p.Prove(must("latest_execution_payload_header", "block_hash"))
 				require.NoError(t, err)
@@ -84,7 +84,7 @@ func TestGIndexOfErrors(t *testing.T) {
 		path []any
 		why  string
 	}{
-		{[]any{"nope"}, `"nope" is not a field of the state`},
+		{[]any{"nope"}, `"nope" is not a field of a deneb state`},
 		{[]any{"slot", 1}, `"slot.1" goes below a leaf`},
 		{[]any{"validators", "exit_epoch"}, `takes an index, not a name`},
 		{[]any{"validators", uint64(1 << 40)}, `index 1099511627776 is past the limit 1099511627776 of the validators`},

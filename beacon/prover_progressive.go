@@ -1,6 +1,10 @@
 package beacon
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/nodeaccess/nodeaccess/beacon/internal/merkle"
+)
 
 // The prover's progressive trees (EIP-7916 lists, EIP-7495 containers) and
 // their generalized indices. merkleize_progressive puts leaves 0, 1-4,
@@ -53,7 +57,7 @@ func progressiveListNode(n, leaves int, fill leafFiller, elem func(int) tnode) t
 		if elem != nil {
 			e = func(i int) tnode { return elem(start + i) }
 		}
-		return newChunkTree(m, 2*k, offsetFill(fill, start), e).rootNode()
+		return newChunkTree(m, 2*k, merkle.OffsetFill(fill, start), e).rootNode()
 	})
 	return mixin(t, uint64(n))
 }

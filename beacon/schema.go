@@ -13,19 +13,19 @@ package beacon
 // ptr is one of:
 //
 //	*uint64 (also Slot, Epoch, Gwei, ValidatorIndex, converted), *Root,
-//	*Fork, *BeaconBlockHeader, *Eth1Data, *Checkpoint, *JustificationBits,
+//	*Fork, *BeaconBlockHeader, *Eth1Data, *Checkpoint, *uint8,
 //	*SyncCommittee (n = SYNC_COMMITTEE_SIZE),
 //	*ExecutionPayloadHeader (its layout follows the state's Version;
 //	n = MAX_EXTRA_DATA_BYTES),
 //	*[]Root, *[]Gwei, *[]ValidatorIndex (vector or list, see vector/n),
 //	*[]Eth1Data, *[]Validator, *[]PendingAttestation (element bitlist
-//	limit: MAX_VALIDATORS_PER_COMMITTEE), *[]ParticipationFlags,
+//	limit: MAX_VALIDATORS_PER_COMMITTEE), *[]uint8,
 //	*[]uint64, *[]HistoricalSummary, *[]PendingDeposit,
 //	*[]PendingPartialWithdrawal, *[]PendingConsolidation;
-//	gloas adds *Bitvector (n bits), *[]Builder, *[]BuilderPendingPayment,
+//	gloas adds *bitvector (n bits), *[]Builder, *[]BuilderPendingPayment,
 //	*[]BuilderPendingWithdrawal, *ExecutionPayloadBid (n =
 //	MAX_BLOB_COMMITMENTS_PER_BLOCK), *[]Withdrawal and *[][]ValidatorIndex
-//	(n vectors of bits indices each), see gloas.go.
+//	(n vectors of bits indices each), see types_gloas.go.
 type field struct {
 	name string // the JSON name, as the consensus specs spell the field
 	ptr  any
@@ -59,7 +59,7 @@ func (s *State) fields() []field {
 		field{name: "state_roots", ptr: &s.StateRoots, vector: true, n: p.SlotsPerHistoricalRoot},
 		field{name: "historical_roots", ptr: &s.HistoricalRoots, n: p.HistoricalRootsLimit},
 		field{name: "eth1_data", ptr: &s.Eth1Data},
-		field{name: "eth1_data_votes", ptr: &s.Eth1DataVotes, n: p.Eth1DataVotesLimit()},
+		field{name: "eth1_data_votes", ptr: &s.Eth1DataVotes, n: p.eth1DataVotesLimit()},
 		field{name: "eth1_deposit_index", ptr: &s.Eth1DepositIndex},
 		field{name: "validators", ptr: &s.Validators, n: p.ValidatorRegistryLimit, progressive: g},
 		field{name: "balances", ptr: &s.Balances, n: p.ValidatorRegistryLimit, progressive: g},
@@ -68,8 +68,8 @@ func (s *State) fields() []field {
 	)
 	if v == Phase0 {
 		f = append(f,
-			field{name: "previous_epoch_attestations", ptr: &s.PreviousEpochAttestations, n: p.EpochAttestationsLimit(), bits: p.MaxValidatorsPerCommittee},
-			field{name: "current_epoch_attestations", ptr: &s.CurrentEpochAttestations, n: p.EpochAttestationsLimit(), bits: p.MaxValidatorsPerCommittee},
+			field{name: "previous_epoch_attestations", ptr: &s.PreviousEpochAttestations, n: p.epochAttestationsLimit(), bits: p.MaxValidatorsPerCommittee},
+			field{name: "current_epoch_attestations", ptr: &s.CurrentEpochAttestations, n: p.epochAttestationsLimit(), bits: p.MaxValidatorsPerCommittee},
 		)
 	} else {
 		f = append(f,
@@ -117,7 +117,7 @@ func (s *State) fields() []field {
 		)
 	}
 	if v >= Fulu {
-		f = append(f, field{name: "proposer_lookahead", ptr: &s.ProposerLookahead, vector: true, n: p.ProposerLookaheadLength()})
+		f = append(f, field{name: "proposer_lookahead", ptr: &s.ProposerLookahead, vector: true, n: p.proposerLookaheadLength()})
 	}
 	return f
 }

@@ -6,61 +6,59 @@ import (
 	"io"
 	"io/fs"
 	"strings"
+
+	"github.com/nodeaccess/nodeaccess/beacon/internal/progress"
 )
 
-// DecodeSSZ decodes an SSZ-encoded BeaconState of fork v as it streams from
-// r: nothing reads the input whole into memory. The fixed part is read
-// first, the variable fields' offsets are checked against it, and each list
-// is then decoded straight into its final slice; the only scratch memory is
-// one 64 KiB read buffer.
+// The SSZ decoder reads a state as it streams from its input: nothing
+// reads the input whole into memory. The fixed part is read first, the
+// variable fields' offsets are checked against it, and each list is then
+// decoded straight into its final slice; the only scratch memory is one
+// 64 KiB read buffer.
 //
 // The input must be exactly one state, strictly as the SSZ specification
 // defines it: offsets in order and in range, lists within the preset's
 // limits, vectors of the preset's length, booleans 0 or 1, bitlists with
 // their length bit, no trailing bytes. Anything else is a *DecodeError
-// (matching ErrInvalidState) naming the field and the byte offset; an input
-// that ends early is a *DecodeError that also matches io.ErrUnexpectedEOF.
-// An input whose known size (SizeHint, the reader's own size, or len(b)) is
-// smaller than the fork's fixed part is reported as truncated before any
-// of it is read, with both sizes and the field it ends in (the reason adds
-// that a state of another fork or preset looks the same). It does not match
-// io.ErrUnexpectedEOF: the input is whole as far as its size says, so
-// fetching it again would not help. A failure of r itself is returned
-// wrapped, not as a DecodeError.
+// naming the field and the byte offset; an input that ends early is a
+// *DecodeError that also matches io.ErrUnexpectedEOF. An input whose known
+// size is smaller than the fork's fixed part is reported as truncated
+// before any of it is read, with both sizes and the field it ends in. It
+// does not match io.ErrUnexpectedEOF: the input is whole as far as its size
+// says, so fetching it again would not help. A failure of the reader itself
+// is returned wrapped, not as a DecodeError.
 //
-// With SizeHint (or when r is a *bytes.Reader, *bytes.Buffer,
-// *strings.Reader or a regular *os.File, whose remaining size is taken as
-// the hint), every list is allocated once with its exact length, so a
-// state costs its Go size (about 1.05 × the SSZ size) plus the read
-// buffer, whatever the validator count. The hint is trusted for that, up
-// to a point: a list is given up to 1 GiB of memory (2^23 validators;
-// 256 MiB on 32-bit platforms) before its bytes arrive, so a lying hint (a server's Content-Length, then
-// a stall) costs at most that beyond the bytes that did arrive; a longer list grows by doubling as
-// its bytes arrive, to its exact length. Without a size, a length
-// claimed by an offset is not trusted: lists grow in bounded steps as
-// their bytes arrive, so a short hostile input cannot make the decoder
-// allocate more than a small multiple of its length.
-//
-// The preset is the mainnet one unless a Preset is given as an option; the
-// returned state's Preset is set to it.
-func DecodeSSZ(r io.Reader, v Version, opts ...ReadOption) (*State, error) {
-	cfg := newReadConfig(opts)
-	size := cfg.sizeHint
+// With the size known, every list is allocated once with its exact length,
+// so a state costs its Go size (about 1.05 × the SSZ size) plus the read
+// buffer, whatever the validator count. The size is trusted for that, up to
+// a point: a list is given up to 1 GiB of memory (2^23 validators; 256 MiB
+// on 32-bit platforms) before its bytes arrive, so a lying size (a server's
+// Content-Length, then a stall) costs at most that beyond the bytes that
+// did arrive; a longer list grows by doubling as its bytes arrive, to its
+// exact length. Without a size, a length claimed by an offset is not
+// trusted: lists grow in bounded steps as their bytes arrive, so a short
+// hostile input cannot make the decoder allocate more than a small multiple
+// of its length.
+
+// readSSZ decodes an SSZ state of fork v from r, whose size is size (-1:
+// unknown, then taken from r when it can tell), reporting progress to fn
+// when set.
+func readSSZ(r io.Reader, v Version, preset Preset, size int64, fn func(read, total int64)) (*State, error) {
 	if size < 0 {
 		size = remainingSize(r)
 	}
-	if cfg.progress != nil {
-		pr := newProgressReader(r, cfg.progress, size)
-		st, err := decodeSSZ(pr, v, cfg.preset, size)
+	if fn != nil {
+		pr := progress.New(r, fn, size)
+		st, err := decodeSSZ(pr, v, preset, size)
 		if err == nil {
-			pr.finish()
+			pr.Finish()
 		}
 		return st, err
 	}
-	return decodeSSZ(r, v, cfg.preset, size)
+	return decodeSSZ(r, v, preset, size)
 }
 
-// decodeSSZ is DecodeSSZ once the size is known (-1: unknown).
+// decodeSSZ is readSSZ once the size is known (-1: unknown).
 func decodeSSZ(r io.Reader, v Version, preset Preset, size int64) (*State, error) {
 	n := readBufSize
 	if size >= 0 && size < int64(n) {
@@ -70,14 +68,13 @@ func decodeSSZ(r io.Reader, v Version, preset Preset, size int64) (*State, error
 	return d.decode(v, preset)
 }
 
-// UnmarshalSSZ decodes an SSZ-encoded BeaconState of fork v from b, with
-// the rules of DecodeSSZ. Every list is allocated once with its exact
-// length; b is not retained and not copied (only the decoded values are).
-// SizeHint is ignored: the size is len(b).
-func UnmarshalSSZ(b []byte, v Version, opts ...ReadOption) (*State, error) {
-	cfg := newDecodeConfig(opts)
+// unmarshalSSZ decodes an SSZ state of fork v from b, with the rules of
+// readSSZ. Every list is allocated once with its exact length, and the
+// validator registry is decoded on all cores; b is not retained and not
+// copied (only the decoded values are).
+func unmarshalSSZ(b []byte, v Version, preset Preset) (*State, error) {
 	d := &decoder{r: sszReader{all: b, size: int64(len(b))}, sized: true}
-	return d.decode(v, cfg.preset)
+	return d.decode(v, preset)
 }
 
 // remainingSize returns how many bytes r still holds when r can tell
@@ -152,10 +149,10 @@ type varField struct {
 }
 
 func (d *decoder) decode(v Version, p Preset) (*State, error) {
-	if !v.IsKnown() {
-		return nil, &UnsupportedVersionError{Name: v.String()}
+	if !v.isKnown() {
+		return nil, unsupportedVersion(v.String())
 	}
-	if err := p.Validate(); err != nil {
+	if err := p.validate(); err != nil {
 		return nil, err
 	}
 	d.v, d.p = v, p
@@ -305,13 +302,13 @@ func (d *decoder) decodeFixed(f *field) error {
 		if b, err = d.read(name, sizeCheckpoint); err == nil {
 			decCheckpoint(b, p)
 		}
-	case *JustificationBits:
+	case *uint8:
 		var b []byte
 		if b, err = d.read(name, 1); err == nil {
 			if b[0] > 0x0f {
 				return d.fail(name, d.r.pos-1, "%#x sets bits beyond the 4 of a Bitvector[4]", b[0])
 			}
-			*p = JustificationBits(b[0])
+			*p = uint8(b[0])
 		}
 	case *SyncCommittee:
 		p.PublicKeys, err = decodeElems(d, name+".pubkeys", int64(f.n), f.n, sizePubKey, decPubKey)
@@ -373,7 +370,7 @@ func (d *decoder) decodeVariable(f *field, scope int64) error {
 		*p, err = decodeElems(d, name, count, f.n, size, decEth1DataElem)
 	case *[]Validator:
 		*p, err = decodeElems(d, name, count, f.n, size, decValidatorElem)
-	case *[]ParticipationFlags:
+	case *[]uint8:
 		*p, err = decodeElems(d, name, count, f.n, size, decParticipation)
 	case *[]HistoricalSummary:
 		*p, err = decodeElems(d, name, count, f.n, size, decHistoricalSummaryElem)

@@ -43,10 +43,10 @@ func decU64s[T ~uint64](b []byte, dst []T) (int, string) {
 	return -1, ""
 }
 
-func decParticipation(b []byte, dst []ParticipationFlags) (int, string) {
+func decParticipation(b []byte, dst []uint8) (int, string) {
 	b = b[:len(dst)]
 	for j := range dst {
-		dst[j] = ParticipationFlags(b[j])
+		dst[j] = uint8(b[j])
 	}
 	return -1, ""
 }

@@ -1,27 +1,32 @@
 package beacon
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 	"io"
 	"slices"
 )
 
-// writeBufSize is EncodeSSZ's output buffer: the only memory it uses,
+// writeBufSize is encodeSSZ's output buffer: the only memory it uses,
 // whatever the state's size.
 const writeBufSize = 64 << 10
 
-// EncodeSSZ writes s in SSZ to w, through one 64 KiB buffer (never the
-// whole encoding at once). It first checks s with Validate; an invalid
-// state writes nothing. A failure of w is returned wrapped.
-func (s *State) EncodeSSZ(w io.Writer) error {
-	if err := s.Validate(); err != nil {
+// encodeSSZ writes s in SSZ to w, through one 64 KiB buffer (never the
+// whole encoding at once); a *bytes.Buffer is grown once to the size
+// first. It first checks s with validate; an invalid state writes
+// nothing. A failure of w is returned wrapped.
+func (s *State) encodeSSZ(w io.Writer) error {
+	if err := s.validate(); err != nil {
 		return err
 	}
 	fields := s.fields()
 	size, err := s.sszSize(fields)
 	if err != nil {
 		return err
+	}
+	if b, ok := w.(*bytes.Buffer); ok {
+		b.Grow(int(size)) // one allocation, not a doubling to the size
 	}
 	e := &sszWriter{w: w, buf: make([]byte, 0, min(writeBufSize, size))}
 	s.encode(e, fields)
@@ -30,22 +35,6 @@ func (s *State) EncodeSSZ(w io.Writer) error {
 		return fmt.Errorf("beacon: ssz: writing the state: %w", e.err)
 	}
 	return nil
-}
-
-// MarshalSSZ returns s in SSZ, in one allocation of exactly SizeSSZ bytes.
-// It checks s as EncodeSSZ does.
-func (s *State) MarshalSSZ() ([]byte, error) {
-	if err := s.Validate(); err != nil {
-		return nil, err
-	}
-	fields := s.fields()
-	size, err := s.sszSize(fields)
-	if err != nil {
-		return nil, err
-	}
-	e := &sszWriter{buf: make([]byte, 0, size)}
-	s.encode(e, fields)
-	return e.buf, nil
 }
 
 // sszWriter collects output in buf and, when w is set, writes it out
@@ -115,7 +104,7 @@ func (s *State) encodeFixed(e *sszWriter, f *field) {
 		encEth1Data(e.grow(sizeEth1Data), p)
 	case *Checkpoint:
 		encCheckpoint(e.grow(sizeCheckpoint), p)
-	case *JustificationBits:
+	case *uint8:
 		e.grow(1)[0] = byte(*p)
 	case *SyncCommittee:
 		encodeElems(e, p.PublicKeys, sizePubKey, encPubKey)
@@ -149,7 +138,7 @@ func (s *State) encodeVariable(e *sszWriter, f *field) {
 		encodeElems(e, *p, sizeEth1Data, encEth1Data)
 	case *[]Validator:
 		encodeElems(e, *p, sizeValidator, encValidator)
-	case *[]ParticipationFlags:
+	case *[]uint8:
 		encodeElems(e, *p, 1, encParticipation)
 	case *[]HistoricalSummary:
 		encodeElems(e, *p, sizeHistoricalSum, encHistoricalSummary)
@@ -169,7 +158,7 @@ func encPubKey(b []byte, v *BLSPubKey)              { copy(b, v[:]) }
 func encGwei(b []byte, v *Gwei)                     { put64(b, uint64(*v)) }
 func encValidatorIndex(b []byte, v *ValidatorIndex) { put64(b, uint64(*v)) }
 func encUint64(b []byte, v *uint64)                 { put64(b, *v) }
-func encParticipation(b []byte, v *ParticipationFlags) {
+func encParticipation(b []byte, v *uint8) {
 	b[0] = byte(*v)
 }
 

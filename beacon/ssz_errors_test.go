@@ -25,7 +25,7 @@ func put32(b []byte, at, v int) { binary.LittleEndian.PutUint32(b[at:], uint32(v
 
 func mustMarshal(t *testing.T, s *beacon.State) []byte {
 	t.Helper()
-	b, err := s.MarshalSSZ()
+	b, err := marshalSSZ(s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,8 +52,8 @@ func wantDecodeError(t *testing.T, err error, path, reason string) {
 // checks that both fail with the same error.
 func decodeBoth(t *testing.T, b []byte, v beacon.Version, p beacon.Preset) error {
 	t.Helper()
-	_, err1 := beacon.UnmarshalSSZ(b, v, p)
-	_, err2 := beacon.DecodeSSZ(&choppyReader{b: b}, v, p)
+	_, err1 := unmarshalSSZ(b, v, p)
+	_, err2 := decodeSSZ(&choppyReader{b: b}, v, p)
 	if err1 == nil || err2 == nil {
 		t.Fatalf("decoded: slice err %v, stream err %v", err1, err2)
 	}
@@ -120,7 +120,7 @@ func TestSSZDecodeOverLimits(t *testing.T) {
 	p := beacon.MinimalPreset()
 
 	s := beacontest.NewState(beacon.Deneb, wide, 5, 1)
-	s.Eth1DataVotes = make([]beacon.Eth1Data, p.Eth1DataVotesLimit()+1)
+	s.Eth1DataVotes = make([]beacon.Eth1Data, p.EpochsPerEth1VotingPeriod*p.SlotsPerEpoch+1)
 	wantDecodeError(t, decodeBoth(t, mustMarshal(t, s), beacon.Deneb, p), "eth1_data_votes", "33 elements, over the list's limit of 32")
 
 	s = beacontest.NewState(beacon.Deneb, wide, 5, 1)
@@ -133,7 +133,7 @@ func TestSSZDecodeOverLimits(t *testing.T) {
 	s = beacontest.NewState(beacon.Bellatrix, wide, 5, 1)
 	s.LatestExecutionPayloadHeader.ExtraData = make([]byte, 33)
 	b = mustMarshal(t, s)
-	_, err := beacon.DecodeSSZ(&choppyReader{b: b}, beacon.Bellatrix, p)
+	_, err := decodeSSZ(&choppyReader{b: b}, beacon.Bellatrix, p)
 	wantDecodeError(t, err, "latest_execution_payload_header.extra_data", "more than 32 bytes")
 
 	s = beacontest.NewState(beacon.Phase0, wide, 5, 1)
@@ -184,15 +184,15 @@ func TestSSZTruncation(t *testing.T) {
 		b := mustMarshal(t, beacontest.NewState(v, p, 21, 5))
 		lastStart := offsetOf(b, typ, lastVariable(typ))
 		for cut := 0; cut < len(b); cut += 1 + cut/50 {
-			_, err := beacon.DecodeSSZ(onlyReader{bytes.NewReader(b[:cut])}, v, p, beacon.SizeHint(int64(len(b))))
+			_, err := decodeSSZ(onlyReader{bytes.NewReader(b[:cut])}, v, p, sizeHint(int64(len(b))))
 			if !errors.Is(err, io.ErrUnexpectedEOF) || !errors.Is(err, beacon.ErrInvalidState) {
 				t.Fatalf("%s: cut %d with hint: err = %v, want truncation", v, cut, err)
 			}
-			_, err = beacon.DecodeSSZ(onlyReader{bytes.NewReader(b[:cut])}, v, p)
+			_, err = decodeSSZ(onlyReader{bytes.NewReader(b[:cut])}, v, p)
 			if cut < lastStart && !errors.Is(err, io.ErrUnexpectedEOF) {
 				t.Fatalf("%s: cut %d without hint: err = %v, want truncation", v, cut, err)
 			}
-			s, err := beacon.UnmarshalSSZ(b[:cut], v, p)
+			s, err := unmarshalSSZ(b[:cut], v, p)
 			if err == nil {
 				if cut < lastStart {
 					t.Fatalf("%s: cut %d before the last field decoded", v, cut)
@@ -222,7 +222,7 @@ func TestSSZTrailingBytesWithHint(t *testing.T) {
 	p := beacon.MinimalPreset()
 	b := mustMarshal(t, beacontest.NewState(beacon.Electra, p, 3, 2))
 	long := append(bytes.Clone(b), make([]byte, 16)...)
-	_, err := beacon.DecodeSSZ(onlyReader{bytes.NewReader(long)}, beacon.Electra, p, beacon.SizeHint(int64(len(b))))
+	_, err := decodeSSZ(onlyReader{bytes.NewReader(long)}, beacon.Electra, p, sizeHint(int64(len(b))))
 	wantDecodeError(t, err, "", "trailing bytes after the state")
 }
 
@@ -230,7 +230,7 @@ func TestSSZReaderFailure(t *testing.T) {
 	p := beacon.MinimalPreset()
 	b := mustMarshal(t, beacontest.NewState(beacon.Capella, p, 3, 2))
 	boom := errors.New("connection reset")
-	_, err := beacon.DecodeSSZ(&failingReader{b: b[:1000], err: boom}, beacon.Capella, p)
+	_, err := decodeSSZ(&failingReader{b: b[:1000], err: boom}, beacon.Capella, p)
 	if !errors.Is(err, boom) || errors.Is(err, beacon.ErrInvalidState) {
 		t.Fatalf("err = %v, want the reader's error, not ErrInvalidState", err)
 	}
@@ -238,13 +238,13 @@ func TestSSZReaderFailure(t *testing.T) {
 
 func TestSSZBadArguments(t *testing.T) {
 	b := readSepolia(t)
-	if _, err := beacon.UnmarshalSSZ(b, beacon.Version(9)); !errors.Is(err, beacon.ErrUnsupportedVersion) {
+	if _, err := unmarshalSSZ(b, beacon.Version(9)); !errors.Is(err, beacon.ErrUnsupportedVersion) {
 		t.Fatalf("unknown version: err = %v", err)
 	}
-	if _, err := beacon.DecodeSSZ(bytes.NewReader(b), beacon.Phase0, beacon.Preset{Name: "empty"}); err == nil || !strings.Contains(err.Error(), "out of range") {
+	if _, err := decodeSSZ(bytes.NewReader(b), beacon.Phase0, beacon.Preset{Name: "empty"}); err == nil || !strings.Contains(err.Error(), "out of range") {
 		t.Fatalf("bad preset: err = %v", err)
 	}
-	_, err := beacon.UnmarshalSSZ(b[:100], beacon.Phase0)
+	_, err := unmarshalSSZ(b[:100], beacon.Phase0)
 	if errors.Is(err, io.ErrUnexpectedEOF) || !strings.Contains(err.Error(), "its 100 bytes (its whole size) end inside the fixed part of a phase0 state with the mainnet preset, which is 2687377 bytes") {
 		t.Fatalf("short input: err = %v", err)
 	}
@@ -273,16 +273,16 @@ func TestSSZRefusesInvalidStates(t *testing.T) {
 	bad["unknown version"] = s
 	for name, s := range bad {
 		var w bytes.Buffer
-		if err := s.EncodeSSZ(&w); err == nil || w.Len() != 0 {
+		if err := beacon.WriteState(&w, s, beacon.EncodingSSZ, nil); err == nil || w.Len() != 0 {
 			t.Errorf("%s: EncodeSSZ err %v, wrote %d bytes", name, err, w.Len())
 		}
-		if _, err := s.MarshalSSZ(); err == nil {
+		if _, err := marshalSSZ(s); err == nil {
 			t.Errorf("%s: MarshalSSZ encoded", name)
 		}
-		if _, err := s.SizeSSZ(); err == nil {
+		if _, err := sizeSSZ(s); err == nil {
 			t.Errorf("%s: SizeSSZ succeeded", name)
 		}
-		if _, err := s.HashTreeRoot(); err == nil {
+		if _, err := beacon.HashTreeRoot(s); err == nil {
 			t.Errorf("%s: HashTreeRoot succeeded", name)
 		}
 	}
@@ -301,7 +301,7 @@ func (w *errWriter) Write(p []byte) (int, error) {
 
 func TestSSZEncodeWriterFailure(t *testing.T) {
 	s := beacontest.NewState(beacon.Fulu, beacon.MainnetPreset(), 3000, 1)
-	err := s.EncodeSSZ(&errWriter{n: 100_000})
+	err := beacon.WriteState(&errWriter{n: 100_000}, s, beacon.EncodingSSZ, nil)
 	if err == nil || !strings.Contains(err.Error(), "disk full") {
 		t.Fatalf("err = %v", err)
 	}

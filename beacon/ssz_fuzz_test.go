@@ -33,9 +33,9 @@ func FuzzDecodeSSZ(f *testing.F) {
 	if b, err := os.ReadFile("testdata/gloas/minimal-1.ssz"); err == nil {
 		f.Add(b, uint8(beacon.Gloas), fuzzMinimal)
 	}
-	for _, v := range beacon.Versions() {
+	for _, v := range allForks() {
 		for _, sel := range []uint8{fuzzTiny, fuzzMinimal} {
-			b, err := beacontest.NewState(v, fuzzPreset(sel), 1+int(v)%3, uint64(v)).MarshalSSZ()
+			b, err := marshalSSZ(beacontest.NewState(v, fuzzPreset(sel), 1+int(v)%3, uint64(v)))
 			if err != nil {
 				f.Fatal(err)
 			}
@@ -54,10 +54,10 @@ func FuzzDecodeSSZ(f *testing.F) {
 		if fuzzSkip(data, rec) {
 			return
 		}
-		v := beacon.Version(fork % uint8(len(beacon.Versions())))
+		v := beacon.Version(fork % uint8(len(allForks())))
 		p := fuzzPreset(sel)
-		s, err := beacon.UnmarshalSSZ(data, v, p)
-		s2, err2 := beacon.DecodeSSZ(onlyReader{bytes.NewReader(data)}, v, p)
+		s, err := unmarshalSSZ(data, v, p)
+		s2, err2 := decodeSSZ(onlyReader{bytes.NewReader(data)}, v, p)
 		if (err == nil) != (err2 == nil) {
 			t.Fatalf("slice err %v, stream err %v", err, err2)
 		}
@@ -75,28 +75,28 @@ func FuzzDecodeSSZ(f *testing.F) {
 		if !reflect.DeepEqual(s, s2) {
 			t.Fatal("slice and stream decode differently")
 		}
-		out, err := s.MarshalSSZ()
+		out, err := marshalSSZ(s)
 		if err != nil {
 			t.Fatalf("a decoded state does not encode: %v", err)
 		}
 		if !bytes.Equal(out, data) {
 			t.Fatal("the input is not canonical, yet it decoded")
 		}
-		if _, err := s.HashTreeRoot(); err != nil {
+		if _, err := beacon.HashTreeRoot(s); err != nil {
 			t.Fatal(err)
 		}
 		// The other codec agrees: the state encodes as JSON and decodes
 		// back the same. (Not for the recording, whose 6 MB of JSON would
-		// make every fuzzing run's first seconds: state_call_test.go takes
+		// make every fuzzing run's first seconds: client_state_test.go takes
 		// it through JSON.)
 		if len(data) > fuzzMaxInput {
 			return
 		}
 		var js bytes.Buffer
-		if err := s.EncodeJSON(&js); err != nil {
+		if err := encodeJSONData(&js, s); err != nil {
 			t.Fatalf("a state decoded from SSZ does not encode as JSON: %v", err)
 		}
-		back, _, err := beacon.DecodeJSON(&js, p, beacon.AssumeVersion(v))
+		back, _, err := decodeJSON(&js, p, assumeVersion(v))
 		if err != nil || !jsonSameState(back, s) {
 			t.Fatalf("its JSON does not decode to it: %v", err)
 		}
@@ -132,13 +132,13 @@ func TestSSZDecodeAllocationCap(t *testing.T) {
 		}
 		limit := uint64(4*len(b) + 256<<10)
 		for name, decode := range map[string]func() error{
-			"UnmarshalSSZ": func() error { _, err := beacon.UnmarshalSSZ(b, v, p); return err },
+			"UnmarshalSSZ": func() error { _, err := unmarshalSSZ(b, v, p); return err },
 			"DecodeSSZ": func() error {
-				_, err := beacon.DecodeSSZ(onlyReader{bytes.NewReader(b)}, v, p)
+				_, err := decodeSSZ(onlyReader{bytes.NewReader(b)}, v, p)
 				return err
 			},
 			"DecodeSSZ+hint": func() error {
-				_, err := beacon.DecodeSSZ(onlyReader{bytes.NewReader(b)}, v, p, beacon.SizeHint(int64(len(b))))
+				_, err := decodeSSZ(onlyReader{bytes.NewReader(b)}, v, p, sizeHint(int64(len(b))))
 				return err
 			},
 		} {
@@ -168,17 +168,17 @@ func TestSSZAllocsConstant(t *testing.T) {
 		b := mustMarshal(t, s)
 		for name, fn := range map[string]func(){
 			"DecodeSSZ": func() {
-				if _, err := beacon.DecodeSSZ(onlyReader{bytes.NewReader(b)}, beacon.Fulu, beacon.SizeHint(int64(len(b)))); err != nil {
+				if _, err := decodeSSZ(onlyReader{bytes.NewReader(b)}, beacon.Fulu, sizeHint(int64(len(b)))); err != nil {
 					t.Fatal(err)
 				}
 			},
 			"UnmarshalSSZ": func() {
-				if _, err := beacon.UnmarshalSSZ(b, beacon.Fulu); err != nil {
+				if _, err := unmarshalSSZ(b, beacon.Fulu); err != nil {
 					t.Fatal(err)
 				}
 			},
 			"EncodeSSZ": func() {
-				if err := s.EncodeSSZ(io.Discard); err != nil {
+				if err := beacon.WriteState(io.Discard, s, beacon.EncodingSSZ, nil); err != nil {
 					t.Fatal(err)
 				}
 			},
@@ -218,9 +218,9 @@ func TestSSZShortAttestationListNotTruncated(t *testing.T) {
 		put32(middle, fieldPos(typ, iCur), len(b)+k)
 		for name, in := range map[string][]byte{"current": last, "previous": middle} {
 			for how, decode := range map[string]func() error{
-				"UnmarshalSSZ": func() error { _, err := beacon.UnmarshalSSZ(in, beacon.Phase0, p); return err },
+				"UnmarshalSSZ": func() error { _, err := unmarshalSSZ(in, beacon.Phase0, p); return err },
 				"DecodeSSZ+hint": func() error {
-					_, err := beacon.DecodeSSZ(onlyReader{bytes.NewReader(in)}, beacon.Phase0, p, beacon.SizeHint(int64(len(in))))
+					_, err := decodeSSZ(onlyReader{bytes.NewReader(in)}, beacon.Phase0, p, sizeHint(int64(len(in))))
 					return err
 				},
 			} {
@@ -231,9 +231,83 @@ func TestSSZShortAttestationListNotTruncated(t *testing.T) {
 				}
 			}
 		}
-		_, err := beacon.DecodeSSZ(onlyReader{bytes.NewReader(last)}, beacon.Phase0, p)
+		_, err := decodeSSZ(onlyReader{bytes.NewReader(last)}, beacon.Phase0, p)
 		if !errors.Is(err, io.ErrUnexpectedEOF) {
 			t.Errorf("unknown size, %d bytes left: err = %v, want a truncation", k, err)
 		}
 	}
+}
+
+// FuzzDecodeSSZSizeHint decodes from a stream with a size hint that may lie
+// (smaller or larger than the input, up to gigabytes): never a panic;
+// success only when the hint is the input's size, with a state that
+// re-encodes to the input; a failure that matches io.ErrUnexpectedEOF only
+// when the input is shorter than the hint (a whole input shorter than the
+// fixed part is not a truncation); and no more allocated than what may be
+// reserved before bytes arrive (1 GiB) plus a small multiple of the input.
+// The preset byte picks mainnet, minimal or tiny (see fuzzPreset); inputs
+// over fuzzMaxInput other than the recorded genesis are skipped.
+func FuzzDecodeSSZSizeHint(f *testing.F) {
+	rec := recordedGenesis(f)
+	f.Add(rec, uint8(beacon.Phase0), fuzzMainnet, int64(0))
+	f.Add(rec, uint8(beacon.Phase0), fuzzMainnet, int64(-1))
+	f.Add(rec[:4096], uint8(beacon.Phase0), fuzzMainnet, int64(len(rec)-4096))
+	for _, v := range allForks() {
+		b, err := marshalSSZ(beacontest.NewState(v, fuzzTinyPreset(), 1+int(v)%3, uint64(v)+11))
+		if err != nil {
+			f.Fatal(err)
+		}
+		n := int64(len(b))
+		for _, delta := range []int64{0, -1, 1, -n, 100 - n, 3 << 30, -n - 1} {
+			f.Add(b, uint8(v), fuzzTiny, delta)
+		}
+		f.Add(b[:len(b)/2], uint8(v), fuzzTiny, n-int64(len(b)/2))
+		f.Add(b[:100], uint8(v), fuzzMainnet, int64(0)) // a mainnet state's fixed part is longer
+		m, err := marshalSSZ(beacontest.NewState(v, beacon.MinimalPreset(), 2, uint64(v)+11))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(m, uint8(v), fuzzMinimal, int64(0))
+	}
+	f.Fuzz(func(t *testing.T, data []byte, fork uint8, sel uint8, delta int64) {
+		if fuzzSkip(data, rec) {
+			return
+		}
+		v := beacon.Version(fork % uint8(len(allForks())))
+		p := fuzzPreset(sel)
+		n := int64(len(data))
+		hint := n + delta
+		if delta > 1<<33 || delta < -n-1 || hint == 0 {
+			hint = -1 // beyond what SSZ offsets address, or "unknown" (Body.Bytes 0 is unknown too)
+		}
+		var (
+			s   *beacon.State
+			err error
+			a   runtime.MemStats
+			b   runtime.MemStats
+		)
+		runtime.ReadMemStats(&a)
+		s, err = decodeSSZ(hardReader{bytes.NewReader(data)}, v, p, sizeHint(hint))
+		runtime.ReadMemStats(&b)
+		if alloc, limit := b.TotalAlloc-a.TotalAlloc, uint64(1<<30+16*len(data)+8<<20); alloc > limit {
+			t.Fatalf("hint %d for %d bytes: allocated %d (limit %d)", hint, n, alloc, limit)
+		}
+		if err == nil {
+			if hint >= 0 && hint != n {
+				t.Fatalf("hint %d for %d bytes: decoded without an error", hint, n)
+			}
+			out, err := marshalSSZ(s)
+			if err != nil || !bytes.Equal(out, data) {
+				t.Fatalf("decoded, but does not re-encode to the input (%v)", err)
+			}
+			return
+		}
+		var de *beacon.DecodeError
+		if !errors.As(err, &de) {
+			t.Fatalf("not a DecodeError: %v", err)
+		}
+		if errors.Is(err, io.ErrUnexpectedEOF) && hint >= 0 && hint <= n {
+			t.Fatalf("hint %d for %d bytes: a truncation error, though the input is whole: %v", hint, n, err)
+		}
+	})
 }

@@ -3,7 +3,6 @@ package beacon
 import (
 	"encoding/binary"
 	"fmt"
-	"math"
 )
 
 // The SSZ sizes of the state's fixed-size types, in bytes.
@@ -48,7 +47,7 @@ func (f *field) variable() bool {
 	case *ExecutionPayloadHeader:
 		return true
 	case *[]Root, *[]Gwei, *[]ValidatorIndex, *[]Eth1Data, *[]Validator, *[]PendingAttestation,
-		*[]ParticipationFlags, *[]uint64, *[]HistoricalSummary, *[]PendingDeposit,
+		*[]uint8, *[]uint64, *[]HistoricalSummary, *[]PendingDeposit,
 		*[]PendingPartialWithdrawal, *[]PendingConsolidation:
 		return !f.vector
 	}
@@ -67,7 +66,7 @@ func elemSize(ptr any) int {
 		return sizeEth1Data
 	case *[]Validator:
 		return sizeValidator
-	case *[]ParticipationFlags:
+	case *[]uint8:
 		return 1
 	case *[]HistoricalSummary:
 		return sizeHistoricalSum
@@ -100,7 +99,7 @@ func (f *field) fixedSize() int {
 		return sizeEth1Data
 	case *Checkpoint:
 		return sizeCheckpoint
-	case *JustificationBits:
+	case *uint8:
 		return 1
 	case *SyncCommittee:
 		return sizePubKey * int(f.n+1)
@@ -153,7 +152,7 @@ func sliceLen(ptr any) int {
 		return len(*p)
 	case *[]Validator:
 		return len(*p)
-	case *[]ParticipationFlags:
+	case *[]uint8:
 		return len(*p)
 	case *[]HistoricalSummary:
 		return len(*p)
@@ -182,22 +181,6 @@ func (s *State) sszSize(fields []field) (int64, error) {
 		return n, fmt.Errorf("beacon: ssz: the state's encoding (%d bytes) exceeds the 4 GiB that SSZ offsets address", n)
 	}
 	return n, nil
-}
-
-// SizeSSZ returns the length of s in SSZ, after checking s as EncodeSSZ
-// does.
-func (s *State) SizeSSZ() (int, error) {
-	if err := s.Validate(); err != nil {
-		return 0, err
-	}
-	n, err := s.sszSize(s.fields())
-	if err != nil {
-		return 0, err
-	}
-	if n > math.MaxInt {
-		return 0, fmt.Errorf("beacon: ssz: the state's encoding (%d bytes) does not fit in an int on this platform", n)
-	}
-	return int(n), err
 }
 
 // The fixed-size types' SSZ forms: dec* reads one from b, enc* writes one

@@ -23,7 +23,7 @@ func TestSSZParallelDecode(t *testing.T) {
 
 	for _, procs := range []int{1, 2, 3, 8} {
 		prev := runtime.GOMAXPROCS(procs)
-		got, err := beacon.UnmarshalSSZ(orig, beacon.Deneb, p)
+		got, err := unmarshalSSZ(orig, beacon.Deneb, p)
 		if err != nil {
 			runtime.GOMAXPROCS(prev)
 			t.Fatalf("GOMAXPROCS %d: %v", procs, err)

@@ -57,9 +57,9 @@ func checkSepolia(t *testing.T, s *beacon.State) {
 func TestSSZSepoliaGenesis(t *testing.T) {
 	b := readSepolia(t)
 	decoders := map[string]func() (*beacon.State, error){
-		"UnmarshalSSZ": func() (*beacon.State, error) { return beacon.UnmarshalSSZ(b, beacon.Phase0) },
+		"UnmarshalSSZ": func() (*beacon.State, error) { return unmarshalSSZ(b, beacon.Phase0) },
 		"DecodeSSZ/bytes.Reader": func() (*beacon.State, error) {
-			return beacon.DecodeSSZ(bytes.NewReader(b), beacon.Phase0)
+			return decodeSSZ(bytes.NewReader(b), beacon.Phase0)
 		},
 		"DecodeSSZ/file": func() (*beacon.State, error) {
 			f, err := os.Open("testdata/sepolia-genesis.ssz")
@@ -67,16 +67,16 @@ func TestSSZSepoliaGenesis(t *testing.T) {
 				return nil, err
 			}
 			defer f.Close()
-			return beacon.DecodeSSZ(f, beacon.Phase0)
+			return decodeSSZ(f, beacon.Phase0)
 		},
 		"DecodeSSZ/half-reader-no-hint": func() (*beacon.State, error) {
-			return beacon.DecodeSSZ(iotest.HalfReader(bytes.NewReader(b)), beacon.Phase0)
+			return decodeSSZ(iotest.HalfReader(bytes.NewReader(b)), beacon.Phase0)
 		},
 		"DecodeSSZ/half-reader-hint": func() (*beacon.State, error) {
-			return beacon.DecodeSSZ(iotest.HalfReader(bytes.NewReader(b)), beacon.Phase0, beacon.SizeHint(int64(len(b))))
+			return decodeSSZ(iotest.HalfReader(bytes.NewReader(b)), beacon.Phase0, sizeHint(int64(len(b))))
 		},
 		"DecodeSSZ/choppy": func() (*beacon.State, error) {
-			return beacon.DecodeSSZ(&choppyReader{b: b}, beacon.Phase0)
+			return decodeSSZ(&choppyReader{b: b}, beacon.Phase0)
 		},
 	}
 	for name, dec := range decoders {
@@ -86,7 +86,7 @@ func TestSSZSepoliaGenesis(t *testing.T) {
 				t.Fatal(err)
 			}
 			checkSepolia(t, s)
-			out, err := s.MarshalSSZ()
+			out, err := marshalSSZ(s)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -94,16 +94,16 @@ func TestSSZSepoliaGenesis(t *testing.T) {
 				t.Fatal("MarshalSSZ does not reproduce the genesis bytes")
 			}
 			var w bytes.Buffer
-			if err := s.EncodeSSZ(&w); err != nil {
+			if err := beacon.WriteState(&w, s, beacon.EncodingSSZ, nil); err != nil {
 				t.Fatal(err)
 			}
 			if !bytes.Equal(w.Bytes(), b) {
 				t.Fatal("EncodeSSZ does not reproduce the genesis bytes")
 			}
-			if n, err := s.SizeSSZ(); err != nil || n != len(b) {
+			if n, err := sizeSSZ(s); err != nil || n != len(b) {
 				t.Fatalf("SizeSSZ = %d, %v; want %d", n, err, len(b))
 			}
-			root, err := s.HashTreeRoot()
+			root, err := beacon.HashTreeRoot(s)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -159,7 +159,7 @@ func (r *failingReader) Read(p []byte) (int, error) {
 func TestSSZSepoliaTruncatedWithHint(t *testing.T) {
 	b := readSepolia(t)
 	for _, cut := range []int{0, 1, 4, 100, 2_000_000, 2_687_376, 2_687_380, len(b) - 121, len(b) - 1} {
-		_, err := beacon.DecodeSSZ(iotest.HalfReader(bytes.NewReader(b[:cut])), beacon.Phase0, beacon.SizeHint(int64(len(b))))
+		_, err := decodeSSZ(iotest.HalfReader(bytes.NewReader(b[:cut])), beacon.Phase0, sizeHint(int64(len(b))))
 		var de *beacon.DecodeError
 		if !errors.As(err, &de) || !errors.Is(err, io.ErrUnexpectedEOF) || !errors.Is(err, beacon.ErrInvalidState) {
 			t.Fatalf("cut at %d: err = %v, want a DecodeError matching io.ErrUnexpectedEOF", cut, err)

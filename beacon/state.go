@@ -74,13 +74,13 @@ type State struct {
 	// PreviousEpochParticipation holds each validator's participation
 	// flags for the previous epoch: altair and later (it replaces
 	// phase0's epoch attestations), one per validator.
-	PreviousEpochParticipation []ParticipationFlags
+	PreviousEpochParticipation []uint8
 	// CurrentEpochParticipation holds each validator's participation
 	// flags for the current epoch: altair and later, one per validator.
-	CurrentEpochParticipation []ParticipationFlags
+	CurrentEpochParticipation []uint8
 
 	// JustificationBits says which of the last four epochs were justified.
-	JustificationBits JustificationBits
+	JustificationBits uint8
 	// PreviousJustifiedCheckpoint is the justified checkpoint before the
 	// current one.
 	PreviousJustifiedCheckpoint Checkpoint
@@ -162,8 +162,10 @@ type State struct {
 	// sweep starts at.
 	NextWithdrawalBuilderIndex BuilderIndex
 	// ExecutionPayloadAvailability has a bit per slot of the last
-	// SLOTS_PER_HISTORICAL_ROOT: whether its payload was revealed.
-	ExecutionPayloadAvailability Bitvector
+	// SLOTS_PER_HISTORICAL_ROOT, whether its payload was revealed: an SSZ
+	// Bitvector in its SSZ form, bit i in byte i/8 at bit i%8
+	// (b[i/8]>>(i%8)&1).
+	ExecutionPayloadAvailability []byte
 	// BuilderPendingPayments holds the builder payments of the last
 	// 2 * SLOTS_PER_EPOCH slots.
 	BuilderPendingPayments []BuilderPendingPayment
@@ -187,16 +189,4 @@ func (s *State) preset() Preset {
 		return MainnetPreset()
 	}
 	return s.Preset
-}
-
-// Epoch returns the epoch of the state's slot: Slot / SLOTS_PER_EPOCH of
-// the state's preset (mainnet's when Preset is zero). It returns 0 for an
-// incomplete non-zero Preset whose SlotsPerEpoch is 0 (one that
-// Preset.Validate refuses, and no decoder returns).
-func (s *State) Epoch() Epoch {
-	p := s.preset()
-	if p.SlotsPerEpoch == 0 {
-		return 0
-	}
-	return Epoch(uint64(s.Slot) / p.SlotsPerEpoch)
 }

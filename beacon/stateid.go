@@ -53,46 +53,11 @@ func SlotID(n Slot) StateID { return StateID(strconv.FormatUint(uint64(n), 10)) 
 // state it decodes against r (see WithoutVerify).
 func RootID(r Root) StateID { return StateID("0x" + hex.EncodeToString(r[:])) }
 
-// String returns the id's wire form: "head", "genesis", "finalized",
-// "justified", a decimal slot, or "0x" and 64 hex digits. The zero StateID
-// gives "".
-func (id StateID) String() string { return string(id) }
-
-// IsZero reports whether id is the zero StateID, which names no state.
-func (id StateID) IsZero() bool { return id == "" }
-
-// Slot returns the slot of an id made by SlotID (or parsed from a decimal
-// slot); ok is false for any other id.
-func (id StateID) Slot() (s Slot, ok bool) {
-	k, s, _, err := parseStateID(string(id))
-	return s, err == nil && k == stateSlot
-}
-
-// Root returns the state root of an id made by RootID (or parsed from a 0x
-// root); ok is false for any other id.
-func (id StateID) Root() (r Root, ok bool) {
+// root returns the state root of an id made by RootID (or parsed from a
+// 0x root); ok is false for any other id.
+func (id StateID) root() (r Root, ok bool) {
 	k, _, r, err := parseStateID(string(id))
 	return r, err == nil && k == stateRoot
-}
-
-// MarshalText returns the wire form in the canonical spelling ParseStateID
-// gives; an id that does not parse, the zero StateID included, is an error.
-func (id StateID) MarshalText() ([]byte, error) {
-	p, err := ParseStateID(string(id))
-	if err != nil {
-		return nil, err
-	}
-	return []byte(p), nil
-}
-
-// UnmarshalText parses a state id with ParseStateID.
-func (id *StateID) UnmarshalText(b []byte) error {
-	p, err := ParseStateID(string(b))
-	if err != nil {
-		return err
-	}
-	*id = p
-	return nil
 }
 
 // maxQuoted is how much of a rejected value an error quotes.

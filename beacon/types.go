@@ -1,11 +1,7 @@
 package beacon
 
 import (
-	"fmt"
-	"io"
-
 	"github.com/ethereum/go-ethereum/common"
-	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/holiman/uint256"
 )
 
@@ -27,29 +23,11 @@ type ValidatorIndex uint64
 const FarFutureEpoch = Epoch(1<<64 - 1)
 
 // Root is a 32-byte SSZ hash tree root, or any other Bytes32 of the state.
-// It prints as the beacon API writes it: "0x" and 64 lowercase hex digits.
-type Root [32]byte
-
-// String returns r as "0x" and 64 lowercase hex digits.
-func (r Root) String() string { return hexutil.Encode(r[:]) }
-
-// Format makes %s, %v and %q print String, and %x, %X, %#x and %#X print
-// the 32 bytes in hex as they would for a [32]byte (no prefix without #),
-// so that a Root prints the same whichever verb a caller picks.
-func (r Root) Format(f fmt.State, verb rune) {
-	switch verb {
-	case 'x', 'X':
-		if f.Flag('#') {
-			fmt.Fprintf(f, "%#"+string(verb), r[:])
-			return
-		}
-		fmt.Fprintf(f, "%"+string(verb), r[:])
-	case 'q':
-		fmt.Fprintf(f, "%q", r.String())
-	default:
-		_, _ = io.WriteString(f, r.String())
-	}
-}
+// It is go-ethereum's common.Hash, so a beacon block root read on the
+// execution layer (EIP-4788) compares with one computed here, and it prints
+// and marshals as the beacon API writes it: "0x" and 64 lower-case hex
+// digits (%x prints the bare digits).
+type Root = common.Hash
 
 // ForkVersion is a 4-byte fork version (Version in the consensus specs),
 // such as 0x05000000 for electra on mainnet.
@@ -60,14 +38,6 @@ type BLSPubKey [48]byte
 
 // BLSSignature is a 96-byte compressed BLS12-381 signature.
 type BLSSignature [96]byte
-
-// ParticipationFlags is one validator's altair participation flags
-// (timely source, target and head as bits 0, 1 and 2).
-type ParticipationFlags uint8
-
-// JustificationBits is the state's Bitvector[4] of justified epochs; bit 0
-// (the least significant) is the current epoch.
-type JustificationBits uint8
 
 // Bitlist is an SSZ Bitlist in its serialized form: the bits little-endian
 // in each byte, followed by a single 1 bit that marks the length.
@@ -81,84 +51,84 @@ type Bitlist []byte
 // where a Go name differs from that, its comment gives the specs' name.
 type Fork struct {
 	// PreviousVersion is the fork version before the last fork.
-	PreviousVersion ForkVersion
+	PreviousVersion ForkVersion `json:"previous_version"`
 	// CurrentVersion is the fork version in force.
-	CurrentVersion ForkVersion
+	CurrentVersion ForkVersion `json:"current_version"`
 	// Epoch is the epoch of the last fork.
-	Epoch Epoch
+	Epoch Epoch `json:"epoch,string"`
 }
 
 // Checkpoint is an epoch and the root of its boundary block.
 type Checkpoint struct {
 	// Epoch is the checkpoint's epoch.
-	Epoch Epoch
+	Epoch Epoch `json:"epoch,string"`
 	// Root is the root of the epoch's boundary block.
-	Root Root
+	Root Root `json:"root"`
 }
 
 // BeaconBlockHeader is a block header; the state keeps the latest one.
 type BeaconBlockHeader struct {
 	// Slot is the block's slot.
-	Slot Slot
+	Slot Slot `json:"slot,string"`
 	// ProposerIndex is the index of the validator that proposed it.
-	ProposerIndex ValidatorIndex
+	ProposerIndex ValidatorIndex `json:"proposer_index,string"`
 	// ParentRoot is the hash tree root of the parent block.
-	ParentRoot Root
+	ParentRoot Root `json:"parent_root"`
 	// StateRoot is the hash tree root of the post-state (zero in the
 	// state's latest_block_header until the next slot fills it in).
-	StateRoot Root
+	StateRoot Root `json:"state_root"`
 	// BodyRoot is the hash tree root of the block's body.
-	BodyRoot Root
+	BodyRoot Root `json:"body_root"`
 }
 
 // Eth1Data is a vote on the deposit contract's state.
 type Eth1Data struct {
 	// DepositRoot is the deposit contract's deposit tree root.
-	DepositRoot Root
+	DepositRoot Root `json:"deposit_root"`
 	// DepositCount is the number of deposits the contract had made.
-	DepositCount uint64
+	DepositCount uint64 `json:"deposit_count,string"`
 	// BlockHash is the hash of the execution block voted for.
-	BlockHash Root
+	BlockHash Root `json:"block_hash"`
 }
 
 // Validator is one entry of the validator registry (121 bytes in SSZ).
 type Validator struct {
 	// PublicKey is the validator's BLS public key (`pubkey` in the
 	// consensus specs).
-	PublicKey BLSPubKey
+	PublicKey BLSPubKey `json:"pubkey"`
 	// WithdrawalCredentials is the 0x00 (BLS), 0x01 or 0x02 (execution
 	// address) prefix and the withdrawal key's hash or the address.
-	WithdrawalCredentials Root
+	WithdrawalCredentials Root `json:"withdrawal_credentials"`
 	// EffectiveBalance is the balance that counts for rewards and
 	// committees, in gwei.
-	EffectiveBalance Gwei
+	EffectiveBalance Gwei `json:"effective_balance,string"`
 	// Slashed is true once the validator has been slashed.
-	Slashed bool
+	Slashed bool `json:"slashed"`
 	// ActivationEligibilityEpoch is when it became eligible to join the
 	// activation queue (FarFutureEpoch before).
-	ActivationEligibilityEpoch Epoch
+	ActivationEligibilityEpoch Epoch `json:"activation_eligibility_epoch,string"`
 	// ActivationEpoch is when it became (or becomes) active.
-	ActivationEpoch Epoch
+	ActivationEpoch Epoch `json:"activation_epoch,string"`
 	// ExitEpoch is when it exits (FarFutureEpoch when it has not).
-	ExitEpoch Epoch
+	ExitEpoch Epoch `json:"exit_epoch,string"`
 	// WithdrawableEpoch is when its balance may be withdrawn
 	// (FarFutureEpoch when not yet set).
-	WithdrawableEpoch Epoch
+	WithdrawableEpoch Epoch `json:"withdrawable_epoch,string"`
 }
 
 // AttestationData is what an attestation votes for.
 type AttestationData struct {
 	// Slot is the slot attested to.
-	Slot Slot
+	Slot Slot `json:"slot,string"`
 	// Index is the committee's index in the slot (a CommitteeIndex in
 	// the consensus specs).
-	Index uint64
+	Index uint64 `json:"index,string"`
 	// BeaconBlockRoot is the head block's root (the LMD GHOST vote).
-	BeaconBlockRoot Root
+	BeaconBlockRoot Root `json:"beacon_block_root"`
 	// Source is the justified checkpoint (the FFG source).
-	Source Checkpoint
+	Source Checkpoint `json:"source"`
 	// Target is the checkpoint voted for (the FFG target).
-	Target Checkpoint
+	Target Checkpoint `json:"target"`
 }
 
 // PendingAttestation is a phase0 attestation kept in the state until the
@@ -166,14 +136,14 @@ type AttestationData struct {
 type PendingAttestation struct {
 	// AggregationBits has a bit per committee member that attested: a
 	// Bitlist[MAX_VALIDATORS_PER_COMMITTEE].
-	AggregationBits Bitlist
+	AggregationBits Bitlist `json:"aggregation_bits"`
 	// Data is what was attested to.
-	Data AttestationData
+	Data AttestationData `json:"data"`
 	// InclusionDelay is the number of slots until the attestation was
 	// included in a block.
-	InclusionDelay Slot
+	InclusionDelay Slot `json:"inclusion_delay,string"`
 	// ProposerIndex is the index of the proposer that included it.
-	ProposerIndex ValidatorIndex
+	ProposerIndex ValidatorIndex `json:"proposer_index,string"`
 }
 
 // SyncCommittee is an altair sync committee: SYNC_COMMITTEE_SIZE public
@@ -181,10 +151,10 @@ type PendingAttestation struct {
 type SyncCommittee struct {
 	// PublicKeys are the members' public keys, exactly
 	// SYNC_COMMITTEE_SIZE of them (`pubkeys` in the consensus specs).
-	PublicKeys []BLSPubKey
+	PublicKeys []BLSPubKey `json:"pubkeys"`
 	// AggregatePublicKey is the aggregate of PublicKeys
 	// (`aggregate_pubkey` in the consensus specs).
-	AggregatePublicKey BLSPubKey
+	AggregatePublicKey BLSPubKey `json:"aggregate_pubkey"`
 }
 
 // ExecutionPayloadHeader is the header of the latest execution payload
@@ -235,42 +205,42 @@ type ExecutionPayloadHeader struct {
 // block and state roots.
 type HistoricalSummary struct {
 	// BlockSummaryRoot is the hash tree root of the period's block roots.
-	BlockSummaryRoot Root
+	BlockSummaryRoot Root `json:"block_summary_root"`
 	// StateSummaryRoot is the hash tree root of the period's state roots.
-	StateSummaryRoot Root
+	StateSummaryRoot Root `json:"state_summary_root"`
 }
 
 // PendingDeposit is an electra deposit waiting to be applied.
 type PendingDeposit struct {
 	// PublicKey is the depositing validator's key (`pubkey` in the
 	// consensus specs).
-	PublicKey BLSPubKey
+	PublicKey BLSPubKey `json:"pubkey"`
 	// WithdrawalCredentials are the deposit's withdrawal credentials.
-	WithdrawalCredentials Root
+	WithdrawalCredentials Root `json:"withdrawal_credentials"`
 	// Amount is the deposit in gwei.
-	Amount Gwei
+	Amount Gwei `json:"amount,string"`
 	// Signature is the deposit message's BLS signature.
-	Signature BLSSignature
+	Signature BLSSignature `json:"signature"`
 	// Slot is the slot of the block that carried the deposit request
 	// (GENESIS_SLOT for deposits from the eth1 bridge).
-	Slot Slot
+	Slot Slot `json:"slot,string"`
 }
 
 // PendingPartialWithdrawal is an electra partial withdrawal waiting to be
 // processed.
 type PendingPartialWithdrawal struct {
 	// ValidatorIndex is the withdrawing validator's index.
-	ValidatorIndex ValidatorIndex
+	ValidatorIndex ValidatorIndex `json:"validator_index,string"`
 	// Amount is the amount to withdraw in gwei.
-	Amount Gwei
+	Amount Gwei `json:"amount,string"`
 	// WithdrawableEpoch is the first epoch it may be processed.
-	WithdrawableEpoch Epoch
+	WithdrawableEpoch Epoch `json:"withdrawable_epoch,string"`
 }
 
 // PendingConsolidation is an electra consolidation waiting to be processed.
 type PendingConsolidation struct {
 	// SourceIndex is the validator whose balance moves.
-	SourceIndex ValidatorIndex
+	SourceIndex ValidatorIndex `json:"source_index,string"`
 	// TargetIndex is the validator that receives it.
-	TargetIndex ValidatorIndex
+	TargetIndex ValidatorIndex `json:"target_index,string"`
 }

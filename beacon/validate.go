@@ -6,24 +6,23 @@ import (
 	"github.com/nodeaccess/nodeaccess"
 )
 
-// Validate checks that s can be encoded and hashed: a non-nil s, a known
+// validate checks that s can be encoded and hashed: a non-nil s, a known
 // Version, a valid preset, vectors of exactly the preset's length, lists
 // within the preset's limits, well-formed bitlists, justification bits
 // within the four of their Bitvector[4], no field set that the fork does
 // not have, and an SSZ encoding that fits the 4 GiB its 32-bit offsets
-// address.
-// EncodeSSZ, MarshalSSZ, SizeSSZ, EncodeJSON, EncodeJSONResponse and
-// HashTreeRoot call it first and refuse nothing else: a state that passes
-// Validate encodes and hashes. The error names the field.
-func (s *State) Validate() error {
+// address. The encoders and the hash tree root call it first and refuse
+// nothing else: a state that passes validate encodes and hashes. The
+// error names the field.
+func (s *State) validate() error {
 	if err := s.checkNil(); err != nil {
 		return err
 	}
-	if !s.Version.IsKnown() {
-		return &UnsupportedVersionError{Name: s.Version.String()}
+	if !s.Version.isKnown() {
+		return unsupportedVersion(s.Version.String())
 	}
 	p := s.preset()
-	if err := p.Validate(); err != nil {
+	if err := p.validate(); err != nil {
 		return err
 	}
 	if err := s.checkGloasPreset(p); err != nil {
@@ -147,7 +146,7 @@ func checkField(f field) error {
 		n = len(*p)
 	case *[]Validator:
 		n = len(*p)
-	case *[]ParticipationFlags:
+	case *[]uint8:
 		n = len(*p)
 	case *[]uint64:
 		n = len(*p)
@@ -176,7 +175,7 @@ func checkField(f field) error {
 			return fmt.Errorf("extra_data: %d bytes, over the limit of %d", len(p.ExtraData), f.n)
 		}
 		return nil
-	case *JustificationBits:
+	case *uint8:
 		if *p > 0x0f {
 			return fmt.Errorf("0x%02x sets bits beyond the 4 of the Bitvector[4]", uint8(*p))
 		}
@@ -203,15 +202,15 @@ func (b Bitlist) check(limit uint64) error {
 	if last == 0 {
 		return fmt.Errorf("last byte is zero (no length bit)")
 	}
-	if n := b.Len(); uint64(n) > limit {
+	if n := b.bitLen(); uint64(n) > limit {
 		return fmt.Errorf("%d bits, over the limit of %d", n, limit)
 	}
 	return nil
 }
 
-// Len returns the number of bits in the bitlist (not counting the length
-// bit), or 0 for a malformed one.
-func (b Bitlist) Len() int {
+// bitLen returns the number of bits in the bitlist (not counting the
+// length bit), or 0 for a malformed one.
+func (b Bitlist) bitLen() int {
 	if len(b) == 0 || b[len(b)-1] == 0 {
 		return 0
 	}
@@ -221,12 +220,4 @@ func (b Bitlist) Len() int {
 		hi--
 	}
 	return (len(b)-1)*8 + hi
-}
-
-// BitAt reports whether bit i is set; false when i is out of range.
-func (b Bitlist) BitAt(i int) bool {
-	if i < 0 || i >= b.Len() {
-		return false
-	}
-	return b[i/8]&(1<<(i%8)) != 0
 }

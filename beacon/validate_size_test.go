@@ -25,10 +25,10 @@ func TestValidateRefusesOver4GiB(t *testing.T) {
 	}
 	defer func() { _ = syscall.Munmap(mem) }()
 	s := beacontest.NewState(beacon.Altair, beacon.MinimalPreset(), 3, 1)
-	s.PreviousEpochParticipation = unsafe.Slice((*beacon.ParticipationFlags)(unsafe.Pointer(&mem[0])), n)
-	// Validate first: were it to pass, the encoders would go through the
+	s.PreviousEpochParticipation = unsafe.Slice((*uint8)(unsafe.Pointer(&mem[0])), n)
+	// The check first: were it to pass, the encoders would go through the
 	// 4 GiB before failing.
-	if err := s.Validate(); err == nil || !strings.Contains(err.Error(), "previous_epoch_participation") || !strings.Contains(err.Error(), "4 GiB") {
+	if err := validateState(s); err == nil || !strings.Contains(err.Error(), "previous_epoch_participation") || !strings.Contains(err.Error(), "4 GiB") {
 		t.Fatalf("Validate: %v, want an error naming previous_epoch_participation and the 4 GiB", err)
 	}
 	checkValidateAgrees(t, "a 4 GiB participation list", s)

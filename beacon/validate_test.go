@@ -53,7 +53,7 @@ func jsonName(goName string) string {
 // fork's state object, so the tests that find fields by it find them all.
 func TestJSONNameOfEveryStateField(t *testing.T) {
 	all := map[string]bool{}
-	for _, v := range beacon.Versions() {
+	for _, v := range allForks() {
 		for k := range forkFields(t, v) {
 			all[k] = true
 		}
@@ -71,7 +71,7 @@ func TestJSONNameOfEveryStateField(t *testing.T) {
 func forkFields(t *testing.T, v beacon.Version) map[string]bool {
 	t.Helper()
 	var b bytes.Buffer
-	if err := beacontest.NewState(v, tinyPreset(), 3, 1).EncodeJSON(&b); err != nil {
+	if err := encodeJSONData(&b, beacontest.NewState(v, tinyPreset(), 3, 1)); err != nil {
 		t.Fatal(err)
 	}
 	var m map[string]json.RawMessage
@@ -128,15 +128,15 @@ func invalidMutations(t *testing.T, v beacon.Version, p beacon.Preset) []mutatio
 	vector("randao_mixes", p.EpochsPerHistoricalVector, func(s *beacon.State) any { return &s.RandaoMixes })
 	vector("slashings", p.EpochsPerSlashingsVector, func(s *beacon.State) any { return &s.Slashings })
 	list("historical_roots", p.HistoricalRootsLimit, func(s *beacon.State) any { return &s.HistoricalRoots })
-	list("eth1_data_votes", p.Eth1DataVotesLimit(), func(s *beacon.State) any { return &s.Eth1DataVotes })
+	list("eth1_data_votes", p.EpochsPerEth1VotingPeriod*p.SlotsPerEpoch, func(s *beacon.State) any { return &s.Eth1DataVotes })
 	list("validators", p.ValidatorRegistryLimit, func(s *beacon.State) any { return &s.Validators })
 	list("balances", p.ValidatorRegistryLimit, func(s *beacon.State) any { return &s.Balances })
-	for _, j := range []beacon.JustificationBits{0x10, 0x20, 0x80, 0xff} {
+	for _, j := range []uint8{0x10, 0x20, 0x80, 0xff} {
 		ms = append(ms, mutation{"justification_bits beyond 4", "justification_bits", func(s *beacon.State) { s.JustificationBits = j }})
 	}
 	if v == beacon.Phase0 {
-		list("previous_epoch_attestations", p.EpochAttestationsLimit(), func(s *beacon.State) any { return &s.PreviousEpochAttestations })
-		list("current_epoch_attestations", p.EpochAttestationsLimit(), func(s *beacon.State) any { return &s.CurrentEpochAttestations })
+		list("previous_epoch_attestations", p.MaxAttestations*p.SlotsPerEpoch, func(s *beacon.State) any { return &s.PreviousEpochAttestations })
+		list("current_epoch_attestations", p.MaxAttestations*p.SlotsPerEpoch, func(s *beacon.State) any { return &s.CurrentEpochAttestations })
 		over := make(beacon.Bitlist, p.MaxValidatorsPerCommittee/8+1)
 		over[len(over)-1] = 1 << (p.MaxValidatorsPerCommittee%8 + 1)
 		for name, bl := range map[string]beacon.Bitlist{"empty": {}, "nil": nil, "no length bit": {0xff, 0}, "over the limit": over} {
@@ -165,19 +165,19 @@ func invalidMutations(t *testing.T, v beacon.Version, p beacon.Preset) []mutatio
 		list("pending_consolidations", p.PendingConsolidationsLimit, func(s *beacon.State) any { return &s.PendingConsolidations })
 	}
 	if v >= beacon.Fulu {
-		vector("proposer_lookahead", p.ProposerLookaheadLength(), func(s *beacon.State) any { return &s.ProposerLookahead })
+		vector("proposer_lookahead", (p.MinSeedLookahead+1)*p.SlotsPerEpoch, func(s *beacon.State) any { return &s.ProposerLookahead })
 	}
 	if v >= beacon.Gloas {
 		vector("execution_payload_availability", p.SlotsPerHistoricalRoot/8, func(s *beacon.State) any { return &s.ExecutionPayloadAvailability })
-		vector("builder_pending_payments", p.BuilderPendingPaymentsLength(), func(s *beacon.State) any { return &s.BuilderPendingPayments })
-		vector("ptc_window", p.PTCWindowLength(), func(s *beacon.State) any { return &s.PTCWindow })
+		vector("builder_pending_payments", 2*p.SlotsPerEpoch, func(s *beacon.State) any { return &s.BuilderPendingPayments })
+		vector("ptc_window", (2+p.MinSeedLookahead)*p.SlotsPerEpoch, func(s *beacon.State) any { return &s.PTCWindow })
 		list("builders", p.ValidatorRegistryLimit, func(s *beacon.State) any { return &s.Builders })
 		list("builder_pending_withdrawals", p.ValidatorRegistryLimit, func(s *beacon.State) any { return &s.BuilderPendingWithdrawals })
 		list("payload_expected_withdrawals", p.MaxWithdrawalsPerPayload, func(s *beacon.State) any { return &s.PayloadExpectedWithdrawals })
 		list("latest_execution_payload_bid", p.MaxBlobCommitmentsPerBlock, func(s *beacon.State) any { return &s.LatestExecutionPayloadBid.BlobKZGCommitments })
 		ms = append(ms,
 			mutation{"execution_payload_availability bit beyond its length", "execution_payload_availability", func(s *beacon.State) {
-				s.ExecutionPayloadAvailability = make(beacon.Bitvector, (p.SlotsPerHistoricalRoot+7)/8+1)
+				s.ExecutionPayloadAvailability = make([]byte, (p.SlotsPerHistoricalRoot+7)/8+1)
 			}},
 			mutation{"ptc_window element one index short", "ptc_window", func(s *beacon.State) { s.PTCWindow[1] = s.PTCWindow[1][1:] }},
 		)
@@ -192,7 +192,7 @@ func invalidMutations(t *testing.T, v beacon.Version, p beacon.Preset) []mutatio
 			continue
 		}
 		var from *beacon.State
-		for _, w := range beacon.Versions() {
+		for _, w := range allForks() {
 			if forkFields(t, w)[name] {
 				from = beacontest.NewState(w, p, 3, 5)
 				break
@@ -230,13 +230,12 @@ func invalidMutations(t *testing.T, v beacon.Version, p beacon.Preset) []mutatio
 // errors by name.
 func encodeAll(s *beacon.State) map[string]error {
 	errs := map[string]error{}
-	errs["EncodeSSZ"] = s.EncodeSSZ(io.Discard)
-	_, errs["MarshalSSZ"] = s.MarshalSSZ()
-	_, errs["SizeSSZ"] = s.SizeSSZ()
-	errs["EncodeJSON"] = s.EncodeJSON(io.Discard)
-	errs["EncodeJSONResponse"] = s.EncodeJSONResponse(io.Discard, beacon.Flags{})
-	_, errs["HashTreeRoot"] = s.HashTreeRoot()
-	_, errs["MarshalJSON"] = json.Marshal(s)
+	errs["EncodeSSZ"] = beacon.WriteState(io.Discard, s, beacon.EncodingSSZ, nil)
+	_, errs["MarshalSSZ"] = marshalSSZ(s)
+	_, errs["SizeSSZ"] = sizeSSZ(s)
+	errs["EncodeJSON"] = encodeJSONData(io.Discard, s)
+	errs["EncodeJSONResponse"] = beacon.WriteState(io.Discard, s, beacon.EncodingJSON, &beacon.Flags{})
+	_, errs["HashTreeRoot"] = beacon.HashTreeRoot(s)
 	return errs
 }
 
@@ -245,7 +244,7 @@ func encodeAll(s *beacon.State) map[string]error {
 // fails with its error.
 func checkValidateAgrees(t *testing.T, what string, s *beacon.State) error {
 	t.Helper()
-	verr := s.Validate()
+	verr := validateState(s)
 	for name, err := range encodeAll(s) {
 		switch {
 		case verr == nil && err != nil:
@@ -264,7 +263,7 @@ func checkValidateAgrees(t *testing.T, what string, s *beacon.State) error {
 // field, and the encoders and HashTreeRoot refuse it with that error.
 func TestValidateRefusesWhatEncodersRefuse(t *testing.T) {
 	p := tinyPreset()
-	for _, v := range beacon.Versions() {
+	for _, v := range allForks() {
 		t.Run(v.String(), func(t *testing.T) {
 			if err := checkValidateAgrees(t, "the valid state", beacontest.NewState(v, p, 3, 5)); err != nil {
 				t.Fatalf("the generated state is invalid: %v", err)
@@ -291,7 +290,7 @@ func TestValidateRefusesWhatEncodersRefuse(t *testing.T) {
 func TestValidateAgreesOnRandomStates(t *testing.T) {
 	p := tinyPreset()
 	rng := rand.New(rand.NewPCG(11, 8))
-	for _, v := range beacon.Versions() {
+	for _, v := range allForks() {
 		invalid := invalidMutations(t, v, p)
 		valid := []func(*beacon.State){
 			func(s *beacon.State) { s.HistoricalRoots = nil },

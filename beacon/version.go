@@ -10,8 +10,8 @@ import (
 // later".
 //
 // The zero value is Phase0. A fork name this package does not know (heze
-// and later) does not parse into a Version: ParseVersion returns an
-// *UnsupportedVersionError that names it, and the raw-bytes calls
+// and later) does not parse into a Version: ParseVersion returns an error
+// matching ErrUnsupportedVersion that names it, and the raw-bytes calls
 // (Client.DownloadState) still work for such states.
 type Version uint8
 
@@ -25,20 +25,20 @@ const (
 	Electra
 	Fulu
 	// Gloas is the fork of enshrined proposer-builder separation
-	// (EIP-7732), whose state is a progressive container; see GloasSpec.
+	// (EIP-7732), whose state is a progressive container; see gloasSpec.
 	Gloas
 )
 
-// NewestFork is the newest fork this package decodes. (Named so that it is
+// newestFork is the newest fork this package decodes. (Named so that it is
 // not read as a block or state selector such as evm.Latest.)
-const NewestFork = Gloas
+const newestFork = Gloas
 
 var versionNames = [...]string{"phase0", "altair", "bellatrix", "capella", "deneb", "electra", "fulu", "gloas"}
 
 // Versions returns every fork this package decodes, oldest first.
-func Versions() []Version {
+func versions() []Version {
 	out := make([]Version, 0, len(versionNames))
-	for v := Phase0; v <= NewestFork; v++ {
+	for v := Phase0; v <= newestFork; v++ {
 		out = append(out, v)
 	}
 	return out
@@ -46,42 +46,31 @@ func Versions() []Version {
 
 // String returns the fork's name as the beacon API spells it ("deneb").
 func (v Version) String() string {
-	if v.IsKnown() {
+	if v.isKnown() {
 		return versionNames[v]
 	}
 	return fmt.Sprintf("Version(%d)", uint8(v))
 }
 
 // IsKnown reports whether v is one of the forks this package decodes.
-func (v Version) IsKnown() bool { return v <= NewestFork }
+func (v Version) isKnown() bool { return v <= newestFork }
 
-// ErrUnsupportedVersion is matched (errors.Is) by every
-// *UnsupportedVersionError.
+// ErrUnsupportedVersion is matched (errors.Is) by the error of a consensus
+// version this package cannot decode, such as a fork newer than Gloas; the
+// error quotes the name it was given.
 var ErrUnsupportedVersion = errors.New("unsupported version")
 
-// UnsupportedVersionError reports a consensus version this package cannot
-// decode, such as a fork newer than Gloas. Name is the name as the server or
-// the caller spelled it.
-type UnsupportedVersionError struct {
-	// Name is the version as it was given: a fork name from the server
-	// or the caller ("heze"), or the String of a Version this package
-	// does not know ("Version(9)"). In the errors of Client calls it is
-	// cut to 80 bytes and has the access key masked.
-	Name string
+// unsupportedVersion is the error for the version name (a fork name from
+// the server or the caller, or the String of a Version this package does
+// not know).
+func unsupportedVersion(name string) error {
+	return fmt.Errorf("beacon: %w %q (this package decodes phase0 to %s)", ErrUnsupportedVersion, quoteCap(name), newestFork)
 }
-
-// Error names the version: `beacon: unsupported version "heze"`.
-func (e *UnsupportedVersionError) Error() string {
-	return fmt.Sprintf("beacon: unsupported version %q (this package decodes phase0 to %s)", e.Name, NewestFork)
-}
-
-// Is makes errors.Is(err, ErrUnsupportedVersion) true.
-func (e *UnsupportedVersionError) Is(target error) bool { return target == ErrUnsupportedVersion }
 
 // ParseVersion parses a fork name as the beacon API sends it in the
 // Eth-Consensus-Version header and the JSON "version" field. Matching is
 // case-insensitive; surrounding spaces are ignored. An unknown name returns
-// an *UnsupportedVersionError.
+// an error matching ErrUnsupportedVersion that quotes it.
 func ParseVersion(s string) (Version, error) {
 	name := trimSpaceASCII(s)
 	for i, n := range versionNames {
@@ -89,25 +78,7 @@ func ParseVersion(s string) (Version, error) {
 			return Version(i), nil
 		}
 	}
-	return 0, &UnsupportedVersionError{Name: s}
-}
-
-// MarshalText returns the fork's name.
-func (v Version) MarshalText() ([]byte, error) {
-	if !v.IsKnown() {
-		return nil, &UnsupportedVersionError{Name: v.String()}
-	}
-	return []byte(versionNames[v]), nil
-}
-
-// UnmarshalText parses a fork name (see ParseVersion).
-func (v *Version) UnmarshalText(b []byte) error {
-	p, err := ParseVersion(string(b))
-	if err != nil {
-		return err
-	}
-	*v = p
-	return nil
+	return 0, unsupportedVersion(s)
 }
 
 func trimSpaceASCII(s string) string {

@@ -7,14 +7,14 @@ import (
 	"github.com/stretchr/testify/assert"
 )
 
-// NewestFork is the last fork Versions lists, the newest one IsKnown, and
-// its name round-trips through ParseVersion.
+// Gloas is the newest fork: its name round-trips through ParseVersion,
+// and the next Version is refused as unsupported.
 func TestNewestFork(t *testing.T) {
-	vs := beacon.Versions()
-	assert.Equal(t, vs[len(vs)-1], beacon.NewestFork)
-	assert.True(t, beacon.NewestFork.IsKnown())
-	assert.False(t, (beacon.NewestFork + 1).IsKnown())
-	v, err := beacon.ParseVersion(beacon.NewestFork.String())
+	vs := allForks()
+	assert.Equal(t, beacon.Gloas, vs[len(vs)-1])
+	v, err := beacon.ParseVersion(beacon.Gloas.String())
 	assert.NoError(t, err)
-	assert.Equal(t, beacon.NewestFork, v)
+	assert.Equal(t, beacon.Gloas, v)
+	_, err = beacon.ParseVersion((beacon.Gloas + 1).String())
+	assert.ErrorIs(t, err, beacon.ErrUnsupportedVersion)
 }

@@ -63,11 +63,11 @@ func beaconClientChild(base string) {
 		if err != nil {
 			fail(err)
 		}
-		res, err := c.State(context.Background(), beacon.Head)
+		st, _, err := c.State(context.Background(), beacon.Head)
 		if err != nil {
 			fail(err)
 		}
-		n = len(res.State.Validators)
+		n = len(st.Validators)
 	}
 	secs := time.Since(start).Seconds()
 	out, _ := json.Marshal(e2eResult{Validators: n, Seconds: secs, PeakRSS: vmHWM()})

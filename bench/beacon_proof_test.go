@@ -46,7 +46,7 @@ func versioned(v beacon.Version, s peerState) *spec.VersionedBeaconState {
 // elements of the other lists) both give the same leaf and the same
 // branch, and the proof verifies against the state root.
 func TestDifferentialProofs(t *testing.T) {
-	for _, v := range beacon.Versions() {
+	for _, v := range allForks() {
 		if v > beacon.Fulu {
 			continue // go-eth2-client v0.29.0 stops at fulu, and NewProver refuses gloas for now
 		}
@@ -64,7 +64,7 @@ func TestDifferentialProofs(t *testing.T) {
 				h.BlockHash, h.TransactionsRoot, h.WithdrawalsRoot = [32]byte{}, beacon.Root{}, beacon.Root{}
 				h.BlobGasUsed, h.ExcessBlobGas = 0, 0
 			}
-			ssz, err := st.MarshalSSZ()
+			ssz, err := marshalSSZ(st)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -92,26 +92,26 @@ func TestDifferentialProofs(t *testing.T) {
 				gs = append(gs, g)
 			}
 			for _, name := range fieldNames(t, p) {
-				add(p.FieldGIndex(name))
+				add(p.GIndexOf(name))
 			}
 			for _, i := range []beacon.ValidatorIndex{0, 1, 15, 16, 33, 69} {
-				g, err := p.ValidatorGIndex(i)
+				g, err := p.GIndexOf("validators", i)
 				add(g, err)
 				for f := range 8 {
-					add(beacon.ConcatGIndices(g, beacon.GIndex(8+f)))
+					add(concatGIndices(g, beacon.GIndex(8+f)))
 				}
-				add(beacon.ConcatGIndices(g, 8, 2)) // the pubkey's first chunk
-				add(beacon.ConcatGIndices(g, 8, 3)) // and its second
-				add(p.BalanceGIndex(i))
+				add(concatGIndices(g, 8, 2)) // the pubkey's first chunk
+				add(concatGIndices(g, 8, 3)) // and its second
+				add(p.GIndexOf("balances", i))
 			}
 			for _, name := range []string{"eth1_data_votes", "historical_summaries", "pending_deposits", "pending_partial_withdrawals", "pending_consolidations", "previous_epoch_attestations", "block_roots", "randao_mixes"} {
-				g, err := p.FieldGIndex(name)
+				g, err := p.GIndexOf(name)
 				if err != nil {
 					continue // not in this fork
 				}
 				add(g*2+1, nil) // the list's length
-				add(beacon.ConcatGIndices(g, 2))
-				add(beacon.ConcatGIndices(g, 4)) // an inner node
+				add(concatGIndices(g, 2))
+				add(concatGIndices(g, 4)) // an inner node
 			}
 			// Paths through GIndexOf (the specs' get_generalized_index).
 			add(p.GIndexOf("finalized_checkpoint", "root"))
@@ -125,17 +125,17 @@ func TestDifferentialProofs(t *testing.T) {
 				add(p.GIndexOf("pending_deposits", 1, "amount"))
 				add(p.GIndexOf("pending_consolidations", 0, "target_index"))
 			}
-			if g, err := p.FieldGIndex("current_sync_committee"); err == nil {
-				add(beacon.ConcatGIndices(g, 2, 512+5)) // key 5
+			if g, err := p.GIndexOf("current_sync_committee"); err == nil {
+				add(concatGIndices(g, 2, 512+5)) // key 5
 			}
-			if g, err := p.FieldGIndex("latest_execution_payload_header"); err == nil {
+			if g, err := p.GIndexOf("latest_execution_payload_header"); err == nil {
 				width := beacon.GIndex(16) // 14 or 15 fields
 				if v >= beacon.Deneb {
 					width = 32 // 17 fields
 				}
-				add(beacon.ConcatGIndices(g, width+10))      // extra_data
-				add(beacon.ConcatGIndices(g, (width+10)*2))  // its contents
-				add(beacon.ConcatGIndices(g, (width+4)*8+3)) // logs_bloom's fourth chunk
+				add(concatGIndices(g, width+10))      // extra_data
+				add(concatGIndices(g, (width+10)*2))  // its contents
+				add(concatGIndices(g, (width+4)*8+3)) // logs_bloom's fourth chunk
 			}
 
 			for _, g := range gs {
@@ -172,7 +172,7 @@ func fieldNames(t *testing.T, p *beacon.Prover) []string {
 	t.Helper()
 	var names []string
 	for _, n := range allFieldNames {
-		if _, err := p.FieldGIndex(n); err == nil {
+		if _, err := p.GIndexOf(n); err == nil {
 			names = append(names, n)
 		}
 	}
@@ -205,7 +205,7 @@ func BenchmarkBeaconProver(b *testing.B) {
 	f := bigState()
 	post := *f.st // the post-state of its block: the header's state_root not yet filled
 	post.LatestBlockHeader.StateRoot = beacon.Root{}
-	want, err := post.HashTreeRoot()
+	want, err := beacon.HashTreeRoot(&post)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -227,7 +227,7 @@ func BenchmarkBeaconProver(b *testing.B) {
 		runtime.KeepAlive(p)
 		p = nil
 		before = liveHeap()
-		st, err := beacon.UnmarshalSSZ(f.ssz, beacon.Fulu)
+		st, err := unmarshalSSZ(f.ssz, beacon.Fulu)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -243,16 +243,13 @@ func BenchmarkBeaconProver(b *testing.B) {
 		name  string
 		prove func(i beacon.ValidatorIndex) (beacon.Proof, error)
 	}{
-		{"validator", p.ProveValidator},
+		{"validator", func(i beacon.ValidatorIndex) (beacon.Proof, error) { return prove(p, "validators", i) }},
 		{"credentials", func(i beacon.ValidatorIndex) (beacon.Proof, error) {
-			return p.ProveValidatorField(i, beacon.ValidatorWithdrawalCredentials)
+			return prove(p, "validators", i, "withdrawal_credentials")
 		}},
-		{"balance", func(i beacon.ValidatorIndex) (beacon.Proof, error) {
-			bp, err := p.ProveBalance(i)
-			return bp.Proof, err
-		}},
+		{"balance", func(i beacon.ValidatorIndex) (beacon.Proof, error) { return prove(p, "balances", i) }},
 		{"validator-to-block", func(i beacon.ValidatorIndex) (beacon.Proof, error) {
-			pr, err := p.ProveValidator(i)
+			pr, err := prove(p, "validators", i)
 			if err != nil {
 				return pr, err
 			}

@@ -59,23 +59,23 @@ func newPeerState(v beacon.Version) peerState {
 // JSON and gets our hash tree root and our bytes back; states encoded by
 // go-eth2-client decode in ours to the same root and the same bytes.
 func TestDifferentialBeacon(t *testing.T) {
-	for _, v := range beacon.Versions() {
+	for _, v := range allForks() {
 		if v > beacon.Fulu {
 			continue // go-eth2-client v0.29.0 stops at fulu: gloas is TestDifferentialGloasLodestar's
 		}
 		for _, seed := range []uint64{1, 2} {
 			t.Run(fmt.Sprintf("%s/seed%d", v, seed), func(t *testing.T) {
 				st := beacontest.NewState(v, beacon.MainnetPreset(), 300, seed)
-				root, err := st.HashTreeRoot()
+				root, err := beacon.HashTreeRoot(st)
 				if err != nil {
 					t.Fatal(err)
 				}
-				ssz, err := st.MarshalSSZ()
+				ssz, err := marshalSSZ(st)
 				if err != nil {
 					t.Fatal(err)
 				}
 				var js bytes.Buffer
-				if err := st.EncodeJSON(&js); err != nil {
+				if err := encodeJSONData(&js, st); err != nil {
 					t.Fatal(err)
 				}
 
@@ -110,7 +110,7 @@ func TestDifferentialBeacon(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				back, err := beacon.UnmarshalSSZ(peerJSSZ, v)
+				back, err := unmarshalSSZ(peerJSSZ, v)
 				if err != nil {
 					t.Fatalf("we cannot decode go-eth2-client's SSZ: %v", err)
 				}
@@ -123,7 +123,7 @@ func TestDifferentialBeacon(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				backJ, _, err := beacon.DecodeJSON(bytes.NewReader(peerJS), beacon.AssumeVersion(v))
+				backJ, _, err := decodeJSON(bytes.NewReader(peerJS), v.String(), 0)
 				if err != nil {
 					t.Fatalf("we cannot decode go-eth2-client's JSON: %v", err)
 				}
@@ -146,7 +146,7 @@ func mustPeerRoot(t *testing.T, s peerState) beacon.Root {
 
 func mustRoot(t *testing.T, s *beacon.State) beacon.Root {
 	t.Helper()
-	r, err := s.HashTreeRoot()
+	r, err := beacon.HashTreeRoot(s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,7 +165,7 @@ var bigState = sync.OnceValue(func() (f struct {
 }) {
 	f.st = beacontest.NewState(beacon.Fulu, beacon.MainnetPreset(), mainnetValidators, 42)
 	var err error
-	if f.ssz, err = f.st.MarshalSSZ(); err != nil {
+	if f.ssz, err = marshalSSZ(f.st); err != nil {
 		panic(err)
 	}
 	runtime.GC()
@@ -175,7 +175,7 @@ var bigState = sync.OnceValue(func() (f struct {
 // bigJSON is bigState's JSON "data" object, made once per process.
 var bigJSON = sync.OnceValue(func() []byte {
 	var js bytes.Buffer
-	if err := bigState().st.EncodeJSON(&js); err != nil {
+	if err := encodeJSONData(&js, bigState().st); err != nil {
 		panic(err)
 	}
 	runtime.GC()
@@ -243,7 +243,7 @@ func BenchmarkBeaconSSZDecode(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			settle(b)
-			st, err := beacon.UnmarshalSSZ(f.ssz, beacon.Fulu)
+			st, err := unmarshalSSZ(f.ssz, beacon.Fulu)
 			if err != nil || len(st.Validators) != mainnetValidators {
 				b.Fatal(err)
 			}
@@ -254,7 +254,7 @@ func BenchmarkBeaconSSZDecode(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			settle(b)
-			st, err := beacon.DecodeSSZ(struct{ io.Reader }{bytes.NewReader(f.ssz)}, beacon.Fulu)
+			st, err := decodeSSZ(struct{ io.Reader }{bytes.NewReader(f.ssz)}, beacon.Fulu, 0)
 			if err != nil || len(st.Validators) != mainnetValidators {
 				b.Fatal(err)
 			}
@@ -296,11 +296,11 @@ func BenchmarkBeaconJSONDecode(b *testing.B) {
 			for b.Loop() {
 				settle(b)
 				peak = max(peak, peakHeap(func() {
-					opts := []beacon.ReadOption{beacon.AssumeVersion(beacon.Fulu)}
+					var n int64 // unknown
 					if sized {
-						opts = append(opts, beacon.SizeHint(int64(len(js))))
+						n = int64(len(js))
 					}
-					st, _, err := beacon.DecodeJSON(struct{ io.Reader }{bytes.NewReader(js)}, opts...)
+					st, _, err := decodeJSON(struct{ io.Reader }{bytes.NewReader(js)}, "fulu", n)
 					if err != nil || len(st.Validators) != mainnetValidators {
 						b.Fatal(err)
 					}
@@ -329,7 +329,7 @@ func BenchmarkBeaconJSONDecode(b *testing.B) {
 // BenchmarkBeaconHashTreeRoot hashes the same state with both libraries.
 func BenchmarkBeaconHashTreeRoot(b *testing.B) {
 	f := bigState()
-	want, err := f.st.HashTreeRoot()
+	want, err := beacon.HashTreeRoot(f.st)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -341,7 +341,7 @@ func BenchmarkBeaconHashTreeRoot(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			settle(b)
-			if r, err := f.st.HashTreeRoot(); err != nil || r != want {
+			if r, err := beacon.HashTreeRoot(f.st); err != nil || r != want {
 				b.Fatal(err)
 			}
 		}
@@ -371,11 +371,11 @@ func BenchmarkBeaconHashTreeRootDistinct(b *testing.B) {
 		v.ExitEpoch = beacon.Epoch(300_000 + uint64(i))
 		v.WithdrawableEpoch = v.ExitEpoch + 256
 	}
-	want, err := st.HashTreeRoot()
+	want, err := beacon.HashTreeRoot(st)
 	if err != nil {
 		b.Fatal(err)
 	}
-	ssz, err := st.MarshalSSZ()
+	ssz, err := marshalSSZ(st)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -388,7 +388,7 @@ func BenchmarkBeaconHashTreeRootDistinct(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			settle(b)
-			if r, err := st.HashTreeRoot(); err != nil || r != want {
+			if r, err := beacon.HashTreeRoot(st); err != nil || r != want {
 				b.Fatal(err)
 			}
 		}

@@ -9,7 +9,7 @@ import (
 // Four mainnet-preset states of one made-up chain with mainnet's genesis
 // time and genesis validators root: its genesis (phase0, slot 0) and three
 // fulu states at the slots a node reports as finalized, justified and head,
-// each with DefaultValidators validators. The head state's checkpoints name
+// each with defaultValidators validators. The head state's checkpoints name
 // the epochs of the finalized and justified states, and its state_roots ring
 // holds their hash tree roots, as a real head state's does.
 //
@@ -20,23 +20,23 @@ import (
 // encoding a state takes about 3 ms as SSZ and 45 ms as JSON, once per state
 // and encoding, on the first request that asks for it.
 const (
-	// DefaultFork is the fork of the default finalized, justified and head
+	// defaultFork is the fork of the default finalized, justified and head
 	// states (the genesis state is phase0).
-	DefaultFork = beacon.Fulu
-	// DefaultValidators is the number of validators in each default state.
-	DefaultValidators = 16384
-	// DefaultHeadSlot is the slot of the default head state: the last slot
+	defaultFork = beacon.Fulu
+	// defaultValidators is the number of validators in each default state.
+	defaultValidators = 16384
+	// defaultHeadSlot is the slot of the default head state: the last slot
 	// of epoch 412500.
-	DefaultHeadSlot beacon.Slot = 13_200_031
-	// DefaultJustifiedSlot is the slot of the default justified state: the
+	defaultHeadSlot beacon.Slot = 13_200_031
+	// defaultJustifiedSlot is the slot of the default justified state: the
 	// first slot of epoch 412499, the head state's current justified
 	// checkpoint.
-	DefaultJustifiedSlot beacon.Slot = 13_199_968
-	// DefaultFinalizedSlot is the slot of the default finalized state: the
+	defaultJustifiedSlot beacon.Slot = 13_199_968
+	// defaultFinalizedSlot is the slot of the default finalized state: the
 	// first slot of epoch 412498, the head state's finalized checkpoint.
-	DefaultFinalizedSlot beacon.Slot = 13_199_936
-	// DefaultGenesisSlot is the slot of the default genesis state.
-	DefaultGenesisSlot beacon.Slot = 0
+	defaultFinalizedSlot beacon.Slot = 13_199_936
+	// defaultGenesisSlot is the slot of the default genesis state.
+	defaultGenesisSlot beacon.Slot = 0
 )
 
 // Mainnet's genesis time, genesis validators root and fulu fork epoch, which
@@ -53,25 +53,28 @@ var mainnetGenesisValidatorsRoot = beacon.Root{
 
 // DefaultStates returns the default chain's four states, oldest first
 // (genesis, finalized, justified, head), newly generated: the same values
-// on every call, so a test can compare what a Server sent with them. See
-// the constants above for their slots and sizes.
+// on every call, so a test can compare what a Server sent with them. Their
+// slots are 0, 13,199,936 (the first of epoch 412498, the head state's
+// finalized checkpoint), 13,199,968 (the first of epoch 412499, its
+// current justified checkpoint) and 13,200,031 (the last of epoch 412500);
+// each fulu state has 16384 validators.
 func DefaultStates() []*beacon.State {
 	p := beacon.MainnetPreset()
-	genesis := NewState(beacon.Phase0, p, DefaultValidators, 100)
-	shape(genesis, DefaultGenesisSlot)
+	genesis := NewState(beacon.Phase0, p, defaultValidators, 100)
+	shape(genesis, defaultGenesisSlot)
 	genesis.Fork = beacon.Fork{}
 	genesis.PreviousJustifiedCheckpoint = beacon.Checkpoint{}
 	genesis.CurrentJustifiedCheckpoint = beacon.Checkpoint{}
 	genesis.FinalizedCheckpoint = beacon.Checkpoint{}
 
-	finalized := NewState(DefaultFork, p, DefaultValidators, 101)
-	shape(finalized, DefaultFinalizedSlot)
-	justified := NewState(DefaultFork, p, DefaultValidators, 102)
-	shape(justified, DefaultJustifiedSlot)
-	head := NewState(DefaultFork, p, DefaultValidators, 103)
-	shape(head, DefaultHeadSlot)
+	finalized := NewState(defaultFork, p, defaultValidators, 101)
+	shape(finalized, defaultFinalizedSlot)
+	justified := NewState(defaultFork, p, defaultValidators, 102)
+	shape(justified, defaultJustifiedSlot)
+	head := NewState(defaultFork, p, defaultValidators, 103)
+	shape(head, defaultHeadSlot)
 	for _, st := range []*beacon.State{finalized, justified} {
-		if r, err := st.HashTreeRoot(); err == nil { // generated states are valid
+		if r, err := beacon.HashTreeRoot(st); err == nil { // generated states are valid
 			head.StateRoots[uint64(st.Slot)%p.SlotsPerHistoricalRoot] = r
 		}
 	}

@@ -16,34 +16,34 @@ import (
 // states, the documented SSZ size; and it is the same on every call.
 func TestDefaultStates(t *testing.T) {
 	_, all := defaults(t)
-	slots := []beacon.Slot{beacontest.DefaultGenesisSlot, beacontest.DefaultFinalizedSlot, beacontest.DefaultJustifiedSlot, beacontest.DefaultHeadSlot}
-	versions := []beacon.Version{beacon.Phase0, beacontest.DefaultFork, beacontest.DefaultFork, beacontest.DefaultFork}
+	slots := []beacon.Slot{defaultGenesisSlot, defaultFinalizedSlot, defaultJustifiedSlot, defaultHeadSlot}
+	versions := []beacon.Version{beacon.Phase0, defaultFork, defaultFork, defaultFork}
 	for i, w := range all {
 		assert.Equal(t, slots[i], w.st.Slot)
 		assert.Equal(t, slots[i], w.st.LatestBlockHeader.Slot)
 		assert.Equal(t, versions[i], w.st.Version)
 		assert.Equal(t, beacon.MainnetPreset(), w.st.Preset)
-		assert.Len(t, w.st.Validators, beacontest.DefaultValidators)
+		assert.Len(t, w.st.Validators, defaultValidators)
 		assert.Equal(t, uint64(1606824023), w.st.GenesisTime)
-		assert.Equal(t, "0x4b363db94e286120d76eb905340fdd4e54bfe9f06bf33ff6cf5ad27f511bfe95", beacon.RootID(w.st.GenesisValidatorsRoot).String())
+		assert.Equal(t, "0x4b363db94e286120d76eb905340fdd4e54bfe9f06bf33ff6cf5ad27f511bfe95", string(beacon.RootID(w.st.GenesisValidatorsRoot)))
 	}
 	assert.Equal(t, beacon.Fork{}, all[0].st.Fork)
 	head := all[3].st
 	assert.Equal(t, beacon.Fork{PreviousVersion: beacon.ForkVersion{5}, CurrentVersion: beacon.ForkVersion{6}, Epoch: 411392}, head.Fork)
-	assert.Equal(t, beacon.Epoch(412500), head.Epoch())
+	assert.Equal(t, beacon.Slot(412500*32+31), head.Slot) // the last slot of epoch 412500
 	assert.Equal(t, beacon.Epoch(412498), head.FinalizedCheckpoint.Epoch)
 	assert.Equal(t, beacon.Epoch(412499), head.CurrentJustifiedCheckpoint.Epoch)
-	assert.Equal(t, beacontest.DefaultFinalizedSlot, beacon.Slot(uint64(head.FinalizedCheckpoint.Epoch)*32))
-	assert.Equal(t, beacontest.DefaultJustifiedSlot, beacon.Slot(uint64(head.CurrentJustifiedCheckpoint.Epoch)*32))
-	assert.Equal(t, all[1].root, head.StateRoots[uint64(beacontest.DefaultFinalizedSlot)%8192])
-	assert.Equal(t, all[2].root, head.StateRoots[uint64(beacontest.DefaultJustifiedSlot)%8192])
+	assert.Equal(t, defaultFinalizedSlot, beacon.Slot(uint64(head.FinalizedCheckpoint.Epoch)*32))
+	assert.Equal(t, defaultJustifiedSlot, beacon.Slot(uint64(head.CurrentJustifiedCheckpoint.Epoch)*32))
+	assert.Equal(t, all[1].root, head.StateRoots[uint64(defaultFinalizedSlot)%8192])
+	assert.Equal(t, all[2].root, head.StateRoots[uint64(defaultJustifiedSlot)%8192])
 	assert.Equal(t, head.GenesisTime+uint64(head.Slot)*12, head.LatestExecutionPayloadHeader.Timestamp)
 
 	assert.Equal(t, 5_021_637, len(all[3].ssz), "the size the documentation gives")
 
 	again := beacontest.DefaultStates()
 	for i, st := range again {
-		b, err := st.MarshalSSZ()
+		b, err := marshalSSZ(st)
 		require.NoError(t, err)
 		assert.True(t, bytes.Equal(all[i].ssz, b), "state %d differs between calls", i)
 	}
@@ -63,9 +63,8 @@ func TestDefaultServer(t *testing.T) {
 	require.Len(t, infos, 4)
 	for i, info := range infos {
 		assert.Equal(t, beacontest.Info{Slot: all[i].st.Slot, Root: all[i].root, Version: all[i].st.Version, Preset: beacon.MainnetPreset(),
-			Validators: beacontest.DefaultValidators, Flags: beacon.Flags{Finalized: i < 2}}, info)
+			Validators: defaultValidators, Flags: beacon.Flags{Finalized: i < 2}}, info)
 	}
 	c := client(t, srv)
-	assert.Equal(t, beacon.MainnetPreset(), c.Preset())
 	assert.Equal(t, "beacon.Client{"+srv.URL+"/beacon/REDACTED}", c.String())
 }

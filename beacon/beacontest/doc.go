@@ -51,27 +51,26 @@
 //     state's finalized checkpoint epoch, and justified the same for its
 //     current justified checkpoint; when there is none, the oldest state.
 //
-// Server.Pin (or WithPin) makes a name give the state at a slot of your
-// choice. A JSON response says finalized: true for the finalized state and
+// Server.Pin makes a name give the state at a slot of your choice. A JSON response says finalized: true for the finalized state and
 // every state before it, and execution_optimistic: false unless
 // SetExecutionOptimistic(true), which marks the states after the finalized
 // one. (SSZ bodies carry neither flag, as on a real node.)
 //
 // # The default chain
 //
-// With no WithState, a Server holds DefaultStates: four mainnet-preset
-// states of one chain with DefaultValidators (16384) validators each, a
-// phase0 genesis at slot 0 and three fulu states at DefaultFinalizedSlot,
-// DefaultJustifiedSlot and DefaultHeadSlot, which the names above pick. The
-// head state is about 5 MB of SSZ and 12.8 MB of JSON, so a progress bar
-// moves; New takes about 0.15 s. Server.Lookup and Server.States give the
-// slots, roots and forks; Server.Body the exact bytes a request would get.
-// WithoutDefaults starts with no state at all.
+// Without WithStates, a Server holds DefaultStates: four mainnet-preset
+// states of one chain with 16384 validators each, a phase0 genesis at slot
+// 0 and three fulu states at the slots a node reports as finalized,
+// justified and head, which the names above pick. The head state is about
+// 5 MB of SSZ and 12.8 MB of JSON, so a progress bar moves. Server.Lookup
+// and Server.States give the slots, roots and forks; Server.Body the exact
+// bytes a request would get. WithStates() with no state starts with none
+// at all.
 //
 // # Your data
 //
 //	st := beacontest.NewState(beacon.Deneb, beacon.MinimalPreset(), 64, 1)
-//	srv, err := beacontest.New(beacontest.WithState(st), beacontest.WithKey("test-key"))
+//	srv, err := beacontest.New(beacontest.WithStates(st), beacontest.WithKey("test-key"))
 //	c, err := srv.Client() // decodes with the head state's preset (minimal)
 //
 // AddState, RemoveState, Pin, Unpin and SetExecutionOptimistic change the
@@ -85,7 +84,7 @@
 // Content-Length, half the body, then the connection closed):
 //
 //	srv.FailNext(2, nodeaccesstest.RateLimited(time.Second))
-//	res, err := c.State(ctx, beacon.Head) // succeeds on the third attempt
+//	st, _, err := c.State(ctx, beacon.Head) // succeeds on the third attempt
 //
 // # Making states
 //
@@ -95,6 +94,6 @@
 // at the preset's length, and some uint64 values above 2^53:
 //
 //	st := beacontest.NewState(beacon.Fulu, beacon.MainnetPreset(), 1000, 1)
-//	root, err := st.HashTreeRoot()
-//	gl := beacontest.NewState(beacon.Gloas, beacon.MainnetPreset(), 1000, 1) // Sepolia's fork
+//	root, err := beacon.HashTreeRoot(st)
+//	gl := beacontest.NewState(beacon.Gloas, beacon.MainnetPreset(), 1000, 1)
 package beacontest

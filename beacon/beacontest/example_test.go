@@ -26,16 +26,16 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	res, err := c.State(context.Background(), beacon.Head)
+	res, body, err := c.State(context.Background(), beacon.Head)
 	if err != nil {
 		log.Fatal(err)
 	}
-	root, err := res.State.HashTreeRoot()
+	root, err := beacon.HashTreeRoot(res)
 	if err != nil {
 		log.Fatal(err)
 	}
 	head, _ := srv.Lookup(beacon.Head)
-	fmt.Println(res.Version, res.Encoding, res.State.Slot, len(res.State.Validators))
+	fmt.Println(res.Version, body.Encoding, res.Slot, len(res.Validators))
 	fmt.Println("same root as served:", root == head.Root)
 	for _, info := range srv.States() {
 		fmt.Println(info.Slot, info.Version, "finalized:", info.Flags.Finalized)
@@ -51,12 +51,12 @@ func Example() {
 
 // Serve your own states, with a key of your choice; the client decodes with
 // the head state's preset.
-func ExampleWithState() {
+func ExampleWithStates() {
 	older := beacontest.NewState(beacon.Deneb, beacon.MinimalPreset(), 64, 1)
 	older.Slot = 100
 	newer := beacontest.NewState(beacon.Electra, beacon.MinimalPreset(), 64, 2)
 	newer.Slot = 108
-	srv, err := beacontest.New(beacontest.WithKey("test-key"), beacontest.WithState(older), beacontest.WithState(newer))
+	srv, err := beacontest.New(beacontest.WithKey("test-key"), beacontest.WithStates(older, newer))
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -68,13 +68,13 @@ func ExampleWithState() {
 	}
 	ctx := context.Background()
 	for _, id := range []beacon.StateID{beacon.Head, beacon.Genesis, beacon.SlotID(100)} {
-		res, err := c.State(ctx, id)
+		res, body, err := c.State(ctx, id)
 		if err != nil {
 			log.Fatal(err)
 		}
-		fmt.Println(id, "->", res.Version, res.State.Slot, res.Encoding)
+		fmt.Println(id, "->", res.Version, res.Slot, body.Encoding)
 	}
-	_, err = c.State(ctx, beacon.SlotID(104))
+	_, _, err = c.State(ctx, beacon.SlotID(104))
 	fmt.Println(errors.Is(err, nodeaccess.ErrNotFound))
 	fmt.Println(err)
 	// Output:
@@ -88,7 +88,7 @@ func ExampleWithState() {
 // Queue faults to see how your code copes: two 429s are waited out.
 func ExampleServer_FailNext() {
 	st := beacontest.NewState(beacon.Fulu, beacon.MinimalPreset(), 16, 1)
-	srv, err := beacontest.New(beacontest.WithState(st))
+	srv, err := beacontest.New(beacontest.WithStates(st))
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -103,7 +103,7 @@ func ExampleServer_FailNext() {
 		log.Fatal(err)
 	}
 	srv.FailNext(2, nodeaccesstest.RateLimited(time.Second))
-	if _, err := c.State(context.Background(), beacon.Head); err != nil {
+	if _, _, err := c.State(context.Background(), beacon.Head); err != nil {
 		log.Fatal(err)
 	}
 	fmt.Println(attempts, "attempts,", srv.Requests(), "requests")
@@ -122,7 +122,7 @@ func ExampleServer_Pin() {
 	}
 	defer srv.Close()
 
-	if err := srv.Pin(beacon.Finalized, beacontest.DefaultJustifiedSlot); err != nil {
+	if err := srv.Pin(beacon.Finalized, defaultJustifiedSlot); err != nil {
 		log.Fatal(err)
 	}
 	fin, _ := srv.Lookup(beacon.Finalized)

@@ -3,6 +3,7 @@ package beacontest_test
 import (
 	"bytes"
 	"context"
+	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -32,8 +33,8 @@ func statuses(rec *testkit.Recorder) []int {
 func faultServer(t *testing.T) (*beacontest.Server, beacon.Root) {
 	t.Helper()
 	st := smallState(beacon.Fulu, 42, 0, 0, 7)
-	srv := start(t, beacontest.WithState(st))
-	root, err := st.HashTreeRoot()
+	srv := start(t, beacontest.WithStates(st))
+	root, err := beacon.HashTreeRoot(st)
 	require.NoError(t, err)
 	return srv, root
 }
@@ -46,9 +47,8 @@ func TestFaultRateLimitedRetried(t *testing.T) {
 	c := client(t, srv, rec.Option())
 	srv.FailNext(2, nodeaccesstest.RateLimited(time.Second))
 	start := time.Now()
-	res, err := c.State(context.Background(), beacon.RootID(root))
+	_, _, err := c.State(context.Background(), beacon.RootID(root))
 	require.NoError(t, err)
-	assert.True(t, res.Verified)
 	assert.GreaterOrEqual(t, time.Since(start), 2*time.Second)
 	assert.Equal(t, []int{429, 429, 200}, statuses(rec))
 	atts := rec.Attempts()
@@ -59,39 +59,38 @@ func TestFaultRateLimitedRetried(t *testing.T) {
 	testkit.AssertNoKey(t, testKey, "log", rec.Log())
 }
 
-// A 429 beyond the attempts left is an *APIError that matches
+// A 429 beyond the attempts left is an *nodeaccess.HTTPError that matches
 // nodeaccess.ErrRateLimited and carries Retry-After.
 func TestFaultRateLimitedExhausted(t *testing.T) {
 	srv, _ := faultServer(t)
 	c := client(t, srv, nodeaccess.WithMaxAttempts(1))
 	srv.FailNext(1, nodeaccesstest.RateLimited(3*time.Second))
-	_, err := c.State(context.Background(), beacon.Head)
-	var ae *beacon.APIError
+	_, _, err := c.State(context.Background(), beacon.Head)
+	var ae *nodeaccess.HTTPError
 	require.ErrorAs(t, err, &ae)
 	assert.Equal(t, 429, ae.StatusCode)
 	assert.Equal(t, "TOO_MANY_REQUESTS: rate limit exceeded", ae.Message)
-	assert.Equal(t, 3*time.Second, ae.HTTP.RetryAfter)
+	assert.Equal(t, 3*time.Second, ae.RetryAfter)
 	assert.ErrorIs(t, err, nodeaccess.ErrRateLimited)
 	testkit.AssertErrNoKey(t, testKey, err)
 }
 
-// 503 is retried; 500 is not, and is an *APIError matching
+// 503 is retried; 500 is not, and is an *nodeaccess.HTTPError matching
 // nodeaccess.ErrUnavailable.
 func TestFaultServerErrors(t *testing.T) {
 	srv, _ := faultServer(t)
 	rec := &testkit.Recorder{}
 	c := client(t, srv, rec.Option(), nodeaccess.WithBackoff(time.Millisecond, 5*time.Millisecond))
 	srv.FailNext(1, nodeaccesstest.ServerError(503))
-	_, err := c.State(context.Background(), beacon.Head)
+	_, _, err := c.State(context.Background(), beacon.Head)
 	require.NoError(t, err)
 	assert.Equal(t, []int{503, 200}, statuses(rec))
 
 	srv.FailNext(1, nodeaccesstest.ServerError(500))
-	_, err = c.State(context.Background(), beacon.Head)
-	var ae *beacon.APIError
+	_, _, err = c.State(context.Background(), beacon.Head)
+	var ae *nodeaccess.HTTPError
 	require.ErrorAs(t, err, &ae)
 	assert.Equal(t, 500, ae.StatusCode)
-	assert.Equal(t, 500, ae.Code)
 	assert.Equal(t, "INTERNAL_SERVER_ERROR: internal server error", ae.Message)
 	assert.ErrorIs(t, err, nodeaccess.ErrUnavailable)
 	assert.Equal(t, []int{503, 200, 500}, statuses(rec))
@@ -105,9 +104,8 @@ func TestFaultDropConnection(t *testing.T) {
 	rec := &testkit.Recorder{}
 	c := client(t, srv, rec.Option(), nodeaccess.WithBackoff(time.Millisecond, 5*time.Millisecond))
 	srv.FailNext(1, nodeaccesstest.DropConnection())
-	res, err := c.State(context.Background(), beacon.RootID(root))
+	_, _, err := c.State(context.Background(), beacon.RootID(root))
 	require.NoError(t, err)
-	assert.True(t, res.Verified)
 	assert.Equal(t, []int{0, 200}, statuses(rec))
 
 	// On a new connection (net/http itself resends a GET once when a
@@ -116,7 +114,7 @@ func TestFaultDropConnection(t *testing.T) {
 	c1 := client(t, srv, nodeaccess.WithMaxAttempts(1), nodeaccess.WithHTTPClient(fresh))
 	srv.FailNext(1, nodeaccesstest.DropConnection())
 	n := srv.Requests()
-	_, err = c1.State(context.Background(), beacon.Head)
+	_, _, err = c1.State(context.Background(), beacon.Head)
 	require.Error(t, err)
 	assert.Equal(t, n+1, srv.Requests())
 	assert.ErrorIs(t, err, nodeaccess.ErrUnavailable)
@@ -131,30 +129,42 @@ func TestFaultTruncatedBody(t *testing.T) {
 	rec := &testkit.Recorder{}
 	c := client(t, srv, rec.Option(), nodeaccess.WithBackoff(time.Millisecond, 5*time.Millisecond))
 	srv.FailNext(1, nodeaccesstest.TruncatedBody())
-	res, err := c.State(context.Background(), beacon.RootID(root))
+	_, _, err := c.State(context.Background(), beacon.RootID(root))
 	require.NoError(t, err)
-	assert.True(t, res.Verified)
 	assert.Len(t, rec.Attempts(), 2)
 	assert.Error(t, rec.Attempts()[0].Err)
 
 	for _, enc := range []beacon.Encoding{beacon.EncodingSSZ, beacon.EncodingJSON} {
 		c1 := client(t, srv, nodeaccess.WithMaxAttempts(1), beacon.WithEncoding(enc))
 		srv.FailNext(1, nodeaccesstest.TruncatedBody())
-		res, err = c1.State(context.Background(), beacon.RootID(root))
+		res, _, err := c1.State(context.Background(), beacon.RootID(root))
 		require.Error(t, err, enc)
 		assert.Nil(t, res)
 		assert.ErrorIs(t, err, nodeaccess.ErrUnavailable, enc)
 		testkit.AssertErrNoKey(t, testKey, err)
 	}
 
-	// DownloadState into a file: the file is rewound and written again, and
-	// holds the whole body once.
+	// DownloadState into a file with WithRestart: the file is emptied and
+	// written again, and holds the whole body once. (Without it, the call
+	// fails and the file keeps the half that came.)
 	path := filepath.Join(t.TempDir(), "state.ssz")
 	f, err := os.Create(path)
 	require.NoError(t, err)
 	defer f.Close()
 	srv.FailNext(1, nodeaccesstest.TruncatedBody())
-	d, err := c.DownloadState(context.Background(), beacon.Head, f)
+	_, err = c.DownloadState(context.Background(), beacon.Head, f)
+	assert.ErrorIs(t, err, nodeaccess.ErrUnavailable)
+	require.NoError(t, f.Truncate(0))
+	_, err = f.Seek(0, io.SeekStart)
+	require.NoError(t, err)
+	srv.FailNext(1, nodeaccesstest.TruncatedBody())
+	d, err := c.DownloadState(context.Background(), beacon.Head, f, beacon.WithRestart(func() error {
+		if err := f.Truncate(0); err != nil {
+			return err
+		}
+		_, err := f.Seek(0, io.SeekStart)
+		return err
+	}))
 	require.NoError(t, err)
 	got, err := os.ReadFile(path)
 	require.NoError(t, err)
@@ -163,14 +173,14 @@ func TestFaultTruncatedBody(t *testing.T) {
 	assert.True(t, bytes.Equal(want, got))
 	assert.Equal(t, int64(len(want)), d.Bytes)
 
-	// Into a buffer, which cannot be rewound: the half already written
-	// makes the call fail rather than write the body twice.
+	// Into a buffer, without WithRestart: the half already written makes
+	// the call fail rather than write the body twice.
 	srv.FailNext(1, nodeaccesstest.TruncatedBody())
 	var buf bytes.Buffer
 	_, err = c.DownloadState(context.Background(), beacon.Head, &buf)
 	require.Error(t, err)
 	assert.ErrorIs(t, err, nodeaccess.ErrUnavailable)
-	assert.ErrorContains(t, err, "the writer cannot be rewound")
+	assert.ErrorContains(t, err, "(WithRestart lets the call fetch it again)")
 }
 
 // A body that pauses longer than the client's per-attempt timeout fails
@@ -180,7 +190,7 @@ func TestFaultSlowBody(t *testing.T) {
 	c := client(t, srv, nodeaccess.WithMaxAttempts(1), nodeaccess.WithTimeout(200*time.Millisecond))
 	srv.FailNext(1, nodeaccesstest.SlowBody(5*time.Second))
 	start := time.Now()
-	_, err := c.State(context.Background(), beacon.Head)
+	_, _, err := c.State(context.Background(), beacon.Head)
 	require.Error(t, err)
 	assert.Less(t, time.Since(start), 3*time.Second)
 	assert.ErrorIs(t, err, nodeaccess.ErrUnavailable)
@@ -190,9 +200,8 @@ func TestFaultSlowBody(t *testing.T) {
 	patient := client(t, srv)
 	srv.FailNext(1, nodeaccesstest.SlowBody(300*time.Millisecond))
 	start = time.Now()
-	res, err := patient.State(context.Background(), beacon.RootID(root))
+	_, _, err = patient.State(context.Background(), beacon.RootID(root))
 	require.NoError(t, err)
-	assert.True(t, res.Verified)
 	assert.GreaterOrEqual(t, time.Since(start), 300*time.Millisecond)
 }
 
@@ -201,15 +210,15 @@ func TestFaultSlowBody(t *testing.T) {
 func TestCloseIdempotent(t *testing.T) {
 	before := runtime.NumGoroutine()
 	st := smallState(beacon.Deneb, 1, 0, 0, 1)
-	srv, err := beacontest.New(beacontest.WithState(st))
+	srv, err := beacontest.New(beacontest.WithStates(st))
 	require.NoError(t, err)
 	c, err := srv.Client(nodeaccess.WithMaxAttempts(1))
 	require.NoError(t, err)
-	_, err = c.State(context.Background(), beacon.Head)
+	_, _, err = c.State(context.Background(), beacon.Head)
 	require.NoError(t, err)
 	srv.Close()
 	srv.Close()
-	_, err = c.State(context.Background(), beacon.Head)
+	_, _, err = c.State(context.Background(), beacon.Head)
 	assert.ErrorIs(t, err, nodeaccess.ErrUnavailable)
 	_, ok := srv.Lookup(beacon.Head)
 	assert.False(t, ok, "Close drops the states")

@@ -22,12 +22,12 @@ func (g gen) gloas(s *beacon.State, p beacon.Preset, n int) {
 		b.WithdrawableEpoch = beacon.FarFutureEpoch
 	}
 	s.NextWithdrawalBuilderIndex = beacon.BuilderIndex(g.u64n(uint64(len(s.Builders))))
-	s.ExecutionPayloadAvailability = make(beacon.Bitvector, (p.SlotsPerHistoricalRoot+7)/8)
+	s.ExecutionPayloadAvailability = make([]byte, (p.SlotsPerHistoricalRoot+7)/8)
 	g.fill(s.ExecutionPayloadAvailability)
 	if r := p.SlotsPerHistoricalRoot % 8; r != 0 {
 		s.ExecutionPayloadAvailability[len(s.ExecutionPayloadAvailability)-1] &= 1<<r - 1
 	}
-	s.BuilderPendingPayments = make([]beacon.BuilderPendingPayment, p.BuilderPendingPaymentsLength())
+	s.BuilderPendingPayments = make([]beacon.BuilderPendingPayment, 2*p.SlotsPerEpoch)
 	for i := range s.BuilderPendingPayments {
 		if g.u64n(4) == 0 {
 			s.BuilderPendingPayments[i] = beacon.BuilderPendingPayment{Weight: beacon.Gwei(g.u64n(1 << 50)), Withdrawal: g.builderWithdrawal(len(s.Builders)), ProposerIndex: beacon.ValidatorIndex(g.u64n(uint64(n)))}
@@ -41,7 +41,7 @@ func (g gen) gloas(s *beacon.State, p beacon.Preset, n int) {
 	b.ParentBlockHash, b.ParentBlockRoot, b.BlockHash, b.PrevRandao = common.Hash(g.root()), g.root(), common.Hash(g.root()), g.root()
 	g.fill(b.FeeRecipient[:])
 	b.GasLimit = g.r.Uint64()
-	b.BuilderIndex = beacon.BuilderIndexSelfBuild
+	b.BuilderIndex = 1<<64 - 1 // BUILDER_INDEX_SELF_BUILD
 	b.Slot = s.Slot
 	b.Value = beacon.Gwei(g.u64n(1 << 40))
 	b.ExecutionPayment = beacon.Gwei(g.r.Uint64())
@@ -58,7 +58,7 @@ func (g gen) gloas(s *beacon.State, p beacon.Preset, n int) {
 		g.fill(w.Address[:])
 		w.Amount = beacon.Gwei(g.u64n(1 << 36))
 	}
-	s.PTCWindow = make([][]beacon.ValidatorIndex, p.PTCWindowLength())
+	s.PTCWindow = make([][]beacon.ValidatorIndex, (2+p.MinSeedLookahead)*p.SlotsPerEpoch)
 	for i := range s.PTCWindow {
 		s.PTCWindow[i] = make([]beacon.ValidatorIndex, p.PTCSize)
 		for j := range s.PTCWindow[i] {

@@ -36,11 +36,11 @@ func defaults(t testing.TB) (map[beacon.StateID]*wantState, []*wantState) {
 	wantOnce.Do(func() {
 		sts := beacontest.DefaultStates()
 		for _, st := range sts {
-			root, err := st.HashTreeRoot()
+			root, err := beacon.HashTreeRoot(st)
 			if err != nil {
 				panic(err)
 			}
-			ssz, err := st.MarshalSSZ()
+			ssz, err := marshalSSZ(st)
 			if err != nil {
 				panic(err)
 			}
@@ -59,7 +59,7 @@ func defaults(t testing.TB) (map[beacon.StateID]*wantState, []*wantState) {
 func jsonOf(t testing.TB, st *beacon.State, f beacon.Flags) []byte {
 	t.Helper()
 	var b bytes.Buffer
-	require.NoError(t, st.EncodeJSONResponse(&b, f))
+	require.NoError(t, beacon.WriteState(&b, st, beacon.EncodingJSON, &f))
 	return b.Bytes()
 }
 
@@ -108,4 +108,31 @@ func smallState(v beacon.Version, slot beacon.Slot, fin, just beacon.Epoch, seed
 	st.CurrentJustifiedCheckpoint.Epoch = just
 	st.PreviousJustifiedCheckpoint.Epoch = fin
 	return st
+}
+
+// The default chain's shape, as DefaultStates documents it.
+const (
+	defaultFork                      = beacon.Fulu
+	defaultValidators                = 16384
+	defaultGenesisSlot   beacon.Slot = 0
+	defaultFinalizedSlot beacon.Slot = 13_199_936
+	defaultJustifiedSlot beacon.Slot = 13_199_968
+	defaultHeadSlot      beacon.Slot = 13_200_031
+	progressStep                     = 1 << 20 // WithProgress's step
+)
+
+// allForks is every fork the beacon package decodes, oldest first.
+func allForks() []beacon.Version {
+	var out []beacon.Version
+	for v := beacon.Phase0; v <= beacon.Gloas; v++ {
+		out = append(out, v)
+	}
+	return out
+}
+
+// marshalSSZ returns st in SSZ, as the server sends it.
+func marshalSSZ(st *beacon.State) ([]byte, error) {
+	var b bytes.Buffer
+	err := beacon.WriteState(&b, st, beacon.EncodingSSZ, nil)
+	return b.Bytes(), err
 }

@@ -30,7 +30,7 @@ func FuzzServeState(f *testing.F) {
 	s := &Server{set: set}
 	for _, seed := range [][2]string{
 		{"head", ""}, {"genesis", "application/octet-stream"}, {"finalized", "*/*"}, {"justified", "application/json"},
-		{"7", "application/octet-stream;q=1,application/json;q=0.9"}, {"8", ""}, {beacon.RootID(rootB).String(), "text/html"},
+		{"7", "application/octet-stream;q=1,application/json;q=0.9"}, {"8", ""}, {string(beacon.RootID(rootB)), "text/html"},
 		{"0x12", ""}, {"", ""}, {"Head", "application/*;q=0.5"}, {"99999999999999999999", ""},
 	} {
 		f.Add(seed[0], seed[1])

@@ -11,8 +11,8 @@ import (
 	"github.com/nodeaccess/nodeaccess/nodeaccesstest"
 )
 
-// StatePattern is the route a Server serves, as a net/http pattern.
-const StatePattern = "GET /beacon/{key}/eth/v2/debug/beacon/states/{state_id}"
+// statePattern is the route a Server serves, as a net/http pattern.
+const statePattern = "GET /beacon/{key}/eth/v2/debug/beacon/states/{state_id}"
 
 // writeChunk is how much of a body is written between two looks at the
 // request's context.
@@ -34,21 +34,21 @@ type Server struct {
 	set *stateSet
 }
 
-// New starts a Server on 127.0.0.1 at a free port. With no WithState it
+// New starts a Server on 127.0.0.1 at a free port. Without WithStates it
 // holds the default chain (DefaultStates); see the options for the rest.
 // Close it when done.
 func New(opts ...Option) (*Server, error) {
 	var cfg settings
 	for _, o := range opts {
-		if o == nil {
-			continue
+		if o.apply == nil {
+			continue // the zero Option
 		}
-		if err := o(&cfg); err != nil {
+		if err := o.apply(&cfg); err != nil {
 			return nil, err
 		}
 	}
 	states := cfg.states
-	if len(states) == 0 && !cfg.noDefaults {
+	if !cfg.statesSet {
 		states = DefaultStates()
 	}
 	set := newStateSet()
@@ -57,18 +57,12 @@ func New(opts ...Option) (*Server, error) {
 			return nil, err
 		}
 	}
-	for _, p := range cfg.pins {
-		if err := set.pin(p.id, p.slot); err != nil {
-			return nil, err
-		}
-	}
-	set.optimistic = cfg.optimistic
 	base, err := nodeaccesstest.Start(cfg.key, sharedError)
 	if err != nil {
 		return nil, fmt.Errorf("beacontest: %w", err)
 	}
 	s := &Server{Server: base, set: set}
-	s.HandleFunc(StatePattern, s.serveState)
+	s.HandleFunc(statePattern, s.serveState)
 	return s, nil
 }
 
@@ -90,7 +84,7 @@ func (s *Server) Close() {
 // AddState holds st from now on, in place of any state at its slot, and
 // returns its hash tree root (the root a RootID names). The server keeps st
 // and encodes it when first asked for it: do not change st afterwards. An
-// invalid state (see beacon.State.Validate) is an error and changes
+// invalid state (one beacon.WriteState refuses) is an error and changes
 // nothing.
 func (s *Server) AddState(st *beacon.State) (beacon.Root, error) { return s.set.add(st) }
 
@@ -189,11 +183,11 @@ func (s *Server) serveState(w http.ResponseWriter, r *http.Request) {
 
 // notFound says which state is not there.
 func notFound(id beacon.StateID) string {
-	if r, ok := id.Root(); ok {
+	if r, ok := rootOf(id); ok {
 		return "beacon state for state root " + r.String()
 	}
-	if slot, ok := id.Slot(); ok {
+	if slot, ok := slotOf(id); ok {
 		return "beacon state at slot " + strconv.FormatUint(uint64(slot), 10)
 	}
-	return "no " + id.String() + " state is held"
+	return "no " + string(id) + " state is held"
 }

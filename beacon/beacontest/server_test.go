@@ -24,9 +24,9 @@ func idForms(t *testing.T) map[string]*wantState {
 	by, _ := defaults(t)
 	forms := make(map[string]*wantState)
 	for name, w := range by {
-		forms[name.String()] = w
-		forms[beacon.SlotID(w.st.Slot).String()] = w
-		forms[beacon.RootID(w.root).String()] = w
+		forms[string(name)] = w
+		forms[string(beacon.SlotID(w.st.Slot))] = w
+		forms[string(beacon.RootID(w.root))] = w
 	}
 	require.Len(t, forms, 12)
 	return forms
@@ -42,18 +42,16 @@ func TestStateEveryIDForm(t *testing.T) {
 	for s, w := range idForms(t) {
 		id, err := beacon.ParseStateID(s)
 		require.NoError(t, err)
-		res, err := c.State(ctx, id)
+		res, body, err := c.State(ctx, id)
 		require.NoError(t, err, s)
-		got, err := res.State.HashTreeRoot()
+		got, err := beacon.HashTreeRoot(res)
 		require.NoError(t, err)
 		assert.Equal(t, w.root, got, s)
 		assert.Equal(t, w.st.Version, res.Version, s)
-		assert.Equal(t, beacon.EncodingSSZ, res.Encoding, s)
-		assert.Equal(t, "application/octet-stream", res.ContentType, s)
-		assert.Equal(t, int64(len(w.ssz)), res.Bytes, s)
-		assert.Nil(t, res.Flags, s)
-		_, isRoot := id.Root()
-		assert.Equal(t, isRoot, res.Verified, s)
+		assert.Equal(t, beacon.EncodingSSZ, body.Encoding, s)
+		assert.Equal(t, "application/octet-stream", body.ContentType, s)
+		assert.Equal(t, int64(len(w.ssz)), body.Bytes, s)
+		assert.Nil(t, body.Flags, s)
 	}
 }
 
@@ -70,14 +68,12 @@ func TestDownloadEveryIDForm(t *testing.T) {
 		var buf bytes.Buffer
 		d, err := c.DownloadState(ctx, id, &buf)
 		require.NoError(t, err, s)
-		assert.Equal(t, beacon.Download{Fork: w.st.Version.String(), Encoding: beacon.EncodingSSZ, ContentType: "application/octet-stream", Bytes: int64(len(w.ssz))}, d, s)
+		assert.Equal(t, beacon.Body{Fork: w.st.Version.String(), Encoding: beacon.EncodingSSZ, ContentType: "application/octet-stream", Bytes: int64(len(w.ssz))}, d, s)
 		require.True(t, bytes.Equal(w.ssz, buf.Bytes()), "%s: the body is not the state's SSZ", s)
-		v, err := d.Version()
-		require.NoError(t, err)
-		st, flags, err := beacon.ReadState(&buf, d.Encoding, v)
+		st, flags, err := beacon.ReadState(&buf, d)
 		require.NoError(t, err, s)
 		assert.Nil(t, flags)
-		got, err := st.HashTreeRoot()
+		got, err := beacon.HashTreeRoot(st)
 		require.NoError(t, err)
 		assert.Equal(t, w.root, got, s)
 	}
@@ -97,25 +93,25 @@ func TestJSON(t *testing.T) {
 		var buf bytes.Buffer
 		d, err := c.DownloadState(ctx, id, &buf)
 		require.NoError(t, err, id)
-		assert.Equal(t, beacon.Download{Fork: w.st.Version.String(), Encoding: beacon.EncodingJSON, ContentType: "application/json", Bytes: int64(buf.Len()), Flags: &f}, d, id)
+		assert.Equal(t, beacon.Body{Fork: w.st.Version.String(), Encoding: beacon.EncodingJSON, ContentType: "application/json", Bytes: int64(buf.Len()), Flags: &f}, d, id)
 		require.True(t, bytes.Equal(jsonOf(t, w.st, f), buf.Bytes()), "%s: the body is not the state's JSON response", id)
 	}
 	for _, id := range []beacon.StateID{beacon.Head, beacon.Finalized} {
-		res, err := c.State(ctx, id)
+		res, body, err := c.State(ctx, id)
 		require.NoError(t, err)
-		got, err := res.State.HashTreeRoot()
+		got, err := beacon.HashTreeRoot(res)
 		require.NoError(t, err)
 		assert.Equal(t, by[id].root, got)
-		assert.Equal(t, beacon.EncodingJSON, res.Encoding)
-		assert.Equal(t, "application/json", res.ContentType)
-		assert.Equal(t, &beacon.Flags{Finalized: finalized[id]}, res.Flags, id)
+		assert.Equal(t, beacon.EncodingJSON, body.Encoding)
+		assert.Equal(t, "application/json", body.ContentType)
+		assert.Equal(t, &beacon.Flags{Finalized: finalized[id]}, body.Flags, id)
 	}
 
 	// An optimistic node marks the states after the finalized one.
 	srv.SetExecutionOptimistic(true)
-	res, err := c.State(ctx, beacon.Head)
+	_, body, err := c.State(ctx, beacon.Head)
 	require.NoError(t, err)
-	assert.Equal(t, &beacon.Flags{ExecutionOptimistic: true}, res.Flags)
+	assert.Equal(t, &beacon.Flags{ExecutionOptimistic: true}, body.Flags)
 	var buf bytes.Buffer
 	d, err := c.DownloadState(ctx, beacon.Finalized, &buf)
 	require.NoError(t, err)
@@ -133,7 +129,7 @@ func TestProgressSeesContentLength(t *testing.T) {
 		c := client(t, srv, beacon.WithEncoding(enc))
 		var calls [][2]int64
 		progress := beacon.WithProgress(func(read, total int64) { calls = append(calls, [2]int64{read, total}) })
-		res, err := c.State(context.Background(), beacon.Head, progress)
+		res, _, err := c.State(context.Background(), beacon.Head, progress)
 		require.NoError(t, err)
 		require.NotEmpty(t, calls)
 		for i, call := range calls {
@@ -143,8 +139,8 @@ func TestProgressSeesContentLength(t *testing.T) {
 			}
 		}
 		assert.Equal(t, [2]int64{int64(len(body)), int64(len(body))}, calls[len(calls)-1], enc)
-		assert.GreaterOrEqual(t, len(calls), int(int64(len(body))/beacon.ProgressStep), enc) // about one per MiB
-		assert.Equal(t, by[beacon.Head].st.Slot, res.State.Slot)
+		assert.GreaterOrEqual(t, len(calls), int(int64(len(body))/progressStep), enc) // about one per MiB
+		assert.Equal(t, by[beacon.Head].st.Slot, res.Slot)
 	}
 }
 
@@ -156,14 +152,11 @@ func TestErrorsThroughClient(t *testing.T) {
 	c := client(t, srv, rec.Option())
 	ctx := context.Background()
 
-	_, err := c.State(ctx, beacon.SlotID(5))
-	var ae *beacon.APIError
+	_, _, err := c.State(ctx, beacon.SlotID(5))
+	var ae *nodeaccess.HTTPError
 	require.ErrorAs(t, err, &ae)
-	assert.Equal(t, "5", ae.StateID)
 	assert.Equal(t, 404, ae.StatusCode)
-	assert.Equal(t, 404, ae.Code)
 	assert.Equal(t, "NOT_FOUND: beacon state at slot 5", ae.Message)
-	assert.False(t, ae.DebugDisabled)
 	assert.ErrorIs(t, err, nodeaccess.ErrNotFound)
 	assert.NotErrorIs(t, err, beacon.ErrDebugDisabled)
 	assert.Equal(t, "beacon: getStateV2: state 5: HTTP 404 Not Found: NOT_FOUND: beacon state at slot 5", err.Error())
@@ -178,10 +171,9 @@ func TestErrorsThroughClient(t *testing.T) {
 	// A client whose requests accept only text/html gets 406.
 	html := nodeaccess.WithRoundTripper(acceptRewriter{"text/html"})
 	c406 := client(t, srv, html, nodeaccess.WithHook(rec.Hook))
-	_, err = c406.State(ctx, beacon.Head)
+	_, _, err = c406.State(ctx, beacon.Head)
 	require.ErrorAs(t, err, &ae)
 	assert.Equal(t, 406, ae.StatusCode)
-	assert.Equal(t, 406, ae.Code)
 	assert.Equal(t, "NOT_ACCEPTABLE: the state is served as application/octet-stream (SSZ) or application/json; the request accepts neither", ae.Message)
 
 	for _, a := range rec.Attempts() {
@@ -209,8 +201,8 @@ func TestWrongKeyAndUnknownPath(t *testing.T) {
 	const wrong = "sEcReT-wrong-key"
 	c, err := beacon.New(srv.URL, wrong)
 	require.NoError(t, err)
-	_, err = c.State(ctx, beacon.Head)
-	var ae *beacon.APIError
+	_, _, err = c.State(ctx, beacon.Head)
+	var ae *nodeaccess.HTTPError
 	require.ErrorAs(t, err, &ae)
 	assert.Equal(t, 403, ae.StatusCode)
 	assert.Equal(t, "FORBIDDEN: invalid access key", ae.Message)
@@ -220,13 +212,12 @@ func TestWrongKeyAndUnknownPath(t *testing.T) {
 
 	c, err = beacon.New(srv.URL+"/v1", srv.Key())
 	require.NoError(t, err)
-	_, err = c.State(ctx, beacon.Head)
+	_, _, err = c.State(ctx, beacon.Head)
 	require.ErrorAs(t, err, &ae)
 	assert.Equal(t, 404, ae.StatusCode)
 	assert.Equal(t, "NOT_FOUND: route not found", ae.Message)
-	assert.True(t, ae.DebugDisabled)
 	assert.ErrorIs(t, err, beacon.ErrDebugDisabled)
-	assert.NotErrorIs(t, err, nodeaccess.ErrNotFound)
+	assert.ErrorIs(t, err, nodeaccess.ErrNotFound) // the route's 404, which ErrDebugDisabled explains
 	testkit.AssertErrNoKey(t, testKey, err)
 }
 
@@ -238,9 +229,11 @@ func TestNamedIDsAndSetters(t *testing.T) {
 	fin := smallState(beacon.Deneb, 80, 8, 9, 2)    // epoch 10
 	mid := smallState(beacon.Electra, 88, 9, 10, 3) // epoch 11
 	head := smallState(beacon.Electra, 100, 10, 11, 4)
-	srv := start(t, beacontest.WithState(mid), beacontest.WithState(head), beacontest.WithState(oldest), beacontest.WithState(fin))
+	srv := start(t, beacontest.WithStates(mid), beacontest.WithStates(head), beacontest.WithStates(oldest), beacontest.WithStates(fin))
 	c := client(t, srv) // the head state's preset: minimal
-	assert.Equal(t, p, c.Preset())
+	st, _, err := c.State(context.Background(), beacon.Head)
+	require.NoError(t, err)
+	assert.Equal(t, p, st.Preset)
 
 	slotOf := func(id beacon.StateID) beacon.Slot {
 		t.Helper()
@@ -256,7 +249,7 @@ func TestNamedIDsAndSetters(t *testing.T) {
 	assert.Equal(t, beacon.Slot(80), slotOf(beacon.Finalized))
 	assert.Equal(t, beacon.Slot(88), slotOf(beacon.Justified))
 	info, _ := srv.Lookup(beacon.Justified)
-	midRoot, err := mid.HashTreeRoot()
+	midRoot, err := beacon.HashTreeRoot(mid)
 	require.NoError(t, err)
 	assert.Equal(t, beacontest.Info{Slot: 88, Root: midRoot, Version: beacon.Electra, Preset: p, Validators: 16}, info)
 
@@ -270,7 +263,7 @@ func TestNamedIDsAndSetters(t *testing.T) {
 	assert.True(t, srv.RemoveState(80))
 	assert.False(t, srv.RemoveState(80))
 	assert.Equal(t, beacon.Slot(10), slotOf(beacon.Finalized))
-	_, err = c.State(context.Background(), beacon.SlotID(80))
+	_, _, err = c.State(context.Background(), beacon.SlotID(80))
 	assert.ErrorIs(t, err, nodeaccess.ErrNotFound)
 
 	// Pinned: finalized names 88; its state is then finalized in JSON.
@@ -279,10 +272,10 @@ func TestNamedIDsAndSetters(t *testing.T) {
 	info, _ = srv.Lookup(beacon.Justified)
 	assert.True(t, info.Flags.Finalized)
 	cj := client(t, srv, beacon.WithEncoding(beacon.EncodingJSON))
-	res, err := cj.State(context.Background(), beacon.Finalized)
+	res, body, err := cj.State(context.Background(), beacon.Finalized)
 	require.NoError(t, err)
-	assert.Equal(t, beacon.Slot(88), res.State.Slot)
-	assert.Equal(t, &beacon.Flags{Finalized: true}, res.Flags)
+	assert.Equal(t, beacon.Slot(88), res.Slot)
+	assert.Equal(t, &beacon.Flags{Finalized: true}, body.Flags)
 
 	assert.ErrorContains(t, srv.Pin(beacon.Finalized, 81), "beacontest: Pin: finalized: no state is held at slot 81")
 	assert.ErrorContains(t, srv.Pin(beacon.SlotID(3), 88), `beacontest: Pin: "3" is not head, genesis, finalized or justified`)
@@ -293,25 +286,24 @@ func TestNamedIDsAndSetters(t *testing.T) {
 	require.True(t, srv.RemoveState(10))
 	_, ok := srv.Lookup(beacon.Head)
 	assert.False(t, ok)
-	_, err = c.State(context.Background(), beacon.Head)
-	var ae *beacon.APIError
+	_, _, err = c.State(context.Background(), beacon.Head)
+	var ae *nodeaccess.HTTPError
 	require.ErrorAs(t, err, &ae)
 	assert.Equal(t, "NOT_FOUND: no head state is held", ae.Message)
 	srv.Unpin(beacon.Head)
 	assert.Equal(t, beacon.Slot(100), slotOf(beacon.Head))
 
 	// A state at a held slot replaces it, and its old root is gone.
-	headRoot, err := head.HashTreeRoot()
+	headRoot, err := beacon.HashTreeRoot(head)
 	require.NoError(t, err)
 	head2 := smallState(beacon.Fulu, 100, 10, 11, 5)
 	root2, err := srv.AddState(head2)
 	require.NoError(t, err)
 	_, ok = srv.Lookup(beacon.RootID(headRoot))
 	assert.False(t, ok)
-	res, err = c.State(context.Background(), beacon.RootID(root2))
+	res, body, err = c.State(context.Background(), beacon.RootID(root2))
 	require.NoError(t, err)
 	assert.Equal(t, beacon.Fulu, res.Version)
-	assert.True(t, res.Verified)
 
 	// Invalid states are refused and change nothing.
 	bad := smallState(beacon.Fulu, 200, 0, 0, 6)
@@ -329,13 +321,13 @@ func TestNewOptions(t *testing.T) {
 	assert.ErrorContains(t, err, "beacontest: nodeaccesstest: the access key may hold only")
 	_, err = beacontest.New(beacontest.WithKey(""))
 	assert.EqualError(t, err, "beacontest: WithKey: empty key (leave WithKey out for a random one)")
-	_, err = beacontest.New(beacontest.WithState(nil))
-	assert.EqualError(t, err, "beacontest: WithState: nil state")
+	_, err = beacontest.New(beacontest.WithStates(nil))
+	assert.EqualError(t, err, "beacontest: WithStates: nil state")
 	st := smallState(beacon.Deneb, 10, 0, 0, 1)
-	_, err = beacontest.New(beacontest.WithState(st), beacontest.WithPin(beacon.Finalized, 11))
-	assert.EqualError(t, err, "beacontest: Pin: finalized: no state is held at slot 11")
-
-	srv := start(t, beacontest.WithState(st), beacontest.WithExecutionOptimistic(true), beacontest.WithPin(beacon.Finalized, 10))
+	srv := start(t, beacontest.WithStates(st))
+	assert.EqualError(t, srv.Pin(beacon.Finalized, 11), "beacontest: Pin: finalized: no state is held at slot 11")
+	srv.SetExecutionOptimistic(true)
+	require.NoError(t, srv.Pin(beacon.Finalized, 10))
 	info, ok := srv.Lookup(beacon.Head)
 	require.True(t, ok)
 	assert.Equal(t, beacon.Flags{Finalized: true}, info.Flags) // the one state is the finalized one
@@ -345,7 +337,7 @@ func TestNewOptions(t *testing.T) {
 	assert.EqualError(t, err, "beacontest: Body: auto is not a body encoding (want EncodingSSZ or EncodingJSON)")
 
 	// A random key: 32 hex characters.
-	srv2, err := beacontest.New(beacontest.WithState(st))
+	srv2, err := beacontest.New(beacontest.WithStates(st))
 	require.NoError(t, err)
 	defer srv2.Close()
 	assert.Regexp(t, `^[0-9a-f]{32}$`, srv2.Key())
@@ -375,8 +367,8 @@ func TestDownloadToFile(t *testing.T) {
 func TestConcurrentUse(t *testing.T) {
 	a := smallState(beacon.Deneb, 8, 0, 0, 1)
 	b := smallState(beacon.Fulu, 16, 1, 1, 2)
-	srv := start(t, beacontest.WithState(a), beacontest.WithState(b))
-	rootB, err := b.HashTreeRoot()
+	srv := start(t, beacontest.WithStates(a), beacontest.WithStates(b))
+	rootB, err := beacon.HashTreeRoot(b)
 	require.NoError(t, err)
 	c := client(t, srv, nodeaccess.WithMaxAttempts(1))
 	cj := client(t, srv, nodeaccess.WithMaxAttempts(1), beacon.WithEncoding(beacon.EncodingJSON))
@@ -390,19 +382,14 @@ func TestConcurrentUse(t *testing.T) {
 				if i%2 == 1 {
 					cl = cj
 				}
-				var res *beacon.StateResponse
-				res, err = cl.State(ctx, beacon.RootID(rootB))
+				_, _, err = cl.State(ctx, beacon.RootID(rootB)) // verified: its root is rootB
 				if err != nil {
 					break
 				}
-				if _, err = cl.State(ctx, beacon.SlotID(24)); err != nil && !errors.Is(err, nodeaccess.ErrNotFound) {
+				if _, _, err = cl.State(ctx, beacon.SlotID(24)); err != nil && !errors.Is(err, nodeaccess.ErrNotFound) {
 					break
 				}
 				err = nil
-				if !res.Verified {
-					err = errors.New("not verified")
-					break
-				}
 			}
 			done <- err
 		}()
@@ -422,4 +409,17 @@ func TestConcurrentUse(t *testing.T) {
 	for range 8 {
 		assert.NoError(t, <-done)
 	}
+}
+
+// The zero Option does nothing: the server starts with the other options'
+// settings and the default states.
+func TestZeroOption(t *testing.T) {
+	srv, err := beacontest.New(beacontest.Option{}, beacontest.WithKey("k3y"), beacontest.Option{})
+	require.NoError(t, err)
+	defer srv.Close()
+	assert.Len(t, srv.States(), len(beacontest.DefaultStates()))
+	c, err := srv.Client()
+	require.NoError(t, err)
+	_, _, err = c.State(context.Background(), beacon.Head)
+	require.NoError(t, err)
 }

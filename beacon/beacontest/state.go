@@ -33,7 +33,7 @@ func NewState(v beacon.Version, p beacon.Preset, validators int, seed uint64) *b
 	s.StateRoots = g.roots(int(p.SlotsPerHistoricalRoot))
 	s.HistoricalRoots = g.roots(1 + int(g.u64n(16)))
 	s.Eth1Data = g.eth1Data()
-	s.Eth1DataVotes = make([]beacon.Eth1Data, 1+g.u64n(min(p.Eth1DataVotesLimit(), 32)))
+	s.Eth1DataVotes = make([]beacon.Eth1Data, 1+g.u64n(min(p.EpochsPerEth1VotingPeriod*p.SlotsPerEpoch, 32)))
 	for i := range s.Eth1DataVotes {
 		s.Eth1DataVotes[i] = g.eth1Data()
 	}
@@ -60,7 +60,7 @@ func NewState(v beacon.Version, p beacon.Preset, validators int, seed uint64) *b
 		s.PreviousEpochParticipation = g.participation(n)
 		s.CurrentEpochParticipation = g.participation(n)
 	}
-	s.JustificationBits = beacon.JustificationBits(g.u64n(16))
+	s.JustificationBits = uint8(g.u64n(16))
 	s.PreviousJustifiedCheckpoint = beacon.Checkpoint{Epoch: s.Fork.Epoch - 2, Root: g.root()}
 	s.CurrentJustifiedCheckpoint = beacon.Checkpoint{Epoch: s.Fork.Epoch - 1, Root: g.root()}
 	s.FinalizedCheckpoint = beacon.Checkpoint{Epoch: s.Fork.Epoch - 3, Root: g.root()}
@@ -135,7 +135,7 @@ func NewState(v beacon.Version, p beacon.Preset, validators int, seed uint64) *b
 		}
 	}
 	if v >= beacon.Fulu {
-		s.ProposerLookahead = make([]beacon.ValidatorIndex, p.ProposerLookaheadLength())
+		s.ProposerLookahead = make([]beacon.ValidatorIndex, (p.MinSeedLookahead+1)*p.SlotsPerEpoch)
 		for i := range s.ProposerLookahead {
 			s.ProposerLookahead[i] = beacon.ValidatorIndex(g.u64n(uint64(n)))
 		}
@@ -204,16 +204,16 @@ func (g gen) validator() beacon.Validator {
 	return v
 }
 
-func (g gen) participation(n int) []beacon.ParticipationFlags {
-	out := make([]beacon.ParticipationFlags, n)
+func (g gen) participation(n int) []uint8 {
+	out := make([]uint8, n)
 	for i := range out {
-		out[i] = beacon.ParticipationFlags(g.u64n(8))
+		out[i] = uint8(g.u64n(8))
 	}
 	return out
 }
 
 func (g gen) attestations(p beacon.Preset) []beacon.PendingAttestation {
-	out := make([]beacon.PendingAttestation, 1+g.u64n(min(p.EpochAttestationsLimit(), 8)))
+	out := make([]beacon.PendingAttestation, 1+g.u64n(min(p.MaxAttestations*p.SlotsPerEpoch, 8)))
 	for i := range out {
 		bits := 1 + g.u64n(p.MaxValidatorsPerCommittee) // number of bits before the length bit
 		bl := make(beacon.Bitlist, bits/8+1)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"sync"
 
 	"github.com/nodeaccess/nodeaccess/beacon"
@@ -70,7 +71,7 @@ func (s *stateSet) add(st *beacon.State) (beacon.Root, error) {
 	if st.JustificationBits > 0x0f {
 		return beacon.Root{}, fmt.Errorf("beacontest: state at slot %d: justification bits 0x%02x set bits beyond the 4 of the bitvector", st.Slot, uint8(st.JustificationBits))
 	}
-	root, err := st.HashTreeRoot()
+	root, err := beacon.HashTreeRoot(st)
 	if err != nil {
 		return beacon.Root{}, fmt.Errorf("beacontest: state at slot %d: %w", st.Slot, err)
 	}
@@ -138,9 +139,9 @@ func (s *stateSet) setOptimistic(b bool) {
 // It is called with s.mu held for reading.
 func (s *stateSet) resolve(id beacon.StateID) (*entry, beacon.Flags, error) {
 	var e *entry
-	if r, ok := id.Root(); ok {
+	if r, ok := rootOf(id); ok {
 		e = s.byRoot[r]
-	} else if slot, ok := id.Slot(); ok {
+	} else if slot, ok := slotOf(id); ok {
 		e = s.bySlot[slot]
 	} else {
 		e = s.named(id)
@@ -258,11 +259,11 @@ func (e *entry) encoded(enc beacon.Encoding, f beacon.Flags) ([]byte, error) {
 	defer e.mu.Unlock()
 	if enc == beacon.EncodingSSZ {
 		if e.ssz == nil {
-			b, err := e.st.MarshalSSZ()
-			if err != nil {
+			var b bytes.Buffer
+			if err := beacon.WriteState(&b, e.st, beacon.EncodingSSZ, nil); err != nil {
 				return nil, fmt.Errorf("beacontest: encoding the state at slot %d as SSZ: %w", e.st.Slot, err)
 			}
-			e.ssz = b
+			e.ssz = b.Bytes()
 		}
 		return e.ssz, nil
 	}
@@ -270,7 +271,7 @@ func (e *entry) encoded(enc beacon.Encoding, f beacon.Flags) ([]byte, error) {
 		return b, nil
 	}
 	var buf bytes.Buffer
-	if err := e.st.EncodeJSONResponse(&buf, f); err != nil {
+	if err := beacon.WriteState(&buf, e.st, beacon.EncodingJSON, &f); err != nil {
 		return nil, fmt.Errorf("beacontest: encoding the state at slot %d as JSON: %w", e.st.Slot, err)
 	}
 	if e.json == nil {
@@ -292,3 +293,20 @@ func presetOf(st *beacon.State) beacon.Preset {
 }
 
 func slotsPerEpoch(st *beacon.State) uint64 { return presetOf(st).SlotsPerEpoch }
+
+// rootOf returns the state root an id names, when it names one (a
+// canonical id, as ParseStateID gives: "0x" and 64 hex digits).
+func rootOf(id beacon.StateID) (beacon.Root, bool) {
+	var r beacon.Root
+	s := string(id)
+	if len(s) != 66 || s[:2] != "0x" || r.UnmarshalText([]byte(s)) != nil {
+		return beacon.Root{}, false
+	}
+	return r, true
+}
+
+// slotOf returns the slot an id names, when it names one (a decimal slot).
+func slotOf(id beacon.StateID) (beacon.Slot, bool) {
+	n, err := strconv.ParseUint(string(id), 10, 64)
+	return beacon.Slot(n), err == nil
+}

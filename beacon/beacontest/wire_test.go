@@ -16,11 +16,11 @@ import (
 // The exact wire: path, status, headers and body, by raw HTTP.
 func TestWireSuccess(t *testing.T) {
 	st := smallState(beacon.Deneb, 42, 0, 0, 1)
-	srv := start(t, beacontest.WithState(st))
-	ssz, err := st.MarshalSSZ()
+	srv := start(t, beacontest.WithStates(st))
+	ssz, err := marshalSSZ(st)
 	require.NoError(t, err)
 	js := jsonOf(t, st, beacon.Flags{Finalized: true})
-	root, err := st.HashTreeRoot()
+	root, err := beacon.HashTreeRoot(st)
 	require.NoError(t, err)
 	base := srv.URL + "/beacon/" + testKey + "/eth/v2/debug/beacon/states/"
 
@@ -35,7 +35,7 @@ func TestWireSuccess(t *testing.T) {
 		{[]string{"application/octet-stream;q=1,application/json;q=0.9"}, true},
 		{[]string{"application/json;q=0.9", "application/octet-stream"}, true},
 	}
-	for _, id := range []string{"head", "genesis", "finalized", "justified", "42", "0042", beacon.RootID(root).String(), strings.ToUpper(beacon.RootID(root).String()[2:])} {
+	for _, id := range []string{"head", "genesis", "finalized", "justified", "42", "0042", string(beacon.RootID(root)), strings.ToUpper(string(beacon.RootID(root))[2:])} {
 		if !strings.HasPrefix(id, "0x") && len(id) == 64 {
 			id = "0x" + id // the root with upper-case digits
 		}
@@ -66,7 +66,7 @@ func TestWireSuccess(t *testing.T) {
 // Eth-Consensus-Version.
 func TestWireErrors(t *testing.T) {
 	st := smallState(beacon.Capella, 42, 0, 0, 1)
-	srv := start(t, beacontest.WithState(st))
+	srv := start(t, beacontest.WithStates(st))
 	base := srv.URL + "/beacon/" + testKey + "/eth/v2/debug/beacon/states/"
 	long := strings.Repeat("z", 100)
 	cases := []struct {

@@ -15,13 +15,13 @@ import (
 // WithoutDefaults starts empty: every id is not found until a state is
 // added.
 func TestWithoutDefaults(t *testing.T) {
-	srv := beacontest.NewT(t, beacontest.WithoutDefaults())
+	srv := beacontest.NewT(t, beacontest.WithStates())
 	assert.Empty(t, srv.States())
 	c, err := srv.Client()
 	require.NoError(t, err)
 	ctx := context.Background()
 	for _, id := range []beacon.StateID{beacon.Head, beacon.Genesis, beacon.Finalized, beacon.Justified, beacon.SlotID(1)} {
-		_, err := c.State(ctx, id)
+		_, _, err := c.State(ctx, id)
 		require.Error(t, err, id)
 		assert.True(t, errors.Is(err, nodeaccess.ErrNotFound), "%s: %v", id, err)
 	}
@@ -31,9 +31,9 @@ func TestWithoutDefaults(t *testing.T) {
 	require.NoError(t, err)
 	c, err = srv.Client() // the head's preset now
 	require.NoError(t, err)
-	res, err := c.State(ctx, beacon.Head)
+	res, _, err := c.State(ctx, beacon.Head)
 	require.NoError(t, err)
-	got, err := res.State.HashTreeRoot()
+	got, err := beacon.HashTreeRoot(res)
 	require.NoError(t, err)
 	assert.Equal(t, root, got)
 	assert.Equal(t, beacon.Deneb, res.Version)

@@ -17,11 +17,12 @@ import (
 // as any other: downloaded, decoded, hashed and verified by its root.
 func TestGloasState(t *testing.T) {
 	st := beacontest.NewState(beacon.Gloas, beacon.MainnetPreset(), 64, 7)
-	root, err := st.HashTreeRoot()
+	root, err := beacon.HashTreeRoot(st)
 	require.NoError(t, err)
-	want, err := st.MarshalSSZ()
-	require.NoError(t, err)
-	srv, err := beacontest.New(beacontest.WithState(st))
+	var ssz bytes.Buffer
+	require.NoError(t, beacon.WriteState(&ssz, st, beacon.EncodingSSZ, nil))
+	want := ssz.Bytes()
+	srv, err := beacontest.New(beacontest.WithStates(st))
 	require.NoError(t, err)
 	defer srv.Close()
 
@@ -29,7 +30,7 @@ func TestGloasState(t *testing.T) {
 	got, err := runWith(t, map[string]string{
 		"NODEACCESS_BEACON_URL":   srv.URL + "/beacon/" + srv.Key(),
 		"NODEACCESS_BEACON_OUT":   path,
-		"NODEACCESS_BEACON_STATE": beacon.RootID(root).String(),
+		"NODEACCESS_BEACON_STATE": string(beacon.RootID(root)),
 	})
 	require.NoError(t, err, got)
 	lines := strings.Split(got, "\n")

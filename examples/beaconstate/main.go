@@ -25,14 +25,14 @@
 //   - beacon.Client.DownloadState writes the body to a file as it arrives,
 //     through a 256 KiB buffer (a mainnet state is about 300 MB of SSZ; the
 //     download never holds it in memory), with beacon.WithProgress drawing
-//     the bar from the Content-Length; when the body breaks off and the
-//     client fetches it again, the bar says so and starts again on a new
-//     line;
+//     the bar from the Content-Length; when the body breaks off,
+//     beacon.WithRestart lets the client empty the new file and fetch it
+//     again, and the bar says so and starts again on a new line;
 //   - beacon.ReadState then decodes the downloaded file, streaming from it,
 //     into a beacon.State, which does hold the whole state in memory: about
 //     1.05 × the file's size for SSZ (some 320 MB for a mainnet state; were
 //     the node to answer in JSON, about 400 MB at the peak for its ~900 MB),
-//     and State.HashTreeRoot computes its root, timed, with a few MB more;
+//     and beacon.HashTreeRoot computes its root, timed, with a few MB more;
 //   - asked for by its root (NODEACCESS_BEACON_STATE=0x…), the state is
 //     verified: its hash tree root must be the root asked for. A state asked
 //     for by name or slot has no root to check against; the program prints
@@ -114,7 +114,15 @@ func run(ctx context.Context, out io.Writer, getenv func(string) string) error {
 	fmt.Fprintf(out, "Downloading state %s as SSZ to %s\n", id, o.path)
 	bar := &progressBar{w: out}
 	start := time.Now()
-	d, err := c.DownloadState(ctx, id, o.f, beacon.WithProgress(bar.update))
+	// The file is new and ours: a body that breaks off may start it over.
+	restart := beacon.WithRestart(func() error {
+		if err := o.f.Truncate(0); err != nil {
+			return err
+		}
+		_, err := o.f.Seek(0, io.SeekStart)
+		return err
+	})
+	d, err := c.DownloadState(ctx, id, o.f, restart, beacon.WithProgress(bar.update))
 	bar.end()
 	if err != nil {
 		return o.nothingSaved(err)
@@ -135,10 +143,10 @@ func run(ctx context.Context, out io.Writer, getenv func(string) string) error {
 		return o.nothingSaved(err)
 	}
 	fmt.Fprintf(out, "Decoded the file in %s: %s state at slot %d (epoch %d), %d validators.\n",
-		since(start), st.Version, st.Slot, st.Epoch(), len(st.Validators))
+		since(start), st.Version, st.Slot, uint64(st.Slot)/st.Preset.SlotsPerEpoch, len(st.Validators))
 
 	start = time.Now()
-	root, err := st.HashTreeRoot()
+	root, err := beacon.HashTreeRoot(st)
 	if err == nil {
 		err = ctx.Err()
 	}
@@ -146,9 +154,12 @@ func run(ctx context.Context, out io.Writer, getenv func(string) string) error {
 		return o.nothingSaved(err)
 	}
 	fmt.Fprintf(out, "Hash tree root: %s (computed in %s)\n", beacon.RootID(root), since(start))
-	if want, ok := id.Root(); ok {
+	// A root id (ParseStateID's "0x" and 64 hex digits) names the root to
+	// check against.
+	var want beacon.Root
+	if strings.HasPrefix(string(id), "0x") && want.UnmarshalText([]byte(id)) == nil {
 		if root != want {
-			return o.nothingSaved(&beacon.IntegrityError{Want: want, Got: root})
+			return o.nothingSaved(fmt.Errorf("%w: asked for %s, got a state whose hash tree root is %s", beacon.ErrIntegrity, want, root))
 		}
 		fmt.Fprintln(out, "Verified: the hash tree root is the state root asked for.")
 	} else {
@@ -197,16 +208,13 @@ func connect(out io.Writer, getenv func(string) string) (c *beacon.Client, stop 
 	return c, func() {}, nil
 }
 
-// readFile decodes the downloaded state from f, from its start.
-func readFile(f *os.File, d beacon.Download) (*beacon.State, error) {
+// readFile decodes the downloaded state from f, from its start, with the
+// Body the download returned (a later run would keep it beside the file).
+func readFile(f *os.File, d beacon.Body) (*beacon.State, error) {
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		return nil, err
 	}
-	v, err := d.Version()
-	if err != nil {
-		return nil, err
-	}
-	st, _, err := beacon.ReadState(f, d.Encoding, v, beacon.SizeHint(d.Bytes))
+	st, _, err := beacon.ReadState(f, d)
 	return st, err
 }
 

@@ -20,12 +20,11 @@ import (
 func defaultHead(t *testing.T) (beacon.Root, []byte) {
 	t.Helper()
 	head := beacontest.DefaultStates()[3]
-	require.Equal(t, beacontest.DefaultHeadSlot, head.Slot)
-	root, err := head.HashTreeRoot()
+	root, err := beacon.HashTreeRoot(head)
 	require.NoError(t, err)
-	ssz, err := head.MarshalSSZ()
-	require.NoError(t, err)
-	return root, ssz
+	var ssz bytes.Buffer
+	require.NoError(t, beacon.WriteState(&ssz, head, beacon.EncodingSSZ, nil))
+	return root, ssz.Bytes()
 }
 
 func runWith(t *testing.T, env map[string]string) (string, error) {
@@ -79,7 +78,7 @@ func TestLocal(t *testing.T) {
 	checkBar(t, lines[2], "5.0 MB")
 	assert.Regexp(t, `^Downloaded 5021637 bytes \(5\.0 MB\) of fulu SSZ in \d+(\.\d+)?(µs|ms|s)\.$`, lines[3])
 	assert.Regexp(t, `^Decoded the file in \d+(\.\d+)?(µs|ms|s): fulu state at slot 13200031 \(epoch 412500\), 16384 validators\.$`, lines[4])
-	assert.Regexp(t, `^Hash tree root: `+beacon.RootID(root).String()+` \(computed in \d+(\.\d+)?(µs|ms|s)\)$`, lines[5])
+	assert.Regexp(t, `^Hash tree root: `+string(beacon.RootID(root))+` \(computed in \d+(\.\d+)?(µs|ms|s)\)$`, lines[5])
 	assert.Equal(t, "Not verified: head names no root to check against. Compare the root with one you trust, or ask for the state by its root (NODEACCESS_BEACON_STATE=0x…) to have it checked.", lines[6])
 	assert.Equal(t, "State file: "+path+" (5.0 MB)", lines[7])
 	assert.Equal(t, "", lines[8])
@@ -87,9 +86,9 @@ func TestLocal(t *testing.T) {
 	file, err := os.ReadFile(path)
 	require.NoError(t, err)
 	require.True(t, bytes.Equal(ssz, file), "the file is not the served state's SSZ")
-	st, err := beacon.DecodeSSZ(bytes.NewReader(file), beacon.Fulu)
+	st, _, err := beacon.ReadState(bytes.NewReader(file), beacon.Body{Encoding: beacon.EncodingSSZ, Fork: "fulu"})
 	require.NoError(t, err)
-	fileRoot, err := st.HashTreeRoot()
+	fileRoot, err := beacon.HashTreeRoot(st)
 	require.NoError(t, err)
 	assert.Equal(t, root, fileRoot)
 	assertMode(t, path, 0o644)
@@ -134,17 +133,17 @@ func TestFromEnv(t *testing.T) {
 	} {
 		path := filepath.Join(t.TempDir(), "fin.ssz")
 		env["NODEACCESS_BEACON_OUT"] = path
-		env["NODEACCESS_BEACON_STATE"] = beacon.RootID(fin.Root).String()
+		env["NODEACCESS_BEACON_STATE"] = string(beacon.RootID(fin.Root))
 		got, err := runWith(t, env)
 		require.NoError(t, err)
 		lines := strings.Split(got, "\n")
 		require.Len(t, lines, 9, got)
 		assert.Equal(t, "Calling beacon.Client{"+srv.URL+"/beacon/REDACTED}.", lines[0])
-		assert.Equal(t, "Downloading state "+beacon.RootID(fin.Root).String()+" as SSZ to "+path, lines[1])
+		assert.Equal(t, "Downloading state "+string(beacon.RootID(fin.Root))+" as SSZ to "+path, lines[1])
 		checkBar(t, lines[2], "5.0 MB")
 		assert.Regexp(t, `^Downloaded \d+ bytes \(5\.0 MB\) of fulu SSZ in `, lines[3])
 		assert.Regexp(t, `^Decoded the file in \S+: fulu state at slot 13199936 \(epoch 412498\), 16384 validators\.$`, lines[4])
-		assert.Regexp(t, `^Hash tree root: `+beacon.RootID(fin.Root).String()+` \(computed in `, lines[5])
+		assert.Regexp(t, `^Hash tree root: `+string(beacon.RootID(fin.Root))+` \(computed in `, lines[5])
 		assert.Equal(t, "Verified: the hash tree root is the state root asked for.", lines[6])
 		assert.NotContains(t, got, key)
 		assert.NotContains(t, got, "sEcReT")

@@ -50,17 +50,16 @@ func runBeacon(ctx context.Context, out io.Writer, getenv func(string) string) e
 	}
 	defer stop()
 	fmt.Fprintf(out, "\n== Beacon (%s)\n", where)
-	res, err := c.State(ctx, id)
+	st, body, err := c.State(ctx, id)
 	if err != nil {
 		return err
 	}
-	st := res.State
-	root, err := st.HashTreeRoot()
+	root, err := beacon.HashTreeRoot(st)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(out, "beacon state %s: %s, slot %d, %s, %s of %s\n",
-		id, res.Version, st.Slot, count(len(st.Validators), "validator"), count(int(res.Bytes), "byte"), res.Encoding)
+		id, st.Version, st.Slot, count(len(st.Validators), "validator"), count(int(body.Bytes), "byte"), body.Encoding)
 	fmt.Fprintf(out, "  hash tree root %s\n", root)
 	fmt.Fprintf(out, "  finalized checkpoint: epoch %d, root %s\n", st.FinalizedCheckpoint.Epoch, st.FinalizedCheckpoint.Root)
 	return nil
