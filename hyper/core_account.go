@@ -225,7 +225,7 @@ func (k Core) delegatorSummary(user common.Address) *Read[Staking] {
 func (k Core) MarginSummary(dex int, user common.Address) *Read[MarginSummary] {
 	const op = "accountMarginSummary"
 	switch {
-	case dex < 0 || dex > math.MaxUint32:
+	case dex < 0 || int64(dex) > math.MaxUint32:
 		return refused[MarginSummary](k, op, "dex", fmt.Sprintf("perp dex index %d is out of range", dex))
 	case user == (common.Address{}):
 		return refused[MarginSummary](k, op, "user", zeroUserReason)

@@ -177,7 +177,7 @@ func readSpotInfo(k Core, asset int) *Read[Market] {
 // EVMExtraWeiDecimals.
 func (k Core) TokenInfo(token int) *Read[Token] {
 	const op = "tokenInfo"
-	if token < 0 || token > math.MaxUint32 {
+	if token < 0 || int64(token) > math.MaxUint32 {
 		return refused[Token](k, op, "token", fmt.Sprintf("token index %d is out of range", token))
 	}
 	return addRead(k, op, fmt.Sprintf("token %d", token), pcTokenInfo, wordUint(nil, uint64(token)), 8*32+32+maxNameBytes+32+32*maxTokenSpots,
@@ -231,7 +231,7 @@ func (k Core) BBO(market Market) *Read[BBO] {
 	default:
 		why = fmt.Sprintf("a market of kind %s: want a perp or a spot pair", market.Kind)
 	}
-	if why == "" && (market.Asset < 0 || market.Asset > math.MaxUint32) {
+	if why == "" && (market.Asset < 0 || int64(market.Asset) > math.MaxUint32) {
 		why = fmt.Sprintf("asset id %d is out of range", market.Asset)
 	}
 	if why != "" {
@@ -300,7 +300,7 @@ func spotArg(m Market) (uint64, string) {
 	switch {
 	case m.Kind != KeySpotIndex && m.Kind != KeySpotPair:
 		return 0, fmt.Sprintf("market %s is a %s, not a spot pair", quote(m.Key), m.Kind)
-	case m.Index < 0 || m.Index > math.MaxUint32 || m.SzDecimals < 0 || m.SzDecimals > maxDecimals:
+	case m.Index < 0 || int64(m.Index) > math.MaxUint32 || m.SzDecimals < 0 || m.SzDecimals > maxDecimals:
 		return 0, fmt.Sprintf("spot pair %s: index %d with %d size decimals is not a spot pair", quote(m.Key), m.Index, m.SzDecimals)
 	}
 	return uint64(m.Index), ""
