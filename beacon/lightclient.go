@@ -9,8 +9,8 @@ package beacon
 // the preset. A proof of one verifies with Proof.Verify; for the state's,
 // Prover.Prove makes it.
 //
-// The state's move when its number of fields crosses a power of two
-// (Electra) and when it becomes a progressive container (Gloas):
+// The state's indices move when its number of fields crosses a power of
+// two (Electra) and when it becomes a progressive container (Gloas):
 // finalized_checkpoint.root is 105, then 169, then 735; the current and
 // next sync committees 54 and 55, then 86 and 87, then 2945 and 2946. A
 // light client takes the fork of the header's slot (Fulu has the Electra

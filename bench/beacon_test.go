@@ -350,7 +350,8 @@ func BenchmarkBeaconJSONDecode(b *testing.B) {
 	})
 }
 
-// BenchmarkBeaconHashTreeRoot hashes the same state with both libraries.
+// BenchmarkBeaconHashTreeRoot hashes the same state with both libraries,
+// reporting cpu-ns/B too (see BenchmarkBeaconGloas).
 func BenchmarkBeaconHashTreeRoot(b *testing.B) {
 	f := bigState()
 	want, err := beacon.HashTreeRoot(f.st)
@@ -363,21 +364,31 @@ func BenchmarkBeaconHashTreeRoot(b *testing.B) {
 	}
 	b.Run("nodeaccess", func(b *testing.B) {
 		b.ReportAllocs()
+		var cpu int64
 		for b.Loop() {
 			settle(b)
-			if r, err := beacon.HashTreeRoot(f.st); err != nil || r != want {
+			c := cpuTime()
+			r, err := beacon.HashTreeRoot(f.st)
+			cpu += cpuTime() - c
+			if err != nil || r != want {
 				b.Fatal(err)
 			}
 		}
+		reportCPU(b, cpu, len(f.ssz))
 	})
 	b.Run("go-eth2-client", func(b *testing.B) {
 		b.ReportAllocs()
+		var cpu int64
 		for b.Loop() {
 			settle(b)
-			if r, err := peer.HashTreeRoot(); err != nil || beacon.Root(r) != want {
+			c := cpuTime()
+			r, err := peer.HashTreeRoot()
+			cpu += cpuTime() - c
+			if err != nil || beacon.Root(r) != want {
 				b.Fatal("root differs", err)
 			}
 		}
+		reportCPU(b, cpu, len(f.ssz))
 	})
 }
 
