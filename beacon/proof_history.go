@@ -106,6 +106,7 @@ func (p *Prover) proveHistory(slot Slot, past *HistoricalBatch, states bool) (Pr
 		expected Root
 		entry    string
 	)
+	j := uint64(slot) % per
 	switch {
 	case p.version >= Capella && summaries >= current-period:
 		k := summaries - (current - period)
@@ -113,40 +114,31 @@ func (p *Prover) proveHistory(slot Slot, past *HistoricalBatch, states bool) (Pr
 		if states {
 			roots = past.StateRoots
 		}
-		vt, err := rootsTree(roots, per, vec)
+		root, in, err := vectorBranch(roots, per, vec, j)
 		if err != nil {
 			return Proof{}, err
 		}
 		if outer, err = p.prepared("historical_summaries", k, summaryRoot); err != nil {
 			return Proof{}, err
 		}
-		in, err := proveNode(vt, inner, "the period's vector")
-		if err != nil {
-			return Proof{}, err
-		}
-		branch, expected, entry = in.Branch, vt.root(), fmt.Sprintf("historical_summaries[%d].%s", k, summaryRoot)
+		branch, expected, entry = in, root, fmt.Sprintf("historical_summaries[%d].%s", k, summaryRoot)
 	case period < hist:
-		bt, err := rootsTree(past.BlockRoots, per, "BlockRoots")
+		b, bin, err := vectorBranch(past.BlockRoots, per, "BlockRoots", j)
 		if err != nil {
 			return Proof{}, err
 		}
-		st, err := rootsTree(past.StateRoots, per, "StateRoots")
+		s, sin, err := vectorBranch(past.StateRoots, per, "StateRoots", j)
 		if err != nil {
 			return Proof{}, err
 		}
-		vt, sibling := bt, st.root()
+		branch = append(bin, s) // the block roots' sibling in the batch is the state roots' root
 		if states {
-			vt, sibling = st, bt.root()
+			branch = append(sin, b)
 		}
 		if outer, err = p.prepared("historical_roots", period); err != nil {
 			return Proof{}, err
 		}
-		in, err := proveNode(vt, inner, "the period's vector")
-		if err != nil {
-			return Proof{}, err
-		}
-		b, s := bt.root(), st.root()
-		branch, expected, entry = append(in.Branch, sibling), hashPair(&b, &s), fmt.Sprintf("historical_roots[%d]", period)
+		expected, entry = hashPair(&b, &s), fmt.Sprintf("historical_roots[%d]", period)
 		if inner, err = concatGIndices(child, inner); err != nil { // the vector is the batch's child 2 or 3
 			return Proof{}, err
 		}
@@ -173,7 +165,7 @@ func (p *Prover) proveHistory(slot Slot, past *HistoricalBatch, states bool) (Pr
 	if err != nil {
 		return Proof{}, err
 	}
-	return Proof{Leaf: pastLeaf(past, states, uint64(slot)%per), Branch: append(branch, outer.Branch...), GIndex: g}, nil
+	return Proof{Leaf: pastLeaf(past, states, j), Branch: append(branch, outer.Branch...), GIndex: g}, nil
 }
 
 // prepared proves the node path names in the state's tree as NewProver
@@ -186,17 +178,27 @@ func (p *Prover) prepared(path ...any) (Proof, error) {
 	return p.prove(g)
 }
 
-// rootsTree returns the tree of a vector of n roots, or an InputError
-// naming the vector (a HistoricalBatch field) when it does not hold n.
-func rootsTree(roots []Root, n uint64, name string) (tnode, error) {
+// vectorBranch returns the root of a vector of n roots (a HistoricalBatch
+// field, named for errors) and the branch of its element j, bottom-up, or
+// an InputError when it does not hold n.
+func vectorBranch(roots []Root, n uint64, name string, j uint64) (Root, []Root, error) {
 	if uint64(len(roots)) != n {
-		return nil, &nodeaccess.InputError{Arg: "past", Reason: fmt.Sprintf("%s has %d roots, want SLOTS_PER_HISTORICAL_ROOT, %d", name, len(roots), n)}
+		return Root{}, nil, &nodeaccess.InputError{Arg: "past", Reason: fmt.Sprintf("%s has %d roots, want SLOTS_PER_HISTORICAL_ROOT, %d", name, len(roots), n)}
 	}
-	leaves := make([]tnode, n)
+	d := depthFor(n)
+	level := make([]byte, 32<<d) // zero chunks pad it to a power of two
+	next := make([]byte, 16<<d)
 	for i := range roots {
-		leaves[i] = leafNode(roots[i])
+		copy(level[32*i:], roots[i][:])
 	}
-	return dense(leaves, depthFor(n)), nil
+	branch := make([]Root, d)
+	for h := range d {
+		copy(branch[h][:], level[32*(j^1):])
+		half := next[:len(level)/2]
+		hashChunks(half, level)
+		level, next, j = half, level, j/2
+	}
+	return Root(level[:32]), branch, nil
 }
 
 func pastLeaf(past *HistoricalBatch, states bool, j uint64) Root {

@@ -125,7 +125,7 @@ type chain struct {
 	batches []beacon.HistoricalBatch // by period
 }
 
-func newChain(t *testing.T, v beacon.Version, p beacon.Preset, h, n int, seed uint64) chain {
+func newChain(t testing.TB, v beacon.Version, p beacon.Preset, h, n int, seed uint64) chain {
 	t.Helper()
 	per := p.SlotsPerHistoricalRoot
 	st := beacontest.NewState(v, p, 5, seed)
@@ -287,6 +287,36 @@ func TestProveRootsFromPastErrors(t *testing.T) {
 			require.NoError(t, err)
 			_, err = pv.ProveBlockRoot(beacon.Slot(per+2), &c.batches[1])
 			requireInputError(t, err, "slot", fmt.Sprintf("%d is in period 1, which the state at slot %d does not hold (it has historical_roots periods 0 to 0", per+2, c.st.Slot))
+		})
+	}
+}
+
+// BenchmarkProveBlockRoot: a block root of the last 8192 slots, one through
+// a historical summary (hashing the period's 8192 roots once more) and one
+// through historical_roots (both vectors), mainnet preset.
+func BenchmarkProveBlockRoot(b *testing.B) {
+	c := newChain(b, beacon.Electra, beacon.MainnetPreset(), 2, 3, 5)
+	p, err := beacon.NewProver(c.st)
+	if err != nil {
+		b.Fatal(err)
+	}
+	per := beacon.Slot(8192)
+	for _, bc := range []struct {
+		name string
+		slot beacon.Slot
+		past *beacon.HistoricalBatch
+	}{
+		{"window", c.st.Slot - 100, nil},
+		{"summary", 3*per + 7, &c.batches[3]},
+		{"historical_roots", per + 7, &c.batches[1]},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := p.ProveBlockRoot(bc.slot, bc.past); err != nil {
+					b.Fatal(err)
+				}
+			}
 		})
 	}
 }
