@@ -23,9 +23,9 @@ import (
 // (block_summary_root, state_summary_root). For period P (slots
 // P·SLOTS_PER_HISTORICAL_ROOT to (P+1)·SLOTS_PER_HISTORICAL_ROOT − 1), they
 // are the BlockRoots and StateRoots of a state at slot
-// (P+1)·SLOTS_PER_HISTORICAL_ROOT, the slot whose epoch processing stored
-// the entry, before its next slot overwrites them; era files carry them
-// too.
+// (P+1)·SLOTS_PER_HISTORICAL_ROOT: the epoch processing that enters that
+// slot stores the entry, and the processing of the next slot overwrites
+// their first element. Era files carry them too.
 type HistoricalBatch struct {
 	// BlockRoots is the period's block_roots vector, indexed by slot
 	// modulo SLOTS_PER_HISTORICAL_ROOT.
@@ -40,8 +40,8 @@ type HistoricalBatch struct {
 // own block is not among them (see BlockRoot): slot must be before the
 // state's slot, else the error is a *nodeaccess.InputError naming it.
 //
-// A slot of the last SLOTS_PER_HISTORICAL_ROOT (slot < state slot ≤ slot +
-// SLOTS_PER_HISTORICAL_ROOT, get_block_root_at_slot's window) is proven
+// A slot of the last SLOTS_PER_HISTORICAL_ROOT slots (slot < state slot ≤
+// slot + SLOTS_PER_HISTORICAL_ROOT, get_block_root_at_slot's window) is proven
 // through the state's block_roots, and past is ignored. An older slot
 // needs past, the HistoricalBatch of the slot's period (its BlockRoots is
 // enough from Capella on): the proof goes through the period's vector
