@@ -64,9 +64,12 @@
 // nothing is dropped silently; they refuse nothing else, so a state that
 // writes also hashes.
 //
-// Gloas (EIP-7732, enshrined proposer-builder separation) is read as
-// consensus-specs v1.7.0-beta.0 defines its BeaconState: a progressive
-// container (EIP-7495) whose hash tree root merkleizes the fields
+// Gloas (EIP-7732, enshrined proposer-builder separation) is read with the
+// 46-field BeaconState of consensus-specs v1.7.0-beta.0, the layout that
+// @lodestar/types 1.50.0 and go-eth2-client v0.30.1, two independent
+// implementations, have too; the tests and the bench check bytes, roots
+// and proofs against both. It is a progressive container (EIP-7495) whose
+// hash tree root merkleizes the fields
 // progressively and mixes in the active-fields bitvector, with progressive
 // lists (EIP-7916) for the validator registry, balances, participation,
 // inactivity scores, the pending lists and the builder lists. LatestBlockHash
@@ -145,6 +148,22 @@
 // while its Prover is in use: each method refuses, with a
 // *nodeaccess.InputError, a state whose version, preset or list lengths are
 // no longer those NewProver prepared.
+//
+// Older blocks and states are proven through the state's history:
+// ProveBlockRoot and ProveStateRoot prove the root of any earlier slot
+// against the state root, those of the last SLOTS_PER_HISTORICAL_ROOT slots
+// (8192 on mainnet) from block_roots and state_roots, older ones from the
+// period's HistoricalBatch (the block_roots and state_roots of the state at
+// the end of the period, which the caller fetches) and the period's entry
+// of historical_summaries (or, before Capella, historical_roots):
+//
+//	end, _, err := c.State(ctx, beacon.SlotID((slot/8192+1)*8192))
+//	pr, err := p.ProveBlockRoot(slot, &beacon.HistoricalBatch{BlockRoots: end.BlockRoots})
+//	pr, err = p.ToBlockRoot(pr) // on to the block root EIP-4788 serves
+//
+// Version.LightClientGIndices returns the generalized indices the
+// light-client sync protocol proves (the finalized root, the sync
+// committees, the execution payload or block hash of the body) for a fork.
 //
 // # Containers
 //

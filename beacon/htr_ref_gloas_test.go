@@ -2,7 +2,8 @@ package beacon_test
 
 // The reference's progressive types (EIP-7916, EIP-7495), written from
 // ssz/simple-serialize.md's merkleize_progressive, recursively as the spec
-// states it, and the Gloas BeaconState from the consensus specs (GloasSpec).
+// states it, and the Gloas BeaconState from the consensus specs
+// (v1.7.0-beta.0; see testdata/SOURCES.md).
 
 import (
 	"crypto/sha256"

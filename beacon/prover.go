@@ -91,16 +91,21 @@ func (p *Prover) Prove(g GIndex) (Proof, error) {
 }
 
 func (p *Prover) prove(g GIndex) (Proof, error) {
+	return proveNode(p.top, g, "the state's tree")
+}
+
+// proveNode proves the node at generalized index g of the tree below n
+// (named by what, for errors).
+func proveNode(n tnode, g GIndex, what string) (Proof, error) {
 	if g == 0 {
 		return Proof{}, badGIndex(g, "names no node (the root is 1)")
 	}
 	d := g.depth()
 	branch := make([]Root, d)
-	n := p.top
 	for i := d - 1; i >= 0; i-- {
 		l, r, ok := n.children()
 		if !ok {
-			return Proof{}, badGIndex(g, fmt.Sprintf("goes below a leaf of the state's tree at depth %d", d-1-i))
+			return Proof{}, badGIndex(g, fmt.Sprintf("goes below a leaf of %s at depth %d", what, d-1-i))
 		}
 		if g>>i&1 == 1 {
 			branch[i], n = l.root(), r

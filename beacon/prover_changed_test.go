@@ -1,6 +1,7 @@
 package beacon_test
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
@@ -66,6 +67,8 @@ type probeArgs struct {
 	paths      [][]any         // GIndexOf paths
 	gindices   []beacon.GIndex // for Prove
 	proofs     []beacon.Proof  // for ToBlockRoot
+	slots      []beacon.Slot   // for ProveBlockRoot and ProveStateRoot, beside fixed ones
+	past       []beacon.Root   // a HistoricalBatch vector of the preset's length
 }
 
 // proverProbes returns the probes of every exported method of *Prover but
@@ -108,6 +111,13 @@ func proverProbes(a probeArgs) []proverProbe {
 		_, err := p.BlockRoot()
 		return probeResult{err: err}
 	})
+	pasts := []*beacon.HistoricalBatch{nil, {}, {BlockRoots: a.past, StateRoots: a.past}, {BlockRoots: a.past[:len(a.past)/2]}}
+	for _, slot := range append([]beacon.Slot{0, 1, 1 << 40, math.MaxUint64}, a.slots...) {
+		for k, past := range pasts {
+			add("ProveBlockRoot", fmt.Sprint(slot, " past ", k), func(p *beacon.Prover) probeResult { return proofResult(p.ProveBlockRoot(slot, past)) })
+			add("ProveStateRoot", fmt.Sprint(slot, " past ", k), func(p *beacon.Prover) probeResult { return proofResult(p.ProveStateRoot(slot, past)) })
+		}
+	}
 	for k, pr := range a.proofs {
 		add("ToBlockRoot", fmt.Sprint("proof ", k, " ", pr.GIndex, " of ", len(pr.Branch)), func(p *beacon.Prover) probeResult {
 			r := proofResult(p.ToBlockRoot(pr))
@@ -121,7 +131,7 @@ func proverProbes(a probeArgs) []proverProbe {
 // TestProverProbesCoverMethods: the probes call every exported method of
 // *Prover (StateRoot, which returns no error, is checked apart).
 func TestProverProbesCoverMethods(t *testing.T) {
-	probes := proverProbes(probeArgs{names: []string{"slot"}, paths: [][]any{{"slot"}}, gindices: []beacon.GIndex{1}, proofs: []beacon.Proof{{}}})
+	probes := proverProbes(probeArgs{past: make([]beacon.Root, 64), names: []string{"slot"}, paths: [][]any{{"slot"}}, gindices: []beacon.GIndex{1}, proofs: []beacon.Proof{{}}})
 	have := map[string]bool{"StateRoot": true}
 	for _, pr := range probes {
 		have[pr.method] = true
@@ -158,7 +168,7 @@ func allFieldNames(t testing.TB) []string {
 // of it), beside adversarial ones.
 func makeProbeArgs(t testing.TB, p *beacon.Prover, n uint64, names []string) probeArgs {
 	t.Helper()
-	a := probeArgs{validators: n, names: names}
+	a := probeArgs{validators: n, names: names, past: make([]beacon.Root, 64)} // SLOTS_PER_HISTORICAL_ROOT of the minimal preset
 	suffixes := [][]any{nil, {0}, {"__len__"}, {0, 0}, {0, "pubkey"}, {"pubkeys", 0}, {"blob_kzg_commitments", 0, 1},
 		{0, "aggregation_bits", 0}, {int(n), "exit_epoch"}, {-1}, {uint64(math.MaxUint64)}, {0, 0, 0, 0}, {1.5}, {nil}}
 	a.paths = [][]any{{}, {nil}, {0}, {"validators", n, "pubkey", 1}, {"validators", 0, "pubkey", 0, 0}}
@@ -186,6 +196,12 @@ func makeProbeArgs(t testing.TB, p *beacon.Prover, n uint64, names []string) pro
 	zeroG.GIndex = 0
 	deep := beacon.Proof{GIndex: 1 << 62, Branch: make([]beacon.Root, 62)}
 	a.proofs = []beacon.Proof{pr, {}, short, long, zeroG, deep, {GIndex: math.MaxUint64}}
+	at, err := proveField(p, "slot")
+	require.NoError(t, err)
+	per := beacon.Slot(len(a.past))
+	if now := beacon.Slot(binary.LittleEndian.Uint64(at.Leaf[:8])); now > per+1 {
+		a.slots = []beacon.Slot{now - 1, now - per, now - per - 1, now, now + 1}
+	}
 	return a
 }
 

@@ -132,8 +132,12 @@ func (p *Prover) GIndexOf(path ...any) (GIndex, error) {
 	if err := p.check(); err != nil {
 		return 0, err
 	}
+	return gindexOf(p.typ, path)
+}
+
+// gindexOf is GIndexOf in the tree of a value of type t.
+func gindexOf(t *sszType, path []any) (GIndex, error) {
 	g := GIndex(1)
-	t := p.typ
 	for k, step := range path {
 		if t == nil {
 			return 0, badPath(path, k, "goes below a leaf")

@@ -25,7 +25,8 @@ const (
 	Electra
 	Fulu
 	// Gloas is the fork of enshrined proposer-builder separation
-	// (EIP-7732), whose state is a progressive container; see gloasSpec.
+	// (EIP-7732), whose state is a progressive container (see the
+	// package documentation for the layout it follows).
 	Gloas
 )
 

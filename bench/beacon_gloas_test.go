@@ -254,3 +254,47 @@ func reportCPU(b *testing.B, cpu int64, size int) {
 	}
 	b.ReportMetric(float64(cpu)/float64(b.N)/float64(size), "cpu-ns/B")
 }
+
+// BenchmarkBeaconHashTreeRootGloas is BenchmarkBeaconHashTreeRoot on the
+// mainnet-size gloas state (bigGloasState): nodeaccess against
+// go-eth2-client v0.30.1's generated gloas hasher, the roots compared on
+// every call; cpu-ns/B as in BenchmarkBeaconGloas.
+func BenchmarkBeaconHashTreeRootGloas(b *testing.B) {
+	f := bigGloasState()
+	want, err := beacon.HashTreeRoot(f.st)
+	if err != nil {
+		b.Fatal(err)
+	}
+	peer := newPeerState(beacon.Gloas)
+	if err := peer.UnmarshalSSZ(f.ssz); err != nil {
+		b.Fatal(err)
+	}
+	b.Run("nodeaccess", func(b *testing.B) {
+		b.ReportAllocs()
+		var cpu int64
+		for b.Loop() {
+			settle(b)
+			c := cpuTime()
+			r, err := beacon.HashTreeRoot(f.st)
+			cpu += cpuTime() - c
+			if err != nil || r != want {
+				b.Fatal(err)
+			}
+		}
+		reportCPU(b, cpu, len(f.ssz))
+	})
+	b.Run("go-eth2-client", func(b *testing.B) {
+		b.ReportAllocs()
+		var cpu int64
+		for b.Loop() {
+			settle(b)
+			c := cpuTime()
+			r, err := peer.HashTreeRoot()
+			cpu += cpuTime() - c
+			if err != nil || beacon.Root(r) != want {
+				b.Fatal("root differs", err)
+			}
+		}
+		reportCPU(b, cpu, len(f.ssz))
+	})
+}

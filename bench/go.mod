@@ -11,7 +11,6 @@ require (
 require (
 	github.com/OffchainLabs/go-bitfield v0.0.0-20251031151322-f427d04d8506 // indirect
 	github.com/VictoriaMetrics/fastcache v1.13.0 // indirect
-	github.com/casbin/govaluate v1.10.0 // indirect
 	github.com/emicklei/dot v1.6.2 // indirect
 	github.com/ethereum/go-bigmodexpfix v0.0.0-20250911101455-f9e208c548ab // indirect
 	github.com/fatih/color v1.16.0 // indirect
@@ -66,9 +65,3 @@ require (
 )
 
 replace github.com/nodeaccess/nodeaccess => ../
-
-replace github.com/attestantio/go-eth2-client => github.com/attestantio/go-eth2-client v0.29.0
-
-replace github.com/pk910/dynamic-ssz => github.com/pk910/dynamic-ssz v1.3.2
-
-replace github.com/pk910/hashtree-bindings => github.com/pk910/hashtree-bindings v0.2.2
