@@ -203,20 +203,31 @@ func TestBudgetFIFO(t *testing.T) {
 // hand-over gave a third of the rate.)
 func TestBudgetQueueKeepsRate(t *testing.T) {
 	const rate, d = 4000.0, 500 * time.Millisecond
-	b := newBudget(t, rate, 1)
-	require.NoError(t, b.Wait(context.Background(), 1))
-	start := time.Now()
-	end := start.Add(d)
-	var wg sync.WaitGroup
-	for range 16 {
-		wg.Go(func() {
-			for time.Now().Before(end) {
-				require.NoError(t, b.Wait(context.Background(), 1))
-			}
-		})
+	// A machine busy with other tests (CI runs packages in parallel) can
+	// starve 16 goroutines for a while in any one run, so the best of three
+	// runs is held to the bound: the defect this guards against (a third of
+	// the rate) loses every run, a busy machine rarely all three.
+	var best float64
+	for range 3 {
+		b := newBudget(t, rate, 1)
+		require.NoError(t, b.Wait(context.Background(), 1))
+		start := time.Now()
+		end := start.Add(d)
+		var wg sync.WaitGroup
+		for range 16 {
+			wg.Go(func() {
+				for time.Now().Before(end) {
+					require.NoError(t, b.Wait(context.Background(), 1))
+				}
+			})
+		}
+		wg.Wait()
+		got := float64(b.Stats().Units-1) / time.Since(start).Seconds()
+		assert.LessOrEqual(t, got, rate*1.05+1/d.Seconds(), "units per second")
+		best = max(best, got)
+		if best >= 0.7*rate {
+			break
+		}
 	}
-	wg.Wait()
-	got := float64(b.Stats().Units-1) / time.Since(start).Seconds()
-	assert.GreaterOrEqual(t, got, 0.7*rate, "units per second")
-	assert.LessOrEqual(t, got, rate*1.05+1/d.Seconds(), "units per second")
+	assert.GreaterOrEqual(t, best, 0.7*rate, "units per second, the best of three runs")
 }
