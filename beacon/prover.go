@@ -98,7 +98,10 @@ func (p *Prover) prove(g GIndex) (Proof, error) {
 	branch := make([]Root, d)
 	n := p.top
 	for i := d - 1; i >= 0; i-- {
-		l, r, ok := n.children()
+		l, r, ok, err := childrenOf(n)
+		if err != nil {
+			return Proof{}, err
+		}
 		if !ok {
 			return Proof{}, badGIndex(g, fmt.Sprintf("goes below a leaf of the state's tree at depth %d", d-1-i))
 		}
