@@ -2,8 +2,8 @@ package beacon
 
 // ReadOption adjusts one read of a state: a Client call (State,
 // DownloadState) or ReadState. The options are WithProgress, WithoutVerify,
-// WithRestart, and a Preset itself (MinimalPreset(), say), which reads with
-// that preset instead of the client's or the mainnet one.
+// WithRestart, WithProver, and a Preset itself (MinimalPreset(), say), which
+// reads with that preset instead of the client's or the mainnet one.
 //
 // The options given to New configure a client once (its HTTP stack,
 // retries, the encoding it asks for, the preset of its network); a
@@ -23,6 +23,7 @@ type readConfig struct {
 	progress  func(read, total int64)
 	noVerify  bool
 	restart   func() error
+	prover    *Prover // WithProver's
 }
 
 type decodeConfig struct {

@@ -76,7 +76,7 @@ func (c elemCodec[T]) nodes(raw []byte, m int) ([]tnode, int, string) {
 	out := make([]tnode, m)
 	ws := &workspace{}
 	for i := range s {
-		c.fill(s[i : i+1])(ws, buf[:], 0, 1)
+		c.fill(s[i:i+1])(ws, buf[:], 0, 1)
 		e := &s[i]
 		out[i] = subNode{r: Root(buf), tree: func() tnode { return c.node(e) }}
 	}
@@ -275,8 +275,8 @@ func (s *savedList) readLeaves(from, to int) ([]tnode, error) {
 	}
 	raw := make([]byte, hi-lo)
 	if k, err := s.at.ReadAt(raw, lo); k < len(raw) {
-		if err == nil {
-			err = io.ErrUnexpectedEOF
+		if err == nil || err == io.EOF {
+			err = io.ErrUnexpectedEOF // the saved state is shorter than the one hashed
 		}
 		return nil, fmt.Errorf("beacon: reading %s back from the saved state at byte %d: %w", s.name, lo+int64(k), err)
 	}

@@ -264,6 +264,8 @@ func (s *listStream) read(k int, n int64) ([]byte, error) {
 		n = min(n, l)
 	}
 	buf := get(&s.raw[k], int(n))
+	sz := int64(s.src.codec.size())
+	block := readBufSize / sz * sz // read as the decoder reads a list, for the same errors
 	got := 0
 	for got < len(buf) {
 		if s.scope < 0 {
@@ -275,18 +277,19 @@ func (s *listStream) read(k int, n int64) ([]byte, error) {
 				break
 			}
 		}
-		m := min(len(buf)-got, readBufSize)
+		in := s.d.r.pos - s.src.off // the list's bytes read so far
+		m := min(int64(len(buf)-got), block-in%block)
 		if s.scope < 0 {
-			m = min(m, max(1, s.d.r.buffered()))
+			m = min(m, max(1, int64(s.d.r.buffered())))
 		}
-		b, err := s.d.r.next(m)
+		b, err := s.d.r.next(int(m))
 		if err != nil {
-			return nil, s.d.readErr(s.f.name, err)
+			return nil, s.d.readErr(fmt.Sprintf("%s[%d]", s.f.name, in/sz), err)
 		}
 		got += copy(buf[got:], b)
 	}
-	if sz := s.src.codec.size(); got%sz != 0 { // an input of unknown size that ends inside an element
-		return nil, &DecodeError{Format: "ssz", Path: s.f.name, Offset: s.d.r.pos, Reason: "the input ends early (truncated)", Err: io.ErrUnexpectedEOF}
+	if in := s.d.r.pos - s.src.off; in%sz != 0 { // an input of unknown size that ends inside an element
+		return nil, &DecodeError{Format: "ssz", Path: fmt.Sprintf("%s[%d]", s.f.name, in/sz), Offset: s.src.off + in/sz*sz, Reason: "the input ends early (truncated)", Err: io.ErrUnexpectedEOF}
 	}
 	return buf[:got], nil
 }

@@ -2,7 +2,9 @@ package beacon_test
 
 import (
 	"bytes"
+	"io"
 	"os"
+	"strconv"
 	"testing"
 
 	"github.com/nodeaccess/nodeaccess/beacon"
@@ -105,7 +107,7 @@ func TestReadProverAgreesWithNewProver(t *testing.T) {
 				st := beacontest.NewState(v, p, n, uint64(v)+uint64(n))
 				data, err := marshalSSZ(st)
 				require.NoError(t, err)
-				t.Run(v.String()+"/"+p.Name+"/"+itoa(n), func(t *testing.T) {
+				t.Run(v.String()+"/"+p.Name+"/"+strconv.Itoa(n), func(t *testing.T) {
 					checkStreamProver(t, st, data, true)
 					checkStreamProver(t, st, data, false)
 				})
@@ -113,8 +115,6 @@ func TestReadProverAgreesWithNewProver(t *testing.T) {
 		}
 	}
 }
-
-func itoa(n int) string { return string(rune('0'+n%10)) + map[bool]string{true: "", false: "+"}[n < 10] }
 
 // TestReadProverRealStates streams the Sepolia genesis state and
 // Lodestar's gloas states: the Prover's root is the published (Sepolia)
@@ -138,4 +138,79 @@ func TestReadProverRealStates(t *testing.T) {
 	p, err = beacon.ReadProver(bytes.NewReader(mainnet2), sszBody(beacon.Gloas, len(mainnet2)), bytes.NewReader(mainnet2))
 	require.NoError(t, err)
 	require.Contains(t, string(lodestar), p.StateRoot().Hex()[2:])
+}
+
+// TestReadProverSavedStateChanged: a proof whose chunks were read back
+// from a saved state that changed (or cannot be read) since the Prover
+// hashed it is an error, never a wrong proof; proofs that stay above the
+// kept levels still work.
+func TestReadProverSavedStateChanged(t *testing.T) {
+	st := beacontest.NewState(beacon.Electra, beacon.MinimalPreset(), 100, 9)
+	data, err := marshalSSZ(st)
+	require.NoError(t, err)
+	saved := bytes.Clone(data)
+	p, err := beacon.ReadProver(bytes.NewReader(data), sszBody(beacon.Electra, len(data)), bytes.NewReader(saved), beacon.MinimalPreset())
+	require.NoError(t, err)
+	start := validatorsStart(t, data)
+	saved[start+40*121+100]++ // validator 40's activation_epoch
+	for _, path := range [][]any{{"validators", 40}, {"validators", 33, "pubkey"}} {
+		g, err := p.GIndexOf(path...)
+		require.NoError(t, err)
+		_, err = p.Prove(g)
+		require.ErrorIs(t, err, beacon.ErrIntegrity, path)
+	}
+	for _, path := range [][]any{{"validators", 20}, {"balances", 10}, {"slot"}} {
+		g, err := p.GIndexOf(path...)
+		require.NoError(t, err)
+		pr, err := p.Prove(g)
+		require.NoError(t, err, path)
+		require.True(t, pr.Verify(p.StateRoot()))
+	}
+	// A saved state cut short, or failing: the reader's error.
+	p, err = beacon.ReadProver(bytes.NewReader(data), sszBody(beacon.Electra, len(data)), bytes.NewReader(data[:start+10*121]), beacon.MinimalPreset())
+	require.NoError(t, err)
+	g, err := p.GIndexOf("validators", 90)
+	require.NoError(t, err)
+	_, err = p.Prove(g)
+	require.ErrorIs(t, err, io.ErrUnexpectedEOF)
+	p, err = beacon.ReadProver(bytes.NewReader(data), sszBody(beacon.Electra, len(data)), failingReaderAt{}, beacon.MinimalPreset())
+	require.NoError(t, err)
+	_, err = p.Prove(g)
+	require.ErrorIs(t, err, errDisk)
+}
+
+// TestReadProverInvalidState: a stream that is not a valid state fails as
+// ReadState fails on it, with the same *DecodeError, in a list it hashes
+// (a validator's slashed byte, a list's length) as elsewhere.
+func TestReadProverInvalidState(t *testing.T) {
+	st := beacontest.NewState(beacon.Deneb, beacon.MinimalPreset(), 50, 4)
+	data, err := marshalSSZ(st)
+	require.NoError(t, err)
+	start := validatorsStart(t, data)
+	slashed := bytes.Clone(data)
+	slashed[start+7*121+88] = 2
+	cut := data[:len(data)-5]
+	tail := append(bytes.Clone(data), 0)
+	for name, b := range map[string][]byte{"slashed": slashed, "cut": cut, "trailing": tail, "fixed part": data[:1000]} {
+		for _, sized := range []bool{true, false} {
+			body := beacon.Body{Encoding: beacon.EncodingSSZ, Fork: "deneb"}
+			if sized {
+				body.Bytes = int64(len(b))
+			}
+			_, _, want := beacon.ReadState(onlyReader{bytes.NewReader(b)}, body, beacon.MinimalPreset())
+			require.Error(t, want, name)
+			_, err := beacon.ReadProver(onlyReader{bytes.NewReader(b)}, body, bytes.NewReader(b), beacon.MinimalPreset())
+			require.EqualError(t, err, want.Error(), name)
+			require.ErrorAs(t, err, new(*beacon.DecodeError), name)
+		}
+	}
+	// A stream that breaks off inside the validators, its size known.
+	for _, n := range []int{start + 3000, start + 50*121 + 10} {
+		body := sszBody(beacon.Deneb, len(data))
+		_, _, want := beacon.ReadState(onlyReader{bytes.NewReader(data[:n])}, body, beacon.MinimalPreset())
+		require.ErrorIs(t, want, io.ErrUnexpectedEOF)
+		_, err := beacon.ReadProver(onlyReader{bytes.NewReader(data[:n])}, body, bytes.NewReader(data), beacon.MinimalPreset())
+		require.EqualError(t, err, want.Error())
+		require.ErrorIs(t, err, io.ErrUnexpectedEOF)
+	}
 }
