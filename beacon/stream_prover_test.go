@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"os"
+	"runtime"
 	"strconv"
 	"testing"
 
@@ -213,4 +214,32 @@ func TestReadProverInvalidState(t *testing.T) {
 		require.EqualError(t, err, want.Error())
 		require.ErrorIs(t, err, io.ErrUnexpectedEOF)
 	}
+}
+
+// TestReadProverKeepsUpperLevelsOnly: what a streaming Prover keeps does
+// not grow with the lists as the state does: from 50,000 to 200,000
+// validators the state grows by about 21 MB, the Prover by the upper
+// levels of its lists' trees only (about 6 bytes per validator), under 12
+// bytes per validator here.
+func TestReadProverKeepsUpperLevelsOnly(t *testing.T) {
+	if testing.Short() {
+		t.Skip("generates states of 200,000 validators")
+	}
+	retained := func(n int) uint64 {
+		st := beacontest.NewState(beacon.Fulu, beacon.MainnetPreset(), n, 1)
+		data, err := marshalSSZ(st)
+		require.NoError(t, err)
+		st = nil
+		f := saveState(t, data)
+		data = nil
+		before := liveHeap()
+		p, err := beacon.ReadProver(f, beacon.Body{Encoding: beacon.EncodingSSZ, Fork: "fulu"}, f)
+		require.NoError(t, err)
+		after := liveHeap()
+		runtime.KeepAlive(p)
+		return after - min(before, after)
+	}
+	small, big := retained(50_000), retained(200_000)
+	t.Logf("retained: %d bytes at 50,000 validators, %d at 200,000", small, big)
+	require.Less(t, big, small+150_000*12)
 }
