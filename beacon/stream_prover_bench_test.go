@@ -28,7 +28,6 @@ var savedStates sync.Map // int -> *savedState
 type savedState struct {
 	once sync.Once
 	path string
-	st   *beacon.State // the state with its validators only, for checks
 	err  error
 }
 
