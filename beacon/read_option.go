@@ -10,8 +10,9 @@ package beacon
 // ReadOption belongs to one read (a progress bar for this download, how to
 // start this file over) and also serves ReadState, which has no client. An
 // option that does not concern a read is ignored by it: WithoutVerify by
-// all but State, WithRestart by all but DownloadState, a Preset by
-// DownloadState, which decodes nothing.
+// all but State, WithRestart and WithProver by all but DownloadState, a
+// Preset by DownloadState unless WithProver is given (it decodes nothing
+// otherwise).
 type ReadOption interface {
 	applyRead(*readConfig)
 }

@@ -27,8 +27,7 @@ import (
 //
 // The state must not change while it is read: a StateReader keeps the
 // offsets it read when it was opened. It holds no buffer between calls
-// and is safe for concurrent use when its io.ReaderAt is (an *os.File,
-// a *bytes.Reader).
+// and is safe for concurrent use (io.ReaderAt allows parallel calls).
 type StateReader struct {
 	r    io.ReaderAt
 	size int64

@@ -6,10 +6,12 @@ import (
 	"os"
 	"runtime"
 	"strconv"
+	"sync"
 	"testing"
 
 	"github.com/nodeaccess/nodeaccess/beacon"
 	"github.com/nodeaccess/nodeaccess/beacon/beacontest"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -242,4 +244,27 @@ func TestReadProverKeepsUpperLevelsOnly(t *testing.T) {
 	small, big := retained(50_000), retained(200_000)
 	t.Logf("retained: %d bytes at 50,000 validators, %d at 200,000", small, big)
 	require.Less(t, big, small+150_000*12)
+}
+
+// TestReadProverConcurrent proves from one streaming Prover on several
+// goroutines at once (run with -race): every proof verifies.
+func TestReadProverConcurrent(t *testing.T) {
+	st := beacontest.NewState(beacon.Gloas, beacon.MinimalPreset(), 500, 3)
+	data, err := marshalSSZ(st)
+	require.NoError(t, err)
+	f := saveState(t, data)
+	p, err := beacon.ReadProver(bytes.NewReader(data), sszBody(beacon.Gloas, len(data)), f, beacon.MinimalPreset())
+	require.NoError(t, err)
+	var wg sync.WaitGroup
+	for w := range 8 {
+		wg.Go(func() {
+			for i := w; i < 500; i += 8 {
+				pr, err := proveValidatorField(p, beacon.ValidatorIndex(i), "pubkey")
+				if assert.NoError(t, err) {
+					assert.True(t, pr.Verify(p.StateRoot()))
+				}
+			}
+		})
+	}
+	wg.Wait()
 }
