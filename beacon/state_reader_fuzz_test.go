@@ -3,6 +3,7 @@ package beacon_test
 import (
 	"bytes"
 	"errors"
+	"math/rand/v2"
 	"os"
 	"testing"
 
@@ -29,49 +30,77 @@ func FuzzStateReader(f *testing.F) {
 		require.NoError(f, err)
 		f.Add(b, byte(beacon.Gloas))
 	}
-	f.Fuzz(func(t *testing.T, data []byte, fork byte) {
-		v := beacon.Version(fork % byte(beacon.Gloas+1))
-		typed := func(err error) {
-			if err == nil {
-				return
+	f.Fuzz(checkStateReaderInput)
+}
+
+// TestStateReaderCorruptStates runs FuzzStateReader's check over 1,600
+// states with random bytes changed, some cut short, each opened as a
+// random fork: what the fuzzer does, in every test run.
+func TestStateReaderCorruptStates(t *testing.T) {
+	p := beacon.MinimalPreset()
+	r := rand.New(rand.NewPCG(1, 2))
+	for _, v := range allForks() {
+		b, err := marshalSSZ(beacontest.NewState(v, p, 3, uint64(v)))
+		require.NoError(t, err)
+		for range 200 {
+			d := bytes.Clone(b)
+			for range 1 + r.IntN(4) {
+				d[r.IntN(len(d))] = byte(r.IntN(256))
 			}
-			var de *beacon.DecodeError
-			var ie *nodeaccess.InputError
-			if !errors.As(err, &de) && !errors.As(err, &ie) {
-				t.Fatalf("untyped error: %v", err)
+			if r.IntN(4) == 0 {
+				d = d[:r.IntN(len(d))]
 			}
+			checkStateReaderInput(t, d, byte(r.IntN(256)))
 		}
-		full, _, fullErr := beacon.ReadState(bytes.NewReader(data), sszBody(v, len(data)), p)
-		sr, err := beacon.OpenState(bytes.NewReader(data), sszBody(v, len(data)), p)
-		typed(err)
-		if err != nil {
-			if fullErr == nil {
-				t.Fatalf("OpenState fails where ReadState succeeds: %v", err)
-			}
+	}
+}
+
+// checkStateReaderInput opens data as a minimal state of fork fork (mod
+// the number of forks) and reads everything, holding the reads to
+// ReadState's decoding.
+func checkStateReaderInput(t *testing.T, data []byte, fork byte) {
+	p := beacon.MinimalPreset()
+	v := beacon.Version(fork % byte(beacon.Gloas+1))
+	typed := func(err error) {
+		if err == nil {
 			return
 		}
-		names := beacon.FieldNames(v, p)
-		for _, name := range names {
-			_, err := sr.Fields(name)
-			typed(err)
-			_, err = sr.Len(name)
-			typed(err)
+		var de *beacon.DecodeError
+		var ie *nodeaccess.InputError
+		if !errors.As(err, &de) && !errors.As(err, &ie) {
+			t.Fatalf("untyped error: %v", err)
 		}
-		for _, list := range []string{"validators", "balances"} {
-			n, err := sr.Len(list)
-			require.NoError(t, err)
-			if list == "validators" {
-				_, err = sr.Validators(0, beacon.ValidatorIndex(n))
-			} else {
-				_, err = sr.Balances(0, beacon.ValidatorIndex(n))
-			}
-			typed(err)
-		}
-		all, err := sr.Fields(names...)
-		typed(err)
+	}
+	full, _, fullErr := beacon.ReadState(bytes.NewReader(data), sszBody(v, len(data)), p)
+	sr, err := beacon.OpenState(bytes.NewReader(data), sszBody(v, len(data)), p)
+	typed(err)
+	if err != nil {
 		if fullErr == nil {
-			require.NoError(t, err)
-			require.Equal(t, full, all)
+			t.Fatalf("OpenState fails where ReadState succeeds: %v", err)
 		}
-	})
+		return
+	}
+	names := beacon.FieldNames(v, p)
+	for _, name := range names {
+		_, err := sr.Fields(name)
+		typed(err)
+		_, err = sr.Len(name)
+		typed(err)
+	}
+	for _, list := range []string{"validators", "balances"} {
+		n, err := sr.Len(list)
+		require.NoError(t, err)
+		if list == "validators" {
+			_, err = sr.Validators(0, beacon.ValidatorIndex(n))
+		} else {
+			_, err = sr.Balances(0, beacon.ValidatorIndex(n))
+		}
+		typed(err)
+	}
+	all, err := sr.Fields(names...)
+	typed(err)
+	if fullErr == nil {
+		require.NoError(t, err)
+		require.Equal(t, full, all)
+	}
 }

@@ -1,6 +1,7 @@
 package beacon
 
 import (
+	"errors"
 	"fmt"
 	"io"
 
@@ -219,35 +220,44 @@ func (s *listStream) tree(depth, first, max int) (t *savedTree, more bool, err e
 		firsts := make([]int, 0, s.workers)
 		raws := make([][]byte, 0, s.workers)
 		got := 0
+		var readErr error
 		for k := 0; k < s.workers && (max < 0 || done+got < max); k++ {
 			leaves := run
 			if max >= 0 {
 				leaves = min(leaves, max-done-got)
 			}
 			b, err := s.read(k, int64(leaves)*s.leafBytes)
-			if err != nil {
-				return nil, false, err
+			n := int((int64(len(b)) + s.leafBytes - 1) / s.leafBytes)
+			if len(b) > 0 {
+				firsts = append(firsts, done+got)
+				raws = append(raws, b)
+				got += n
 			}
-			if len(b) == 0 {
+			if err != nil {
+				readErr = err
 				break
 			}
-			n := int((int64(len(b)) + s.leafBytes - 1) / s.leafBytes)
-			firsts = append(firsts, done+got)
-			raws = append(raws, b)
-			got += n
 			if n < leaves {
 				break
 			}
 		}
 		if got == 0 {
+			if readErr != nil {
+				return nil, false, readErr
+			}
 			break
 		}
 		if n := uint64(s.d.r.pos-s.src.off) / uint64(s.src.codec.size()); n > s.f.n { // only a list of unknown size gets here
 			return nil, false, s.d.fail(s.f.name, s.d.r.pos, "more than %d elements, over the list's limit", s.f.n)
 		}
 		t.grow(done + got)
+		// The elements that did arrive are checked first, as the decoder
+		// decodes them before it reads on.
 		if j, why := t.hashRuns(raws, firsts, top, s.ws, s.scratch, s.bufs); why != "" {
 			return nil, false, s.d.fail(fmt.Sprintf("%s[%d]", s.f.name, j), s.src.off+int64(j)*int64(s.src.codec.size()), "%s", why)
+		}
+		if readErr != nil {
+			return nil, false, readErr
 		}
 		done += got
 		if got < len(raws)*run || (max >= 0 && done == max) {
@@ -285,12 +295,19 @@ func (s *listStream) read(k int, n int64) ([]byte, error) {
 		}
 		b, err := s.d.r.next(int(m))
 		if err != nil {
-			return nil, s.d.readErr(fmt.Sprintf("%s[%d]", s.f.name, in/sz), err)
+			// The decoder reads a list a block at a time and reports a
+			// truncation at the start of the block it was reading.
+			err = s.d.readErr(fmt.Sprintf("%s[%d]", s.f.name, in/block*block/sz), err)
+			var de *DecodeError
+			if errors.As(err, &de) {
+				de.Offset = s.src.off + in/block*block
+			}
+			return buf[:got], err
 		}
 		got += copy(buf[got:], b)
 	}
 	if in := s.d.r.pos - s.src.off; in%sz != 0 { // an input of unknown size that ends inside an element
-		return nil, &DecodeError{Format: "ssz", Path: fmt.Sprintf("%s[%d]", s.f.name, in/sz), Offset: s.src.off + in/sz*sz, Reason: "the input ends early (truncated)", Err: io.ErrUnexpectedEOF}
+		return buf[:got-int(in%sz)], &DecodeError{Format: "ssz", Path: fmt.Sprintf("%s[%d]", s.f.name, in/sz), Offset: s.src.off + in/sz*sz, Reason: "the input ends early (truncated)", Err: io.ErrUnexpectedEOF}
 	}
 	return buf[:got], nil
 }
