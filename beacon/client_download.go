@@ -38,17 +38,22 @@ const downloadBuf = 256 << 10
 //     a file, reset a buffer). An error from reset ends the call.
 //
 // On any error, w may hold part of a body after what it held before:
-// discard that part. WithProgress reports the bytes as they are written.
+// discard that part. WithProgress reports the bytes as they are written;
+// WithProver builds the state's Prover from them in the same pass.
 func (c *Client) DownloadState(ctx context.Context, id StateID, w io.Writer, opts ...ReadOption) (Body, error) {
 	cfg := newReadConfig(opts)
 	if w == nil {
 		return Body{}, c.t.Wrap(opState, &nodeaccess.InputError{Arg: "w", Reason: "nil io.Writer"})
 	}
+	at, err := c.checkProverTee(&cfg, w)
+	if err != nil {
+		return Body{}, c.t.Wrap(opState, err)
+	}
 	req, err := c.request(opState, id)
 	if err != nil {
 		return Body{}, c.t.Wrap(opState, err)
 	}
-	dl := downloader{c: c, w: w, cfg: &cfg, buf: make([]byte, downloadBuf)}
+	dl := downloader{c: c, w: w, at: at, cfg: &cfg, buf: make([]byte, downloadBuf)}
 	if err := c.t.Stream(ctx, req, dl.attempt); err != nil {
 		return Body{}, c.t.Wrap(opState, stateError(err, id, c.t.Mask, c.enc))
 	}
@@ -59,6 +64,7 @@ func (c *Client) DownloadState(ctx context.Context, id StateID, w io.Writer, opt
 type downloader struct {
 	c       *Client
 	w       io.Writer
+	at      io.ReaderAt // w, for WithProver
 	cfg     *readConfig
 	buf     []byte
 	written int64 // bytes the last attempt that wrote has written
@@ -82,6 +88,13 @@ func (d *downloader) attempt(r *transport.Response) error {
 		}
 		d.written = 0
 	}
+	var tee *proverTee
+	if d.cfg.prover != nil {
+		if tee, err = d.c.startProverTee(d.cfg, enc, fork, r.ContentLength, d.at); err != nil {
+			return transport.Final(err)
+		}
+		defer tee.abort()
+	}
 	pr := progress.New(r.Stream, d.cfg.progress, r.ContentLength)
 	var env *envelopeScanner
 	if enc == EncodingJSON {
@@ -101,6 +114,11 @@ func (d *downloader) attempt(r *transport.Response) error {
 			if werr != nil {
 				return transport.Final(fmt.Errorf("writing the state after %d bytes: %w", d.written, werr))
 			}
+			if tee != nil {
+				if err := tee.write(d.buf[:n]); err != nil {
+					return transport.Final(decodeFailure(err, d.c.t.Mask))
+				}
+			}
 		}
 		if rerr == io.EOF {
 			break
@@ -112,6 +130,13 @@ func (d *downloader) attempt(r *transport.Response) error {
 			}
 			return rerr
 		}
+	}
+	if tee != nil {
+		p, err := tee.finish()
+		if err != nil {
+			return transport.Final(decodeFailure(err, d.c.t.Mask))
+		}
+		*d.cfg.prover = *p
 	}
 	d.out = Body{Fork: d.c.t.MaskCut(fork, maxQuoted), Encoding: enc, ContentType: d.c.t.Mask(ct), Bytes: d.written}
 	if env != nil {

@@ -165,6 +165,26 @@
 // light-client sync protocol proves (the finalized root, the sync
 // committees, the execution payload or block hash of the body) for a fork.
 //
+// # Without holding the state
+//
+// OpenState reads a saved SSZ state in place, from any io.ReaderAt (the
+// file DownloadState wrote, a memory map, an object store): opening reads
+// the offsets of the variable-size fields only, and a StateReader's
+// Validators, Balances, Len and Fields each read and decode only their own
+// bytes (a validator is 121 of them), for every fork and both presets.
+// ReadProver builds a Prover while the state streams in (a download, a
+// file, any reader), without keeping the decoded state: only the upper
+// levels of its lists' trees stay in memory, and a proof reads what it
+// needs below them back from the saved file. WithProver makes
+// DownloadState build it from the body it saves, in the same pass:
+//
+//	var p beacon.Prover
+//	d, err := c.DownloadState(ctx, beacon.Finalized, f, beacon.WithProver(&p))
+//	sr, err := beacon.OpenState(f, d)
+//	v, err := sr.Validators(i, i+1)
+//	g, err := p.GIndexOf("validators", i)
+//	pr, err := p.Prove(g)
+//
 // # Containers
 //
 // The state's containers (Validator, Checkpoint, Fork, BeaconBlockHeader,

@@ -34,6 +34,11 @@ import (
 // as NewProver saw it. A nil or zero Prover (not made by NewProver)
 // returns an InputError from every method, and the zero root from
 // StateRoot. A Prover is safe for concurrent use.
+//
+// A Prover made by ReadProver (or by DownloadState with WithProver) holds
+// no State that a caller could change: it reads the elements under a kept
+// node back from the saved state when a proof needs them, and refuses
+// (ErrIntegrity) elements that no longer hash to it.
 type Prover struct {
 	st      *State
 	version Version
@@ -103,7 +108,10 @@ func proveNode(n tnode, g GIndex, what string) (Proof, error) {
 	d := g.depth()
 	branch := make([]Root, d)
 	for i := d - 1; i >= 0; i-- {
-		l, r, ok := n.children()
+		l, r, ok, err := childrenOf(n)
+		if err != nil {
+			return Proof{}, err
+		}
 		if !ok {
 			return Proof{}, badGIndex(g, fmt.Sprintf("goes below a leaf of %s at depth %d", what, d-1-i))
 		}

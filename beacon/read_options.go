@@ -2,16 +2,17 @@ package beacon
 
 // ReadOption adjusts one read of a state: a Client call (State,
 // DownloadState) or ReadState. The options are WithProgress, WithoutVerify,
-// WithRestart, and a Preset itself (MinimalPreset(), say), which reads with
-// that preset instead of the client's or the mainnet one.
+// WithRestart, WithProver, and a Preset itself (MinimalPreset(), say), which
+// reads with that preset instead of the client's or the mainnet one.
 //
 // The options given to New configure a client once (its HTTP stack,
 // retries, the encoding it asks for, the preset of its network); a
 // ReadOption belongs to one read (a progress bar for this download, how to
 // start this file over) and also serves ReadState, which has no client. An
 // option that does not concern a read is ignored by it: WithoutVerify by
-// all but State, WithRestart by all but DownloadState, a Preset by
-// DownloadState, which decodes nothing.
+// all but State, WithRestart and WithProver by all but DownloadState, a
+// Preset by DownloadState unless WithProver is given (it decodes nothing
+// otherwise).
 type ReadOption interface {
 	applyRead(*readConfig)
 }
@@ -23,6 +24,7 @@ type readConfig struct {
 	progress  func(read, total int64)
 	noVerify  bool
 	restart   func() error
+	prover    *Prover // WithProver's
 }
 
 type decodeConfig struct {

@@ -115,6 +115,10 @@ type decoder struct {
 	// maxPrealloc is the most bytes a list is given before its bytes
 	// arrive; 0 means maxPreallocBytes (tests set less).
 	maxPrealloc uint64
+	// list, when set, may take over a variable field: it reads the
+	// field's scope bytes itself and reports whether it did (ReadProver
+	// hashes the lists as they stream instead of decoding them).
+	list func(d *decoder, f *field, scope int64) (bool, error)
 }
 
 // fail returns a *DecodeError for path at byte off.
@@ -218,7 +222,7 @@ func (d *decoder) decode(v Version, p Preset) (*State, error) {
 		if end >= 0 {
 			scope = end - d.r.pos
 		}
-		if err := d.decodeVariable(vars[k].f, scope); err != nil {
+		if err := d.variable(vars[k].f, scope); err != nil {
 			return nil, err
 		}
 		if end >= 0 && d.r.pos != end {

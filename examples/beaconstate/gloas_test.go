@@ -36,7 +36,7 @@ func TestGloasState(t *testing.T) {
 	lines := strings.Split(got, "\n")
 	require.GreaterOrEqual(t, len(lines), 7, got)
 	assert.Regexp(t, `^Downloaded \d+ bytes \(\S+ MB\) of gloas SSZ in `, lines[3])
-	assert.Regexp(t, `^Decoded the file in \S+: gloas state at slot \d+ \(epoch \d+\), 64 validators\.$`, lines[4])
+	assert.Regexp(t, `^Read the file in place: gloas state at slot \d+ \(epoch \d+\), 64 validators\.$`, lines[4])
 	assert.Equal(t, "Verified: the hash tree root is the state root asked for.", lines[6])
 	file, err := os.ReadFile(path)
 	require.NoError(t, err)

@@ -1,5 +1,6 @@
 // Command beaconstate downloads a full beacon state with a progress bar,
-// saves it to disk as SSZ, and checks its hash tree root.
+// saves it to disk as SSZ, hashes it as it arrives, and proves a validator
+// from the saved file with a small memory footprint, which it reports.
 //
 //	go run ./examples/beaconstate
 //	go run ./examples/beaconstate -out state.ssz
@@ -8,8 +9,8 @@
 // (beacontest, serving a generated mainnet-preset fulu state of about 5 MB)
 // and says so in its first line. Any fork the beacon package decodes, gloas
 // (Sepolia's current fork) included, is read the same way; a newer one is
-// still saved, and reported as beacon.ErrUnsupportedVersion when decoded. To read a state from a real node-access
-// service instead, set:
+// refused as beacon.ErrUnsupportedVersion (the body cannot be hashed). To
+// read a state from a real node-access service instead, set:
 //
 //	NODEACCESS_BEACON_URL    the beacon node's base URL (https://host), or the
 //	                         whole endpoint https://host/beacon/<KEY>
@@ -19,6 +20,7 @@
 //	                         justified, a slot, or a 0x state root
 //	NODEACCESS_BEACON_OUT    where to save the SSZ file (or -out; default: a
 //	                         new file in the temporary directory)
+//	NODEACCESS_BEACON_VALIDATOR  the index of the validator to prove (0)
 //
 // What it shows:
 //
@@ -28,11 +30,17 @@
 //     the bar from the Content-Length; when the body breaks off,
 //     beacon.WithRestart lets the client empty the new file and fetch it
 //     again, and the bar says so and starts again on a new line;
-//   - beacon.ReadState then decodes the downloaded file, streaming from it,
-//     into a beacon.State, which does hold the whole state in memory: about
-//     1.05 × the file's size for SSZ (some 320 MB for a mainnet state; were
-//     the node to answer in JSON, about 400 MB at the peak for its ~900 MB),
-//     and beacon.HashTreeRoot computes its root, timed, with a few MB more;
+//   - beacon.WithProver builds a beacon.Prover from the same bytes as they
+//     are written, in the same pass: it hashes the state and keeps only the
+//     upper levels of its lists' trees, about 17 MB for a mainnet state
+//     instead of the 320 MB the decoded state takes, and reads the rest
+//     back from the file when a proof needs it;
+//   - beacon.OpenState reads the slot, the validator count, the validator
+//     and its balance from the file in place, a few hundred bytes;
+//   - the Prover proves the validator against the state root, and the
+//     proof is checked as a verifier (a contract) would, with nothing but
+//     the proof and the root; the last line says how far the Go heap grew
+//     (sampled every millisecond through runtime/metrics);
 //   - asked for by its root (NODEACCESS_BEACON_STATE=0x…), the state is
 //     verified: its hash tree root must be the root asked for. A state asked
 //     for by name or slot has no root to check against; the program prints
@@ -42,8 +50,8 @@
 //
 // The file at the output path is written only when all of that succeeded:
 // the body goes to a new hidden file beside it (.beacon-state-*), which is
-// renamed over the path once the download is complete, the state decoded and
-// (asked for by root) its root verified. After any failure or an interrupt,
+// renamed over the path once the download is complete, the state hashed,
+// (asked for by root) its root verified and the validator proven. After any failure or an interrupt,
 // only that new file is removed, and the path holds what it held before. A
 // new file gets mode 0644 (a state is public data); a file that is replaced
 // keeps its permission bits. An existing path that is not itself a regular
@@ -91,7 +99,7 @@ func main() {
 // run is the program, with its output and environment passed in so that a
 // test can run it.
 func run(ctx context.Context, out io.Writer, getenv func(string) string) error {
-	c, stopLocal, err := connect(out, getenv)
+	c, stopLocal, warm, err := connect(out, getenv)
 	if err != nil {
 		return err
 	}
@@ -106,11 +114,19 @@ func run(ctx context.Context, out io.Writer, getenv func(string) string) error {
 		return fmt.Errorf("NODEACCESS_BEACON_STATE: %w", err)
 	}
 
+	index, err := validatorIndex(getenv("NODEACCESS_BEACON_VALIDATOR"))
+	if err != nil {
+		return err
+	}
+
 	o, err := createOut(getenv("NODEACCESS_BEACON_OUT"))
 	if err != nil {
 		return err
 	}
 	defer o.discard() // the new file only, unless it was put in place
+	warm(id)          // a local server encodes the state before the heap is measured
+	mem := startHeapWatch()
+	defer mem.stop()
 	fmt.Fprintf(out, "Downloading state %s as SSZ to %s\n", id, o.path)
 	bar := &progressBar{w: out}
 	start := time.Now()
@@ -122,38 +138,38 @@ func run(ctx context.Context, out io.Writer, getenv func(string) string) error {
 		_, err := o.f.Seek(0, io.SeekStart)
 		return err
 	})
-	d, err := c.DownloadState(ctx, id, o.f, restart, beacon.WithProgress(bar.update))
+	// The Prover is built from the body as it is written: hashed as it
+	// arrives, its lists' upper levels kept, the rest read back from the
+	// file when a proof needs it.
+	var p beacon.Prover
+	d, err := c.DownloadState(ctx, id, o.f, restart, beacon.WithProgress(bar.update), beacon.WithProver(&p))
 	bar.end()
 	if err != nil {
 		return o.nothingSaved(err)
 	}
-	fmt.Fprintf(out, "Downloaded %d bytes (%s) of %s %s in %s.\n", d.Bytes, size(d.Bytes), d.Fork, strings.ToUpper(d.Encoding.String()), since(start))
+	fmt.Fprintf(out, "Downloaded %d bytes (%s) of %s %s in %s, hashed as it arrived.\n", d.Bytes, size(d.Bytes), d.Fork, strings.ToUpper(d.Encoding.String()), since(start))
 
-	// Decode the file, as a later run would. An interrupt during the
-	// decoding or the hashing (seconds on mainnet) ends the run too.
+	// Read what the summary needs from the file in place: a few bytes.
 	if err := ctx.Err(); err != nil {
 		return o.nothingSaved(err)
 	}
-	start = time.Now()
-	st, err := readFile(o.f, d)
-	if err == nil {
-		err = ctx.Err()
-	}
+	sr, err := beacon.OpenState(o.f, d)
 	if err != nil {
 		return o.nothingSaved(err)
 	}
-	fmt.Fprintf(out, "Decoded the file in %s: %s state at slot %d (epoch %d), %d validators.\n",
-		since(start), st.Version, st.Slot, uint64(st.Slot)/st.Preset.SlotsPerEpoch, len(st.Validators))
+	head, err := sr.Fields("slot")
+	if err != nil {
+		return o.nothingSaved(err)
+	}
+	n, err := sr.Len("validators")
+	if err != nil {
+		return o.nothingSaved(err)
+	}
+	fmt.Fprintf(out, "Read the file in place: %s state at slot %d (epoch %d), %d validators.\n",
+		head.Version, head.Slot, uint64(head.Slot)/head.Preset.SlotsPerEpoch, n)
 
-	start = time.Now()
-	root, err := beacon.HashTreeRoot(st)
-	if err == nil {
-		err = ctx.Err()
-	}
-	if err != nil {
-		return o.nothingSaved(err)
-	}
-	fmt.Fprintf(out, "Hash tree root: %s (computed in %s)\n", beacon.RootID(root), since(start))
+	root := p.StateRoot()
+	fmt.Fprintf(out, "Hash tree root: %s (hashed while downloading)\n", beacon.RootID(root))
 	// A root id (ParseStateID's "0x" and 64 hex digits) names the root to
 	// check against.
 	var want beacon.Root
@@ -168,6 +184,16 @@ func run(ctx context.Context, out io.Writer, getenv func(string) string) error {
 	if err := ctx.Err(); err != nil {
 		return o.nothingSaved(err)
 	}
+	start = time.Now()
+	line, err := proveValidator(&p, sr, index, n)
+	if err != nil {
+		return o.nothingSaved(err)
+	}
+	fmt.Fprintf(out, "%s in %s.\n", line, time.Since(start).Round(time.Microsecond))
+	fmt.Fprintf(out, "Memory: the Go heap peaked at %s above its start, for a state of %s.\n", size(int64(mem.stop())), size(d.Bytes))
+	if err := ctx.Err(); err != nil {
+		return o.nothingSaved(err)
+	}
 	if err := o.commit(); err != nil {
 		return o.nothingSaved(err)
 	}
@@ -176,25 +202,27 @@ func run(ctx context.Context, out io.Writer, getenv func(string) string) error {
 }
 
 // connect returns the client the environment asks for, or one for a local
-// server started here (stop closes it), and prints the first line.
-func connect(out io.Writer, getenv func(string) string) (c *beacon.Client, stop func(), err error) {
-	// SSZ: a third of JSON's size, and what the saved file holds.
+// server started here (stop closes it), and prints the first line. warm
+// makes a local server encode a state before it is asked for it.
+func connect(out io.Writer, getenv func(string) string) (c *beacon.Client, stop func(), warm func(beacon.StateID), err error) {
+	// SSZ: a third of JSON's size, what the saved file holds, and what a
+	// Prover is made from.
 	ssz := beacon.WithEncoding(beacon.EncodingSSZ)
 	url, key := getenv("NODEACCESS_BEACON_URL"), getenv("NODEACCESS_BEACON_KEY")
 	if url == "" && key != "" {
-		return nil, nil, errors.New("NODEACCESS_BEACON_KEY is set but NODEACCESS_BEACON_URL is not: set both, or neither to use a local server")
+		return nil, nil, nil, errors.New("NODEACCESS_BEACON_KEY is set but NODEACCESS_BEACON_URL is not: set both, or neither to use a local server")
 	}
 	if url == "" {
 		srv, err := beacontest.New()
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		fmt.Fprintf(out, "No NODEACCESS_BEACON_URL set: using a local beacon server at %s (key REDACTED).\n", srv.URL)
 		if c, err = srv.Client(ssz); err != nil {
 			srv.Close()
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
-		return c, srv.Close, nil
+		return c, srv.Close, func(id beacon.StateID) { _, _ = srv.Body(id, beacon.EncodingSSZ) }, nil
 	}
 	if key == "" {
 		c, err = beacon.NewFromURL(url, ssz)
@@ -202,20 +230,10 @@ func connect(out io.Writer, getenv func(string) string) (c *beacon.Client, stop 
 		c, err = beacon.New(url, key, ssz)
 	}
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	fmt.Fprintf(out, "Calling %s.\n", c)
-	return c, func() {}, nil
-}
-
-// readFile decodes the downloaded state from f, from its start, with the
-// Body the download returned (a later run would keep it beside the file).
-func readFile(f *os.File, d beacon.Body) (*beacon.State, error) {
-	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		return nil, err
-	}
-	st, _, err := beacon.ReadState(f, d)
-	return st, err
+	return c, func() {}, func(beacon.StateID) {}, nil
 }
 
 // since is the time since start, rounded for reading.

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -72,16 +73,20 @@ func TestLocal(t *testing.T) {
 	got, err := runWith(t, map[string]string{"NODEACCESS_BEACON_OUT": path})
 	require.NoError(t, err)
 	lines := strings.Split(got, "\n")
-	require.Len(t, lines, 9, got)
+	require.Len(t, lines, 11, got)
 	assert.Regexp(t, `^No NODEACCESS_BEACON_URL set: using a local beacon server at http://127\.0\.0\.1:\d+ \(key REDACTED\)\.$`, lines[0])
 	assert.Equal(t, "Downloading state head as SSZ to "+path, lines[1])
 	checkBar(t, lines[2], "5.0 MB")
-	assert.Regexp(t, `^Downloaded 5021637 bytes \(5\.0 MB\) of fulu SSZ in \d+(\.\d+)?(µs|ms|s)\.$`, lines[3])
-	assert.Regexp(t, `^Decoded the file in \d+(\.\d+)?(µs|ms|s): fulu state at slot 13200031 \(epoch 412500\), 16384 validators\.$`, lines[4])
-	assert.Regexp(t, `^Hash tree root: `+string(beacon.RootID(root))+` \(computed in \d+(\.\d+)?(µs|ms|s)\)$`, lines[5])
+	assert.Regexp(t, `^Downloaded 5021637 bytes \(5\.0 MB\) of fulu SSZ in \d+(\.\d+)?(µs|ms|s), hashed as it arrived\.$`, lines[3])
+	assert.Equal(t, "Read the file in place: fulu state at slot 13200031 (epoch 412500), 16384 validators.", lines[4])
+	assert.Equal(t, "Hash tree root: "+string(beacon.RootID(root))+" (hashed while downloading)", lines[5])
 	assert.Equal(t, "Not verified: head names no root to check against. Compare the root with one you trust, or ask for the state by its root (NODEACCESS_BEACON_STATE=0x…) to have it checked.", lines[6])
-	assert.Equal(t, "State file: "+path+" (5.0 MB)", lines[7])
-	assert.Equal(t, "", lines[8])
+	head := beacontest.DefaultStates()[3]
+	assert.Regexp(t, fmt.Sprintf(`^Validator 0: public key %s, balance %d gwei; `, head.Validators[0].PublicKey, head.Balances[0])+
+		`proven against the state root \(generalized index 164926744166400, 47 sibling roots\) in \d+(\.\d+)?(µs|ms|s)\.$`, lines[7])
+	assert.Regexp(t, `^Memory: the Go heap peaked at \d+\.\d MB above its start, for a state of 5\.0 MB\.$`, lines[8])
+	assert.Equal(t, "State file: "+path+" (5.0 MB)", lines[9])
+	assert.Equal(t, "", lines[10])
 
 	file, err := os.ReadFile(path)
 	require.NoError(t, err)
@@ -137,13 +142,13 @@ func TestFromEnv(t *testing.T) {
 		got, err := runWith(t, env)
 		require.NoError(t, err)
 		lines := strings.Split(got, "\n")
-		require.Len(t, lines, 9, got)
+		require.Len(t, lines, 11, got)
 		assert.Equal(t, "Calling beacon.Client{"+srv.URL+"/beacon/REDACTED}.", lines[0])
 		assert.Equal(t, "Downloading state "+string(beacon.RootID(fin.Root))+" as SSZ to "+path, lines[1])
 		checkBar(t, lines[2], "5.0 MB")
 		assert.Regexp(t, `^Downloaded \d+ bytes \(5\.0 MB\) of fulu SSZ in `, lines[3])
-		assert.Regexp(t, `^Decoded the file in \S+: fulu state at slot 13199936 \(epoch 412498\), 16384 validators\.$`, lines[4])
-		assert.Regexp(t, `^Hash tree root: `+string(beacon.RootID(fin.Root))+` \(computed in `, lines[5])
+		assert.Equal(t, "Read the file in place: fulu state at slot 13199936 (epoch 412498), 16384 validators.", lines[4])
+		assert.Equal(t, "Hash tree root: "+string(beacon.RootID(fin.Root))+" (hashed while downloading)", lines[5])
 		assert.Equal(t, "Verified: the hash tree root is the state root asked for.", lines[6])
 		assert.NotContains(t, got, key)
 		assert.NotContains(t, got, "sEcReT")

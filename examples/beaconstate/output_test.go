@@ -138,7 +138,8 @@ func TestExistingFileKept(t *testing.T) {
 	// keeps its mode.
 	got, err := runWith(t, map[string]string{"NODEACCESS_BEACON_URL": srv.URL + "/beacon/k", "NODEACCESS_BEACON_STATE": string(beacon.RootID(root)), "NODEACCESS_BEACON_OUT": path})
 	require.NoError(t, err)
-	assert.Contains(t, got, "Verified: the hash tree root is the state root asked for.\nState file: "+path+" (5.0 MB)\n")
+	assert.Contains(t, got, "Verified: the hash tree root is the state root asked for.\nValidator 0: ")
+	assert.Contains(t, got, "\nState file: "+path+" (5.0 MB)\n")
 	file, err := os.ReadFile(path)
 	require.NoError(t, err)
 	assert.Equal(t, len(ssz), len(file))
@@ -198,7 +199,7 @@ func TestRestartedDownload(t *testing.T) {
 	require.NoError(t, err, got)
 	assert.Equal(t, int32(2), n.Load())
 	lines := strings.Split(got, "\n")
-	require.Len(t, lines, 11, got)
+	require.Len(t, lines, 13, got)
 	// Two frames (after 1 and 2 MiB; reads end where they end), then the
 	// note naming the last count, then a whole new bar.
 	m := regexp.MustCompile(`^\r\[#+ +\] +\d+%  1\.\d MB / 5\.0 MB\r\[#+ +\] +\d+%  (2\.\d MB) / 5\.0 MB$`).FindStringSubmatch(lines[2])
