@@ -171,9 +171,9 @@ func (b *Batch) InternalOperations(tx common.Hash) *BatchResult[[]InternalOperat
 // Add adds a call of any JSON-RPC method to b, as Client.CallContext
 // sends one alone: args are the params, each encoded with encoding/json,
 // and the result is decoded into a T with encoding/json (json.RawMessage
-// keeps it as it came); a Simulation argument and a []SimulatedBlock
-// result are encoded and decoded as SimulateV1 does, the simulation's
-// calls' data spelt as the client spells it. Add and SendBatch do what go-ethereum's
+// keeps it as it came); a CallMsg argument is encoded as Call sends it,
+// and a Simulation argument and a []SimulatedBlock result are encoded and
+// decoded as SimulateV1 does, the call data spelt as the client spells it. Add and SendBatch do what go-ethereum's
 // rpc.Client.BatchCallContext does, each call with its own result and
 // error. The call is charged its method's cost, 1 request
 // unit unless nodeaccess.WithCost names the method; an eth_call is charged
