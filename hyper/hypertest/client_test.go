@@ -268,8 +268,8 @@ func TestOptions(t *testing.T) {
 		assert.Nil(t, srv)
 		assert.EqualError(t, err, tc.want)
 	}
-	// nil options are skipped.
-	n, err := hypertest.New(nil)
+	// zero options are skipped.
+	n, err := hypertest.New(hypertest.Option{})
 	require.NoError(t, err)
 	n.Close()
 }
