@@ -35,10 +35,6 @@ const (
 	SortDesc SortOrder = "desc"
 )
 
-// String returns the order as the API spells it ("asc", "desc"), or "" for
-// none, as the other enumerations of the SDK have a String.
-func (s SortOrder) String() string { return string(s) }
-
 // AccountStatesQuery selects account states.
 //
 // Which parameters a server honours depends on the server. A server that
@@ -117,7 +113,7 @@ type AccountState struct {
 	// *big.Int rather than uint64.)
 	Balance *big.Int
 	// Status is the account's status; values the SDK does not know are
-	// kept as sent (IsKnown reports false).
+	// kept as sent (a value none of the constants is).
 	Status AccountStatus
 	// LastTransactionLT is the logical time of the account's last
 	// transaction, 0 when none was sent.

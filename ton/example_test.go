@@ -289,7 +289,7 @@ func ExampleParseShardID() {
 	a, _ := ton.ParseShardID("-9223372036854775808") // v2
 	b, _ := ton.ParseShardID("8000000000000000")     // v3
 	fmt.Println(a == b, a == ton.MasterchainShard)
-	fmt.Println(a.Decimal(), a.Hex())
+	fmt.Println(a.Decimal(), a)
 	_, err := ton.ParseShardID("shard-0")
 	fmt.Println(err)
 	// Output:
@@ -304,7 +304,7 @@ func ExampleParseShardID_knownForm() {
 	guessed, _ := ton.ParseShardID("1125899906842624")
 	n, _ := strconv.ParseInt("1125899906842624", 10, 64)
 	hex, _ := ton.ParseShardID("0x8")
-	fmt.Println(guessed.Hex(), ton.ShardID(n).Hex(), hex.Decimal())
+	fmt.Println(guessed, ton.ShardID(n).String(), hex.Decimal())
 	// Output:
 	// 1125899906842624 0004000000000000 8
 }

@@ -59,15 +59,3 @@ const (
 	// or was deleted).
 	StatusNonexist AccountStatus = "nonexist"
 )
-
-// String returns the status as servers write it, "" when none was sent.
-func (s AccountStatus) String() string { return string(s) }
-
-// IsKnown reports whether s is one of the four constants.
-func (s AccountStatus) IsKnown() bool {
-	switch s {
-	case StatusActive, StatusUninit, StatusFrozen, StatusNonexist:
-		return true
-	}
-	return false
-}
