@@ -176,7 +176,8 @@ func Test429(t *testing.T) {
 		c := faultClient(t, nil, public)
 		mids, err := c.AllMids(context.Background(), "")
 		require.NoError(t, err)
-		p, ok := mids.Price("ETH")
+		pMid, ok := mids.Get("ETH")
+		p := pMid.Price
 		require.True(t, ok)
 		assert.Equal(t, "1903.95", p.String())
 		assert.Len(t, public.requests(), 2)

@@ -42,7 +42,8 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	btc, _ := mids.Price("BTC")
+	btcMid, _ := mids.Get("BTC")
+	btc := btcMid.Price
 	fmt.Println(mids.Len(), "mids, BTC", btc)
 	// Output:
 	// 0x07Fd993f0fA3A185F7207ADcCD29f7A87404689D 688536.0314879999 2025-01-24T05:48:51.869Z
