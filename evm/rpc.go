@@ -24,7 +24,8 @@ const opCall = "eth_call"
 // object; its overrides as an eth_call's third and fourth params when it
 // is the call's first argument with at most a block after it, and refused
 // elsewhere), a Simulation argument as SimulateV1 sends it, and a
-// *[]SimulatedBlock result is decoded as SimulateV1 decodes it. A JSON null result leaves result as encoding/json does (a
+// *[]SimulatedBlock result is decoded as SimulateV1 decodes it, a
+// *[]InternalOperation result as InternalOperations decodes it. A JSON null result leaves result as encoding/json does (a
 // pointer it points to becomes nil). It is how to call what this package
 // does not type:
 //
@@ -78,8 +79,14 @@ func (c *Client) CallContext(ctx context.Context, result any, method string, arg
 	if result == nil {
 		return nil
 	}
-	if blocks, ok := result.(*[]SimulatedBlock); ok {
-		if *blocks, err = decodeSimulation(res.Raw, c.t.Mask); err != nil {
+	switch r := result.(type) {
+	case *[]SimulatedBlock:
+		if *r, err = decodeSimulation(res.Raw, c.t.Mask); err != nil {
+			return c.t.Wrap(op, c.t.InvalidBody(&res.Response, fmt.Errorf("%s result: %w", op, err)))
+		}
+		return nil
+	case *[]InternalOperation:
+		if *r, err = decodeInternalOperations(res.Raw); err != nil {
 			return c.t.Wrap(op, c.t.InvalidBody(&res.Response, fmt.Errorf("%s result: %w", op, err)))
 		}
 		return nil
