@@ -3,6 +3,7 @@ package evm
 import (
 	"bytes"
 	"fmt"
+	"strconv"
 
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/internal/config"
@@ -52,7 +53,7 @@ func notLatest(b Block) string {
 		}
 		return "tag " + string(b)
 	case BlockNumber:
-		return "block number " + b.String()
+		return "block number " + strconv.FormatUint(uint64(b), 10)
 	case BlockHash:
 		return "block hash " + b.Hash.Hex()
 	}

@@ -357,7 +357,7 @@ func TestParseBlock(t *testing.T) {
 	for in, want := range good {
 		b, err := evm.ParseBlock(in)
 		require.NoError(t, err, in)
-		assert.Equal(t, want, b.String(), in)
+		assert.Equal(t, want, fmt.Sprint(b), in)
 	}
 	bad := map[string]string{
 		"-1":     `negative block number "-1"`,
