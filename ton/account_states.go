@@ -220,7 +220,7 @@ func (q *AccountStatesQuery) values(accounts []Address) url.Values {
 		}
 		v["address"] = raw
 	}
-	if !q.CodeHash.IsZero() {
+	if q.CodeHash != (Hash{}) {
 		v.Set("code_hash", q.CodeHash.String())
 	}
 	setPage(v, q.Limit, q.Offset)
@@ -319,7 +319,7 @@ func (c *Client) accountStates(ctx context.Context, q *AccountStatesQuery, accou
 			return nil, fmt.Errorf("%w: state %d is of account %s, which the request did not name (a server that reads only account_address takes one account a request)",
 				nodeaccess.ErrInvalidResponse, i, s.Account)
 		}
-		if !q.CodeHash.IsZero() && s.CodeHash != q.CodeHash {
+		if q.CodeHash != (Hash{}) && s.CodeHash != q.CodeHash {
 			return nil, fmt.Errorf("%w: state %d (account %s) has code hash %s, not the code_hash asked for, %s (the server ignores code_hash)",
 				nodeaccess.ErrInvalidResponse, i, s.Account, s.CodeHash, q.CodeHash)
 		}

@@ -132,8 +132,8 @@ func TestAccountStatesStatusesAndNulls(t *testing.T) {
 	require.Len(t, page.States, 5)
 	s := page.States
 	assert.Equal(t, ton.StatusNonexist, s[0].Status)
-	assert.True(t, s[0].Hash.IsZero())
-	assert.True(t, s[0].CodeHash.IsZero())
+	assert.True(t, s[0].Hash == (ton.Hash{}))
+	assert.True(t, s[0].CodeHash == (ton.Hash{}))
 	assert.Nil(t, s[0].CodeBOC)
 	assert.Equal(t, uint64(0), s[0].LastTransactionLT)
 	assert.Equal(t, int64(0), s[0].Balance.Int64())

@@ -173,7 +173,7 @@ func TestFinalityRealTransaction(t *testing.T) {
 	tx := page.Transactions[0]
 	assert.Equal(t, ton.FinalityFinalized, tx.Finality)
 	assert.False(t, tx.Emulated)
-	assert.True(t, tx.TraceExternalHash.IsZero())
+	assert.True(t, tx.TraceExternalHash == (ton.Hash{}))
 	assert.Equal(t, "DQuM/UR2x/CoSTWhY/t75SFyQi7rtmfsGQ5HiTftpjM=", tx.TraceID)
 }
 

@@ -72,7 +72,7 @@ func TestPendingTransactionsRecordedV3Body(t *testing.T) {
 	assert.NotNil(t, got.InMsg)
 	assert.Len(t, got.OutMsgs, 2)
 	assert.NotZero(t, got.PrevTransactionLT)
-	assert.False(t, got.PrevTransactionHash.IsZero())
+	assert.False(t, got.PrevTransactionHash == (ton.Hash{}))
 	got.Raw, got.TotalFees, got.InMsg, got.OutMsgs, got.PrevTransactionLT, got.PrevTransactionHash = nil, nil, nil, nil, 0, ton.Hash{}
 	assert.Equal(t, wantAxelar(t), got)
 	assert.NotNil(t, page.AddressBook)

@@ -161,7 +161,7 @@ func renderMessage(m *ton.Message) ([]byte, error) {
 		return renderObject([]member{{"@type", jsonString("accountAddress")}, {"account_address", jsonString(s)}}, nil)
 	}
 	ms := []member{{"@type", jsonString("raw.message")}}
-	if !m.Hash.IsZero() {
+	if m.Hash != (ton.Hash{}) {
 		ms = append(ms, member{"hash", jsonHash(m.Hash)})
 	}
 	ms = append(ms,
