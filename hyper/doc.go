@@ -155,8 +155,8 @@
 //   - A 2xx body that is not the expected JSON (an HTML page, truncated
 //     JSON, a price that is not a decimal, an answer that does not decode
 //     into Info's out) matches nodeaccess.ErrInvalidResponse.
-//   - AllMids for a dex the public API does not know matches ErrUnknownDex
-//     and nodeaccess.ErrNotFound.
+//   - AllMids for a dex the public API does not know matches
+//     nodeaccess.ErrNotFound.
 //   - A HyperCore read whose input the precompile refuses (an asset, token,
 //     dex or vault that does not exist), which HyperEVM answers as running
 //     out of gas, matches ErrPrecompile and the node's *nodeaccess.RPCError.

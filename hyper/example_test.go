@@ -121,7 +121,7 @@ func ExampleClient_AllMids_builderDex() {
 	}
 
 	_, err = c.AllMids(context.Background(), "nope")
-	fmt.Println(errors.Is(err, hyper.ErrUnknownDex))
+	fmt.Println(errors.Is(err, nodeaccess.ErrNotFound))
 	// Output:
 	// xyz:CL builder dex xyz CL 60.123
 	// xyz:GOLD builder dex xyz GOLD 4210.25

@@ -117,7 +117,7 @@ func TestClientDefaultMids(t *testing.T) {
 	assert.Nil(t, hypertest.DefaultMids("nope"))
 
 	_, err = c.AllMids(ctx, "nope")
-	assert.ErrorIs(t, err, hyper.ErrUnknownDex)
+	assert.ErrorIs(t, err, nodeaccess.ErrNotFound)
 }
 
 // The setters: the SDK's types in, the same values (and scale) out.
@@ -181,7 +181,7 @@ func TestClientSetters(t *testing.T) {
 	assert.Equal(t, 1, countKind(flx, hyper.KeyBuilderDex))
 	require.NoError(t, srv.SetMids("flx", nil))
 	_, err = c.AllMids(ctx, "flx")
-	assert.ErrorIs(t, err, hyper.ErrUnknownDex)
+	assert.ErrorIs(t, err, nodeaccess.ErrNotFound)
 	require.NoError(t, srv.SetMids("", nil))
 	assert.Equal(t, `{}`, postJSON(t, srv.Public.URL+"/info", `{"type":"allMids"}`).body)
 
@@ -250,7 +250,7 @@ func TestOptions(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 1, km.Len())
 	_, err = c.AllMids(ctx, hypertest.BuilderDex)
-	assert.ErrorIs(t, err, hyper.ErrUnknownDex)
+	assert.ErrorIs(t, err, nodeaccess.ErrNotFound)
 
 	// A random key by default: 32 hex characters, different each time.
 	a, err := hypertest.New()

@@ -147,7 +147,7 @@ func ExampleServer_SetMids() {
 		fmt.Println(key, m.Kind, m.Coin, m.Price.StringFixed(-m.Price.Exponent()))
 	}
 	_, err = c.AllMids(context.Background(), "nope")
-	fmt.Println(errors.Is(err, hyper.ErrUnknownDex))
+	fmt.Println(errors.Is(err, nodeaccess.ErrNotFound))
 	// Output:
 	// flx:NVDA builder dex NVDA 180.2
 	// flx:TSLA builder dex TSLA 251.40
