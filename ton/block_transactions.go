@@ -235,7 +235,7 @@ func (c *Client) sendBlockQuery(ctx context.Context, op string, rest transport.T
 	if !c.useRPC {
 		v := url.Values{
 			"workchain": {strconv.Itoa(int(q.Block.Workchain))},
-			"shard":     {q.Block.Shard.Decimal()},
+			"shard":     {strconv.FormatInt(int64(q.Block.Shard), 10)},
 			"seqno":     {strconv.FormatUint(uint64(q.Block.Seqno), 10)},
 			"count":     {strconv.Itoa(q.count())},
 		}

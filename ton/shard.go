@@ -16,7 +16,9 @@ import (
 // decimal ("-9223372036854775808"), API v3 and explorers as 16 hex digits
 // of its two's-complement bits ("8000000000000000"); both name the same
 // shard. Sending the hex digits where v2 expects a decimal names a different
-// shard, so the SDK always converts.
+// shard, so the SDK always converts. String writes the hex form;
+// strconv.FormatInt(int64(s), 10) writes the v2 form, for a v2 request
+// made with Client.Call.
 type ShardID int64
 
 // MasterchainShard is the one shard of the masterchain (and of an unsplit
@@ -85,9 +87,6 @@ func isHex(s string) bool {
 	}
 	return true
 }
-
-// Decimal returns the v2 form: the signed decimal ("-9223372036854775808").
-func (s ShardID) Decimal() string { return strconv.FormatInt(int64(s), 10) }
 
 // String returns the v3 form, as explorers show shards: 16 upper-case hex
 // digits ("8000000000000000").
