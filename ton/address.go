@@ -102,17 +102,13 @@ func (f FriendlyAddress) bytes() []byte {
 	return b[:]
 }
 
-// String returns the user-friendly form in base64url ("EQBb…", "UQBb…").
+// String returns the user-friendly form in base64url ("EQBb…", "UQBb…"),
+// 48 characters without padding. The standard-base64 form some servers and
+// wallets write has '+' and '/' for '-' and '_':
+// strings.NewReplacer("-", "+", "_", "/").Replace(f.String()).
 func (f FriendlyAddress) String() string {
 	b := f.bytes()
 	return base64.URLEncoding.EncodeToString(b)
-}
-
-// StdBase64 returns the user-friendly form in standard base64 (with '+' and
-// '/' where base64url has '-' and '_'), as some servers and wallets write it.
-func (f FriendlyAddress) StdBase64() string {
-	b := f.bytes()
-	return base64.StdEncoding.EncodeToString(b)
 }
 
 // MarshalText returns the base64url user-friendly form.

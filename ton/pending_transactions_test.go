@@ -38,7 +38,7 @@ func TestPendingTransactionsWire(t *testing.T) {
 		{"zero query sends nothing", ton.PendingTransactionsQuery{}, ""},
 		{"account in raw form, limit, offset", ton.PendingTransactionsQuery{Accounts: []string{axelarAcct}, Limit: 10, Offset: 20},
 			"account=" + axelarAcctEscape + "&limit=10&offset=20"},
-		{"user-friendly account", ton.PendingTransactionsQuery{Accounts: []string{mustAddress(axelarAcct).Friendly(false, true).StdBase64()}},
+		{"user-friendly account", ton.PendingTransactionsQuery{Accounts: []string{stdBase64(mustAddress(axelarAcct).Friendly(false, true))}},
 			"account=" + axelarAcctEscape},
 	}
 	for _, tc := range cases {
