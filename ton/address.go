@@ -28,7 +28,8 @@ type Address struct {
 
 // FriendlyAddress is an address in the user-friendly form: the account and
 // the two flags that form carries. Its String is the base64url form wallets
-// show; StdBase64 gives the standard-base64 spelling of the same bytes.
+// show, and the standard-base64 spelling of the same bytes has + and / for
+// its - and _ (see String).
 type FriendlyAddress struct {
 	// Address is the account.
 	Address Address
