@@ -52,9 +52,11 @@ func (t Tag) known() bool {
 
 func (Tag) isBlock() {}
 
-// BlockNumber selects the block with that number. fmt prints it in
-// decimal.
+// BlockNumber selects the block with that number.
 type BlockNumber uint64
+
+// String returns the number in decimal.
+func (n BlockNumber) String() string { return strconv.FormatUint(uint64(n), 10) }
 
 func (BlockNumber) isBlock() {}
 

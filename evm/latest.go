@@ -3,7 +3,6 @@ package evm
 import (
 	"bytes"
 	"fmt"
-	"strconv"
 
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/internal/config"
@@ -53,7 +52,7 @@ func notLatest(b Block) string {
 		}
 		return "tag " + string(b)
 	case BlockNumber:
-		return "block number " + strconv.FormatUint(uint64(b), 10)
+		return "block number " + b.String()
 	case BlockHash:
 		return "block hash " + b.Hash.Hex()
 	}
