@@ -26,8 +26,8 @@ var (
 	// revoked access key.
 	ErrUnauthorized = errors.New("unauthorized")
 	// ErrNotFound: the server answered 404, or said in another way that
-	// what was asked for does not exist (hyper.ErrUnknownDex: the public
-	// API answers null for a perp dex it does not know).
+	// what was asked for does not exist (hyper's AllMids: the public API
+	// answers null for a perp dex it does not know).
 	ErrNotFound = errors.New("not found")
 	// ErrUnavailable: the server answered 5xx, or the network failed, and
 	// the retries the client was allowed did not help.

@@ -82,7 +82,7 @@ var hostileAnswers = map[string]func(t *testing.T, key string, w http.ResponseWr
 		io.WriteString(w, "Failed to deserialize the JSON body into the target type: "+inText(key, r))
 	},
 	"beacon version": func(_ *testing.T, key string, w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Eth-Consensus-Version", testkit.KeySpellings(key)[1])
+		w.Header().Set("Eth-Consensus-Version", url.PathEscape(key)) // KeySpellings(key)[1], which a key of one spelling lacks
 		fmt.Fprintf(w, `{"version":"%s","data":{}}`, inJSON(key, r))
 	},
 	"beacon error, 404": func(_ *testing.T, key string, w http.ResponseWriter, r *http.Request) {

@@ -110,13 +110,6 @@ func taxonomyCases() map[string]taxCase {
 		"evm/evmtest.ErrTxFailed": {exempt: "a test's own transaction that was mined and failed (its receipt comes with it): " +
 			"a result of the local chain's helper Transact, not of a call to a node-access service; no root sentinel means it"},
 
-		"hyper.ErrUnknownDex": {op: true, is: isErr(hyper.ErrUnknownDex), produce: func(t *testing.T) error {
-			srv := hypertest.NewT(t)
-			c, err := srv.Client()
-			require.NoError(t, err)
-			_, err = c.AllMids(context.Background(), "nope")
-			return err
-		}},
 		"hyper.ErrPrecompile": {op: true, is: isErr(hyper.ErrPrecompile), produce: func(t *testing.T) error {
 			// A read of a perp that does not exist: the local HyperEVM
 			// answers as HyperEVM does, out of gas.

@@ -2,11 +2,9 @@ package evm
 
 import (
 	"context"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 
-	"github.com/ethereum/go-ethereum/common"
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/internal/config"
 	"github.com/nodeaccess/nodeaccess/internal/transport"
@@ -55,7 +53,7 @@ type BatchResult[T any] struct {
 }
 
 // Result returns the call's value or its error: exactly what the single
-// call (Call, InternalOperations, CallContext) returns for the same
+// call (Call, CallContext, or the typed call Add stands for) returns for the same
 // answer. A revert is a *RevertError for this call only, a JSON-RPC error
 // object a *nodeaccess.RPCError, and a failure of the whole HTTP request
 // (after its retries) that request's error, for each of its calls. Before
@@ -133,9 +131,8 @@ func (bc *batchCall) stateAt() string {
 }
 
 // Batch collects JSON-RPC calls for Client.SendBatch, which sends them in
-// JSON-RPC batches: many calls in one HTTP request. Call and
-// InternalOperations add the typed calls of this package, Add a call of
-// any method. Each checks its call at once and returns the call's
+// JSON-RPC batches: many calls in one HTTP request. Call adds an
+// eth_call, Add a call of any method. Each checks its call at once and returns the call's
 // BatchResult, to read after SendBatch. The zero Batch is empty and ready;
 // a Batch is sent once, and is not safe for concurrent use.
 //
@@ -158,22 +155,17 @@ func (b *Batch) Call(msg CallMsg, block Block) *BatchResult[[]byte] {
 	return r
 }
 
-// InternalOperations adds an ots_getInternalOperations of the transaction
-// tx (see Client.InternalOperations).
-func (b *Batch) InternalOperations(tx common.Hash) *BatchResult[[]InternalOperation] {
-	const op = "ots_getInternalOperations"
-	r := &BatchResult[[]InternalOperation]{op: op, decode: decodeInternalOperationsB}
-	params := append([]byte(`["0x`), hex.EncodeToString(tx[:])...)
-	b.add(batchCall{method: op, params: append(params, `"]`...), slot: r})
-	return r
-}
-
 // Add adds a call of any JSON-RPC method to b, as Client.CallContext
 // sends one alone: args are the params, each encoded with encoding/json,
 // and the result is decoded into a T with encoding/json (json.RawMessage
-// keeps it as it came); a Simulation argument and a []SimulatedBlock
-// result are encoded and decoded as SimulateV1 does, the simulation's
-// calls' data spelt as the client spells it. Add and SendBatch do what go-ethereum's
+// keeps it as it came); a CallMsg argument is encoded as Call sends it,
+// a Simulation argument and a []SimulatedBlock result are encoded and
+// decoded as SimulateV1 does, the call data spelt as the client spells it,
+// and a []InternalOperation result is decoded as InternalOperations
+// decodes it:
+//
+//	ops := evm.Add[[]evm.InternalOperation](&b, "ots_getInternalOperations", tx) Add and SendBatch do what go-ethereum's
+//
 // rpc.Client.BatchCallContext does, each call with its own result and
 // error. The call is charged its method's cost, 1 request
 // unit unless nodeaccess.WithCost names the method; an eth_call is charged
@@ -186,8 +178,11 @@ func (b *Batch) InternalOperations(tx common.Hash) *BatchResult[[]InternalOperat
 //	v, err := bal.Result() // v.ToInt() is the balance in wei
 func Add[T any](b *Batch, method string, args ...any) *BatchResult[T] {
 	r := &BatchResult[T]{op: opName(method), decode: decodeJSONB[T]}
-	if d, ok := any(decodeSimulation).(func([]byte, func(string) string) (T, error)); ok {
-		r.decode = d // T is []SimulatedBlock
+	switch d := any(r).(type) {
+	case *BatchResult[[]SimulatedBlock]:
+		d.decode = decodeSimulation
+	case *BatchResult[[]InternalOperation]:
+		d.decode = decodeInternalOperationsB
 	}
 	ac, err := anyParams(method, args, spellData)
 	b.add(batchCall{method: method, params: ac.params, block: ac.block, isCall: method == opCall, anyMethod: true, bad: err, slot: r, respell: ac.calls})

@@ -150,7 +150,7 @@ func TestBatchSingleErrorForAll(t *testing.T) {
 	} {
 		node, c := newBatchNode(t, func(int, []batchReq) (int, string) { return 200, body })
 		var b evm.Batch
-		r1, r2, r3 := b.Call(evm.CallMsg{To: token}, evm.Latest), evm.Add[hexutil.Bytes](&b, "eth_getCode", token, evm.Latest), b.InternalOperations(common.Hash{1})
+		r1, r2, r3 := b.Call(evm.CallMsg{To: token}, evm.Latest), evm.Add[hexutil.Bytes](&b, "eth_getCode", token, evm.Latest), evm.Add[[]evm.InternalOperation](&b, "ots_getInternalOperations", common.Hash{1})
 		require.NoError(t, c.SendBatch(t.Context(), &b))
 		assert.Len(t, node.requests(), 1, body)
 		for _, err := range []error{resultErr(r1), resultErr(r2), resultErr(r3)} {
@@ -221,8 +221,8 @@ func TestBatchUnitsFollowWithCost(t *testing.T) {
 		nodeaccess.WithCost("ots_getInternalOperations", 5), nodeaccess.WithCost("eth_getCode", 3),
 		nodeaccess.WithHook(func(_ context.Context, a nodeaccess.Attempt) { got = append(got, a) }))
 	var b evm.Batch
-	b.InternalOperations(common.Hash{1})
-	b.InternalOperations(common.Hash{2})
+	evm.Add[[]evm.InternalOperation](&b, "ots_getInternalOperations", common.Hash{1})
+	evm.Add[[]evm.InternalOperation](&b, "ots_getInternalOperations", common.Hash{2})
 	evm.Add[hexutil.Bytes](&b, "eth_getCode", token, evm.Latest)
 	require.NoError(t, c.SendBatch(t.Context(), &b))
 	require.Len(t, got, 1)

@@ -110,7 +110,7 @@ func TestBatchWireAndMixedAnswers(t *testing.T) {
 	ok := b.Call(evm.CallMsg{To: token, Data: []byte{0x70, 0xa0, 0x82, 0x31}}, evm.Latest)
 	rev := b.Call(evm.CallMsg{To: token, StateOverride: evm.StateOverride{sender: {Nonce: new(uint64)}}}, evm.BlockNumber(436))
 	code := evm.Add[hexutil.Bytes](&b, "eth_getCode", token, evm.Pending)
-	ops := b.InternalOperations(tx)
+	ops := evm.Add[[]evm.InternalOperation](&b, "ots_getInternalOperations", tx)
 	future := b.Call(evm.CallMsg{To: token}, evm.BlockNumber(1<<40))
 	require.NoError(t, c.SendBatch(t.Context(), &b))
 

@@ -14,17 +14,17 @@ import (
 // a comparable value: a Tag (the constants Latest, Safe, Finalized, Earliest,
 // Pending), a BlockNumber, or a BlockHash (EIP-1898). A nil Block is Latest.
 // No other type implements Block; a type switch on those three inspects one.
+// fmt prints a Block as the tag, the number in decimal, or the hash.
 //
 // The tags are constants, so no code can change what evm.Latest means, and
 // passing one costs no allocation.
 type Block interface {
-	// String returns the tag, the number in decimal, or the hash.
-	String() string
 	isBlock()
 }
 
-// Tag is a named block: one of the constants below. Any other Tag is refused
-// with an *nodeaccess.InputError naming it, and nothing is sent.
+// Tag is a named block: one of the constants below, spelt as the node
+// spells it. Any other Tag is refused with an *nodeaccess.InputError naming
+// it, and nothing is sent.
 type Tag string
 
 // The five block tags.
@@ -40,9 +40,6 @@ const (
 	// Pending is the state including transactions not yet in a block.
 	Pending Tag = "pending"
 )
-
-// String returns the tag as the node spells it.
-func (t Tag) String() string { return string(t) }
 
 // known reports whether t is one of the five tags.
 func (t Tag) known() bool {

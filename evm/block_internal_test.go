@@ -1,6 +1,7 @@
 package evm
 
 import (
+	"fmt"
 	"math/big"
 	"testing"
 
@@ -29,11 +30,11 @@ func TestBlockFromBig(t *testing.T) {
 	for n, want := range map[int64]string{-1: "pending", -2: "latest", -3: "finalized", -4: "safe", -5: "earliest", 0: "0", 17: "17"} {
 		b, err := blockFromBig(big.NewInt(n))
 		require.NoError(t, err)
-		assert.Equal(t, want, b.String())
+		assert.Equal(t, want, fmt.Sprint(b))
 	}
 	b, err := blockFromBig(nil)
 	require.NoError(t, err)
-	assert.Equal(t, "latest", b.String())
+	assert.Equal(t, "latest", fmt.Sprint(b))
 	for _, n := range []int64{-6, -100} {
 		_, err := blockFromBig(big.NewInt(n))
 		assert.ErrorIs(t, err, nodeaccess.ErrInvalidInput)

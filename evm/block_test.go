@@ -88,7 +88,7 @@ func TestBlockKinds(t *testing.T) {
 			kind = "hash"
 		}
 		assert.Equal(t, tc.kind, kind, tc.str)
-		assert.Equal(t, tc.str, tc.b.String())
+		assert.Equal(t, tc.str, fmt.Sprint(tc.b))
 		js, err := json.Marshal(tc.b)
 		require.NoError(t, err)
 		assert.Equal(t, tc.js, string(js))

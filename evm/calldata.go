@@ -76,7 +76,7 @@ func WithCallDataMembers(names ...string) nodeaccess.EVMOption {
 var dataMember = []byte(`"data":"0x`)
 
 // respell returns params made in the default spelling (spellData: by
-// callParams, or anyParams with a Simulation) with the call data under the
+// callParams, or anyParams with a CallMsg or a Simulation) with the call data under the
 // members spell names. Each data member is found by its text: in eth_call's
 // and eth_simulateV1's params no other member is named "data" (the call
 // object's other members, the overrides' and the block's are not), and no

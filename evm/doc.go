@@ -174,6 +174,8 @@
 // creations inside a transaction (Otterscan's ots_getInternalOperations).
 // Servers differ in what they list and in how they answer an unknown
 // transaction; an empty list is a valid answer. See the method for details.
+// In a Batch, evm.Add[[]evm.InternalOperation](&b,
+// "ots_getInternalOperations", tx) reads the same list.
 //
 // # Any method
 //
@@ -192,9 +194,9 @@
 //
 // # JSON-RPC batches
 //
-// A Batch collects eth_call and ots_getInternalOperations calls (Call,
-// InternalOperations) and calls of any method (Add; eth_simulateV1's
-// typed, see Simulations), each returning its
+// A Batch collects eth_calls (Call) and calls of any method (Add;
+// eth_simulateV1's and ots_getInternalOperations' results typed, see
+// Simulations and InternalOperations), each returning its
 // BatchResult; Client.SendBatch sends them as JSON-RPC batches, and each
 // BatchResult then holds its call's value or error, the error the single
 // call would return for the same answer (a revert is a *RevertError for

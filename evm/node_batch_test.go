@@ -28,7 +28,7 @@ func TestNodeBatch(t *testing.T) {
 	future := b.Call(evm.CallMsg{To: simContract, Data: simPack(t, "value")}, evm.BlockNumber(env.head+1000))
 	code := evm.Add[hexutil.Bytes](&b, "eth_getCode", simContract, evm.Latest)
 	none := evm.Add[hexutil.Bytes](&b, "eth_getCode", simStranger, evm.Latest)
-	ops := b.InternalOperations(env.setTx)
+	ops := evm.Add[[]evm.InternalOperation](&b, "ots_getInternalOperations", env.setTx)
 	require.NoError(t, env.client.SendBatch(ctx, &b))
 
 	out, err := value.Result()

@@ -20,8 +20,12 @@ const opCall = "eth_call"
 // encoding/json (an address, a hexutil.Big, a Block such as evm.Latest or
 // evm.BlockNumber(n)), and the result is decoded with encoding/json into
 // result, which must be a non-nil pointer or nil (the result is then
-// dropped). A Simulation argument is encoded, and a *[]SimulatedBlock
-// result decoded, as SimulateV1 does it. A JSON null result leaves result as encoding/json does (a
+// dropped). A CallMsg argument is encoded as Call sends it (the call
+// object; its overrides as an eth_call's third and fourth params when it
+// is the call's first argument with at most a block after it, and refused
+// elsewhere), a Simulation argument as SimulateV1 sends it, and a
+// *[]SimulatedBlock result is decoded as SimulateV1 decodes it, a
+// *[]InternalOperation result as InternalOperations decodes it. A JSON null result leaves result as encoding/json does (a
 // pointer it points to becomes nil). It is how to call what this package
 // does not type:
 //
@@ -75,8 +79,14 @@ func (c *Client) CallContext(ctx context.Context, result any, method string, arg
 	if result == nil {
 		return nil
 	}
-	if blocks, ok := result.(*[]SimulatedBlock); ok {
-		if *blocks, err = decodeSimulation(res.Raw, c.t.Mask); err != nil {
+	switch r := result.(type) {
+	case *[]SimulatedBlock:
+		if *r, err = decodeSimulation(res.Raw, c.t.Mask); err != nil {
+			return c.t.Wrap(op, c.t.InvalidBody(&res.Response, fmt.Errorf("%s result: %w", op, err)))
+		}
+		return nil
+	case *[]InternalOperation:
+		if *r, err = decodeInternalOperations(res.Raw); err != nil {
 			return c.t.Wrap(op, c.t.InvalidBody(&res.Response, fmt.Errorf("%s result: %w", op, err)))
 		}
 		return nil
@@ -129,7 +139,8 @@ type anyCall struct {
 // anyParams checks method and encodes args as a JSON array (no args: []),
 // each with encoding/json but a Simulation (or *Simulation), which is
 // encoded as eth_simulateV1's payload, as SimulateV1 sends it, its calls'
-// data under the members spell names. An error is an
+// data under the members spell names, and a CallMsg (or *CallMsg), which
+// is encoded as Call sends it (appendCallMsgArg). An error is an
 // *nodeaccess.InputError; nothing is to be sent.
 func anyParams(method string, args []any, spell callDataSpelling) (anyCall, error) {
 	if err := checkMethod(method); err != nil {
@@ -143,16 +154,26 @@ func anyParams(method string, args []any, spell callDataSpelling) (anyCall, erro
 		}
 		start := len(ac.params)
 		var err error
-		switch sim := a.(type) {
+		switch v := a.(type) {
 		case Simulation:
-			ac.params, err = appendSimulation(ac.params, &sim, spell)
+			ac.params, err = appendSimulation(ac.params, &v, spell)
 			ac.calls = true
 		case *Simulation:
-			if sim == nil {
+			if v == nil {
 				ac.params = append(ac.params, "null"...)
 				break
 			}
-			ac.params, err = appendSimulation(ac.params, sim, spell)
+			ac.params, err = appendSimulation(ac.params, v, spell)
+			ac.calls = true
+		case CallMsg:
+			ac.params, err = appendCallMsgArg(ac.params, &v, method, i, len(args), spell)
+			ac.calls = true
+		case *CallMsg:
+			if v == nil {
+				ac.params = append(ac.params, "null"...)
+				break
+			}
+			ac.params, err = appendCallMsgArg(ac.params, v, method, i, len(args), spell)
 			ac.calls = true
 		default:
 			var b []byte
@@ -168,11 +189,52 @@ func anyParams(method string, args []any, spell callDataSpelling) (anyCall, erro
 			ac.stateAt = notLatestJSON(ac.params[start:])
 		}
 	}
+	if m := callMsgArg(method, args); m != nil && (m.StateOverride != nil || m.BlockOverride != nil) {
+		// An eth_call of a message with overrides: its block (Latest
+		// when none was given, as Call sends a nil Block) and its
+		// overrides as the third and fourth params, as Call sends them.
+		if len(args) == 1 {
+			ac.params = append(ac.params, `,"latest"`...)
+		}
+		ac.params = appendOverrides(ac.params, m.StateOverride, m.BlockOverride)
+	}
 	ac.params = append(ac.params, ']')
 	if method == opCall {
 		ac.block = callBlockArg(args)
 	}
 	return ac, nil
+}
+
+// appendCallMsgArg appends the call object of m, argument i of n of a
+// call of method, as Call sends it: checked, its members spelt as the
+// execution API spells them, its data under the members spell names. Its
+// overrides are eth_call's third and fourth params, sent (by anyParams)
+// only when m is the first argument of an eth_call with at most a block
+// after it; anywhere else a message with overrides is an
+// *nodeaccess.InputError, so that no field is dropped.
+func appendCallMsgArg(dst []byte, m *CallMsg, method string, i, n int, spell callDataSpelling) ([]byte, error) {
+	if err := m.check(); err != nil {
+		return dst, err
+	}
+	if (m.StateOverride != nil || m.BlockOverride != nil) && (method != opCall || i != 0 || n > 2) {
+		return dst, &nodeaccess.InputError{Arg: "StateOverride", Reason: "a CallMsg's overrides are sent only by an eth_call of the message and at most a block; give them as params of their own here"}
+	}
+	return m.appendJSON(dst, spell)
+}
+
+// callMsgArg returns the message of an eth_call whose args are a CallMsg
+// (or non-nil *CallMsg) and at most a block, or nil.
+func callMsgArg(method string, args []any) *CallMsg {
+	if method != opCall || len(args) == 0 || len(args) > 2 {
+		return nil
+	}
+	switch m := args[0].(type) {
+	case CallMsg:
+		return &m
+	case *CallMsg:
+		return m
+	}
+	return nil
 }
 
 // inArg names the argument i of a call of any method in its input error.

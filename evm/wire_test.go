@@ -147,35 +147,61 @@ func TestCodeWire(t *testing.T) {
 	assert.Empty(t, code)
 }
 
+// TestInternalOperationsWire: the typed call, CallContext with a
+// *[]InternalOperation and a batch's Add[[]InternalOperation] send the
+// same request and decode the same list (hex values, unknown types kept).
 func TestInternalOperationsWire(t *testing.T) {
 	tx := common.HexToHash("0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060")
-	c := gockClient(t)
-	mockRPC(t, "/"+testKey,
-		`{"jsonrpc":"2.0","id":1,"method":"ots_getInternalOperations","params":["0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"]}`,
-		`{"jsonrpc":"2.0","id":1,"result":[`+
-			`{"type":0,"from":"0x00000000219ab540356cbb839cbe05303d7705fa","to":"0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48","value":"0xde0b6b3a7640000"},`+
-			`{"type":1,"from":"0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48","to":"0x00000000219ab540356cbb839cbe05303d7705fa","value":"0x0"},`+
-			`{"type":2,"from":"0x00000000219ab540356cbb839cbe05303d7705fa","to":"0x1111111111111111111111111111111111111111","value":"0x00"},`+
-			`{"type":3,"from":"0x00000000219ab540356cbb839cbe05303d7705fa","to":"0x2222222222222222222222222222222222222222","value":"0xffffffffffffffffffffffffffffffffffff"},`+
-			`{"type":7,"from":"0x00000000219ab540356cbb839cbe05303d7705fa","to":"0x3333333333333333333333333333333333333333","value":"0x1"}]}`)
-	ops, err := c.InternalOperations(context.Background(), tx)
-	require.NoError(t, err)
-	big36, _ := new(big.Int).SetString("ffffffffffffffffffffffffffffffffffff", 16)
-	want := []evm.InternalOperation{
-		{Type: evm.Transfer, From: sender, To: token, Value: big.NewInt(1e18)},
-		{Type: evm.SelfDestruct, From: token, To: sender, Value: new(big.Int)},
-		{Type: evm.Create, From: sender, To: common.HexToAddress("0x1111111111111111111111111111111111111111"), Value: new(big.Int)},
-		{Type: evm.Create2, From: sender, To: common.HexToAddress("0x2222222222222222222222222222222222222222"), Value: big36},
-		{Type: evm.OperationType(7), From: sender, To: common.HexToAddress("0x3333333333333333333333333333333333333333"), Value: big.NewInt(1)},
+	const request = `{"jsonrpc":"2.0","id":1,"method":"ots_getInternalOperations","params":["0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"]}`
+	const answer = `{"jsonrpc":"2.0","id":1,"result":[` +
+		`{"type":0,"from":"0x00000000219ab540356cbb839cbe05303d7705fa","to":"0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48","value":"0xde0b6b3a7640000"},` +
+		`{"type":1,"from":"0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48","to":"0x00000000219ab540356cbb839cbe05303d7705fa","value":"0x0"},` +
+		`{"type":2,"from":"0x00000000219ab540356cbb839cbe05303d7705fa","to":"0x1111111111111111111111111111111111111111","value":"0x00"},` +
+		`{"type":3,"from":"0x00000000219ab540356cbb839cbe05303d7705fa","to":"0x2222222222222222222222222222222222222222","value":"0xffffffffffffffffffffffffffffffffffff"},` +
+		`{"type":7,"from":"0x00000000219ab540356cbb839cbe05303d7705fa","to":"0x3333333333333333333333333333333333333333","value":"0x1"}]}`
+	for name, read := range map[string]func(c *evm.Client) ([]evm.InternalOperation, error){
+		"InternalOperations": func(c *evm.Client) ([]evm.InternalOperation, error) {
+			mockRPC(t, "/"+testKey, request, answer)
+			return c.InternalOperations(context.Background(), tx)
+		},
+		"CallContext": func(c *evm.Client) ([]evm.InternalOperation, error) {
+			mockRPC(t, "/"+testKey, request, answer)
+			var ops []evm.InternalOperation
+			err := c.CallContext(context.Background(), &ops, "ots_getInternalOperations", tx)
+			return ops, err
+		},
+		"Add": func(c *evm.Client) ([]evm.InternalOperation, error) {
+			mockRPC(t, "/"+testKey, "["+request+"]", "["+answer+"]")
+			var b evm.Batch
+			r := evm.Add[[]evm.InternalOperation](&b, "ots_getInternalOperations", tx)
+			if err := c.SendBatch(context.Background(), &b); err != nil {
+				return nil, err
+			}
+			return r.Result()
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			c := gockClient(t)
+			ops, err := read(c)
+			require.NoError(t, err)
+			big36, _ := new(big.Int).SetString("ffffffffffffffffffffffffffffffffffff", 16)
+			want := []evm.InternalOperation{
+				{Type: evm.Transfer, From: sender, To: token, Value: big.NewInt(1e18)},
+				{Type: evm.SelfDestruct, From: token, To: sender, Value: new(big.Int)},
+				{Type: evm.Create, From: sender, To: common.HexToAddress("0x1111111111111111111111111111111111111111"), Value: new(big.Int)},
+				{Type: evm.Create2, From: sender, To: common.HexToAddress("0x2222222222222222222222222222222222222222"), Value: big36},
+				{Type: evm.OperationType(7), From: sender, To: common.HexToAddress("0x3333333333333333333333333333333333333333"), Value: big.NewInt(1)},
+			}
+			require.Len(t, ops, len(want))
+			for i := range want {
+				assert.Equal(t, want[i].Type, ops[i].Type, "op %d", i)
+				assert.Equal(t, want[i].From, ops[i].From, "op %d", i)
+				assert.Equal(t, want[i].To, ops[i].To, "op %d", i)
+				assert.Zero(t, want[i].Value.Cmp(ops[i].Value), "op %d: value %s", i, ops[i].Value)
+			}
+			assert.Equal(t, "type(7)", ops[4].Type.String())
+		})
 	}
-	require.Len(t, ops, len(want))
-	for i := range want {
-		assert.Equal(t, want[i].Type, ops[i].Type, "op %d", i)
-		assert.Equal(t, want[i].From, ops[i].From, "op %d", i)
-		assert.Equal(t, want[i].To, ops[i].To, "op %d", i)
-		assert.Zero(t, want[i].Value.Cmp(ops[i].Value), "op %d: value %s", i, ops[i].Value)
-	}
-	assert.Equal(t, "type(7)", ops[4].Type.String())
 }
 
 func TestInternalOperationsEmptyAndErrors(t *testing.T) {
@@ -331,7 +357,7 @@ func TestParseBlock(t *testing.T) {
 	for in, want := range good {
 		b, err := evm.ParseBlock(in)
 		require.NoError(t, err, in)
-		assert.Equal(t, want, b.String(), in)
+		assert.Equal(t, want, fmt.Sprint(b), in)
 	}
 	bad := map[string]string{
 		"-1":     `negative block number "-1"`,

@@ -33,8 +33,8 @@ func checkDex(name string) error {
 // for the builder-deployed perp dex named dex, whose keys have the form
 // "xyz:COIN". The node's access key is never sent there. A dex name is up
 // to 32 ASCII letters, digits, '-' or '_'; any other is refused before
-// sending. A dex the public API does not know fails with ErrUnknownDex
-// (which matches nodeaccess.ErrNotFound).
+// sending. A dex the public API does not know fails with an error matching
+// nodeaccess.ErrNotFound ("unknown perp dex").
 //
 // The result tells the five key forms apart (perp "BTC", spot pair
 // "PURR/USDC", spot index "@107", builder dex "xyz:CL", outcome side "#20")
@@ -61,7 +61,7 @@ func (c *Client) AllMids(ctx context.Context, dex string) (*Mids, error) {
 	}
 	defer resp.Release()
 	if dex != "" && string(bytes.TrimSpace(resp.Body)) == "null" {
-		return nil, c.node.Wrap(op, fmt.Errorf("dex %q: %w (the public API answered null)", dex, ErrUnknownDex))
+		return nil, c.node.Wrap(op, fmt.Errorf("dex %q: %w (the public API answered null)", dex, errUnknownDex))
 	}
 	mids, err := decode(t, &resp, func(b []byte) (*Mids, error) { return decodeMids(dex, b) })
 	if err != nil {

@@ -284,7 +284,7 @@ func pxRead(k Core, op, what string, pc uint16, in []byte, decimals int) *Read[d
 func perpArg(m Market) (uint64, string) {
 	switch {
 	case m.Kind != KeyPerp && m.Kind != KeyBuilderDex:
-		return 0, fmt.Sprintf("market %s is a %s, not a perp", quote(m.Key), m.Kind)
+		return 0, fmt.Sprintf("market %s is %s, not a perp", quote(m.Key), withArticle(m.Kind))
 	case m.Index < 0 || m.Index >= dexStride || m.DexIndex < 0 || m.SzDecimals < 0 || m.SzDecimals > maxDecimals:
 		return 0, fmt.Sprintf("perp %s: index %d of dex %d with %d size decimals is not a perp", quote(m.Key), m.Index, m.DexIndex, m.SzDecimals)
 	}
@@ -295,11 +295,25 @@ func perpArg(m Market) (uint64, string) {
 	return idx, ""
 }
 
+// withArticle names kind with its indefinite article: "a perp", "an
+// outcome", "an unknown key".
+func withArticle(k KeyKind) string {
+	s := k.String()
+	if k == KeyUnknown {
+		s += " key"
+	}
+	switch s[0] {
+	case 'a', 'e', 'i', 'o', 'u':
+		return "an " + s
+	}
+	return "a " + s
+}
+
 // spotArg is the index of a spot pair Market, or why the Market is not one.
 func spotArg(m Market) (uint64, string) {
 	switch {
 	case m.Kind != KeySpotIndex && m.Kind != KeySpotPair:
-		return 0, fmt.Sprintf("market %s is a %s, not a spot pair", quote(m.Key), m.Kind)
+		return 0, fmt.Sprintf("market %s is %s, not a spot pair", quote(m.Key), withArticle(m.Kind))
 	case m.Index < 0 || int64(m.Index) > math.MaxUint32 || m.SzDecimals < 0 || m.SzDecimals > maxDecimals:
 		return 0, fmt.Sprintf("spot pair %s: index %d with %d size decimals is not a spot pair", quote(m.Key), m.Index, m.SzDecimals)
 	}

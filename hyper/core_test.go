@@ -71,8 +71,9 @@ func TestCoreReadsOnHypertest(t *testing.T) {
 
 	mids, err := c.AllMids(ctx, "")
 	require.NoError(t, err)
-	midBTC, _ := mids.Price("BTC")
-	midHype, _ := mids.Price("@107")
+	midBTCEntry, _ := mids.Get("BTC")
+	midHypeEntry, _ := mids.Get("@107")
+	midBTC, midHype := midBTCEntry.Price, midHypeEntry.Price
 	for name, r := range map[string]*hyper.Read[decimal.Decimal]{"markPx BTC": markBTC, "oraclePx BTC": oracleBTC} {
 		v, err := r.Result()
 		require.NoError(t, err, name)

@@ -94,7 +94,8 @@ func TestDecodeMidsForms(t *testing.T) {
 		keys = append(keys, k)
 	}
 	assert.Equal(t, []string{"@0", "A/B", "BTC", "ETH", "ZERO", "xyz:CL"}, keys)
-	p, _ := mids.Price("BTC")
+	pMid, _ := mids.Get("BTC")
+	p := pMid.Price
 	assert.Equal(t, "30135.5", p.String())
 	m, ok := mids.Get("@0")
 	require.True(t, ok)
@@ -108,7 +109,7 @@ func TestDecodeMidsForms(t *testing.T) {
 	assert.Equal(t, "xyz", empty.dex)
 	_, ok = empty.Get("BTC")
 	assert.False(t, ok)
-	_, ok = empty.Price("BTC")
+	_, ok = empty.Get("BTC")
 	assert.False(t, ok)
 	_, ok = empty.Get("@1")
 	assert.False(t, ok)
@@ -185,7 +186,10 @@ func TestMidsIteration(t *testing.T) {
 	}
 	assert.Equal(t, []string{"@10", "@2", "A"}, keys, "byte order, and break stops the iteration")
 	var perps []string
-	for m := range mids.OfKind(KeyPerp) {
+	for _, m := range mids.All() {
+		if m.Kind != KeyPerp {
+			continue
+		}
 		perps = append(perps, m.Key)
 		if m.Key == "B" {
 			break
@@ -230,8 +234,10 @@ func TestCheckDex(t *testing.T) {
 // countKind is the number of mids of kind k.
 func countKind(m *Mids, k KeyKind) int {
 	n := 0
-	for range m.OfKind(k) {
-		n++
+	for _, e := range m.All() {
+		if e.Kind == k {
+			n++
+		}
 	}
 	return n
 }

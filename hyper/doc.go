@@ -29,7 +29,7 @@
 //	vaults, err := c.UserVaultEquities(ctx, user)
 //	mids, err := c.AllMids(ctx, "")      // the first perp dex, spot included
 //	xyz, err := c.AllMids(ctx, "xyz")    // a builder-deployed perp dex
-//	btc, ok := mids.Price("BTC")
+//	btc, ok := mids.Get("BTC")        // btc.Price is the mid price
 //	var state json.RawMessage
 //	err = c.Info(ctx, map[string]string{"type": "clearinghouseState", "user": user.Hex()}, &state)
 //	var meta struct{ Universe []struct{ Name string } }
@@ -42,8 +42,8 @@
 // node-access plan's budget, nodeaccess.WithBudget, when one is set. The
 // public API has a limit of its own, published by Hyperliquid: a weight of
 // 1200 per minute and IP, each request type weighing 2, 20 or 60 (see
-// PublicInfo). Every Client keeps to it by default with a NewPublicBudget
-// of its own (1200 in any minute); WithPublicBudget shares one between
+// PublicInfo). Every Client keeps to it by default with a budget of its
+// own (1200 in any minute); WithPublicBudget shares one between
 // clients (the limit is per IP) or puts another limiter in its place, and
 // WithPublicBudget(nil) turns it off.
 //
@@ -86,8 +86,8 @@
 // metadata's universe), builder-dex keys ("xyz:CL") and the sides of HIP-4
 // outcome markets ("#20", "#21": N = 10*outcome + side, priced between 0
 // and 1). Mids tells them apart (KeyKind), looks keys up in one map access
-// and iterates in key order; OfKind(KeyPerp) yields
-// perp symbols only, never an outcome side, and a key led by a marker the
+// and iterates in key order; KeyPerp is the kind of the
+// perp symbols only, never of an outcome side, and a key led by a marker the
 // SDK does not know is KeyUnknown, not a perp.
 //
 // # Markets: a name for every key
@@ -155,8 +155,8 @@
 //   - A 2xx body that is not the expected JSON (an HTML page, truncated
 //     JSON, a price that is not a decimal, an answer that does not decode
 //     into Info's out) matches nodeaccess.ErrInvalidResponse.
-//   - AllMids for a dex the public API does not know matches ErrUnknownDex
-//     and nodeaccess.ErrNotFound.
+//   - AllMids for a dex the public API does not know matches
+//     nodeaccess.ErrNotFound.
 //   - A HyperCore read whose input the precompile refuses (an asset, token,
 //     dex or vault that does not exist), which HyperEVM answers as running
 //     out of gas, matches ErrPrecompile and the node's *nodeaccess.RPCError.

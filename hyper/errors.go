@@ -21,11 +21,11 @@ import (
 // Message holds the server's text.
 var ErrUnsupportedRequest = errors.New("request malformed or not served")
 
-// ErrUnknownDex matches the error of AllMids when the public API answered
-// null (HTTP 200) for the dex named: its answer to a dex name it does not
-// know. It also matches nodeaccess.ErrNotFound, as a 404 does: what was
-// asked for does not exist.
-var ErrUnknownDex = fmt.Errorf("unknown perp dex: %w", nodeaccess.ErrNotFound)
+// errUnknownDex is the error of AllMids when the public API answered null
+// (HTTP 200) for the dex named: its answer to a dex name it does not know.
+// It matches nodeaccess.ErrNotFound, as a 404 does: what was asked for
+// does not exist.
+var errUnknownDex = fmt.Errorf("unknown perp dex: %w", nodeaccess.ErrNotFound)
 
 // serverError fills the Message of the server's *nodeaccess.HTTPError
 // from its body, and classifies Hyperliquid's 422 "Failed to deserialize"

@@ -126,7 +126,7 @@ func TestEVMReadsLatestOnly(t *testing.T) {
 			return e.CallContext(ctx, nil, "eth_getStorageAt", token, "0x0", b)
 		},
 		"CallContext eth_call as text": func(b evm.Block) error {
-			return e.CallContext(ctx, nil, "eth_call", map[string]string{"to": token.Hex()}, b.String())
+			return e.CallContext(ctx, nil, "eth_call", map[string]string{"to": token.Hex()}, fmt.Sprint(b))
 		},
 		"batch": func(b evm.Block) error {
 			var batch evm.Batch

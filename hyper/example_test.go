@@ -67,7 +67,8 @@ func ExampleClient_AllMids() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	btc, _ := mids.Price("BTC")
+	btcMid, _ := mids.Get("BTC")
+	btc := btcMid.Price
 	fmt.Println("BTC:", btc)
 	kinds := map[hyper.KeyKind]int{}
 	for _, m := range mids.All() {
@@ -76,7 +77,10 @@ func ExampleClient_AllMids() {
 	fmt.Printf("%d keys: %d perps, %d spot pair, %d spot index keys, %d outcome sides\n", mids.Len(),
 		kinds[hyper.KeyPerp], kinds[hyper.KeySpotPair], kinds[hyper.KeySpotIndex], kinds[hyper.KeyOutcome])
 	n := 0
-	for m := range mids.OfKind(hyper.KeyPerp) {
+	for _, m := range mids.All() {
+		if m.Kind != hyper.KeyPerp {
+			continue
+		}
 		if n++; n > 3 {
 			break
 		}
@@ -117,7 +121,7 @@ func ExampleClient_AllMids_builderDex() {
 	}
 
 	_, err = c.AllMids(context.Background(), "nope")
-	fmt.Println(errors.Is(err, hyper.ErrUnknownDex))
+	fmt.Println(errors.Is(err, nodeaccess.ErrNotFound))
 	// Output:
 	// xyz:CL builder dex xyz CL 60.123
 	// xyz:GOLD builder dex xyz GOLD 4210.25
@@ -178,7 +182,8 @@ func ExampleClient_Markets() {
 		log.Fatal(err)
 	}
 	for _, key := range []string{"BTC", "@107", "PURR/USDC", "#20", "#21", "@258"} {
-		price, _ := mids.Price(key)
+		priceMid, _ := mids.Get(key)
+		price := priceMid.Price
 		m, ok := markets.Market(key)
 		switch {
 		case !ok:

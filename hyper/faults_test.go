@@ -176,7 +176,8 @@ func Test429(t *testing.T) {
 		c := faultClient(t, nil, public)
 		mids, err := c.AllMids(context.Background(), "")
 		require.NoError(t, err)
-		p, ok := mids.Price("ETH")
+		pMid, ok := mids.Get("ETH")
+		p := pMid.Price
 		require.True(t, ok)
 		assert.Equal(t, "1903.95", p.String())
 		assert.Len(t, public.requests(), 2)
@@ -255,7 +256,7 @@ func TestBadBodies(t *testing.T) {
 			_, err = c.AllMids(context.Background(), "")
 			assert.ErrorIs(t, err, nodeaccess.ErrInvalidResponse)
 			assert.Contains(t, err.Error(), tc.want)
-			assert.NotErrorIs(t, err, hyper.ErrUnknownDex)
+			assert.NotErrorIs(t, err, nodeaccess.ErrNotFound)
 		})
 	}
 }
@@ -265,11 +266,10 @@ func TestUnknownDex(t *testing.T) {
 	public := newScript(t, reply{200, "application/json", "null"})
 	c := faultClient(t, nil, public)
 	_, err := c.AllMids(context.Background(), "nope")
-	require.ErrorIs(t, err, hyper.ErrUnknownDex)
+	require.ErrorIs(t, err, nodeaccess.ErrNotFound)
 	assert.Equal(t, `hyper: allMids: dex "nope": unknown perp dex: not found (the public API answered null)`, err.Error())
 	// What a 404 would match: the dex asked for does not exist.
 	assert.ErrorIs(t, err, nodeaccess.ErrNotFound)
-	assert.ErrorIs(t, hyper.ErrUnknownDex, nodeaccess.ErrNotFound)
 	for _, other := range []error{nodeaccess.ErrInvalidInput, nodeaccess.ErrInvalidResponse, nodeaccess.ErrUnavailable} {
 		assert.NotErrorIs(t, err, other)
 	}

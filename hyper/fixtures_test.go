@@ -124,7 +124,8 @@ func TestRecordedMids(t *testing.T) {
 			}
 			// The sample, spelled out.
 			for k, text := range f.sample {
-				p, ok := mids.Price(k)
+				pMid, ok := mids.Get(k)
+				p := pMid.Price
 				require.True(t, ok, k)
 				assert.Equal(t, text, p.StringFixed(decimals(text)), k)
 				assert.Equal(t, plain[k], text, "the sample agrees with the file")
@@ -176,7 +177,10 @@ func TestRecordedMidsKeyForms(t *testing.T) {
 	assert.Equal(t, Mid{Key: "BTC", Kind: KeyPerp, Price: btc.Price, Coin: "BTC"}, btc)
 
 	var perps []string
-	for m := range mids.OfKind(KeyPerp) {
+	for _, m := range mids.All() {
+		if m.Kind != KeyPerp {
+			continue
+		}
 		perps = append(perps, m.Key)
 	}
 	assert.Len(t, perps, 223)

@@ -90,8 +90,10 @@ const mainnetAPIURL = "https://api.hyperliquid.xyz"
 // countKind is the number of mids of kind k.
 func countKind(m *hyper.Mids, k hyper.KeyKind) int {
 	n := 0
-	for range m.OfKind(k) {
-		n++
+	for _, e := range m.All() {
+		if e.Kind == k {
+			n++
+		}
 	}
 	return n
 }

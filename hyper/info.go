@@ -45,7 +45,7 @@ func (c *Client) Info(ctx context.Context, req, out any) error {
 // before anything is sent.
 //
 // Each request is charged its weight to the public API's weight budget
-// (NewPublicBudget, WithPublicBudget), not to the node-access plan. The
+// (WithPublicBudget), not to the node-access plan. The
 // default weights are those of Hyperliquid's API documentation, "Rate
 // limits and user limits": 2 for allMids, l2Book, clearinghouseState,
 // orderStatus, spotClearinghouseState and exchangeStatus, 60 for userRole,

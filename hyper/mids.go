@@ -180,7 +180,7 @@ func newMids(dex string, entries []Mid) (*Mids, error) {
 func (m *Mids) Len() int { return len(m.entries) }
 
 // Get returns the entry of key exactly as the server wrote it ("BTC",
-// "PURR/USDC", "@107", "xyz:CL", "#20").
+// "PURR/USDC", "@107", "xyz:CL", "#20"): its kind and its mid price.
 func (m *Mids) Get(key string) (Mid, bool) {
 	i, ok := m.byKey[key]
 	if !ok {
@@ -189,33 +189,14 @@ func (m *Mids) Get(key string) (Mid, bool) {
 	return m.entries[i], true
 }
 
-// Price returns the mid price of key ("BTC", "PURR/USDC", "xyz:CL").
-func (m *Mids) Price(key string) (decimal.Decimal, bool) {
-	i, ok := m.byKey[key]
-	if !ok {
-		return decimal.Decimal{}, false
-	}
-	return m.entries[i].Price, true
-}
-
-// All yields every key and its entry, in key order.
+// All yields every key and its entry, in key order. To take one kind of
+// key, test Mid.Kind: KeyPerp gives the perp symbols an application trades
+// by, without the spot index keys and the outcome sides (KeyOutcome gives
+// those).
 func (m *Mids) All() iter.Seq2[string, Mid] {
 	return func(yield func(string, Mid) bool) {
 		for _, e := range m.entries {
 			if !yield(e.Key, e) {
-				return
-			}
-		}
-	}
-}
-
-// OfKind yields the entries of kind k, in key order; OfKind(KeyPerp) gives
-// the perp symbols an application trades by, without the spot index keys
-// and the outcome sides (OfKind(KeyOutcome) gives those).
-func (m *Mids) OfKind(k KeyKind) iter.Seq[Mid] {
-	return func(yield func(Mid) bool) {
-		for _, e := range m.entries {
-			if e.Kind == k && !yield(e) {
 				return
 			}
 		}

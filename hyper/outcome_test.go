@@ -90,12 +90,18 @@ func TestHandWrittenHIP4Mids(t *testing.T) {
 	assert.Zero(t, countKind(mids, KeyBuilderDex))
 
 	var perps, outcomes []string
-	for m := range mids.OfKind(KeyPerp) {
+	for _, m := range mids.All() {
+		if m.Kind != KeyPerp {
+			continue
+		}
 		perps = append(perps, m.Key)
 		assert.False(t, strings.HasPrefix(m.Key, "#"), "an outcome side handed out as a perp: %q", m.Key)
 	}
 	assert.Equal(t, []string{"BTC", "ETH", "HYPE", "kPEPE"}, perps)
-	for m := range mids.OfKind(KeyOutcome) {
+	for _, m := range mids.All() {
+		if m.Kind != KeyOutcome {
+			continue
+		}
 		outcomes = append(outcomes, m.Key)
 		assertExact(t, plain[m.Key], m.Price, m.Key)
 		assert.True(t, m.Price.IsPositive() && m.Price.LessThan(decimalOne), "%s priced %s", m.Key, m.Price)

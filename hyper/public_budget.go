@@ -41,12 +41,10 @@ const (
 	publicBurst = publicWeightPerMinute - 60*19
 )
 
-// NewPublicBudget returns a budget that keeps to the public API's published
-// limit: 1200 weight in any minute (19 per second with bursts of 60).
-// Every Client has one of its own by default; the limit is per IP, so
-// clients of one process (or machine) that call the public API should share
-// one: pass the same NewPublicBudget() to each with WithPublicBudget.
-func NewPublicBudget() *nodeaccess.Budget {
+// newPublicBudget returns a budget that keeps to the public API's published
+// limit: 1200 weight in any minute (19 per second with bursts of 60), what
+// WithPublicBudget documents as nodeaccess.NewBudget(19, 60).
+func newPublicBudget() *nodeaccess.Budget {
 	b, err := nodeaccess.NewBudget(publicRate, publicBurst)
 	if err != nil {
 		panic("hyper: the public budget's constants are wrong: " + err.Error()) // cannot happen: constants
@@ -64,12 +62,23 @@ type publicBudget struct {
 }
 
 // WithPublicBudget makes the client charge the requests it sends to the
-// public API (AllMids and PublicInfo) to l instead of a NewPublicBudget of
-// its own. Each request costs its weight in the budget's units (see
-// PublicInfo for the published weights); nodeaccess.WithCost(type, n)
-// changes the weight of a request type. A nil l (or a nil
-// *nodeaccess.Budget) turns the public API's weight budget off: its
-// requests then wait for nothing, and a 429 is only retried.
+// public API (AllMids and PublicInfo) to l instead of a budget of its own.
+// Each request costs its weight in the budget's units (see PublicInfo for
+// the published weights); nodeaccess.WithCost(type, n) changes the weight
+// of a request type.
+//
+// By default every Client has a budget of its own that keeps to the public
+// API's published limit, 1200 weight in any minute: nodeaccess.NewBudget(19,
+// 60), 19 per second with bursts of 60, so that no window of 60 seconds sees
+// more than 1200. The limit is per IP, so clients of one process (or
+// machine) that call the public API should share one such budget:
+//
+//	public, err := nodeaccess.NewBudget(19, 60)
+//	// pass hyper.WithPublicBudget(public) to each client
+//
+// A nil l (or a nil *nodeaccess.Budget) turns the public API's weight
+// budget off: its requests then wait for nothing, and a 429 is only
+// retried.
 //
 // nodeaccess.WithBudget, a budget of the node-access plan, applies to the
 // node's requests and the EVM client's only: the public API is not part of
@@ -92,7 +101,7 @@ func publicOptions(cfg *config.Config, opts []config.Func) []config.Func {
 	var l nodeaccess.Limiter
 	switch v, ok := cfg.Ext(publicBudgetKey{}); {
 	case !ok:
-		l = NewPublicBudget()
+		l = newPublicBudget()
 	case !v.(publicBudget).off:
 		l = v.(publicBudget).l
 	}

@@ -90,7 +90,8 @@ func TestAllMidsWire(t *testing.T) {
 				assert.Zero(t, mids.Len())
 			default:
 				assert.Equal(t, 482, mids.Len())
-				p, ok := mids.Price("BTC")
+				pMid, ok := mids.Get("BTC")
+				p := pMid.Price
 				require.True(t, ok)
 				assert.Equal(t, "89926.5", p.String())
 			}
@@ -116,7 +117,8 @@ func TestPublicURLOptions(t *testing.T) {
 			mockInfo(t, tc.url, `{"type":"allMids"}`, `{"BTC":"30135.0"}`)
 			mids, err := c.AllMids(context.Background(), "")
 			require.NoError(t, err)
-			p, _ := mids.Price("BTC")
+			pMid, _ := mids.Get("BTC")
+			p := pMid.Price
 			assert.Equal(t, "30135", p.String())
 			// The node's requests still go to the node.
 			mockInfo(t, nodeInfo, `{"type":"userVaultEquities","user":"0x2b804617c6f63c040377e95bb276811747006f4b"}`, `[]`)

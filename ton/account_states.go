@@ -35,10 +35,6 @@ const (
 	SortDesc SortOrder = "desc"
 )
 
-// String returns the order as the API spells it ("asc", "desc"), or "" for
-// none, as the other enumerations of the SDK have a String.
-func (s SortOrder) String() string { return string(s) }
-
 // AccountStatesQuery selects account states.
 //
 // Which parameters a server honours depends on the server. A server that
@@ -117,7 +113,7 @@ type AccountState struct {
 	// *big.Int rather than uint64.)
 	Balance *big.Int
 	// Status is the account's status; values the SDK does not know are
-	// kept as sent (IsKnown reports false).
+	// kept as sent (a value none of the constants is).
 	Status AccountStatus
 	// LastTransactionLT is the logical time of the account's last
 	// transaction, 0 when none was sent.
@@ -224,7 +220,7 @@ func (q *AccountStatesQuery) values(accounts []Address) url.Values {
 		}
 		v["address"] = raw
 	}
-	if !q.CodeHash.IsZero() {
+	if q.CodeHash != (Hash{}) {
 		v.Set("code_hash", q.CodeHash.String())
 	}
 	setPage(v, q.Limit, q.Offset)
@@ -323,7 +319,7 @@ func (c *Client) accountStates(ctx context.Context, q *AccountStatesQuery, accou
 			return nil, fmt.Errorf("%w: state %d is of account %s, which the request did not name (a server that reads only account_address takes one account a request)",
 				nodeaccess.ErrInvalidResponse, i, s.Account)
 		}
-		if !q.CodeHash.IsZero() && s.CodeHash != q.CodeHash {
+		if q.CodeHash != (Hash{}) && s.CodeHash != q.CodeHash {
 			return nil, fmt.Errorf("%w: state %d (account %s) has code hash %s, not the code_hash asked for, %s (the server ignores code_hash)",
 				nodeaccess.ErrInvalidResponse, i, s.Account, s.CodeHash, q.CodeHash)
 		}

@@ -46,7 +46,7 @@ func TestAccountStatesSeveralAccountsHandBuilt(t *testing.T) {
 	o := byAccount[mustAddress(hbOther)]
 	assert.Equal(t, ton.StatusNonexist, o.Status)
 	assert.Equal(t, "0", o.Balance.String())
-	assert.True(t, o.CodeHash.IsZero())
+	assert.True(t, o.CodeHash == (ton.Hash{}))
 	_, ok := byAccount[mustAddress(hbUnknown)]
 	assert.False(t, ok)
 

@@ -28,7 +28,8 @@ type Address struct {
 
 // FriendlyAddress is an address in the user-friendly form: the account and
 // the two flags that form carries. Its String is the base64url form wallets
-// show; StdBase64 gives the standard-base64 spelling of the same bytes.
+// show, and the standard-base64 spelling of the same bytes has + and / for
+// its - and _ (see String).
 type FriendlyAddress struct {
 	// Address is the account.
 	Address Address
@@ -102,17 +103,13 @@ func (f FriendlyAddress) bytes() []byte {
 	return b[:]
 }
 
-// String returns the user-friendly form in base64url ("EQBb…", "UQBb…").
+// String returns the user-friendly form in base64url ("EQBb…", "UQBb…"),
+// 48 characters without padding. The standard-base64 form some servers and
+// wallets write has '+' and '/' for '-' and '_':
+// strings.NewReplacer("-", "+", "_", "/").Replace(f.String()).
 func (f FriendlyAddress) String() string {
 	b := f.bytes()
 	return base64.URLEncoding.EncodeToString(b)
-}
-
-// StdBase64 returns the user-friendly form in standard base64 (with '+' and
-// '/' where base64url has '-' and '_'), as some servers and wallets write it.
-func (f FriendlyAddress) StdBase64() string {
-	b := f.bytes()
-	return base64.StdEncoding.EncodeToString(b)
 }
 
 // MarshalText returns the base64url user-friendly form.

@@ -155,7 +155,7 @@ func (q *BlockTransactionsQuery) check() error {
 		return &nodeaccess.InputError{Arg: "count", Reason: fmt.Sprintf("count %d is over the server maximum %d", q.Count, maxBlockCount)}
 	case q.Block.Seqno == 0:
 		return &nodeaccess.InputError{Arg: "seqno", Reason: "0 is the zero state, not a block with transactions (the servers refuse it)"}
-	case q.RootHash.IsZero() != q.FileHash.IsZero():
+	case (q.RootHash == Hash{}) != (q.FileHash == Hash{}):
 		return &nodeaccess.InputError{Arg: "root_hash", Reason: "root_hash and file_hash go together: set both or neither"}
 	}
 	return nil
@@ -196,11 +196,11 @@ func (c *Client) BlockTransactionsExt(ctx context.Context, q BlockTransactionsQu
 // checkAnswer refuses an answer for a block other than the one asked for by
 // hash: a server that sends hashes must send the requested ones.
 func (q *BlockTransactionsQuery) checkAnswer(out *BlockTransactions) error {
-	if q.RootHash.IsZero() {
+	if q.RootHash == (Hash{}) {
 		return nil
 	}
 	got := out.Block
-	if !got.RootHash.IsZero() && got.RootHash != q.RootHash || !got.FileHash.IsZero() && got.FileHash != q.FileHash {
+	if got.RootHash != (Hash{}) && got.RootHash != q.RootHash || got.FileHash != (Hash{}) && got.FileHash != q.FileHash {
 		return fmt.Errorf("%w: asked for block root_hash %s file_hash %s, the answer is for root_hash %s file_hash %s",
 			nodeaccess.ErrInvalidResponse, q.RootHash, q.FileHash, got.RootHash, got.FileHash)
 	}
@@ -235,11 +235,11 @@ func (c *Client) sendBlockQuery(ctx context.Context, op string, rest transport.T
 	if !c.useRPC {
 		v := url.Values{
 			"workchain": {strconv.Itoa(int(q.Block.Workchain))},
-			"shard":     {q.Block.Shard.Decimal()},
+			"shard":     {strconv.FormatInt(int64(q.Block.Shard), 10)},
 			"seqno":     {strconv.FormatUint(uint64(q.Block.Seqno), 10)},
 			"count":     {strconv.Itoa(q.count())},
 		}
-		if !q.RootHash.IsZero() {
+		if q.RootHash != (Hash{}) {
 			v.Set("root_hash", q.RootHash.String())
 			v.Set("file_hash", q.FileHash.String())
 		}
@@ -258,7 +258,7 @@ func (c *Client) sendBlockQuery(ctx context.Context, op string, rest transport.T
 	p = strconv.AppendUint(p, uint64(q.Block.Seqno), 10)
 	p = append(p, `,"count":`...)
 	p = strconv.AppendInt(p, int64(min(q.count(), maxRPCBlockCount)), 10)
-	if !q.RootHash.IsZero() {
+	if q.RootHash != (Hash{}) {
 		p = append(p, `,"root_hash":"`...)
 		p = base64.StdEncoding.AppendEncode(p, q.RootHash[:])
 		p = append(p, `","file_hash":"`...)

@@ -109,7 +109,7 @@ func (c *Client) AllBlockTransactions(ctx context.Context, q BlockTransactionsQu
 				seen[key{tx.Account, tx.LT}] = struct{}{}
 			}
 			q.After = &next
-			if q.RootHash.IsZero() && !page.Block.RootHash.IsZero() && !page.Block.FileHash.IsZero() && page.Block.BlockRef == q.Block {
+			if q.RootHash == (Hash{}) && page.Block.RootHash != (Hash{}) && page.Block.FileHash != (Hash{}) && page.Block.BlockRef == q.Block {
 				// Spare the server a block lookup on every later page.
 				q.RootHash, q.FileHash = page.Block.RootHash, page.Block.FileHash
 			}

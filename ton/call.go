@@ -38,7 +38,8 @@ import (
 // object, into which url.Values go as strings (a list for a repeated
 // parameter), which toncenter's servers convert to the numbers a method
 // takes. Send 64-bit numbers (a shard, a logical time) as strings in any
-// form; a shard goes to v2 as ShardID.Decimal and to v3 as ShardID.Hex.
+// form; a shard goes to v2 as strconv.FormatInt(int64(s), 10) and to v3
+// as s.String().
 //
 // out receives the answer decoded by encoding/json: for v2 the result, the
 // "result" member of {"ok":true,"result":…} or of the JSON-RPC answer (a

@@ -289,7 +289,7 @@ func ExampleParseShardID() {
 	a, _ := ton.ParseShardID("-9223372036854775808") // v2
 	b, _ := ton.ParseShardID("8000000000000000")     // v3
 	fmt.Println(a == b, a == ton.MasterchainShard)
-	fmt.Println(a.Decimal(), a.Hex())
+	fmt.Println(strconv.FormatInt(int64(a), 10), a)
 	_, err := ton.ParseShardID("shard-0")
 	fmt.Println(err)
 	// Output:
@@ -304,7 +304,7 @@ func ExampleParseShardID_knownForm() {
 	guessed, _ := ton.ParseShardID("1125899906842624")
 	n, _ := strconv.ParseInt("1125899906842624", 10, 64)
 	hex, _ := ton.ParseShardID("0x8")
-	fmt.Println(guessed.Hex(), ton.ShardID(n).Hex(), hex.Decimal())
+	fmt.Println(guessed, ton.ShardID(n).String(), strconv.FormatInt(int64(hex), 10))
 	// Output:
 	// 1125899906842624 0004000000000000 8
 }
@@ -388,7 +388,7 @@ func ExampleClient_Call() {
 		} `json:"transactions"`
 	}
 	err = c.Call(ctx, "v2/getBlockTransactions", url.Values{
-		"workchain": {"-1"}, "shard": {ton.MasterchainShard.Decimal()}, "seqno": {"39984096"}, "count": {"2"},
+		"workchain": {"-1"}, "shard": {strconv.FormatInt(int64(ton.MasterchainShard), 10)}, "seqno": {"39984096"}, "count": {"2"},
 	}, &ids)
 	if err != nil {
 		log.Fatal(err)

@@ -339,7 +339,7 @@ func (f *follower) blockItems(ctx context.Context, id BlockID) (BlockID, []block
 		if err != nil {
 			return id, nil, err
 		}
-		if !page.Block.RootHash.IsZero() && page.Block.BlockRef == id.BlockRef {
+		if page.Block.RootHash != (Hash{}) && page.Block.BlockRef == id.BlockRef {
 			id = page.Block
 			q.RootHash, q.FileHash = id.RootHash, id.FileHash
 		}

@@ -116,8 +116,8 @@ func (f *follower) confirm(ctx context.Context, top BlockID, first uint32, merge
 		return f.c.t.Wrap("shards", fmt.Errorf("%w: shard %s's top %d is not past %d, where its first block after the split or merge must be",
 			nodeaccess.ErrInvalidResponse, top.Shard, top.Seqno, first))
 	}
-	v := url.Values{"workchain": {strconv.Itoa(int(ref.Workchain))}, "shard": {ref.Shard.Decimal()}, "seqno": {strconv.FormatUint(uint64(first), 10)}}
-	if first == top.Seqno && !top.RootHash.IsZero() && !top.FileHash.IsZero() {
+	v := url.Values{"workchain": {strconv.Itoa(int(ref.Workchain))}, "shard": {strconv.FormatInt(int64(ref.Shard), 10)}, "seqno": {strconv.FormatUint(uint64(first), 10)}}
+	if first == top.Seqno && top.RootHash != (Hash{}) && top.FileHash != (Hash{}) {
 		v.Set("root_hash", top.RootHash.String())
 		v.Set("file_hash", top.FileHash.String())
 	}
@@ -148,7 +148,7 @@ func (f *follower) confirm(ctx context.Context, top BlockID, first uint32, merge
 			return bad("prev_blocks: " + err.Error())
 		}
 		want := prevs[i]
-		if got.BlockRef != want.BlockRef || !want.RootHash.IsZero() && !got.RootHash.IsZero() && got.RootHash != want.RootHash {
+		if got.BlockRef != want.BlockRef || want.RootHash != (Hash{}) && got.RootHash != (Hash{}) && got.RootHash != want.RootHash {
 			return bad(fmt.Sprintf("its header's previous block %d is %s, the shard lists say %s", i, got.BlockRef, want.BlockRef))
 		}
 	}

@@ -100,7 +100,7 @@ func prevWalk(t *testing.T, c *ton.Client, head uint32) []walkedTx {
 				Prev []id `json:"prev_blocks"`
 			}
 			require.NoError(t, c.Call(ctx, "v2/getBlockHeader", url.Values{"workchain": {strconv.Itoa(int(b.Workchain))},
-				"shard": {b.Shard.Decimal()}, "seqno": {strconv.Itoa(int(b.Seqno))}}, &h))
+				"shard": {strconv.FormatInt(int64(b.Shard), 10)}, "seqno": {strconv.Itoa(int(b.Seqno))}}, &h))
 			for _, p := range h.Prev {
 				queue = append(queue, ref(p))
 			}

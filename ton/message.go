@@ -203,7 +203,7 @@ func decodeMessage(raw json.RawMessage) (*Message, error) {
 	}
 	if c := w.Content; c != nil {
 		m.Body = c.Body
-		if !m.BodyHash.IsZero() && c.Hash.Set && Hash(c.Hash.H) != m.BodyHash {
+		if m.BodyHash != (Hash{}) && c.Hash.Set && Hash(c.Hash.H) != m.BodyHash {
 			return nil, fmt.Errorf("body_hash and message_content.hash differ")
 		}
 		if c.Hash.Set {

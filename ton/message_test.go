@@ -65,7 +65,7 @@ func TestMessagesV2GetTransactionsShape(t *testing.T) {
 	assert.Equal(t, nano("56"), tx.StorageFee)
 	assert.Equal(t, nano("2737600"), tx.OtherFee)
 	assert.Zero(t, tx.PrevTransactionLT, "v2 names no previous transaction per transaction")
-	assert.True(t, tx.PrevTransactionHash.IsZero())
+	assert.True(t, tx.PrevTransactionHash == (ton.Hash{}))
 
 	in := tx.InMsg
 	require.NotNil(t, in)

@@ -157,7 +157,7 @@ func (c *Client) AllPendingTransactions(ctx context.Context, q PendingTransactio
 					return p.Transactions, nil
 				},
 				func(t PendingTransaction) []key {
-					if t.TraceExternalHash.IsZero() {
+					if t.TraceExternalHash == (Hash{}) {
 						return []key{{h: t.Hash}}
 					}
 					return []key{{h: t.Hash}, {a: t.Account, h: t.TraceExternalHash, trace: true}}

@@ -80,19 +80,6 @@ const (
 	FinalityFinalized Finality = "finalized"
 )
 
-// String returns the finality as the indexer writes it, "" when none was
-// sent.
-func (f Finality) String() string { return string(f) }
-
-// IsKnown reports whether f is one of the three constants.
-func (f Finality) IsKnown() bool {
-	switch f {
-	case FinalityPending, FinalityConfirmed, FinalityFinalized:
-		return true
-	}
-	return false
-}
-
 // PendingTransaction is a transaction that is not yet fully confirmed. Once
 // it is, the server stops listing it here and lists it with the regular
 // transactions.

@@ -16,7 +16,9 @@ import (
 // decimal ("-9223372036854775808"), API v3 and explorers as 16 hex digits
 // of its two's-complement bits ("8000000000000000"); both name the same
 // shard. Sending the hex digits where v2 expects a decimal names a different
-// shard, so the SDK always converts.
+// shard, so the SDK always converts. String writes the hex form;
+// strconv.FormatInt(int64(s), 10) writes the v2 form, for a v2 request
+// made with Client.Call.
 type ShardID int64
 
 // MasterchainShard is the one shard of the masterchain (and of an unsplit
@@ -86,17 +88,12 @@ func isHex(s string) bool {
 	return true
 }
 
-// Decimal returns the v2 form: the signed decimal ("-9223372036854775808").
-func (s ShardID) Decimal() string { return strconv.FormatInt(int64(s), 10) }
+// String returns the v3 form, as explorers show shards: 16 upper-case hex
+// digits ("8000000000000000").
+func (s ShardID) String() string { return fmt.Sprintf("%016X", uint64(s)) }
 
-// Hex returns the v3 form: 16 upper-case hex digits ("8000000000000000").
-func (s ShardID) Hex() string { return fmt.Sprintf("%016X", uint64(s)) }
-
-// String returns the hex form (Hex), as explorers show shards.
-func (s ShardID) String() string { return s.Hex() }
-
-// MarshalText returns the hex form.
-func (s ShardID) MarshalText() ([]byte, error) { return []byte(s.Hex()), nil }
+// MarshalText returns the hex form (String).
+func (s ShardID) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
 
 // UnmarshalText reads either form (ParseShardID).
 func (s *ShardID) UnmarshalText(b []byte) error {
@@ -126,7 +123,7 @@ func MasterchainBlock(seqno uint32) BlockRef {
 
 // String returns the form TON tools print: "(-1,8000000000000000,39984096)".
 func (b BlockRef) String() string {
-	return "(" + strconv.Itoa(int(b.Workchain)) + "," + b.Shard.Hex() + "," + strconv.FormatUint(uint64(b.Seqno), 10) + ")"
+	return "(" + strconv.Itoa(int(b.Workchain)) + "," + b.Shard.String() + "," + strconv.FormatUint(uint64(b.Seqno), 10) + ")"
 }
 
 // ParseBlockRef reads "(workchain,shard,seqno)", the form String writes,

@@ -8,11 +8,10 @@ import (
 	"github.com/stretchr/testify/assert"
 )
 
-// SortOrder prints as the API spells it, under String and fmt alike.
+// SortOrder prints as the API spells it, under every verb of fmt.
 func TestSortOrderString(t *testing.T) {
-	assert.Equal(t, "asc", ton.SortAsc.String())
+	assert.Equal(t, "asc", fmt.Sprint(ton.SortAsc))
 	assert.Equal(t, "desc", fmt.Sprint(ton.SortDesc))
-	assert.Equal(t, "", ton.SortOrder("").String())
-	var s fmt.Stringer = ton.SortAsc
-	assert.Equal(t, "asc", s.String())
+	assert.Equal(t, "", fmt.Sprint(ton.SortOrder("")))
+	assert.Equal(t, "asc desc", fmt.Sprintf("%s %v", ton.SortAsc, ton.SortDesc))
 }

@@ -9,6 +9,8 @@ import (
 
 // Hash is a 32-byte hash (of a transaction, a block, a cell). TON APIs send
 // hashes as standard base64 ("RzoRGcEy…Nsk="); String writes that form.
+// The zero Hash is the SDK's value for a hash the server sent as null or
+// left out: test it with h == (ton.Hash{}).
 type Hash [32]byte
 
 // ParseHash reads a 32-byte hash as standard or URL-safe base64, padded or
@@ -23,10 +25,6 @@ func (h Hash) String() string { return base64.StdEncoding.EncodeToString(h[:]) }
 
 // Hex returns the 64 lower-case hex digits.
 func (h Hash) Hex() string { return hex.EncodeToString(h[:]) }
-
-// IsZero reports whether h is all zeros (the SDK's value for a hash the
-// server sent as null or left out).
-func (h Hash) IsZero() bool { return h == Hash{} }
 
 // MarshalText returns the standard base64 form.
 func (h Hash) MarshalText() ([]byte, error) { return []byte(h.String()), nil }
@@ -59,15 +57,3 @@ const (
 	// or was deleted).
 	StatusNonexist AccountStatus = "nonexist"
 )
-
-// String returns the status as servers write it, "" when none was sent.
-func (s AccountStatus) String() string { return string(s) }
-
-// IsKnown reports whether s is one of the four constants.
-func (s AccountStatus) IsKnown() bool {
-	switch s {
-	case StatusActive, StatusUninit, StatusFrozen, StatusNonexist:
-		return true
-	}
-	return false
-}

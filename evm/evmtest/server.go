@@ -41,8 +41,9 @@ type Server struct {
 // nodeaccess.ErrUnavailable (errors.Is): the server no longer serves.
 var ErrClosed = fmt.Errorf("evmtest: Server closed: %w", nodeaccess.ErrUnavailable)
 
-// Option configures New.
-type Option func(*settings) error
+// Option configures New: WithKey, WithAlloc, WithoutScenario,
+// WithoutMulticall3. The zero Option is refused.
+type Option struct{ apply func(*settings) error }
 
 type settings struct {
 	key        string
@@ -54,13 +55,13 @@ type settings struct {
 // characters). It must be one path segment of ASCII letters, digits and
 // "._~-".
 func WithKey(key string) Option {
-	return func(s *settings) error {
+	return Option{func(s *settings) error {
 		if key == "" {
 			return errors.New("evmtest: WithKey: empty key")
 		}
 		s.key = key
 		return nil
-	}
+	}}
 }
 
 // WithAlloc adds accounts and contracts to the genesis: code, storage,
@@ -72,7 +73,7 @@ func WithKey(key string) Option {
 // given too. Several WithAlloc options add up, the later winning on
 // conflict.
 func WithAlloc(alloc types.GenesisAlloc) Option {
-	return func(s *settings) error {
+	return Option{func(s *settings) error {
 		if s.alloc == nil {
 			s.alloc = make(types.GenesisAlloc, len(alloc))
 		}
@@ -80,17 +81,17 @@ func WithAlloc(alloc types.GenesisAlloc) Option {
 			s.alloc[addr] = acc
 		}
 		return nil
-	}
+	}}
 }
 
 // WithoutScenario starts the chain at its genesis, block 0, without the
 // default scenario's transactions; Server.Scenario then returns the zero
 // Scenario.
 func WithoutScenario() Option {
-	return func(s *settings) error {
+	return Option{func(s *settings) error {
 		s.noScenario = true
 		return nil
-	}
+	}}
 }
 
 // New starts a local EVM node on 127.0.0.1 at a free port. The chain holds
@@ -101,10 +102,10 @@ func WithoutScenario() Option {
 func New(opts ...Option) (*Server, error) {
 	var set settings
 	for _, o := range opts {
-		if o == nil {
-			return nil, errors.New("evmtest: nil Option")
+		if o.apply == nil {
+			return nil, errors.New("evmtest: zero Option")
 		}
-		if err := o(&set); err != nil {
+		if err := o.apply(&set); err != nil {
 			return nil, err
 		}
 	}

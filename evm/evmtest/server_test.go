@@ -246,8 +246,8 @@ func TestNewOptions(t *testing.T) {
 	assert.ErrorContains(t, err, "evmtest: nodeaccesstest: the access key may hold only")
 	_, err = evmtest.New(evmtest.WithKey(""))
 	assert.EqualError(t, err, "evmtest: WithKey: empty key")
-	_, err = evmtest.New(nil)
-	assert.EqualError(t, err, "evmtest: nil Option")
+	_, err = evmtest.New(evmtest.Option{})
+	assert.EqualError(t, err, "evmtest: zero Option")
 
 	// Without WithKey: a random key of 32 hex characters.
 	r, err := evmtest.New(evmtest.WithoutScenario())

@@ -87,8 +87,8 @@ func runHyper(ctx context.Context, out io.Writer, getenv func(string) string) er
 		count(mids.Len(), "mid"), count(kinds[hyper.KeyPerp], "perp"), count(kinds[hyper.KeySpotPair], "spot pair"), count(kinds[hyper.KeySpotIndex], "spot pair"),
 		count(kinds[hyper.KeyOutcome], "outcome side"))
 	for _, coin := range []string{"BTC", "ETH", "HYPE"} {
-		if p, ok := mids.Price(coin); ok {
-			fmt.Fprintf(out, "  %-5s %s\n", coin, p)
+		if m, ok := mids.Get(coin); ok {
+			fmt.Fprintf(out, "  %-5s %s\n", coin, m.Price)
 		}
 	}
 	return nil

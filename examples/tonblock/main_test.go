@@ -5,6 +5,7 @@ import (
 	"context"
 	"math/big"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -69,7 +70,7 @@ func TestFromEnv(t *testing.T) {
 		"NODEACCESS_TON_URL":       srv.URL,
 		"NODEACCESS_TON_KEY":       key,
 		"NODEACCESS_TON_WORKCHAIN": "0",
-		"NODEACCESS_TON_SHARD":     shard.Decimal(),
+		"NODEACCESS_TON_SHARD":     strconv.FormatInt(int64(shard), 10),
 		"NODEACCESS_TON_SEQNO":     "51234567",
 		"NODEACCESS_TON_COUNT":     "3",
 	}

@@ -128,8 +128,8 @@ func printMids(out io.Writer, mids *hyper.Mids, markets *hyper.Markets, coins []
 		if m, ok := markets.Market(coin); ok {
 			keys[i] = m.Key
 		}
-		if p, ok := mids.Price(keys[i]); ok {
-			found = append(found, exact(p))
+		if m, ok := mids.Get(keys[i]); ok {
+			found = append(found, exact(m.Price))
 		}
 	}
 	found = alignPoints(found)
@@ -139,7 +139,7 @@ func printMids(out io.Writer, mids *hyper.Mids, markets *hyper.Markets, coins []
 	}
 	n := 0
 	for i, coin := range coins {
-		if _, ok := mids.Price(keys[i]); !ok {
+		if _, ok := mids.Get(keys[i]); !ok {
 			fmt.Fprintf(out, "  %-*s  not listed\n", w, coin)
 			continue
 		}

@@ -75,17 +75,24 @@ func TestClientDefaultMids(t *testing.T) {
 	assert.Equal(t, 258, countKind(mids, hyper.KeySpotIndex))
 	assert.Equal(t, 4, countKind(mids, hyper.KeyOutcome))
 	assert.Zero(t, countKind(mids, hyper.KeyUnknown))
-	for m := range mids.OfKind(hyper.KeyPerp) {
+	for _, m := range mids.All() {
+		if m.Kind != hyper.KeyPerp {
+			continue
+		}
 		assert.NotEqual(t, byte('#'), m.Key[0], "an outcome side handed out as a perp")
 	}
 	var outcomes []string
-	for m := range mids.OfKind(hyper.KeyOutcome) {
+	for _, m := range mids.All() {
+		if m.Kind != hyper.KeyOutcome {
+			continue
+		}
 		o, side := m.Index/10, m.Index%10
 		outcomes = append(outcomes, fmt.Sprintf("%s=%d/%d@%s", m.Key, o, side, m.Price))
 	}
 	assert.Equal(t, []string{"#10=1/0@0.735", "#11=1/1@0.265", "#20=2/0@0.5125", "#21=2/1@0.4875"}, outcomes)
 	for key, text := range map[string]string{"BTC": "89926.5", "@1": "21.522", "@10": "0.00003066", "@149": "1.0", "@107": "28.718"} {
-		p, ok := mids.Price(key)
+		pMid, ok := mids.Get(key)
+		p := pMid.Price
 		require.True(t, ok, key)
 		assertDecimal(t, text, p)
 	}
@@ -110,7 +117,7 @@ func TestClientDefaultMids(t *testing.T) {
 	assert.Nil(t, hypertest.DefaultMids("nope"))
 
 	_, err = c.AllMids(ctx, "nope")
-	assert.ErrorIs(t, err, hyper.ErrUnknownDex)
+	assert.ErrorIs(t, err, nodeaccess.ErrNotFound)
 }
 
 // The setters: the SDK's types in, the same values (and scale) out.
@@ -163,7 +170,8 @@ func TestClientSetters(t *testing.T) {
 	assert.Equal(t, `{"@10":"0.5","@2":"1.0","A&B<C>":"3","BTC":"100000.10"}`, postJSON(t, srv.Public.URL+"/info", `{"type":"allMids"}`).body)
 	mids, err := c.AllMids(ctx, "")
 	require.NoError(t, err)
-	p, _ := mids.Price("BTC")
+	pMid, _ := mids.Get("BTC")
+	p := pMid.Price
 	assertDecimal(t, "100000.10", p)
 
 	// A new builder dex becomes known; nil forgets it; "" stays known ({}).
@@ -173,7 +181,7 @@ func TestClientSetters(t *testing.T) {
 	assert.Equal(t, 1, countKind(flx, hyper.KeyBuilderDex))
 	require.NoError(t, srv.SetMids("flx", nil))
 	_, err = c.AllMids(ctx, "flx")
-	assert.ErrorIs(t, err, hyper.ErrUnknownDex)
+	assert.ErrorIs(t, err, nodeaccess.ErrNotFound)
 	require.NoError(t, srv.SetMids("", nil))
 	assert.Equal(t, `{}`, postJSON(t, srv.Public.URL+"/info", `{"type":"allMids"}`).body)
 
@@ -242,7 +250,7 @@ func TestOptions(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 1, km.Len())
 	_, err = c.AllMids(ctx, hypertest.BuilderDex)
-	assert.ErrorIs(t, err, hyper.ErrUnknownDex)
+	assert.ErrorIs(t, err, nodeaccess.ErrNotFound)
 
 	// A random key by default: 32 hex characters, different each time.
 	a, err := hypertest.New()
@@ -268,8 +276,8 @@ func TestOptions(t *testing.T) {
 		assert.Nil(t, srv)
 		assert.EqualError(t, err, tc.want)
 	}
-	// nil options are skipped.
-	n, err := hypertest.New(nil)
+	// zero options are skipped.
+	n, err := hypertest.New(hypertest.Option{})
 	require.NoError(t, err)
 	n.Close()
 }
@@ -369,8 +377,10 @@ func TestClientSetInfo(t *testing.T) {
 // countKind is the number of mids of kind k.
 func countKind(m *hyper.Mids, k hyper.KeyKind) int {
 	n := 0
-	for range m.OfKind(k) {
-		n++
+	for _, e := range m.All() {
+		if e.Kind == k {
+			n++
+		}
 	}
 	return n
 }

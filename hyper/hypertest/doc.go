@@ -66,7 +66,7 @@
 // without data gets [] (what Hyperliquid answers to a user without
 // deposits). allMids for a dex without data answers null with HTTP 200 (the
 // public API's answer to a dex it does not know, which hyper's AllMids
-// reports as hyper.ErrUnknownDex); for the first perp dex "" without data it answers
+// reports as nodeaccess.ErrNotFound); for the first perp dex "" without data it answers
 // {}.
 //
 // The wrong key gets 403, a path neither server serves 404, GET on an /info

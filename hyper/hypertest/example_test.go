@@ -42,7 +42,8 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	btc, _ := mids.Price("BTC")
+	btcMid, _ := mids.Get("BTC")
+	btc := btcMid.Price
 	fmt.Println(mids.Len(), "mids, BTC", btc)
 	// Output:
 	// 0x07Fd993f0fA3A185F7207ADcCD29f7A87404689D 688536.0314879999 2025-01-24T05:48:51.869Z
@@ -146,7 +147,7 @@ func ExampleServer_SetMids() {
 		fmt.Println(key, m.Kind, m.Coin, m.Price.StringFixed(-m.Price.Exponent()))
 	}
 	_, err = c.AllMids(context.Background(), "nope")
-	fmt.Println(errors.Is(err, hyper.ErrUnknownDex))
+	fmt.Println(errors.Is(err, nodeaccess.ErrNotFound))
 	// Output:
 	// flx:NVDA builder dex NVDA 180.2
 	// flx:TSLA builder dex TSLA 251.40

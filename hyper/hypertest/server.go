@@ -31,8 +31,9 @@ type Server struct {
 	data *store
 }
 
-// Option configures New.
-type Option func(*settings) error
+// Option configures New: WithKey, WithoutDefaults. The zero Option does
+// nothing.
+type Option struct{ apply func(*settings) error }
 
 type settings struct {
 	key        string
@@ -42,13 +43,13 @@ type settings struct {
 // WithKey sets the node's access key (ASCII letters, digits and "._~-").
 // Without it the key is random, 32 hex characters.
 func WithKey(key string) Option {
-	return func(s *settings) error {
+	return Option{func(s *settings) error {
 		if key == "" {
 			return errors.New("hypertest: WithKey: the key is empty")
 		}
 		s.key = key
 		return nil
-	}
+	}}
 }
 
 // WithoutDefaults starts the server without its default data: no user has
@@ -57,10 +58,10 @@ func WithKey(key string) Option {
 // pairs or tokens, meta with no perps, perpDexs [null], outcomeMeta with no
 // outcomes), until the Set methods give them.
 func WithoutDefaults() Option {
-	return func(s *settings) error {
+	return Option{func(s *settings) error {
 		s.noDefaults = true
 		return nil
-	}
+	}}
 }
 
 // New starts a local Hyperliquid node and public API on 127.0.0.1 and
@@ -70,10 +71,10 @@ func WithoutDefaults() Option {
 func New(opts ...Option) (*Server, error) {
 	var set settings
 	for _, o := range opts {
-		if o == nil {
-			continue
+		if o.apply == nil {
+			continue // the zero Option
 		}
-		if err := o(&set); err != nil {
+		if err := o.apply(&set); err != nil {
 			return nil, err
 		}
 	}

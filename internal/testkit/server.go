@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"runtime/debug"
 	"sync/atomic"
 	"testing"
 )
@@ -22,11 +23,22 @@ func (c *Counter) Get() int { return int(c.n.Load()) }
 
 // Serve starts an httptest server that runs h on each request with the
 // request's number (from 1), and closes it when the test ends. The Counter
-// tells how many requests came.
+// tells how many requests came. A panic in h fails the test (but
+// http.ErrAbortHandler, the way to drop a connection on purpose), rather
+// than being logged by net/http while the client sees an error the test
+// may expect anyway.
 func Serve(t testing.TB, h func(w http.ResponseWriter, r *http.Request, n int)) (*httptest.Server, *Counter) {
 	t.Helper()
 	cnt := &Counter{}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		defer func() {
+			if v := recover(); v != nil {
+				if v != http.ErrAbortHandler {
+					t.Errorf("test server: handler panicked on %s %s: %v\n%s", r.Method, r.URL.Path, v, debug.Stack())
+				}
+				panic(http.ErrAbortHandler) // the connection is dropped, as net/http drops it
+			}
+		}()
 		h(w, r, cnt.Next())
 	}))
 	t.Cleanup(srv.Close)

@@ -67,3 +67,47 @@ func TestRecorder(t *testing.T) {
 	slog.New(slog.NewTextHandler(&r, nil)).Info("hello", "k", "v")
 	assert.Equal(t, "hello", strings.Fields(r.Log())[2][len("msg="):])
 }
+
+// errorCatcher is a testing.TB whose Errorf is recorded, not reported.
+type errorCatcher struct {
+	testing.TB
+	mu     sync.Mutex
+	errors []string
+}
+
+func (e *errorCatcher) Errorf(format string, args ...any) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.errors = append(e.errors, fmt.Sprintf(format, args...))
+}
+
+// TestServeFailsOnPanic: a handler that panics fails the test, naming the
+// panic and the request, and the client sees the connection dropped;
+// http.ErrAbortHandler (Hijack's way out) drops it without failing.
+func TestServeFailsOnPanic(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		h     func()
+		wants string
+	}{
+		{"index out of range", func() { _ = strings.Split("k", " ")[1] }, "index out of range [1] with length 1"},
+		{"abort", func() { panic(http.ErrAbortHandler) }, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ec := &errorCatcher{TB: t}
+			srv, _ := testkit.Serve(ec, func(http.ResponseWriter, *http.Request, int) { tc.h() })
+			_, err := http.Get(srv.URL + "/p")
+			assert.Error(t, err) // the connection was dropped
+			srv.Close()
+			ec.mu.Lock()
+			defer ec.mu.Unlock()
+			if tc.wants == "" {
+				assert.Empty(t, ec.errors)
+				return
+			}
+			require.Len(t, ec.errors, 1)
+			assert.Contains(t, ec.errors[0], "handler panicked on GET /p")
+			assert.Contains(t, ec.errors[0], tc.wants)
+		})
+	}
+}

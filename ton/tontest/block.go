@@ -8,6 +8,7 @@ import (
 	"maps"
 	"math/big"
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/nodeaccess/nodeaccess/ton"
@@ -99,7 +100,7 @@ func renderBlock(b Block) (*blockRec, error) {
 	rec.idJSON = renderObject([]member{
 		{"@type", jsonString("ton.blockIdExt")},
 		{"workchain", appendInt(nil, int64(b.ID.Workchain))},
-		{"shard", jsonString(b.ID.Shard.Decimal())},
+		{"shard", jsonString(strconv.FormatInt(int64(b.ID.Shard), 10))},
 		{"seqno", jsonUint(uint64(b.ID.Seqno))},
 		{"root_hash", jsonString(b.ID.RootHash.String())},
 		{"file_hash", jsonString(b.ID.FileHash.String())},
@@ -161,7 +162,7 @@ func renderMessage(m *ton.Message) ([]byte, error) {
 		return renderObject([]member{{"@type", jsonString("accountAddress")}, {"account_address", jsonString(s)}}, nil)
 	}
 	ms := []member{{"@type", jsonString("raw.message")}}
-	if !m.Hash.IsZero() {
+	if m.Hash != (ton.Hash{}) {
 		ms = append(ms, member{"hash", jsonHash(m.Hash)})
 	}
 	ms = append(ms,

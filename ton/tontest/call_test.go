@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/url"
+	"strconv"
 	"testing"
 
 	"github.com/nodeaccess/nodeaccess"
@@ -20,7 +21,7 @@ func TestCallKnownEndpoints(t *testing.T) {
 	s := start(t)
 	ctx := context.Background()
 	block := tontest.DefaultBlock()
-	params := url.Values{"workchain": {"-1"}, "shard": {block.Shard.Decimal()}, "seqno": {"39984096"}, "count": {"2"}}
+	params := url.Values{"workchain": {"-1"}, "shard": {strconv.FormatInt(int64(block.Shard), 10)}, "seqno": {"39984096"}, "count": {"2"}}
 	type page struct {
 		Incomplete   bool `json:"incomplete"`
 		Transactions []struct {

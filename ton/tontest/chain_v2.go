@@ -162,7 +162,7 @@ func renderBlockIDExt(id ton.BlockID) []byte {
 	return renderObject([]member{
 		{"@type", jsonString("ton.blockIdExt")},
 		{"workchain", appendInt(nil, int64(id.Workchain))},
-		{"shard", jsonString(id.Shard.Decimal())},
+		{"shard", jsonString(strconv.FormatInt(int64(id.Shard), 10))},
 		{"seqno", jsonUint(uint64(id.Seqno))},
 		{"root_hash", jsonString(id.RootHash.String())},
 		{"file_hash", jsonString(id.FileHash.String())},

@@ -132,7 +132,7 @@ func TestClientAccountStates(t *testing.T) {
 	assert.Equal(t, uint64(36582626000003), newest.LastTransactionLT)
 	assert.Equal(t, "L/DSNQ43lWUDdga8h4ci8hVp+nVS6/BxEF7KrAO0yTo=", newest.LastTransactionHash.String())
 	assert.Equal(t, "vqMbw5w/UEelgUr4xN5vkmkbOqjfAcck49G02pV9Pho=", newest.CodeHash.String())
-	assert.True(t, newest.FrozenHash.IsZero())
+	assert.True(t, newest.FrozenHash == (ton.Hash{}))
 	assert.Nil(t, newest.CodeBOC)
 	assert.Equal(t, "2717267789", older.Balance.String())
 	assert.Equal(t, uint64(36552848000003), older.LastTransactionLT)

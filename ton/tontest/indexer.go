@@ -242,7 +242,7 @@ func renderIndexerState(account ton.Address, st *ton.AccountState, status []byte
 		lt = jsonUintString(st.LastTransactionLT)
 	}
 	opt := func(ms []member, name string, h ton.Hash) []member {
-		if h.IsZero() {
+		if h == (ton.Hash{}) {
 			return ms
 		}
 		return append(ms, member{name, jsonHash(h)})

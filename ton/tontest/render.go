@@ -122,7 +122,7 @@ func jsonAmount(v *big.Int) []byte {
 // jsonHash writes a hash in standard base64, null for the zero hash
 // (the SDK's value for a hash the server sent as null).
 func jsonHash(h ton.Hash) []byte {
-	if h.IsZero() {
+	if h == (ton.Hash{}) {
 		return []byte("null")
 	}
 	return jsonString(h.String())

@@ -166,7 +166,7 @@ func renderPending(account ton.Address, tx *ton.PendingTransaction) (pendingRec,
 		typed["total_fees"] = jsonAmount(tx.TotalFees)
 	}
 	// Typed when set; otherwise the raw member, if any, is served.
-	if !tx.TraceExternalHash.IsZero() {
+	if tx.TraceExternalHash != (ton.Hash{}) {
 		typed["trace_external_hash"] = jsonString(tx.TraceExternalHash.String())
 	}
 	if tx.Emulated {
