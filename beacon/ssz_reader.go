@@ -15,8 +15,8 @@ const readBufSize = 64 << 10
 var errTruncated = errors.New("truncated")
 
 // sszReader hands out the input a few bytes at a time, from a byte slice
-// (UnmarshalSSZ: no copy) or from an io.Reader through one bounded buffer
-// (DecodeSSZ). It tracks the absolute offset and the end of the current
+// (ReadState over a *bytes.Buffer: no copy) or from an io.Reader through one
+// bounded buffer (ReadState over any other reader). It tracks the absolute offset and the end of the current
 // field's scope.
 type sszReader struct {
 	src    io.Reader // nil when reading from all
