@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nodeaccess/nodeaccess/internal/testkit"
 	"github.com/nodeaccess/nodeaccess/nodeaccesstest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -222,6 +223,40 @@ func TestServerPrintsNoKey(t *testing.T) {
 		}
 	}
 	assert.Equal(t, "nodeaccesstest.Server{"+s.URL+", key REDACTED}", s.String())
+}
+
+// Printing a server while it serves reads nothing the serving goroutines
+// write (under -race this test fails when fmt can reach http.Server's
+// fields, the request log or the mutex): CI saw the race once, printing a
+// Server with %s while Serve was starting.
+func TestServerPrintsWhileServing(t *testing.T) {
+	s := start(t, "print-while-serving")
+	s.HandleFunc("GET /{key}/ok", func(w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, "ok") })
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			resp, err := http.Get(s.URL + "/print-while-serving/ok")
+			if err == nil {
+				_, _ = io.Copy(io.Discard, resp.Body)
+				_ = resp.Body.Close()
+			}
+		}
+	}()
+	for range 50 {
+		testkit.AssertFormatNoKey(t, s.Key(), s)
+		testkit.AssertUnprintable(t, s.Key(), s)
+	}
+	close(stop)
+	wg.Wait()
+	assert.Positive(t, s.Requests())
 }
 
 // syncLog is the standard logger's output during a test, safe to read while

@@ -36,6 +36,21 @@ type Server struct {
 	// shows an address, not the key.
 	key *string
 
+	// The running server, two pointers away (promoted fields: s.mu is
+	// s.core.state.mu). fmt opens at most one pointer below what it is
+	// given, and only under a verb that does not fit a pointer (%s, %d):
+	// it prints core as {0xc000...} and never reads the fields the serving
+	// goroutines change (http.Server's listeners, mu, the request log),
+	// which would be a data race whenever a running Server is printed.
+	*core
+}
+
+// core holds the running server's state behind one more pointer (see
+// Server).
+type core struct{ *state }
+
+// state is a running Server's state.
+type state struct {
 	errw   func(w http.ResponseWriter, r *http.Request, status int, msg string)
 	mux    *http.ServeMux
 	srv    *http.Server
@@ -120,13 +135,15 @@ func Start(key string, writeError func(w http.ResponseWriter, r *http.Request, s
 		return nil, fmt.Errorf("nodeaccesstest: listen on 127.0.0.1: %w", err)
 	}
 	s := &Server{
-		URL:    "http://" + ln.Addr().String(),
-		key:    &key,
-		errw:   writeError,
-		mux:    http.NewServeMux(),
-		done:   make(chan struct{}),
-		quit:   make(chan struct{}),
-		closed: make(chan struct{}),
+		URL: "http://" + ln.Addr().String(),
+		key: &key,
+		core: &core{&state{
+			errw:   writeError,
+			mux:    http.NewServeMux(),
+			done:   make(chan struct{}),
+			quit:   make(chan struct{}),
+			closed: make(chan struct{}),
+		}},
 	}
 	s.idle = sync.NewCond(&s.mu)
 	s.srv = &http.Server{

@@ -1,6 +1,7 @@
 package evmtest_test
 
 import (
+	"fmt"
 	"math/big"
 	"testing"
 
@@ -259,4 +260,35 @@ func TestAmountsAreCopies(t *testing.T) {
 	c := client(t, s)
 	assert.Equal(t, "1234567891", tokenBig(t, c, evmtest.Token(), evm.Earliest, "balanceOf", evmtest.Holder()))
 	assert.Equal(t, "534567891", tokenBig(t, c, evmtest.Token(), evm.Latest, "balanceOf", acc[1].Address))
+}
+
+// The pool checks a transaction sent right after a block against that
+// block's state, as a node's pool does once it has reset to the new head:
+// the nonce just mined is "too low" at once, never "already known" or
+// accepted as a replacement for a transaction the block already holds.
+// Before Seal waited for the pool's reset, the reset ran in the background
+// and CI saw "next nonce 4" for a sender whose fifth transaction the last
+// block had mined.
+func TestPoolSeesEachNewHead(t *testing.T) {
+	t.Parallel()
+	s := fresh(t)
+	ctx := t.Context()
+	acc := evmtest.Accounts()
+	from, to := acc[3], acc[2].Address
+	signer := types.LatestSignerForChainID(big.NewInt(evmtest.ChainID))
+	start, err := s.EthClient().NonceAt(ctx, from.Address, nil)
+	require.NoError(t, err)
+	for i := range uint64(40) {
+		nonce := start + i
+		tx, err := types.SignNewTx(from.Key, signer, &types.LegacyTx{Nonce: nonce, GasPrice: big.NewInt(10_000_000_000), Gas: 21000, To: &to, Value: big.NewInt(1)})
+		require.NoError(t, err)
+		require.NoError(t, s.SendTransaction(ctx, tx))
+		s.Commit()
+		// The same nonce again, paying more: a replacement while the
+		// pool still holds the mined transaction.
+		again, err := types.SignNewTx(from.Key, signer, &types.LegacyTx{Nonce: nonce, GasPrice: big.NewInt(20_000_000_000), Gas: 21000, To: &to, Value: big.NewInt(2)})
+		require.NoError(t, err)
+		err = s.SendTransaction(ctx, again)
+		require.EqualError(t, err, fmt.Sprintf("nonce too low: next nonce %d, tx nonce %d", nonce+1, nonce), "block %d", i)
+	}
 }

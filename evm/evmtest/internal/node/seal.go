@@ -71,6 +71,15 @@ func (c *Chain) Seal(timestamp uint64) error {
 		}
 	}
 	c.lastBlockTime = block.Time()
+	// SetCanonical has handed the new head to the pool's loop (the chain's
+	// head feed is unbuffered), but the pool resets to it in the
+	// background: a transaction sent right after this block would be
+	// checked against the parent's state ("nonce too low: next nonce 4"
+	// for a sender whose fifth transaction this block mined). Sync runs
+	// that reset and waits for it.
+	if err := c.pool.Sync(); err != nil {
+		return fmt.Errorf("failed to sync txpool after block %d: %w", block.NumberU64(), err)
+	}
 	return nil
 }
 
