@@ -47,7 +47,8 @@ type Simulation struct {
 // after it; its BlockOverride sets the block's header fields (a number or
 // time left nil is the previous block's plus one, and plus the chain's
 // block time, 12 seconds on go-ethereum). Numbers must increase (a gap is
-// filled with empty blocks) and times must not go back.
+// filled with empty blocks), and so must times: a block's time must be
+// after the time of every block before it.
 type SimBlock struct {
 	// StateOverride changes accounts before the block's calls
 	// ("stateOverrides"); nil changes none.
@@ -148,7 +149,8 @@ type SimulatedCall struct {
 //
 // sim is checked before anything is sent: no blocks, a bad call (as Call
 // checks it), a call with overrides of its own, bad overrides, block
-// numbers that do not increase or times that go back are
+// numbers that do not increase (a block without a number is the one after
+// the block before it) or times that do not increase are
 // *nodeaccess.InputErrors naming the block and call.
 func (c *Client) SimulateV1(ctx context.Context, sim Simulation, block Block) ([]SimulatedBlock, error) {
 	const op = opSimulate
@@ -271,19 +273,27 @@ func (sim *Simulation) check() error {
 				return inBlock(i, j, err)
 			}
 		}
+		var number *big.Int
+		var time *uint64
 		if bo := sb.BlockOverride; bo != nil {
-			if bo.Number != nil {
-				if lastNumber != nil && bo.Number.Cmp(lastNumber) <= 0 {
-					return inBlock(i, -1, &nodeaccess.InputError{Arg: "blockOverride.number", Reason: fmt.Sprintf("%s does not follow the number %s of a block before it", bo.Number, lastNumber)})
-				}
-				lastNumber = bo.Number
+			number, time = bo.Number, bo.Time
+		}
+		switch {
+		case number != nil:
+			if lastNumber != nil && number.Cmp(lastNumber) <= 0 {
+				return inBlock(i, -1, &nodeaccess.InputError{Arg: "blockOverride.number", Reason: fmt.Sprintf("%s does not follow the number %s of a block before it", number, lastNumber)})
 			}
-			if bo.Time != nil {
-				if lastTime != nil && *bo.Time < *lastTime {
-					return inBlock(i, -1, &nodeaccess.InputError{Arg: "blockOverride.time", Reason: fmt.Sprintf("%d is before the time %d of a block before it", *bo.Time, *lastTime)})
-				}
-				lastTime = bo.Time
+			lastNumber = number
+		case lastNumber != nil:
+			// A block without a number is the one after the block
+			// before it.
+			lastNumber = new(big.Int).Add(lastNumber, big.NewInt(1))
+		}
+		if time != nil {
+			if lastTime != nil && *time <= *lastTime {
+				return inBlock(i, -1, &nodeaccess.InputError{Arg: "blockOverride.time", Reason: fmt.Sprintf("%d is not after the time %d of a block before it", *time, *lastTime)})
 			}
+			lastTime = time
 		}
 	}
 	return nil

@@ -154,11 +154,20 @@ func TestSimulateV1Refused(t *testing.T) {
 		{evm.Simulation{Blocks: []evm.SimBlock{{StateOverride: evm.StateOverride{token: {Balance: big.NewInt(-2)}}}}}, nil,
 			"blockStateCalls[0].stateOverride[0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48].balance", "negative amount -2"},
 		{evm.Simulation{Blocks: []evm.SimBlock{{BlockOverride: &evm.BlockOverride{Number: ten}}, {}, {BlockOverride: &evm.BlockOverride{Number: ten}}}}, nil,
-			"blockStateCalls[2].blockOverride.number", "10 does not follow the number 10 of a block before it"},
+			"blockStateCalls[2].blockOverride.number", "10 does not follow the number 11 of a block before it"},
 		{evm.Simulation{Blocks: []evm.SimBlock{{BlockOverride: &evm.BlockOverride{Number: ten}}, {BlockOverride: &evm.BlockOverride{Number: five}}}}, nil,
 			"blockStateCalls[1].blockOverride.number", "5 does not follow the number 10 of a block before it"},
 		{evm.Simulation{Blocks: []evm.SimBlock{{BlockOverride: &evm.BlockOverride{Time: &t1}}, {BlockOverride: &evm.BlockOverride{Time: &t0}}}}, nil,
-			"blockStateCalls[1].blockOverride.time", "99 is before the time 100 of a block before it"},
+			"blockStateCalls[1].blockOverride.time", "99 is not after the time 100 of a block before it"},
+		// A block without a number is the one after the block before it
+		// (11 here), and times must increase, as the spec and
+		// go-ethereum's sanitizeChain require (-38020, -38021).
+		{evm.Simulation{Blocks: []evm.SimBlock{{BlockOverride: &evm.BlockOverride{Number: ten}}, {}, {BlockOverride: &evm.BlockOverride{Number: big.NewInt(11)}}}}, nil,
+			"blockStateCalls[2].blockOverride.number", "11 does not follow the number 11 of a block before it"},
+		{evm.Simulation{Blocks: []evm.SimBlock{{BlockOverride: &evm.BlockOverride{Number: ten}}, {}, {}, {BlockOverride: &evm.BlockOverride{Number: big.NewInt(12), Time: &t1}}}}, nil,
+			"blockStateCalls[3].blockOverride.number", "12 does not follow the number 12 of a block before it"},
+		{evm.Simulation{Blocks: []evm.SimBlock{{BlockOverride: &evm.BlockOverride{Time: &t1}}, {}, {BlockOverride: &evm.BlockOverride{Time: &t1}}}}, nil,
+			"blockStateCalls[2].blockOverride.time", "100 is not after the time 100 of a block before it"},
 		{evm.Simulation{Blocks: []evm.SimBlock{{}}}, evm.Tag("newest"), "block", `tag "newest" is not latest, safe, finalized, earliest or pending`},
 	} {
 		_, err := c.SimulateV1(context.Background(), tc.sim, tc.block)
