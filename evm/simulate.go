@@ -129,7 +129,12 @@ type SimulatedCall struct {
 // SimulateV1 runs sim with eth_simulateV1 on the state after block (nil is
 // latest), and returns the blocks the node simulated: one per SimBlock,
 // and an empty one for each number a gap between overridden numbers
-// skips. Nothing is sent to the chain: the results only say what would
+// skips. The answer is checked against sim: its blocks in order, one per
+// SimBlock with one result per call and the number the SimBlock
+// overrides, and only empty blocks between them; an answer of another
+// shape (a block or a call result missing or extra) is an error matching
+// nodeaccess.ErrInvalidResponse, so that a call's result is never taken
+// for another's. Nothing is sent to the chain: the results only say what would
 // happen. It costs 1 request unit unless nodeaccess.WithCost names
 // "eth_simulateV1" (a provider that prices by method may charge it more
 // than an eth_call: give it that cost). In a Batch, Add sends one, typed
@@ -164,8 +169,9 @@ func (c *Client) SimulateV1(ctx context.Context, sim Simulation, block Block) ([
 	if err != nil {
 		return nil, c.t.Wrap(op, err)
 	}
+	shape := shapeOf(&sim)
 	out, err := rpc(ctx, c, op, params, 0, func(raw []byte) ([]SimulatedBlock, error) {
-		return decodeSimulation(raw, c.t.Mask)
+		return decodeShaped(raw, c.t.Mask, shape)
 	})
 	if err != nil {
 		return nil, c.t.Wrap(op, err)

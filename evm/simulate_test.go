@@ -207,6 +207,8 @@ func TestSimulateV1Malformed(t *testing.T) {
 		"bad return data":               block(`[{"returnData":"0xzz","gasUsed":"0x1","status":"0x1"}]`),
 		"gas over 64 bits":              block(`[{"returnData":"0x","gasUsed":"0x10000000000000000","status":"0x1"}]`),
 		"a log without its transaction": block(`[{"returnData":"0x","gasUsed":"0x1","status":"0x1","logs":[{"address":"0x0000000000000000000000000000000000000000","topics":[],"data":"0x"}]}]`),
+		"a null log":                    block(`[{"returnData":"0x","gasUsed":"0x1","status":"0x1","logs":[null]}]`),
+		"a null log after a log":        block(`[{"returnData":"0x","gasUsed":"0x1","status":"0x1","logs":[` + simLog + `,null]}]`),
 		"a transaction of another kind": `{"jsonrpc":"2.0","id":1,"result":[{"number":"0x1","hash":"0x0fa3b104fefa31b78486265bea6faf4d4f5a9ef4a89b71ba09167451cd4b727d","timestamp":"0x2","gasLimit":"0x3","gasUsed":"0x4","transactions":[7],"calls":[]}]}`,
 	} {
 		_, err := simulateOne(t, answer)
@@ -219,10 +221,14 @@ func TestSimulateV1Malformed(t *testing.T) {
 	assert.Empty(t, blocks[0].Calls[0].Logs)
 }
 
+// simLog is a log as go-ethereum writes it in a simulated call's result.
+const simLog = `{"address":"0xc200000000000000000000000000000000000000","topics":[],"data":"0x","blockNumber":"0x1","transactionHash":"0xf1c5abb08809ef760f87aeabe7a87284c60797192dab6d2f0d26c27c9c038e9d","transactionIndex":"0x0","blockHash":"0x0fa3b104fefa31b78486265bea6faf4d4f5a9ef4a89b71ba09167451cd4b727d","logIndex":"0x0","removed":false}`
+
 // TestSimulateV1CostAndHooks: a simulation costs 1 request unit, or what
 // nodeaccess.WithCost names for "eth_simulateV1", alone and in a batch.
 func TestSimulateV1CostAndHooks(t *testing.T) {
-	_, response := readSimulateFixture(t, "ethSimulate-simple.io")
+	request, response := readSimulateFixture(t, "ethSimulate-simple.io")
+	sim, _ := fixtureSimulation(t, request)
 	for _, tc := range []struct {
 		opts  []nodeaccess.EVMOption
 		units int
@@ -237,7 +243,7 @@ func TestSimulateV1CostAndHooks(t *testing.T) {
 		url, _ := replay(t, response)
 		c, err := evm.New(url, testKey, append(tc.opts, hook)...)
 		require.NoError(t, err)
-		_, err = c.SimulateV1(context.Background(), evm.Simulation{Blocks: []evm.SimBlock{{}}}, nil)
+		_, err = c.SimulateV1(context.Background(), sim, nil)
 		require.NoError(t, err)
 		require.Len(t, seen, 1)
 		assert.Equal(t, "eth_simulateV1", seen[0].Op)
@@ -247,7 +253,7 @@ func TestSimulateV1CostAndHooks(t *testing.T) {
 		c, err = evm.New(batchURL, testKey, append(tc.opts, hook)...)
 		require.NoError(t, err)
 		var b evm.Batch
-		r := evm.Add[[]evm.SimulatedBlock](&b, "eth_simulateV1", evm.Simulation{Blocks: []evm.SimBlock{{}}}, nil)
+		r := evm.Add[[]evm.SimulatedBlock](&b, "eth_simulateV1", sim, nil)
 		require.NoError(t, c.SendBatch(context.Background(), &b))
 		got, err := r.Result()
 		require.NoError(t, err)
@@ -273,7 +279,7 @@ func TestSimulateV1KeyMasked(t *testing.T) {
 		require.NoError(t, err)
 		testkit.AssertErrNoKey(t, testKey, blocks[0].Calls[0].Err)
 		var b evm.Batch
-		r := evm.Add[[]evm.SimulatedBlock](&b, "eth_simulateV1", evm.Simulation{Blocks: []evm.SimBlock{{}}}, nil)
+		r := evm.Add[[]evm.SimulatedBlock](&b, "eth_simulateV1", evm.Simulation{Blocks: []evm.SimBlock{{Calls: []evm.CallMsg{{To: token}}}}}, nil)
 		url, _ := replay(t, "["+oneCallAnswer(raw)+"]")
 		c, err := evm.New(url, testKey)
 		require.NoError(t, err)
