@@ -160,7 +160,8 @@ func (b *Batch) Call(msg CallMsg, block Block) *BatchResult[[]byte] {
 // and the result is decoded into a T with encoding/json (json.RawMessage
 // keeps it as it came); a CallMsg argument is encoded as Call sends it,
 // a Simulation argument and a []SimulatedBlock result are encoded and
-// decoded as SimulateV1 does, the call data spelt as the client spells it,
+// decoded as SimulateV1 does (the result checked against the first
+// Simulation argument), the call data spelt as the client spells it,
 // and a []InternalOperation result is decoded as InternalOperations
 // decodes it:
 //
@@ -178,13 +179,16 @@ func (b *Batch) Call(msg CallMsg, block Block) *BatchResult[[]byte] {
 //	v, err := bal.Result() // v.ToInt() is the balance in wei
 func Add[T any](b *Batch, method string, args ...any) *BatchResult[T] {
 	r := &BatchResult[T]{op: opName(method), decode: decodeJSONB[T]}
+	ac, err := anyParams(method, args, spellData)
 	switch d := any(r).(type) {
 	case *BatchResult[[]SimulatedBlock]:
-		d.decode = decodeSimulation
+		shape := ac.shape
+		d.decode = func(raw []byte, mask func(string) string) ([]SimulatedBlock, error) {
+			return decodeShaped(raw, mask, shape)
+		}
 	case *BatchResult[[]InternalOperation]:
 		d.decode = decodeInternalOperationsB
 	}
-	ac, err := anyParams(method, args, spellData)
 	b.add(batchCall{method: method, params: ac.params, block: ac.block, isCall: method == opCall, anyMethod: true, bad: err, slot: r, respell: ac.calls})
 	return r
 }

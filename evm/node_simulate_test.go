@@ -186,7 +186,7 @@ func TestNodeSimulateBlockhashAndState(t *testing.T) {
 // key go-ethereum does not know, a block the chain does not have.
 func TestNodeSimulateRequestErrors(t *testing.T) {
 	c := simulateNode(t)
-	gasLimit, t0 := uint64(30_000), uint64(4_000_000_000)
+	gasLimit := uint64(30_000)
 	for name, tc := range map[string]struct {
 		sim  evm.Simulation
 		code int
@@ -203,9 +203,6 @@ func TestNodeSimulateRequestErrors(t *testing.T) {
 			BlockOverride: &evm.BlockOverride{GasLimit: &gasLimit},
 			Calls:         []evm.CallMsg{{From: simA, To: simB, Gas: 50_000}},
 		}}}, -38015, "block gas limit reached: remaining: 30000, required: 50000"},
-		"equal times": {evm.Simulation{Blocks: []evm.SimBlock{
-			{BlockOverride: &evm.BlockOverride{Time: &t0}}, {BlockOverride: &evm.BlockOverride{Time: &t0}},
-		}}, -38021, "block timestamps must be in order: 4000000000 <= 4000000000"},
 		"the gas budget is the request's": {evm.Simulation{Blocks: []evm.SimBlock{
 			{StateOverride: evm.StateOverride{simB: {Code: common.FromHex("fe")}}, Calls: []evm.CallMsg{{From: simA, To: simB}}},
 			{Calls: []evm.CallMsg{{From: simA, To: simB}}},
@@ -222,6 +219,15 @@ func TestNodeSimulateRequestErrors(t *testing.T) {
 	var re *nodeaccess.RPCError
 	require.ErrorAs(t, err, &re)
 	assert.Equal(t, "header not found", re.Message)
+
+	// Equal times, which SimulateV1 refuses before sending (see
+	// TestSimulateV1Refused), sent as the caller's own JSON: the node
+	// refuses them too.
+	err = c.CallContext(t.Context(), nil, "eth_simulateV1",
+		json.RawMessage(`{"blockStateCalls":[{"blockOverrides":{"time":"0xee6b2800"}},{"blockOverrides":{"time":"0xee6b2800"}}]}`), evm.Latest)
+	require.ErrorAs(t, err, &re)
+	assert.Equal(t, -38021, re.Code)
+	assert.Equal(t, "block timestamps must be in order: 4000000000 <= 4000000000", re.Message)
 
 	// A key no override field has, sent with CallContext.
 	err = c.CallContext(t.Context(), nil, "eth_simulateV1",

@@ -24,7 +24,8 @@ const opCall = "eth_call"
 // object; its overrides as an eth_call's third and fourth params when it
 // is the call's first argument with at most a block after it, and refused
 // elsewhere), a Simulation argument as SimulateV1 sends it, and a
-// *[]SimulatedBlock result is decoded as SimulateV1 decodes it, a
+// *[]SimulatedBlock result is decoded as SimulateV1 decodes it (and
+// checked against the first Simulation argument, when there is one), a
 // *[]InternalOperation result as InternalOperations decodes it. A JSON null result leaves result as encoding/json does (a
 // pointer it points to becomes nil). It is how to call what this package
 // does not type:
@@ -81,7 +82,7 @@ func (c *Client) CallContext(ctx context.Context, result any, method string, arg
 	}
 	switch r := result.(type) {
 	case *[]SimulatedBlock:
-		if *r, err = decodeSimulation(res.Raw, c.t.Mask); err != nil {
+		if *r, err = decodeShaped(res.Raw, c.t.Mask, ac.shape); err != nil {
 			return c.t.Wrap(op, c.t.InvalidBody(&res.Response, fmt.Errorf("%s result: %w", op, err)))
 		}
 		return nil
@@ -134,6 +135,9 @@ type anyCall struct {
 	// calls says that params hold a Simulation's call objects, their data
 	// under the members of the spelling anyParams was given.
 	calls bool
+	// shape is what the answer to the first Simulation argument must look
+	// like; nil when there is none.
+	shape simShape
 }
 
 // anyParams checks method and encodes args as a JSON array (no args: []),
@@ -158,6 +162,9 @@ func anyParams(method string, args []any, spell callDataSpelling) (anyCall, erro
 		case Simulation:
 			ac.params, err = appendSimulation(ac.params, &v, spell)
 			ac.calls = true
+			if ac.shape == nil {
+				ac.shape = shapeOf(&v)
+			}
 		case *Simulation:
 			if v == nil {
 				ac.params = append(ac.params, "null"...)
@@ -165,6 +172,9 @@ func anyParams(method string, args []any, spell callDataSpelling) (anyCall, erro
 			}
 			ac.params, err = appendSimulation(ac.params, v, spell)
 			ac.calls = true
+			if ac.shape == nil {
+				ac.shape = shapeOf(v)
+			}
 		case CallMsg:
 			ac.params, err = appendCallMsgArg(ac.params, &v, method, i, len(args), spell)
 			ac.calls = true

@@ -47,7 +47,8 @@ type Simulation struct {
 // after it; its BlockOverride sets the block's header fields (a number or
 // time left nil is the previous block's plus one, and plus the chain's
 // block time, 12 seconds on go-ethereum). Numbers must increase (a gap is
-// filled with empty blocks) and times must not go back.
+// filled with empty blocks), and so must times: a block's time must be
+// after the time of every block before it.
 type SimBlock struct {
 	// StateOverride changes accounts before the block's calls
 	// ("stateOverrides"); nil changes none.
@@ -128,7 +129,12 @@ type SimulatedCall struct {
 // SimulateV1 runs sim with eth_simulateV1 on the state after block (nil is
 // latest), and returns the blocks the node simulated: one per SimBlock,
 // and an empty one for each number a gap between overridden numbers
-// skips. Nothing is sent to the chain: the results only say what would
+// skips. The answer is checked against sim: its blocks in order, one per
+// SimBlock with one result per call and the number the SimBlock
+// overrides, and only empty blocks between them; an answer of another
+// shape (a block or a call result missing or extra) is an error matching
+// nodeaccess.ErrInvalidResponse, so that a call's result is never taken
+// for another's. Nothing is sent to the chain: the results only say what would
 // happen. It costs 1 request unit unless nodeaccess.WithCost names
 // "eth_simulateV1" (a provider that prices by method may charge it more
 // than an eth_call: give it that cost). In a Batch, Add sends one, typed
@@ -148,7 +154,8 @@ type SimulatedCall struct {
 //
 // sim is checked before anything is sent: no blocks, a bad call (as Call
 // checks it), a call with overrides of its own, bad overrides, block
-// numbers that do not increase or times that go back are
+// numbers that do not increase (a block without a number is the one after
+// the block before it) or times that do not increase are
 // *nodeaccess.InputErrors naming the block and call.
 func (c *Client) SimulateV1(ctx context.Context, sim Simulation, block Block) ([]SimulatedBlock, error) {
 	const op = opSimulate
@@ -162,8 +169,9 @@ func (c *Client) SimulateV1(ctx context.Context, sim Simulation, block Block) ([
 	if err != nil {
 		return nil, c.t.Wrap(op, err)
 	}
+	shape := shapeOf(&sim)
 	out, err := rpc(ctx, c, op, params, 0, func(raw []byte) ([]SimulatedBlock, error) {
-		return decodeSimulation(raw, c.t.Mask)
+		return decodeShaped(raw, c.t.Mask, shape)
 	})
 	if err != nil {
 		return nil, c.t.Wrap(op, err)
@@ -271,19 +279,27 @@ func (sim *Simulation) check() error {
 				return inBlock(i, j, err)
 			}
 		}
+		var number *big.Int
+		var time *uint64
 		if bo := sb.BlockOverride; bo != nil {
-			if bo.Number != nil {
-				if lastNumber != nil && bo.Number.Cmp(lastNumber) <= 0 {
-					return inBlock(i, -1, &nodeaccess.InputError{Arg: "blockOverride.number", Reason: fmt.Sprintf("%s does not follow the number %s of a block before it", bo.Number, lastNumber)})
-				}
-				lastNumber = bo.Number
+			number, time = bo.Number, bo.Time
+		}
+		switch {
+		case number != nil:
+			if lastNumber != nil && number.Cmp(lastNumber) <= 0 {
+				return inBlock(i, -1, &nodeaccess.InputError{Arg: "blockOverride.number", Reason: fmt.Sprintf("%s does not follow the number %s of a block before it", number, lastNumber)})
 			}
-			if bo.Time != nil {
-				if lastTime != nil && *bo.Time < *lastTime {
-					return inBlock(i, -1, &nodeaccess.InputError{Arg: "blockOverride.time", Reason: fmt.Sprintf("%d is before the time %d of a block before it", *bo.Time, *lastTime)})
-				}
-				lastTime = bo.Time
+			lastNumber = number
+		case lastNumber != nil:
+			// A block without a number is the one after the block
+			// before it.
+			lastNumber = new(big.Int).Add(lastNumber, big.NewInt(1))
+		}
+		if time != nil {
+			if lastTime != nil && *time <= *lastTime {
+				return inBlock(i, -1, &nodeaccess.InputError{Arg: "blockOverride.time", Reason: fmt.Sprintf("%d is not after the time %d of a block before it", *time, *lastTime)})
 			}
+			lastTime = time
 		}
 	}
 	return nil

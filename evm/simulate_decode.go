@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/big"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
@@ -61,6 +62,80 @@ func decodeSimulation(raw []byte, mask func(string) string) ([]SimulatedBlock, e
 		}
 	}
 	return out, nil
+}
+
+// simShape is what the answer to a Simulation must look like: per SimBlock,
+// its overridden number (nil when the node numbers it) and its number of
+// calls. It is taken when the call is made, so that a Simulation changed
+// after Add is still matched against what was sent.
+type simShape []simBlockShape
+
+type simBlockShape struct {
+	number *big.Int
+	calls  int
+}
+
+// shapeOf returns the shape of sim's answer.
+func shapeOf(sim *Simulation) simShape {
+	s := make(simShape, len(sim.Blocks))
+	for i := range sim.Blocks {
+		sb := &sim.Blocks[i]
+		s[i].calls = len(sb.Calls)
+		if sb.BlockOverride != nil && sb.BlockOverride.Number != nil {
+			s[i].number = new(big.Int).Set(sb.BlockOverride.Number)
+		}
+	}
+	return s
+}
+
+// match checks that blocks answer the simulation of shape s: one block per
+// SimBlock, in order, with one call result per call, an overridden number
+// where the SimBlock set one, and before it only blocks without calls of
+// lower numbers (the empty blocks a node fills a gap with). A nil s
+// matches any blocks.
+func (s simShape) match(blocks []SimulatedBlock) error {
+	if s == nil {
+		return nil
+	}
+	k := 0
+	for i, sb := range s {
+		if sb.number != nil {
+			for k < len(blocks) && new(big.Int).SetUint64(blocks[k].Number).Cmp(sb.number) < 0 {
+				if n := len(blocks[k].Calls); n != 0 {
+					return fmt.Errorf("block %d (number %d) has %d call results, but it is before the number %s of blockStateCalls[%d], where only empty blocks fill a gap", k, blocks[k].Number, n, sb.number, i)
+				}
+				k++
+			}
+		}
+		if k == len(blocks) {
+			return fmt.Errorf("%d blocks, and none for blockStateCalls[%d] of %d", len(blocks), i, len(s))
+		}
+		b := &blocks[k]
+		if sb.number != nil && new(big.Int).SetUint64(b.Number).Cmp(sb.number) != 0 {
+			return fmt.Errorf("block %d has the number %d, want %s (blockStateCalls[%d])", k, b.Number, sb.number, i)
+		}
+		if len(b.Calls) != sb.calls {
+			return fmt.Errorf("block %d (blockStateCalls[%d]) has %d call results for %d calls", k, i, len(b.Calls), sb.calls)
+		}
+		k++
+	}
+	if k < len(blocks) {
+		return fmt.Errorf("%d blocks: %d more than the %d of blockStateCalls and the gaps between their numbers", len(blocks), len(blocks)-k, len(s))
+	}
+	return nil
+}
+
+// decodeShaped decodes eth_simulateV1's result (decodeSimulation) and
+// checks it against the shape of the simulation sent.
+func decodeShaped(raw []byte, mask func(string) string, s simShape) ([]SimulatedBlock, error) {
+	blocks, err := decodeSimulation(raw, mask)
+	if err == nil {
+		err = s.match(blocks)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return blocks, nil
 }
 
 // decodeSimBlock decodes one block of the result into b.
@@ -157,6 +232,11 @@ func decodeSimCall(c *SimulatedCall, w *simCallWire, mask func(string) string) e
 	if err := decodeUint("maxUsedGas", w.MaxUsedGas, &c.MaxUsedGas, true); err != nil {
 		return err
 	}
+	for i, l := range w.Logs {
+		if l == nil {
+			return fmt.Errorf("log %d is null", i)
+		}
+	}
 	c.Logs = w.Logs
 	switch {
 	case c.Success && w.Error != nil:
@@ -166,7 +246,7 @@ func decodeSimCall(c *SimulatedCall, w *simCallWire, mask func(string) string) e
 	case w.Error == nil || w.Error.Code == nil:
 		return errors.New("status 0x0 without an error code")
 	}
-	rpcErr := &nodeaccess.RPCError{Code: *w.Error.Code, Message: mask(w.Error.Message), Data: w.Error.Data}
+	rpcErr := &nodeaccess.RPCError{Code: *w.Error.Code, Message: mask(w.Error.Message), Data: maskValue(w.Error.Data, mask)}
 	c.Err = callError(rpcErr, mask)
 	return nil
 }
@@ -183,4 +263,28 @@ func callError(re *nodeaccess.RPCError, mask func(string) string) error {
 		return re
 	}
 	return asRevert(re, mask)
+}
+
+// maskValue returns v, a value encoding/json decoded into an any, with
+// mask applied to every string in it, object members' names included, as
+// the transport masks the data of the errors it returns. v is not changed:
+// what holds no string comes back as it is.
+func maskValue(v any, mask func(string) string) any {
+	switch x := v.(type) {
+	case string:
+		return mask(x)
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = maskValue(e, mask)
+		}
+		return out
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[mask(k)] = maskValue(e, mask)
+		}
+		return out
+	}
+	return v
 }

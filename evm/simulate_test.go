@@ -154,11 +154,20 @@ func TestSimulateV1Refused(t *testing.T) {
 		{evm.Simulation{Blocks: []evm.SimBlock{{StateOverride: evm.StateOverride{token: {Balance: big.NewInt(-2)}}}}}, nil,
 			"blockStateCalls[0].stateOverride[0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48].balance", "negative amount -2"},
 		{evm.Simulation{Blocks: []evm.SimBlock{{BlockOverride: &evm.BlockOverride{Number: ten}}, {}, {BlockOverride: &evm.BlockOverride{Number: ten}}}}, nil,
-			"blockStateCalls[2].blockOverride.number", "10 does not follow the number 10 of a block before it"},
+			"blockStateCalls[2].blockOverride.number", "10 does not follow the number 11 of a block before it"},
 		{evm.Simulation{Blocks: []evm.SimBlock{{BlockOverride: &evm.BlockOverride{Number: ten}}, {BlockOverride: &evm.BlockOverride{Number: five}}}}, nil,
 			"blockStateCalls[1].blockOverride.number", "5 does not follow the number 10 of a block before it"},
 		{evm.Simulation{Blocks: []evm.SimBlock{{BlockOverride: &evm.BlockOverride{Time: &t1}}, {BlockOverride: &evm.BlockOverride{Time: &t0}}}}, nil,
-			"blockStateCalls[1].blockOverride.time", "99 is before the time 100 of a block before it"},
+			"blockStateCalls[1].blockOverride.time", "99 is not after the time 100 of a block before it"},
+		// A block without a number is the one after the block before it
+		// (11 here), and times must increase, as the spec and
+		// go-ethereum's sanitizeChain require (-38020, -38021).
+		{evm.Simulation{Blocks: []evm.SimBlock{{BlockOverride: &evm.BlockOverride{Number: ten}}, {}, {BlockOverride: &evm.BlockOverride{Number: big.NewInt(11)}}}}, nil,
+			"blockStateCalls[2].blockOverride.number", "11 does not follow the number 11 of a block before it"},
+		{evm.Simulation{Blocks: []evm.SimBlock{{BlockOverride: &evm.BlockOverride{Number: ten}}, {}, {}, {BlockOverride: &evm.BlockOverride{Number: big.NewInt(12), Time: &t1}}}}, nil,
+			"blockStateCalls[3].blockOverride.number", "12 does not follow the number 12 of a block before it"},
+		{evm.Simulation{Blocks: []evm.SimBlock{{BlockOverride: &evm.BlockOverride{Time: &t1}}, {}, {BlockOverride: &evm.BlockOverride{Time: &t1}}}}, nil,
+			"blockStateCalls[2].blockOverride.time", "100 is not after the time 100 of a block before it"},
 		{evm.Simulation{Blocks: []evm.SimBlock{{}}}, evm.Tag("newest"), "block", `tag "newest" is not latest, safe, finalized, earliest or pending`},
 	} {
 		_, err := c.SimulateV1(context.Background(), tc.sim, tc.block)
@@ -198,6 +207,8 @@ func TestSimulateV1Malformed(t *testing.T) {
 		"bad return data":               block(`[{"returnData":"0xzz","gasUsed":"0x1","status":"0x1"}]`),
 		"gas over 64 bits":              block(`[{"returnData":"0x","gasUsed":"0x10000000000000000","status":"0x1"}]`),
 		"a log without its transaction": block(`[{"returnData":"0x","gasUsed":"0x1","status":"0x1","logs":[{"address":"0x0000000000000000000000000000000000000000","topics":[],"data":"0x"}]}]`),
+		"a null log":                    block(`[{"returnData":"0x","gasUsed":"0x1","status":"0x1","logs":[null]}]`),
+		"a null log after a log":        block(`[{"returnData":"0x","gasUsed":"0x1","status":"0x1","logs":[` + simLog + `,null]}]`),
 		"a transaction of another kind": `{"jsonrpc":"2.0","id":1,"result":[{"number":"0x1","hash":"0x0fa3b104fefa31b78486265bea6faf4d4f5a9ef4a89b71ba09167451cd4b727d","timestamp":"0x2","gasLimit":"0x3","gasUsed":"0x4","transactions":[7],"calls":[]}]}`,
 	} {
 		_, err := simulateOne(t, answer)
@@ -210,10 +221,14 @@ func TestSimulateV1Malformed(t *testing.T) {
 	assert.Empty(t, blocks[0].Calls[0].Logs)
 }
 
+// simLog is a log as go-ethereum writes it in a simulated call's result.
+const simLog = `{"address":"0xc200000000000000000000000000000000000000","topics":[],"data":"0x","blockNumber":"0x1","transactionHash":"0xf1c5abb08809ef760f87aeabe7a87284c60797192dab6d2f0d26c27c9c038e9d","transactionIndex":"0x0","blockHash":"0x0fa3b104fefa31b78486265bea6faf4d4f5a9ef4a89b71ba09167451cd4b727d","logIndex":"0x0","removed":false}`
+
 // TestSimulateV1CostAndHooks: a simulation costs 1 request unit, or what
 // nodeaccess.WithCost names for "eth_simulateV1", alone and in a batch.
 func TestSimulateV1CostAndHooks(t *testing.T) {
-	_, response := readSimulateFixture(t, "ethSimulate-simple.io")
+	request, response := readSimulateFixture(t, "ethSimulate-simple.io")
+	sim, _ := fixtureSimulation(t, request)
 	for _, tc := range []struct {
 		opts  []nodeaccess.EVMOption
 		units int
@@ -228,7 +243,7 @@ func TestSimulateV1CostAndHooks(t *testing.T) {
 		url, _ := replay(t, response)
 		c, err := evm.New(url, testKey, append(tc.opts, hook)...)
 		require.NoError(t, err)
-		_, err = c.SimulateV1(context.Background(), evm.Simulation{Blocks: []evm.SimBlock{{}}}, nil)
+		_, err = c.SimulateV1(context.Background(), sim, nil)
 		require.NoError(t, err)
 		require.Len(t, seen, 1)
 		assert.Equal(t, "eth_simulateV1", seen[0].Op)
@@ -238,7 +253,7 @@ func TestSimulateV1CostAndHooks(t *testing.T) {
 		c, err = evm.New(batchURL, testKey, append(tc.opts, hook)...)
 		require.NoError(t, err)
 		var b evm.Batch
-		r := evm.Add[[]evm.SimulatedBlock](&b, "eth_simulateV1", evm.Simulation{Blocks: []evm.SimBlock{{}}}, nil)
+		r := evm.Add[[]evm.SimulatedBlock](&b, "eth_simulateV1", sim, nil)
 		require.NoError(t, c.SendBatch(context.Background(), &b))
 		got, err := r.Result()
 		require.NoError(t, err)
@@ -264,7 +279,7 @@ func TestSimulateV1KeyMasked(t *testing.T) {
 		require.NoError(t, err)
 		testkit.AssertErrNoKey(t, testKey, blocks[0].Calls[0].Err)
 		var b evm.Batch
-		r := evm.Add[[]evm.SimulatedBlock](&b, "eth_simulateV1", evm.Simulation{Blocks: []evm.SimBlock{{}}}, nil)
+		r := evm.Add[[]evm.SimulatedBlock](&b, "eth_simulateV1", evm.Simulation{Blocks: []evm.SimBlock{{Calls: []evm.CallMsg{{To: token}}}}}, nil)
 		url, _ := replay(t, "["+oneCallAnswer(raw)+"]")
 		c, err := evm.New(url, testKey)
 		require.NoError(t, err)
