@@ -92,7 +92,8 @@ type SimulatedBlock struct {
 	// Calls are the results of the block's calls, in order.
 	Calls []SimulatedCall
 	// Raw is the block object as the node sent it (header fields, the
-	// transactions, the calls).
+	// transactions, the calls), except that the access key, where the
+	// node echoed it, reads "REDACTED".
 	Raw json.RawMessage
 }
 

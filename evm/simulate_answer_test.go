@@ -2,6 +2,7 @@ package evm_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/big"
@@ -128,6 +129,12 @@ func TestSimulateV1CallErrorMasked(t *testing.T) {
 			var rev *evm.RevertError
 			assert.Equal(t, strings.Contains(errMember, "reverted"), errors.As(callErr, &rev), errMember)
 			testkit.AssertErrNoKey(t, testKey, callErr)
+			// The block as the node sent it, the echo masked there too:
+			// nothing fmt prints of the blocks holds the key.
+			testkit.AssertNoKey(t, testKey, "Raw", string(blocks[i][0].Raw))
+			assert.Contains(t, string(blocks[i][0].Raw), "REDACTED")
+			assert.True(t, json.Valid(blocks[i][0].Raw), "Raw stays JSON: %s", blocks[i][0].Raw)
+			testkit.AssertUnprintable(t, testKey, &blocks[i])
 		}
 	}
 }

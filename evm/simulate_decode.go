@@ -1,7 +1,6 @@
 package evm
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -148,7 +147,10 @@ func decodeSimBlock(b *SimulatedBlock, raw json.RawMessage, mask func(string) st
 		return errors.New("no hash or no calls")
 	}
 	b.Hash, b.ParentHash, b.FeeRecipient = *w.Hash, w.ParentHash, w.Miner
-	b.Raw = bytes.Clone(raw)
+	// Raw keeps the node's bytes, with the key masked wherever the node
+	// echoed it (a call's error message or data, a revert string): a
+	// SimulatedBlock is printed and logged like any value.
+	b.Raw = json.RawMessage(mask(string(raw)))
 	for _, q := range [...]struct {
 		name     string
 		v        *string
