@@ -104,8 +104,12 @@ func checkShown(ts *ast.TypeSpec, check func(string, ast.Node)) {
 			shown = shown || n.IsExported()
 		}
 		if len(f.Names) == 0 {
-			if id, ok := f.Type.(*ast.Ident); ok && !id.IsExported() {
-				shown = false // go doc hides an unexported embedded type
+			typ := f.Type
+			if star, ok := typ.(*ast.StarExpr); ok {
+				typ = star.X // an embedded *T is named T
+			}
+			if id, ok := typ.(*ast.Ident); ok && !id.IsExported() {
+				shown = false // go doc hides an unexported embedded type, T or *T
 			}
 		}
 		if shown {

@@ -8,10 +8,12 @@ import (
 )
 
 // TestServerFormattingShowsNoKey: no formatting of the server, by pointer or
-// dereferenced, alone or inside a struct, under any verb, shows its key.
-// (The key is the embedded *nodeaccesstest.Server's exported Key field, so
-// fmt still reaches it through an unexported field holding a Server value
-// under %s: testkit.AssertUnprintable would fail.)
+// dereferenced, alone or inside a struct (in an exported field or in an
+// unexported one, where fmt calls no method of it), under any verb, shows
+// its key.
+// (See also the root package's TestServersKeyOnlyThroughKeyMethod, which
+// checks every local server by reflection and JSON too, and
+// TestServersPrintWhileServing, which prints them while they serve.)
 func TestServerFormattingShowsNoKey(t *testing.T) {
 	t.Parallel()
 	const key = "sEcReT-k3y"

@@ -31,8 +31,20 @@ const writeChunk = 256 << 10
 // four.
 type Server struct {
 	*nodeaccesstest.Server
-	set *stateSet
+
+	// The states, two pointers away (a promoted field: s.set is
+	// s.core.set): fmt reads a Server's fields when it copies or prints a
+	// dereferenced Server, and opens at most one pointer below them, under
+	// a verb that does not fit a pointer (%s, %q) or through an unexported
+	// field that holds a Server (where it calls no Format); it prints core
+	// as {0xc000...} and never reads the states' lock, maps and pins, which
+	// AddState, Pin and the other methods write while a test may print the
+	// server.
+	*core
 }
+
+// core holds a Server's states behind one more pointer (see Server).
+type core struct{ set *stateSet }
 
 // New starts a Server on 127.0.0.1 at a free port. Without WithStates it
 // holds the default chain (DefaultStates); see the options for the rest.
@@ -61,7 +73,7 @@ func New(opts ...Option) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("beacontest: %w", err)
 	}
-	s := &Server{Server: base, set: set}
+	s := &Server{Server: base, core: &core{set}}
 	s.HandleFunc(statePattern, s.serveState)
 	return s, nil
 }

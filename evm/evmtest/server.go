@@ -24,6 +24,22 @@ import (
 type Server struct {
 	*nodeaccesstest.Server
 
+	// The chain and the lock, two pointers away (promoted fields: s.mu is
+	// s.core.state.mu), as nodeaccesstest.Server keeps its own: fmt reads
+	// a Server's fields when it copies or prints a dereferenced Server, and
+	// opens at most one pointer below them, under a verb that does not fit
+	// a pointer (%s, %q), or through an unexported field that holds a
+	// Server; it prints core as {0xc000...} and never reads the lock, the
+	// closed flag or the chain's fields, which Commit, Transact and Close
+	// write while a test may print the server.
+	*core
+}
+
+// core holds a Server's state behind one more pointer (see Server).
+type core struct{ *state }
+
+// state is a Server's chain and what orders the changes to it.
+type state struct {
 	chain    *node.Chain
 	ec       *ethclient.Client
 	scenario Scenario
@@ -120,7 +136,7 @@ func New(opts ...Option) (*Server, error) {
 	}
 	base.Handle("POST /{key}", c.RPC())
 	base.Handle("POST /{key}/evm", c.RPC())
-	s := &Server{Server: base, chain: c, ec: ethclient.NewClient(rpc.DialInProc(c.RPC()))}
+	s := &Server{Server: base, core: &core{&state{chain: c, ec: ethclient.NewClient(rpc.DialInProc(c.RPC()))}}}
 	if !set.noScenario {
 		if s.scenario, err = s.runScenario(context.Background()); err != nil {
 			s.Close()

@@ -28,8 +28,18 @@ type Server struct {
 	// used (the public API takes none).
 	Public *nodeaccesstest.Server
 
-	data *store
+	// The data, two pointers away (a promoted field: s.data is
+	// s.core.data): fmt reads a Server's fields when it copies or prints a
+	// dereferenced Server, and opens at most one pointer below them, under
+	// a verb that does not fit a pointer (%s, %q) or through an unexported
+	// field that holds a Server (where it calls no Format); it prints core
+	// as {0xc000...} and never reads the data's lock and maps, which the
+	// Set methods write while a test may print the server.
+	*core
 }
+
+// core holds a Server's data behind one more pointer (see Server).
+type core struct{ data *store }
 
 // Option configures New: WithKey, WithoutDefaults. The zero Option does
 // nothing.
@@ -88,7 +98,7 @@ func New(opts ...Option) (*Server, error) {
 		node.Close()
 		return nil, fmt.Errorf("hypertest: %w", err)
 	}
-	s := &Server{Server: node, Public: public, data: data}
+	s := &Server{Server: node, Public: public, core: &core{data}}
 	node.HandleFunc("POST /{key}/info", s.serveNode)
 	// Without a method, so that a test's own HandleFunc("POST /{key}/evm",
 	// …), the more specific pattern, takes the endpoint over.

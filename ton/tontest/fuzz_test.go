@@ -17,7 +17,7 @@ func fuzzServer(t testing.TB) *Server {
 	if err := st.loadDefaults(); err != nil {
 		t.Fatal(err)
 	}
-	return &Server{data: st}
+	return &Server{core: &core{data: st}}
 }
 
 // checkAnswer fails unless the answer is one the server means to give: a

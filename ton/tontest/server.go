@@ -24,6 +24,20 @@ import (
 type Server struct {
 	*nodeaccesstest.Server
 
+	// The data, the chain and the settings, behind a pointer (promoted
+	// fields: s.data is s.core.data), so that the data and the chain are
+	// two pointers away: fmt reads a Server's fields when it copies or
+	// prints a dereferenced Server, and opens at most one pointer below
+	// them, under a verb that does not fit a pointer (%s, %q) or through an
+	// unexported field that holds a Server (where it calls no Format); it
+	// prints core's fields, which New sets and nothing changes, and never
+	// reads the locks, maps and blocks that the Set methods, Advance and
+	// WithChain's clock write while a test may print the server.
+	*core
+}
+
+// core is a Server's data, chain and settings (see Server).
+type core struct {
 	data     *store
 	maxLimit int           // WithMaxLimit; 0: no cap below the indexer's 1000
 	lag      time.Duration // WithLag; 0: every block is there at once
@@ -108,7 +122,7 @@ func New(opts ...Option) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("tontest: %w", err)
 	}
-	s := &Server{Server: srv, data: data, maxLimit: set.maxLimit, lag: set.lag, indexer: set.indexer}
+	s := &Server{Server: srv, core: &core{data: data, maxLimit: set.maxLimit, lag: set.lag, indexer: set.indexer}}
 	srv.HandleFunc("GET /api/v2/{key}/getBlockTransactionsExt", s.serveBlockREST)
 	srv.HandleFunc("GET /api/v2/{key}/getBlockTransactions", s.serveIDsREST)
 	srv.HandleFunc("POST /api/v2/{key}/jsonRPC", s.serveBlockRPC)
