@@ -80,7 +80,9 @@ type FollowedTransaction struct {
 // round. Across a split or merge Follow reads the new shard's first block
 // header (getBlockHeader) and refuses to go on, with an error matching
 // nodeaccess.ErrInvalidResponse, unless its after_split or after_merge
-// flag and its previous blocks say the same.
+// flag and its previous blocks say the same. A shard list whose top of a
+// shard is below the previous one, or more than 256 blocks past it (a
+// masterchain block commits at most 8 of a shard), is refused the same way.
 //
 // Order: round by round; in a round, the shard blocks by workchain, shard
 // (in its hex form) and seqno, then the masterchain block, whose
