@@ -10,6 +10,7 @@ import (
 	"math"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -275,5 +276,71 @@ func TestFollowRefusesAShardListThatJumps(t *testing.T) {
 		require.Contains(t, last.Error(), fmt.Sprintf("to %d,", top))
 		require.Zero(t, j.blocks.Load(), "top %d: no block of the shard is asked for", top)
 		testkit.AssertErrNoKey(t, srv.Key(), last)
+	}
+}
+
+// inclusiveAfter makes the server read after_lt as inclusive, as a server
+// that starts the next page at the last transaction of the page before
+// (rather than after it) does: it asks for the page after lt − 1.
+type inclusiveAfter struct{}
+
+func (inclusiveAfter) RoundTrip(r *http.Request) (*http.Response, error) {
+	q := r.URL.Query()
+	if lt, err := strconv.ParseUint(q.Get("after_lt"), 10, 64); err == nil && lt > 0 {
+		q.Set("after_lt", strconv.FormatUint(lt-1, 10))
+		r = r.Clone(r.Context())
+		r.URL.RawQuery = q.Encode()
+	}
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// TestFollowRefusesOverlappingPages: a block of more than one page (600
+// transactions) whose pages overlap (a server that repeats the last
+// transaction of a page at the start of the next) ends the walk with an
+// error matching ErrRepeatedPage, as AllBlockTransactions does, and no
+// transaction is yielded twice; served right, the block's 600 transactions
+// come once each.
+func TestFollowRefusesOverlappingPages(t *testing.T) {
+	srv, head := splitMergeChain(t)
+	mc := ton.BlockID{BlockRef: ton.MasterchainBlock(head), RootHash: ton.Hash{1}, FileHash: ton.Hash{2}}
+	block := tontest.Block{ID: mc}
+	for i := range 600 {
+		a := ton.Address{Workchain: -1}
+		a.ID[0], a.ID[1] = byte(i>>8), byte(i)
+		block.Transactions = append(block.Transactions, ton.BlockTransaction{Account: a, LT: uint64(1000 + i), Hash: ton.Hash{byte(i >> 8), byte(i), 7}})
+	}
+	require.NoError(t, srv.SetBlock(block))
+	for _, overlap := range []bool{false, true} {
+		var opts []nodeaccess.TONOption
+		if overlap {
+			opts = append(opts, nodeaccess.WithRoundTripper(inclusiveAfter{}))
+		}
+		c, err := srv.Client(opts...)
+		require.NoError(t, err)
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		seen := map[ton.Hash]bool{}
+		var last error
+		for ft, err := range c.Follow(ctx, ton.FollowQuery{From: ton.FollowCursor{Seqno: head}, Poll: time.Millisecond}) {
+			if err != nil {
+				last = err
+				break
+			}
+			require.False(t, seen[ft.Hash], "transaction %s yielded twice (overlap %v)", ft.Hash, overlap)
+			seen[ft.Hash] = true
+			if ft.Cursor.Seqno > head {
+				break
+			}
+		}
+		cancel()
+		if overlap {
+			require.ErrorIs(t, last, ton.ErrRepeatedPage)
+			require.ErrorIs(t, last, nodeaccess.ErrInvalidResponse)
+			testkit.AssertErrNoKey(t, srv.Key(), last)
+			continue
+		}
+		require.NoError(t, last)
+		for _, tx := range block.Transactions {
+			require.True(t, seen[tx.Hash], "transaction %s of the masterchain block", tx.Hash)
+		}
 	}
 }
