@@ -98,7 +98,18 @@ func (p *Prover) proveHistory(slot Slot, past *HistoricalBatch, states bool) (Pr
 	if past == nil {
 		return Proof{}, &nodeaccess.InputError{Arg: "past", Reason: fmt.Sprintf("nil, but slot %d is more than %d slots before the state's slot %d: give the HistoricalBatch of period %d (the %s of a state at slot %d)", slot, per, now, period, field, (period+1)*per)}
 	}
-	summaries, hist := uint64(len(p.st.HistoricalSummaries)), uint64(len(p.st.HistoricalRoots))
+	// The lists' lengths as the tree holds them: a Prover that ReadProver
+	// made keeps the lists' upper levels, not their elements.
+	hist, err := p.listLen("historical_roots")
+	if err != nil {
+		return Proof{}, err
+	}
+	var summaries uint64
+	if p.version >= Capella {
+		if summaries, err = p.listLen("historical_summaries"); err != nil {
+			return Proof{}, err
+		}
+	}
 	inner := GIndex(per) + GIndex(uint64(slot)%per) // the slot's element in the period's vector
 	var (
 		outer    Proof
@@ -166,6 +177,16 @@ func (p *Prover) proveHistory(slot Slot, past *HistoricalBatch, states bool) (Pr
 		return Proof{}, err
 	}
 	return Proof{Leaf: pastLeaf(past, states, j), Branch: append(branch, outer.Branch...), GIndex: g}, nil
+}
+
+// listLen returns the length of the state's list field name, read from
+// its length chunk in the tree.
+func (p *Prover) listLen(name string) (uint64, error) {
+	pr, err := p.prepared(name, "__len__")
+	if err != nil {
+		return 0, err
+	}
+	return binary.LittleEndian.Uint64(pr.Leaf[:8]), nil
 }
 
 // prepared proves the node path names in the state's tree as NewProver

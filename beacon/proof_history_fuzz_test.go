@@ -1,7 +1,10 @@
 package beacon_test
 
 import (
+	"bytes"
 	"errors"
+	"fmt"
+	"reflect"
 	"testing"
 
 	"github.com/nodeaccess/nodeaccess"
@@ -11,11 +14,21 @@ import (
 // FuzzProveHistory: any slot and any batch (a chain's own, or one of any
 // length and content) give ProveBlockRoot and ProveStateRoot either a proof
 // that verifies against the state root, whose leaf is the ring's or the
-// batch's element for the slot, or an InputError; never a panic.
+// batch's element for the slot, or an InputError; never a panic. A Prover
+// that ReadProver made from the same state (keeping no list elements)
+// gives the same proof or the same error.
 func FuzzProveHistory(f *testing.F) {
 	const per = 64 // minimal SLOTS_PER_HISTORICAL_ROOT
 	c := newChain(f, beacon.Deneb, beacon.MinimalPreset(), 2, 3, 1)
 	p, err := beacon.NewProver(c.st)
+	if err != nil {
+		f.Fatal(err)
+	}
+	data, err := marshalSSZ(c.st)
+	if err != nil {
+		f.Fatal(err)
+	}
+	streamed, err := beacon.ReadProver(bytes.NewReader(data), sszBody(beacon.Deneb, len(data)), bytes.NewReader(data), beacon.MinimalPreset())
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -36,12 +49,16 @@ func FuzzProveHistory(f *testing.F) {
 				past.BlockRoots[i][0] = fill
 			}
 		}
-		prove, leafOf := p.ProveBlockRoot, func(b *beacon.HistoricalBatch) []beacon.Root { return b.BlockRoots }
+		prove, proveStreamed, leafOf := p.ProveBlockRoot, streamed.ProveBlockRoot, func(b *beacon.HistoricalBatch) []beacon.Root { return b.BlockRoots }
 		ring := c.st.BlockRoots
 		if states {
-			prove, leafOf, ring = p.ProveStateRoot, func(b *beacon.HistoricalBatch) []beacon.Root { return b.StateRoots }, c.st.StateRoots
+			prove, proveStreamed, leafOf, ring = p.ProveStateRoot, streamed.ProveStateRoot, func(b *beacon.HistoricalBatch) []beacon.Root { return b.StateRoots }, c.st.StateRoots
 		}
 		pr, err := prove(beacon.Slot(slot), past)
+		spr, serr := proveStreamed(beacon.Slot(slot), past)
+		if fmt.Sprint(err) != fmt.Sprint(serr) || !reflect.DeepEqual(pr, spr) {
+			t.Fatalf("slot %d: NewProver's %v (%v), ReadProver's %v (%v)", slot, pr, err, spr, serr)
+		}
 		if err != nil {
 			var ie *nodeaccess.InputError
 			if !errors.As(err, &ie) || !errors.Is(err, nodeaccess.ErrInvalidInput) {

@@ -1,6 +1,7 @@
 package beacon_test
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"errors"
 	"fmt"
@@ -206,6 +207,56 @@ func TestProveRootsFromPast(t *testing.T) {
 					}
 				}
 				require.Greater(t, proven, 8)
+			})
+		}
+	}
+}
+
+// TestProveRootsFromPastStreamed: a Prover that ReadProver made (the one
+// DownloadState's WithProver makes) keeps no list elements, yet proves the
+// roots of every slot as NewProver's does, on every fork and both presets:
+// the window, each period through historical_roots or
+// historical_summaries, and the same errors for a slot not before the
+// state, a missing batch and a period the state holds no entry for.
+func TestProveRootsFromPastStreamed(t *testing.T) {
+	for _, p := range presets {
+		for _, v := range allForks() {
+			t.Run(p.Name+"/"+v.String(), func(t *testing.T) {
+				per := p.SlotsPerHistoricalRoot
+				c := newChain(t, v, p, 2, 3, uint64(v)+21)
+				want, err := beacon.NewProver(c.st)
+				require.NoError(t, err)
+				data, err := marshalSSZ(c.st)
+				require.NoError(t, err)
+				got, err := beacon.ReadProver(onlyReader{bytes.NewReader(data)}, sszBody(v, len(data)), bytes.NewReader(data), p)
+				require.NoError(t, err)
+				require.Equal(t, want.StateRoot(), got.StateRoot())
+				slots := []beacon.Slot{c.st.Slot - 1, c.st.Slot - beacon.Slot(per), c.st.Slot, c.st.Slot + 1}
+				for period := range c.batches {
+					slots = append(slots, beacon.Slot(uint64(period)*per), beacon.Slot(uint64(period)*per+per-1))
+				}
+				proven := 0
+				for _, slot := range slots {
+					for _, past := range []*beacon.HistoricalBatch{nil, &c.batches[min(int(uint64(slot)/per), len(c.batches)-1)]} {
+						what := fmt.Sprintf("slot %d, batch %v", slot, past != nil)
+						for _, prove := range []func(*beacon.Prover) (beacon.Proof, error){
+							func(pv *beacon.Prover) (beacon.Proof, error) { return pv.ProveBlockRoot(slot, past) },
+							func(pv *beacon.Prover) (beacon.Proof, error) { return pv.ProveStateRoot(slot, past) },
+						} {
+							exp, wantErr := prove(want)
+							pr, err := prove(got)
+							if wantErr != nil {
+								require.EqualError(t, err, wantErr.Error(), what)
+								continue
+							}
+							require.NoError(t, err, what)
+							require.Equal(t, exp, pr, what)
+							checkProof(t, pr, got.StateRoot(), what)
+							proven++
+						}
+					}
+				}
+				require.Greater(t, proven, 4*len(c.batches))
 			})
 		}
 	}

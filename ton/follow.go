@@ -80,7 +80,9 @@ type FollowedTransaction struct {
 // round. Across a split or merge Follow reads the new shard's first block
 // header (getBlockHeader) and refuses to go on, with an error matching
 // nodeaccess.ErrInvalidResponse, unless its after_split or after_merge
-// flag and its previous blocks say the same.
+// flag and its previous blocks say the same. A shard list whose top of a
+// shard is below the previous one, or more than 256 blocks past it (a
+// masterchain block commits at most 8 of a shard), is refused the same way.
 //
 // Order: round by round; in a round, the shard blocks by workchain, shard
 // (in its hex form) and seqno, then the masterchain block, whose
@@ -109,7 +111,10 @@ type FollowedTransaction struct {
 // goes on. A
 // transaction the server cannot read is yielded as AllBlockTransactions
 // yields it, its id with an error matching ErrUnreadableTransaction, and
-// the walk goes on. Other errors (nodeaccess.ErrInvalidResponse, an
+// the walk goes on. A block whose pages repeat a transaction (a server
+// that ignores after_lt/after_hash) ends the walk with an error matching
+// ErrRepeatedPage, as AllBlockTransactions does: nothing is yielded twice.
+// Other errors (nodeaccess.ErrInvalidResponse, an
 // *nodeaccess.InputError for a cursor that names no transaction of its
 // block, nodeaccess.ErrUnauthorized) end the walk: resume from the last
 // cursor once the cause is fixed.
@@ -331,6 +336,11 @@ type blockItem struct {
 func (f *follower) blockItems(ctx context.Context, id BlockID) (BlockID, []blockItem, error) {
 	q := BlockTransactionsQuery{Block: id.BlockRef, RootHash: id.RootHash, FileHash: id.FileHash, Count: followPage}
 	var items []blockItem
+	type key struct {
+		a  Address
+		lt uint64
+	}
+	seen := map[key]bool{}
 	for {
 		page, err := f.c.BlockTransactionsExt(ctx, q)
 		if errors.Is(err, ErrUnreadableTransaction) {
@@ -344,6 +354,11 @@ func (f *follower) blockItems(ctx context.Context, id BlockID) (BlockID, []block
 			q.RootHash, q.FileHash = id.RootHash, id.FileHash
 		}
 		for _, tx := range page.Transactions {
+			if seen[key{tx.Account, tx.LT}] {
+				return id, nil, f.c.t.Wrap("getBlockTransactionsExt", fmt.Errorf("%w: block %s: the page after %s holds account %s lt %d again (the server ignores after_lt/after_hash)",
+					ErrRepeatedPage, id.BlockRef, cursorText(q.After), tx.Account, tx.LT))
+			}
+			seen[key{tx.Account, tx.LT}] = true
 			items = append(items, blockItem{tx: tx})
 		}
 		next, more := page.Next()

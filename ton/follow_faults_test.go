@@ -3,9 +3,14 @@ package ton_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
+	"math"
 	"net/http"
+	"net/url"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -193,4 +198,149 @@ func TestFollowAtTheHeadOfALaggingChain(t *testing.T) {
 	}
 	require.Equal(t, want, got)
 	t.Logf("rounds %d-%d, %d transactions; plan: %+v", first, last, len(got), srv.PlanStats())
+}
+
+// shardJump answers masterchain block seqno's shard list with the first
+// shard's top seqno set to top, and counts the block requests sent for
+// that shard.
+type shardJump struct {
+	seqno  string
+	top    uint64
+	shard  atomic.Value // string: the shard rewritten
+	blocks atomic.Int64
+}
+
+func (j *shardJump) RoundTrip(r *http.Request) (*http.Response, error) {
+	if sh, _ := j.shard.Load().(string); sh != "" && strings.HasSuffix(r.URL.Path, "/getBlockTransactionsExt") && r.URL.Query().Get("shard") == sh {
+		j.blocks.Add(1)
+	}
+	resp, err := http.DefaultTransport.RoundTrip(r)
+	if err != nil || !strings.HasSuffix(r.URL.Path, "/shards") || r.URL.Query().Get("seqno") != j.seqno {
+		return resp, err
+	}
+	var body struct {
+		OK     bool `json:"ok"`
+		Result struct {
+			Shards []map[string]any `json:"shards"`
+		} `json:"result"`
+	}
+	err = json.NewDecoder(resp.Body).Decode(&body)
+	_ = resp.Body.Close()
+	if err != nil {
+		return nil, err
+	}
+	body.Result.Shards[0]["seqno"] = j.top
+	j.shard.Store(fmt.Sprint(body.Result.Shards[0]["shard"]))
+	b, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	resp.Body, resp.ContentLength = io.NopCloser(bytes.NewReader(b)), int64(len(b))
+	resp.Header.Del("Content-Length")
+	return resp, nil
+}
+
+// TestFollowRefusesAShardListThatJumps: a shard list whose top of a shard
+// is further past the previous masterchain block's top than a round can
+// commit (a masterchain block registers at most 8 blocks of a shard), up
+// to the largest seqno, is refused with an error matching
+// nodeaccess.ErrInvalidResponse, at once and without asking for a block of
+// that shard, rather than listing billions of blocks to read.
+func TestFollowRefusesAShardListThatJumps(t *testing.T) {
+	srv, _ := splitMergeChain(t)
+	plain, err := srv.Client()
+	require.NoError(t, err)
+	var prev struct {
+		Shards []struct {
+			Seqno uint64 `json:"seqno"`
+		} `json:"shards"`
+	}
+	require.NoError(t, plain.Call(context.Background(), "v2/shards", url.Values{"seqno": {"10"}}, &prev))
+	last := prev.Shards[0].Seqno // round 11 keeps the shard order of round 10
+	for _, top := range []uint64{last + 257, last + 1000, 1 << 31, math.MaxUint32 - 1, math.MaxUint32} {
+		j := &shardJump{seqno: "11", top: top}
+		c, err := srv.Client(nodeaccess.WithRoundTripper(j), nodeaccess.WithMaxAttempts(1))
+		require.NoError(t, err)
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		var last error
+		n := 0
+		for _, err := range c.Follow(ctx, ton.FollowQuery{From: ton.FollowCursor{Seqno: 11}, Poll: time.Millisecond}) {
+			n++
+			last = err
+			if err != nil || n > 1000 {
+				break
+			}
+		}
+		cancel()
+		require.ErrorIs(t, last, nodeaccess.ErrInvalidResponse, "top %d", top)
+		require.Contains(t, last.Error(), fmt.Sprintf("to %d,", top))
+		require.Zero(t, j.blocks.Load(), "top %d: no block of the shard is asked for", top)
+		testkit.AssertErrNoKey(t, srv.Key(), last)
+	}
+}
+
+// inclusiveAfter makes the server read after_lt as inclusive, as a server
+// that starts the next page at the last transaction of the page before
+// (rather than after it) does: it asks for the page after lt − 1.
+type inclusiveAfter struct{}
+
+func (inclusiveAfter) RoundTrip(r *http.Request) (*http.Response, error) {
+	q := r.URL.Query()
+	if lt, err := strconv.ParseUint(q.Get("after_lt"), 10, 64); err == nil && lt > 0 {
+		q.Set("after_lt", strconv.FormatUint(lt-1, 10))
+		r = r.Clone(r.Context())
+		r.URL.RawQuery = q.Encode()
+	}
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// TestFollowRefusesOverlappingPages: a block of more than one page (600
+// transactions) whose pages overlap (a server that repeats the last
+// transaction of a page at the start of the next) ends the walk with an
+// error matching ErrRepeatedPage, as AllBlockTransactions does, and no
+// transaction is yielded twice; served right, the block's 600 transactions
+// come once each.
+func TestFollowRefusesOverlappingPages(t *testing.T) {
+	srv, head := splitMergeChain(t)
+	mc := ton.BlockID{BlockRef: ton.MasterchainBlock(head), RootHash: ton.Hash{1}, FileHash: ton.Hash{2}}
+	block := tontest.Block{ID: mc}
+	for i := range 600 {
+		a := ton.Address{Workchain: -1}
+		a.ID[0], a.ID[1] = byte(i>>8), byte(i)
+		block.Transactions = append(block.Transactions, ton.BlockTransaction{Account: a, LT: uint64(1000 + i), Hash: ton.Hash{byte(i >> 8), byte(i), 7}})
+	}
+	require.NoError(t, srv.SetBlock(block))
+	for _, overlap := range []bool{false, true} {
+		var opts []nodeaccess.TONOption
+		if overlap {
+			opts = append(opts, nodeaccess.WithRoundTripper(inclusiveAfter{}))
+		}
+		c, err := srv.Client(opts...)
+		require.NoError(t, err)
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		seen := map[ton.Hash]bool{}
+		var last error
+		for ft, err := range c.Follow(ctx, ton.FollowQuery{From: ton.FollowCursor{Seqno: head}, Poll: time.Millisecond}) {
+			if err != nil {
+				last = err
+				break
+			}
+			require.False(t, seen[ft.Hash], "transaction %s yielded twice (overlap %v)", ft.Hash, overlap)
+			seen[ft.Hash] = true
+			if ft.Cursor.Seqno > head {
+				break
+			}
+		}
+		cancel()
+		if overlap {
+			require.ErrorIs(t, last, ton.ErrRepeatedPage)
+			require.ErrorIs(t, last, nodeaccess.ErrInvalidResponse)
+			testkit.AssertErrNoKey(t, srv.Key(), last)
+			continue
+		}
+		require.NoError(t, last)
+		for _, tx := range block.Transactions {
+			require.True(t, seen[tx.Hash], "transaction %s of the masterchain block", tx.Hash)
+		}
+	}
 }

@@ -17,6 +17,14 @@ type shardKey struct {
 	shard ShardID
 }
 
+// maxRoundBlocks bounds the blocks of one shard that a round may hold: a
+// masterchain block registers a shard's new top with a chain of at most 8
+// blocks from the previous top (block.tlb's TopBlockDescr, len <= 8). A
+// shard list that jumps further is refused before a block of it is listed,
+// so that a wrong or hostile answer cannot make the follower list (and
+// allocate) billions of blocks.
+const maxRoundBlocks = 256
+
 // round returns the blocks masterchain block seqno commits, in Follow's
 // order (shard blocks by workchain, shard in hex order and seqno, then the
 // masterchain block), and the shard list (tops) of that masterchain block.
@@ -47,6 +55,10 @@ func (f *follower) round(ctx context.Context, seqno uint32) (round, tops []Block
 		first, err := f.firstSeqno(ctx, seqno, t, before)
 		if err != nil {
 			return nil, nil, err
+		}
+		if t.Seqno >= first && t.Seqno-first >= maxRoundBlocks {
+			return nil, nil, f.c.t.Wrap("shards", fmt.Errorf("%w: masterchain block %d: shard %s (workchain %d) goes from seqno %d to %d, %d blocks in one round (a masterchain block commits at most 8 of a shard)",
+				nodeaccess.ErrInvalidResponse, seqno, t.Shard, t.Workchain, first-1, t.Seqno, uint64(t.Seqno-first)+1))
 		}
 		for s := first; s <= t.Seqno && s > 0; s++ {
 			id := BlockID{BlockRef: BlockRef{Workchain: t.Workchain, Shard: t.Shard, Seqno: s}}
