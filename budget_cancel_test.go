@@ -57,43 +57,50 @@ var cancelOrders = map[string]func(n int) []int{
 // TestBudgetCancelledWaitsSpendNothing: callers whose context ends while
 // they wait spend nothing, whatever their place in the queue and in
 // whatever order they give up, and whatever their units: the next caller
-// waits as if they had never come (about units/rate, not the sum of what
-// the cancelled callers asked for), and a caller with a deadline that
-// this leaves enough time is not refused.
+// waits as if they had never come (for one unit to come back, not for the
+// units the cancelled callers asked for), and a caller with a deadline
+// that this leaves enough time is not refused.
 func TestBudgetCancelledWaitsSpendNothing(t *testing.T) {
-	for name, order := range cancelOrders {
-		for _, tc := range []struct {
-			rate  float64
-			burst int
-			units []int
-		}{
-			// Slow enough that no waiter is served before it gives up:
-			// 10 s and 12 s of units cancelled.
-			{2, 1, slices.Repeat([]int{1}, 20)},
-			{4, 3, slices.Repeat([]int{3, 1, 2}, 8)},
-		} {
-			b := newBudget(t, tc.rate, tc.burst)
-			require.NoError(t, b.Wait(context.Background(), tc.burst)) // the burst spent
-			cancels, wait := queueWaiters(t, b, tc.units)
-			for _, i := range order(len(tc.units)) {
-				cancels[i]()
-				time.Sleep(time.Millisecond)
-			}
-			for i, err := range wait() {
-				require.ErrorIs(t, err, context.Canceled, "%s %v: waiter %d", name, tc.units, i)
-			}
-			// The burst refills in burst/rate from the first Wait; the
-			// caller may have to wait for it, never for the cancelled.
-			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
-			start := time.Now()
-			err := b.Wait(ctx, tc.burst)
-			cancel()
-			require.NoError(t, err, "%s %v: the caller after the cancelled ones", name, tc.units)
-			refill := time.Duration(float64(tc.burst) / tc.rate * float64(time.Second))
-			assert.Less(t, time.Since(start), refill+100*time.Millisecond, "%s %v", name, tc.units)
-			st := b.Stats()
-			assert.Equal(t, int64(2*tc.burst), st.Units, "%s %v", name, tc.units)
-			assert.Equal(t, int64(2), st.Waits, "%s %v", name, tc.units)
+	// One unit per second: slow enough that no waiter is served before it
+	// gives up (the first is due a second or more on, however long a
+	// loaded machine takes to cancel them), with 20 s and 48 s of units
+	// cancelled, and a unit that a cancelled caller kept would add a
+	// second to the next caller's wait.
+	const rate = 1.0
+	for _, tc := range []struct {
+		burst int
+		units []int
+	}{
+		{1, slices.Repeat([]int{1}, 20)},
+		{3, slices.Repeat([]int{3, 1, 2}, 8)},
+	} {
+		for name, order := range cancelOrders {
+			t.Run(fmt.Sprintf("%s burst %d", name, tc.burst), func(t *testing.T) {
+				t.Parallel() // each on a budget of its own
+				b := newBudget(t, rate, tc.burst)
+				// The burst spent: one unit is back a second after spent
+				// at the latest.
+				require.NoError(t, b.Wait(context.Background(), tc.burst))
+				spent := time.Now()
+				cancels, wait := queueWaiters(t, b, tc.units)
+				for _, i := range order(len(tc.units)) {
+					cancels[i]()
+					time.Sleep(time.Millisecond)
+				}
+				for i, err := range wait() {
+					require.ErrorIs(t, err, context.Canceled, "%v: waiter %d", tc.units, i)
+				}
+				// The caller may have to wait for a unit to come back,
+				// never for the cancelled.
+				ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+				err := b.Wait(ctx, 1)
+				cancel()
+				require.NoError(t, err, "%v: the caller after the cancelled ones", tc.units)
+				assert.Less(t, time.Since(spent), time.Second+500*time.Millisecond, "%v", tc.units)
+				st := b.Stats()
+				assert.Equal(t, int64(tc.burst+1), st.Units, "%v", tc.units)
+				assert.Equal(t, int64(2), st.Waits, "%v", tc.units)
+			})
 		}
 	}
 }
@@ -103,64 +110,70 @@ func TestBudgetCancelledWaitsSpendNothing(t *testing.T) {
 // nothing when they give up, and neither do callers that give up during
 // the pause.
 func TestBudgetCancelledWaitsAroundRestart(t *testing.T) {
-	const n = 20
+	const n, pause = 20, 400 * time.Millisecond
 	for name, order := range cancelOrders {
-		for _, during := range []bool{false, true} {
-			what := fmt.Sprintf("%s, cancelled during the pause: %v", name, during)
-			b := newBudget(t, 100, 1) // one unit every 10 ms
-			require.NoError(t, b.Wait(context.Background(), 1))
-			cancels, wait := queueWaiters(t, b, slices.Repeat([]int{1}, n)) // due at 10..200 ms
-			// 50 units per second after a pause that outlasts the schedule
-			// the provider refused: every waiter queues again on the new
-			// one, 20 ms apart from 220 ms on.
-			b.Throttled(200 * time.Millisecond)
-			pauseEnd := time.Now().Add(200 * time.Millisecond)
-			if during {
-				time.Sleep(100 * time.Millisecond)
-			} else {
-				time.Sleep(270 * time.Millisecond) // two or three served, the rest queued
-			}
-			for _, i := range order(n) {
-				cancels[i]()
-			}
-			served := 0
-			for _, err := range wait() {
-				if err == nil {
-					served++
-					continue
+		t.Run(name, func(t *testing.T) {
+			t.Parallel() // each order on budgets of its own
+			for _, during := range []bool{false, true} {
+				what := fmt.Sprintf("cancelled during the pause: %v", during)
+				b := newBudget(t, 20, 1) // one unit every 50 ms
+				require.NoError(t, b.Wait(context.Background(), 1))
+				cancels, wait := queueWaiters(t, b, slices.Repeat([]int{1}, n)) // due at 50..1000 ms
+				// 10 units per second after the pause: every waiter queues
+				// again on the new schedule, 100 ms apart from 100 ms after
+				// the pause's end.
+				b.Throttled(pause)
+				pauseEnd := time.Now().Add(pause) // (at or after the pause's end)
+				if during {
+					time.Sleep(pause / 2)
+				} else {
+					time.Sleep(pause + 250*time.Millisecond) // two or so served, the rest queued
 				}
-				require.ErrorIs(t, err, context.Canceled, what)
+				for _, i := range order(n) {
+					cancels[i]()
+				}
+				served := 0
+				for _, err := range wait() {
+					if err == nil {
+						served++
+						continue
+					}
+					require.ErrorIs(t, err, context.Canceled, what)
+				}
+				// The next caller waits for the pause's end and one unit at
+				// the new rate at most (100 ms), not for the cancelled ones
+				// (up to 2 s).
+				ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+				from := time.Now()
+				if from.Before(pauseEnd) {
+					from = pauseEnd
+				}
+				err := b.Wait(ctx, 1)
+				cancel()
+				require.NoError(t, err, what)
+				assert.Less(t, time.Since(from), 500*time.Millisecond, what)
+				assert.Equal(t, int64(2+served), b.Stats().Units, what)
 			}
-			// The next caller waits for the pause's end and one unit at the
-			// new rate at most (20 ms), not for the cancelled ones (up to
-			// 400 ms).
-			ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-			from := time.Now()
-			if from.Before(pauseEnd) {
-				from = pauseEnd
-			}
-			err := b.Wait(ctx, 1)
-			cancel()
-			require.NoError(t, err, what)
-			assert.Less(t, time.Since(from), 100*time.Millisecond, what)
-			assert.Equal(t, int64(2+served), b.Stats().Units, what)
-		}
+		})
 	}
 }
 
 // TestBudgetDeadlineCountsQueuedCallers: a caller whose deadline would
 // pass before the callers queued ahead of it and its own units are served
-// is refused at once; one whose deadline leaves time goes in its turn.
+// is refused at once (not at its deadline); one whose deadline leaves time
+// goes in its turn.
 func TestBudgetDeadlineCountsQueuedCallers(t *testing.T) {
-	b := newBudget(t, 10, 1)
+	b := newBudget(t, 4, 1) // one unit every 250 ms
 	require.NoError(t, b.Wait(context.Background(), 1))
-	_, wait := queueWaiters(t, b, []int{1, 1, 1, 1}) // served at 100..400 ms
-	short, cancel := context.WithTimeout(context.Background(), 250*time.Millisecond)
+	_, wait := queueWaiters(t, b, []int{1, 1, 1, 1}) // served at 250..1000 ms
+	// Its own unit would come at 1250 ms: after the deadline, however
+	// late (up to 450 ms) a loaded machine gets here.
+	short, cancel := context.WithTimeout(context.Background(), 800*time.Millisecond)
 	defer cancel()
 	start := time.Now()
 	require.ErrorIs(t, b.Wait(short, 1), context.DeadlineExceeded)
-	assert.Less(t, time.Since(start), 30*time.Millisecond)
-	long, cancel2 := context.WithTimeout(context.Background(), time.Second)
+	assert.Less(t, time.Since(start), 400*time.Millisecond, "the refused caller waited for its deadline")
+	long, cancel2 := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel2()
 	require.NoError(t, b.Wait(long, 1))
 	for _, err := range wait() {
@@ -172,7 +185,11 @@ func TestBudgetDeadlineCountsQueuedCallers(t *testing.T) {
 // TestBudgetFIFO: callers are served in the order they came, so a caller
 // of many units is not overtaken for ever by callers of few.
 func TestBudgetFIFO(t *testing.T) {
-	b := newBudget(t, 100, 5)
+	// Ten units per second: the callers are served 100 ms apart or more
+	// (the second, of 5 units, 500 ms after the first), so that a loaded
+	// machine that runs a caller late after its Wait does not reorder the
+	// list, and they come 50 ms apart, all of them while the second waits.
+	b := newBudget(t, 10, 5)
 	require.NoError(t, b.Wait(context.Background(), 5))
 	var mu sync.Mutex
 	var served []int
@@ -182,13 +199,16 @@ func TestBudgetFIFO(t *testing.T) {
 		if i == 1 {
 			units = 5
 		}
+		started := make(chan struct{})
 		wg.Go(func() {
+			close(started)
 			require.NoError(t, b.Wait(context.Background(), units))
 			mu.Lock()
 			served = append(served, i)
 			mu.Unlock()
 		})
-		time.Sleep(5 * time.Millisecond)
+		<-started
+		time.Sleep(50 * time.Millisecond)
 	}
 	wg.Wait()
 	assert.Equal(t, []int{0, 1, 2, 3, 4, 5}, served)

@@ -64,33 +64,45 @@ func TestBudgetManyGoroutines(t *testing.T) {
 }
 
 // TestBudgetCancelWhileWaiting: a caller whose context ends while it waits
-// gets the context's error, spends nothing, and leaves its units to others.
+// gets the context's error at once (not when the unit it waited for
+// comes), spends nothing, and leaves its unit to the next caller. The
+// budget's unit comes every second, so that "at once" (under half a
+// second, however late a loaded machine runs the cancel) and "when the
+// unit came" (a second) are far apart.
 func TestBudgetCancelWhileWaiting(t *testing.T) {
-	b := newBudget(t, 10, 1) // one unit every 100 ms
+	b := newBudget(t, 1, 1) // one unit every second
 	require.NoError(t, b.Wait(context.Background(), 1))
+	spent := time.Now() // the next unit comes a second after this at the latest
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(20*time.Millisecond, cancel)
-	start := time.Now()
 	err := b.Wait(ctx, 1)
 	require.ErrorIs(t, err, context.Canceled)
-	assert.Less(t, time.Since(start), 90*time.Millisecond)
+	assert.Less(t, time.Since(spent), 500*time.Millisecond, "the cancelled wait ran until its unit came")
 	assert.Equal(t, int64(1), b.Stats().Units)
-
-	// A deadline the wait would outlast ends it at once.
-	dctx, dcancel := context.WithTimeout(context.Background(), 10*time.Millisecond)
-	defer dcancel()
+	// The cancelled caller's unit is the next caller's: it comes a second
+	// after the first, not two.
 	require.NoError(t, b.Wait(context.Background(), 1))
-	start = time.Now()
-	err = b.Wait(dctx, 1)
+	assert.Less(t, time.Since(spent), 1500*time.Millisecond, "the cancelled wait spent a unit")
+	assert.Equal(t, int64(2), b.Stats().Units)
+
+	// A deadline the wait would outlast ends it at once, not at the
+	// deadline: a unit every 2 s, a deadline in 1 s.
+	b2 := newBudget(t, 0.5, 1)
+	require.NoError(t, b2.Wait(context.Background(), 1))
+	dctx, dcancel := context.WithTimeout(context.Background(), time.Second)
+	defer dcancel()
+	start := time.Now()
+	err = b2.Wait(dctx, 1)
 	require.ErrorIs(t, err, context.DeadlineExceeded)
-	assert.Less(t, time.Since(start), 5*time.Millisecond)
+	assert.Less(t, time.Since(start), 500*time.Millisecond, "the wait ran to the deadline")
+	assert.Equal(t, int64(1), b2.Stats().Units)
 
 	// An ended context spends nothing even when units are there.
-	b2 := newBudget(t, 10, 5)
-	done, cancel2 := context.WithCancel(context.Background())
-	cancel2()
-	require.ErrorIs(t, b2.Wait(done, 1), context.Canceled)
-	assert.Equal(t, int64(0), b2.Stats().Units)
+	b3 := newBudget(t, 10, 5)
+	done, cancel3 := context.WithCancel(context.Background())
+	cancel3()
+	require.ErrorIs(t, b3.Wait(done, 1), context.Canceled)
+	assert.Equal(t, int64(0), b3.Stats().Units)
 }
 
 // TestBudgetAIMD: a 429 at the plan's rate halves the rate once per
@@ -99,19 +111,21 @@ func TestBudgetCancelWhileWaiting(t *testing.T) {
 // numbers Budget's documentation gives).
 func TestBudgetAIMD(t *testing.T) {
 	b := newBudget(t, 1000, 10)
+	// Before the 429: the recovery since it is at most the time since
+	// start, however long a loaded machine takes between the lines below.
+	start := time.Now()
 	b.Throttled(0)
 	b.Throttled(0)
 	b.Throttled(0)
 	s := b.Stats()
 	assert.Equal(t, int64(3), s.Throttled)
 	assert.Equal(t, 500.0, s.Rate)
-	start := time.Now()
 	time.Sleep(300 * time.Millisecond)
 	require.NoError(t, b.Wait(context.Background(), 1))
 	elapsed := time.Since(start).Seconds()
 	r := b.Stats().Rate
-	// 500 + 1000·0.01 per second: 503 after 300 ms, give or take the
-	// scheduler.
+	// 500 + 1000·0.01 per second: 503 after 300 ms (the sleep), and no
+	// more than the time since start allows.
 	assert.GreaterOrEqual(t, r, 500+1000*0.01*0.3)
 	assert.LessOrEqual(t, r, 500+1000*0.01*elapsed+0.01)
 	// The lowered rate is the rate callers get: 100 units above the burst
@@ -143,25 +157,31 @@ func TestBudgetDecreaseBelowPlan(t *testing.T) {
 // TestBudgetRetryAfterEveryCaller: a Retry-After holds for every caller:
 // those that come after the 429 and those already waiting when it came.
 func TestBudgetRetryAfterEveryCaller(t *testing.T) {
-	const pause = 250 * time.Millisecond
-	b := newBudget(t, 20, 1) // one unit every 50 ms
-	require.NoError(t, b.Wait(context.Background(), 1))
+	// 100 units per second with bursts of 40, the burst spent: a caller of
+	// 40 units is due 400 ms on, so the 429 (10 ms on) comes while it
+	// waits even on a machine that runs this goroutine late, and its
+	// Retry-After ends after the time that caller was due.
+	const pause = 500 * time.Millisecond
+	b := newBudget(t, 100, 40)
+	require.NoError(t, b.Wait(context.Background(), 40))
 	start := time.Now()
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	var ended []time.Duration
-	waiter := func() {
-		require.NoError(t, b.Wait(context.Background(), 1))
-		mu.Lock()
-		ended = append(ended, time.Since(start))
-		mu.Unlock()
+	waiter := func(units int) func() {
+		return func() {
+			require.NoError(t, b.Wait(context.Background(), units))
+			mu.Lock()
+			ended = append(ended, time.Since(start))
+			mu.Unlock()
+		}
 	}
-	wg.Go(waiter) // already waiting (its unit is due at 50 ms) when the 429 comes
+	wg.Go(waiter(40)) // already waiting (due at 400 ms) when the 429 comes
 	time.Sleep(10 * time.Millisecond)
+	thrown := time.Since(start) // before the 429: its pause ends pause after this at the earliest
 	b.Throttled(pause)
-	thrown := time.Since(start)
 	for i := 0; i < 5; i++ {
-		wg.Go(waiter)
+		wg.Go(waiter(1))
 	}
 	wg.Wait()
 	require.Len(t, ended, 6)
@@ -196,13 +216,17 @@ func (f limiterFunc) Throttled(time.Duration)               {}
 // go at once when it ends (which would earn the next 429 at once): they
 // queue again at the lowered rate.
 func TestBudgetPauseEndsWithoutBurst(t *testing.T) {
-	b := newBudget(t, 20, 1) // one unit every 50 ms
+	// A unit every 400 ms: the callers queued are due at 400, 800 and
+	// 1200 ms, and the 429 (10 ms on) comes before the first of them even
+	// on a machine that runs this goroutine late.
+	const pause = 600 * time.Millisecond
+	b := newBudget(t, 2.5, 1)
 	require.NoError(t, b.Wait(context.Background(), 1))
-	start := time.Now()
+	start := time.Now() // before the 429: its pause ends pause after this at the earliest
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	var ended []time.Duration
-	for i := 0; i < 5; i++ {
+	for i := 0; i < 3; i++ {
 		wg.Go(func() {
 			require.NoError(t, b.Wait(context.Background(), 1))
 			mu.Lock()
@@ -211,17 +235,19 @@ func TestBudgetPauseEndsWithoutBurst(t *testing.T) {
 		})
 	}
 	time.Sleep(10 * time.Millisecond)
-	b.Throttled(200 * time.Millisecond) // the rate is now 10 per second
+	b.Throttled(pause) // the rate is now 1.25 per second
 	wg.Wait()
-	require.Len(t, ended, 5)
+	require.Len(t, ended, 3)
 	first, last := ended[0], ended[0]
 	for _, e := range ended {
 		first, last = min(first, e), max(last, e)
 	}
-	assert.GreaterOrEqual(t, first, 200*time.Millisecond)
-	// 5 callers at 10 per second after the pause: 400 ms from the first to
-	// the last (all at once before the fix).
-	assert.GreaterOrEqual(t, last-first, 300*time.Millisecond)
+	assert.GreaterOrEqual(t, first, pause, "a queued caller went during the pause")
+	// 3 callers at 1.25 per second (and climbing by 0.025 per second) on a
+	// schedule that starts empty when the pause ends: the last about 2.36 s
+	// after it (all at once before the fix, 0.8 s after it had the pause
+	// saved up a unit).
+	assert.GreaterOrEqual(t, last, pause+2*time.Second, "the callers went as a burst when the pause ended")
 }
 
 // TestBudgetNoBurstAfterPause: the units a budget saved up, before a 429 or
@@ -231,8 +257,8 @@ func TestBudgetPauseEndsWithoutBurst(t *testing.T) {
 func TestBudgetNoBurstAfterPause(t *testing.T) {
 	for _, pause := range []time.Duration{0, 150 * time.Millisecond} {
 		b := newBudget(t, 100, 20) // a full burst of 20 saved up
+		thrown := time.Now()       // before the 429: its pause ends pause after this at the earliest
 		b.Throttled(pause)         // 50 units per second from now
-		thrown := time.Now()
 		if pause > 0 {
 			// During the pause 7.5 units would have been saved up again.
 			time.Sleep(pause)
@@ -252,13 +278,16 @@ func TestBudgetNoBurstAfterPause(t *testing.T) {
 // comes queue again at the lowered rate, even when the provider gave no
 // Retry-After: the schedule they queued on is the one it refused.
 func TestBudgetRequeueWithoutRetryAfter(t *testing.T) {
-	b := newBudget(t, 20, 1) // one unit every 50 ms
+	// A unit every 400 ms: the callers queued are due at 400, 800 and
+	// 1200 ms, and the 429 (20 ms on) comes before the first of them even
+	// on a machine that runs this goroutine late.
+	b := newBudget(t, 2.5, 1)
 	require.NoError(t, b.Wait(context.Background(), 1))
 	start := time.Now()
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	var last time.Duration
-	for i := 0; i < 5; i++ {
+	for i := 0; i < 3; i++ {
 		wg.Go(func() {
 			require.NoError(t, b.Wait(context.Background(), 1))
 			mu.Lock()
@@ -266,10 +295,12 @@ func TestBudgetRequeueWithoutRetryAfter(t *testing.T) {
 			mu.Unlock()
 		})
 	}
-	time.Sleep(20 * time.Millisecond) // all five queued: due at 50..250 ms
-	b.Throttled(0)                    // 10 per second from now
+	time.Sleep(20 * time.Millisecond) // all three queued
+	thrown := time.Since(start)       // before the 429: the new schedule starts after this
+	b.Throttled(0)                    // 1.25 per second from now
 	wg.Wait()
-	// Five units at 10 per second after 20 ms: the last at about 520 ms
-	// (250 ms on the refused schedule).
-	assert.GreaterOrEqual(t, last, 450*time.Millisecond)
+	// Three units at 1.25 per second (and climbing by 0.025 per second)
+	// after the 429: the last about 2.36 s after it (1.2 s after the
+	// burst was spent, on the refused schedule).
+	assert.GreaterOrEqual(t, last, thrown+2*time.Second, "the queued callers kept the refused schedule")
 }

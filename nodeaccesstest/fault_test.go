@@ -96,7 +96,8 @@ func TestTruncatedBody(t *testing.T) {
 
 func TestSlowBody(t *testing.T) {
 	s := start(t, "k")
-	const pause = 300 * time.Millisecond
+	// A second: longer than a loaded machine takes to send the headers.
+	const pause = time.Second
 	s.FailNext(1, nodeaccesstest.SlowBody(pause))
 	start := time.Now()
 	resp, err := http.Post(s.URL+"/k/info", "application/json", strings.NewReader(`{"n":1234567890}`))
@@ -123,7 +124,8 @@ func TestSlowBodyEndsWithClientAndClose(t *testing.T) {
 	s.HandleFunc("GET /{key}/x", func(w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, "0123456789") })
 	s.FailNext(2, nodeaccesstest.SlowBody(time.Hour))
 
-	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	// A second: the headers come before it on a loaded machine too.
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
 	req, _ := http.NewRequestWithContext(ctx, "GET", s.URL+"/k/x", nil)
 	resp, err := http.DefaultClient.Do(req)

@@ -101,8 +101,8 @@ func TestThrottledPausesEveryProcess(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	start := time.Now() // before the pause is set: it ends 1.5 s after this at the earliest
 	a.Throttled(1500 * time.Millisecond)
-	start := time.Now()
 	if err := b.Wait(context.Background(), 1); err != nil {
 		t.Fatal(err)
 	}

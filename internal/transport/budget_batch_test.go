@@ -48,7 +48,11 @@ func sendUnits(ctx context.Context, t *testing.T, c *Client, n int) error {
 // the next caller. The budget's Stats always equal what the server
 // received.
 func TestBudgetBatchAllOrNothing(t *testing.T) {
-	const rate, burst, calls = 10.0, 4, 10 // 10 units: 6 more than the burst, 600 ms
+	// One unit per second: the batch's 10 units are 6 more than the burst,
+	// 6 s, so the wait ends long before they come (the deadline, the
+	// cancel and the pause 150 ms on, however late a loaded machine runs
+	// them), and a unit it spent would hold the next burst back a second.
+	const rate, burst, calls = 1.0, 4, 10
 	cases := map[string]func(b *nodeaccess.Budget) (context.Context, context.CancelFunc){
 		"deadline": func(*nodeaccess.Budget) (context.Context, context.CancelFunc) {
 			return context.WithTimeout(context.Background(), 300*time.Millisecond)
@@ -62,7 +66,7 @@ func TestBudgetBatchAllOrNothing(t *testing.T) {
 			// (A deadline, so that a budget that holds the call for the
 			// hour fails the test instead of hanging it.)
 			time.AfterFunc(150*time.Millisecond, func() { b.Throttled(time.Hour) })
-			return context.WithTimeout(context.Background(), 5*time.Second)
+			return context.WithTimeout(context.Background(), 10*time.Second) // after the 6 s the units take
 		},
 	}
 	for name, setup := range cases {
@@ -87,24 +91,26 @@ func TestBudgetBatchAllOrNothing(t *testing.T) {
 			if name == "pause beyond the cap" {
 				return
 			}
-			// Nothing was spent: the whole burst goes at once.
+			// Nothing was spent: the whole burst goes at once (not a
+			// second or more later).
 			start = time.Now()
 			require.NoError(t, sendUnits(context.Background(), t, c, burst))
-			within(t, time.Since(start), 50*time.Millisecond, "the burst after a batch that was not sent")
+			within(t, time.Since(start), 500*time.Millisecond, "the burst after a batch that was not sent")
 			assert.Equal(t, int64(burst), received.Load())
 			assert.Equal(t, received.Load(), b.Stats().Units)
 		})
 	}
 
 	// A batch that is sent is charged every unit, in one grant, after the
-	// time its units above the burst take.
-	b, err := nodeaccess.NewBudget(rate, burst)
+	// time its units above the burst take: 6 units at 10 per second.
+	const fastRate = 10.0
+	b, err := nodeaccess.NewBudget(fastRate, burst)
 	require.NoError(t, err)
 	url, received := batchServer(t)
 	c := newClient(t, url, testKey, nodeaccess.WithBudget(b))
 	start := time.Now()
 	require.NoError(t, sendUnits(context.Background(), t, c, calls))
-	assert.GreaterOrEqual(t, time.Since(start), time.Duration(float64(calls-burst)/rate*float64(time.Second))-20*time.Millisecond)
+	assert.GreaterOrEqual(t, time.Since(start), time.Duration(float64(calls-burst)/fastRate*float64(time.Second))-20*time.Millisecond)
 	st := b.Stats()
 	assert.Equal(t, int64(calls), received.Load())
 	assert.Equal(t, int64(calls), st.Units)

@@ -126,55 +126,65 @@ func soon(t *testing.T) context.Context {
 // limiter of the user's own is told the capped value. A Retry-After that
 // asks for no wait pauses nothing.
 func TestBudgetPauseCappedByReporter(t *testing.T) {
-	const capA = 150 * time.Millisecond
+	// A cap of a second: "at once" (under half a second, however slow a
+	// loaded machine is to answer a 429 over loopback) and "after the
+	// cap" are far apart. The other client's own cap is longer, so that it
+	// waits the pause out.
+	const capA, capOther = time.Second, 5 * time.Second
 	for _, ra := range append(absurdRetryAfters, noPauseRetryAfters...) {
 		pause := capA
 		if parseRetryAfter(ra, time.Now()) <= 0 {
 			pause = 0
 		}
 		for way, send := range ways {
-			b, err := nodeaccess.NewBudget(1000, 10)
-			require.NoError(t, err)
-			own := &countingLimiter{}
-			urlA, sentA := throttler(t, ra)
-			a, err := New(Settings{Chain: "evm", BaseURL: urlA, Key: testKey, Options: funcs(
-				nodeaccess.WithBudget(b), nodeaccess.WithMaxRetryAfter(capA), fast)})
-			require.NoError(t, err)
-			a2 := newClient(t, urlA, testKey, nodeaccess.WithBudget(own), nodeaccess.WithMaxRetryAfter(capA), fast)
-			urlB, sentB := okServer(t)
-			other, err := New(Settings{Chain: "ton", BaseURL: urlB, Key: testKey, Options: funcs(
-				nodeaccess.WithBudget(b), nodeaccess.WithMaxRetryAfter(time.Second))})
-			require.NoError(t, err)
+			t.Run(way+" "+ra, func(t *testing.T) {
+				t.Parallel() // each on a budget and servers of its own
+				b, err := nodeaccess.NewBudget(1000, 10)
+				require.NoError(t, err)
+				own := &countingLimiter{}
+				urlA, sentA := throttler(t, ra)
+				a, err := New(Settings{Chain: "evm", BaseURL: urlA, Key: testKey, Options: funcs(
+					nodeaccess.WithBudget(b), nodeaccess.WithMaxRetryAfter(capA), fast)})
+				require.NoError(t, err)
+				a2 := newClient(t, urlA, testKey, nodeaccess.WithBudget(own), nodeaccess.WithMaxRetryAfter(capA), fast)
+				urlB, sentB := okServer(t)
+				other, err := New(Settings{Chain: "ton", BaseURL: urlB, Key: testKey, Options: funcs(
+					nodeaccess.WithBudget(b), nodeaccess.WithMaxRetryAfter(capOther))})
+				require.NoError(t, err)
 
-			start := time.Now()
-			err = send(soon(t), t, a)
-			require.ErrorIs(t, err, nodeaccess.ErrRateLimited, "%s %q", way, ra)
-			nA := sentA()
-			if pause > 0 {
-				// Beyond the cap: the call ends at once, after one attempt.
-				assert.Equal(t, 1, nA, "%s %q", way, ra)
-				within(t, time.Since(start), 100*time.Millisecond, "the call answered "+ra)
-			}
-			require.ErrorIs(t, send(soon(t), t, a2), nodeaccess.ErrRateLimited)
-			own.mu.Lock()
-			for _, d := range own.throttled {
-				assert.LessOrEqual(t, d, capA, "%s %q: the limiter was told of a pause beyond the client's cap", way, ra)
-			}
-			own.mu.Unlock()
+				start := time.Now() // before the 429: its pause ends pause after this at the earliest
+				err = send(soon(t), t, a)
+				require.ErrorIs(t, err, nodeaccess.ErrRateLimited)
+				nA := sentA()
+				if pause > 0 {
+					// Beyond the cap: the call ends at once, after one attempt.
+					assert.Equal(t, 1, nA)
+					within(t, time.Since(start), capA/2, "the call answered "+ra)
+				}
+				require.ErrorIs(t, send(soon(t), t, a2), nodeaccess.ErrRateLimited)
+				own.mu.Lock()
+				for _, d := range own.throttled {
+					assert.LessOrEqual(t, d, capA, "the limiter was told of a pause beyond the client's cap")
+				}
+				own.mu.Unlock()
 
-			// The other client goes once the capped pause is over, within
-			// a deadline far shorter than what the server asked for.
-			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-			err = send(ctx, t, other)
-			cancel()
-			require.NoError(t, err, "%s %q: the other client's call", way, ra)
-			assert.Equal(t, 1, sentB())
-			elapsed := time.Since(start)
-			within(t, elapsed, pause+300*time.Millisecond, way+" "+ra+": the other client's call")
-			if pause > 0 {
-				assert.GreaterOrEqual(t, elapsed, pause-20*time.Millisecond, "%s %q: the pause did not hold", way, ra)
-			}
-			assert.Equal(t, int64(nA), b.Stats().Throttled, "%s %q: every 429 is reported", way, ra)
+				// The other client goes once the capped pause is over, within
+				// a deadline far shorter than what the server asked for: at
+				// or after the pause's end, and no later than its own round
+				// trip after it (timed from the call, after the 429: what is
+				// left of the pause then is pause at most).
+				ctx, cancel := context.WithTimeout(context.Background(), 4*time.Second)
+				called := time.Now()
+				err = send(ctx, t, other)
+				cancel()
+				require.NoError(t, err, "the other client's call")
+				assert.Equal(t, 1, sentB())
+				within(t, time.Since(called), pause+capA/2, "the other client's call")
+				if pause > 0 {
+					assert.GreaterOrEqual(t, time.Since(start), pause, "the pause did not hold")
+				}
+				assert.Equal(t, int64(nA), b.Stats().Throttled, "every 429 is reported")
+			})
 		}
 	}
 }
@@ -188,64 +198,95 @@ func TestBudgetPauseCappedByReporter(t *testing.T) {
 // goes; a client with a cap of 0 never waits for one. Budget.Wait called
 // directly (no client) waits the pause out.
 func TestBudgetPauseEachClientItsOwnCap(t *testing.T) {
-	const capLong, capShort = 600 * time.Millisecond, 100 * time.Millisecond
-	b, err := nodeaccess.NewBudget(1000, 10)
-	require.NoError(t, err)
-	urlA, _ := throttler(t, "99999999999")
-	long := newClient(t, urlA, testKey, nodeaccess.WithBudget(b), nodeaccess.WithMaxRetryAfter(capLong))
-	urlB, sentB := okServer(t)
-	short := newClient(t, urlB, testKey, nodeaccess.WithBudget(b), nodeaccess.WithMaxRetryAfter(capShort))
-	never := newClient(t, urlB, testKey, nodeaccess.WithBudget(b), nodeaccess.WithMaxRetryAfter(0))
-	patient := newClient(t, urlB, testKey, nodeaccess.WithBudget(b), nodeaccess.WithMaxRetryAfter(time.Minute))
-
-	thrown := time.Now()
-	_, err = call(soon(t), t, long)
-	require.ErrorIs(t, err, nodeaccess.ErrRateLimited)
-
-	for name, c := range map[string]*Client{"short": short, "zero": never} {
-		for way, send := range ways {
-			start := time.Now()
-			err := send(soon(t), t, c)
-			require.ErrorIs(t, err, nodeaccess.ErrRateLimited, "%s %s", name, way)
-			require.NotErrorIs(t, err, context.DeadlineExceeded)
-			var he *nodeaccess.HTTPError
-			assert.False(t, errors.As(err, &he), "%s %s: no response was received", name, way)
-			assert.Contains(t, err.Error(), "WithMaxRetryAfter")
-			testkit.AssertErrNoKey(t, testKey, err)
-			within(t, time.Since(start), 50*time.Millisecond, name+" "+way+" refused")
+	// Caps far apart: a call refused "at once" (under 400 ms, however slow
+	// a loaded machine is) did not wait for its client's cap of a second
+	// first, and the pause of 2.5 s leaves more than that cap for a good
+	// while after the 429.
+	const capLong, capShort = 2500 * time.Millisecond, time.Second
+	type clients struct {
+		b                           *nodeaccess.Budget
+		long, short, never, patient *Client
+		sentB                       func() int
+	}
+	// setup makes a budget of its own and clients that share it: long
+	// (whose server answers 429 with a Retry-After of decades), and short,
+	// never and patient (whose server answers).
+	setup := func(t *testing.T) clients {
+		b, err := nodeaccess.NewBudget(1000, 10)
+		require.NoError(t, err)
+		urlA, _ := throttler(t, "99999999999")
+		urlB, sentB := okServer(t)
+		return clients{b: b, sentB: sentB,
+			long:    newClient(t, urlA, testKey, nodeaccess.WithBudget(b), nodeaccess.WithMaxRetryAfter(capLong)),
+			short:   newClient(t, urlB, testKey, nodeaccess.WithBudget(b), nodeaccess.WithMaxRetryAfter(capShort)),
+			never:   newClient(t, urlB, testKey, nodeaccess.WithBudget(b), nodeaccess.WithMaxRetryAfter(0)),
+			patient: newClient(t, urlB, testKey, nodeaccess.WithBudget(b), nodeaccess.WithMaxRetryAfter(time.Minute)),
 		}
 	}
-	require.Equal(t, 0, sentB(), "a client sent while a pause longer than its cap held")
 
-	// A deadline the pause outlasts still ends the call at once.
-	ctx, cancel := context.WithTimeout(soon(t), 100*time.Millisecond)
-	start := time.Now()
-	_, err = call(ctx, t, patient)
-	cancel()
-	require.ErrorIs(t, err, context.DeadlineExceeded)
-	within(t, time.Since(start), 50*time.Millisecond, "a deadline before the pause's end")
+	t.Run("more left than the cap", func(t *testing.T) {
+		t.Parallel() // each case on a budget and servers of its own
+		c := setup(t)
+		thrown := time.Now() // before the 429: its pause ends capLong after this at the earliest
+		_, err := call(soon(t), t, c.long)
+		require.ErrorIs(t, err, nodeaccess.ErrRateLimited)
 
-	// A patient client, and a direct caller of Wait, wait it out.
-	res, err := call(soon(t), t, patient)
-	require.NoError(t, err)
-	res.Release()
-	assert.GreaterOrEqual(t, time.Since(thrown), capLong-20*time.Millisecond)
-	assert.Equal(t, 1, sentB())
+		for name, cl := range map[string]*Client{"short": c.short, "zero": c.never} {
+			for way, send := range ways {
+				start := time.Now()
+				err := send(soon(t), t, cl)
+				require.ErrorIs(t, err, nodeaccess.ErrRateLimited, "%s %s", name, way)
+				require.NotErrorIs(t, err, context.DeadlineExceeded)
+				var he *nodeaccess.HTTPError
+				assert.False(t, errors.As(err, &he), "%s %s: no response was received", name, way)
+				assert.Contains(t, err.Error(), "WithMaxRetryAfter")
+				testkit.AssertErrNoKey(t, testKey, err)
+				within(t, time.Since(start), 400*time.Millisecond, name+" "+way+" refused")
+			}
+		}
+		require.Equal(t, 0, c.sentB(), "a client sent while a pause longer than its cap held")
 
-	// Once what is left of a pause is within a client's cap, it waits.
-	_, err = call(soon(t), t, long)
-	require.ErrorIs(t, err, nodeaccess.ErrRateLimited)
-	thrown = time.Now()
-	time.Sleep(capLong - capShort + 20*time.Millisecond)
-	res, err = call(soon(t), t, short)
-	require.NoError(t, err)
-	res.Release()
-	assert.GreaterOrEqual(t, time.Since(thrown), capLong-20*time.Millisecond)
-	within(t, time.Since(thrown), capLong+200*time.Millisecond, "the short client after the pause")
+		// A deadline the pause outlasts still ends the call at once (not
+		// at the deadline).
+		ctx, cancel := context.WithTimeout(soon(t), 800*time.Millisecond)
+		start := time.Now()
+		_, err = call(ctx, t, c.patient)
+		cancel()
+		require.ErrorIs(t, err, context.DeadlineExceeded)
+		within(t, time.Since(start), 400*time.Millisecond, "a deadline before the pause's end")
 
-	_, err = call(soon(t), t, long)
-	require.ErrorIs(t, err, nodeaccess.ErrRateLimited)
-	thrown = time.Now()
-	require.NoError(t, b.Wait(soon(t), 1))
-	assert.GreaterOrEqual(t, time.Since(thrown), capLong-20*time.Millisecond)
+		// A patient client waits it out.
+		res, err := call(soon(t), t, c.patient)
+		require.NoError(t, err)
+		res.Release()
+		assert.GreaterOrEqual(t, time.Since(thrown), capLong, "the patient client went during the pause")
+		assert.Equal(t, 1, c.sentB())
+	})
+
+	t.Run("the rest within the cap", func(t *testing.T) {
+		t.Parallel()
+		c := setup(t)
+		before := time.Now() // before the 429: its pause ends capLong after this at the earliest
+		_, err := call(soon(t), t, c.long)
+		require.ErrorIs(t, err, nodeaccess.ErrRateLimited)
+		after := time.Now() // after the 429: its pause ends capLong after this at the latest
+		// Once what is left of the pause is within the short client's cap
+		// (by 100 ms at least), it waits.
+		time.Sleep(capLong - capShort + 100*time.Millisecond)
+		res, err := call(soon(t), t, c.short)
+		require.NoError(t, err)
+		res.Release()
+		assert.GreaterOrEqual(t, time.Since(before), capLong, "the short client went during the pause")
+		within(t, time.Since(after), capLong+capShort/2, "the short client after the pause")
+	})
+
+	t.Run("Budget.Wait", func(t *testing.T) {
+		t.Parallel()
+		c := setup(t)
+		thrown := time.Now() // before the 429: its pause ends capLong after this at the earliest
+		_, err := call(soon(t), t, c.long)
+		require.ErrorIs(t, err, nodeaccess.ErrRateLimited)
+		require.NoError(t, c.b.Wait(soon(t), 1))
+		assert.GreaterOrEqual(t, time.Since(thrown), capLong, "Wait went during the pause")
+	})
 }

@@ -448,9 +448,9 @@ func TestContextDeadline(t *testing.T) {
 			t.Parallel()
 			srv, cnt := serve(t, h)
 			c := newClient(t, srv.URL, testKey, fast)
+			start := time.Now() // before the deadline is set: it is 200 ms after this at the earliest
 			ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 			defer cancel()
-			start := time.Now()
 			_, err := call(ctx, t, c)
 			took := time.Since(start)
 			require.Error(t, err)

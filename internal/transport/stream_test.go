@@ -390,10 +390,10 @@ func TestStreamSlowBody(t *testing.T) {
 		srv, cnt := serve(t, stalledStream)
 		rec := &testkit.Recorder{}
 		c := newClient(t, srv.URL, testKey, fast, nodeaccess.WithHook(rec.Hook))
+		d := &decodeAll{}
+		start := time.Now() // before the deadline is set: it is 200 ms after this at the earliest
 		ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 		defer cancel()
-		d := &decodeAll{}
-		start := time.Now()
 		err := c.Stream(ctx, &Request{Target: streamTarget(t, c), Accept: streamAccept}, d.decode)
 		took := time.Since(start)
 		require.Error(t, err)
