@@ -226,7 +226,9 @@ func TestBudgetQueueKeepsRate(t *testing.T) {
 	// A machine busy with other tests (CI runs packages in parallel) can
 	// starve 16 goroutines for a while in any one run, so the best of three
 	// runs is held to the bound: the defect this guards against (a third of
-	// the rate) loses every run, a busy machine rarely all three.
+	// the rate) loses every run, a busy machine rarely all three. The floor
+	// is half the rate: 8 to 10 CPU hogs on 2 cores under -race held the
+	// best of three to 0.54-0.69 of it, and the defect's third stays below.
 	var best float64
 	for range 3 {
 		b := newBudget(t, rate, 1)
@@ -245,9 +247,9 @@ func TestBudgetQueueKeepsRate(t *testing.T) {
 		got := float64(b.Stats().Units-1) / time.Since(start).Seconds()
 		assert.LessOrEqual(t, got, rate*1.05+1/d.Seconds(), "units per second")
 		best = max(best, got)
-		if best >= 0.7*rate {
+		if best >= 0.5*rate {
 			break
 		}
 	}
-	assert.GreaterOrEqual(t, best, 0.7*rate, "units per second, the best of three runs")
+	assert.GreaterOrEqual(t, best, 0.5*rate, "units per second, the best of three runs")
 }
