@@ -9,6 +9,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/internal/transport"
 )
 
 // simBlockWire is a block of eth_simulateV1's result as it comes: the
@@ -248,7 +249,7 @@ func decodeSimCall(c *SimulatedCall, w *simCallWire, mask func(string) string) e
 	case w.Error == nil || w.Error.Code == nil:
 		return errors.New("status 0x0 without an error code")
 	}
-	rpcErr := &nodeaccess.RPCError{Code: *w.Error.Code, Message: mask(w.Error.Message), Data: maskValue(w.Error.Data, mask)}
+	rpcErr := &nodeaccess.RPCError{Code: *w.Error.Code, Message: mask(w.Error.Message), Data: transport.MaskValue(w.Error.Data, mask)}
 	c.Err = callError(rpcErr, mask)
 	return nil
 }
@@ -265,28 +266,4 @@ func callError(re *nodeaccess.RPCError, mask func(string) string) error {
 		return re
 	}
 	return asRevert(re, mask)
-}
-
-// maskValue returns v, a value encoding/json decoded into an any, with
-// mask applied to every string in it, object members' names included, as
-// the transport masks the data of the errors it returns. v is not changed:
-// what holds no string comes back as it is.
-func maskValue(v any, mask func(string) string) any {
-	switch x := v.(type) {
-	case string:
-		return mask(x)
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = maskValue(e, mask)
-		}
-		return out
-	case map[string]any:
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			out[mask(k)] = maskValue(e, mask)
-		}
-		return out
-	}
-	return v
 }

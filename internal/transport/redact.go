@@ -151,25 +151,31 @@ func (r *redactor) Longest() int {
 }
 
 // value returns v, a decoded JSON value, with the key masked in every string
-// in it, map keys included. v itself is not modified: slices and maps that
-// change are copies.
+// in it, map keys included (MaskValue with Text).
 func (r *redactor) value(v any) any {
 	if r == nil {
 		return v
 	}
+	return MaskValue(v, r.Text)
+}
+
+// MaskValue returns v, a value encoding/json decoded into an any, with mask
+// applied to every string in it, object members' names included. v itself
+// is not modified: slices and maps are copies.
+func MaskValue(v any, mask func(string) string) any {
 	switch x := v.(type) {
 	case string:
-		return r.Text(x)
+		return mask(x)
 	case []any:
 		out := make([]any, len(x))
 		for i, e := range x {
-			out[i] = r.value(e)
+			out[i] = MaskValue(e, mask)
 		}
 		return out
 	case map[string]any:
 		m := make(map[string]any, len(x))
 		for k, e := range x {
-			m[r.Text(k)] = r.value(e)
+			m[mask(k)] = MaskValue(e, mask)
 		}
 		return m
 	}
