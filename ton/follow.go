@@ -169,6 +169,9 @@ func (f *follower) run(ctx context.Context, pos FollowCursor) error {
 	if pos.Block < 0 {
 		return f.c.t.Wrap("follow", &nodeaccess.InputError{Arg: "cursor", Reason: fmt.Sprintf("block index %d is negative", pos.Block)})
 	}
+	if pos.Seqno == 0 && (pos.Block != 0 || pos.After != nil) {
+		return f.c.t.Wrap("follow", &nodeaccess.InputError{Arg: "cursor", Reason: fmt.Sprintf("%s: seqno 0 is the newest block when Follow starts, with no block or transaction to go on from", pos)})
+	}
 	if pos.Seqno == 0 {
 		if err := f.retry(ctx, func() error { return f.pollHead(ctx) }); err != nil {
 			return err

@@ -22,7 +22,9 @@ import (
 // string.
 type FollowCursor struct {
 	// Seqno is the masterchain block of the round; 0 means the newest
-	// masterchain block when Follow starts ("now").
+	// masterchain block when Follow starts ("now"), with Block 0 and no
+	// After (Follow refuses a cursor of seqno 0 that names a place in a
+	// round it cannot know).
 	Seqno uint32
 	// Block is the index, in the round's order, of the block to go on in:
 	// 0 is the round's first block.
@@ -71,6 +73,9 @@ func (c *FollowCursor) UnmarshalText(b []byte) error {
 			return bad("block is not a non-negative integer")
 		}
 		out.Block = int(block)
+	}
+	if out.Seqno == 0 && len(parts) > 1 {
+		return bad("seqno 0 is the newest block when Follow starts: it has no block or transaction to go on from")
 	}
 	if len(parts) == 4 {
 		a, err := ParseAddress(parts[2])

@@ -27,7 +27,7 @@ func TestFollowCursorText(t *testing.T) {
 		require.Equal(t, want, c)
 		require.Equal(t, text, c.String())
 	}
-	for _, bad := range []string{"", "x", "-1", "+1", "4294967296", "1/", "1/-1", "1/+2", "1/2/3", "1/2/0:zz/3", "1/2/0:5b6a643cf4e32ff0391c476456fed5bdb17ef10a55cbb7c2980c76d4aad07875/x", "1/2/3/4/5"} {
+	for _, bad := range []string{"", "x", "-1", "+1", "4294967296", "1/", "1/-1", "1/+2", "1/2/3", "1/2/0:zz/3", "1/2/0:5b6a643cf4e32ff0391c476456fed5bdb17ef10a55cbb7c2980c76d4aad07875/x", "1/2/3/4/5", "0/3", "0/0", "0/0/0:5b6a643cf4e32ff0391c476456fed5bdb17ef10a55cbb7c2980c76d4aad07875/1"} {
 		var c ton.FollowCursor
 		err := c.UnmarshalText([]byte(bad))
 		var ie *nodeaccess.InputError
@@ -59,8 +59,8 @@ func FuzzFollowCursor(f *testing.F) {
 }
 
 // TestFollowRefusesACursorOfNoTransaction: a cursor past its round's
-// blocks, naming a transaction its block does not have, or with a
-// negative block index, is an *nodeaccess.InputError in an OpError, and the
+// blocks, naming a transaction its block does not have, with a negative
+// block index, or naming a place in the round of seqno 0 ("now"), is an *nodeaccess.InputError in an OpError, and the
 // walk ends.
 func TestFollowRefusesACursorOfNoTransaction(t *testing.T) {
 	srv, _ := splitMergeChain(t)
@@ -68,7 +68,7 @@ func TestFollowRefusesACursorOfNoTransaction(t *testing.T) {
 	require.NoError(t, err)
 	other, err := ton.ParseAddress("0:" + strings.Repeat("ab", 32))
 	require.NoError(t, err)
-	for _, from := range []ton.FollowCursor{{Seqno: 2, Block: 99}, {Seqno: 2, After: &ton.BlockCursor{Account: other, LT: 1}}, {Seqno: 2, Block: -1}} {
+	for _, from := range []ton.FollowCursor{{Seqno: 2, Block: 99}, {Seqno: 2, After: &ton.BlockCursor{Account: other, LT: 1}}, {Seqno: 2, Block: -1}, {Block: 3}, {After: &ton.BlockCursor{Account: other, LT: 1}}} {
 		var errs []error
 		for ft, err := range c.Follow(context.Background(), ton.FollowQuery{From: from, Poll: time.Millisecond}) {
 			require.Zero(t, ft.LT, "%s", from)
