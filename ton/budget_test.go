@@ -89,7 +89,8 @@ func TestBudgetKeepsWithinPlan(t *testing.T) {
 	}
 	assert.GreaterOrEqual(t, best, int64(65), "served, the best of three runs")
 	// The control: without the budget the same callers overrun the plan.
-	// A starved run may send too few requests to, so the best of three.
+	// A starved run may send too few requests to be refused, so the best
+	// of three.
 	var rejected int
 	for range 3 {
 		without, _ := run()
