@@ -129,9 +129,17 @@
 // is one of TON's error forms: v2's {"ok":false,"error":"…","code":N}, its
 // rate-limit body {"ok":false,"result":"Ratelimit exceed","code":429}, v3's
 // {"error":"…"}, or a JSON-RPC error object. A TON error inside a 2xx body
-// (the JSON-RPC form may answer so) is a *nodeaccess.RPCError with the
-// body's code (0 when it has none) and message; one whose code is
-// transient (429 or a 5xx) is retried first, like that status.
+// (the JSON-RPC form may answer so, and gateways do) is a
+// *nodeaccess.RPCError with the body's code (0 when it has none) and
+// message. Its code is an HTTP status, and the fault is treated as that
+// status in every call and walker: retried when the status would be (429,
+// a 5xx, and the 422s below that are retried), and matching the same
+// sentinel (429 nodeaccess.ErrRateLimited, 401 and 403
+// nodeaccess.ErrUnauthorized, 404 nodeaccess.ErrNotFound, a 5xx such as
+// 503, 504 or toncenter's 542 nodeaccess.ErrUnavailable), whether the body
+// is v2's {"ok":false,…} or a JSON-RPC error object. So Follow asks again
+// for a block whose fault came in a 200, as for one that came as the
+// status.
 //
 // 429 and every 5xx are retried within the client's attempts, but for
 // tonlib's failure to convert a transaction (500 "Error occured while

@@ -167,7 +167,8 @@ func parseErrorBody(body []byte) (code int, msg string, ok bool) {
 // A 5xx whose message says the lite server does not have the block yet, or
 // cannot read a transaction, is wrapped with ErrNotYetAvailable or
 // ErrUnreadableTransaction (classify); so is such an error sent in a 2xx
-// body, which transientInBody turned into the call's *nodeaccess.RPCError.
+// body, which faultInBody or the decoder turned into the call's
+// *nodeaccess.RPCError.
 func (c *Client) withServerMessage(err error) error {
 	switch e := err.(type) {
 	case *nodeaccess.HTTPError:
