@@ -99,7 +99,13 @@
 // page before held fewer items than the limit (or more), that page was the
 // whole answer and the walk ends without an error; when it held exactly the
 // limit, more may hide behind it, and the walk ends with ErrRepeatedPage. No
-// walk loops forever or yields an item twice. A page shorter than the limit
+// walk yields an item twice, and every request after a walk's first yields
+// an item not yielded before or ends the walk. AllAccountStates with
+// Accounts knows a state by its account alone, as the indexer answers one
+// state per account: an account whose state changes between two requests
+// is yielded once, with its first state, and a group of n accounts costs at
+// most n+1 requests however often states change (see AllAccountStates for
+// servers that list historical states). A page shorter than the limit
 // does not end a walk, since a server may cap limit silently; the request
 // that proves the end costs one more than stopping at a short page.
 // PendingTransactions sorts its page (by account, lt, hash): the indexer's
