@@ -142,10 +142,11 @@
 // a 5xx, and the 422s below that are retried), and matching the same
 // sentinel (429 nodeaccess.ErrRateLimited, 401 and 403
 // nodeaccess.ErrUnauthorized, 404 nodeaccess.ErrNotFound, a 5xx such as
-// 503, 504 or toncenter's 542 nodeaccess.ErrUnavailable), whether the body
-// is v2's {"ok":false,…} or a JSON-RPC error object. So Follow asks again
-// for a block whose fault came in a 200, as for one that came as the
-// status.
+// 503, 504 or toncenter's 542 nodeaccess.ErrUnavailable), and read as the
+// status is below (a 404 "emulated traces not found" is an empty page, a
+// 422 refusal matches nodeaccess.ErrInvalidInput), whether the body is
+// v2's {"ok":false,…} or a JSON-RPC error object. So Follow asks again for
+// a block whose fault came in a 200, as for one that came as the status.
 //
 // 429 and every 5xx are retried within the client's attempts, but for
 // tonlib's failure to convert a transaction (500 "Error occured while

@@ -176,3 +176,79 @@ func TestFaultInEitherEnvelope(t *testing.T) {
 		}
 	}
 }
+
+// TestV3FaultsInEitherEnvelope: the v3 calls' own readings of a status
+// and a message hold in either envelope too: the indexer's 404 "emulated
+// traces not found" is an empty page, its 422 refusals of the parameters
+// match nodeaccess.ErrInvalidInput (and are not retried), and
+// accountStates' other 422s (a failed database query) are retried.
+func TestV3FaultsInEitherEnvelope(t *testing.T) {
+	srv := tontest.NewT(t)
+	pending := func(ctx context.Context, c *ton.Client) (int, error) {
+		p, err := c.PendingTransactions(ctx, ton.PendingTransactionsQuery{Accounts: []string{tontest.DefaultAccount}})
+		if err != nil {
+			return 0, err
+		}
+		return len(p.Transactions), nil
+	}
+	allPending := func(ctx context.Context, c *ton.Client) (int, error) {
+		n := 0
+		for _, err := range c.AllPendingTransactions(ctx, ton.PendingTransactionsQuery{Accounts: []string{tontest.DefaultAccount}}) {
+			if err != nil {
+				return n, err
+			}
+			n++
+		}
+		return n, nil
+	}
+	states := func(ctx context.Context, c *ton.Client) (int, error) {
+		p, err := c.AccountStates(ctx, ton.AccountStatesQuery{Accounts: []string{tontest.DefaultAccount}})
+		if err != nil {
+			return 0, err
+		}
+		return len(p.States), nil
+	}
+	for _, tc := range []struct {
+		name     string
+		run      func(context.Context, *ton.Client) (int, error)
+		code     int
+		msg      string
+		requests int64 // with the fault on every request
+		refused  bool  // the error matches ErrInvalidInput; no error: an empty page
+		empty    bool
+	}{
+		{"pendingTransactions nothing pending", pending, 404, "emulated traces not found", 1, false, true},
+		{"AllPendingTransactions nothing pending", allPending, 404, "Emulated traces not found ", 1, false, true},
+		{"pendingTransactions 422", pending, 422, "at least 1 account address required", 1, true, false},
+		{"accountStates refusal", states, 422, "address of account is required", 1, true, false},
+		{"accountStates failed query", states, 422, "query timeout", 3, false, false},
+		{"pendingTransactions other 404", pending, 404, "Not Found", 1, false, false},
+	} {
+		for _, form := range []struct {
+			name   string
+			status int
+			body   string
+		}{
+			{"status", tc.code, fmt.Sprintf(`{"error":%q}`, tc.msg)},
+			{"ok:false in 200", 200, fmt.Sprintf(`{"ok":false,"error":%q,"code":%d}`, tc.msg, tc.code)},
+			{"JSON-RPC error in 200", 200, fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"error":{"code":%d,"message":%q}}`, tc.code, tc.msg)},
+		} {
+			name := tc.name + " as " + form.name
+			inj := &injector{status: form.status, body: form.body, next: http.DefaultTransport}
+			inj.fails.Store(-1)
+			c, err := srv.Client(nodeaccess.WithRoundTripper(inj), nodeaccess.WithBackoff(time.Millisecond, time.Millisecond))
+			require.NoError(t, err)
+			n, err := tc.run(context.Background(), c)
+			if tc.empty {
+				assert.NoError(t, err, name)
+				assert.Zero(t, n, name)
+			} else {
+				require.Error(t, err, name)
+				assert.Equal(t, tc.refused, errors.Is(err, nodeaccess.ErrInvalidInput), "%s: %v", name, err)
+				assert.Equal(t, tc.code == 404, errors.Is(err, nodeaccess.ErrNotFound), "%s: %v", name, err)
+				assert.Contains(t, err.Error(), strings.TrimSpace(tc.msg), name)
+			}
+			assert.Equal(t, tc.requests, inj.count.Load(), "%s: requests", name)
+		}
+	}
+}
