@@ -110,6 +110,28 @@ func TestRPCError(t *testing.T) {
 	}
 }
 
+// TestRPCErrorCodeIsStatus: an error object whose code is an HTTP status
+// matches what that status matches in an HTTPError, code for code (one
+// classification, whichever envelope carries the status: TON's
+// {"ok":false,"code":503} in an HTTP 200); JSON-RPC's own codes and an EVM
+// revert's 3 are no status and match nothing but what TestRPCError and
+// TestRPCErrorResponseTooLarge say.
+func TestRPCErrorCodeIsStatus(t *testing.T) {
+	t.Parallel()
+	for code := 100; code <= 599; code++ {
+		want := matches(&nodeaccess.HTTPError{StatusCode: code})
+		assert.Equal(t, want, matches(&nodeaccess.RPCError{Code: code, Message: "boom"}), "code %d", code)
+	}
+	for code, want := range map[int]error{429: nodeaccess.ErrRateLimited, 401: nodeaccess.ErrUnauthorized, 403: nodeaccess.ErrUnauthorized,
+		404: nodeaccess.ErrNotFound, 500: nodeaccess.ErrUnavailable, 503: nodeaccess.ErrUnavailable, 542: nodeaccess.ErrUnavailable, 599: nodeaccess.ErrUnavailable} {
+		assert.Equal(t, []error{want}, matches(&nodeaccess.RPCError{Code: code}), "code %d", code)
+	}
+	for _, code := range []int{0, 1, 2, 3, 400, 416, 422, 600, 1000, -32000, -32001, -32002, -32003, -32004, -32006, -32007, -32009, -32010,
+		-32012, -32015, -32600, -32601, -32602, -32603, -32700, -38001, -503, -429} {
+		assert.Empty(t, matches(&nodeaccess.RPCError{Code: code, Message: "boom"}), "code %d", code)
+	}
+}
+
 // TestRPCErrorResponseTooLarge checks which error objects are a server's
 // refusal to send an answer over its size cap: jsonrpsee's codes with
 // their messages, and another server's spelling of the same; not the same

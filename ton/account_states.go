@@ -300,14 +300,11 @@ func (c *Client) accountStates(ctx context.Context, q *AccountStatesQuery, accou
 	const op = "accountStates"
 	resp, err := c.send(ctx, &transport.Request{Op: op, Method: http.MethodGet, Target: c.states, Query: q.values(accounts), RetryIf: retryStates})
 	if err != nil {
-		if he := httpError(err); he != nil && he.StatusCode == http.StatusUnprocessableEntity && refusesInput(he.Message) {
-			err = refused(err)
-		}
-		return nil, err
+		return nil, refuseStates(err)
 	}
 	page, err := decode(c, &resp, decodeAccountStates)
 	if err != nil {
-		return nil, err
+		return nil, refuseStates(err)
 	}
 	asked := make(map[Address]bool, len(accounts))
 	for _, a := range accounts {
@@ -325,6 +322,15 @@ func (c *Client) accountStates(ctx context.Context, q *AccountStatesQuery, accou
 		}
 	}
 	return page, nil
+}
+
+// refuseStates marks the indexer's 422 refusals of the parameters in err
+// (refusesInput), in either envelope, as refusals of the input.
+func refuseStates(err error) error {
+	if status, msg, ok := serverFault(err); ok && status == http.StatusUnprocessableEntity && refusesInput(msg) {
+		return refused(err)
+	}
+	return err
 }
 
 // retryStates retries what every TON call retries (5xx), and a 422 whose

@@ -99,7 +99,13 @@
 // page before held fewer items than the limit (or more), that page was the
 // whole answer and the walk ends without an error; when it held exactly the
 // limit, more may hide behind it, and the walk ends with ErrRepeatedPage. No
-// walk loops forever or yields an item twice. A page shorter than the limit
+// walk yields an item twice, and every request after a walk's first yields
+// an item not yielded before or ends the walk. AllAccountStates with
+// Accounts knows a state by its account alone, as the indexer answers one
+// state per account: an account whose state changes between two requests
+// is yielded once, with its first state, and a group of n accounts costs at
+// most n+1 requests however often states change (see AllAccountStates for
+// servers that list historical states). A page shorter than the limit
 // does not end a walk, since a server may cap limit silently; the request
 // that proves the end costs one more than stopping at a short page.
 // PendingTransactions sorts its page (by account, lt, hash): the indexer's
@@ -129,9 +135,18 @@
 // is one of TON's error forms: v2's {"ok":false,"error":"…","code":N}, its
 // rate-limit body {"ok":false,"result":"Ratelimit exceed","code":429}, v3's
 // {"error":"…"}, or a JSON-RPC error object. A TON error inside a 2xx body
-// (the JSON-RPC form may answer so) is a *nodeaccess.RPCError with the
-// body's code (0 when it has none) and message; one whose code is
-// transient (429 or a 5xx) is retried first, like that status.
+// (the JSON-RPC form may answer so, and gateways do) is a
+// *nodeaccess.RPCError with the body's code (0 when it has none) and
+// message. Its code is an HTTP status, and the fault is treated as that
+// status in every call and walker: retried when the status would be (429,
+// a 5xx, and the 422s below that are retried), and matching the same
+// sentinel (429 nodeaccess.ErrRateLimited, 401 and 403
+// nodeaccess.ErrUnauthorized, 404 nodeaccess.ErrNotFound, a 5xx such as
+// 503, 504 or toncenter's 542 nodeaccess.ErrUnavailable), and read as the
+// status is below (a 404 "emulated traces not found" is an empty page, a
+// 422 refusal matches nodeaccess.ErrInvalidInput), whether the body is
+// v2's {"ok":false,…} or a JSON-RPC error object. So Follow asks again for
+// a block whose fault came in a 200, as for one that came as the status.
 //
 // 429 and every 5xx are retried within the client's attempts, but for
 // tonlib's failure to convert a transaction (500 "Error occured while

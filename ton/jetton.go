@@ -1,7 +1,6 @@
 package ton
 
 import (
-	"encoding/hex"
 	"math/big"
 	"strconv"
 )
@@ -121,22 +120,47 @@ type MsgAddress struct {
 // workchain where there is one, the bit length and the bits in hex
 // ("addr_extern:8:ab", "addr_var:0:256:a1a2…"), with the anycast prefix
 // after the constructor ("addr_std+anycast:4:a"); "" for the zero
-// MsgAddress.
+// MsgAddress. A bit string of n bits is written as n/4 hex digits, rounded
+// up, from its first bit on: when n is not a multiple of 4, the last
+// digit's low bits past the string are zero (the 5 bits 10101 are "a8",
+// the 1 bit 1 is "8"); the bit length before it says how many count. Only
+// the bits Bits and Anycast hold are written.
 func (a MsgAddress) String() string {
 	if a.Std != nil && a.Anycast == nil {
 		return a.Std.Raw()
 	}
 	s := a.Form
 	if a.Anycast != nil {
-		s += "+anycast:" + strconv.Itoa(a.AnycastBits) + ":" + hex.EncodeToString(a.Anycast)
+		s += "+anycast:" + strconv.Itoa(a.AnycastBits) + ":" + bitsHex(a.Anycast, a.AnycastBits)
 	}
 	switch a.Form {
 	case "addr_extern":
-		s += ":" + strconv.Itoa(a.BitLen) + ":" + hex.EncodeToString(a.Bits)
+		s += ":" + strconv.Itoa(a.BitLen) + ":" + bitsHex(a.Bits, a.BitLen)
 	case "addr_std", "addr_var":
-		s += ":" + strconv.Itoa(int(a.Workchain)) + ":" + strconv.Itoa(a.BitLen) + ":" + hex.EncodeToString(a.Bits)
+		s += ":" + strconv.Itoa(int(a.Workchain)) + ":" + strconv.Itoa(a.BitLen) + ":" + bitsHex(a.Bits, a.BitLen)
 	}
 	return s
+}
+
+// bitsHex writes the first n bits of b (packed from the high bit of the
+// first byte) as ceil(n/4) hex digits, the bits past n in the last digit
+// zero whatever b holds there. Only the bits b holds are written (a
+// hand-made MsgAddress may claim more than it has).
+func bitsHex(b []byte, n int) string {
+	n = min(n, 8*len(b))
+	if n <= 0 {
+		return ""
+	}
+	const digits = "0123456789abcdef"
+	out := make([]byte, (n+3)/4)
+	for i := range out {
+		v := b[i/2] >> (4 * (1 - i%2)) & 0xf
+		if rest := n - 4*i; rest < 4 {
+			v &= 0xf << (4 - rest) & 0xf
+		}
+		out[i] = digits[v]
+	}
+	return string(out)
 }
 
 // ParseJettonTransfer reads the message's body as one of the three jetton

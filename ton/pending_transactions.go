@@ -16,7 +16,6 @@ import (
 
 	"github.com/nodeaccess/nodeaccess/ton/internal/wire"
 
-	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/internal/transport"
 )
 
@@ -200,13 +199,16 @@ func (c *Client) PendingTransactions(ctx context.Context, q PendingTransactionsQ
 // pendingTransactions sends one request, for accounts.
 func (c *Client) pendingTransactions(ctx context.Context, q *PendingTransactionsQuery, accounts []Address) (*PendingTransactionsPage, error) {
 	resp, err := c.send(ctx, &transport.Request{Op: "pendingTransactions", Method: http.MethodGet, Target: c.pending, Query: q.values(accounts)})
-	if err != nil {
-		if nothingPending(err) {
-			return &PendingTransactionsPage{}, nil
+	if err == nil {
+		var page *PendingTransactionsPage
+		if page, err = decode(c, &resp, decodePendingTransactions); err == nil {
+			return page, nil
 		}
-		return nil, refuse422(err)
 	}
-	return decode(c, &resp, decodePendingTransactions)
+	if nothingPending(err) {
+		return &PendingTransactionsPage{}, nil
+	}
+	return nil, refuse422(err)
 }
 
 // comparePending orders pending transactions by account (workchain, then
@@ -230,12 +232,13 @@ const nothingPendingMessage = "emulated traces not found"
 
 // nothingPending reports whether err is the indexer's 404 for an account
 // with nothing pending: a TON error body whose message is "emulated traces
-// not found" (in any case, surrounding spaces ignored). Every other 404 (a
-// wrong path, a gateway's {"error":"Not Found"}, an HTML page) stays an
-// error matching nodeaccess.ErrNotFound.
+// not found" (in any case, surrounding spaces ignored), as a 404 or with
+// code 404 in a 2xx body. Every other 404 (a wrong path, a gateway's
+// {"error":"Not Found"}, an HTML page) stays an error matching
+// nodeaccess.ErrNotFound.
 func nothingPending(err error) bool {
-	he, ok := err.(*nodeaccess.HTTPError)
-	return ok && he.StatusCode == 404 && strings.EqualFold(strings.TrimSpace(he.Message), nothingPendingMessage)
+	status, msg, ok := serverFault(err)
+	return ok && status == http.StatusNotFound && strings.EqualFold(strings.TrimSpace(msg), nothingPendingMessage)
 }
 
 type wirePending struct {
