@@ -38,7 +38,7 @@ type batchNode struct {
 	answer func(n int, reqs []batchReq) (status int, body string)
 }
 
-func newBatchNode(t *testing.T, answer func(n int, reqs []batchReq) (int, string), opts ...nodeaccess.EVMOption) (*batchNode, *evm.Client) {
+func newBatchNode(t testing.TB, answer func(n int, reqs []batchReq) (int, string), opts ...nodeaccess.EVMOption) (*batchNode, *evm.Client) {
 	t.Helper()
 	bn := &batchNode{answer: answer}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -112,6 +112,11 @@ func (r *redactor) Bytes(b []byte) []byte {
 // masked, including one that starts before byte n and straddles it (which
 // a plain cut would leave partly visible). b is never modified.
 func (r *redactor) Head(b []byte, n int) []byte {
+	if lim := n + r.Longest(); len(b) > lim {
+		// A spelling of the key that starts before n ends before lim: what
+		// lies beyond is never read, so the work does not grow with b.
+		b = b[:lim]
+	}
 	if len(b) <= n {
 		// Masking can lengthen it (a one-character key becomes Mask).
 		m := r.Bytes(b)
