@@ -304,3 +304,50 @@ func TestInfoFailures(t *testing.T) {
 		assert.True(t, errors.Is(err, context.Canceled), "%v", err)
 	})
 }
+
+// spellings returns the key written character by character as HTML
+// entities (decimal and hex), as JSON \u escapes, and percent-encoded: the
+// spellings a request body may carry that encoding/json escapes again on
+// the way out ("&" becomes \u0026, "\" becomes \\).
+func spellings(key string) []string {
+	var dec, hex, uesc, pct strings.Builder
+	for _, r := range key {
+		fmt.Fprintf(&dec, "&#%d;", r)
+		fmt.Fprintf(&hex, "&#x%X;", r)
+		fmt.Fprintf(&uesc, `\u%04X`, r)
+		for _, b := range []byte(string(r)) {
+			fmt.Fprintf(&pct, "%%%02X", b)
+		}
+	}
+	return []string{dec.String(), hex.String(), uesc.String(), pct.String()}
+}
+
+// TestPublicInfoChecksWhatIsSent puts the key in a public request in the
+// spellings that the body's JSON encoding escapes once more, and as a raw
+// JSON body whose strings are \u-escaped: each says the key to a server
+// that decodes what it receives, and each is refused with nothing sent
+// (issue 30: these reached the public host, the check having read the body
+// before its encoding).
+func TestPublicInfoChecksWhatIsSent(t *testing.T) {
+	for _, key := range []string{"k3yAlnum0", "0123456789abcdefABCDEF"} {
+		srv := newScript(t, reply{200, "application/json", `{}`})
+		c, err := hyper.New(srv.srv.URL, key, hyper.WithPublicURL(srv.srv.URL))
+		require.NoError(t, err)
+		var reqs []any
+		for _, s := range spellings(key) {
+			reqs = append(reqs, map[string]string{"type": "userRole", "user": s})
+		}
+		var esc strings.Builder
+		for _, r := range key {
+			fmt.Fprintf(&esc, `\u%04x`, r)
+		}
+		reqs = append(reqs, json.RawMessage(`{"type":"meta","user":"`+esc.String()+`"}`))
+		for _, req := range reqs {
+			err := c.PublicInfo(context.Background(), req, nil)
+			require.ErrorIs(t, err, nodeaccess.ErrInvalidInput, "%v", req)
+			assert.Contains(t, err.Error(), "access key")
+			testkit.AssertErrNoKey(t, key, err)
+		}
+		assert.Empty(t, srv.requests(), "nothing went to the public API")
+	}
+}

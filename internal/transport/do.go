@@ -156,6 +156,9 @@ func (c *Client) run(ctx context.Context, r *Request, decode func(*Response) err
 	if err := ctx.Err(); err != nil {
 		return Response{}, err
 	}
+	if err := c.keyless(r); err != nil {
+		return Response{}, err
+	}
 	units := c.units(r)
 	for n := 1; ; n++ {
 		var waited time.Duration
