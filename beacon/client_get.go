@@ -38,6 +38,9 @@ import (
 // answer that is not JSON, or does not fit out, matches
 // nodeaccess.ErrInvalidResponse.
 func (c *Client) Get(ctx context.Context, path string, query url.Values, out any) error {
+	if err := transport.NilContext(ctx); err != nil {
+		return c.t.Wrap("get", err)
+	}
 	op := "/" + strings.TrimPrefix(path, "/")
 	segs, err := c.pathSegments(path, query)
 	if err != nil {

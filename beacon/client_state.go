@@ -43,6 +43,9 @@ const opState = "getStateV2"
 // mainnet) plus the decoder's working space; the body is never buffered
 // whole.
 func (c *Client) State(ctx context.Context, id StateID, opts ...ReadOption) (*State, Body, error) {
+	if err := transport.NilContext(ctx); err != nil {
+		return nil, Body{}, c.t.Wrap(opState, err)
+	}
 	cfg := newReadConfig(opts)
 	req, err := c.request(opState, id)
 	if err != nil {

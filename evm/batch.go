@@ -258,6 +258,9 @@ func (b *Batch) add(call batchCall) {
 // each call's method and units. The access key is masked in every error,
 // as for single calls.
 func (c *Client) SendBatch(ctx context.Context, b *Batch) error {
+	if err := transport.NilContext(ctx); err != nil {
+		return c.t.Wrap("batch", err)
+	}
 	const op = "batch"
 	if b == nil {
 		return c.t.Wrap(op, &nodeaccess.InputError{Arg: "batch", Reason: "nil *Batch"})

@@ -14,6 +14,9 @@ import (
 // (errors.As) that matches ErrReverted (errors.Is) and carries the revert
 // data and its decoded reason or panic code.
 func (c *Client) Call(ctx context.Context, msg CallMsg, block Block) ([]byte, error) {
+	if err := transport.NilContext(ctx); err != nil {
+		return nil, c.t.Wrap(opCall, err)
+	}
 	const op = opCall
 	bp := transport.GetBuf()
 	defer transport.PutBuf(bp)

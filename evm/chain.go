@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/nodeaccess/nodeaccess/internal/transport"
 	"math/big"
 
 	"github.com/nodeaccess/nodeaccess/internal/jsontext"
@@ -17,6 +18,9 @@ const (
 // BlockNumber runs eth_blockNumber: the number of the most recent block the
 // node has.
 func (c *Client) BlockNumber(ctx context.Context) (uint64, error) {
+	if err := transport.NilContext(ctx); err != nil {
+		return 0, c.t.Wrap(opBlockNumber, err)
+	}
 	n, err := rpc(ctx, c, opBlockNumber, []byte("[]"), 0, decodeUint64)
 	if err != nil {
 		return 0, c.t.Wrap(opBlockNumber, err)
@@ -28,6 +32,9 @@ func (c *Client) BlockNumber(ctx context.Context) (uint64, error) {
 // signs transactions with (1 for Ethereum mainnet). It is asked for on
 // every call, as go-ethereum's ethclient does.
 func (c *Client) ChainID(ctx context.Context) (*big.Int, error) {
+	if err := transport.NilContext(ctx); err != nil {
+		return nil, c.t.Wrap(opChainID, err)
+	}
 	id, err := rpc(ctx, c, opChainID, []byte("[]"), 0, decodeBigQuantity)
 	if err != nil {
 		return nil, c.t.Wrap(opChainID, err)

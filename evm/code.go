@@ -11,6 +11,9 @@ import (
 // Code runs eth_getCode: the code of account at block; empty (non-nil) for
 // an account without code.
 func (c *Client) Code(ctx context.Context, account common.Address, block Block) ([]byte, error) {
+	if err := transport.NilContext(ctx); err != nil {
+		return nil, c.t.Wrap("eth_getCode", err)
+	}
 	const op = "eth_getCode"
 	bp := transport.GetBuf()
 	defer transport.PutBuf(bp)

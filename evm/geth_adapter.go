@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/hex"
 	"fmt"
+	"github.com/nodeaccess/nodeaccess/internal/transport"
 	"math/big"
 
 	"github.com/ethereum/go-ethereum"
@@ -33,6 +34,9 @@ import (
 // CodeAt returns the code of contract at blockNumber (nil: latest), as Code
 // does.
 func (c *Client) CodeAt(ctx context.Context, contract common.Address, blockNumber *big.Int) ([]byte, error) {
+	if err := transport.NilContext(ctx); err != nil {
+		return nil, c.t.Wrap("eth_getCode", err)
+	}
 	b, err := blockFromBig(blockNumber)
 	if err != nil {
 		return nil, c.t.Wrap("eth_getCode", err)
@@ -43,6 +47,9 @@ func (c *Client) CodeAt(ctx context.Context, contract common.Address, blockNumbe
 // CallContract runs eth_call for a go-ethereum CallMsg at blockNumber (nil:
 // latest), as Call does.
 func (c *Client) CallContract(ctx context.Context, call ethereum.CallMsg, blockNumber *big.Int) ([]byte, error) {
+	if err := transport.NilContext(ctx); err != nil {
+		return nil, c.t.Wrap(opCall, err)
+	}
 	b, err := blockFromBig(blockNumber)
 	if err != nil {
 		return nil, c.t.Wrap("eth_call", err)
@@ -52,21 +59,33 @@ func (c *Client) CallContract(ctx context.Context, call ethereum.CallMsg, blockN
 
 // PendingCodeAt returns the code of contract in the pending state.
 func (c *Client) PendingCodeAt(ctx context.Context, contract common.Address) ([]byte, error) {
+	if err := transport.NilContext(ctx); err != nil {
+		return nil, c.t.Wrap("eth_getCode", err)
+	}
 	return c.Code(ctx, contract, Pending)
 }
 
 // PendingCallContract runs eth_call against the pending state.
 func (c *Client) PendingCallContract(ctx context.Context, call ethereum.CallMsg) ([]byte, error) {
+	if err := transport.NilContext(ctx); err != nil {
+		return nil, c.t.Wrap(opCall, err)
+	}
 	return c.Call(ctx, fromGeth(call), Pending)
 }
 
 // CodeAtHash returns the code of contract at the block with hash blockHash.
 func (c *Client) CodeAtHash(ctx context.Context, contract common.Address, blockHash common.Hash) ([]byte, error) {
+	if err := transport.NilContext(ctx); err != nil {
+		return nil, c.t.Wrap("eth_getCode", err)
+	}
 	return c.Code(ctx, contract, BlockHash{Hash: blockHash})
 }
 
 // CallContractAtHash runs eth_call at the block with hash blockHash.
 func (c *Client) CallContractAtHash(ctx context.Context, call ethereum.CallMsg, blockHash common.Hash) ([]byte, error) {
+	if err := transport.NilContext(ctx); err != nil {
+		return nil, c.t.Wrap(opCall, err)
+	}
 	return c.Call(ctx, fromGeth(call), BlockHash{Hash: blockHash})
 }
 

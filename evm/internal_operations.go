@@ -74,6 +74,9 @@ type InternalOperation struct {
 // Erigon (-32000) and anvil (-32603); go-ethereum does not serve the method
 // (-32601). An empty list is a valid answer, not an error.
 func (c *Client) InternalOperations(ctx context.Context, tx common.Hash) ([]InternalOperation, error) {
+	if err := transport.NilContext(ctx); err != nil {
+		return nil, c.t.Wrap("ots_getInternalOperations", err)
+	}
 	const op = "ots_getInternalOperations"
 	bp := transport.GetBuf()
 	defer transport.PutBuf(bp)

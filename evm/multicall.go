@@ -166,6 +166,9 @@ const multicallFailed = "Multicall3: call failed"
 // most MaxCalls calls, or a fallback to one call at a time on a chain
 // without Multicall3.
 func (c *Client) Multicall(ctx context.Context, calls []Call3, block Block, opts *MulticallOptions) ([]Call3Result, error) {
+	if err := transport.NilContext(ctx); err != nil {
+		return nil, c.t.Wrap(opCall, err)
+	}
 	const op = opCall
 	var o MulticallOptions
 	if opts != nil {

@@ -49,6 +49,9 @@ const opCall = "eth_call"
 // that does not decode into result is an error matching
 // nodeaccess.ErrInvalidResponse.
 func (c *Client) CallContext(ctx context.Context, result any, method string, args ...any) error {
+	if err := transport.NilContext(ctx); err != nil {
+		return c.t.Wrap("rpc", err)
+	}
 	op := opName(method)
 	if err := c.keyInMethod(method); err != nil {
 		return c.t.Wrap("rpc", err)

@@ -160,6 +160,9 @@ type SimulatedCall struct {
 // *nodeaccess.InputErrors naming the block and call.
 func (c *Client) SimulateV1(ctx context.Context, sim Simulation, block Block) ([]SimulatedBlock, error) {
 	const op = opSimulate
+	if err := transport.NilContext(ctx); err != nil {
+		return nil, c.t.Wrap(op, err)
+	}
 	bp := transport.GetBuf()
 	defer transport.PutBuf(bp)
 	params, err := simulateParams((*bp)[:0], &sim, block, c.callData)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/nodeaccess/nodeaccess/internal/transport"
 	"io"
 
 	"github.com/nodeaccess/nodeaccess"
@@ -41,6 +42,9 @@ func checkDex(name string) error {
 // and looks a key up in one map access; see Mids. The request weighs 2 in
 // the public API's weight budget.
 func (c *Client) AllMids(ctx context.Context, dex string) (*Mids, error) {
+	if err := transport.NilContext(ctx); err != nil {
+		return nil, c.node.Wrap("allMids", err)
+	}
 	const op = "allMids"
 	if c.node.Mask(dex) != dex { // checked first, so that no message quotes it
 		return nil, c.node.Wrap(op, &nodeaccess.InputError{Arg: "dex", Reason: "the dex name holds the access key"})

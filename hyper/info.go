@@ -59,6 +59,9 @@ func (c *Client) PublicInfo(ctx context.Context, req, out any) error {
 // call checks and marshals req, sends it to where and decodes the answer
 // into out.
 func (c *Client) call(ctx context.Context, where endpoint, req, out any) error {
+	if err := transport.NilContext(ctx); err != nil {
+		return c.node.Wrap("info", err)
+	}
 	typ, body, err := c.requestBody(where, req, out)
 	if err != nil {
 		if typ == "" {

@@ -2,6 +2,7 @@ package hyper
 
 import (
 	"context"
+	"github.com/nodeaccess/nodeaccess/internal/transport"
 	"sync"
 	"time"
 )
@@ -62,6 +63,9 @@ func (mc *marketsCache) fresh() *Markets {
 // ("hyper: spotMeta: …"), and the client keeps its previous snapshot for the
 // next call to try again; keep the *Markets you have to go on using it.
 func (c *Client) Markets(ctx context.Context) (*Markets, error) {
+	if err := transport.NilContext(ctx); err != nil {
+		return nil, c.node.Wrap("markets", err)
+	}
 	mc := c.markets
 	if m := mc.fresh(); m != nil {
 		return m, nil

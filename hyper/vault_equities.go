@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"github.com/nodeaccess/nodeaccess/internal/transport"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -36,6 +37,9 @@ type VaultEquity struct {
 // refused as input (it is what an unset common.Address holds), and nothing
 // is sent. An address typed by a person is read with ParseAddress first.
 func (c *Client) UserVaultEquities(ctx context.Context, user common.Address) ([]VaultEquity, error) {
+	if err := transport.NilContext(ctx); err != nil {
+		return nil, c.node.Wrap("userVaultEquities", err)
+	}
 	const op = "userVaultEquities"
 	if user == (common.Address{}) {
 		return nil, c.node.Wrap(op, &nodeaccess.InputError{Arg: "user", Reason: "the zero address is not a user (is the address unset?)"})

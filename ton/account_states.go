@@ -256,6 +256,9 @@ func (q *AccountStatesQuery) values(accounts []Address) url.Values {
 // server's error (a *nodeaccess.HTTPError with status 422), not
 // ErrInvalidInput.
 func (c *Client) AccountStates(ctx context.Context, q AccountStatesQuery) (*AccountStatesPage, error) {
+	if err := transport.NilContext(ctx); err != nil {
+		return nil, c.t.Wrap("accountStates", err)
+	}
 	const op = "accountStates"
 	accounts, err := q.check()
 	if err != nil {

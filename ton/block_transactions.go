@@ -175,6 +175,9 @@ func (q *BlockTransactionsQuery) count() int {
 // parameters to {base}/api/v2/{key}/jsonRPC. While the result is Incomplete,
 // pass its Next cursor as q.After for the rest, or use AllBlockTransactions.
 func (c *Client) BlockTransactionsExt(ctx context.Context, q BlockTransactionsQuery) (*BlockTransactions, error) {
+	if err := transport.NilContext(ctx); err != nil {
+		return nil, c.t.Wrap("getBlockTransactionsExt", err)
+	}
 	const op = "getBlockTransactionsExt"
 	if err := q.check(); err != nil {
 		return nil, c.t.Wrap(op, err)

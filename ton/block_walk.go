@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/nodeaccess/nodeaccess/internal/transport"
 	"iter"
 
 	"github.com/nodeaccess/nodeaccess"
@@ -38,6 +39,11 @@ import (
 // cannot go past it: it yields the ErrUnreadableTransaction error without
 // an id, then the reason, and stops.
 func (c *Client) AllBlockTransactions(ctx context.Context, q BlockTransactionsQuery) iter.Seq2[BlockTransaction, error] {
+	if err := transport.NilContext(ctx); err != nil {
+		return func(yield func(BlockTransaction, error) bool) {
+			yield(BlockTransaction{}, c.t.Wrap("getBlockTransactionsExt", err))
+		}
+	}
 	const op = "getBlockTransactionsExt"
 	type key struct {
 		a  Address

@@ -66,6 +66,9 @@ import (
 // ".."), params that do not marshal, or a path, parameter or body that
 // holds the access key, are an *nodeaccess.InputError, and nothing is sent.
 func (c *Client) Call(ctx context.Context, path string, params, out any) error {
+	if err := transport.NilContext(ctx); err != nil {
+		return c.t.Wrap("call", err)
+	}
 	ep, err := c.endpoint(path)
 	if err != nil {
 		return c.t.Wrap("call", err)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/nodeaccess/nodeaccess/internal/transport"
 	"iter"
 	"time"
 
@@ -131,6 +132,11 @@ type FollowedTransaction struct {
 // block (about 1) and p the extra pages of large blocks; catching up
 // runs as fast as the plan (and nodeaccess.WithBudget) lets it.
 func (c *Client) Follow(ctx context.Context, q FollowQuery) iter.Seq2[FollowedTransaction, error] {
+	if err := transport.NilContext(ctx); err != nil {
+		return func(yield func(FollowedTransaction, error) bool) {
+			yield(FollowedTransaction{}, c.t.Wrap("follow", err))
+		}
+	}
 	return func(yield func(FollowedTransaction, error) bool) {
 		f := &follower{c: c, poll: q.Poll, yield: yield}
 		if f.poll <= 0 {

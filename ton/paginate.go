@@ -3,6 +3,7 @@ package ton
 import (
 	"context"
 	"fmt"
+	"github.com/nodeaccess/nodeaccess/internal/transport"
 	"iter"
 	"math"
 
@@ -82,6 +83,9 @@ const walkPageSize = 100
 // The returned sequence may be ranged over more than once, and by several
 // goroutines at the same time: each range walks from q.Offset anew.
 func (c *Client) AllAccountStates(ctx context.Context, q AccountStatesQuery) iter.Seq2[AccountState, error] {
+	if err := transport.NilContext(ctx); err != nil {
+		return func(yield func(AccountState, error) bool) { yield(AccountState{}, c.t.Wrap("accountStates", err)) }
+	}
 	const op = "accountStates"
 	type key struct {
 		a  Address
@@ -161,6 +165,11 @@ func (c *Client) AllAccountStates(ctx context.Context, q AccountStatesQuery) ite
 // (confirmed) and others came: it then goes on with those, as long as the
 // set keeps being replaced whole between two requests.
 func (c *Client) AllPendingTransactions(ctx context.Context, q PendingTransactionsQuery) iter.Seq2[PendingTransaction, error] {
+	if err := transport.NilContext(ctx); err != nil {
+		return func(yield func(PendingTransaction, error) bool) {
+			yield(PendingTransaction{}, c.t.Wrap("pendingTransactions", err))
+		}
+	}
 	const op = "pendingTransactions"
 	type key struct {
 		a     Address

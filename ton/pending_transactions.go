@@ -172,6 +172,9 @@ func (q *PendingTransactionsQuery) values(accounts []Address) url.Values {
 // account or with one it cannot read, is an error matching
 // nodeaccess.ErrInvalidInput.
 func (c *Client) PendingTransactions(ctx context.Context, q PendingTransactionsQuery) (*PendingTransactionsPage, error) {
+	if err := transport.NilContext(ctx); err != nil {
+		return nil, c.t.Wrap("pendingTransactions", err)
+	}
 	const op = "pendingTransactions"
 	accounts, err := q.check()
 	if err != nil {

@@ -153,6 +153,9 @@ func (c *Client) Stream(ctx context.Context, r *Request, decode func(*Response) 
 }
 
 func (c *Client) run(ctx context.Context, r *Request, decode func(*Response) error) (Response, error) {
+	if err := NilContext(ctx); err != nil {
+		return Response{}, err
+	}
 	if err := ctx.Err(); err != nil {
 		return Response{}, err
 	}

@@ -230,3 +230,13 @@ func Options[O any](chain string, opts []O, own func(O) (config.Func, bool)) ([]
 	}
 	return fs, nil
 }
+
+// NilContext returns an *nodeaccess.InputError when ctx is nil, as net/http
+// refuses one: every operation checks it first, so that a nil context is
+// reported before anything else and nothing is sent. Nil otherwise.
+func NilContext(ctx context.Context) error {
+	if ctx == nil {
+		return &nodeaccess.InputError{Arg: "ctx", Reason: "nil context.Context (pass context.Background() or a context of the caller's)"}
+	}
+	return nil
+}
