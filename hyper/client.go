@@ -152,7 +152,7 @@ func New(baseURL, key string, opts ...nodeaccess.HyperOption) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	node, err := transport.New(transport.Settings{Chain: chain, BaseURL: baseURL, Key: key, Options: fs})
+	node, err := transport.New(transport.Settings{FromURL: "hyper.NewFromURL", Chain: chain, BaseURL: baseURL, Key: key, Options: fs})
 	if err != nil {
 		return nil, err
 	}
@@ -170,7 +170,7 @@ func New(baseURL, key string, opts ...nodeaccess.HyperOption) (*Client, error) {
 	// The public API gets a keyless transport of its own, which never sends
 	// the key and masks it in everything it reports.
 	// It has a budget of its own, the public API's weight budget.
-	public, err := transport.New(transport.Settings{Chain: chain, BaseURL: publicURL, Key: key, Keyless: true, Options: publicOptions(node.Config(), fs)})
+	public, err := transport.New(transport.Settings{FromURL: "hyper.NewFromURL", Chain: chain, BaseURL: publicURL, Key: key, Keyless: true, Options: publicOptions(node.Config(), fs)})
 	if err != nil {
 		return nil, err
 	}

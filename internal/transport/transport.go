@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -26,6 +27,9 @@ type Settings struct {
 	// targets are refused, and a Key given with Keyless is never sent, only
 	// masked wherever it appears (a URL the user built with it by mistake).
 	Keyless bool
+	// FromURL names the chain's constructor that takes a whole endpoint URL
+	// ("evm.NewFromURL"), "" when it has none: errors point to it.
+	FromURL string
 	// Options are the user's options. A chain's own defaults (a longer
 	// timeout, a larger body cap) are not options: they are the
 	// Request.Timeout and Request.MaxBytes of its calls, which the user's
@@ -85,7 +89,15 @@ func New(s Settings) (*Client, error) {
 	}
 	if !s.Keyless {
 		if err := checkKey(s.Key); err != nil {
+			if s.Key == "" && keyLikeLastSegment(base) {
+				err = fmt.Errorf("%w; the base URL's last path segment looks like one: pass the key as its own argument, %s", err, wholeEndpoint(s.FromURL))
+			}
 			return nil, fmt.Errorf("%s: %w", s.Chain, &nodeaccess.InputError{Arg: "key", Reason: err.Error()})
+		}
+		if baseHolds(red, s.BaseURL) {
+			// The key would travel twice, once where the service does not
+			// expect it; and the URL would be shown in errors.
+			return nil, fmt.Errorf("%s: %w", s.Chain, &nodeaccess.InputError{Arg: "baseURL", Reason: "the base URL holds the access key: pass the URL without it (the client puts the key where the service expects it), " + wholeEndpoint(s.FromURL)})
 		}
 	}
 	c := &Client{chain: s.Chain, base: base, red: red, sendKey: s.Key != ""}
@@ -239,4 +251,56 @@ func NilContext(ctx context.Context) error {
 		return &nodeaccess.InputError{Arg: "ctx", Reason: "nil context.Context (pass context.Background() or a context of the caller's)"}
 	}
 	return nil
+}
+
+// wholeEndpoint says how to pass a whole endpoint URL, key included.
+func wholeEndpoint(fromURL string) string {
+	if fromURL == "" {
+		return "and the key as its own argument"
+	}
+	return "or the whole endpoint URL to " + fromURL
+}
+
+// keyLikeLastSegment reports whether the last segment of u's path looks
+// like an access key: 16 or more letters, digits, '-' or '_', letters and
+// digits both among them (as providers' keys are), which no API path
+// segment is.
+func keyLikeLastSegment(u *url.URL) bool {
+	p := strings.TrimSuffix(u.Path, "/")
+	seg := p[strings.LastIndexByte(p, '/')+1:]
+	if len(seg) < 16 {
+		return false
+	}
+	var letter, digit bool
+	for _, c := range seg {
+		switch {
+		case c >= '0' && c <= '9':
+			digit = true
+		case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+			letter = true
+		case c == '-' || c == '_':
+		default:
+			return false
+		}
+	}
+	return letter && digit
+}
+
+// baseHolds reports whether rawURL holds the key in its user information,
+// path, query or fragment: where the user put it by mistake. The host is
+// not read: the key goes to that host anyway, and a short key may spell a
+// part of any host name.
+func baseHolds(red *redactor, rawURL string) bool {
+	rest := rawURL
+	if i := strings.Index(rest, "://"); i >= 0 {
+		rest = rest[i+3:]
+	}
+	auth, tail := rest, ""
+	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
+		auth, tail = rest[:i], rest[i:]
+	}
+	if i := strings.LastIndexByte(auth, '@'); i >= 0 && red.holds(auth[:i]) {
+		return true
+	}
+	return red.holds(tail)
 }
