@@ -31,7 +31,7 @@ func New(baseURL, key string, opts ...nodeaccess.BeaconOption) (*Client, error) 
 	if err != nil {
 		return nil, err
 	}
-	t, err := transport.New(transport.Settings{FromURL: "beacon.NewFromURL", Chain: "beacon", BaseURL: baseURL, Key: key, Options: fs})
+	t, err := transport.New(transport.Settings{FromURL: "beacon.NewFromURL", Ops: ops, Chain: "beacon", BaseURL: baseURL, Key: key, Options: fs})
 	if err != nil {
 		return nil, err
 	}

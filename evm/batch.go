@@ -189,7 +189,7 @@ func Add[T any](b *Batch, method string, args ...any) *BatchResult[T] {
 	case *BatchResult[[]InternalOperation]:
 		d.decode = decodeInternalOperationsB
 	}
-	b.add(batchCall{method: method, params: ac.params, block: ac.block, isCall: method == opCall, anyMethod: true, bad: err, slot: r, respell: ac.calls})
+	b.add(batchCall{method: method, params: ac.params, block: ac.block, isCall: method == OpCall, anyMethod: true, bad: err, slot: r, respell: ac.calls})
 	return r
 }
 
@@ -249,7 +249,7 @@ func (b *Batch) add(call batchCall) {
 // that error, and the calls after it go on at the size before the halving.
 //
 // Request units are counted per call: each HTTP attempt costs the sum of
-// its calls' units (an archive eth_call 2, see CostArchiveCall), and with a
+// its calls' units (an archive eth_call 2, see OpArchiveCall), and with a
 // budget it waits for that sum first, so that every unit is charged, above
 // the budget's burst too: a nodeaccess.Budget grants them all at once or
 // none (nothing is sent then, and nothing spent); see nodeaccess.Limiter

@@ -15,9 +15,9 @@ import (
 // data and its decoded reason or panic code.
 func (c *Client) Call(ctx context.Context, msg CallMsg, block Block) ([]byte, error) {
 	if err := transport.NilContext(ctx); err != nil {
-		return nil, c.t.Wrap(opCall, err)
+		return nil, c.t.Wrap(OpCall, err)
 	}
-	const op = opCall
+	const op = OpCall
 	bp := transport.GetBuf()
 	defer transport.PutBuf(bp)
 	params, err := callParams((*bp)[:0], &msg, block, c.callData)

@@ -67,7 +67,7 @@ func New(baseURL, key string, opts ...nodeaccess.EVMOption) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	t, err := transport.New(transport.Settings{FromURL: "evm.NewFromURL", Chain: "evm", BaseURL: baseURL, Key: key, Options: fs})
+	t, err := transport.New(transport.Settings{FromURL: "evm.NewFromURL", Ops: ops, Chain: "evm", BaseURL: baseURL, Key: key, Options: fs})
 	if err != nil {
 		return nil, err
 	}

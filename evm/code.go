@@ -12,9 +12,9 @@ import (
 // an account without code.
 func (c *Client) Code(ctx context.Context, account common.Address, block Block) ([]byte, error) {
 	if err := transport.NilContext(ctx); err != nil {
-		return nil, c.t.Wrap("eth_getCode", err)
+		return nil, c.t.Wrap(OpCode, err)
 	}
-	const op = "eth_getCode"
+	const op = OpCode
 	bp := transport.GetBuf()
 	defer transport.PutBuf(bp)
 	params, err := codeParams((*bp)[:0], account, block)

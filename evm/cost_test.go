@@ -181,7 +181,7 @@ func TestCostOverrides(t *testing.T) {
 	require.Equal(t, map[string][]int{"eth_call": {1}, "eth_getCode": {1}, "ots_getInternalOperations": {1}}, seen())
 
 	c, seen = costClient(t, node,
-		nodeaccess.WithCost("eth_call", 3), nodeaccess.WithCost(evm.CostArchiveCall, 7),
+		nodeaccess.WithCost("eth_call", 3), nodeaccess.WithCost(evm.OpArchiveCall, 7),
 		nodeaccess.WithCost("eth_getCode", 4), nodeaccess.WithCost("ots_getInternalOperations", 5))
 	_, err = c.Call(ctx, callTo, evm.Latest)
 	require.NoError(t, err)

@@ -72,7 +72,7 @@
 // units: 1 for every call, except an eth_call at a block about 128 or more
 // blocks behind the head (an archive request, which providers bill
 // double), at "earliest" or at a block hash, which costs 2
-// (CostArchiveCall). nodeaccess.WithCost changes the cost of a method by
+// (OpArchiveCall). nodeaccess.WithCost changes the cost of a method by
 // its name. An eth_simulateV1 costs 1 as well, whatever it holds; providers
 // that price by method charge it above an eth_call (set its cost with
 // nodeaccess.WithCost("eth_simulateV1", n) to count as yours does).

@@ -4,12 +4,13 @@ import (
 	"context"
 	"encoding/hex"
 	"fmt"
-	"github.com/nodeaccess/nodeaccess/internal/transport"
 	"math/big"
 
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
+
 	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/internal/transport"
 )
 
 // The go-ethereum adapter.
@@ -35,11 +36,11 @@ import (
 // does.
 func (c *Client) CodeAt(ctx context.Context, contract common.Address, blockNumber *big.Int) ([]byte, error) {
 	if err := transport.NilContext(ctx); err != nil {
-		return nil, c.t.Wrap("eth_getCode", err)
+		return nil, c.t.Wrap(OpCode, err)
 	}
 	b, err := blockFromBig(blockNumber)
 	if err != nil {
-		return nil, c.t.Wrap("eth_getCode", err)
+		return nil, c.t.Wrap(OpCode, err)
 	}
 	return c.Code(ctx, contract, b)
 }
@@ -48,7 +49,7 @@ func (c *Client) CodeAt(ctx context.Context, contract common.Address, blockNumbe
 // latest), as Call does.
 func (c *Client) CallContract(ctx context.Context, call ethereum.CallMsg, blockNumber *big.Int) ([]byte, error) {
 	if err := transport.NilContext(ctx); err != nil {
-		return nil, c.t.Wrap(opCall, err)
+		return nil, c.t.Wrap(OpCall, err)
 	}
 	b, err := blockFromBig(blockNumber)
 	if err != nil {
@@ -60,7 +61,7 @@ func (c *Client) CallContract(ctx context.Context, call ethereum.CallMsg, blockN
 // PendingCodeAt returns the code of contract in the pending state.
 func (c *Client) PendingCodeAt(ctx context.Context, contract common.Address) ([]byte, error) {
 	if err := transport.NilContext(ctx); err != nil {
-		return nil, c.t.Wrap("eth_getCode", err)
+		return nil, c.t.Wrap(OpCode, err)
 	}
 	return c.Code(ctx, contract, Pending)
 }
@@ -68,7 +69,7 @@ func (c *Client) PendingCodeAt(ctx context.Context, contract common.Address) ([]
 // PendingCallContract runs eth_call against the pending state.
 func (c *Client) PendingCallContract(ctx context.Context, call ethereum.CallMsg) ([]byte, error) {
 	if err := transport.NilContext(ctx); err != nil {
-		return nil, c.t.Wrap(opCall, err)
+		return nil, c.t.Wrap(OpCall, err)
 	}
 	return c.Call(ctx, fromGeth(call), Pending)
 }
@@ -76,7 +77,7 @@ func (c *Client) PendingCallContract(ctx context.Context, call ethereum.CallMsg)
 // CodeAtHash returns the code of contract at the block with hash blockHash.
 func (c *Client) CodeAtHash(ctx context.Context, contract common.Address, blockHash common.Hash) ([]byte, error) {
 	if err := transport.NilContext(ctx); err != nil {
-		return nil, c.t.Wrap("eth_getCode", err)
+		return nil, c.t.Wrap(OpCode, err)
 	}
 	return c.Code(ctx, contract, BlockHash{Hash: blockHash})
 }
@@ -84,7 +85,7 @@ func (c *Client) CodeAtHash(ctx context.Context, contract common.Address, blockH
 // CallContractAtHash runs eth_call at the block with hash blockHash.
 func (c *Client) CallContractAtHash(ctx context.Context, call ethereum.CallMsg, blockHash common.Hash) ([]byte, error) {
 	if err := transport.NilContext(ctx); err != nil {
-		return nil, c.t.Wrap(opCall, err)
+		return nil, c.t.Wrap(OpCall, err)
 	}
 	return c.Call(ctx, fromGeth(call), BlockHash{Hash: blockHash})
 }

@@ -75,9 +75,9 @@ type InternalOperation struct {
 // (-32601). An empty list is a valid answer, not an error.
 func (c *Client) InternalOperations(ctx context.Context, tx common.Hash) ([]InternalOperation, error) {
 	if err := transport.NilContext(ctx); err != nil {
-		return nil, c.t.Wrap("ots_getInternalOperations", err)
+		return nil, c.t.Wrap(OpInternalOperations, err)
 	}
-	const op = "ots_getInternalOperations"
+	const op = OpInternalOperations
 	bp := transport.GetBuf()
 	defer transport.PutBuf(bp)
 	params := append((*bp)[:0], `["0x`...)

@@ -17,6 +17,12 @@ import (
 type latestOnlyKey struct{}
 
 func init() {
+	evmlatest.CostsChecked = func(names []string) nodeaccess.EVMOption {
+		return option{apply: func(c *config.Config) error {
+			c.SetExt(config.CostsChecked{}, names)
+			return nil
+		}}
+	}
 	evmlatest.Option = func(why string) nodeaccess.EVMOption {
 		return option{apply: func(c *config.Config) error {
 			c.SetExt(latestOnlyKey{}, why)

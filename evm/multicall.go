@@ -167,9 +167,9 @@ const multicallFailed = "Multicall3: call failed"
 // without Multicall3.
 func (c *Client) Multicall(ctx context.Context, calls []Call3, block Block, opts *MulticallOptions) ([]Call3Result, error) {
 	if err := transport.NilContext(ctx); err != nil {
-		return nil, c.t.Wrap(opCall, err)
+		return nil, c.t.Wrap(OpCall, err)
 	}
-	const op = opCall
+	const op = OpCall
 	var o MulticallOptions
 	if opts != nil {
 		o = *opts

@@ -13,9 +13,6 @@ import (
 	"github.com/nodeaccess/nodeaccess/internal/transport"
 )
 
-// opSimulate is eth_simulateV1's method name.
-const opSimulate = "eth_simulateV1"
-
 // Simulation is what eth_simulateV1 runs: blocks of calls, one after the
 // other on the state of a base block, each call a transaction of its
 // simulated block whose changes the calls after it see. It is the
@@ -159,7 +156,7 @@ type SimulatedCall struct {
 // the block before it) or times that do not increase are
 // *nodeaccess.InputErrors naming the block and call.
 func (c *Client) SimulateV1(ctx context.Context, sim Simulation, block Block) ([]SimulatedBlock, error) {
-	const op = opSimulate
+	const op = OpSimulate
 	if err := transport.NilContext(ctx); err != nil {
 		return nil, c.t.Wrap(op, err)
 	}

@@ -2,6 +2,7 @@ package hyper
 
 import (
 	"fmt"
+	"maps"
 	"net/url"
 	"slices"
 	"strings"
@@ -152,7 +153,7 @@ func New(baseURL, key string, opts ...nodeaccess.HyperOption) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	node, err := transport.New(transport.Settings{FromURL: "hyper.NewFromURL", Chain: chain, BaseURL: baseURL, Key: key, Options: fs})
+	node, err := transport.New(transport.Settings{FromURL: "hyper.NewFromURL", Ops: ops, Chain: chain, BaseURL: baseURL, Key: key, Options: fs})
 	if err != nil {
 		return nil, err
 	}
@@ -170,7 +171,7 @@ func New(baseURL, key string, opts ...nodeaccess.HyperOption) (*Client, error) {
 	// The public API gets a keyless transport of its own, which never sends
 	// the key and masks it in everything it reports.
 	// It has a budget of its own, the public API's weight budget.
-	public, err := transport.New(transport.Settings{FromURL: "hyper.NewFromURL", Chain: chain, BaseURL: publicURL, Key: key, Keyless: true, Options: publicOptions(node.Config(), fs)})
+	public, err := transport.New(transport.Settings{FromURL: "hyper.NewFromURL", Ops: ops, Chain: chain, BaseURL: publicURL, Key: key, Keyless: true, Options: publicOptions(node.Config(), fs)})
 	if err != nil {
 		return nil, err
 	}
@@ -185,7 +186,8 @@ func New(baseURL, key string, opts ...nodeaccess.HyperOption) (*Client, error) {
 	// The EVM client shares the nodeaccess options, then takes those
 	// WithEVM gave it; its path is always {key}/evm, and it reads the
 	// latest state only unless WithEVMHistory was given.
-	evmOpts := append(append(shared, evmOnly...), evm.WithPathSuffix("evm"))
+	evmOpts := append(append(shared, evmOnly...), evm.WithPathSuffix("evm"),
+		evmlatest.CostsChecked(slices.Collect(maps.Keys(node.Config().Costs))))
 	if _, history := node.Config().Ext(evmHistoryKey{}); !history {
 		evmOpts = append(evmOpts, evmlatest.Option(latestOnly))
 	}

@@ -2,9 +2,10 @@ package hyper
 
 import (
 	"context"
-	"github.com/nodeaccess/nodeaccess/internal/transport"
 	"sync"
 	"time"
+
+	"github.com/nodeaccess/nodeaccess/internal/transport"
 )
 
 // How long Client.Markets keeps a snapshot: marketsMaxAge in any case, and

@@ -6,13 +6,14 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"github.com/nodeaccess/nodeaccess/internal/transport"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/shopspring/decimal"
+
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/internal/jsontext"
-	"github.com/shopspring/decimal"
+	"github.com/nodeaccess/nodeaccess/internal/transport"
 )
 
 // VaultEquity is a user's position in one vault, as userVaultEquities

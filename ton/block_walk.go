@@ -5,10 +5,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/nodeaccess/nodeaccess/internal/transport"
 	"iter"
 
 	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/internal/transport"
 )
 
 // AllBlockTransactions walks every transaction of q.Block from q.After on:

@@ -69,7 +69,7 @@ func New(baseURL, key string, opts ...nodeaccess.TONOption) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	t, err := transport.New(transport.Settings{Chain: "ton", BaseURL: baseURL, Key: key, Options: fs})
+	t, err := transport.New(transport.Settings{Ops: ops, Chain: "ton", BaseURL: baseURL, Key: key, Options: fs})
 	if err != nil {
 		return nil, err
 	}

@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/nodeaccess/nodeaccess/internal/transport"
 	"iter"
 	"time"
 
 	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/internal/transport"
 )
 
 // defaultPoll is how often Follow asks for the newest masterchain block

@@ -3,11 +3,11 @@ package ton
 import (
 	"context"
 	"fmt"
-	"github.com/nodeaccess/nodeaccess/internal/transport"
 	"iter"
 	"math"
 
 	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/internal/transport"
 )
 
 // walkPageSize is the page size AllAccountStates asks for when the query

@@ -2,6 +2,7 @@ package transport
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -205,3 +206,11 @@ func Cut(s string, n int) string {
 // text they take from a response (a server's message after JSON
 // unescaping) and show in errors of their own.
 func (c *Client) MaskCut(s string, n int) string { return Cut(c.red.Text(s), n) }
+
+// MaxQuoted is how much of a bad input an error quotes.
+const MaxQuoted = 64
+
+// Quote is how every error of the SDK shows a bad input it was given: in
+// Go's quoted syntax (%q), cut to its first MaxQuoted bytes with "…" after
+// when it is longer. It masks nothing: a client masks its key on top.
+func Quote(s string) string { return strconv.Quote(Cut(s, MaxQuoted)) }

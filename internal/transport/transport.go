@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"maps"
 	"net"
 	"net/http"
 	"net/url"
@@ -30,6 +31,9 @@ type Settings struct {
 	// FromURL names the chain's constructor that takes a whole endpoint URL
 	// ("evm.NewFromURL"), "" when it has none: errors point to it.
 	FromURL string
+	// Ops is what the client can send, against which the user's costs are
+	// checked; nil checks none.
+	Ops *Ops
 	// Options are the user's options. A chain's own defaults (a longer
 	// timeout, a larger body cap) are not options: they are the
 	// Request.Timeout and Request.MaxBytes of its calls, which the user's
@@ -110,6 +114,18 @@ func New(s Settings) (*Client, error) {
 			// which may hold the key.
 			return nil, fmt.Errorf("%s: %w", s.Chain, &nodeaccess.InputError{Arg: "option", Reason: c.red.Text(err.Error())})
 		}
+	}
+	costs := c.cfg.Costs
+	if checked, ok := c.cfg.Ext(config.CostsChecked{}); ok {
+		costs = maps.Clone(costs)
+		for _, name := range checked.([]string) {
+			delete(costs, name)
+		}
+	}
+	if err := s.Ops.checkCosts(costs); err != nil {
+		// The name quoted may be the key, given by mistake.
+		err.Reason = c.red.Text(err.Reason)
+		return nil, fmt.Errorf("%s: %w", s.Chain, err)
 	}
 	if c.red.holds(c.cfg.UserAgent) {
 		// The SDK never puts the key in a header.
