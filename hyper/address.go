@@ -2,12 +2,13 @@ package hyper
 
 import (
 	"encoding/hex"
-	"fmt"
 	"strconv"
 	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
+
 	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/internal/transport"
 )
 
 // ParseAddress reads an address as users and the API write it: "0x" and 40
@@ -48,13 +49,5 @@ func isHex(c byte) bool {
 	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
 }
 
-// quote quotes s for a message when it is short, and gives only its length
-// otherwise. It never cuts a value: a cut could leave part of an access key
-// (a whole endpoint URL passed as an address, say) where the redaction of
-// whole keys cannot see it.
-func quote(s string) string {
-	if len(s) > 64 {
-		return fmt.Sprintf("a %d-byte value", len(s))
-	}
-	return strconv.Quote(s)
-}
+// quote is transport.Quote: how every error of the SDK shows a bad input.
+func quote(s string) string { return transport.Quote(s) }

@@ -157,7 +157,7 @@ func parseAccounts(arg string, in []string) ([]Address, error) {
 	for i, s := range in {
 		name := fmt.Sprintf("%s[%d]", arg, i)
 		if strings.TrimSpace(s) == "" {
-			return nil, &nodeaccess.InputError{Arg: name, Reason: wire.Quote(s, 40) + " is empty (the indexer would read it as no filter and list other accounts)"}
+			return nil, &nodeaccess.InputError{Arg: name, Reason: transport.Quote(s) + " is empty (the indexer would read it as no filter and list other accounts)"}
 		}
 		a, err := ParseAddress(s)
 		if err != nil {
@@ -200,7 +200,7 @@ func (q *AccountStatesQuery) check() ([]Address, error) {
 		return nil, err
 	}
 	if q.Sort != "" && q.Sort != SortAsc && q.Sort != SortDesc {
-		return nil, &nodeaccess.InputError{Arg: "sort", Reason: wire.Quote(string(q.Sort), 40) + " is not asc or desc"}
+		return nil, &nodeaccess.InputError{Arg: "sort", Reason: transport.Quote(string(q.Sort)) + " is not asc or desc"}
 	}
 	return parseAccounts("accounts", q.Accounts)
 }

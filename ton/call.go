@@ -12,8 +12,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/nodeaccess/nodeaccess/ton/internal/wire"
-
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/internal/transport"
 )
@@ -109,7 +107,7 @@ func (c *Client) endpoint(path string) (endpoint, error) {
 		return endpoint{}, &nodeaccess.InputError{Arg: "path", Reason: "it holds the access key"}
 	}
 	bad := func(why string) (endpoint, error) {
-		return endpoint{}, &nodeaccess.InputError{Arg: "path", Reason: wire.Quote(path, 200) + " " + why}
+		return endpoint{}, &nodeaccess.InputError{Arg: "path", Reason: transport.Quote(path) + " " + why}
 	}
 	version, name, _ := strings.Cut(path, "/")
 	var ep endpoint
@@ -203,7 +201,7 @@ func (c *Client) request(ep endpoint, params any) (*transport.Request, error) {
 func rpcParams(query url.Values, body []byte) ([]byte, error) {
 	if body != nil {
 		if t := bytes.TrimSpace(body); len(t) == 0 || t[0] != '{' {
-			return nil, &nodeaccess.InputError{Arg: "params", Reason: "JSON-RPC params must be a JSON object, not " + wire.Quote(string(t), 40)}
+			return nil, &nodeaccess.InputError{Arg: "params", Reason: "JSON-RPC params must be a JSON object, not " + transport.Quote(string(t))}
 		}
 		return body, nil
 	}

@@ -207,10 +207,18 @@ func Cut(s string, n int) string {
 // unescaping) and show in errors of their own.
 func (c *Client) MaskCut(s string, n int) string { return Cut(c.red.Text(s), n) }
 
-// MaxQuoted is how much of a bad input an error quotes.
-const MaxQuoted = 64
+// MaxQuoted is the longest bad input an error quotes.
+const MaxQuoted = 100
 
-// Quote is how every error of the SDK shows a bad input it was given: in
-// Go's quoted syntax (%q), cut to its first MaxQuoted bytes with "…" after
-// when it is longer. It masks nothing: a client masks its key on top.
-func Quote(s string) string { return strconv.Quote(Cut(s, MaxQuoted)) }
+// Quote is how every error of the SDK shows a bad input it was given (the
+// argument of a Parse function, an UnmarshalText, a query's field): in Go's
+// quoted syntax (%q) when it has at most MaxQuoted bytes, and as its length
+// alone ("a 200-byte value") when it is longer. A long input is never cut
+// short and quoted: a cut could end inside the access key, which a client's
+// masking recognises only whole.
+func Quote(s string) string {
+	if len(s) <= MaxQuoted {
+		return strconv.Quote(s)
+	}
+	return fmt.Sprintf("a %d-byte value", len(s))
+}

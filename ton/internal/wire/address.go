@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/internal/transport"
 )
 
 // Address is a standard TON address: the same fields as ton.Address, which
@@ -50,7 +51,7 @@ func ParseAddress(s string) (Address, error) {
 }
 
 func addrErr(s, why string) error {
-	return &nodeaccess.InputError{Arg: "address", Reason: Quote(s, 100) + ": " + why}
+	return &nodeaccess.InputError{Arg: "address", Reason: transport.Quote(s) + ": " + why}
 }
 
 // canonicalInt reports whether s is an integer as strconv.Itoa writes it:

@@ -3,6 +3,8 @@ package wire
 import (
 	"encoding/json"
 	"fmt"
+
+	"github.com/nodeaccess/nodeaccess/internal/transport"
 )
 
 // Finality decodes a v3 finality member: a string, as the indexer writes it
@@ -20,7 +22,7 @@ func (f *Finality) UnmarshalJSON(b []byte) error {
 	}
 	var n Num
 	if err := n.UnmarshalJSON(b); err != nil {
-		return fmt.Errorf("finality %s is neither a string nor an integer", Quote(string(b), MaxQuoted))
+		return fmt.Errorf("finality %s is neither a string nor an integer", transport.Quote(string(b)))
 	}
 	switch n.Text {
 	case "":
