@@ -104,7 +104,7 @@ func (c *Client) decodeState(r *transport.Response, cfg *readConfig) (*State, Bo
 	)
 	switch enc {
 	case EncodingSSZ:
-		st, err = decodeSSZ(pr, v, dc.preset, dc.sizeHint)
+		st, err = decodeSSZ(pr, v, dc.preset, dc.sizeHint, false)
 	default:
 		st, flags, err = decodeJSON(pr, dc, v, hasFork)
 	}

@@ -92,9 +92,6 @@ func ReadState(r io.Reader, b Body, opts ...ReadOption) (*State, *Flags, error) 
 	if err := cfg.preset.validate(); err != nil {
 		return nil, nil, err
 	}
-	if b.Bytes > 0 {
-		cfg.sizeHint = b.Bytes
-	}
 	switch b.Encoding {
 	case EncodingSSZ:
 		if b.Fork == "" {
@@ -114,7 +111,10 @@ func ReadState(r io.Reader, b Body, opts ...ReadOption) (*State, *Flags, error) 
 			}
 			return st, nil, err
 		}
-		st, err := readSSZ(r, v, cfg.preset, cfg.sizeHint, cfg.progress)
+		if cfg.sizeHint, cfg.sizeKnown, err = inputSize(r, b.Bytes, "ssz"); err != nil {
+			return nil, nil, err
+		}
+		st, err := readSSZ(r, v, cfg.preset, cfg.sizeHint, cfg.sizeKnown, cfg.progress)
 		return st, nil, err
 	case EncodingJSON:
 		if b.Fork != "" {
@@ -123,6 +123,10 @@ func ReadState(r io.Reader, b Body, opts ...ReadOption) (*State, *Flags, error) 
 				return nil, nil, err
 			}
 			cfg.version, cfg.hasVersion = v, true
+		}
+		var err error
+		if cfg.sizeHint, cfg.sizeKnown, err = inputSize(r, b.Bytes, "json"); err != nil {
+			return nil, nil, err
 		}
 		return readJSON(r, cfg.decodeConfig, cfg.progress)
 	}

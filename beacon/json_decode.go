@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"math/bits"
-	"os"
 
 	"github.com/nodeaccess/nodeaccess/beacon/internal/progress"
 )
@@ -51,9 +50,9 @@ func decodeJSON(r io.Reader, cfg decodeConfig, bare Version, hasBare bool) (*Sta
 		return nil, nil, unsupportedVersion(bare.String())
 	}
 	d := newJSONDecoder(r, cfg.sizeHint)
-	d.size = cfg.sizeHint
-	if d.size < 0 {
-		d.size = inputSize(r)
+	d.size = -1
+	if cfg.sizeKnown { // a size the reader told, not only claimed
+		d.size = cfg.sizeHint
 	}
 	d.preset = cfg.preset
 	if err := d.expect('{', "'{' (a JSON object)"); err != nil {
@@ -221,25 +220,6 @@ func decodeJSON(r io.Reader, cfg decodeConfig, bare Version, hasBare bool) (*Sta
 
 // envelopeKeys are the members of the beacon API's state envelope.
 var envelopeKeys = [...]string{"version", "execution_optimistic", "finalized", "data"}
-
-// inputSize returns the number of bytes left in r when r can tell, or -1.
-func inputSize(r io.Reader) int64 {
-	switch x := r.(type) {
-	case interface{ Len() int }: // *bytes.Reader, *strings.Reader, *bytes.Buffer
-		return int64(x.Len())
-	case *os.File:
-		st, err := x.Stat()
-		if err != nil || !st.Mode().IsRegular() {
-			return -1
-		}
-		pos, err := x.Seek(0, io.SeekCurrent)
-		if err != nil || pos > st.Size() {
-			return -1
-		}
-		return st.Size() - pos
-	}
-	return -1
-}
 
 // stateFieldForks maps every state field's JSON name to the forks that
 // have it (a bit per Version).

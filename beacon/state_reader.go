@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"strconv"
 
 	"github.com/nodeaccess/nodeaccess"
@@ -67,15 +66,19 @@ func OpenState(r io.ReaderAt, b Body, opts ...ReadOption) (*StateReader, error) 
 	if err := cfg.preset.validate(); err != nil {
 		return nil, err
 	}
-	size := b.Bytes
-	if size <= 0 {
-		if size = readerAtSize(r); size < 0 {
-			return nil, &nodeaccess.InputError{Arg: "Body.Bytes", Reason: "unknown: give the state's size (the io.ReaderAt cannot tell it)"}
-		}
+	held, exact := readerAtSize(r)
+	size, what := b.Bytes, "Body.Bytes"
+	switch {
+	case size <= 0 && held < 0:
+		return nil, &nodeaccess.InputError{Arg: "Body.Bytes", Reason: "unknown: give the state's size (the io.ReaderAt cannot tell it)"}
+	case size <= 0:
+		size, what = held, "its Size"
+	case exact && size > held:
+		return nil, shortInput("ssz", held, size, what)
 	}
 	sr := &StateReader{r: r, size: size, v: v, p: cfg.preset}
 	sr.fields = (&State{Version: v, Preset: cfg.preset}).fields()
-	if err := sr.layout(); err != nil {
+	if err := sr.layout(!exact, what); err != nil {
 		return nil, err
 	}
 	return sr, nil
@@ -93,24 +96,13 @@ func sszBody(b Body) (Version, error) {
 	return ParseVersion(b.Fork)
 }
 
-// readerAtSize returns the size of what r holds when r can tell, or -1.
-func readerAtSize(r io.ReaderAt) int64 {
-	switch x := r.(type) {
-	case interface{ Size() int64 }: // bytes.Reader, strings.Reader, io.SectionReader
-		return x.Size()
-	case interface{ Stat() (fs.FileInfo, error) }:
-		if fi, err := x.Stat(); err == nil && fi.Mode().IsRegular() {
-			return fi.Size()
-		}
-	}
-	return -1
-}
-
 // offsetWindow is how close offsets must lie to be read in one ReadAt.
 const offsetWindow = 4 << 10
 
-// layout reads the variable fields' offsets and sets start and end.
-func (sr *StateReader) layout() error {
+// layout reads the variable fields' offsets and sets start and end; with
+// probe, it first checks that the input holds the size that what (Body.Bytes,
+// its Size) gave it.
+func (sr *StateReader) layout(probe bool, what string) error {
 	n := len(sr.fields)
 	sr.start, sr.end = make([]int64, n), make([]int64, n)
 	fixed := stateFixedSize(sr.fields)
@@ -121,6 +113,11 @@ func (sr *StateReader) layout() error {
 		return &DecodeError{Format: "ssz", Offset: sr.size,
 			Reason: fmt.Sprintf("the input is truncated: its %d bytes end inside the fixed part of %s %s state with the %s preset, which is %d bytes (or it is a state of another fork or preset)",
 				sr.size, article(sr.v), sr.v, presetName(sr.p), fixed)}
+	}
+	if probe {
+		if err := holdsAt(sr.r, sr.size, "ssz", "", what+" gives the state"); err != nil {
+			return err
+		}
 	}
 	var vars []int // indices of the variable fields
 	at := int64(0)
@@ -289,8 +286,16 @@ func readRange[T any](sr *StateReader, name string, from, to ValidatorIndex, siz
 	if from > to || uint64(to) > n {
 		return nil, &nodeaccess.InputError{Arg: "from, to", Reason: fmt.Sprintf("[%d, %d) is not a range of the %d %s", from, to, n, name)}
 	}
-	out := make([]T, to-from)
 	block := max(1, readBufSize/size)
+	if n := uint64(to - from); n > uint64(block) {
+		// More than one read: the last byte is there (the input may have
+		// been cut since it was opened) before the elements are allocated.
+		end := sr.start[i] + int64(uint64(to)*uint64(size))
+		if err := holdsAt(sr.r, end, "ssz", fmt.Sprintf("%s[%d]", name, uint64(to)-1), "up to its end"); err != nil {
+			return nil, err
+		}
+	}
+	out := make([]T, to-from)
 	buf := make([]byte, min(len(out), block)*size)
 	for k := 0; k < len(out); k += block {
 		m := min(block, len(out)-k)
@@ -331,6 +336,11 @@ func (sr *StateReader) Fields(names ...string) (*State, error) {
 // decodeField decodes f from the state's bytes [start, end) with the
 // decoder of ReadState.
 func (sr *StateReader) decodeField(f *field, start, end int64) error {
+	if end-start > readBufSize {
+		if err := holdsAt(sr.r, end, "ssz", f.name, "up to its end"); err != nil {
+			return err
+		}
+	}
 	b := make([]byte, end-start)
 	if err := sr.readAt(b, start, f.name); err != nil {
 		return err
