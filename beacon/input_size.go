@@ -89,17 +89,16 @@ func readerAtSize(r io.ReaderAt) (size int64, exact bool) {
 	return -1, false
 }
 
-// holdsAt checks that r holds byte end-1, so that a read may allocate for
-// the bytes up to end before they arrive. An input that ends before is a
-// *DecodeError of format at path, which says what (the state's size, a
-// field's end) end is and matches io.ErrUnexpectedEOF; a failure of r is
-// returned wrapped.
-func holdsAt(r io.ReaderAt, end int64, format, path, what string) error {
+// holdsAt checks that r holds byte end-1, reading it into scratch[0], so
+// that a read may allocate for the bytes up to end before they arrive. An
+// input that ends before is a *DecodeError of format at path, which says
+// what (the state's size, a field's end) end is and matches
+// io.ErrUnexpectedEOF; a failure of r is returned wrapped.
+func holdsAt(r io.ReaderAt, scratch []byte, end int64, format, path, what string) error {
 	if end <= 0 {
 		return nil
 	}
-	var b [1]byte
-	n, err := r.ReadAt(b[:], end-1)
+	n, err := r.ReadAt(scratch[:1], end-1)
 	switch {
 	case n == 1:
 		return nil

@@ -13,12 +13,13 @@ import (
 // data object or the one the envelope must name, and fn, when set, gets
 // the progress.
 //
-// Memory: the decoded state plus, for a stream of unknown size, one extra
-// copy of the validator list while it is assembled from chunks; with the
-// size known the validator list is allocated once, its capacity an upper
-// bound derived from the size (a size larger than the input costs no more
-// than 1 GiB up front; a list that came out less than half as long as its
-// capacity is copied to its exact length). When the size is unknown,
+// Memory: the decoded state plus, for a stream whose size the reader does
+// not tell (a size only claimed, a Content-Length, sizes nothing), one
+// extra copy of the validator list while it is assembled from chunks; with
+// the size told (a file, an in-memory reader) the validator list is
+// allocated once, its capacity an upper bound derived from the size (at
+// most 1 GiB up front; a list that came out less than half as long as its
+// capacity is copied to its exact length). When the size is not told,
 // runtime.GC runs after a list of 8 MiB or more was assembled from its
 // chunks (on mainnet once, after the validators), so that the next lists
 // are not allocated on top of the chunks. A "data" that comes before

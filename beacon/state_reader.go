@@ -25,7 +25,9 @@ import (
 // and the byte offset in the whole state.
 //
 // The state must not change while it is read: a StateReader keeps the
-// offsets it read when it was opened. It holds no buffer between calls
+// offsets it read when it was opened. (A read of more than 64 KiB first
+// reads its last byte, so that a file cut short since costs an error, not
+// an allocation for bytes that are gone.) It holds no buffer between calls
 // and is safe for concurrent use (io.ReaderAt allows parallel calls).
 type StateReader struct {
 	r    io.ReaderAt
@@ -45,15 +47,20 @@ type StateReader struct {
 // an *io.SectionReader can tell). A Preset among opts reads a state of
 // that preset (MinimalPreset()); the mainnet preset otherwise.
 //
-// OpenState reads only the offsets of the variable-size fields and checks
-// them as the decoder does: the first one is the size of the fork's fixed
-// part, they never decrease, none is beyond the state's size, and the
-// lists of fixed-size elements (the validator registry, the balances, …)
-// hold a whole number of elements, no more than the preset's limit. A
-// state that fails is a *DecodeError (matching ErrInvalidState); a bad b
-// is a *nodeaccess.InputError; a fork this package does not decode an
-// error matching ErrUnsupportedVersion; a failure of r is returned
-// wrapped.
+// The state's size is checked before anything else: against the size a
+// file, a *bytes.Reader or a *strings.Reader tells, and over any other
+// reader (an *io.SectionReader's size is only the one it was given) by
+// reading the state's last byte. OpenState then reads only the offsets of
+// the variable-size fields and checks them as the decoder does: the first
+// one is the size of the fork's fixed part, they never decrease, none is
+// beyond the state's size, and the lists of fixed-size elements (the
+// validator registry, the balances, …) hold a whole number of elements, no
+// more than the preset's limit. A state that fails is a *DecodeError
+// (matching ErrInvalidState; one that holds fewer bytes than its size
+// says also matches io.ErrUnexpectedEOF, and names both sizes when r tells
+// its own); a bad b is a *nodeaccess.InputError; a fork this package does
+// not decode an error matching ErrUnsupportedVersion; a failure of r is
+// returned wrapped.
 func OpenState(r io.ReaderAt, b Body, opts ...ReadOption) (*StateReader, error) {
 	if r == nil {
 		return nil, &nodeaccess.InputError{Arg: "r", Reason: "nil io.ReaderAt"}
@@ -67,14 +74,14 @@ func OpenState(r io.ReaderAt, b Body, opts ...ReadOption) (*StateReader, error) 
 		return nil, err
 	}
 	held, exact := readerAtSize(r)
-	size, what := b.Bytes, "Body.Bytes"
+	size, what := b.Bytes, "Body.Bytes gives the state"
 	switch {
 	case size <= 0 && held < 0:
 		return nil, &nodeaccess.InputError{Arg: "Body.Bytes", Reason: "unknown: give the state's size (the io.ReaderAt cannot tell it)"}
 	case size <= 0:
-		size, what = held, "its Size"
+		size, what = held, "its Size gives the state"
 	case exact && size > held:
-		return nil, shortInput("ssz", held, size, what)
+		return nil, shortInput("ssz", held, size, "Body.Bytes")
 	}
 	sr := &StateReader{r: r, size: size, v: v, p: cfg.preset}
 	sr.fields = (&State{Version: v, Preset: cfg.preset}).fields()
@@ -100,8 +107,8 @@ func sszBody(b Body) (Version, error) {
 const offsetWindow = 4 << 10
 
 // layout reads the variable fields' offsets and sets start and end; with
-// probe, it first checks that the input holds the size that what (Body.Bytes,
-// its Size) gave it.
+// probe, it first checks that the input holds its size, which what says
+// where it comes from.
 func (sr *StateReader) layout(probe bool, what string) error {
 	n := len(sr.fields)
 	sr.start, sr.end = make([]int64, n), make([]int64, n)
@@ -113,11 +120,6 @@ func (sr *StateReader) layout(probe bool, what string) error {
 		return &DecodeError{Format: "ssz", Offset: sr.size,
 			Reason: fmt.Sprintf("the input is truncated: its %d bytes end inside the fixed part of %s %s state with the %s preset, which is %d bytes (or it is a state of another fork or preset)",
 				sr.size, article(sr.v), sr.v, presetName(sr.p), fixed)}
-	}
-	if probe {
-		if err := holdsAt(sr.r, sr.size, "ssz", "", what+" gives the state"); err != nil {
-			return err
-		}
 	}
 	var vars []int // indices of the variable fields
 	at := int64(0)
@@ -138,6 +140,13 @@ func (sr *StateReader) layout(probe bool, what string) error {
 			j++
 		}
 		buf := make([]byte, sr.start[vars[j-1]]+offsetSize-from)
+		if probe {
+			// First, that the input holds the size it was given.
+			if err := holdsAt(sr.r, buf, sr.size, "ssz", "", what); err != nil {
+				return err
+			}
+			probe = false
+		}
 		if err := sr.readAt(buf, from, sr.fields[vars[k]].name); err != nil {
 			return err
 		}
@@ -287,16 +296,16 @@ func readRange[T any](sr *StateReader, name string, from, to ValidatorIndex, siz
 		return nil, &nodeaccess.InputError{Arg: "from, to", Reason: fmt.Sprintf("[%d, %d) is not a range of the %d %s", from, to, n, name)}
 	}
 	block := max(1, readBufSize/size)
-	if n := uint64(to - from); n > uint64(block) {
+	buf := make([]byte, min(uint64(to-from), uint64(block))*uint64(size))
+	if uint64(to-from) > uint64(block) {
 		// More than one read: the last byte is there (the input may have
 		// been cut since it was opened) before the elements are allocated.
 		end := sr.start[i] + int64(uint64(to)*uint64(size))
-		if err := holdsAt(sr.r, end, "ssz", fmt.Sprintf("%s[%d]", name, uint64(to)-1), "up to its end"); err != nil {
+		if err := holdsAt(sr.r, buf, end, "ssz", fmt.Sprintf("%s[%d]", name, uint64(to)-1), "up to its end"); err != nil {
 			return nil, err
 		}
 	}
 	out := make([]T, to-from)
-	buf := make([]byte, min(len(out), block)*size)
 	for k := 0; k < len(out); k += block {
 		m := min(block, len(out)-k)
 		at := sr.start[i] + int64(uint64(from)+uint64(k))*int64(size)
@@ -337,7 +346,7 @@ func (sr *StateReader) Fields(names ...string) (*State, error) {
 // decoder of ReadState.
 func (sr *StateReader) decodeField(f *field, start, end int64) error {
 	if end-start > readBufSize {
-		if err := holdsAt(sr.r, end, "ssz", f.name, "up to its end"); err != nil {
+		if err := holdsAt(sr.r, make([]byte, 1), end, "ssz", f.name, "up to its end"); err != nil {
 			return err
 		}
 	}
