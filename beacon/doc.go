@@ -245,11 +245,12 @@
 // validators are most of it) and the decoder's working space, not the body
 // besides it. A Content-Length is a claim: it checks the offsets, but no
 // list is allocated for it before its bytes arrive; the big lists grow by
-// doubling as they come (for a moment the largest one is held twice), so a
-// node that announces more than it sends costs no more than what it sent.
-// A file or an in-memory reader given to ReadState tells its size, and the
-// lists are then allocated once, exactly. DownloadState holds a 256 KiB
-// buffer whatever the size.
+// doubling as they come (a peak of about twice the SSZ size), so a node
+// that announces more than it sends costs no more than a small multiple of
+// what it sent. A file or an in-memory reader given to ReadState tells its
+// size, and the lists are then allocated once, exactly (DownloadState to a
+// file, then ReadState, peaks at the decoded state's size). DownloadState
+// holds a 256 KiB buffer whatever the size.
 //
 // # Errors
 //
