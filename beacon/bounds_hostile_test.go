@@ -34,8 +34,11 @@ import (
 const boundsClaim = 1_390_010_761
 
 // boundsLimit is the most a read may allocate over an input that holds n
-// bytes: a small multiple of n, and 1 MiB for the buffers of any read.
-func boundsLimit(n int) uint64 { return 4*uint64(n) + 1<<20 }
+// bytes: a small multiple of n, and 1 MiB for the buffers of any read. The
+// multiple is what a list that doubles as its bytes arrive costs at worst,
+// just after it doubled (4 times its bytes), for validators, which take
+// 128 bytes in memory for 121 in SSZ.
+func boundsLimit(n int) uint64 { return 17*uint64(n)/4 + 1<<20 }
 
 // boundsInput is a file's bytes and the size its Body claims.
 type boundsInput struct {
@@ -338,6 +341,41 @@ func TestHostileClaimsReadState(t *testing.T) {
 				boundsStreamError(t, "ReadProver", err, in, kind.tells)
 			})
 		}
+	}
+}
+
+// TestHostileClaimsLargeCut: a saved state of 50,000 validators cut just
+// after the validator list doubled, read from a stream that hides its
+// size (its Body still says the whole size): the list grows as its bytes
+// arrive, and ReadState and ReadProver stay within boundsLimit of what the
+// stream held, however large.
+func TestHostileClaimsLargeCut(t *testing.T) {
+	const n = 50_000
+	whole := boundsSSZ(t, n)
+	start := validatorsStart(t, whole)
+	body := beacon.Body{Encoding: beacon.EncodingSSZ, Fork: "fulu", Bytes: int64(len(whole))}
+	first := (64 << 10) / 121 // the validators the list starts with room for
+	for c := first; c < n; c *= 2 {
+		cut := start + 121*(c+1) // one validator past a full list: it has just doubled
+		t.Run(fmt.Sprintf("cut after %d validators", c+1), func(t *testing.T) {
+			for name, read := range map[string]func() error{
+				"ReadState": func() error {
+					_, _, err := beacon.ReadState(hardReader{bytes.NewReader(whole[:cut])}, body, beacon.MinimalPreset())
+					return err
+				},
+				"ReadProver": func() error {
+					_, err := beacon.ReadProver(hardReader{bytes.NewReader(whole[:cut])}, body, bytes.NewReader(whole[:cut]), beacon.MinimalPreset())
+					return err
+				},
+			} {
+				var err error
+				alloc := hardAllocated(func() { err = read() })
+				boundsCheck(t, name, alloc, cut)
+				if !errors.Is(err, io.ErrUnexpectedEOF) {
+					t.Errorf("%s: err = %v, want a truncation", name, err)
+				}
+			}
+		})
 	}
 }
 
