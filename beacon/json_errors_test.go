@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"regexp"
 	"strings"
@@ -290,10 +291,20 @@ func TestJSONTolerated(t *testing.T) {
 		check(t, got)
 	})
 	t.Run("size hint larger than the input", func(t *testing.T) {
-		got, _ := decode(t, env, sizeHint(int64(5*len(env))))
+		// Over a stream, which cannot tell its size, the hint is a claim
+		// that sizes nothing: tolerated.
+		got, _, err := decodeJSON(hardReader{strings.NewReader(env)}, jsonMinimal, sizeHint(int64(5*len(env))))
+		if err != nil {
+			t.Fatalf("DecodeJSON: %v", err)
+		}
 		check(t, got)
 		got, _ = decode(t, env, sizeHint(int64(len(env))))
 		check(t, got)
+		// A reader that tells it holds less than the hint was cut short.
+		_, _, err = decodeJSON(strings.NewReader(env), jsonMinimal, sizeHint(int64(5*len(env))))
+		if !errors.Is(err, io.ErrUnexpectedEOF) || !strings.Contains(err.Error(), fmt.Sprintf("it holds %d bytes, and Body.Bytes says %d", len(env), 5*len(env))) {
+			t.Fatalf("a hint over a reader that holds less: err = %v", err)
+		}
 	})
 	t.Run("assume matching version", func(t *testing.T) {
 		got, _ := decode(t, env, assumeVersion(beacon.Deneb))
