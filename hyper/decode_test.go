@@ -71,17 +71,22 @@ func TestDecodeVaultEquitiesRejects(t *testing.T) {
 		`[{` + vault + `,"equity":"1e-101"}]`:                                          `"1e-101" is out of range (exponent -101)`,
 		`[{` + vault + `,"equity":true}]`:                                              "equity: want a decimal number, got a boolean",
 		`[{` + vault + `,"equity":{"v":1}}]`:                                           "equity: want a decimal number, got an object",
-		`[{` + vault + `,"equity":"1","lockedUntilTimestamp":-1}]`:                     "lockedUntilTimestamp: -1 is not a Unix time in milliseconds",
-		`[{` + vault + `,"equity":"1","lockedUntilTimestamp":1.5}]`:                    "lockedUntilTimestamp: 1.5 is not",
-		`[{` + vault + `,"equity":"1","lockedUntilTimestamp":"x"}]`:                    `lockedUntilTimestamp: "x" is not`,
-		`[{` + vault + `,"equity":"1","lockedUntilTimestamp":"+5"}]`:                   `lockedUntilTimestamp: "+5" is not`,
-		`[{` + vault + `,"equity":"1","lockedUntilTimestamp":1e3}]`:                    "lockedUntilTimestamp: 1e3 is not",
 		`[{` + vault + `,"equity":"1"},{` + vault + `,"equity":"x"}]`:                  `vault equity 1: equity: "x" is not a decimal number`,
 	}
 	for body, want := range cases {
 		_, err := decodeVaultEquities([]byte(body))
 		require.Error(t, err, body)
 		assert.Contains(t, err.Error(), want, body)
+	}
+	// lockedUntilTimestamp is secondary: one that cannot be read is named
+	// in Unread, and the equity beside it is kept.
+	for _, odd := range []string{`-1`, `1.5`, `"x"`, `"+5"`, `1e3`, `{}`, `[1]`, `true`} {
+		body := `[{` + vault + `,"equity":"1","lockedUntilTimestamp":` + odd + `}]`
+		got, err := decodeVaultEquities([]byte(body))
+		require.NoError(t, err, body)
+		assert.Equal(t, []string{"lockedUntilTimestamp"}, got[0].Unread, body)
+		assert.True(t, got[0].LockedUntil.IsZero(), body)
+		assert.Equal(t, "1", got[0].Equity.String(), body)
 	}
 }
 

@@ -90,6 +90,16 @@
 // perp symbols only, never of an outcome side, and a key led by a marker the
 // SDK does not know is KeyUnknown, not a perp.
 //
+// # What an item the SDK cannot fully read costs
+//
+// A member that identifies an item or carries its value (an index, a
+// name, decimals, an address, an equity, a price) that cannot be read makes
+// the answer an error matching nodeaccess.ErrInvalidResponse, naming the
+// item. Any other member (isCanonical, tokenId, fullName, maxLeverage, a
+// vault's lockedUntilTimestamp, …) that cannot be read costs neither: its
+// field is left as when not sent, and the item names it in Unread.
+// marginMode is kept as sent.
+//
 // # Markets: a name for every key
 //
 // Markets fetches the market metadata from the public API (spotMeta,

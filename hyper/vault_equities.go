@@ -29,6 +29,10 @@ type VaultEquity struct {
 	// when the server sent none: the position is locked up at now while
 	// now.Before(LockedUntil).
 	LockedUntil time.Time
+	// Unread names the secondary members the SDK could not read (see the
+	// package documentation): the fields they fill are left as when not
+	// sent. Nil when every member was read.
+	Unread []string
 }
 
 // UserVaultEquities asks the node for the vaults user has deposited into
@@ -95,8 +99,10 @@ func decodeVaultEquities(body []byte) ([]VaultEquity, error) {
 			return nil, fmt.Errorf("vault equity %d: equity: %v", i, err)
 		}
 		out[i].Equity = d
-		if out[i].LockedUntil, err = parseUnixMilli(w.LockedUntil); err != nil {
-			return nil, fmt.Errorf("vault equity %d: lockedUntilTimestamp: %v", i, err)
+		// Secondary: one that cannot be read is named in Unread.
+		t, err := parseUnixMilli(w.LockedUntil)
+		if (*jsontext.Unread)(&out[i].Unread).Check("lockedUntilTimestamp", err) {
+			out[i].LockedUntil = t
 		}
 	}
 	return out, nil

@@ -14,6 +14,7 @@ import (
 	"github.com/nodeaccess/nodeaccess/ton/internal/wire"
 
 	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/internal/jsontext"
 	"github.com/nodeaccess/nodeaccess/internal/transport"
 )
 
@@ -134,6 +135,11 @@ type AccountState struct {
 	// Raw is the entry as the server sent it (extra_currencies and other
 	// members the SDK does not type are there).
 	Raw json.RawMessage
+	// Unread names the secondary members the SDK could not read
+	// ("code_hash", "data_boc"; see the package documentation): the fields
+	// they fill are left as when not sent, and their values are in Raw.
+	// Nil when every member was read.
+	Unread []string
 }
 
 // checkPage validates limit and offset.
@@ -361,22 +367,25 @@ func refusesInput(msg string) bool {
 }
 
 type wireAccountState struct {
+	// Load-bearing: a member that cannot be read refuses the page.
 	Account             wire.Addr `json:"account"`
 	Address             wire.Addr `json:"address"`
 	Hash                wire.Hash `json:"hash"`
 	AccountStateHash    wire.Hash `json:"account_state_hash"`
 	Balance             wire.Num  `json:"balance"`
-	AccountStatus       *string   `json:"account_status"`
-	Status              *string   `json:"status"`
 	LastTransLT         wire.Num  `json:"last_trans_lt"`
 	LastTransactionLT   wire.Num  `json:"last_transaction_lt"`
 	LastTransHash       wire.Hash `json:"last_trans_hash"`
 	LastTransactionHash wire.Hash `json:"last_transaction_hash"`
-	FrozenHash          wire.Hash `json:"frozen_hash"`
-	CodeHash            wire.Hash `json:"code_hash"`
-	DataHash            wire.Hash `json:"data_hash"`
-	CodeBOC             wire.BOC  `json:"code_boc"`
-	DataBOC             wire.BOC  `json:"data_boc"`
+	// Secondary: one that cannot be read is named in Unread (a status is
+	// kept as sent instead).
+	AccountStatus *jsontext.Enum           `json:"account_status"`
+	Status        *jsontext.Enum           `json:"status"`
+	FrozenHash    jsontext.Soft[wire.Hash] `json:"frozen_hash"`
+	CodeHash      jsontext.Soft[wire.Hash] `json:"code_hash"`
+	DataHash      jsontext.Soft[wire.Hash] `json:"data_hash"`
+	CodeBOC       jsontext.Soft[wire.BOC]  `json:"code_boc"`
+	DataBOC       jsontext.Soft[wire.BOC]  `json:"data_boc"`
 }
 
 // decodeAccountStates decodes an accountStates body: a paging server's
@@ -406,7 +415,7 @@ func decodeAccountStates(body []byte) (*AccountStatesPage, error) {
 	page := &AccountStatesPage{States: make([]AccountState, len(entries))}
 	for i, raw := range entries {
 		if err := decodeAccountState(raw, &page.States[i]); err != nil {
-			return nil, fmt.Errorf("account state %d: %v", i, err)
+			return nil, fmt.Errorf("%s: %v", itemName("account state", i, raw), err)
 		}
 	}
 	var err error
@@ -451,8 +460,22 @@ func decodeAccountState(raw json.RawMessage, out *AccountState) error {
 		}
 	}
 	out.LastTransactionHash = either(w.LastTransHash, w.LastTransactionHash)
-	out.FrozenHash, out.CodeHash, out.DataHash = Hash(w.FrozenHash.H), Hash(w.CodeHash.H), Hash(w.DataHash.H)
-	out.CodeBOC, out.DataBOC = w.CodeBOC, w.DataBOC
+	u := (*jsontext.Unread)(&out.Unread)
+	for _, h := range []struct {
+		name string
+		v    jsontext.Soft[wire.Hash]
+		out  *Hash
+	}{{"frozen_hash", w.FrozenHash, &out.FrozenHash}, {"code_hash", w.CodeHash, &out.CodeHash}, {"data_hash", w.DataHash, &out.DataHash}} {
+		if u.Check(h.name, h.v.Err) {
+			*h.out = Hash(h.v.V.H)
+		}
+	}
+	if u.Check("code_boc", w.CodeBOC.Err) {
+		out.CodeBOC = w.CodeBOC.V
+	}
+	if u.Check("data_boc", w.DataBOC.Err) {
+		out.DataBOC = w.DataBOC.V
+	}
 	out.Raw = raw
 	return nil
 }

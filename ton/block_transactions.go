@@ -15,6 +15,7 @@ import (
 	"github.com/nodeaccess/nodeaccess/ton/internal/wire"
 
 	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/internal/jsontext"
 	"github.com/nodeaccess/nodeaccess/internal/transport"
 )
 
@@ -142,6 +143,11 @@ type BlockTransaction struct {
 	// (toncenter's v2 servers send the transaction itself, with account
 	// added).
 	Transaction json.RawMessage
+	// Unread names the secondary members the SDK could not read, its
+	// messages' included ("utime", "out_msgs[0].opcode"; see the package
+	// documentation): the fields they fill are left as when not sent, and
+	// their values are in Transaction. Nil when every member was read.
+	Unread []string
 }
 
 // check validates q before anything is sent.
@@ -314,24 +320,23 @@ type wireTxID struct {
 }
 
 type wireBlockTx struct {
-	Account wire.Addr `json:"account"`
-	Address *struct {
-		AccountAddress wire.Addr `json:"account_address"`
-	} `json:"address"`
-	Hash          wire.Hash         `json:"hash"`
-	LT            wire.Num          `json:"lt"`
-	TransactionID *wireTxID         `json:"transaction_id"`
-	Transaction   json.RawMessage   `json:"transaction"`
-	Utime         wire.Num          `json:"utime"`
-	Data          wire.BOC          `json:"data"`
-	Fee           wire.Num          `json:"fee"`
-	StorageFee    wire.Num          `json:"storage_fee"`
-	OtherFee      wire.Num          `json:"other_fee"`
-	TotalFees     wire.Num          `json:"total_fees"`
-	InMsg         json.RawMessage   `json:"in_msg"`
-	OutMsgs       []json.RawMessage `json:"out_msgs"`
-	PrevTransLT   wire.Num          `json:"prev_trans_lt"`
-	PrevTransHash wire.Hash         `json:"prev_trans_hash"`
+	Account       wire.Addr       `json:"account"`
+	Address       *wire.MsgAddr   `json:"address"`
+	Hash          wire.Hash       `json:"hash"`
+	LT            wire.Num        `json:"lt"`
+	TransactionID *wireTxID       `json:"transaction_id"`
+	Transaction   json.RawMessage `json:"transaction"`
+	Fee           wire.Num        `json:"fee"`
+	// Secondary: one that cannot be read is named in Unread.
+	Utime         jsontext.Soft[wire.Num] `json:"utime"`
+	Data          jsontext.Soft[wire.BOC] `json:"data"`
+	StorageFee    jsontext.Soft[wire.Num] `json:"storage_fee"`
+	OtherFee      jsontext.Soft[wire.Num] `json:"other_fee"`
+	TotalFees     wire.Num                `json:"total_fees"`
+	InMsg         json.RawMessage         `json:"in_msg"`
+	OutMsgs       []json.RawMessage       `json:"out_msgs"`
+	PrevTransLT   wire.Num                `json:"prev_trans_lt"`
+	PrevTransHash wire.Hash               `json:"prev_trans_hash"`
 }
 
 // decodeBlockTransactions decodes a getBlockTransactionsExt body, wrapped
@@ -367,7 +372,7 @@ func decodeBlockTransactions(body []byte) (*BlockTransactions, error) {
 	out.Transactions = make([]BlockTransaction, len(w.Transactions))
 	for i, raw := range w.Transactions {
 		if err := decodeBlockTx(raw, &out.Transactions[i]); err != nil {
-			return nil, fmt.Errorf("transaction %d: %v", i, err)
+			return nil, fmt.Errorf("%s: %v", itemName("transaction", i, raw), err)
 		}
 	}
 	return out, nil
@@ -413,12 +418,12 @@ func decodeBlockTx(raw json.RawMessage, out *BlockTransaction) error {
 	switch {
 	case w.Account.Set:
 		out.Account = Address(w.Account.A)
-	case w.Address != nil && w.Address.AccountAddress.Set:
-		out.Account = Address(w.Address.AccountAddress.A)
+	case w.Address != nil && w.Address.Set:
+		out.Account = Address(w.Address.A)
 	case inner.Account.Set:
 		out.Account = Address(inner.Account.A)
-	case inner.Address != nil && inner.Address.AccountAddress.Set:
-		out.Account = Address(inner.Address.AccountAddress.A)
+	case inner.Address != nil && inner.Address.Set:
+		out.Account = Address(inner.Address.A)
 	default:
 		return fmt.Errorf("account is missing")
 	}
@@ -442,8 +447,12 @@ func decodeBlockTx(raw json.RawMessage, out *BlockTransaction) error {
 	if out.LT, err = lt.Uint64("lt"); err != nil {
 		return err
 	}
-	if out.Time, err = wire.UnixTime(typed.Utime, "utime"); err != nil {
-		return err
+	u := (*jsontext.Unread)(&out.Unread)
+	if u.Check("utime", typed.Utime.Err) {
+		t, err := wire.UnixTime(typed.Utime.V, "utime")
+		if u.Check("utime", err) {
+			out.Time = t
+		}
 	}
 	fee, feeName := typed.Fee, "fee"
 	if !fee.Set {
@@ -452,16 +461,25 @@ func decodeBlockTx(raw json.RawMessage, out *BlockTransaction) error {
 	if out.Fee, err = fee.OptAmount(feeName); err != nil {
 		return err
 	}
-	if out.StorageFee, err = typed.StorageFee.OptAmount("storage_fee"); err != nil {
-		return err
+	for _, f := range []struct {
+		name string
+		v    jsontext.Soft[wire.Num]
+		out  **big.Int
+	}{{"storage_fee", typed.StorageFee, &out.StorageFee}, {"other_fee", typed.OtherFee, &out.OtherFee}} {
+		if u.Check(f.name, f.v.Err) {
+			v, err := f.v.V.OptAmount(f.name)
+			if u.Check(f.name, err) {
+				*f.out = v
+			}
+		}
 	}
-	if out.OtherFee, err = typed.OtherFee.OptAmount("other_fee"); err != nil {
-		return err
+	if u.Check("data", typed.Data.Err) {
+		out.Data = typed.Data.V
 	}
-	out.Data = typed.Data
 	if out.InMsg, out.OutMsgs, err = decodeMessages(typed.InMsg, typed.OutMsgs); err != nil {
 		return err
 	}
+	nestedUnread(u, out.InMsg, out.OutMsgs)
 	out.PrevTransactionLT, out.PrevTransactionHash, err = decodePrevTx(typed.PrevTransLT, typed.PrevTransHash)
 	return err
 }

@@ -68,6 +68,19 @@
 // left untyped (the detailed transaction, the full v3 entries, each
 // message) stay available as json.RawMessage.
 //
+// # What an item the SDK cannot fully read costs
+//
+// A member that identifies an item or carries its value (an address, a
+// hash, a logical time, a seqno, a message's value, a balance, a total
+// fee) that cannot be read makes the whole answer an error matching
+// nodeaccess.ErrInvalidResponse, naming the item by its position and hash.
+// Any other member that cannot be read (an opcode, extra currencies, a
+// comment, a time, a code hash, …) costs neither the item nor the page:
+// its field is left as when not sent, its value stays in the item's raw
+// JSON, and the item names it in Unread (a transaction's Unread includes
+// its messages' as "in_msg.…" and "out_msgs[i].…"). Finality and account
+// status are kept as sent, whatever their shape.
+//
 // # Following the chain
 //
 // Follow walks every transaction each masterchain block commits, its own

@@ -153,11 +153,11 @@ func TestKeyInRejectedServerValues(t *testing.T) {
 		{"last_transaction_lt", "9", func(v string) string {
 			return `{"accounts":[{"address":"` + acctLower + `","balance":"1","last_transaction_lt":` + jsonString(v) + `}]}`
 		}, "accountStates"},
-		{"code_hash", "!", func(v string) string {
-			return `{"accounts":[{"address":"` + acctLower + `","balance":"1","code_hash":` + jsonString(v) + `}]}`
+		{"account_state_hash", "!", func(v string) string {
+			return `{"accounts":[{"address":"` + acctLower + `","balance":"1","account_state_hash":` + jsonString(v) + `}]}`
 		}, "accountStates"},
-		{"pending trace_external_hash", "!", func(v string) string {
-			return `{"transactions":[{"account":"` + acctLower + `","hash":"` + hash + `","lt":"1","trace_external_hash":` + jsonString(v) + `}]}`
+		{"pending hash", "!", func(v string) string {
+			return `{"transactions":[{"account":"` + acctLower + `","hash":` + jsonString(v) + `,"lt":"1"}]}`
 		}, "pendingTransactions"},
 		{"pending lt", "2", func(v string) string {
 			return `{"transactions":[{"account":"` + acctLower + `","hash":"` + hash + `","lt":` + jsonString(v) + `}]}`
@@ -165,9 +165,9 @@ func TestKeyInRejectedServerValues(t *testing.T) {
 		{"pending account", "0", func(v string) string {
 			return `{"transactions":[{"account":` + jsonString(v) + `,"hash":"` + hash + `","lt":"1"}]}`
 		}, "pendingTransactions"},
-		{"block utime", "3", func(v string) string {
+		{"block lt", "3", func(v string) string {
 			return `{"ok":true,"result":{"id":{"workchain":-1,"shard":"-9223372036854775808","seqno":1},"transactions":[` +
-				`{"account":"` + acctLower + `","transaction_id":{"lt":"1","hash":"` + hash + `"},"utime":` + jsonString(v) + `}]}}`
+				`{"account":"` + acctLower + `","transaction_id":{"lt":` + jsonString(v) + `,"hash":"` + hash + `"}}]}}`
 		}, "getBlockTransactionsExt"},
 		{"block fee", "4", func(v string) string {
 			return `{"ok":true,"result":{"id":{"workchain":-1,"shard":"-9223372036854775808","seqno":1},"transactions":[` +

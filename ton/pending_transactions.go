@@ -16,6 +16,7 @@ import (
 
 	"github.com/nodeaccess/nodeaccess/ton/internal/wire"
 
+	"github.com/nodeaccess/nodeaccess/internal/jsontext"
 	"github.com/nodeaccess/nodeaccess/internal/transport"
 )
 
@@ -63,8 +64,10 @@ type PendingTransactionsPage struct {
 // Finality says how final a v3 transaction is. The indexer writes it as a
 // string ("pending", "confirmed", "finalized"); its published schema
 // declares the integers 0, 1 and 2: both decode to the constants below. A
-// value the SDK does not know decodes without error and is kept as sent
-// (an integer n beyond 2 as "unknown_n", the indexer's own spelling for it).
+// value the SDK does not know decodes without error and is kept as sent:
+// an integer n beyond 2 as "unknown_n" (the indexer's own spelling for it),
+// any other JSON value as its text ("1.5", `{"mc":1}`, "true"), which none
+// of the constants is.
 type Finality string
 
 // The finality states the indexer sends.
@@ -137,6 +140,11 @@ type PendingTransaction struct {
 	// Raw is the entry as the server sent it: the indexer's full v3
 	// transaction (in_msg, out_msgs, description, block_ref, …).
 	Raw json.RawMessage
+	// Unread names the secondary members the SDK could not read, its
+	// messages' included ("now", "out_msgs[0].opcode"; see the package
+	// documentation): the fields they fill are left as when not sent, and
+	// their values are in Raw. Nil when every member was read.
+	Unread []string
 }
 
 // check validates q and returns its accounts, parsed.
@@ -245,20 +253,23 @@ func nothingPending(err error) bool {
 }
 
 type wirePending struct {
+	// Load-bearing: a member that cannot be read refuses the page.
 	Account       wire.Addr         `json:"account"`
 	Hash          wire.Hash         `json:"hash"`
 	LT            wire.Num          `json:"lt"`
-	Now           wire.Num          `json:"now"`
-	MCBlockSeqno  wire.Num          `json:"mc_block_seqno"`
-	TraceID       *string           `json:"trace_id"`
-	TraceExtHash  wire.Hash         `json:"trace_external_hash"`
-	Emulated      *bool             `json:"emulated"`
-	Finality      wire.Finality     `json:"finality"`
 	TotalFees     wire.Num          `json:"total_fees"`
 	InMsg         json.RawMessage   `json:"in_msg"`
 	OutMsgs       []json.RawMessage `json:"out_msgs"`
 	PrevTransLT   wire.Num          `json:"prev_trans_lt"`
 	PrevTransHash wire.Hash         `json:"prev_trans_hash"`
+	// Secondary: one that cannot be read is named in Unread (finality is
+	// kept as sent instead).
+	Now          jsontext.Soft[wire.Num]  `json:"now"`
+	MCBlockSeqno jsontext.Soft[wire.Num]  `json:"mc_block_seqno"`
+	TraceID      jsontext.Soft[*string]   `json:"trace_id"`
+	TraceExtHash jsontext.Soft[wire.Hash] `json:"trace_external_hash"`
+	Emulated     jsontext.Soft[*bool]     `json:"emulated"`
+	Finality     wire.Finality            `json:"finality"`
 }
 
 // decodePendingTransactions decodes a pendingTransactions body:
@@ -284,7 +295,7 @@ func decodePendingTransactions(body []byte) (*PendingTransactionsPage, error) {
 	page := &PendingTransactionsPage{Transactions: make([]PendingTransaction, len(txs))}
 	for i, raw := range txs {
 		if err := decodePending(raw, &page.Transactions[i]); err != nil {
-			return nil, fmt.Errorf("transaction %d: %v", i, err)
+			return nil, fmt.Errorf("%s: %v", itemName("transaction", i, raw), err)
 		}
 	}
 	var err error
@@ -307,20 +318,6 @@ func decodePending(raw json.RawMessage, out *PendingTransaction) error {
 	if out.LT, err = w.LT.Uint64("lt"); err != nil {
 		return err
 	}
-	if out.Now, err = wire.UnixTime(w.Now, "now"); err != nil {
-		return err
-	}
-	if w.MCBlockSeqno.Set {
-		if out.MCBlockSeqno, err = w.MCBlockSeqno.Uint32("mc_block_seqno"); err != nil {
-			return err
-		}
-	}
-	if w.TraceID != nil {
-		out.TraceID = *w.TraceID
-	}
-	out.TraceExternalHash = Hash(w.TraceExtHash.H)
-	out.Emulated = w.Emulated != nil && *w.Emulated
-	out.Finality = Finality(w.Finality)
 	if out.TotalFees, err = w.TotalFees.OptAmount("total_fees"); err != nil {
 		return err
 	}
@@ -330,6 +327,30 @@ func decodePending(raw json.RawMessage, out *PendingTransaction) error {
 	if out.PrevTransactionLT, out.PrevTransactionHash, err = decodePrevTx(w.PrevTransLT, w.PrevTransHash); err != nil {
 		return err
 	}
+	u := (*jsontext.Unread)(&out.Unread)
+	if u.Check("now", w.Now.Err) {
+		t, err := wire.UnixTime(w.Now.V, "now")
+		if u.Check("now", err) {
+			out.Now = t
+		}
+	}
+	if u.Check("mc_block_seqno", w.MCBlockSeqno.Err) && w.MCBlockSeqno.V.Set {
+		n, err := w.MCBlockSeqno.V.Uint32("mc_block_seqno")
+		if u.Check("mc_block_seqno", err) {
+			out.MCBlockSeqno = n
+		}
+	}
+	if u.Check("trace_id", w.TraceID.Err) && w.TraceID.V != nil {
+		out.TraceID = *w.TraceID.V
+	}
+	if u.Check("trace_external_hash", w.TraceExtHash.Err) {
+		out.TraceExternalHash = Hash(w.TraceExtHash.V.H)
+	}
+	if u.Check("emulated", w.Emulated.Err) {
+		out.Emulated = w.Emulated.V != nil && *w.Emulated.V
+	}
+	out.Finality = Finality(w.Finality)
+	nestedUnread(u, out.InMsg, out.OutMsgs)
 	out.Raw = raw
 	return nil
 }

@@ -211,13 +211,17 @@ type MsgAddr struct{ Addr }
 func (f *MsgAddr) UnmarshalJSON(b []byte) error {
 	if t := bytes.TrimSpace(b); len(t) > 0 && t[0] == '{' {
 		var o struct {
-			AccountAddress Addr `json:"account_address"`
+			AccountAddress json.RawMessage `json:"account_address"`
 		}
 		if err := json.Unmarshal(t, &o); err != nil {
 			return err
 		}
-		f.Addr = o.AccountAddress
-		return nil
+		if o.AccountAddress == nil {
+			// Not tonlib's accountAddress: an address is never guessed
+			// to be none.
+			return fmt.Errorf("address object has no account_address")
+		}
+		return f.Addr.UnmarshalJSON(o.AccountAddress)
 	}
 	var lit string
 	if json.Unmarshal(b, &lit) == nil && nonStdAddr(lit) {
