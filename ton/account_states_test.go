@@ -157,16 +157,16 @@ func TestAccountStatesEmptyAndBad(t *testing.T) {
 	assert.NotNil(t, page.AddressBook)
 
 	for name, body := range map[string]string{
-		"no array":          `{"address_book":{}}`,
-		"not an object":     `[]`,
-		"missing account":   `{"accounts":[{"balance":"1"}]}`,
-		"negative balance":  `{"accounts":[{"address":"` + acctUpper + `","balance":"-1"}]}`,
-		"float balance":     `{"accounts":[{"address":"` + acctUpper + `","balance":1.5}]}`,
-		"huge balance":      `{"accounts":[{"address":"` + acctUpper + `","balance":"` + strings.Repeat("9", 41) + `"}]}`,
-		"bad lt":            `{"accounts":[{"address":"` + acctUpper + `","balance":"1","last_transaction_lt":"x"}]}`,
-		"bad hash":          `{"accounts":[{"address":"` + acctUpper + `","balance":"1","account_state_hash":"abc"}]}`,
-		"bad last hash":     `{"accounts":[{"address":"` + acctUpper + `","balance":"1","last_transaction_hash":"!!"}]}`,
-		"book not object":   `{"accounts":[],"address_book":[]}`,
+		"no array":         `{"address_book":{}}`,
+		"not an object":    `[]`,
+		"missing account":  `{"accounts":[{"balance":"1"}]}`,
+		"negative balance": `{"accounts":[{"address":"` + acctUpper + `","balance":"-1"}]}`,
+		"float balance":    `{"accounts":[{"address":"` + acctUpper + `","balance":1.5}]}`,
+		"huge balance":     `{"accounts":[{"address":"` + acctUpper + `","balance":"` + strings.Repeat("9", 41) + `"}]}`,
+		"bad lt":           `{"accounts":[{"address":"` + acctUpper + `","balance":"1","last_transaction_lt":"x"}]}`,
+		"bad hash":         `{"accounts":[{"address":"` + acctUpper + `","balance":"1","account_state_hash":"abc"}]}`,
+		"bad last hash":    `{"accounts":[{"address":"` + acctUpper + `","balance":"1","last_transaction_hash":"!!"}]}`,
+		"book not object":  `{"accounts":[],"address_book":[]}`,
 	} {
 		t.Run(name, func(t *testing.T) {
 			c := gockClient(t)

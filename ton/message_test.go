@@ -247,8 +247,8 @@ func TestMessageBadValues(t *testing.T) {
 	}
 	// A secondary one is named in Unread, its field left as when not sent.
 	for body, want := range map[string]string{
-		`{"fwd_fee":"1.5"}`:                                "fwd_fee",
-		`{"ihr_fee":"1e3"}`:                                "ihr_fee",
+		`{"fwd_fee":"1.5"}`: "fwd_fee",
+		`{"ihr_fee":"1e3"}`: "ihr_fee",
 		`{"msg_data":{"@type":"msg.dataText","text":"*"}}`: "msg_data",
 		`{"body_hash":"JwaRlXkBSbE/FgE1Cic6QMP4p4grFvQ05deNWMgRx2E=","message_content":{"hash":"pSgu2pfIEFeWo31xHfheCFt4EG+mSA2vEvMSq/K/PXo="}}`: "message_content",
 	} {
