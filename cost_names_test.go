@@ -3,13 +3,15 @@ package nodeaccess_test
 import (
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/beacon"
 	"github.com/nodeaccess/nodeaccess/evm"
 	"github.com/nodeaccess/nodeaccess/hyper"
+	"github.com/nodeaccess/nodeaccess/internal/testkit"
 	"github.com/nodeaccess/nodeaccess/ton"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // withCost makes a client of chain with opts.
@@ -17,13 +19,13 @@ func withCost(chain string, opts ...nodeaccess.Option) error {
 	var err error
 	switch chain {
 	case "evm":
-		_, err = evm.New("https://node.example", "k3y", nodeaccess.Options(opts...))
+		_, err = evm.New("https://node.example", "k3y", testkit.Bundle(opts...))
 	case "hyper":
-		_, err = hyper.New("https://node.example", "k3y", nodeaccess.Options(opts...))
+		_, err = hyper.New("https://node.example", "k3y", testkit.Bundle(opts...))
 	case "ton":
-		_, err = ton.New("https://node.example", "k3y", nodeaccess.Options(opts...))
+		_, err = ton.New("https://node.example", "k3y", testkit.Bundle(opts...))
 	case "beacon":
-		_, err = beacon.New("https://node.example", "k3y", nodeaccess.Options(opts...))
+		_, err = beacon.New("https://node.example", "k3y", testkit.Bundle(opts...))
 	}
 	return err
 }

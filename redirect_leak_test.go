@@ -13,14 +13,15 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/beacon"
 	"github.com/nodeaccess/nodeaccess/evm"
 	"github.com/nodeaccess/nodeaccess/hyper"
 	"github.com/nodeaccess/nodeaccess/internal/testkit"
 	"github.com/nodeaccess/nodeaccess/ton"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // keyedCalls are the keyed operations of every chain, each making one call
@@ -251,7 +252,7 @@ func TestNoChainFollowsARedirectToAnotherOrigin(t *testing.T) {
 					"*http.Client":     {nodeaccess.WithHTTPClient(&http.Client{})},
 					"RoundTripper":     {nodeaccess.WithRoundTripper(http.DefaultTransport)},
 				} {
-					err := call(context.Background(), node.URL, key, nodeaccess.Options(opts...))
+					err := call(context.Background(), node.URL, key, testkit.Bundle(opts...))
 					var he *nodeaccess.HTTPError
 					require.ErrorAs(t, err, &he, "%s, %s, %d", name, what, status)
 					assert.Equal(t, status, he.StatusCode, "%s, %s", name, what)

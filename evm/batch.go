@@ -29,14 +29,14 @@ type maxBatchKey struct{}
 // HyperEVM, Hyperliquid's public RPC allows 100 requests per minute per IP
 // and caps an answer at 1 MiB (the hyper package's WithEVM lists its
 // limits).
-func WithMaxBatchSize(n int) nodeaccess.EVMOption {
-	return option{apply: func(c *config.Config) error {
+func WithMaxBatchSize(n int) Option {
+	return option("WithMaxBatchSize", func(c *config.Config) error {
 		if n < 1 {
 			return fmt.Errorf("evm: WithMaxBatchSize: %d calls is below 1", n)
 		}
 		c.SetExt(maxBatchKey{}, n)
 		return nil
-	}}
+	})
 }
 
 // BatchResult is one call's outcome in a Batch. Read it once SendBatch has

@@ -8,11 +8,12 @@ import (
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/ethclient"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/evm"
 	"github.com/nodeaccess/nodeaccess/internal/testkit"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 func ptr[T any](v T) *T { return &v }
@@ -71,14 +72,14 @@ func TestCallMsgNonceChainIDTypeRefused(t *testing.T) {
 func TestWithCallDataMembers(t *testing.T) {
 	const to = `"to":"0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48"`
 	for _, tc := range []struct {
-		opts []nodeaccess.EVMOption
+		opts []nodeaccess.Option
 		data string
 	}{
 		{nil, `"data":"0xabcd"`},
-		{[]nodeaccess.EVMOption{evm.WithCallDataMembers("data")}, `"data":"0xabcd"`},
-		{[]nodeaccess.EVMOption{evm.WithCallDataMembers("input")}, `"input":"0xabcd"`},
-		{[]nodeaccess.EVMOption{evm.WithCallDataMembers("data", "input")}, `"data":"0xabcd","input":"0xabcd"`},
-		{[]nodeaccess.EVMOption{evm.WithCallDataMembers("input", "data")}, `"data":"0xabcd","input":"0xabcd"`},
+		{[]nodeaccess.Option{evm.WithCallDataMembers("data")}, `"data":"0xabcd"`},
+		{[]nodeaccess.Option{evm.WithCallDataMembers("input")}, `"input":"0xabcd"`},
+		{[]nodeaccess.Option{evm.WithCallDataMembers("data", "input")}, `"data":"0xabcd","input":"0xabcd"`},
+		{[]nodeaccess.Option{evm.WithCallDataMembers("input", "data")}, `"data":"0xabcd","input":"0xabcd"`},
 	} {
 		t.Run(tc.data, func(t *testing.T) {
 			msg := evm.CallMsg{To: token, Data: []byte{0xab, 0xcd}}

@@ -4,10 +4,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/nodeaccess/nodeaccess"
-	"github.com/nodeaccess/nodeaccess/evm"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/evm"
 )
 
 // identityCalls returns n calls to the identity precompile, each returning
@@ -39,13 +40,13 @@ func TestMulticallAnswerTooBigIsSplit(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
 		max      int
-		opts     []nodeaccess.EVMOption
+		opts     []nodeaccess.Option
 		maxCalls int
 		sizes    []int
 	}{
 		{"-32008", 6000, nil, 0, []int{40, 20, 10, 10, 10, 10}},
 		{"-32008, MaxCalls 16", 6000, nil, 16, []int{16, 8, 8, 8, 8, 8}},
-		{"the client's cap", 1 << 30, []nodeaccess.EVMOption{nodeaccess.WithMaxResponseBytes(6000)}, 0, []int{40, 20, 10, 10, 10, 10}},
+		{"the client's cap", 1 << 30, []nodeaccess.Option{nodeaccess.WithMaxResponseBytes(6000)}, 0, []int{40, 20, 10, 10, 10, 10}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -75,11 +76,11 @@ func TestMulticallOneAnswerTooBig(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		max  int
-		opts []nodeaccess.EVMOption
+		opts []nodeaccess.Option
 		want string
 	}{
 		{"-32008", 6000, nil, "json-rpc error -32008: Response is too big"},
-		{"the client's cap", 1 << 30, []nodeaccess.EVMOption{nodeaccess.WithMaxResponseBytes(6000)}, "response too large"},
+		{"the client's cap", 1 << 30, []nodeaccess.Option{nodeaccess.WithMaxResponseBytes(6000)}, "response too large"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

@@ -12,11 +12,12 @@ import (
 
 	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/evm"
 	"github.com/nodeaccess/nodeaccess/evm/evmtest"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // Multicall against go-ethereum's EVM running the canonical Multicall3
@@ -25,11 +26,11 @@ import (
 
 // unitsSeen returns a client of the shared node whose hook records the
 // operation and units of each attempt, and a func that returns them.
-func unitsSeen(t *testing.T, srv *evmtest.Server, opts ...nodeaccess.EVMOption) (*evm.Client, func() []string) {
+func unitsSeen(t *testing.T, srv *evmtest.Server, opts ...nodeaccess.Option) (*evm.Client, func() []string) {
 	t.Helper()
 	var mu sync.Mutex
 	var seen []string
-	opts = append([]nodeaccess.EVMOption{nodeaccess.WithMaxAttempts(1), nodeaccess.WithHook(func(_ context.Context, a nodeaccess.Attempt) {
+	opts = append([]nodeaccess.Option{nodeaccess.WithMaxAttempts(1), nodeaccess.WithHook(func(_ context.Context, a nodeaccess.Attempt) {
 		mu.Lock()
 		seen = append(seen, a.Op+"="+string(rune('0'+a.Units)))
 		mu.Unlock()

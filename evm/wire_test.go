@@ -8,12 +8,13 @@ import (
 	"testing"
 
 	"github.com/ethereum/go-ethereum/common"
-	"github.com/nodeaccess/nodeaccess"
-	"github.com/nodeaccess/nodeaccess/evm"
-	"github.com/nodeaccess/nodeaccess/internal/testkit"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"gopkg.in/h2non/gock.v1"
+
+	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/evm"
+	"github.com/nodeaccess/nodeaccess/internal/testkit"
 )
 
 const (
@@ -23,9 +24,9 @@ const (
 
 // gockClient returns a client whose requests gock answers (see
 // testkit.GockHTTPClient: unmatched requests and unused mocks fail the test).
-func gockClient(t *testing.T, opts ...nodeaccess.EVMOption) *evm.Client {
+func gockClient(t *testing.T, opts ...nodeaccess.Option) *evm.Client {
 	t.Helper()
-	opts = append([]nodeaccess.EVMOption{nodeaccess.WithHTTPClient(testkit.GockHTTPClient(t))}, opts...)
+	opts = append([]nodeaccess.Option{nodeaccess.WithHTTPClient(testkit.GockHTTPClient(t))}, opts...)
 	c, err := evm.New(testBase, testKey, opts...)
 	require.NoError(t, err)
 	return c

@@ -46,14 +46,19 @@ type publicURLKey struct{}
 
 type evmHistoryKey struct{}
 
-// option is an option of this package: a setting of its own (apply), or
-// the options WithEVM hands to the EVM client (evm). The embedded
-// interface is never set: it only makes option a nodeaccess.HyperOption.
-type option struct {
-	nodeaccess.HyperOption
-	apply config.Func
-	evm   []nodeaccess.EVMOption
+// Option configures a Client when New makes it: a setting every client
+// takes (the With… functions of package nodeaccess), or one of this
+// package's With… functions, which another package's New refuses. It is
+// nodeaccess.Option, so one slice of options serves clients of several
+// chains.
+type Option = nodeaccess.Option
+
+// option makes an option of this package, called hyper.name in errors.
+func option(name string, f config.Func) Option {
+	return transport.Option(chain, chain+"."+name, f)
 }
+
+type evmOptionsKey struct{}
 
 // WithPublicURL sends the public API's requests (AllMids, PublicInfo) to
 // rawURL instead of mainnet's, https://api.hyperliquid.xyz: TestnetAPIURL for testnet (pass a
@@ -61,9 +66,9 @@ type option struct {
 // URL without query, fragment or user info, such as a proxy in front of the
 // public API. The public API never receives the node's access key; a URL
 // that holds the key anywhere is refused.
-func WithPublicURL(rawURL string) nodeaccess.HyperOption {
+func WithPublicURL(rawURL string) Option {
 	const name = "WithPublicURL"
-	return option{apply: func(c *config.Config) error {
+	return option("WithPublicURL", func(c *config.Config) error {
 		// The messages quote no more than the scheme and the host, so that
 		// a key put into the URL by mistake is not repeated in an error.
 		u, err := url.Parse(rawURL)
@@ -77,7 +82,7 @@ func WithPublicURL(rawURL string) nodeaccess.HyperOption {
 		}
 		c.SetExt(publicURLKey{}, strings.TrimRight(rawURL, "/"))
 		return nil
-	}}
+	})
 }
 
 // WithEVM hands opts to the EVM client (EVM()) alone, after the
@@ -94,8 +99,14 @@ func WithPublicURL(rawURL string) nodeaccess.HyperOption {
 // evm.MulticallOptions.MaxCalls), and an answer over 1 MiB fails with
 // -32008 "Response is too big" (nodeaccess.ErrResponseTooLarge, which
 // batches and Multicall split on). Providers set their own limits.
-func WithEVM(opts ...nodeaccess.EVMOption) nodeaccess.HyperOption {
-	return option{evm: slices.Clone(opts)}
+func WithEVM(opts ...Option) Option {
+	opts = slices.Clone(opts)
+	return option("WithEVM", func(c *config.Config) error {
+		prev, _ := c.Ext(evmOptionsKey{})
+		list, _ := prev.([]Option)
+		c.SetExt(evmOptionsKey{}, append(slices.Clone(list), opts...))
+		return nil
+	})
 }
 
 // WithEVMHistory tells the EVM client (EVM()) that the provider's HyperEVM
@@ -112,11 +123,11 @@ func WithEVM(opts ...nodeaccess.EVMOption) nodeaccess.HyperOption {
 // an archival RPC (the providers are listed in hyper/testdata/SOURCES.md). Past HyperCore precompile reads on an
 // archive node are replays of what was recorded, not reads of past
 // HyperCore state.
-func WithEVMHistory() nodeaccess.HyperOption {
-	return option{apply: func(c *config.Config) error {
+func WithEVMHistory() Option {
+	return option("WithEVMHistory", func(c *config.Config) error {
 		c.SetExt(evmHistoryKey{}, true)
 		return nil
-	}}
+	})
 }
 
 // latestOnly is why the EVM client refuses a state read at another block
@@ -132,26 +143,17 @@ const latestOnly = "HyperEVM's RPC serves the latest state only and answers any 
 // its own: WithPublicBudget). WithPublicURL chooses the public API; WithEVM
 // gives options to the EVM client alone, WithEVMHistory lets it read past
 // blocks.
-func New(baseURL, key string, opts ...nodeaccess.HyperOption) (*Client, error) {
-	var (
-		shared  []nodeaccess.EVMOption // the nodeaccess options, for the EVM client
-		evmOnly []nodeaccess.EVMOption
-	)
-	fs, err := transport.Options(chain, opts, func(o nodeaccess.HyperOption) (config.Func, bool) {
-		switch o := o.(type) {
-		case option:
-			if o.apply == nil { // WithEVM
-				evmOnly = append(evmOnly, o.evm...)
-				return func(*config.Config) error { return nil }, true
-			}
-			return o.apply, true
-		case nodeaccess.Option:
-			shared = append(shared, o)
-		}
-		return nil, false
-	})
+func New(baseURL, key string, opts ...Option) (*Client, error) {
+	fs, err := transport.Options(chain, opts)
 	if err != nil {
 		return nil, err
+	}
+	// The options every client takes go to the EVM client too.
+	var shared []Option
+	for _, o := range opts {
+		if owner, _, _, _ := config.Open(o); owner == "" {
+			shared = append(shared, o)
+		}
 	}
 	node, err := transport.New(transport.Settings{FromURL: "hyper.NewFromURL", Ops: ops, Chain: chain, BaseURL: baseURL, Key: key, Options: fs})
 	if err != nil {
@@ -186,7 +188,9 @@ func New(baseURL, key string, opts ...nodeaccess.HyperOption) (*Client, error) {
 	// The EVM client shares the nodeaccess options, then takes those
 	// WithEVM gave it; its path is always {key}/evm, and it reads the
 	// latest state only unless WithEVMHistory was given.
-	evmOpts := append(append(shared, evmOnly...), evm.WithPathSuffix("evm"),
+	evmOnly, _ := node.Config().Ext(evmOptionsKey{})
+	evmList, _ := evmOnly.([]Option)
+	evmOpts := append(append(shared, evmList...), evm.WithPathSuffix("evm"),
 		evmlatest.CostsChecked(slices.Collect(maps.Keys(node.Config().Costs))))
 	if _, history := node.Config().Ext(evmHistoryKey{}); !history {
 		evmOpts = append(evmOpts, evmlatest.Option(latestOnly))
@@ -217,7 +221,7 @@ func New(baseURL, key string, opts ...nodeaccess.HyperOption) (*Client, error) {
 // not %-escaped exactly as it is sent (url.PathEscape). For a base URL with a
 // path of its own, call New. The refusal is an error over a
 // *nodeaccess.InputError whose message quotes no part of the URL.
-func NewFromURL(endpoint string, opts ...nodeaccess.HyperOption) (*Client, error) {
+func NewFromURL(endpoint string, opts ...Option) (*Client, error) {
 	ep, err := transport.ParseEndpoint("hyper.NewFromURL", endpoint, "{key}", "{key}/info", "{key}/evm")
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", chain, err)

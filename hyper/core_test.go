@@ -11,21 +11,22 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/shopspring/decimal"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/evm"
 	"github.com/nodeaccess/nodeaccess/hyper"
 	"github.com/nodeaccess/nodeaccess/hyper/hypertest"
-	"github.com/shopspring/decimal"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // coreClient starts a hypertest server and returns a client for it with
 // the markets it serves.
-func coreClient(t *testing.T, opts ...nodeaccess.HyperOption) (*hypertest.Server, *hyper.Client, *hyper.Markets) {
+func coreClient(t *testing.T, opts ...nodeaccess.Option) (*hypertest.Server, *hyper.Client, *hyper.Markets) {
 	t.Helper()
 	srv := hypertest.NewT(t)
-	c, err := srv.Client(append([]nodeaccess.HyperOption{hyper.WithPublicBudget(nil)}, opts...)...)
+	c, err := srv.Client(append([]nodeaccess.Option{hyper.WithPublicBudget(nil)}, opts...)...)
 	require.NoError(t, err)
 	markets, err := c.Markets(context.Background())
 	require.NoError(t, err)

@@ -14,12 +14,13 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/evm"
 	"github.com/nodeaccess/nodeaccess/hyper"
 	"github.com/nodeaccess/nodeaccess/internal/testkit"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // echoServer answers every request with status, and a body made by body
@@ -39,8 +40,8 @@ func echoServer(t *testing.T, status int, ctype string, body func(path string) s
 type observed struct{ testkit.Recorder }
 
 // options makes a client report to o, with quick retries.
-func (o *observed) options() []nodeaccess.HyperOption {
-	return []nodeaccess.HyperOption{o.Option(), nodeaccess.WithBackoff(time.Millisecond, 2*time.Millisecond)}
+func (o *observed) options() []nodeaccess.Option {
+	return []nodeaccess.Option{o.Option(), nodeaccess.WithBackoff(time.Millisecond, 2*time.Millisecond)}
 }
 
 // check fails when the key shows in a hook payload or the log.

@@ -9,14 +9,15 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
-	"github.com/nodeaccess/nodeaccess"
-	"github.com/nodeaccess/nodeaccess/evm"
-	"github.com/nodeaccess/nodeaccess/hyper"
-	"github.com/nodeaccess/nodeaccess/internal/testkit"
 	"github.com/shopspring/decimal"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"gopkg.in/h2non/gock.v1"
+
+	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/evm"
+	"github.com/nodeaccess/nodeaccess/hyper"
+	"github.com/nodeaccess/nodeaccess/internal/testkit"
 )
 
 // The user of the recorded userVaultEquities body.
@@ -102,13 +103,13 @@ func TestAllMidsWire(t *testing.T) {
 func TestPublicURLOptions(t *testing.T) {
 	cases := []struct {
 		name string
-		opts []nodeaccess.HyperOption
+		opts []nodeaccess.Option
 		url  string
 	}{
 		{"default mainnet", nil, "https://api.hyperliquid.xyz/info"},
-		{"testnet", []nodeaccess.HyperOption{hyper.WithPublicURL(hyper.TestnetAPIURL)}, "https://api.hyperliquid-testnet.xyz/info"},
-		{"any URL, trailing slash dropped", []nodeaccess.HyperOption{hyper.WithPublicURL("https://proxy.example/hl/")}, "https://proxy.example/hl/info"},
-		{"last one wins", []nodeaccess.HyperOption{hyper.WithPublicURL(hyper.TestnetAPIURL), hyper.WithPublicURL("http://127.0.0.1:8080")}, "http://127.0.0.1:8080/info"},
+		{"testnet", []nodeaccess.Option{hyper.WithPublicURL(hyper.TestnetAPIURL)}, "https://api.hyperliquid-testnet.xyz/info"},
+		{"any URL, trailing slash dropped", []nodeaccess.Option{hyper.WithPublicURL("https://proxy.example/hl/")}, "https://proxy.example/hl/info"},
+		{"last one wins", []nodeaccess.Option{hyper.WithPublicURL(hyper.TestnetAPIURL), hyper.WithPublicURL("http://127.0.0.1:8080")}, "http://127.0.0.1:8080/info"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -11,11 +11,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/internal/testkit"
 	"github.com/nodeaccess/nodeaccess/ton"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // Call's requests, byte for byte: the key in each API version's place, the
@@ -127,12 +128,12 @@ func TestCallRefusesInput(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
 		params any
-		opts   []nodeaccess.TONOption
+		opts   []nodeaccess.Option
 		reason string
 	}{
 		{"a value that does not marshal", map[string]any{"f": func() {}}, nil, "map[string]interface {} does not marshal to JSON: json: unsupported type: func()"},
-		{"JSON-RPC params that are not an object", []string{"a"}, []nodeaccess.TONOption{ton.WithJSONRPC()}, `JSON-RPC params must be a JSON object, not "[\"a\"]"`},
-		{"JSON-RPC params null", (*struct{})(nil), []nodeaccess.TONOption{ton.WithJSONRPC()}, `JSON-RPC params must be a JSON object, not "null"`},
+		{"JSON-RPC params that are not an object", []string{"a"}, []nodeaccess.Option{ton.WithJSONRPC()}, `JSON-RPC params must be a JSON object, not "[\"a\"]"`},
+		{"JSON-RPC params null", (*struct{})(nil), []nodeaccess.Option{ton.WithJSONRPC()}, `JSON-RPC params must be a JSON object, not "null"`},
 	} {
 		c := gockClient(t, tc.opts...)
 		err := c.Call(ctx, "v2/getMasterchainInfo", tc.params, nil)
@@ -159,7 +160,7 @@ func TestCallRefusesTheKey(t *testing.T) {
 	ctx := context.Background()
 	for _, key := range testkit.LeakKeys {
 		for _, rpc := range []bool{false, true} {
-			opts := []nodeaccess.TONOption{nodeaccess.WithHTTPClient(testkit.GockHTTPClient(t))}
+			opts := []nodeaccess.Option{nodeaccess.WithHTTPClient(testkit.GockHTTPClient(t))}
 			if rpc {
 				opts = append(opts, ton.WithJSONRPC())
 			}

@@ -30,16 +30,16 @@ type Client struct {
 
 type jsonRPCKey struct{}
 
-// option is an option of this package. The embedded interface is never
-// set: it only makes option a nodeaccess.TONOption.
-type option struct {
-	nodeaccess.TONOption
-	apply config.Func
-}
+// Option configures a Client when New makes it: a setting every client
+// takes (the With… functions of package nodeaccess), or one of this
+// package's With… functions, which another package's New refuses. It is
+// nodeaccess.Option, so one slice of options serves clients of several
+// chains.
+type Option = nodeaccess.Option
 
-func ownOption(o nodeaccess.TONOption) (config.Func, bool) {
-	op, ok := o.(option)
-	return op.apply, ok
+// option makes an option of this package, called pkg.name in errors.
+func option(name string, f config.Func) Option {
+	return transport.Option("ton", "ton."+name, f)
 }
 
 // WithJSONRPC makes the client's API v2 calls (BlockTransactionsExt,
@@ -53,19 +53,19 @@ func ownOption(o nodeaccess.TONOption) (config.Func, bool) {
 // call under a short timeout, which a large count, fetched from the lite
 // server 256 at a time, runs out of; 256 is one lite-server call. A block with more transactions comes back Incomplete,
 // and AllBlockTransactions goes on with the next page as in the REST form.
-func WithJSONRPC() nodeaccess.TONOption {
-	return option{apply: func(c *config.Config) error {
+func WithJSONRPC() Option {
+	return option("WithJSONRPC", func(c *config.Config) error {
 		c.SetExt(jsonRPCKey{}, true)
 		return nil
-	}}
+	})
 }
 
 // New returns a client for the TON node at baseURL with the access key key.
 // API v2 calls go to {baseURL}/api/v2/{key}/… and API v3 calls to
 // {baseURL}/{key}/api/v3/…, as node-access services lay them out. Options
 // from the nodeaccess package and WithJSONRPC apply.
-func New(baseURL, key string, opts ...nodeaccess.TONOption) (*Client, error) {
-	fs, err := transport.Options("ton", opts, ownOption)
+func New(baseURL, key string, opts ...Option) (*Client, error) {
+	fs, err := transport.Options("ton", opts)
 	if err != nil {
 		return nil, err
 	}

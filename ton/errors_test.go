@@ -12,10 +12,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/nodeaccess/nodeaccess"
-	"github.com/nodeaccess/nodeaccess/ton"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/ton"
 )
 
 // answer is one canned response.
@@ -173,7 +174,7 @@ func TestErrorIn200Body(t *testing.T) {
 	for _, tc := range cases {
 		for _, rpc := range []bool{false, true} {
 			srv, n := cannedServer(t, answer{200, tc.body})
-			var opts []nodeaccess.TONOption
+			var opts []nodeaccess.Option
 			if rpc {
 				opts = append(opts, ton.WithJSONRPC())
 			}
@@ -224,7 +225,7 @@ func TestRetries(t *testing.T) {
 	for _, tc := range cases {
 		for _, rpc := range []bool{false, true} {
 			srv, n := cannedServer(t, tc.answers...)
-			opts := []nodeaccess.TONOption{fast}
+			opts := []nodeaccess.Option{fast}
 			if rpc {
 				opts = append(opts, ton.WithJSONRPC())
 			}

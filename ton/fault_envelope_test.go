@@ -12,12 +12,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/internal/testkit"
 	"github.com/nodeaccess/nodeaccess/ton"
 	"github.com/nodeaccess/nodeaccess/ton/tontest"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // injector answers the first fails requests itself (every request when
@@ -134,7 +135,7 @@ func TestFaultInEitherEnvelope(t *testing.T) {
 			for _, call := range faultCalls {
 				name := fmt.Sprintf("%s (JSON-RPC %v), %d as %s", call.name, call.rpc, code, form.name)
 				inj := &injector{status: form.status, body: form.body, next: http.DefaultTransport}
-				opts := []nodeaccess.TONOption{nodeaccess.WithRoundTripper(inj), nodeaccess.WithBackoff(time.Millisecond, time.Millisecond)}
+				opts := []nodeaccess.Option{nodeaccess.WithRoundTripper(inj), nodeaccess.WithBackoff(time.Millisecond, time.Millisecond)}
 				if call.rpc {
 					opts = append(opts, ton.WithJSONRPC())
 				}

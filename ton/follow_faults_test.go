@@ -16,12 +16,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/internal/testkit"
 	"github.com/nodeaccess/nodeaccess/nodeaccesstest"
 	"github.com/nodeaccess/nodeaccess/ton"
 	"github.com/nodeaccess/nodeaccess/ton/tontest"
-	"github.com/stretchr/testify/require"
 )
 
 // faulty answers every n-th request itself, in turn with each of the
@@ -82,7 +83,7 @@ func TestFollowRetriesFaultsNeverSkips(t *testing.T) {
 			want := prevWalk(t, plain, head)
 			f := &faulty{next: http.DefaultTransport}
 			f.every.Store(3)
-			opts := []nodeaccess.TONOption{nodeaccess.WithRoundTripper(f), nodeaccess.WithMaxAttempts(attempts),
+			opts := []nodeaccess.Option{nodeaccess.WithRoundTripper(f), nodeaccess.WithMaxAttempts(attempts),
 				nodeaccess.WithBackoff(time.Millisecond, time.Millisecond), nodeaccess.WithMaxRetryAfter(time.Second)}
 			if rpc {
 				opts = append(opts, ton.WithJSONRPC())
@@ -327,7 +328,7 @@ func TestFollowRefusesOverlappingPages(t *testing.T) {
 	}
 	require.NoError(t, srv.SetBlock(block))
 	for _, overlap := range []bool{false, true} {
-		var opts []nodeaccess.TONOption
+		var opts []nodeaccess.Option
 		if overlap {
 			opts = append(opts, nodeaccess.WithRoundTripper(inclusiveAfter{}))
 		}

@@ -10,10 +10,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/ton"
 	"github.com/nodeaccess/nodeaccess/ton/tontest"
-	"github.com/stretchr/testify/require"
 )
 
 // The basechain shards of tontest's chain, and the children of the first.
@@ -158,8 +159,8 @@ func follow(t *testing.T, c *ton.Client, q ton.FollowQuery, n int, head uint32, 
 func TestFollowExactlyOnceAcrossSplitAndMerge(t *testing.T) {
 	for _, form := range []struct {
 		name string
-		opts []nodeaccess.TONOption
-	}{{"REST", nil}, {"JSON-RPC", []nodeaccess.TONOption{ton.WithJSONRPC()}}} {
+		opts []nodeaccess.Option
+	}{{"REST", nil}, {"JSON-RPC", []nodeaccess.Option{ton.WithJSONRPC()}}} {
 		t.Run(form.name, func(t *testing.T) {
 			srv, head := splitMergeChain(t)
 			c, err := srv.Client(form.opts...)

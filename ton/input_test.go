@@ -6,16 +6,17 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/internal/testkit"
 	"github.com/nodeaccess/nodeaccess/ton"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 func TestBadInputSendsNothing(t *testing.T) {
 	for _, rpc := range []bool{false, true} {
-		opts := []nodeaccess.TONOption{nodeaccess.WithRoundTripper(testkit.Refuse{T: t})}
+		opts := []nodeaccess.Option{nodeaccess.WithRoundTripper(testkit.Refuse{T: t})}
 		if rpc {
 			opts = append(opts, ton.WithJSONRPC())
 		}

@@ -10,10 +10,11 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/internal/testkit"
 	"github.com/nodeaccess/nodeaccess/ton"
-	"github.com/stretchr/testify/require"
 )
 
 // cutKeys are the keys of the cut tests: the leak test's keys and a long
@@ -72,7 +73,7 @@ func TestKeyStraddlingTheMessageCap(t *testing.T) {
 	defer hs.Close()
 	for _, key := range cutKeys {
 		clients := map[string]*ton.Client{}
-		for name, opts := range map[string][]nodeaccess.TONOption{"REST": nil, "RPC": {ton.WithJSONRPC()}} {
+		for name, opts := range map[string][]nodeaccess.Option{"REST": nil, "RPC": {ton.WithJSONRPC()}} {
 			c, err := ton.New(hs.URL, key, append(opts, nodeaccess.WithMaxAttempts(1))...)
 			require.NoError(t, err)
 			clients[name] = c

@@ -6,11 +6,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/internal/testkit"
 	"github.com/nodeaccess/nodeaccess/ton"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 const keyEcho = "k3y-ECHO"
@@ -59,7 +60,7 @@ func TestNotYetAvailable(t *testing.T) {
 		} {
 			t.Run(b.name+"/"+form.name, func(t *testing.T) {
 				srv, n := cannedServer(t, answer{form.status, form.body})
-				opts := []nodeaccess.TONOption{fast}
+				opts := []nodeaccess.Option{fast}
 				if form.rpc {
 					opts = append(opts, ton.WithJSONRPC())
 				}
@@ -111,7 +112,7 @@ func TestUnreadableTransactionNotRetried(t *testing.T) {
 	} {
 		t.Run(form.name, func(t *testing.T) {
 			srv, n := cannedServer(t, answer{form.status, form.body})
-			opts := []nodeaccess.TONOption{nodeaccess.WithBackoff(time.Millisecond, time.Millisecond)}
+			opts := []nodeaccess.Option{nodeaccess.WithBackoff(time.Millisecond, time.Millisecond)}
 			if form.rpc {
 				opts = append(opts, ton.WithJSONRPC())
 			}

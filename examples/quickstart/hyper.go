@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/hyper"
 	"github.com/nodeaccess/nodeaccess/hyper/hypertest"
@@ -27,7 +28,7 @@ func hyperClient(getenv func(string) string) (c *hyper.Client, where string, use
 		}
 		return c, "local hypertest: node " + srv.URL + ", public API " + srv.Public.URL, hypertest.DefaultUser(), srv.Close, nil
 	}
-	var opts []nodeaccess.HyperOption
+	var opts []nodeaccess.Option
 	if p := getenv("NODEACCESS_HYPER_PUBLIC_URL"); p != "" {
 		opts = append(opts, hyper.WithPublicURL(p))
 	}

@@ -51,6 +51,7 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/evm"
 	"github.com/nodeaccess/nodeaccess/hyper"
@@ -158,7 +159,7 @@ const localKey = "local-demo-key"
 func connect(getenv func(string) string) (c *hyper.Client, intro string, stop func(), err error) {
 	stop = func() {}
 	base, key, public := getenv("NODEACCESS_HYPER_URL"), getenv("NODEACCESS_HYPER_KEY"), getenv("NODEACCESS_HYPER_PUBLIC_URL")
-	var opts []nodeaccess.HyperOption
+	var opts []nodeaccess.Option
 	if public != "" {
 		opts = append(opts, hyper.WithPublicURL(public))
 	}

@@ -11,15 +11,16 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
-	"github.com/nodeaccess/nodeaccess"
-	"github.com/nodeaccess/nodeaccess/hyper"
-	"github.com/nodeaccess/nodeaccess/hyper/hypertest"
 	"github.com/shopspring/decimal"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/hyper"
+	"github.com/nodeaccess/nodeaccess/hyper/hypertest"
 )
 
-func client(t *testing.T, srv *hypertest.Server, opts ...nodeaccess.HyperOption) *hyper.Client {
+func client(t *testing.T, srv *hypertest.Server, opts ...nodeaccess.Option) *hyper.Client {
 	t.Helper()
 	c, err := srv.Client(opts...)
 	require.NoError(t, err)

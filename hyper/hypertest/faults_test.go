@@ -7,20 +7,21 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/hyper"
 	"github.com/nodeaccess/nodeaccess/hyper/hypertest"
 	"github.com/nodeaccess/nodeaccess/internal/testkit"
 	"github.com/nodeaccess/nodeaccess/nodeaccesstest"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // faultClient is a client of srv with fast backoff and a hook recorder.
-func faultClient(t *testing.T, srv *hypertest.Server, opts ...nodeaccess.HyperOption) (*hyper.Client, *testkit.Recorder) {
+func faultClient(t *testing.T, srv *hypertest.Server, opts ...nodeaccess.Option) (*hyper.Client, *testkit.Recorder) {
 	t.Helper()
 	rec := &testkit.Recorder{}
-	all := append([]nodeaccess.HyperOption{nodeaccess.WithBackoff(time.Millisecond, 2*time.Millisecond)}, rec.Option())
+	all := append([]nodeaccess.Option{nodeaccess.WithBackoff(time.Millisecond, 2*time.Millisecond)}, rec.Option())
 	return client(t, srv, append(all, opts...)...), rec
 }
 

@@ -248,11 +248,11 @@ func (c *Client) String() string {
 func (c *Client) Format(f fmt.State, verb rune) { _, _ = f.Write([]byte(c.String())) }
 
 // Options returns what a chain package's options do, in order (see
-// config.Collect): own recognises the package's own options. A value that
-// is no option is an InputError naming its position, wrapped as New's
+// config.Collect): one owned by another package, or a value that
+// is no option, is an InputError naming it, wrapped as New's
 // errors are.
-func Options[O any](chain string, opts []O, own func(O) (config.Func, bool)) ([]config.Func, error) {
-	fs, err := config.Collect(chain, opts, own)
+func Options[O any](chain string, opts []O) ([]config.Func, error) {
+	fs, err := config.Collect(chain, opts)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", chain, &nodeaccess.InputError{Arg: "option", Reason: err.Error()})
 	}
@@ -319,4 +319,10 @@ func baseHolds(red *redactor, rawURL string) bool {
 		return true
 	}
 	return red.holds(tail)
+}
+
+// Option makes a chain package's own option: one that owner's New alone
+// takes, called name in errors ("evm.WithMaxBatchSize").
+func Option(owner, name string, f config.Func) nodeaccess.Option {
+	return config.Make(owner, name, f).(nodeaccess.Option)
 }

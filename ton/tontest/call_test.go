@@ -7,11 +7,12 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/ton"
 	"github.com/nodeaccess/nodeaccess/ton/tontest"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // ton.Client.Call reaches every endpoint the server serves, in both forms
@@ -31,7 +32,7 @@ func TestCallKnownEndpoints(t *testing.T) {
 			Hash ton.Hash `json:"hash"` // getBlockTransactions' short ids
 		} `json:"transactions"`
 	}
-	for _, opts := range [][]nodeaccess.TONOption{nil, {ton.WithJSONRPC()}} {
+	for _, opts := range [][]nodeaccess.Option{nil, {ton.WithJSONRPC()}} {
 		c := client(t, s, opts...)
 		typed, err := c.BlockTransactionsExt(ctx, ton.BlockTransactionsQuery{Block: block, Count: 2})
 		require.NoError(t, err)
@@ -68,14 +69,14 @@ func TestCallUnknownEndpoints(t *testing.T) {
 	ctx := context.Background()
 	for _, tc := range []struct {
 		path   string
-		opts   []nodeaccess.TONOption
+		opts   []nodeaccess.Option
 		status int
 		msg    string
 	}{
 		{"v2/getMasterchainInfo", nil, 404, "Not Found"},
 		{"v3/transactions", nil, 404, "Not Found"},
-		{"v3/jetton/masters", []nodeaccess.TONOption{ton.WithJSONRPC()}, 404, "Not Found"},
-		{"v2/getMasterchainInfo", []nodeaccess.TONOption{ton.WithJSONRPC()}, 422, "Unknown method"}, // toncenter's JSON-RPC answer
+		{"v3/jetton/masters", []nodeaccess.Option{ton.WithJSONRPC()}, 404, "Not Found"},
+		{"v2/getMasterchainInfo", []nodeaccess.Option{ton.WithJSONRPC()}, 422, "Unknown method"}, // toncenter's JSON-RPC answer
 	} {
 		before := s.Requests()
 		err := client(t, s, tc.opts...).Call(ctx, tc.path, nil, nil)

@@ -8,11 +8,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/ton"
 	"github.com/nodeaccess/nodeaccess/ton/tontest"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 type wireID struct {
@@ -71,7 +72,7 @@ func chainHeader(t *testing.T, c *ton.Client, ref ton.BlockRef) wireHeader {
 // child; each block's previous block is the one before it; shard blocks
 // end before their masterchain block starts, in logical time.
 func TestChainObeysShardConfigurationRules(t *testing.T) {
-	for _, form := range [][]nodeaccess.TONOption{nil, {ton.WithJSONRPC()}} {
+	for _, form := range [][]nodeaccess.Option{nil, {ton.WithJSONRPC()}} {
 		s := start(t, tontest.WithChain(0), tontest.WithoutDefaults())
 		c := client(t, s, form...)
 		left := ton.ShardID(0x4000000000000000)

@@ -9,11 +9,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/ton"
 	"github.com/nodeaccess/nodeaccess/ton/tontest"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // Walking the default block with ton's AllBlockTransactions, at every page
@@ -25,8 +26,8 @@ func TestClientWalksDefaultBlock(t *testing.T) {
 	require.Len(t, want.Transactions, 3)
 	for _, form := range []struct {
 		name string
-		opts []nodeaccess.TONOption
-	}{{"REST", nil}, {"JSON-RPC", []nodeaccess.TONOption{ton.WithJSONRPC()}}} {
+		opts []nodeaccess.Option
+	}{{"REST", nil}, {"JSON-RPC", []nodeaccess.Option{ton.WithJSONRPC()}}} {
 		c := client(t, s, form.opts...)
 		for count := 1; count <= 4; count++ {
 			var got []ton.BlockTransaction
@@ -86,7 +87,7 @@ func TestClientUserBlock(t *testing.T) {
 	}
 	s := start(t, tontest.WithoutDefaults())
 	require.NoError(t, s.SetBlock(block))
-	for _, opts := range [][]nodeaccess.TONOption{nil, {ton.WithJSONRPC()}} {
+	for _, opts := range [][]nodeaccess.Option{nil, {ton.WithJSONRPC()}} {
 		var got []ton.BlockTransaction
 		for tx, err := range client(t, s, opts...).AllBlockTransactions(context.Background(), ton.BlockTransactionsQuery{Block: block.ID.BlockRef, Count: 4}) {
 			require.NoError(t, err)

@@ -10,12 +10,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/internal/testkit"
 	"github.com/nodeaccess/nodeaccess/ton"
 	"github.com/nodeaccess/nodeaccess/ton/tontest"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 const (
@@ -129,7 +130,7 @@ func TestAllBlockTransactionsUnreadable(t *testing.T) {
 					block, txs := walkBlock(tc.n, tc.unreadable...)
 					s := start(t, tontest.WithoutDefaults())
 					require.NoError(t, s.SetBlock(block))
-					var opts []nodeaccess.TONOption
+					var opts []nodeaccess.Option
 					if rpc {
 						opts = append(opts, ton.WithJSONRPC())
 					}
