@@ -29,7 +29,7 @@ func TestKeyAsInputKeepsTheErrorType(t *testing.T) {
 		for name, call := range map[string]func() error{
 			"hyper ParseAddress": func() error { _, err := hyper.ParseAddress(key); return err },
 			"hyper PublicInfo": func() error {
-				return h.PublicInfo(context.Background(), map[string]string{"type": "userRole", "user": key}, nil)
+				return h.PublicInfo(context.Background(), nil, map[string]string{"type": "userRole", "user": key})
 			},
 			"ton AccountStates": func() error {
 				_, err := o.AccountStates(context.Background(), ton.AccountStatesQuery{Accounts: []string{key}})

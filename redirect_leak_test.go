@@ -113,7 +113,7 @@ var keyedCalls = map[string]func(ctx context.Context, base, key string, opt node
 		if err != nil {
 			return err
 		}
-		return c.Info(ctx, map[string]string{"type": "clearinghouseState", "user": "0x00000000000000000000000000000000000000aa"}, nil)
+		return c.Info(ctx, nil, map[string]string{"type": "clearinghouseState", "user": "0x00000000000000000000000000000000000000aa"})
 	},
 	"hyper EVM eth_call": func(ctx context.Context, base, key string, opt nodeaccess.Option) error {
 		c, err := hyper.New(base, key, opt)
@@ -174,7 +174,7 @@ var keyedCalls = map[string]func(ctx context.Context, base, key string, opt node
 			return err
 		}
 		var out map[string]any
-		return c.Call(ctx, "v2/getMasterchainInfo", nil, &out)
+		return c.Call(ctx, &out, "v2/getMasterchainInfo", nil)
 	},
 	"ton Call v3": func(ctx context.Context, base, key string, opt nodeaccess.Option) error {
 		c, err := ton.New(base, key, opt)
@@ -182,7 +182,7 @@ var keyedCalls = map[string]func(ctx context.Context, base, key string, opt node
 			return err
 		}
 		var out map[string]any
-		return c.Call(ctx, "v3/masterchainInfo", nil, &out)
+		return c.Call(ctx, &out, "v3/masterchainInfo", nil)
 	},
 	"ton Follow": func(ctx context.Context, base, key string, opt nodeaccess.Option) error {
 		c, err := ton.New(base, key, opt)
@@ -220,7 +220,7 @@ var keyedCalls = map[string]func(ctx context.Context, base, key string, opt node
 			return err
 		}
 		var out struct{ Data json.RawMessage }
-		return c.Get(ctx, "/eth/v1/beacon/headers/head", nil, &out)
+		return c.Get(ctx, &out, "/eth/v1/beacon/headers/head", nil)
 	},
 }
 

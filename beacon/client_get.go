@@ -37,7 +37,7 @@ import (
 // the node's message from the beacon API's {"code","message"} body; an
 // answer that is not JSON, or does not fit out, matches
 // nodeaccess.ErrInvalidResponse.
-func (c *Client) Get(ctx context.Context, path string, query url.Values, out any) error {
+func (c *Client) Get(ctx context.Context, out any, path string, query url.Values) error {
 	if err := transport.NilContext(ctx); err != nil {
 		return c.t.Wrap("get", err)
 	}

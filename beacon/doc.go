@@ -42,7 +42,7 @@
 //			} `json:"header"`
 //		} `json:"data"`
 //	}
-//	err := c.Get(ctx, "/eth/v1/beacon/headers/head", nil, &hdr)
+//	err := c.Get(ctx, &hdr, "/eth/v1/beacon/headers/head", nil)
 //
 // Its operation name, for errors, hooks and nodeaccess.WithCost, is the
 // path; each attempt costs 1 request unit unless WithCost says otherwise.

@@ -31,9 +31,9 @@
 //	xyz, err := c.AllMids(ctx, "xyz")    // a builder-deployed perp dex
 //	btc, ok := mids.Get("BTC")        // btc.Price is the mid price
 //	var state json.RawMessage
-//	err = c.Info(ctx, map[string]string{"type": "clearinghouseState", "user": user.Hex()}, &state)
+//	err = c.Info(ctx, &state, map[string]string{"type": "clearinghouseState", "user": user.Hex()})
 //	var meta struct{ Universe []struct{ Name string } }
-//	err = c.PublicInfo(ctx, map[string]string{"type": "meta"}, &meta)
+//	err = c.PublicInfo(ctx, &meta, map[string]string{"type": "meta"})
 //	out, err := c.EVM().Call(ctx, evm.CallMsg{To: token, Data: calldata}, evm.Latest)
 //
 // Request units and budgets: each request names its type, and

@@ -147,14 +147,14 @@ func ExampleClient_Info() {
 		VaultAddress string `json:"vaultAddress"`
 		Equity       string `json:"equity"`
 	}
-	if err := c.Info(context.Background(), req, &vaults); err != nil {
+	if err := c.Info(context.Background(), &vaults, req); err != nil {
 		log.Fatal(err)
 	}
 	for _, v := range vaults {
 		fmt.Println(v.VaultAddress, v.Equity)
 	}
 	// A type the node does not serve is Hyperliquid's 422.
-	err = c.Info(context.Background(), map[string]string{"type": "allMids"}, nil)
+	err = c.Info(context.Background(), nil, map[string]string{"type": "allMids"})
 	fmt.Println(errors.Is(err, hyper.ErrUnsupportedRequest))
 	// Output:
 	// 0x07fd993f0fa3a185f7207adccd29f7a87404689d 688536.0314879999
@@ -219,13 +219,13 @@ func ExampleClient_PublicInfo() {
 	}
 
 	var mids map[string]string
-	err = c.PublicInfo(context.Background(), map[string]string{"type": "allMids", "dex": "xyz"}, &mids)
+	err = c.PublicInfo(context.Background(), &mids, map[string]string{"type": "allMids", "dex": "xyz"})
 	if err != nil {
 		log.Fatal(err)
 	}
 	fmt.Println(mids)
 	// The key in a request to the public API is refused before sending.
-	err = c.PublicInfo(context.Background(), map[string]string{"type": "userRole", "user": "YOUR-ACCESS-KEY"}, nil)
+	err = c.PublicInfo(context.Background(), nil, map[string]string{"type": "userRole", "user": "YOUR-ACCESS-KEY"})
 	fmt.Println(err)
 	// Output:
 	// map[xyz:CL:60.123 xyz:GOLD:4210.25]

@@ -34,7 +34,7 @@ import (
 // answers 422 (ErrUnsupportedRequest) to a type it does not serve: allMids
 // is one, and node-access services serve only part of /info; PublicInfo
 // sends a request to the public API instead.
-func (c *Client) Info(ctx context.Context, req, out any) error {
+func (c *Client) Info(ctx context.Context, out, req any) error {
 	return c.call(ctx, onNode, req, out)
 }
 
@@ -52,7 +52,7 @@ func (c *Client) Info(ctx context.Context, req, out any) error {
 // 20 for every other type. Some types (userFills, candleSnapshot, …) weigh
 // more per item they return, which is not known before the answer: raise
 // their weight with nodeaccess.WithCost(type, n) where that matters.
-func (c *Client) PublicInfo(ctx context.Context, req, out any) error {
+func (c *Client) PublicInfo(ctx context.Context, out, req any) error {
 	return c.call(ctx, onPublic, req, out)
 }
 

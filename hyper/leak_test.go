@@ -91,7 +91,7 @@ func TestNodeFailuresDoNotLeakTheKey(t *testing.T) {
 					VaultAddress common.Address `json:"vaultAddress"`
 					Equity       int            `json:"equity"`
 				}
-				errInfo := c.Info(context.Background(), map[string]string{"type": "userVaultEquities", "user": recordedUser.Hex()}, &out)
+				errInfo := c.Info(context.Background(), &out, map[string]string{"type": "userVaultEquities", "user": recordedUser.Hex()})
 				for _, err := range []error{err, errInfo} {
 					require.Error(t, err)
 					testkit.AssertNoKey(t, key, "error", fmt.Sprintf("%v|%+v|%#v|%s", err, err, err, err.Error()))
@@ -129,7 +129,7 @@ func TestPublicRequestsCarryNoKey(t *testing.T) {
 		testkit.AssertNoKey(t, key, "error", fmt.Sprintf("%v %+v", err, err))
 		// The generic call: the same keyless transport.
 		var raw json.RawMessage
-		err = c.PublicInfo(context.Background(), map[string]string{"type": "meta"}, &raw)
+		err = c.PublicInfo(context.Background(), &raw, map[string]string{"type": "meta"})
 		require.ErrorIs(t, err, nodeaccess.ErrInvalidResponse)
 		testkit.AssertErrNoKey(t, key, err)
 
@@ -227,7 +227,7 @@ func TestLongAddressInputLeaksNoPieceOfTheKey(t *testing.T) {
 			testkit.AssertNoKey(t, key, "error", err.Error())
 			assert.Equal(t, fmt.Sprintf("invalid input: address: want 0x and 40 hex digits (42 characters), got %d characters", len(user)), err.Error())
 			// The same text as a request member goes nowhere either.
-			err = c.PublicInfo(context.Background(), map[string]string{"type": "userRole", "user": user}, nil)
+			err = c.PublicInfo(context.Background(), nil, map[string]string{"type": "userRole", "user": user})
 			require.ErrorIs(t, err, nodeaccess.ErrInvalidInput)
 			testkit.AssertErrNoKey(t, key, err)
 		}

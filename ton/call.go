@@ -63,7 +63,7 @@ import (
 // between slashes made of ASCII letters, digits and "-._~", and not "." or
 // ".."), params that do not marshal, or a path, parameter or body that
 // holds the access key, are an *nodeaccess.InputError, and nothing is sent.
-func (c *Client) Call(ctx context.Context, path string, params, out any) error {
+func (c *Client) Call(ctx context.Context, out any, path string, params any) error {
 	if err := transport.NilContext(ctx); err != nil {
 		return c.t.Wrap("call", err)
 	}

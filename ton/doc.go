@@ -20,7 +20,7 @@
 //	c, err := ton.New("https://ton.node.example", key)
 //	page, err := c.BlockTransactionsExt(ctx, ton.BlockTransactionsQuery{Block: ton.MasterchainBlock(39984096)})
 //	var info struct{ Last struct{ Seqno uint32 } }
-//	err = c.Call(ctx, "v2/getMasterchainInfo", nil, &info)
+//	err = c.Call(ctx, &info, "v2/getMasterchainInfo", nil)
 //
 // # What the SDK sends and what it reads
 //

@@ -65,11 +65,11 @@ var ops = []op{
 		var info struct {
 			Last json.RawMessage `json:"last"`
 		}
-		return c.Call(context.Background(), "v2/getMasterchainInfo", nil, &info)
+		return c.Call(context.Background(), &info, "v2/getMasterchainInfo", nil)
 	}},
 	{"masterchainBlockShards", func(c *ton.Client) error { // Call, v3
 		var raw json.RawMessage
-		return c.Call(context.Background(), "v3/masterchainBlockShards", url.Values{"seqno": {"1"}}, &raw)
+		return c.Call(context.Background(), &raw, "v3/masterchainBlockShards", url.Values{"seqno": {"1"}})
 	}},
 }
 

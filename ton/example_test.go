@@ -387,9 +387,9 @@ func ExampleClient_Call() {
 			LT      string      `json:"lt"`
 		} `json:"transactions"`
 	}
-	err = c.Call(ctx, "v2/getBlockTransactions", url.Values{
+	err = c.Call(ctx, &ids, "v2/getBlockTransactions", url.Values{
 		"workchain": {"-1"}, "shard": {strconv.FormatInt(int64(ton.MasterchainShard), 10)}, "seqno": {"39984096"}, "count": {"2"},
-	}, &ids)
+	})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -401,11 +401,11 @@ func ExampleClient_Call() {
 			Balance string `json:"balance"`
 		} `json:"account_states"`
 	}
-	if err := c.Call(ctx, "v3/accountStates", url.Values{"address": {alice.Raw()}}, &states); err != nil {
+	if err := c.Call(ctx, &states, "v3/accountStates", url.Values{"address": {alice.Raw()}}); err != nil {
 		log.Fatal(err)
 	}
 	fmt.Println(states.States[0].Balance)
-	err = c.Call(ctx, "v2/getMasterchainInfo", nil, nil)
+	err = c.Call(ctx, nil, "v2/getMasterchainInfo", nil)
 	fmt.Println(errors.Is(err, nodeaccess.ErrNotFound)) // the local server has no such method
 	// Output:
 	// 48756940000001 -1:3333333333333333333333333333333333333333333333333333333333333333

@@ -60,7 +60,7 @@ var faultCalls = []struct {
 	{"Call v2", false, callBlockIDs},
 	{"Call v2", true, callBlockIDs},
 	{"Call v3", false, func(ctx context.Context, c *ton.Client) error {
-		return c.Call(ctx, "v3/accountStates", url.Values{"address": {tontest.DefaultAccount}}, nil)
+		return c.Call(ctx, nil, "v3/accountStates", url.Values{"address": {tontest.DefaultAccount}})
 	}},
 	{"AccountStates", false, func(ctx context.Context, c *ton.Client) error {
 		_, err := c.AccountStates(ctx, ton.AccountStatesQuery{Accounts: []string{tontest.DefaultAccount}})
@@ -88,7 +88,7 @@ func allBlockTxs(ctx context.Context, c *ton.Client) error {
 }
 
 func callBlockIDs(ctx context.Context, c *ton.Client) error {
-	return c.Call(ctx, "v2/getBlockTransactions", url.Values{"workchain": {"-1"}, "shard": {"-9223372036854775808"}, "seqno": {"39984096"}}, nil)
+	return c.Call(ctx, nil, "v2/getBlockTransactions", url.Values{"workchain": {"-1"}, "shard": {"-9223372036854775808"}, "seqno": {"39984096"}})
 }
 
 // walkErr ranges over a walk and returns the first error it yields.

@@ -277,7 +277,7 @@ func (f *follower) pollHead(ctx context.Context) error {
 	var info struct {
 		Last *wireBlockID `json:"last"`
 	}
-	if err := f.c.Call(ctx, "v2/getMasterchainInfo", nil, &info); err != nil {
+	if err := f.c.Call(ctx, &info, "v2/getMasterchainInfo", nil); err != nil {
 		return err
 	}
 	if info.Last == nil {

@@ -272,7 +272,7 @@ func TestFollowRefusesAShardListThatJumps(t *testing.T) {
 			Seqno uint64 `json:"seqno"`
 		} `json:"shards"`
 	}
-	require.NoError(t, plain.Call(context.Background(), "v2/shards", url.Values{"seqno": {"10"}}, &prev))
+	require.NoError(t, plain.Call(context.Background(), &prev, "v2/shards", url.Values{"seqno": {"10"}}))
 	last := prev.Shards[0].Seqno // round 11 keeps the shard order of round 10
 	for _, top := range []uint64{last + 257, last + 1000, 1 << 31, math.MaxUint32 - 1, math.MaxUint32} {
 		j := &shardJump{seqno: "11", top: top}

@@ -69,7 +69,7 @@ func prevWalk(t *testing.T, c *ton.Client, head uint32) []walkedTx {
 		var res struct {
 			Shards []id `json:"shards"`
 		}
-		require.NoError(t, c.Call(ctx, "v2/shards", url.Values{"seqno": {strconv.Itoa(int(n))}}, &res))
+		require.NoError(t, c.Call(ctx, &res, "v2/shards", url.Values{"seqno": {strconv.Itoa(int(n))}}))
 		out := map[ton.BlockRef]bool{}
 		for _, s := range res.Shards {
 			out[ref(s)] = true
@@ -100,8 +100,8 @@ func prevWalk(t *testing.T, c *ton.Client, head uint32) []walkedTx {
 			var h struct {
 				Prev []id `json:"prev_blocks"`
 			}
-			require.NoError(t, c.Call(ctx, "v2/getBlockHeader", url.Values{"workchain": {strconv.Itoa(int(b.Workchain))},
-				"shard": {strconv.FormatInt(int64(b.Shard), 10)}, "seqno": {strconv.Itoa(int(b.Seqno))}}, &h))
+			require.NoError(t, c.Call(ctx, &h, "v2/getBlockHeader", url.Values{"workchain": {strconv.Itoa(int(b.Workchain))},
+				"shard": {strconv.FormatInt(int64(b.Shard), 10)}, "seqno": {strconv.Itoa(int(b.Seqno))}}))
 			for _, p := range h.Prev {
 				queue = append(queue, ref(p))
 			}

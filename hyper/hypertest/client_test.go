@@ -340,39 +340,39 @@ func TestClientSetInfo(t *testing.T) {
 	require.NoError(t, srv.SetInfo(json.RawMessage(`{"dex":"xyz","type":"meta"}`), []byte(xyzMeta)))
 
 	var got json.RawMessage
-	require.NoError(t, c.PublicInfo(ctx, map[string]string{"type": "meta"}, &got))
+	require.NoError(t, c.PublicInfo(ctx, &got, map[string]string{"type": "meta"}))
 	assert.Equal(t, meta, string(got))
-	require.NoError(t, c.Info(ctx, metaReq{Type: "meta"}, &got), "the node serves it too")
+	require.NoError(t, c.Info(ctx, &got, metaReq{Type: "meta"}), "the node serves it too")
 	assert.Equal(t, meta, string(got))
 	var typed struct{ Universe []struct{ Name string } }
-	require.NoError(t, c.PublicInfo(ctx, metaReq{Type: "meta", Dex: "xyz"}, &typed))
+	require.NoError(t, c.PublicInfo(ctx, &typed, metaReq{Type: "meta", Dex: "xyz"}))
 	assert.Equal(t, "xyz:CL", typed.Universe[0].Name)
 	assert.Equal(t, xyzMeta, postJSON(t, srv.Public.URL+"/info", ` { "type" : "meta", "dex" : "xyz" } `).body)
 
 	// Another request of the type, or a type not set: Hyperliquid's 422.
-	err := c.PublicInfo(ctx, metaReq{Type: "meta", Dex: "flx"}, &got)
+	err := c.PublicInfo(ctx, &got, metaReq{Type: "meta", Dex: "flx"})
 	assert.ErrorIs(t, err, hyper.ErrUnsupportedRequest)
-	err = c.Info(ctx, map[string]string{"type": "l2Book", "coin": "BTC"}, &got)
+	err = c.Info(ctx, &got, map[string]string{"type": "l2Book", "coin": "BTC"})
 	assert.ErrorIs(t, err, hyper.ErrUnsupportedRequest)
 	// meta matches by its dex alone: "", null and absent are one request.
-	require.NoError(t, c.PublicInfo(ctx, map[string]any{"type": "meta", "dex": nil, "x": 1}, &got))
+	require.NoError(t, c.PublicInfo(ctx, &got, map[string]any{"type": "meta", "dex": nil, "x": 1}))
 	assert.Equal(t, meta, string(got))
-	require.NoError(t, c.PublicInfo(ctx, map[string]any{"type": "meta", "dex": ""}, &got))
+	require.NoError(t, c.PublicInfo(ctx, &got, map[string]any{"type": "meta", "dex": ""}))
 	assert.Equal(t, meta, string(got))
 
 	// allMids set this way stays the public API's alone.
 	require.NoError(t, srv.SetInfo(map[string]any{"type": "allMids", "dex": nil}, []byte(`{"BTC":1}`)))
 	var mids map[string]json.Number
-	require.NoError(t, c.PublicInfo(ctx, map[string]string{"type": "allMids"}, &mids))
+	require.NoError(t, c.PublicInfo(ctx, &mids, map[string]string{"type": "allMids"}))
 	assert.Equal(t, map[string]json.Number{"BTC": "1"}, mids)
-	err = c.Info(ctx, map[string]string{"type": "allMids"}, &mids)
+	err = c.Info(ctx, &mids, map[string]string{"type": "allMids"})
 	assert.ErrorIs(t, err, hyper.ErrUnsupportedRequest)
 
 	// Taken back.
 	require.NoError(t, srv.SetInfo(map[string]string{"type": "meta"}, nil))
-	err = c.PublicInfo(ctx, map[string]string{"type": "meta"}, &got)
+	err = c.PublicInfo(ctx, &got, map[string]string{"type": "meta"})
 	assert.ErrorIs(t, err, hyper.ErrUnsupportedRequest)
-	require.NoError(t, c.PublicInfo(ctx, metaReq{Type: "meta", Dex: "xyz"}, &got))
+	require.NoError(t, c.PublicInfo(ctx, &got, metaReq{Type: "meta", Dex: "xyz"}))
 }
 
 // countKind is the number of mids of kind k.

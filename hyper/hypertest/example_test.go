@@ -77,14 +77,14 @@ func ExampleServer_SetInfo() {
 			MaxLeverage int
 		}
 	}
-	if err := c.PublicInfo(context.Background(), map[string]string{"type": "meta"}, &meta); err != nil {
+	if err := c.PublicInfo(context.Background(), &meta, map[string]string{"type": "meta"}); err != nil {
 		log.Fatal(err)
 	}
 	for _, a := range meta.Universe {
 		fmt.Println(a.Name, a.SzDecimals, a.MaxLeverage)
 	}
 	// A request nothing was set for: Hyperliquid's 422.
-	err = c.PublicInfo(context.Background(), map[string]string{"type": "l2Book", "coin": "BTC"}, &meta)
+	err = c.PublicInfo(context.Background(), &meta, map[string]string{"type": "l2Book", "coin": "BTC"})
 	fmt.Println(errors.Is(err, hyper.ErrUnsupportedRequest))
 	// Output:
 	// BTC 5 40

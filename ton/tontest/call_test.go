@@ -37,8 +37,8 @@ func TestCallKnownEndpoints(t *testing.T) {
 		typed, err := c.BlockTransactionsExt(ctx, ton.BlockTransactionsQuery{Block: block, Count: 2})
 		require.NoError(t, err)
 		var ext, ids page
-		require.NoError(t, c.Call(ctx, "v2/getBlockTransactionsExt", params, &ext))
-		require.NoError(t, c.Call(ctx, "v2/getBlockTransactions", params, &ids))
+		require.NoError(t, c.Call(ctx, &ext, "v2/getBlockTransactionsExt", params))
+		require.NoError(t, c.Call(ctx, &ids, "v2/getBlockTransactions", params))
 		assert.True(t, ext.Incomplete)
 		require.Len(t, ext.Transactions, 2)
 		require.Len(t, ids.Transactions, 2)
@@ -54,13 +54,13 @@ func TestCallKnownEndpoints(t *testing.T) {
 			Balance string      `json:"balance"`
 		} `json:"account_states"`
 	}
-	require.NoError(t, c.Call(ctx, "v3/accountStates", url.Values{"address": {tontest.DefaultAccount}, "sort": {"asc"}}, &states))
+	require.NoError(t, c.Call(ctx, &states, "v3/accountStates", url.Values{"address": {tontest.DefaultAccount}, "sort": {"asc"}}))
 	require.Len(t, states.States, 2)
 	assert.Equal(t, []string{"2717267789", "2715939331"}, []string{states.States[0].Balance, states.States[1].Balance})
 	var pending struct {
 		Transactions []json.RawMessage `json:"transactions"`
 	}
-	require.NoError(t, c.Call(ctx, "v3/pendingTransactions", url.Values{"account": {tontest.DefaultAccount}}, &pending))
+	require.NoError(t, c.Call(ctx, &pending, "v3/pendingTransactions", url.Values{"account": {tontest.DefaultAccount}}))
 	assert.Len(t, pending.Transactions, 1)
 }
 
@@ -79,7 +79,7 @@ func TestCallUnknownEndpoints(t *testing.T) {
 		{"v2/getMasterchainInfo", []nodeaccess.Option{ton.WithJSONRPC()}, 422, "Unknown method"}, // toncenter's JSON-RPC answer
 	} {
 		before := s.Requests()
-		err := client(t, s, tc.opts...).Call(ctx, tc.path, nil, nil)
+		err := client(t, s, tc.opts...).Call(ctx, nil, tc.path, nil)
 		var he *nodeaccess.HTTPError
 		require.ErrorAs(t, err, &he, tc.path)
 		assert.Equal(t, tc.status, he.StatusCode, tc.path)

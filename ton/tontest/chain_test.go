@@ -45,7 +45,7 @@ func chainTops(t *testing.T, c *ton.Client, seqno uint32) map[ton.ShardID]wireID
 	var res struct {
 		Shards []wireID `json:"shards"`
 	}
-	require.NoError(t, c.Call(context.Background(), "v2/shards", url.Values{"seqno": {strconv.Itoa(int(seqno))}}, &res))
+	require.NoError(t, c.Call(context.Background(), &res, "v2/shards", url.Values{"seqno": {strconv.Itoa(int(seqno))}}))
 	out := map[ton.ShardID]wireID{}
 	for _, s := range res.Shards {
 		out[s.ref(t).Shard] = s
@@ -55,8 +55,8 @@ func chainTops(t *testing.T, c *ton.Client, seqno uint32) map[ton.ShardID]wireID
 
 func chainHeader(t *testing.T, c *ton.Client, ref ton.BlockRef) wireHeader {
 	var h wireHeader
-	require.NoError(t, c.Call(context.Background(), "v2/getBlockHeader", url.Values{"workchain": {strconv.Itoa(int(ref.Workchain))},
-		"shard": {strconv.FormatInt(int64(ref.Shard), 10)}, "seqno": {strconv.Itoa(int(ref.Seqno))}}, &h))
+	require.NoError(t, c.Call(context.Background(), &h, "v2/getBlockHeader", url.Values{"workchain": {strconv.Itoa(int(ref.Workchain))},
+		"shard": {strconv.FormatInt(int64(ref.Shard), 10)}, "seqno": {strconv.Itoa(int(ref.Seqno))}}))
 	require.Equal(t, ref, h.ID.ref(t))
 	return h
 }
@@ -85,7 +85,7 @@ func TestChainObeysShardConfigurationRules(t *testing.T) {
 			Last wireID `json:"last"`
 			Init wireID `json:"init"`
 		}
-		require.NoError(t, c.Call(context.Background(), "v2/getMasterchainInfo", nil, &info))
+		require.NoError(t, c.Call(context.Background(), &info, "v2/getMasterchainInfo", nil))
 		require.Equal(t, ton.MasterchainBlock(8), info.Last.ref(t))
 		require.Equal(t, ton.MasterchainBlock(0), info.Init.ref(t))
 
@@ -189,7 +189,7 @@ func TestChainOnAClock(t *testing.T) {
 		var info struct {
 			Last wireID `json:"last"`
 		}
-		require.NoError(t, c.Call(context.Background(), "v2/getMasterchainInfo", nil, &info))
+		require.NoError(t, c.Call(context.Background(), &info, "v2/getMasterchainInfo", nil))
 		return info.Last.Seqno
 	}
 	require.Eventually(t, func() bool { return head() >= 5 }, 5*time.Second, 5*time.Millisecond)
