@@ -110,7 +110,7 @@ func TestNilContextEveryOperation(t *testing.T) {
 	seen := 0
 	budget, err := nodeaccess.NewBudget(10, 10)
 	require.NoError(t, err)
-	for _, client := range []any{ec, hc, tc, bc, hc.EVM(), core, &core, budget} {
+	for _, client := range []any{ec, hc, tc, bc, hc.EVM(), core, &core, budget, ec.ContractCaller()} {
 		v := reflect.ValueOf(client)
 		for i := range v.Type().NumMethod() {
 			m := v.Type().Method(i)

@@ -384,7 +384,7 @@ func evmNoMulticall(t *testing.T) error {
 	srv := evmtest.NewT(t, evmtest.WithoutMulticall3(), evmtest.WithoutScenario())
 	c, err := srv.Client(nodeaccess.WithMaxAttempts(1))
 	require.NoError(t, err)
-	_, err = c.Multicall(context.Background(), []evm.Call3{{Target: evmtest.Token()}}, evm.Latest, nil)
+	_, err = c.Multicall(context.Background(), []evm.Call3{{Target: evmtest.Token()}}, evm.Latest, evm.MulticallOptions{})
 	return err
 }
 
@@ -394,7 +394,7 @@ func evmMulticallFailed(t *testing.T) error {
 	srv := evmtest.NewT(t, evmtest.WithoutScenario())
 	c, err := srv.Client(nodeaccess.WithMaxAttempts(1))
 	require.NoError(t, err)
-	_, err = c.Multicall(context.Background(), []evm.Call3{{Target: evmtest.Token(), Data: []byte{0xde, 0xad, 0xbe, 0xef}}}, evm.Latest, nil)
+	_, err = c.Multicall(context.Background(), []evm.Call3{{Target: evmtest.Token(), Data: []byte{0xde, 0xad, 0xbe, 0xef}}}, evm.Latest, evm.MulticallOptions{})
 	return err
 }
 

@@ -109,7 +109,7 @@ func TestWithCallDataMembers(t *testing.T) {
 					dataMember(tc.data, "0x82ad56cb000000000000000000000000000000000000000000000000000000000000002000000000000000000000000000000000000000000000000000000000000000010000000000000000000000000000000000000000000000000000000000000020000000000000000000000000ca11bde05977b3631167028862be2a173976ca11000000000000000000000000000000000000000000000000000000000000000100000000000000000000000000000000000000000000000000000000000000600000000000000000000000000000000000000000000000000000000000000002abcd000000000000000000000000000000000000000000000000000000000000")+
 					`},"latest"]}`,
 				`{"jsonrpc":"2.0","id":3,"result":"0x"}`)
-			_, err = c.Multicall(context.Background(), []evm.Call3{{Target: evm.Multicall3Address(), Data: msg.Data, AllowFailure: true}}, evm.Latest, nil)
+			_, err = c.Multicall(context.Background(), []evm.Call3{{Target: evm.Multicall3Address(), Data: msg.Data, AllowFailure: true}}, evm.Latest, evm.MulticallOptions{})
 			require.ErrorIs(t, err, evm.ErrMulticallNotDeployed)
 		})
 	}
@@ -166,7 +166,7 @@ func TestInputSpellingMatchesEthclient(t *testing.T) {
 			got := captureParams(t, func(url string) {
 				c, err := evm.New(url, testKey, evm.WithCallDataMembers("input"))
 				require.NoError(t, err)
-				_, err = c.CallContract(context.Background(), msg, nil)
+				_, err = c.ContractCaller().CallContract(context.Background(), msg, nil)
 				require.NoError(t, err)
 			})
 			wantObj := want[0].(map[string]any)

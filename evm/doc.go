@@ -214,12 +214,13 @@
 //
 // # The go-ethereum adapter
 //
-// *Client has CodeAt and CallContract (and their pending and block-hash
-// variants), so it satisfies go-ethereum's bind.ContractCaller,
-// bind.PendingContractCaller and bind.BlockHashContractCaller: pass it to
-// an abigen binding's NewXxxCaller to run the binding's read calls through
-// the node-access service. They take go-ethereum's ethereum.CallMsg and
-// *big.Int block numbers and map onto Call and Code. A *RevertError is a
+// Client.ContractCaller returns the client as go-ethereum's
+// bind.ContractCaller, bind.PendingContractCaller and
+// bind.BlockHashContractCaller: pass it to an abigen binding's NewXxxCaller
+// to run the binding's read calls through the node-access service. Its
+// methods take go-ethereum's ethereum.CallMsg and *big.Int block numbers and
+// map onto Call and Code, the client's one way to call and one way to get
+// code. A *RevertError is a
 // go-ethereum rpc.Error and rpc.DataError (ErrorCode, ErrorData). The
 // client sends no transactions.
 //

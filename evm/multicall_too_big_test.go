@@ -35,7 +35,7 @@ func identityCalls(n, size, big, bigSize int) []evm.Call3 {
 func TestMulticallAnswerTooBigIsSplit(t *testing.T) {
 	t.Parallel()
 	calls := identityCalls(40, 100, -1, 0)
-	want, err := simNode(t).client.Multicall(t.Context(), calls, evm.Latest, nil)
+	want, err := simNode(t).client.Multicall(t.Context(), calls, evm.Latest, evm.MulticallOptions{})
 	require.NoError(t, err)
 	for _, tc := range []struct {
 		name     string
@@ -52,7 +52,7 @@ func TestMulticallAnswerTooBigIsSplit(t *testing.T) {
 			t.Parallel()
 			hook, attempts := attemptsSeen()
 			node, c := newCapNode(t, tc.max, false, false, append(tc.opts, hook)...)
-			got, err := c.Multicall(t.Context(), calls, evm.Latest, &evm.MulticallOptions{MaxCalls: tc.maxCalls})
+			got, err := c.Multicall(t.Context(), calls, evm.Latest, evm.MulticallOptions{MaxCalls: tc.maxCalls})
 			require.NoError(t, err)
 			assert.Equal(t, tc.sizes, node.requests())
 			assert.Equal(t, want, got)
@@ -85,7 +85,7 @@ func TestMulticallOneAnswerTooBig(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			node, c := newCapNode(t, tc.max, false, false, tc.opts...)
-			res, err := c.Multicall(t.Context(), calls, evm.Latest, nil)
+			res, err := c.Multicall(t.Context(), calls, evm.Latest, evm.MulticallOptions{})
 			assert.Nil(t, res)
 			require.ErrorIs(t, err, nodeaccess.ErrResponseTooLarge)
 			assert.NotErrorIs(t, err, evm.ErrReverted)
@@ -105,7 +105,7 @@ func TestMulticallRequiredFailsAnswerTooBig(t *testing.T) {
 	t.Parallel()
 	calls := append(identityCalls(20, 100, -1, 0), evm.Call3{Target: simContract, Data: simPack(t, "failRequire")})
 	node, c := newCapNode(t, 6000, false, false)
-	_, err := c.Multicall(t.Context(), calls, evm.Latest, nil)
+	_, err := c.Multicall(t.Context(), calls, evm.Latest, evm.MulticallOptions{})
 	var me *evm.MulticallError
 	require.ErrorAs(t, err, &me)
 	assert.Equal(t, 20, me.Index)

@@ -80,13 +80,13 @@ func TestEVMMulticallUnderGasCap(t *testing.T) {
 	}
 	ctx := context.Background()
 
-	_, err = c.EVM().Multicall(ctx, calls, evm.Latest, nil)
+	_, err = c.EVM().Multicall(ctx, calls, evm.Latest, evm.MulticallOptions{})
 	var re *nodeaccess.RPCError
 	require.ErrorAs(t, err, &re, "one aggregate over the 30M cap")
 	assert.Contains(t, re.Message, "out of gas")
 	assert.NotErrorIs(t, err, evm.ErrReverted)
 
-	res, err := c.EVM().Multicall(ctx, calls, evm.Latest, &evm.MulticallOptions{MaxCalls: 2000})
+	res, err := c.EVM().Multicall(ctx, calls, evm.Latest, evm.MulticallOptions{MaxCalls: 2000})
 	require.NoError(t, err)
 	want := common.LeftPadBytes(evmtest.HolderBalance().Bytes(), 32)
 	for i, r := range res {
@@ -96,6 +96,6 @@ func TestEVMMulticallUnderGasCap(t *testing.T) {
 
 	direct, err := node.Client()
 	require.NoError(t, err)
-	_, err = direct.Multicall(ctx, calls, evm.Latest, nil)
+	_, err = direct.Multicall(ctx, calls, evm.Latest, evm.MulticallOptions{})
 	require.NoError(t, err, "the aggregate fits go-ethereum's default cap of 50M")
 }

@@ -114,7 +114,7 @@ func TestEVMReadsLatestOnly(t *testing.T) {
 		"Call": func(b evm.Block) error { _, err := e.Call(ctx, msg, b); return err },
 		"Code": func(b evm.Block) error { _, err := e.Code(ctx, token, b); return err },
 		"Multicall": func(b evm.Block) error {
-			_, err := e.Multicall(ctx, []evm.Call3{{Target: token}}, b, nil)
+			_, err := e.Multicall(ctx, []evm.Call3{{Target: token}}, b, evm.MulticallOptions{})
 			return err
 		},
 		"SimulateV1": func(b evm.Block) error { _, err := e.SimulateV1(ctx, sim, b); return err },
@@ -179,14 +179,14 @@ func TestEVMGethAdapterLatestOnly(t *testing.T) {
 	require.NoError(t, err)
 	e, ctx := c.EVM(), context.Background()
 	to := common.HexToAddress("0x5555555555555555555555555555555555555555")
-	_, err = e.CallContract(ctx, ethereum.CallMsg{To: &to}, big.NewInt(100))
+	_, err = e.ContractCaller().CallContract(ctx, ethereum.CallMsg{To: &to}, big.NewInt(100))
 	testkit.RequireInputError(t, err, "block")
-	_, err = e.PendingCallContract(ctx, ethereum.CallMsg{To: &to})
+	_, err = e.ContractCaller().PendingCallContract(ctx, ethereum.CallMsg{To: &to})
 	testkit.RequireInputError(t, err, "block")
-	_, err = e.CodeAtHash(ctx, to, common.HexToHash("0x01"))
+	_, err = e.ContractCaller().CodeAtHash(ctx, to, common.HexToHash("0x01"))
 	testkit.RequireInputError(t, err, "block")
 	assert.Empty(t, h.received())
-	_, err = e.CallContract(ctx, ethereum.CallMsg{To: &to}, nil)
+	_, err = e.ContractCaller().CallContract(ctx, ethereum.CallMsg{To: &to}, nil)
 	require.NoError(t, err)
 	assert.Equal(t, []string{"eth_call"}, h.received())
 }
