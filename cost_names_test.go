@@ -38,7 +38,7 @@ func TestWithCostNamesAnOperation(t *testing.T) {
 	t.Parallel()
 	accepted := map[string][]string{
 		"evm":    {evm.OpCall, evm.OpArchiveCall, evm.OpCode, evm.OpInternalOperations, evm.OpBlockNumber, evm.OpChainID, evm.OpSimulate, "eth_getBalance", "debug_traceTransaction"},
-		"hyper":  {hyper.OpUserVaultEquities, hyper.OpAllMids, "clearinghouseState", "spotMeta", evm.OpCall, "eth_getBalance"},
+		"hyper":  {hyper.OpUserVaultEquities, hyper.OpAllMids, "clearinghouseState", "spotMeta"},
 		"ton":    {ton.OpBlockTransactions, ton.OpAccountStates, ton.OpPendingTransactions, ton.OpMasterchainInfo, ton.OpShards, ton.OpBlockHeader, "getAddressBalance", "jetton/transfers"},
 		"beacon": {beacon.OpState, "/eth/v1/beacon/genesis"},
 	}
@@ -61,8 +61,7 @@ func TestWithCostNamesAnOperation(t *testing.T) {
 			{"v3/accountStates", "any API v2 method or v3 path"},
 		},
 		"hyper": {
-			{"/eth/v1/beacon/genesis", "its operations are userVaultEquities, allMids, eth_call"},
-			{"eth_cal", `did you mean "eth_call"?`},
+			{"eth_call", "its operations are userVaultEquities, allMids, and any /info request type"},
 			{"allMid", `did you mean "allMids"?`},
 		},
 		"beacon": {
@@ -81,17 +80,4 @@ func TestWithCostNamesAnOperation(t *testing.T) {
 			assert.Contains(t, err.Error(), tc.says, "%s %s", chain, tc.name)
 		}
 	}
-}
-
-// TestWithCostHyperEVM: hyper shares its options with its EVM client, so a
-// cost given to hyper.New may name an EVM operation; one given to the EVM
-// client alone (hyper.WithEVM) is checked against the EVM's operations.
-func TestWithCostHyperEVM(t *testing.T) {
-	t.Parallel()
-	_, err := hyper.New("https://node.example", "k3y", hyper.WithEVM(nodeaccess.WithCost(evm.OpCall, 2)), nodeaccess.WithCost(hyper.OpAllMids, 3))
-	require.NoError(t, err)
-	_, err = hyper.New("https://node.example", "k3y", hyper.WithEVM(nodeaccess.WithCost("eth_cal", 2)))
-	require.ErrorContains(t, err, `hyper: evm: invalid input: option: WithCost: "eth_cal" is not an operation of this client: did you mean "eth_call"?`)
-	_, err = hyper.New("https://node.example", "k3y", hyper.WithEVM(nodeaccess.WithCost(hyper.OpAllMids, 2)))
-	require.ErrorContains(t, err, `WithCost: "allMids" is not an operation of this client`)
 }

@@ -8,14 +8,16 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/beacon"
 	"github.com/nodeaccess/nodeaccess/evm"
 	"github.com/nodeaccess/nodeaccess/hyper"
+	"github.com/nodeaccess/nodeaccess/hyper/hypercore"
 	"github.com/nodeaccess/nodeaccess/internal/testkit"
 	"github.com/nodeaccess/nodeaccess/ton"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 var ctxType = reflect.TypeFor[context.Context]()
@@ -105,12 +107,14 @@ func TestNilContextEveryOperation(t *testing.T) {
 	require.NoError(t, err)
 	var batch evm.Batch
 	evm.Add[any](&batch, "eth_blockNumber")
-	core := hc.Core(&batch)
+	core := hypercore.Reads(&batch)
+	hev, err := hypercore.New(srv.URL, "k3yAlnum0")
+	require.NoError(t, err)
 
 	seen := 0
 	budget, err := nodeaccess.NewBudget(10, 10)
 	require.NoError(t, err)
-	for _, client := range []any{ec, hc, tc, bc, hc.EVM(), core, &core, budget, ec.ContractCaller()} {
+	for _, client := range []any{ec, hc, tc, bc, hev, core, &core, budget, ec.ContractCaller()} {
 		v := reflect.ValueOf(client)
 		for i := range v.Type().NumMethod() {
 			m := v.Type().Method(i)

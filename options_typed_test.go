@@ -15,6 +15,7 @@ import (
 	"github.com/nodeaccess/nodeaccess/beacon"
 	"github.com/nodeaccess/nodeaccess/evm"
 	"github.com/nodeaccess/nodeaccess/hyper"
+	"github.com/nodeaccess/nodeaccess/hyper/hypercore"
 	"github.com/nodeaccess/nodeaccess/internal/testkit"
 	"github.com/nodeaccess/nodeaccess/ton"
 )
@@ -48,8 +49,8 @@ func newOf(chain string, opts ...nodeaccess.Option) error {
 // TestOptionsOneTypeRefusedWhereTheyDoNotApply: every package's options are
 // one type, so one slice of shared options spreads into every New; an
 // option of one chain package given to another's New is refused, naming
-// the option and both packages (hyper.WithEVM takes evm's, for its EVM
-// client, and refuses any other chain's).
+// the option and both packages (hypercore.New takes evm's, for HyperEVM,
+// and refuses any other chain's).
 func TestOptionsOneTypeRefusedWhereTheyDoNotApply(t *testing.T) {
 	t.Parallel()
 	common := []nodeaccess.Option{nodeaccess.WithMaxAttempts(2), nodeaccess.WithTimeout(time.Second)}
@@ -69,8 +70,9 @@ func TestOptionsOneTypeRefusedWhereTheyDoNotApply(t *testing.T) {
 			assert.Contains(t, err.Error(), owner+".With")
 		}
 	}
-	require.NoError(t, newOf("hyper", hyper.WithEVM(evm.WithMaxBatchSize(10), nodeaccess.WithMaxAttempts(1))))
-	err := newOf("hyper", hyper.WithEVM(ton.WithJSONRPC()))
+	_, err := hypercore.New("https://node.example", "k3y", evm.WithMaxBatchSize(10), hypercore.WithHistory(), nodeaccess.WithMaxAttempts(1))
+	require.NoError(t, err)
+	_, err = hypercore.New("https://node.example", "k3y", ton.WithJSONRPC())
 	require.ErrorContains(t, err, "ton.WithJSONRPC, is an option of package ton, not of evm")
 }
 
@@ -108,7 +110,7 @@ func TestOptionsBundle(t *testing.T) {
 
 	c, err := hyper.New(srv.URL, "k3y", testkit.Bundle(), nodeaccess.Option{}, testkit.Bundle(nodeaccess.Option{}))
 	require.NoError(t, err)
-	assert.NotNil(t, c.EVM())
+	assert.NotNil(t, c)
 	_, err = ton.New(srv.URL, "k3y", testkit.Bundle(nodeaccess.WithTimeout(time.Second), nodeaccess.WithMaxAttempts(1)))
 	require.NoError(t, err)
 }

@@ -77,6 +77,7 @@ var readmeImports = map[string]string{
 	"hexutil":        "github.com/ethereum/go-ethereum/common/hexutil",
 	"hyper":          "github.com/nodeaccess/nodeaccess/hyper",
 	"hypertest":      "github.com/nodeaccess/nodeaccess/hyper/hypertest",
+	"hypercore":      "github.com/nodeaccess/nodeaccess/hyper/hypercore",
 	"io":             "io",
 	"log":            "log",
 	"nodeaccess":     "github.com/nodeaccess/nodeaccess",

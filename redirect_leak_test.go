@@ -20,6 +20,7 @@ import (
 	"github.com/nodeaccess/nodeaccess/beacon"
 	"github.com/nodeaccess/nodeaccess/evm"
 	"github.com/nodeaccess/nodeaccess/hyper"
+	"github.com/nodeaccess/nodeaccess/hyper/hypercore"
 	"github.com/nodeaccess/nodeaccess/internal/testkit"
 	"github.com/nodeaccess/nodeaccess/ton"
 )
@@ -115,22 +116,22 @@ var keyedCalls = map[string]func(ctx context.Context, base, key string, opt node
 		}
 		return c.Info(ctx, nil, map[string]string{"type": "clearinghouseState", "user": "0x00000000000000000000000000000000000000aa"})
 	},
-	"hyper EVM eth_call": func(ctx context.Context, base, key string, opt nodeaccess.Option) error {
-		c, err := hyper.New(base, key, opt)
+	"hypercore eth_call": func(ctx context.Context, base, key string, opt nodeaccess.Option) error {
+		c, err := hypercore.New(base, key, opt)
 		if err != nil {
 			return err
 		}
-		_, err = c.EVM().Call(ctx, evm.CallMsg{To: common.HexToAddress("0xaa")}, evm.Latest)
+		_, err = c.Call(ctx, evm.CallMsg{To: common.HexToAddress("0xaa")}, evm.Latest)
 		return err
 	},
-	"hyper Core read": func(ctx context.Context, base, key string, opt nodeaccess.Option) error {
-		c, err := hyper.New(base, key, opt)
+	"hypercore read": func(ctx context.Context, base, key string, opt nodeaccess.Option) error {
+		c, err := hypercore.New(base, key, opt)
 		if err != nil {
 			return err
 		}
 		var b evm.Batch
-		block := c.Core(&b).L1BlockNumber()
-		if err := c.EVM().SendBatch(ctx, &b); err != nil {
+		block := hypercore.Reads(&b).L1BlockNumber()
+		if err := c.SendBatch(ctx, &b); err != nil {
 			return err
 		}
 		_, err = block.Result()

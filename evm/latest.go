@@ -17,12 +17,6 @@ import (
 type latestOnlyKey struct{}
 
 func init() {
-	evmlatest.CostsChecked = func(names []string) nodeaccess.Option {
-		return option("costsChecked", func(c *config.Config) error {
-			c.SetExt(config.CostsChecked{}, names)
-			return nil
-		})
-	}
 	evmlatest.Option = func(why string) nodeaccess.Option {
 		return option("latestOnly", func(c *config.Config) error {
 			c.SetExt(latestOnlyKey{}, why)

@@ -51,14 +51,6 @@ func TestNewRefusesBadArguments(t *testing.T) {
 	}
 }
 
-// New gives the EVM client the nodeaccess options and keeps its own: the
-// EVM client is built with this package's options among New's.
-func TestEVMClientTakesTheSharedOptions(t *testing.T) {
-	c, err := hyper.New(testBase, testKey, hyper.WithPublicURL(hyper.TestnetAPIURL), hyper.WithPublicURL("https://proxy.example"), nodeaccess.Option{}, nodeaccess.WithMaxAttempts(1))
-	require.NoError(t, err)
-	assert.Equal(t, "evm.Client{https://node.example/REDACTED/evm}", c.EVM().String())
-}
-
 // One client shared by many goroutines (run with -race).
 func TestConcurrentUse(t *testing.T) {
 	node := newScript(t, reply{200, "application/json", vaultsBody})

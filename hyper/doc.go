@@ -38,8 +38,7 @@
 //
 // Request units and budgets: each request names its type, and
 // nodeaccess.WithCost(type, n) sets its cost. The node's requests cost 1
-// unit by default and, with the EVM client's, are charged to the
-// node-access plan's budget, nodeaccess.WithBudget, when one is set. The
+// unit by default and are charged to the node-access plan's budget, nodeaccess.WithBudget, when one is set. The
 // public API has a limit of its own, published by Hyperliquid: a weight of
 // 1200 per minute and IP, each request type weighing 2, 20 or 60 (see
 // PublicInfo). Every Client keeps to it by default with a budget of its
@@ -47,27 +46,17 @@
 // clients (the limit is per IP) or puts another limiter in its place, and
 // WithPublicBudget(nil) turns it off.
 //
-// EVM returns an *evm.Client at {base}/{key}/evm for HyperEVM, made with the
-// same key and shared options; WithEVM gives it options of its own
-// (evm.WithMaxBatchSize, say). Options are those of New only (nodeaccess
-// options, and this package's WithPublicURL, WithPublicBudget, WithEVM
-// and WithEVMHistory): no call takes options of its own.
+// Options are those of New only (the options every client takes, and this
+// package's WithPublicURL and WithPublicBudget): no call takes options of
+// its own.
 //
-// HyperEVM serves the latest state only: Hyperliquid's RPC answers a state
-// read (eth_call, eth_getCode, eth_getBalance, ...) at a past or future
-// block, or at pending, safe or finalized, from the latest state, without an
-// error. The EVM client therefore refuses such a read before sending it, with
-// an error over a *nodeaccess.InputError that says why; a provider whose
-// HyperEVM endpoint serves history (nanoreth, the archive node, behind the
-// archival RPCs Hyperliquid lists) is used with WithEVMHistory. Blocks,
-// transactions, receipts and logs of past blocks are served either way.
-// HyperEVM's limits (its eth_call gas cap, the public RPC's request rate,
-// the 1 MiB answer cap) are listed at WithEVM, where batch and Multicall
-// sizes are chosen.
+// HyperEVM, at {base}/{key}/evm, and the reads of HyperCore's state through
+// its precompiles are package hypercore's (hypercore.New, hypercore.Reads),
+// so that a program of /info alone links no part of the EVM.
 //
 // NewFromURL takes the node's whole endpoint as providers show it, in
 // exactly three shapes: https://host/<KEY>, https://host/<KEY>/info and
-// https://host/<KEY>/evm. It refuses any other path (a segment before the
+// https://host/<KEY>/evm (as hypercore.NewFromURL does). It refuses any other path (a segment before the
 // key, or another after it), so that no segment is taken for the key by a
 // guess and shown unmasked; call New for a base URL with a path.
 //

@@ -18,7 +18,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/nodeaccess/nodeaccess"
-	"github.com/nodeaccess/nodeaccess/evm"
 	"github.com/nodeaccess/nodeaccess/hyper"
 	"github.com/nodeaccess/nodeaccess/internal/testkit"
 )
@@ -150,7 +149,7 @@ func TestPublicRequestsCarryNoKey(t *testing.T) {
 }
 
 // A network failure (connection refused) prints the URL in Go's own error;
-// the key is masked there too, for /info and for the EVM client.
+// the key is masked there too (the HyperEVM client's: package hypercore).
 func TestRefusedConnectionDoesNotLeakTheKey(t *testing.T) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
@@ -164,9 +163,6 @@ func TestRefusedConnectionDoesNotLeakTheKey(t *testing.T) {
 		require.ErrorIs(t, err, nodeaccess.ErrUnavailable)
 		assert.Contains(t, err.Error(), "REDACTED")
 		testkit.AssertNoKey(t, key, "error", fmt.Sprintf("%v %+v", err, err))
-		_, err = c.EVM().Call(context.Background(), evm.CallMsg{To: common.HexToAddress("0x01")}, evm.Latest)
-		require.ErrorIs(t, err, nodeaccess.ErrUnavailable)
-		testkit.AssertNoKey(t, key, "evm error", fmt.Sprintf("%v %+v", err, err))
 		o.check(t, key)
 	}
 }
@@ -178,7 +174,6 @@ func TestClientFormattingHidesTheKey(t *testing.T) {
 		s := fmt.Sprintf("%v %+v %#v %s %q %x %d", c, c, c, c, c, c, c)
 		testkit.AssertNoKey(t, key, "client", s)
 		testkit.AssertNoKey(t, key, "client value", fmt.Sprintf("%v %+v %#v", *c, *c, *c))
-		testkit.AssertNoKey(t, key, "evm client", fmt.Sprintf("%v %+v %#v", c.EVM(), c.EVM(), c.EVM()))
 		assert.Equal(t, "hyper.Client{node https://node.example/v1/REDACTED/info, public https://api.hyperliquid.xyz/info}", c.String())
 	}
 	var nilClient *hyper.Client

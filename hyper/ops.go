@@ -1,7 +1,6 @@
 package hyper
 
 import (
-	"github.com/nodeaccess/nodeaccess/evm"
 	"github.com/nodeaccess/nodeaccess/internal/transport"
 )
 
@@ -19,12 +18,8 @@ const (
 )
 
 // ops is what a hyper client can send, for the check of nodeaccess.WithCost.
-// The options New takes also go to the EVM client (see New): their costs
-// may name its operations too, which it then does not check again.
 var ops = &transport.Ops{
-	Typed: []string{OpUserVaultEquities, OpAllMids,
-		evm.OpCall, evm.OpArchiveCall, evm.OpCode, evm.OpInternalOperations, evm.OpBlockNumber, evm.OpChainID, evm.OpSimulate},
-	Generic: func(name string) bool { return checkType(name) == nil || transport.RPCMethodName(name) },
-	GenericRule: `any /info request type (ASCII letters and digits, such as "clearinghouseState") for Info and ` +
-		`PublicInfo, and any JSON-RPC method of the EVM client (namespace_method)`,
+	Typed:       []string{OpUserVaultEquities, OpAllMids},
+	Generic:     func(name string) bool { return checkType(name) == nil },
+	GenericRule: `any /info request type (ASCII letters and digits, such as "clearinghouseState") for Info and PublicInfo`,
 }

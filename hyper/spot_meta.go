@@ -8,6 +8,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/shopspring/decimal"
 
+	"github.com/nodeaccess/nodeaccess/hyper/internal/assets"
 	"github.com/nodeaccess/nodeaccess/internal/jsontext"
 )
 
@@ -185,9 +186,8 @@ func decodeSpotMeta(body []byte) ([]SpotPair, []Token, error) {
 	return pairs, tokens, nil
 }
 
-// maxDecimals bounds the decimals the metadata decoders accept: a uint64
-// has at most 20 digits.
-const maxDecimals = 40
+// maxDecimals bounds the decimals the metadata decoders accept.
+const maxDecimals = assets.MaxDecimals
 
 // unmarshalObject decodes body, which must be a JSON object, into v.
 func unmarshalObject(what string, body []byte, v any) error {

@@ -8,11 +8,12 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
-	"github.com/nodeaccess/nodeaccess/hyper"
-	"github.com/nodeaccess/nodeaccess/hyper/hypertest"
 	"github.com/shopspring/decimal"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/nodeaccess/nodeaccess/hyper"
+	"github.com/nodeaccess/nodeaccess/hyper/hypertest"
 )
 
 // runWith runs the program with env and returns its output lines.

@@ -9,12 +9,14 @@ import (
 
 	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/shopspring/decimal"
+
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/evm"
 	"github.com/nodeaccess/nodeaccess/hyper"
+	"github.com/nodeaccess/nodeaccess/hyper/hypercore"
 	"github.com/nodeaccess/nodeaccess/hyper/hypertest"
 	"github.com/nodeaccess/nodeaccess/nodeaccesstest"
-	"github.com/shopspring/decimal"
 )
 
 // The default data: the recorded vaults of DefaultUser and the recorded
@@ -234,8 +236,12 @@ func ExampleServer_SetPrecompile() {
 	}
 	btc, _ := markets.Market("BTC")
 	var b evm.Batch
-	pos := c.Core(&b).Position(user, btc)
-	if err := c.EVM().SendBatch(ctx, &b); err != nil {
+	pos := hypercore.Reads(&b).Position(user, btc)
+	hev, err := hypercore.New(srv.URL, srv.Key())
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := hev.SendBatch(ctx, &b); err != nil {
 		log.Fatal(err)
 	}
 	p, err := pos.Result()

@@ -90,8 +90,3 @@ func (c *Config) Ext(key any) (any, bool) {
 	v, ok := c.ext[key]
 	return v, ok
 }
-
-// CostsChecked is the Ext key of the nodeaccess.WithCost names ([]string)
-// that a client's maker checked (hyper, for its EVM client): the client's
-// own check skips them.
-type CostsChecked struct{}

@@ -12,10 +12,3 @@ import "github.com/nodeaccess/nodeaccess"
 // *nodeaccess.InputError whose reason ends with why. Package evm sets it
 // in its init; it is nil until package evm is linked.
 var Option func(why string) nodeaccess.Option
-
-// CostsChecked returns the option of package evm that makes a client leave
-// the check of the nodeaccess.WithCost names given to its maker to the
-// maker: hyper checks the options it shares with its EVM client against its
-// own operations and the EVM's together; the EVM client checks the rest
-// (those of hyper.WithEVM). Package evm sets it in its init.
-var CostsChecked func(names []string) nodeaccess.Option

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"maps"
 	"net"
 	"net/http"
 	"net/url"
@@ -115,14 +114,7 @@ func New(s Settings) (*Client, error) {
 			return nil, fmt.Errorf("%s: %w", s.Chain, &nodeaccess.InputError{Arg: "option", Reason: c.red.Text(err.Error())})
 		}
 	}
-	costs := c.cfg.Costs
-	if checked, ok := c.cfg.Ext(config.CostsChecked{}); ok {
-		costs = maps.Clone(costs)
-		for _, name := range checked.([]string) {
-			delete(costs, name)
-		}
-	}
-	if err := s.Ops.checkCosts(costs); err != nil {
+	if err := s.Ops.checkCosts(c.cfg.Costs); err != nil {
 		// The name quoted may be the key, given by mistake.
 		err.Reason = c.red.Text(err.Reason)
 		return nil, fmt.Errorf("%s: %w", s.Chain, err)
