@@ -101,10 +101,10 @@ func TestJSONDecodeErrors(t *testing.T) {
 		{"fulu data as gloas", strings.Replace(fulu, `"version":"fulu"`, `"version":"gloas"`, 1), nil, "latest_execution_payload_header", "not a field of a gloas state (it is bellatrix to fulu)"},
 		{"capella field in bellatrix header", jsonReplaceOnce(t, bellatrix, `"transactions_root":`, `"withdrawals_root":"0x00","transactions_root":`), nil, "latest_execution_payload_header.withdrawals_root", "not a field of a bellatrix execution payload header"},
 		{"fulu data as phase0", strings.Replace(fulu, `"version":"fulu"`, `"version":"phase0"`, 1), nil, "previous_epoch_participation", "not a field of a phase0 state"},
-		{"version mismatch", fulu, []any{assumeVersion(beacon.Deneb)}, "version", "version is fulu but AssumeVersion(deneb)"},
-		{"no version", jsonReplaceOnce(t, fulu, `^\{"version":"fulu",`, `{`), nil, "version", `has "data" but no "version"`},
+		{"version mismatch", fulu, []any{assumeVersion(beacon.Deneb)}, "version", "version is fulu but the body's fork was named deneb (Body.Fork, or the node's Eth-Consensus-Version header)"},
+		{"no version", jsonReplaceOnce(t, fulu, `^\{"version":"fulu",`, `{`), nil, "version", `has "data" but no "version" to name its fork (name the fork in Body.Fork to decode such input)`},
 		{"data first, version wrong", jsonReplaceOnce(t, fulu, `^\{"version":"fulu",`, `{`)[:len(fulu)-len(`"version":"fulu",`)-1] + `,"version":"electra"}`, nil, "proposer_lookahead", "not a field of an electra state (it is fulu and later)"},
-		{"bare without version", string(jsonEncodeJSON(t, jsonTestState(beacon.Fulu))), nil, "", "needs AssumeVersion"},
+		{"bare without version", string(jsonEncodeJSON(t, jsonTestState(beacon.Fulu))), nil, "", "needs its fork named: set Body.Fork"},
 		{"no data", `{"version":"fulu","finalized":true}`, nil, "data", "missing field"},
 		{"empty bare object", `{}`, []any{assumeVersion(beacon.Fulu)}, "genesis_time", "missing field"},
 		{"data twice", strings.TrimSuffix(fulu, "}") + `,"data":{}}`, nil, "", "data given twice"},
@@ -163,7 +163,7 @@ func TestJSONUnsupportedVersion(t *testing.T) {
 	}
 	_, _, err = decodeJSON(strings.NewReader(`{}`), assumeVersion(beacon.Version(99)))
 	if !errors.Is(err, beacon.ErrUnsupportedVersion) {
-		t.Fatalf("AssumeVersion(99): err = %v", err)
+		t.Fatalf("fork 99: err = %v", err)
 	}
 }
 
