@@ -159,8 +159,9 @@ func (c *Client) transientInBody(body []byte) error {
 // send sends r with the retries every TON call has (r.RetryIf, retry5xx
 // when unset, and transientInBody) and returns the 2xx response; a non-2xx
 // answer is the transport's *nodeaccess.HTTPError, with the server's
-// message in Message when its body is one of the TON error forms
-// (withServerMessage). The typed calls and Call all go through it.
+// message in Message and its code in Code when its body is one of the TON
+// error forms (withServerMessage). The typed calls and Call all go through
+// it.
 func (c *Client) send(ctx context.Context, r *transport.Request) (transport.Response, error) {
 	if r.RetryIf == nil {
 		r.RetryIf = retry5xx
