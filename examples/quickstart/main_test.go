@@ -71,9 +71,9 @@ func TestQuickstartLocal(t *testing.T) {
 	// reach a real service, the local servers for tests, the other
 	// examples, the tests.
 	next := got[strings.LastIndex(got, "\nNext:\n"):]
-	assert.True(t, strings.HasSuffix(got, "  - Run the tests: go test ./...\n"), "the last line")
+	assert.True(t, strings.HasSuffix(got, "  - Run the tests: "+testCommand+"\n"), "the last line")
 	for _, want := range []string{"NODEACCESS_EVM_URL", "NODEACCESS_HYPER_URL", "NODEACCESS_TON_URL", "NODEACCESS_BEACON_URL",
-		"evmtest.NewT(t)", "go run ./examples/erc20", "go test ./..."} {
+		"evmtest.NewT(t)", "go run ./examples/erc20", testCommand} {
 		assert.Contains(t, next, want)
 	}
 }
