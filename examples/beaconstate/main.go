@@ -124,8 +124,9 @@ func run(ctx context.Context, out io.Writer, getenv func(string) string) error {
 	if err != nil {
 		return err
 	}
-	defer func() { _ = o.discard() }() // the new file only, unless it was put where the user asked
-	warm(id)          // a local server encodes the state before the heap is measured
+	// The new file only, unless it was put where the user asked.
+	defer func() { _ = o.discard() }()
+	warm(id) // a local server encodes the state before the heap is measured
 	mem := startHeapWatch()
 	defer mem.stop()
 	fmt.Fprintf(out, "Downloading state %s as SSZ to %s\n", id, o.path)
