@@ -68,6 +68,11 @@ type HTTPError struct {
 	// beacon API's {"code":…,"message":…}), with the access key masked as
 	// in Body; "" when the body has none the chain package reads.
 	Message string
+	// Code is the server's own code from the same error body (the beacon
+	// API's {"code":…}, TON's "code", a JSON-RPC error object's code), or 0
+	// when the body has none the chain package reads. It is most often the
+	// status; when it is not, Error shows it ("(code 499)").
+	Code int
 	// RetryAfter is the delay the server asked for in a Retry-After header
 	// (seconds or an HTTP date), or 0 when it sent none, an unreadable one,
 	// or one that means "now". A delay beyond 2^31 seconds (about 68
@@ -88,7 +93,8 @@ type HTTPError struct {
 	Location string
 }
 
-// Error describes the status and the start of the body.
+// Error describes the status, the server's message (else the start of the
+// body), and the server's code where it differs from the status.
 func (e *HTTPError) Error() string {
 	var b strings.Builder
 	b.WriteString("HTTP ")
@@ -110,6 +116,9 @@ func (e *HTTPError) Error() string {
 	if msg != "" {
 		b.WriteString(": ")
 		b.WriteString(msg)
+	}
+	if e.Code != 0 && e.Code != e.StatusCode {
+		fmt.Fprintf(&b, " (code %d)", e.Code)
 	}
 	return b.String()
 }

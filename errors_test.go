@@ -79,6 +79,11 @@ func TestHTTPErrorText(t *testing.T) {
 		{nodeaccess.HTTPError{StatusCode: 400, Status: "400 Bad Request", Body: []byte(strings.Repeat("a", 199) + "éé")},
 			"HTTP 400 Bad Request: " + strings.Repeat("a", 199) + "…"},
 		{nodeaccess.HTTPError{StatusCode: 400, Body: []byte(" \n ")}, "HTTP 400"},
+		// The server's code from its body, where it is not the status.
+		{nodeaccess.HTTPError{StatusCode: 400, Status: "400 Bad Request", Message: "bad", Code: 499, Body: []byte(`{"code":499,"message":"bad"}`)},
+			"HTTP 400 Bad Request: bad (code 499)"},
+		{nodeaccess.HTTPError{StatusCode: 404, Status: "404 Not Found", Message: "no state", Code: 404}, "HTTP 404 Not Found: no state"},
+		{nodeaccess.HTTPError{StatusCode: 500, Code: -32000}, "HTTP 500 (code -32000)"},
 	} {
 		assert.Equal(t, tc.want, tc.err.Error())
 	}

@@ -33,8 +33,8 @@ import (
 // apply (timeout, body cap); a large answer, such as every validator of a
 // mainnet state, needs nodeaccess.WithMaxResponseBytes.
 //
-// Errors: an error response is a *nodeaccess.HTTPError whose Message is
-// the node's message from the beacon API's {"code","message"} body; an
+// Errors: an error response is a *nodeaccess.HTTPError whose Message and
+// Code are the node's, from the beacon API's {"code","message"} body; an
 // answer that is not JSON, or does not fit out, matches
 // nodeaccess.ErrInvalidResponse.
 func (c *Client) Get(ctx context.Context, out any, path string, query url.Values) error {

@@ -156,6 +156,42 @@ func TestGetErrors(t *testing.T) {
 	testkit.AssertErrNoKey(t, testKey, err)
 }
 
+// The node's code from its {"code","message"} body is the HTTPError's
+// Code, for the state calls and Get alike; the error's text shows it where
+// it is not the status (a 400 whose body says 499), and not where it is.
+func TestErrorBodyCode(t *testing.T) {
+	for _, tc := range []struct {
+		status int
+		body   string
+		code   int
+		text   string // the HTTPError's text
+	}{
+		{400, `{"code":499,"message":"request cancelled"}`, 499, "HTTP 400 Bad Request: request cancelled (code 499)"},
+		{500, `{"message":"regen failed","code":503,"stacktraces":[]}`, 503, "HTTP 500 Internal Server Error: regen failed (code 503)"},
+		{400, `{"code":400,"message":"Invalid state ID: 9"}`, 400, "HTTP 400 Bad Request: Invalid state ID: 9"},
+		{400, `{"code":"499","message":"code as a string"}`, 499, "HTTP 400 Bad Request: code as a string (code 499)"},
+		{400, `{"code":1e3,"message":"not an integer"}`, 0, "HTTP 400 Bad Request: not an integer"},
+		{400, `{"code":4294967296,"message":"over 32 bits"}`, 0, "HTTP 400 Bad Request: over 32 bits"},
+		{400, `{"message":"no code"}`, 0, "HTTP 400 Bad Request: no code"},
+	} {
+		srv, _ := serve(t, func(w http.ResponseWriter, r *http.Request, _ int) {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(tc.status)
+			_, _ = w.Write([]byte(tc.body))
+		})
+		c := newClient(t, srv.URL, nodeaccess.WithMaxAttempts(1))
+		_, _, serr := c.State(context.Background(), beacon.SlotID(9))
+		gerr := c.Get(context.Background(), nil, "/eth/v1/beacon/headers/9", nil)
+		for _, err := range []error{serr, gerr} {
+			var he *nodeaccess.HTTPError
+			require.ErrorAs(t, err, &he, tc.body)
+			assert.Equal(t, tc.code, he.Code, tc.body)
+			assert.Equal(t, tc.text, he.Error())
+			assert.True(t, strings.HasSuffix(err.Error(), tc.text), err.Error())
+		}
+	}
+}
+
 // The generic call goes through the client's transport like the typed
 // ones: the budget charges it 1 unit unless WithCost names its path, and
 // hooks see it under that name. Here it fetches a state from the local

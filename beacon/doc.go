@@ -257,7 +257,8 @@
 // Every error an operation returns is a *nodeaccess.OpError ("beacon:
 // getStateV2: …"); a constructor's is a plain error over an
 // *nodeaccess.InputError. An error response is a *nodeaccess.HTTPError
-// whose Message is the node's message from its {"code","message"} body; it
+// whose Message and Code are the node's, from its {"code","message"} body
+// (the text shows the code where it is not the status); it
 // matches what its status matches (nodeaccess.ErrNotFound for a state that
 // is not there, the error naming the state id; ErrRateLimited,
 // ErrUnavailable, …), and ErrDebugDisabled as well when the node does not

@@ -38,8 +38,9 @@ func readJSON(r io.Reader, cfg decodeConfig, fn func(read, total int64)) (*State
 }
 
 // decodeJSON decodes with cfg; a bare object is decoded as fork bare when
-// hasBare (the Body's Fork, or UnmarshalJSON's receiver), and an envelope's
-// version is checked against that Fork only.
+// hasBare (the fork named outside the body: Body.Fork, or the node's
+// Eth-Consensus-Version header), and an envelope's version is checked
+// against cfg's version only.
 func decodeJSON(r io.Reader, cfg decodeConfig, bare Version, hasBare bool) (*State, *Flags, error) {
 	if err := cfg.preset.validate(); err != nil {
 		return nil, nil, err
@@ -78,12 +79,13 @@ func decodeJSON(r io.Reader, cfg decodeConfig, bare Version, hasBare bool) (*Sta
 		// fields of any fork until the version settles it.
 		pend *unsettled
 	)
-	// decided checks the envelope's version against the Body's Fork and
+	// decided checks the envelope's version against the fork named outside
+	// the body and
 	// against a state already decoded.
 	decided := func(off int64) error {
 		if cfg.hasVersion && envVersion != cfg.version {
 			return &DecodeError{Format: "json", Path: "version", Offset: off,
-				Reason: fmt.Sprintf("the envelope's version is %s but the Body's Fork is %s", envVersion, cfg.version)}
+				Reason: fmt.Sprintf("the envelope's version is %s but the body's fork was named %s (Body.Fork, or the node's Eth-Consensus-Version header)", envVersion, cfg.version)}
 		}
 		return nil
 	}
@@ -175,7 +177,7 @@ func decodeJSON(r io.Reader, cfg decodeConfig, bare Version, hasBare bool) (*Sta
 			if mode == modeUnknown && k != nil {
 				if _, ok := stateFieldForks[string(k)]; ok {
 					if !hasBare {
-						return nil, nil, d.errAt(keyOff, "a bare state object (no beacon API envelope) needs its fork: set the Body's Fork")
+						return nil, nil, d.errAt(keyOff, "a bare state object (no beacon API envelope) needs its fork named: set Body.Fork")
 					}
 					mode = modeBare
 					st = &State{Version: bare, Preset: cfg.preset}
@@ -205,7 +207,7 @@ func decodeJSON(r io.Reader, cfg decodeConfig, bare Version, hasBare bool) (*Sta
 		return nil, nil, &DecodeError{Format: "json", Path: "data", Offset: -1, Reason: "missing field (no state in the input)"}
 	case !hasEnv && !cfg.hasVersion:
 		return nil, nil, &DecodeError{Format: "json", Path: "version", Offset: -1,
-			Reason: `missing field: the envelope has "data" but no "version" to name its fork (set the Body's Fork to decode such input)`}
+			Reason: `missing field: the envelope has "data" but no "version" to name its fork (name the fork in Body.Fork to decode such input)`}
 	case pend != nil:
 		if err := d.settle(st, envVersion, pend); err != nil {
 			return nil, nil, err

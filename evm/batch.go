@@ -27,8 +27,7 @@ type maxBatchKey struct{}
 // limit in the refusal is followed for the client's later batches too).
 // Rate limits count requests, some of them each call of a batch: on
 // HyperEVM, Hyperliquid's public RPC allows 100 requests per minute per IP
-// and caps an answer at 1 MiB (the hyper package's WithEVM lists its
-// limits).
+// and caps an answer at 1 MiB (hypercore.New lists its limits).
 func WithMaxBatchSize(n int) Option {
 	return option("WithMaxBatchSize", func(c *config.Config) error {
 		if n < 1 {

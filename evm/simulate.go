@@ -153,8 +153,8 @@ type SimulatedCall struct {
 // sim is checked before anything is sent: no blocks, a bad call (as Call
 // checks it), a call with overrides of its own, bad overrides, block
 // numbers that do not increase (a block without a number is the one after
-// the block before it) or times that do not increase are
-// *nodeaccess.InputErrors naming the block and call.
+// the block before it) or times that do not increase: each is a
+// *nodeaccess.InputError naming the block and call.
 func (c *Client) SimulateV1(ctx context.Context, sim Simulation, block Block) ([]SimulatedBlock, error) {
 	const op = OpSimulate
 	if err := transport.NilContext(ctx); err != nil {

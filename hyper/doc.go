@@ -113,28 +113,6 @@
 // A fetch weighs 80 + 20 per builder dex in the public API's weight
 // budget; AllMids stays one request of weight 2, and needs no metadata.
 //
-// # HyperCore from HyperEVM
-//
-// Core reads HyperCore's state through the client's EVM: positions, spot
-// balances, vault equities, withdrawable USD, delegations, mark, oracle and
-// spot prices, the L1 block number, perp, spot and token metadata, best bid
-// and offer, margin summaries. Each read is an eth_call to a read
-// precompile with an explicit gas limit, added to an evm.Batch, so that
-// many reads go in one JSON-RPC batch and each gets its own result or
-// error (ErrPrecompile for an input the precompile refuses); prices and
-// amounts come out as exact decimals, scaled by the size decimals of the
-// Market or Token the read takes:
-//
-//	var b evm.Batch
-//	core := c.Core(&b)
-//	mark := core.Price(btc)                // btc, _ := markets.Market("BTC")
-//	equity := core.VaultEquity(user, vault) // the userVaultEquities position, in millionths of a USD
-//	err := c.EVM().SendBatch(ctx, &b)
-//	px, err := mark.Result()
-//
-// A vault equity read both ways agrees to the millionth: the precompile's
-// Equity equals userVaultEquities' Equity.Round(6) (see Core.VaultEquity).
-//
 // # Errors
 //
 // Errors are those of the nodeaccess package, wrapped once in a
@@ -156,7 +134,4 @@
 //     into Info's out) matches nodeaccess.ErrInvalidResponse.
 //   - AllMids for a dex the public API does not know matches
 //     nodeaccess.ErrNotFound.
-//   - A HyperCore read whose input the precompile refuses (an asset, token,
-//     dex or vault that does not exist), which HyperEVM answers as running
-//     out of gas, matches ErrPrecompile and the node's *nodeaccess.RPCError.
 package hyper

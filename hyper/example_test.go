@@ -94,7 +94,7 @@ func ExampleClient_AllMids() {
 	}
 	// Output:
 	// BTC: 89926.5
-	// 486 keys: 223 perps, 1 spot pair, 258 spot index keys, 4 outcome sides
+	// 426 keys: 223 perps, 1 spot pair, 198 spot index keys, 4 outcome sides
 	// 0G 0.898545
 	// 2Z 0.12065
 	// AAVE 197.01
@@ -181,12 +181,14 @@ func ExampleClient_Markets() {
 		log.Fatal(err)
 	}
 	for _, key := range []string{"BTC", "@107", "PURR/USDC", "#20", "#21", "@258"} {
+		m, ok := markets.Market(key)
+		if !ok { // such as a pair listed after the metadata was fetched
+			fmt.Printf("%-9s not in the metadata\n", key)
+			continue
+		}
 		priceMid, _ := mids.Get(key)
 		price := priceMid.Price
-		m, ok := markets.Market(key)
 		switch {
-		case !ok:
-			fmt.Printf("%-9s %s: not in the metadata\n", key, price)
 		case m.Kind == hyper.KeyOutcome:
 			fmt.Printf("%-9s %s: %q, side %d %q\n", key, price, m.Name, m.Side, m.SideName)
 		default:
@@ -202,7 +204,7 @@ func ExampleClient_Markets() {
 	// PURR/USDC 0.0664375: PURR/USDC, asset 10000, 0 size decimals
 	// #20       0.5125: "Who will win the HL 100 meter dash?", side 0 "Hypurr"
 	// #21       0.4875: "Who will win the HL 100 meter dash?", side 1 "Usain Bolt"
-	// @258      0.015253: not in the metadata
+	// @258      not in the metadata
 	// HYPE/USDC is @107
 }
 

@@ -163,8 +163,8 @@ func (c *Client) faultInBody(r *transport.Request, body []byte) error {
 // when unset), for a fault in either envelope: a non-2xx status, or a TON
 // error in a 2xx body whose code is that status (faultInBody); it returns
 // the 2xx response. A non-2xx answer is the transport's
-// *nodeaccess.HTTPError, with the server's message in Message when its body
-// is one of the TON error forms (withServerMessage). The typed calls and
+// *nodeaccess.HTTPError, with the server's message in Message and its code
+// in Code when its body is one of the TON error forms (withServerMessage). The typed calls and
 // Call all go through it.
 func (c *Client) send(ctx context.Context, r *transport.Request) (transport.Response, error) {
 	if r.RetryIf == nil {

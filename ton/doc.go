@@ -144,8 +144,9 @@
 // nothing is sent.
 //
 // A non-2xx answer is a *nodeaccess.HTTPError (status, Retry-After, the
-// start of the body) whose Message is the server's message when the body
-// is one of TON's error forms: v2's {"ok":false,"error":"…","code":N}, its
+// start of the body) whose Message and Code are the server's message and
+// code when the body is one of TON's error forms (the text shows the code
+// where it is not the status): v2's {"ok":false,"error":"…","code":N}, its
 // rate-limit body {"ok":false,"result":"Ratelimit exceed","code":429}, v3's
 // {"error":"…"}, or a JSON-RPC error object. A TON error inside a 2xx body
 // (the JSON-RPC form may answer so, and gateways do) is a

@@ -178,7 +178,7 @@ func (c *Client) withServerMessage(err error) error {
 		if !ok {
 			return err
 		}
-		e.Message = c.scrub(msg)
+		e.Message, e.Code = c.scrub(msg), code
 		if code < 500 || code > 599 {
 			code = e.StatusCode // else a 5xx body code classifies, as the body names it
 		}

@@ -70,10 +70,10 @@ func TestClientDefaultMids(t *testing.T) {
 
 	mids, err := c.AllMids(ctx, "")
 	require.NoError(t, err)
-	assert.Equal(t, 486, mids.Len())
+	assert.Equal(t, 426, mids.Len())
 	assert.Equal(t, 223, countKind(mids, hyper.KeyPerp))
 	assert.Equal(t, 1, countKind(mids, hyper.KeySpotPair))
-	assert.Equal(t, 258, countKind(mids, hyper.KeySpotIndex))
+	assert.Equal(t, 198, countKind(mids, hyper.KeySpotIndex))
 	assert.Equal(t, 4, countKind(mids, hyper.KeyOutcome))
 	assert.Zero(t, countKind(mids, hyper.KeyUnknown))
 	for _, m := range mids.All() {
@@ -91,7 +91,7 @@ func TestClientDefaultMids(t *testing.T) {
 		outcomes = append(outcomes, fmt.Sprintf("%s=%d/%d@%s", m.Key, o, side, m.Price))
 	}
 	assert.Equal(t, []string{"#10=1/0@0.735", "#11=1/1@0.265", "#20=2/0@0.5125", "#21=2/1@0.4875"}, outcomes)
-	for key, text := range map[string]string{"BTC": "89926.5", "@1": "21.522", "@10": "0.00003066", "@149": "1.0", "@107": "28.718"} {
+	for key, text := range map[string]string{"BTC": "89926.5", "@1": "21.522", "@10": "0.00003066", "@203": "1.0", "@107": "28.718"} {
 		pMid, ok := mids.Get(key)
 		p := pMid.Price
 		require.True(t, ok, key)
@@ -99,7 +99,7 @@ func TestClientDefaultMids(t *testing.T) {
 	}
 	// DefaultMids is what is served.
 	def := hypertest.DefaultMids("")
-	assert.Len(t, def, 486)
+	assert.Len(t, def, 426)
 	for key, m := range mids.All() {
 		assertDecimal(t, def[key], m.Price)
 	}
@@ -222,7 +222,7 @@ func TestSetterErrors(t *testing.T) {
 	// Nothing changed.
 	assert.Equal(t, `[]`, postJSON(t, srv.URL+"/"+testKey+"/info", `{"type":"userVaultEquities","user":"0x00000000000000000000000000000000000000aa"}`).body)
 	assert.Equal(t, xyzBody, postJSON(t, srv.Public.URL+"/info", `{"type":"allMids","dex":"xyz"}`).body)
-	assert.Equal(t, `{"#10":"0.735","#11":"0.265","#20":"0.5125","#21":"0.4875",`+readData(t, "allMids_2025-12.json")[1:], postJSON(t, srv.Public.URL+"/info", `{"type":"allMids"}`).body)
+	assert.Equal(t, `{"#10":"0.735","#11":"0.265","#20":"0.5125","#21":"0.4875",`+readData(t, "allMids_2025-12_filtered.json")[1:], postJSON(t, srv.Public.URL+"/info", `{"type":"allMids"}`).body)
 }
 
 func TestOptions(t *testing.T) {

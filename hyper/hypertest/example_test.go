@@ -50,7 +50,7 @@ func Example() {
 	// Output:
 	// 0x07Fd993f0fA3A185F7207ADcCD29f7A87404689D 688536.0314879999 2025-01-24T05:48:51.869Z
 	// 0x7F6CE756BDEe0db22A8FbDA15aA48023AAE5a8bE 100.003834 2025-06-13T23:27:19.3Z
-	// 486 mids, BTC 89926.5
+	// 426 mids, BTC 89926.5
 }
 
 // The answer to a request the SDK has no typed call for, sent with the
@@ -186,7 +186,7 @@ func Example_faults() {
 	// 2 <nil>
 	// attempt 1 allMids 429
 	// attempt 2 allMids 200
-	// 486 <nil>
+	// 426 <nil>
 }
 
 // A position of the test's own for a HyperCore read: the precompile's
