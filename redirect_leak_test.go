@@ -142,7 +142,7 @@ var keyedCalls = map[string]func(ctx context.Context, base, key string, opt node
 		if err != nil {
 			return err
 		}
-		_, err = c.BlockTransactionsExt(ctx, ton.BlockTransactionsQuery{Block: ton.MasterchainBlock(1)})
+		_, err = c.BlockTransactions(ctx, ton.BlockTransactionsQuery{Block: ton.MasterchainBlock(1)})
 		return err
 	},
 	"ton v2 JSON-RPC getBlockTransactionsExt": func(ctx context.Context, base, key string, opt nodeaccess.Option) error {
@@ -150,7 +150,7 @@ var keyedCalls = map[string]func(ctx context.Context, base, key string, opt node
 		if err != nil {
 			return err
 		}
-		_, err = c.BlockTransactionsExt(ctx, ton.BlockTransactionsQuery{Block: ton.MasterchainBlock(1)})
+		_, err = c.BlockTransactions(ctx, ton.BlockTransactionsQuery{Block: ton.MasterchainBlock(1)})
 		return err
 	},
 	"ton v3 accountStates": func(ctx context.Context, base, key string, opt nodeaccess.Option) error {

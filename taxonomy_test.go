@@ -137,7 +137,7 @@ func taxonomyCases() map[string]taxCase {
 			srv := tontest.NewT(t, tontest.WithLag(time.Hour))
 			c, err := srv.Client(nodeaccess.WithMaxAttempts(1))
 			require.NoError(t, err)
-			_, err = c.BlockTransactionsExt(context.Background(), ton.BlockTransactionsQuery{Block: tontest.DefaultBlock()})
+			_, err = c.BlockTransactions(context.Background(), ton.BlockTransactionsQuery{Block: tontest.DefaultBlock()})
 			return err
 		}},
 		"ton.ErrUnreadableTransaction": {op: true, is: isErr(ton.ErrUnreadableTransaction), produce: func(t *testing.T) error {

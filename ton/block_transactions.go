@@ -19,7 +19,7 @@ import (
 	"github.com/nodeaccess/nodeaccess/internal/transport"
 )
 
-// defaultBlockCount is the number of transactions BlockTransactionsExt asks
+// defaultBlockCount is the number of transactions BlockTransactions asks
 // for when BlockTransactionsQuery.Count is 0 (toncenter's default).
 const defaultBlockCount = 40
 
@@ -48,7 +48,7 @@ type BlockTransactionsQuery struct {
 	// RootHash and FileHash, when both are set, are sent as root_hash and
 	// file_hash: the server then skips looking the block up by seqno,
 	// which it otherwise does on every call. Both or neither: one alone is
-	// refused (the servers would ignore it). A BlockTransactions answer's
+	// refused (the servers would ignore it). A BlockTransactionsPage answer's
 	// Block carries both; AllBlockTransactions sends them from its second
 	// page on. A server answering for a block with other hashes is an
 	// error matching nodeaccess.ErrInvalidResponse.
@@ -74,8 +74,8 @@ type BlockCursor struct {
 	LT uint64
 }
 
-// BlockTransactions is one page of a block's transactions.
-type BlockTransactions struct {
+// BlockTransactionsPage is one page of a block's transactions.
+type BlockTransactionsPage struct {
 	// Block identifies the block, with its root and file hashes.
 	Block BlockID
 	// RequestedCount is the count the server worked with (req_count), 0
@@ -91,7 +91,7 @@ type BlockTransactions struct {
 
 // Next returns the cursor of the next page: ok is false when the block is
 // complete (or the page is empty, which gives no position to continue from).
-func (b *BlockTransactions) Next() (cursor BlockCursor, ok bool) {
+func (b *BlockTransactionsPage) Next() (cursor BlockCursor, ok bool) {
 	if !b.Incomplete || len(b.Transactions) == 0 {
 		return BlockCursor{}, false
 	}
@@ -174,13 +174,13 @@ func (q *BlockTransactionsQuery) count() int {
 	return q.Count
 }
 
-// BlockTransactionsExt runs getBlockTransactionsExt: one page of the
+// BlockTransactions runs getBlockTransactionsExt: one page of the
 // transactions of q.Block. It sends GET {base}/api/v2/{key}/getBlockTransactionsExt
 // with workchain, shard (signed decimal), seqno and count, plus after_lt and
 // after_hash when q.After is set; with WithJSONRPC it posts the same
 // parameters to {base}/api/v2/{key}/jsonRPC. While the result is Incomplete,
 // pass its Next cursor as q.After for the rest, or use AllBlockTransactions.
-func (c *Client) BlockTransactionsExt(ctx context.Context, q BlockTransactionsQuery) (*BlockTransactions, error) {
+func (c *Client) BlockTransactions(ctx context.Context, q BlockTransactionsQuery) (*BlockTransactionsPage, error) {
 	if err := transport.NilContext(ctx); err != nil {
 		return nil, c.t.Wrap("getBlockTransactionsExt", err)
 	}
@@ -204,7 +204,7 @@ func (c *Client) BlockTransactionsExt(ctx context.Context, q BlockTransactionsQu
 
 // checkAnswer refuses an answer for a block other than the one asked for by
 // hash: a server that sends hashes must send the requested ones.
-func (q *BlockTransactionsQuery) checkAnswer(out *BlockTransactions) error {
+func (q *BlockTransactionsQuery) checkAnswer(out *BlockTransactionsPage) error {
 	if q.RootHash == (Hash{}) {
 		return nil
 	}
@@ -221,7 +221,7 @@ func (q *BlockTransactionsQuery) checkAnswer(out *BlockTransactions) error {
 // reading the transactions themselves (tonlib's blocks.getTransactions
 // answers blocks.shortTxId), so a transaction getBlockTransactionsExt
 // cannot read is listed here.
-func (c *Client) blockTxIDs(ctx context.Context, q BlockTransactionsQuery) (*BlockTransactions, error) {
+func (c *Client) blockTxIDs(ctx context.Context, q BlockTransactionsQuery) (*BlockTransactionsPage, error) {
 	const op = "getBlockTransactions"
 	resp, err := c.sendBlockQuery(ctx, op, c.idsREST, &q)
 	if err != nil {
@@ -341,7 +341,7 @@ type wireBlockTx struct {
 
 // decodeBlockTransactions decodes a getBlockTransactionsExt body, wrapped
 // ({"ok":true,"result":…}, JSON-RPC) or bare.
-func decodeBlockTransactions(body []byte) (*BlockTransactions, error) {
+func decodeBlockTransactions(body []byte) (*BlockTransactionsPage, error) {
 	res, err := v2Result(body)
 	if err != nil {
 		return nil, err
@@ -358,7 +358,7 @@ func decodeBlockTransactions(body []byte) (*BlockTransactions, error) {
 	if w.ID == nil || w.Transactions == nil {
 		return nil, fmt.Errorf(`block transactions: "id" or "transactions" is missing`)
 	}
-	out := &BlockTransactions{Incomplete: w.Incomplete != nil && *w.Incomplete}
+	out := &BlockTransactionsPage{Incomplete: w.Incomplete != nil && *w.Incomplete}
 	if out.Block, err = w.ID.decode(); err != nil {
 		return nil, fmt.Errorf("block id: %v", err)
 	}

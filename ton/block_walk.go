@@ -59,7 +59,7 @@ func (c *Client) AllBlockTransactions(ctx context.Context, q BlockTransactionsQu
 		seen := map[key]struct{}{}
 		for {
 			q.Count = size
-			page, err := c.BlockTransactionsExt(ctx, q)
+			page, err := c.BlockTransactions(ctx, q)
 			if err != nil {
 				if !errors.Is(err, ErrUnreadableTransaction) {
 					yield(BlockTransaction{}, err)

@@ -222,14 +222,14 @@ func TestJSONRPCPageSize(t *testing.T) {
 	for _, count := range counts {
 		q := mcBlockQuery()
 		q.Count = count
-		_, err := c.BlockTransactionsExt(context.Background(), q)
+		_, err := c.BlockTransactions(context.Background(), q)
 		require.NoError(t, err)
 	}
 	rest := gockClient(t)
 	mockGET(t, pathBlock, "count=10000&seqno=39984096&shard=-9223372036854775808&workchain=-1", 200, fixture)
 	q := mcBlockQuery()
 	q.Count = 10000
-	_, err := rest.BlockTransactionsExt(context.Background(), q)
+	_, err := rest.BlockTransactions(context.Background(), q)
 	require.NoError(t, err)
 }
 

@@ -32,7 +32,7 @@ func TestEveryOperationCostsOne(t *testing.T) {
 	}))
 	require.NoError(t, err)
 	ctx := context.Background()
-	_, err = c.BlockTransactionsExt(ctx, ton.BlockTransactionsQuery{Block: tontest.DefaultBlock(), Count: 1})
+	_, err = c.BlockTransactions(ctx, ton.BlockTransactionsQuery{Block: tontest.DefaultBlock(), Count: 1})
 	require.NoError(t, err)
 	_, err = c.AccountStates(ctx, ton.AccountStatesQuery{Accounts: []string{tontest.DefaultAccount}})
 	require.NoError(t, err)

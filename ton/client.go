@@ -42,7 +42,7 @@ func option(name string, f config.Func) Option {
 	return transport.Option("ton", "ton."+name, f)
 }
 
-// WithJSONRPC makes the client's API v2 calls (BlockTransactionsExt,
+// WithJSONRPC makes the client's API v2 calls (BlockTransactions,
 // AllBlockTransactions, and Call with a "v2/" path) use the JSON-RPC form of
 // API v2, POST {base}/api/v2/{key}/jsonRPC, instead of the REST form (GET
 // {base}/api/v2/{key}/getBlockTransactionsExt, say). Both return the same

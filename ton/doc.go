@@ -8,7 +8,7 @@
 // A Client is made from the node's base URL and the access key. The two API
 // versions put the key in different places, and the client follows them:
 //
-//	GET  {base}/api/v2/{key}/getBlockTransactionsExt   BlockTransactionsExt
+//	GET  {base}/api/v2/{key}/getBlockTransactionsExt   BlockTransactions
 //	GET  {base}/api/v2/{key}/getBlockTransactions      AllBlockTransactions, past a transaction the server cannot read
 //	POST {base}/api/v2/{key}/jsonRPC                   the same two, with WithJSONRPC
 //	GET  {base}/{key}/api/v3/accountStates             AccountStates
@@ -18,7 +18,7 @@
 //	     {base}/{key}/api/v3/<path>                    Call(ctx, "v3/<path>", params, &out)
 //
 //	c, err := ton.New("https://ton.node.example", key)
-//	page, err := c.BlockTransactionsExt(ctx, ton.BlockTransactionsQuery{Block: ton.MasterchainBlock(39984096)})
+//	page, err := c.BlockTransactions(ctx, ton.BlockTransactionsQuery{Block: ton.MasterchainBlock(39984096)})
 //	var info struct{ Last struct{ Seqno uint32 } }
 //	err = c.Call(ctx, &info, "v2/getMasterchainInfo", nil)
 //

@@ -50,7 +50,7 @@ type op struct {
 
 var ops = []op{
 	{"getBlockTransactionsExt", func(c *ton.Client) error {
-		_, err := c.BlockTransactionsExt(context.Background(), mcBlockQuery())
+		_, err := c.BlockTransactions(context.Background(), mcBlockQuery())
 		return err
 	}},
 	{"accountStates", func(c *ton.Client) error {
@@ -182,7 +182,7 @@ func TestErrorIn200Body(t *testing.T) {
 			}
 			c, err := ton.New(srv.URL, testKey, opts...)
 			require.NoError(t, err)
-			_, err = c.BlockTransactionsExt(context.Background(), mcBlockQuery())
+			_, err = c.BlockTransactions(context.Background(), mcBlockQuery())
 			var re *nodeaccess.RPCError
 			require.True(t, errors.As(err, &re), tc.body)
 			assert.Equal(t, tc.code, re.Code)
@@ -233,7 +233,7 @@ func TestRetries(t *testing.T) {
 			}
 			c, err := ton.New(srv.URL, testKey, opts...)
 			require.NoError(t, err)
-			_, err = c.BlockTransactionsExt(context.Background(), mcBlockQuery())
+			_, err = c.BlockTransactions(context.Background(), mcBlockQuery())
 			assert.Equal(t, tc.ok, err == nil, "%s: %v", tc.name, err)
 			assert.Equal(t, tc.attempts, n.Load(), tc.name)
 		}

@@ -48,7 +48,7 @@ func localTON(opts ...tontest.Option) *tontest.Server {
 
 // Read one page of a masterchain block's transactions, and the next page
 // while the block is incomplete.
-func ExampleClient_BlockTransactionsExt() {
+func ExampleClient_BlockTransactions() {
 	node := localTON() // your provider's base URL and access key in real use
 	defer node.Close()
 	c, err := ton.New(node.URL, node.Key())
@@ -58,7 +58,7 @@ func ExampleClient_BlockTransactionsExt() {
 	ctx := context.Background()
 	q := ton.BlockTransactionsQuery{Block: ton.MasterchainBlock(39984096), Count: 2}
 	for {
-		page, err := c.BlockTransactionsExt(ctx, q)
+		page, err := c.BlockTransactions(ctx, q)
 		if err != nil {
 			log.Fatal(err)
 		}
@@ -318,7 +318,7 @@ func ExampleNew() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	_, err = c.BlockTransactionsExt(context.Background(), ton.BlockTransactionsQuery{Block: ton.MasterchainBlock(1)})
+	_, err = c.BlockTransactions(context.Background(), ton.BlockTransactionsQuery{Block: ton.MasterchainBlock(1)})
 	var he *nodeaccess.HTTPError
 	if errors.As(err, &he) {
 		fmt.Println(he.StatusCode, he.Message)
@@ -342,7 +342,7 @@ func ExampleMessage() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	page, err := c.BlockTransactionsExt(context.Background(), ton.BlockTransactionsQuery{Block: ton.MasterchainBlock(39984096)})
+	page, err := c.BlockTransactions(context.Background(), ton.BlockTransactionsQuery{Block: ton.MasterchainBlock(39984096)})
 	if err != nil {
 		log.Fatal(err)
 	}

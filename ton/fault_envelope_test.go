@@ -53,8 +53,8 @@ var faultCalls = []struct {
 	rpc  bool // the JSON-RPC form of API v2
 	run  func(ctx context.Context, c *ton.Client) error
 }{
-	{"BlockTransactionsExt", false, blockTxs},
-	{"BlockTransactionsExt", true, blockTxs},
+	{"BlockTransactions", false, blockTxs},
+	{"BlockTransactions", true, blockTxs},
 	{"AllBlockTransactions", false, allBlockTxs},
 	{"AllBlockTransactions", true, allBlockTxs},
 	{"Call v2", false, callBlockIDs},
@@ -79,7 +79,7 @@ var faultCalls = []struct {
 }
 
 func blockTxs(ctx context.Context, c *ton.Client) error {
-	_, err := c.BlockTransactionsExt(ctx, ton.BlockTransactionsQuery{Block: tontest.DefaultBlock()})
+	_, err := c.BlockTransactions(ctx, ton.BlockTransactionsQuery{Block: tontest.DefaultBlock()})
 	return err
 }
 

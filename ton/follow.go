@@ -351,7 +351,7 @@ func (f *follower) blockItems(ctx context.Context, id BlockID) (BlockID, []block
 	}
 	seen := map[key]bool{}
 	for {
-		page, err := f.c.BlockTransactionsExt(ctx, q)
+		page, err := f.c.BlockTransactions(ctx, q)
 		if errors.Is(err, ErrUnreadableTransaction) {
 			return f.slowItems(ctx, id, q)
 		}

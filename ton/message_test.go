@@ -100,7 +100,7 @@ func TestMessagesV2GetTransactionsShape(t *testing.T) {
 func TestMessagesV2BlockShape(t *testing.T) {
 	c := gockClient(t)
 	mockGET(t, pathBlock, mcQuery, 200, string(testdata(t, blockFixture)))
-	got, err := c.BlockTransactionsExt(context.Background(), mcBlockQuery())
+	got, err := c.BlockTransactions(context.Background(), mcBlockQuery())
 	require.NoError(t, err)
 	require.Len(t, got.Transactions, 3)
 
@@ -316,7 +316,7 @@ func TestMessagesCppServerShape(t *testing.T) {
 			"body_hash":"lqKW0iTyhcZ77pPDD4owkVfw2qNdxbh+QQt4YwoJz8c=","msg_data":{"@type":"msg.dataText","text":"aGlp"}}]}`
 	c := gockClient(t)
 	mockGET(t, pathBlock, mcQuery, 200, string(testdata(t, blockFixture)))
-	page, err := c.BlockTransactionsExt(context.Background(), mcBlockQuery())
+	page, err := c.BlockTransactions(context.Background(), mcBlockQuery())
 	require.NoError(t, err)
 	py := page.Transactions[1]
 

@@ -12,7 +12,7 @@ import (
 // operations' names price them alike. Every request costs 1 request unit
 // unless WithCost names it.
 const (
-	// OpBlockTransactions is getBlockTransactionsExt (BlockTransactionsExt,
+	// OpBlockTransactions is getBlockTransactionsExt (BlockTransactions,
 	// AllBlockTransactions, and Follow's pages of a block).
 	OpBlockTransactions = "getBlockTransactionsExt"
 	// OpAccountStates is v3's accountStates (AccountStates,

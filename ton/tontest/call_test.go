@@ -34,7 +34,7 @@ func TestCallKnownEndpoints(t *testing.T) {
 	}
 	for _, opts := range [][]nodeaccess.Option{nil, {ton.WithJSONRPC()}} {
 		c := client(t, s, opts...)
-		typed, err := c.BlockTransactionsExt(ctx, ton.BlockTransactionsQuery{Block: block, Count: 2})
+		typed, err := c.BlockTransactions(ctx, ton.BlockTransactionsQuery{Block: block, Count: 2})
 		require.NoError(t, err)
 		var ext, ids page
 		require.NoError(t, c.Call(ctx, &ext, "v2/getBlockTransactionsExt", params))

@@ -49,7 +49,7 @@ func TestClientWalksDefaultBlock(t *testing.T) {
 		}
 	}
 	// One page: the block id with its recorded hashes.
-	page, err := client(t, s).BlockTransactionsExt(context.Background(), ton.BlockTransactionsQuery{Block: tontest.DefaultBlock()})
+	page, err := client(t, s).BlockTransactions(context.Background(), ton.BlockTransactionsQuery{Block: tontest.DefaultBlock()})
 	require.NoError(t, err)
 	assert.Equal(t, "(-1,8000000000000000,39984096):b26/Pw8BYz6VY7RyYB/w2Nf8pKBebsg+H4rT1pH5ZEM=:lLylrj7eZn0TSNxpg4yovJJ4x/ILgeeJ3byS6MFVTJw=", page.Block.String())
 	assert.Equal(t, 40, page.RequestedCount)
@@ -106,13 +106,13 @@ func TestClientUserBlock(t *testing.T) {
 		}
 	}
 	// The default block is not there; removing the user's block unknowns it.
-	_, err = client(t, s, nodeaccess.WithMaxAttempts(1)).BlockTransactionsExt(context.Background(), ton.BlockTransactionsQuery{Block: tontest.DefaultBlock()})
+	_, err = client(t, s, nodeaccess.WithMaxAttempts(1)).BlockTransactions(context.Background(), ton.BlockTransactionsQuery{Block: tontest.DefaultBlock()})
 	var he *nodeaccess.HTTPError
 	require.ErrorAs(t, err, &he)
 	assert.Equal(t, 500, he.StatusCode)
 	assert.Equal(t, "LITE_SERVER_NOTREADY: cannot find block (-1,8000000000000000) seqno=39984096: seqno not in db", he.Message)
 	s.RemoveBlock(block.ID.BlockRef)
-	_, err = client(t, s, nodeaccess.WithMaxAttempts(1)).BlockTransactionsExt(context.Background(), ton.BlockTransactionsQuery{Block: block.ID.BlockRef})
+	_, err = client(t, s, nodeaccess.WithMaxAttempts(1)).BlockTransactions(context.Background(), ton.BlockTransactionsQuery{Block: block.ID.BlockRef})
 	require.ErrorAs(t, err, &he)
 	assert.Equal(t, 500, he.StatusCode)
 	assert.ErrorIs(t, err, ton.ErrNotYetAvailable)
@@ -266,7 +266,7 @@ func TestConcurrentSetAndServe(t *testing.T) {
 					_, err := c.PendingTransactions(ctx, ton.PendingTransactionsQuery{Accounts: []string{tontest.DefaultAccount}})
 					assert.NoError(t, err)
 				case 3:
-					_, err := c.BlockTransactionsExt(ctx, ton.BlockTransactionsQuery{Block: tontest.DefaultBlock(), Count: 1})
+					_, err := c.BlockTransactions(ctx, ton.BlockTransactionsQuery{Block: tontest.DefaultBlock(), Count: 1})
 					assert.NoError(t, err)
 				}
 			}

@@ -72,7 +72,7 @@ func TestDefaultDataRefersToItself(t *testing.T) {
 	}
 	q := ton.BlockTransactionsQuery{Block: b, Count: 1}
 	for {
-		page, err := c.BlockTransactionsExt(ctx, q)
+		page, err := c.BlockTransactions(ctx, q)
 		require.NoError(t, err)
 		assert.Equal(t, tontest.RecordedBlock().ID, page.Block)
 		for _, bt := range page.Transactions {
@@ -113,7 +113,7 @@ func TestChainRefersToItself(t *testing.T) {
 		ref := id.ref(t)
 		h := chainHeader(t, c, ref)
 		assert.Equal(t, []string{id.RootHash, id.FileHash}, []string{h.ID.RootHash, h.ID.FileHash}, "%v: the header's id", ref)
-		page, err := c.BlockTransactionsExt(ctx, ton.BlockTransactionsQuery{Block: ref, Count: 1})
+		page, err := c.BlockTransactions(ctx, ton.BlockTransactionsQuery{Block: ref, Count: 1})
 		require.NoError(t, err, ref)
 		assert.Equal(t, []string{id.RootHash, id.FileHash}, []string{page.Block.RootHash.String(), page.Block.FileHash.String()}, "%v: the block's id", ref)
 		for _, p := range h.Prev {

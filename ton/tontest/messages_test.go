@@ -48,7 +48,7 @@ func TestTypedMessagesRoundTrip(t *testing.T) {
 			resp.Body.Close()
 			assert.Contains(t, string(body), `"extra_currencies":[{"@type":"extraCurrency","id":239,"amount":"5"},{"@type":"extraCurrency","id":-17,"amount":"1606938044258990275541962092341162602522202993782792835301376"}]`)
 		}
-		page, err := client(t, s, opts...).BlockTransactionsExt(context.Background(), ton.BlockTransactionsQuery{Block: block.ID.BlockRef, RootHash: ton.Hash{0xaa}, FileHash: ton.Hash{0xbb}})
+		page, err := client(t, s, opts...).BlockTransactions(context.Background(), ton.BlockTransactionsQuery{Block: block.ID.BlockRef, RootHash: ton.Hash{0xaa}, FileHash: ton.Hash{0xbb}})
 		require.NoError(t, err)
 		require.Len(t, page.Transactions, 1)
 		got := page.Transactions[0]
