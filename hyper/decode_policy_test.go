@@ -7,9 +7,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/nodeaccess/nodeaccess/internal/testkit"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/nodeaccess/nodeaccess/internal/testkit"
 )
 
 // The decoding policy (docs/options-and-errors.md) for the metadata and

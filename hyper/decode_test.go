@@ -208,28 +208,6 @@ func TestMidsIteration(t *testing.T) {
 	assert.Equal(t, "4", m.Price.String())
 }
 
-func TestParseAddress(t *testing.T) {
-	want := common.HexToAddress("0x07fd993f0fa3a185f7207adccd29f7a87404689d")
-	for _, s := range []string{
-		"0x07Fd993f0fA3A185F7207ADcCD29f7A87404689D",
-		"0x07fd993f0fa3a185f7207adccd29f7a87404689d",
-		"0x07FD993F0FA3A185F7207ADCCD29F7A87404689D",
-		"0X07FD993F0FA3A185F7207ADCCD29F7A87404689D",
-	} {
-		a, err := ParseAddress(s)
-		require.NoError(t, err, s)
-		assert.Equal(t, want, a)
-	}
-	_, err := ParseAddress("0x07fD993f0fA3A185F7207ADcCD29f7A87404689D")
-	require.Error(t, err)
-	assert.Equal(t, `invalid input: address: the mixed case does not match the address's EIP-55 checksum: check it for a typo`, err.Error())
-	_, err = ParseAddress("0x" + string(make([]byte, 100)))
-	require.Error(t, err)
-	assert.Equal(t, "invalid input: address: want 0x and 40 hex digits (42 characters), got 102 characters", err.Error())
-	_, err = ParseAddress("0xéé993f0fa3a185f7207adccd29f7a87404689d")
-	assert.Contains(t, err.Error(), "is not a hex digit")
-}
-
 func TestCheckDex(t *testing.T) {
 	for _, ok := range []string{"", "xyz", "flx", "XYZ", "a-b_c", "abcdefghijklmnopqrstuvwxyz012345"} {
 		assert.NoError(t, checkDex(ok), ok)

@@ -66,7 +66,7 @@
 // as the server wrote them (never a float): 688536.0314879999 stays that
 // number. Numbers are read whether the server sends them as JSON strings or
 // as JSON numbers. The lock-up end of a vault deposit is a time.Time in UTC.
-// Addresses are common.Address; ParseAddress reads one from text as a
+// Addresses are common.Address; evm.ParseAddress reads one from text as a
 // person types it and refuses anything but "0x" and 40 hex digits (with a
 // valid EIP-55 checksum when the case is mixed).
 //

@@ -6,11 +6,12 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/hyper"
 	"github.com/nodeaccess/nodeaccess/internal/testkit"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // The server's own message of an error body is HTTPError.Message, on the

@@ -129,7 +129,7 @@ func (c *Client) requestBody(where endpoint, req, out any) (string, []byte, erro
 // digits, as every type of Hyperliquid's /info is written.
 func checkType(typ string) error {
 	bad := func(why string) error {
-		return &nodeaccess.InputError{Arg: "req", Reason: `the "type" ` + quote(typ) + " " + why}
+		return &nodeaccess.InputError{Arg: "req", Reason: `the "type" ` + transport.Quote(typ) + " " + why}
 	}
 	if typ == "" {
 		return bad("is empty")

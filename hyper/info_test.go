@@ -8,12 +8,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/nodeaccess/nodeaccess"
-	"github.com/nodeaccess/nodeaccess/hyper"
-	"github.com/nodeaccess/nodeaccess/internal/testkit"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"gopkg.in/h2non/gock.v1"
+
+	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/hyper"
+	"github.com/nodeaccess/nodeaccess/internal/testkit"
 )
 
 // clearinghouseState is a request type the SDK has no method for, as a

@@ -8,6 +8,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/nodeaccess/nodeaccess/internal/jsontext"
+	"github.com/nodeaccess/nodeaccess/internal/transport"
 )
 
 // Perp is a perpetual: an entry of a perp dex's universe (the public API's
@@ -161,7 +162,7 @@ func decodePerpDexs(body []byte) ([]PerpDex, error) {
 			continue
 		}
 		if err := checkDex(w.Name); err != nil || seen[w.Name] {
-			return nil, fmt.Errorf("perpDexs: entry %d: the name %s is not a dex name, or appears twice", i, quote(w.Name))
+			return nil, fmt.Errorf("perpDexs: entry %d: the name %s is not a dex name, or appears twice", i, transport.Quote(w.Name))
 		}
 		seen[w.Name] = true
 		d := PerpDex{Index: i, Name: w.Name, FullName: w.FullName.V}

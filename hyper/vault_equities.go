@@ -40,7 +40,7 @@ type VaultEquity struct {
 // {"type":"userVaultEquities","user":"0x…"}, the address in lower-case hex).
 // A user without deposits gets an empty, non-nil slice. The zero address is
 // refused as input (it is what an unset common.Address holds), and nothing
-// is sent. An address typed by a person is read with ParseAddress first.
+// is sent. An address typed by a person is read with evm.ParseAddress first.
 func (c *Client) UserVaultEquities(ctx context.Context, user common.Address) ([]VaultEquity, error) {
 	if err := transport.NilContext(ctx); err != nil {
 		return nil, c.node.Wrap("userVaultEquities", err)

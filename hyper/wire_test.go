@@ -3,6 +3,7 @@ package hyper_test
 import (
 	"context"
 	"math/big"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -52,7 +53,7 @@ func TestUserVaultEquitiesLowerCasesTheUser(t *testing.T) {
 		t.Run(s, func(t *testing.T) {
 			c := gockClient(t)
 			mockInfo(t, nodeInfo, body, `[]`)
-			user, err := hyper.ParseAddress(s)
+			user, err := evm.ParseAddress(s)
 			require.NoError(t, err)
 			got, err := c.UserVaultEquities(context.Background(), user)
 			require.NoError(t, err)
@@ -213,11 +214,11 @@ func TestBadInputSendsNothing(t *testing.T) {
 		"vault.eth": `invalid input: address: want 0x and 40 hex digits (42 characters), got 9 characters`,
 	}
 	for s, want := range users {
-		a, err := hyper.ParseAddress(s)
+		a, err := evm.ParseAddress(s)
 		var ie *nodeaccess.InputError
 		require.ErrorAs(t, err, &ie, s)
 		assert.Equal(t, "address", ie.Arg)
-		assert.Equal(t, want, err.Error())
+		assert.Equal(t, strings.Replace(want, "address: ", "address: "+strconv.Quote(s)+": ", 1), err.Error())
 		assert.Zero(t, a)
 	}
 	_, err := c.UserVaultEquities(ctx, common.Address{})

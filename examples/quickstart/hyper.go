@@ -9,6 +9,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/evm"
 	"github.com/nodeaccess/nodeaccess/hyper"
 	"github.com/nodeaccess/nodeaccess/hyper/hypertest"
 )
@@ -44,8 +45,8 @@ func hyperClient(getenv func(string) string) (c *hyper.Client, where string, use
 	if s == "" {
 		s = hypertest.DefaultUser().Hex()
 	}
-	if user, err = hyper.ParseAddress(s); err != nil {
-		return nil, "", user, nil, fmt.Errorf("NODEACCESS_HYPER_USER: %q: %w", s, err) // ParseAddress never quotes its input
+	if user, err = evm.ParseAddress(s); err != nil {
+		return nil, "", user, nil, fmt.Errorf("NODEACCESS_HYPER_USER: %w", err)
 	}
 	return c, c.String(), user, func() {}, nil
 }

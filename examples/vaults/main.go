@@ -128,9 +128,9 @@ type config struct {
 func readConfig(getenv func(string) string) (config, error) {
 	cfg := config{user: hypertest.DefaultUser(), at: time.Now().UTC(), coins: []string{"BTC", "ETH", "HYPE", "@107", "#21"}}
 	if s := getenv("NODEACCESS_HYPER_USER"); s != "" {
-		u, err := hyper.ParseAddress(s)
+		u, err := evm.ParseAddress(s)
 		if err != nil {
-			return cfg, fmt.Errorf("NODEACCESS_HYPER_USER: %q: %w", s, err) // ParseAddress never quotes its input
+			return cfg, fmt.Errorf("NODEACCESS_HYPER_USER: %w", err)
 		}
 		cfg.user = u
 	}

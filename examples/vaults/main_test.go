@@ -162,7 +162,7 @@ func TestVaultsErrors(t *testing.T) {
 		env  map[string]string
 		want string
 	}{
-		{map[string]string{"NODEACCESS_HYPER_USER": "0x12"}, `NODEACCESS_HYPER_USER: "0x12": invalid input: address: want 0x and 40 hex digits (42 characters), got 4 characters`},
+		{map[string]string{"NODEACCESS_HYPER_USER": "0x12"}, `NODEACCESS_HYPER_USER: invalid input: address: "0x12": want 0x and 40 hex digits (42 characters), got 4 characters`},
 		{map[string]string{"NODEACCESS_HYPER_AT": "yesterday"}, `NODEACCESS_HYPER_AT "yesterday" is not an RFC 3339 time`},
 		{map[string]string{"NODEACCESS_HYPER_KEY": "k"}, "NODEACCESS_HYPER_KEY is set but NODEACCESS_HYPER_URL is not"},
 		{map[string]string{"NODEACCESS_HYPER_URL": "ftp://host/k"}, "hyper: "},

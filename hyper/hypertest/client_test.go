@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/evm"
 	"github.com/nodeaccess/nodeaccess/hyper"
 	"github.com/nodeaccess/nodeaccess/hyper/hypertest"
 )
@@ -52,7 +53,7 @@ func TestClientDefaultVaults(t *testing.T) {
 	assert.Equal(t, time.Date(2025, 6, 13, 23, 27, 19, 300e6, time.UTC), got[1].LockedUntil)
 
 	// The same through the address as text, and nothing for another user.
-	user, err := hyper.ParseAddress(defaultUserText)
+	user, err := evm.ParseAddress(defaultUserText)
 	require.NoError(t, err)
 	again, err := c.UserVaultEquities(context.Background(), user)
 	require.NoError(t, err)

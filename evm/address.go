@@ -1,4 +1,4 @@
-package hyper
+package evm
 
 import (
 	"encoding/hex"
@@ -21,7 +21,7 @@ import (
 // mistake, such as an access key, so it never quotes its input.
 func ParseAddress(s string) (common.Address, error) {
 	bad := func(why string) (common.Address, error) {
-		return common.Address{}, &nodeaccess.InputError{Arg: "address", Reason: why}
+		return common.Address{}, &nodeaccess.InputError{Arg: "address", Reason: transport.Quote(s) + ": " + why}
 	}
 	if len(s) != 42 {
 		return bad("want 0x and 40 hex digits (42 characters), got " + strconv.Itoa(len(s)) + " characters")
@@ -48,6 +48,3 @@ func ParseAddress(s string) (common.Address, error) {
 func isHex(c byte) bool {
 	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
 }
-
-// quote is transport.Quote: how every error of the SDK shows a bad input.
-func quote(s string) string { return transport.Quote(s) }
