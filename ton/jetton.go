@@ -1,17 +1,47 @@
 package ton
 
 import (
+	"fmt"
 	"math/big"
 	"strconv"
 )
 
-// The jetton operations of TEP-74 that ParseJettonTransfer reads: the first
-// 32 bits of the message body.
+// JettonOp is a jetton operation of TEP-74: the first 32 bits of a jetton
+// message's body, as JettonTransfer.Op gives it.
+type JettonOp uint32
+
+// The jetton operations ParseJettonTransfer reads.
 const (
-	opJettonTransfer     = 0x0f8a7ea5 // transfer: owner → its jetton wallet
-	opJettonInternal     = 0x178d4519 // internal_transfer: jetton wallet → jetton wallet
-	opJettonNotification = 0x7362d09c // transfer_notification: jetton wallet → its owner
-	opTextComment        = 0          // a forward payload (or body) holding a text comment
+	// JettonOpTransfer (0x0f8a7ea5, transfer): the owner asks its jetton
+	// wallet to send jettons.
+	JettonOpTransfer JettonOp = 0x0f8a7ea5
+	// JettonOpInternalTransfer (0x178d4519, internal_transfer): a jetton
+	// wallet credits another; the message a deposit scanner keys on.
+	JettonOpInternalTransfer JettonOp = 0x178d4519
+	// JettonOpTransferNotification (0x7362d09c, transfer_notification):
+	// the receiver's jetton wallet tells its owner.
+	JettonOpTransferNotification JettonOp = 0x7362d09c
+)
+
+// String returns the operation's TEP-74 name ("internal_transfer"), or its
+// hex for another value ("0x12345678").
+func (op JettonOp) String() string {
+	switch op {
+	case JettonOpTransfer:
+		return "transfer"
+	case JettonOpInternalTransfer:
+		return "internal_transfer"
+	case JettonOpTransferNotification:
+		return "transfer_notification"
+	}
+	return fmt.Sprintf("0x%08x", uint32(op))
+}
+
+const (
+	opJettonTransfer     = JettonOpTransfer
+	opJettonInternal     = JettonOpInternalTransfer
+	opJettonNotification = JettonOpTransferNotification
+	opTextComment        = 0 // a forward payload (or body) holding a text comment
 )
 
 // maxSnakeCells bounds the cells a comment may run over: far more than a
@@ -43,9 +73,9 @@ const maxSnakeCells = 64
 // for the owner gives the wallet's address): anyone can deploy a contract
 // that sends these messages, and counterfeit jetton masters exist.
 type JettonTransfer struct {
-	// Op is the operation: 0x0f8a7ea5 transfer, 0x178d4519
-	// internal_transfer, 0x7362d09c transfer_notification.
-	Op uint32
+	// Op is the operation: JettonOpTransfer, JettonOpInternalTransfer or
+	// JettonOpTransferNotification.
+	Op JettonOp
 	// QueryID is the query id the sender chose (query_id).
 	QueryID uint64
 	// Amount is the number of jetton units moved, exactly (VarUInteger 16:
@@ -224,7 +254,7 @@ func readJetton(s *cellSlice) (JettonTransfer, error) {
 	if err != nil {
 		return t, err
 	}
-	t.Op = uint32(op)
+	t.Op = JettonOp(op)
 	switch t.Op {
 	case opJettonTransfer, opJettonInternal, opJettonNotification:
 	default:

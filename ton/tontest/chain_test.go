@@ -157,13 +157,13 @@ func TestChainHasJettonTransfers(t *testing.T) {
 		if ft.InMsg != nil {
 			if jt, ok := ft.InMsg.ParseJettonTransfer(); ok {
 				transfers++
-				assert.Equal(t, uint32(0x178d4519), jt.Op)
+				assert.Equal(t, ton.JettonOpInternalTransfer, jt.Op)
 				assert.Equal(t, "deposit "+strconv.Itoa(int(ft.Block.Seqno)), jt.Comment)
 				assert.Greater(t, jt.Amount.BitLen(), 64)
 				require.Len(t, ft.OutMsgs, 1)
 				n, ok := ft.OutMsgs[0].ParseJettonTransfer()
 				require.True(t, ok)
-				assert.Equal(t, uint32(0x7362d09c), n.Op)
+				assert.Equal(t, ton.JettonOpTransferNotification, n.Op)
 				assert.Equal(t, jt.Amount, n.Amount)
 				assert.Equal(t, jt.Sender, n.Sender)
 				assert.Equal(t, jt.Comment, n.Comment)
