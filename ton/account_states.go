@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"maps"
 	"math/big"
 	"net/http"
 	"net/url"
@@ -270,35 +269,22 @@ func (c *Client) AccountStates(ctx context.Context, q AccountStatesQuery) (*Acco
 	if err != nil {
 		return nil, c.t.Wrap(op, err)
 	}
-	gs := groups(accounts, maxLimit)
-	if len(gs) == 1 {
-		p, err := c.accountStates(ctx, &q, gs[0])
-		if err != nil {
-			return nil, c.t.Wrap(op, err)
-		}
-		return p, nil
+	pages, err := indexerPages(accounts, func(g []Address) (*AccountStatesPage, error) { return c.accountStates(ctx, &q, g) })
+	if err != nil {
+		return nil, c.t.Wrap(op, err)
 	}
-	pages := make([]*AccountStatesPage, len(gs))
+	if len(pages) == 1 {
+		return pages[0], nil
+	}
 	states, book := 0, 0
-	for i, g := range gs {
-		p, err := c.accountStates(ctx, &q, g)
-		if err != nil {
-			return nil, c.t.Wrap(op, err)
-		}
-		pages[i] = p
+	for _, p := range pages {
 		states, book = states+len(p.States), book+len(p.AddressBook)
 	}
 	// One page of all the requests' answers, each part sized once.
 	page := &AccountStatesPage{States: make([]AccountState, 0, states), AddressBook: make(map[Address]AddressBookEntry, book)}
 	for _, p := range pages {
 		page.States = append(page.States, p.States...)
-		maps.Copy(page.AddressBook, p.AddressBook)
-		if p.UnknownAddresses != nil {
-			if page.UnknownAddresses == nil {
-				page.UnknownAddresses = map[string]AddressBookEntry{}
-			}
-			maps.Copy(page.UnknownAddresses, p.UnknownAddresses)
-		}
+		mergeBook(page.AddressBook, &page.UnknownAddresses, p.AddressBook, p.UnknownAddresses)
 	}
 	return page, nil
 }

@@ -6,7 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"maps"
 	"math/big"
 	"net/http"
 	"net/url"
@@ -188,20 +187,14 @@ func (c *Client) PendingTransactions(ctx context.Context, q PendingTransactionsQ
 	if err != nil {
 		return nil, c.t.Wrap(op, err)
 	}
+	pages, err := indexerPages(accounts, func(g []Address) (*PendingTransactionsPage, error) { return c.pendingTransactions(ctx, &q, g) })
+	if err != nil {
+		return nil, c.t.Wrap(op, err)
+	}
 	page := &PendingTransactionsPage{Transactions: []PendingTransaction{}, AddressBook: map[Address]AddressBookEntry{}}
-	for _, g := range groups(accounts, maxLimit) {
-		p, err := c.pendingTransactions(ctx, &q, g)
-		if err != nil {
-			return nil, c.t.Wrap(op, err)
-		}
+	for _, p := range pages {
 		page.Transactions = append(page.Transactions, p.Transactions...)
-		maps.Copy(page.AddressBook, p.AddressBook)
-		if p.UnknownAddresses != nil {
-			if page.UnknownAddresses == nil {
-				page.UnknownAddresses = map[string]AddressBookEntry{}
-			}
-			maps.Copy(page.UnknownAddresses, p.UnknownAddresses)
-		}
+		mergeBook(page.AddressBook, &page.UnknownAddresses, p.AddressBook, p.UnknownAddresses)
 	}
 	slices.SortStableFunc(page.Transactions, comparePending)
 	return page, nil
