@@ -39,7 +39,7 @@ func TestWithCostNamesAnOperation(t *testing.T) {
 	accepted := map[string][]string{
 		"evm":    {evm.OpCall, evm.OpArchiveCall, evm.OpCode, evm.OpInternalOperations, evm.OpBlockNumber, evm.OpChainID, evm.OpSimulate, "eth_getBalance", "debug_traceTransaction"},
 		"hyper":  {hyper.OpUserVaultEquities, hyper.OpAllMids, "clearinghouseState", "spotMeta"},
-		"ton":    {ton.OpBlockTransactions, ton.OpAccountStates, ton.OpPendingTransactions, ton.OpMasterchainInfo, ton.OpShards, ton.OpBlockHeader, "getAddressBalance", "jetton/transfers"},
+		"ton":    {ton.OpBlockTransactions, ton.OpAccountStates, ton.OpPendingTransactions, "getMasterchainInfo", "shards", "getBlockHeader", "getAddressBalance", "jetton/transfers"},
 		"beacon": {beacon.OpState, "/eth/v1/beacon/genesis"},
 	}
 	for chain, names := range accepted {

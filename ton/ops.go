@@ -10,7 +10,8 @@ import (
 // shows them and nodeaccess.WithCost takes them. A call made with Call is
 // named by its method (v2) or its path after "v3/" (v3); the typed
 // operations' names price them alike. Every request costs 1 request unit
-// unless WithCost names it.
+// unless WithCost names it. Follow also sends getMasterchainInfo, shards
+// and getBlockHeader, which WithCost prices by those names.
 const (
 	// OpBlockTransactions is getBlockTransactionsExt (BlockTransactions,
 	// AllBlockTransactions, and Follow's pages of a block).
@@ -21,20 +22,18 @@ const (
 	// OpPendingTransactions is v3's pendingTransactions
 	// (PendingTransactions, AllPendingTransactions).
 	OpPendingTransactions = "pendingTransactions"
-	// OpMasterchainInfo is getMasterchainInfo: Follow's poll of the
-	// newest block.
-	OpMasterchainInfo = "getMasterchainInfo"
-	// OpShards is shards: Follow's list of a masterchain block's shard
-	// blocks.
-	OpShards = "shards"
-	// OpBlockHeader is getBlockHeader: Follow's read of a block at a split
-	// or a merge.
-	OpBlockHeader = "getBlockHeader"
+)
+
+// Follow's requests besides OpBlockTransactions, by their API v2 names.
+const (
+	opMasterchainInfo = "getMasterchainInfo" // the poll of the newest block
+	opShards          = "shards"             // a masterchain block's shard blocks
+	opBlockHeader     = "getBlockHeader"     // a block at a split or a merge
 )
 
 // ops is what a ton client can send, for the check of nodeaccess.WithCost.
 var ops = &transport.Ops{
-	Typed:   []string{OpBlockTransactions, OpAccountStates, OpPendingTransactions, OpMasterchainInfo, OpShards, OpBlockHeader},
+	Typed:   []string{OpBlockTransactions, OpAccountStates, OpPendingTransactions, opMasterchainInfo, opShards, opBlockHeader},
 	Generic: callName,
 	GenericRule: `any API v2 method or v3 path after "v3/" (ASCII letters and digits, "/" between ` +
 		`the parts of a v3 path, such as "getAddressBalance" or "jetton/transfers") for Call`,
