@@ -62,14 +62,14 @@ func TestBudgetAbsurdRetryAfterSharedByChains(t *testing.T) {
 			assert.Greater(t, he.RetryAfter, 60*365*24*time.Hour, "the error keeps what the server asked for")
 			assert.Less(t, time.Since(start), evmCap/2, "the EVM call waited for its cap")
 
-			sentBefore := hyperSrv.Requests()
+			sentBefore := len(hyperSrv.Requests())
 			_, err = hc.UserVaultEquities(ctx, hypertest.DefaultUser())
 			require.ErrorIs(t, err, nodeaccess.ErrRateLimited)
 			var oe *nodeaccess.OpError
 			require.ErrorAs(t, err, &oe)
 			assert.Equal(t, "hyper", oe.Chain)
 			assert.False(t, errors.As(err, &he), "hyper got no response")
-			assert.Equal(t, sentBefore, hyperSrv.Requests(), "hyper sent while the pause held it")
+			assert.Len(t, hyperSrv.Requests(), sentBefore, "hyper sent while the pause held it")
 			testkit.AssertErrNoKey(t, hyperSrv.Key(), err)
 
 			// The TON call goes at or after the pause's end, and no later

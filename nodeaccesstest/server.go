@@ -62,20 +62,19 @@ type state struct {
 	idle    *sync.Cond // signalled when active drops to 0
 	active  int
 	closing bool
-	count   int
 	faults  []queued
 	log     []Request // the last maxLog requests
 	plan    *plan     // the plan enforced, nil for none (plan.go)
 }
 
-// maxLog is how many requests Received keeps; maxLogBody how many bytes of
+// maxLog is how many requests Requests keeps; maxLogBody how many bytes of
 // each body.
 const (
 	maxLog     = 1000
 	maxLogBody = 64 << 10
 )
 
-// Request is a request a [Server] received, as [Server.Received] keeps it.
+// Request is a request a [Server] received, as [Server.Requests] keeps it.
 type Request struct {
 	// Method is the HTTP method.
 	Method string
@@ -253,11 +252,15 @@ func (s *Server) String() string {
 // describe themselves.
 func (s *Server) Format(f fmt.State, _ rune) { _, _ = io.WriteString(f, s.String()) }
 
-// Received returns the requests the server has received, oldest first: the
-// last 1000, on every path, the faulted and refused ones included. A test
-// asserts with it what its code sent. The result is the caller's: changing
-// it changes nothing the server keeps.
-func (s *Server) Received() []Request {
+// Requests returns the requests the server has received, oldest first, on
+// every path, the faulted and refused ones included: what a test asserts
+// its code sent, and, with len, how many requests it sent. The server keeps
+// the last 1000 (each body's first 64 KiB), so that a long run or a fuzz
+// target does not grow it without bound: a test that sends more than 1000
+// requests to one server counts them with a plan (Server.EnforcePlan and
+// PlanStats.Served) instead. The result is the caller's: changing it
+// changes nothing the server keeps.
+func (s *Server) Requests() []Request {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	out := make([]Request, len(s.log))
@@ -271,14 +274,6 @@ func (s *Server) Received() []Request {
 		out[i] = r
 	}
 	return out
-}
-
-// Requests returns the number of requests the server has received, on every
-// path, the faulted and refused ones included.
-func (s *Server) Requests() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.count
 }
 
 // Close stops the server: it stops listening, ends the pauses of slow
@@ -309,7 +304,7 @@ func (s *Server) Close() {
 	s.mu.Unlock()
 }
 
-// arrive counts a request and takes its fault, if one is queued. ok is
+// arrive logs a request and takes its fault, if one is queued. ok is
 // false when the server is closing.
 func (s *Server) arrive(r *http.Request) (f Fault, ok bool) {
 	rec := s.record(r)
@@ -318,7 +313,6 @@ func (s *Server) arrive(r *http.Request) (f Fault, ok bool) {
 	if s.closing {
 		return Fault{}, false
 	}
-	s.count++
 	s.active++
 	if len(s.faults) > 0 {
 		f = s.faults[0].f
@@ -336,7 +330,7 @@ func (s *Server) arrive(r *http.Request) (f Fault, ok bool) {
 	return f, true
 }
 
-// record copies what Received keeps of r, and puts back the body it read.
+// record copies what Requests keeps of r, and puts back the body it read.
 func (s *Server) record(r *http.Request) Request {
 	body, _ := io.ReadAll(io.LimitReader(r.Body, maxLogBody))
 	r.Body = struct {

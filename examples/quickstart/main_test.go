@@ -121,10 +121,10 @@ func TestQuickstartFromEnv(t *testing.T) {
 	got, err := runQuickstart(t, env)
 	require.NoError(t, err)
 	// Every EVM call went to the endpoint's path, {key}/evm.
-	for _, r := range evmSrv.Received() {
+	for _, r := range evmSrv.Requests() {
 		assert.Equal(t, "/{key}/evm", r.Path)
 	}
-	assert.Equal(t, 3, evmSrv.Requests(), "eth_call, eth_getCode, ots_getInternalOperations")
+	assert.Len(t, evmSrv.Requests(), 3, "eth_call, eth_getCode, ots_getInternalOperations")
 	assert.True(t, strings.HasPrefix(got, "Calling the services in NODEACCESS_*_URL for EVM, Hyperliquid, TON, beacon.\n"), got)
 	for _, k := range keys {
 		assert.NotContains(t, got, k)

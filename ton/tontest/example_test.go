@@ -164,7 +164,7 @@ func ExampleServer_FailNext_retried() {
 		}
 		n++
 	}
-	fmt.Println(n, "transactions,", srv.Requests(), "requests")
+	fmt.Println(n, "transactions,", len(srv.Requests()), "requests")
 	// Output:
 	// 3 transactions, 4 requests
 }

@@ -74,12 +74,12 @@ func TestWalksOverWithMaxLimit(t *testing.T) {
 			// the account once, with its first page's state, in two
 			// requests (see AllAccountStates).
 			assert.Equal(t, want[:1], lts, "accountStates, cap 1")
-			assert.Len(t, s.Received(), 2, "accountStates, cap 1")
+			assert.Len(t, s.Requests(), 2, "accountStates, cap 1")
 		} else {
 			assert.Equal(t, want, lts, "accountStates, cap %d", maxLimit)
-			assert.Len(t, s.Received(), requests, "accountStates, cap %d", maxLimit)
+			assert.Len(t, s.Requests(), requests, "accountStates, cap %d", maxLimit)
 		}
-		accountRequests := len(s.Received())
+		accountRequests := len(s.Requests())
 
 		lts = nil
 		for tx, err := range c.AllPendingTransactions(context.Background(), ton.PendingTransactionsQuery{Accounts: []string{acct.String()}, Limit: 10}) {
@@ -87,6 +87,6 @@ func TestWalksOverWithMaxLimit(t *testing.T) {
 			lts = append(lts, tx.LT)
 		}
 		assert.Equal(t, want, lts, "pendingTransactions, cap %d", maxLimit)
-		assert.Len(t, s.Received(), accountRequests+requests, "pendingTransactions, cap %d", maxLimit)
+		assert.Len(t, s.Requests(), accountRequests+requests, "pendingTransactions, cap %d", maxLimit)
 	}
 }
