@@ -76,7 +76,7 @@ func TestBudgetAbsurdRetryAfterSharedByChains(t *testing.T) {
 			// than its own round trip after it (timed from the call, after
 			// the 429: what is left of the pause then is evmCap at most).
 			called := time.Now()
-			_, err = tc.AccountStates(ctx, ton.AccountStatesQuery{Accounts: []string{tontest.DefaultAccount}})
+			_, err = tc.AccountStates(ctx, ton.AccountStatesQuery{Accounts: []string{tontest.DefaultAccount()}})
 			require.NoError(t, err, "the TON call after the EVM client's 429")
 			assert.GreaterOrEqual(t, time.Since(start), evmCap, "the pause did not hold")
 			assert.Less(t, time.Since(called), evmCap+500*time.Millisecond, "the pause outlasted the EVM client's cap")

@@ -21,7 +21,7 @@ import (
 func TestCallKnownEndpoints(t *testing.T) {
 	s := start(t)
 	ctx := context.Background()
-	block := tontest.DefaultBlock()
+	block := tontest.DefaultBlock().ID.BlockRef
 	params := url.Values{"workchain": {"-1"}, "shard": {strconv.FormatInt(int64(block.Shard), 10)}, "seqno": {"39984096"}, "count": {"2"}}
 	type page struct {
 		Incomplete   bool `json:"incomplete"`
@@ -54,13 +54,13 @@ func TestCallKnownEndpoints(t *testing.T) {
 			Balance string      `json:"balance"`
 		} `json:"account_states"`
 	}
-	require.NoError(t, c.Call(ctx, &states, "v3/accountStates", url.Values{"address": {tontest.DefaultAccount}, "sort": {"asc"}}))
+	require.NoError(t, c.Call(ctx, &states, "v3/accountStates", url.Values{"address": {tontest.DefaultAccount()}, "sort": {"asc"}}))
 	require.Len(t, states.States, 2)
 	assert.Equal(t, []string{"2717267789", "2715939331"}, []string{states.States[0].Balance, states.States[1].Balance})
 	var pending struct {
 		Transactions []json.RawMessage `json:"transactions"`
 	}
-	require.NoError(t, c.Call(ctx, &pending, "v3/pendingTransactions", url.Values{"account": {tontest.DefaultAccount}}))
+	require.NoError(t, c.Call(ctx, &pending, "v3/pendingTransactions", url.Values{"account": {tontest.DefaultAccount()}}))
 	assert.Len(t, pending.Transactions, 1)
 }
 

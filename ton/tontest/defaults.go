@@ -20,15 +20,27 @@ const (
 	recordedTxFile    = "data/v3_transactions_axelar_amplifier.json"
 )
 
-// DefaultBlock returns the block the server serves by default: masterchain
-// block 39984096, (-1,8000000000000000,39984096), recorded from toncenter's
-// getBlockTransactionsExt (data/SOURCES.md) and served with its real id
-// (root and file hashes) and its three real transactions. RecordedBlock
-// returns its data.
-func DefaultBlock() ton.BlockRef { return ton.MasterchainBlock(39984096) }
+// DefaultBlock returns the block the server serves by default, as it
+// serves it: masterchain block 39984096, (-1,8000000000000000,39984096),
+// recorded from toncenter's getBlockTransactionsExt (data/SOURCES.md), with
+// its real id (root and file hashes) and its three real transactions, each
+// with its entry (in_msg, out_msgs, …) in Transaction. A query names it by
+// its ID's BlockRef:
+//
+//	ton.BlockTransactionsQuery{Block: tontest.DefaultBlock().ID.BlockRef}
+//
+// Each call returns a new value: the caller may change what it gets.
+func DefaultBlock() Block {
+	b, err := parseRecordedBlock()
+	if err != nil {
+		panic("tontest: the embedded block does not decode: " + err.Error()) // a build defect
+	}
+	return b
+}
 
-// DefaultAccount is the account the server knows by default in API v3
-// (a testnet contract, from the recorded v3 transaction, data/SOURCES.md):
+// DefaultAccount returns the account the server knows by default in API v3,
+// in the raw form the v3 queries take ("0:00194AAD…B63A"; a testnet
+// contract, from the recorded v3 transaction, data/SOURCES.md):
 //
 //   - accountStates lists two historical states of it, the one before and
 //     the one after the recorded transaction (lt 36582626000003): balances
@@ -40,17 +52,8 @@ func DefaultBlock() ton.BlockRef { return ton.MasterchainBlock(39984096) }
 // Any other account has no states (accountStates answers an empty list)
 // and nothing pending (pendingTransactions answers 404 "emulated traces not
 // found", which ton.Client reads as an empty page).
-const DefaultAccount = "0:00194AAD8E422BEDF43FEE746D6D929D369DBAB25468A69D513706EA6978B63A"
-
-// RecordedBlock returns the default block as the server serves it: the id
-// and the transactions of the recorded body, each with its entry (in_msg,
-// out_msgs, …) in Transaction. The caller may change what it gets.
-func RecordedBlock() Block {
-	b, err := parseRecordedBlock()
-	if err != nil {
-		panic("tontest: the embedded block does not decode: " + err.Error()) // a build defect
-	}
-	return b
+func DefaultAccount() string {
+	return "0:00194AAD8E422BEDF43FEE746D6D929D369DBAB25468A69D513706EA6978B63A"
 }
 
 func (s *store) loadDefaults() error {
