@@ -386,7 +386,7 @@ func evmNoMulticall(t *testing.T) error {
 	srv := evmtest.NewT(t, evmtest.WithoutMulticall3(), evmtest.WithoutScenario())
 	c, err := srv.Client(nodeaccess.WithMaxAttempts(1))
 	require.NoError(t, err)
-	_, err = c.Multicall(context.Background(), []evm.Call3{{Target: evmtest.Token()}}, evm.Latest, evm.MulticallOptions{})
+	_, err = c.Multicall(context.Background(), []evm.Call3{{Target: evmtest.DefaultToken()}}, evm.Latest, evm.MulticallOptions{})
 	return err
 }
 
@@ -396,7 +396,7 @@ func evmMulticallFailed(t *testing.T) error {
 	srv := evmtest.NewT(t, evmtest.WithoutScenario())
 	c, err := srv.Client(nodeaccess.WithMaxAttempts(1))
 	require.NoError(t, err)
-	_, err = c.Multicall(context.Background(), []evm.Call3{{Target: evmtest.Token(), Data: []byte{0xde, 0xad, 0xbe, 0xef}}}, evm.Latest, evm.MulticallOptions{})
+	_, err = c.Multicall(context.Background(), []evm.Call3{{Target: evmtest.DefaultToken(), Data: []byte{0xde, 0xad, 0xbe, 0xef}}}, evm.Latest, evm.MulticallOptions{})
 	return err
 }
 

@@ -79,7 +79,7 @@ func TestWrongKey(t *testing.T) {
 		for _, opts := range [][]nodeaccess.Option{nil, {evm.WithPathSuffix("evm")}} {
 			c, err := evm.New(s.URL, k, append(opts, nodeaccess.WithMaxAttempts(1))...)
 			require.NoError(t, err)
-			_, err = c.Code(t.Context(), evmtest.Token(), evm.Latest)
+			_, err = c.Code(t.Context(), evmtest.DefaultToken(), evm.Latest)
 			assert.ErrorIs(t, err, nodeaccess.ErrUnauthorized)
 			var he *nodeaccess.HTTPError
 			require.ErrorAs(t, err, &he)
@@ -113,7 +113,7 @@ func TestUnknownPathAndMethod(t *testing.T) {
 	// The client sees 404 as ErrNotFound (a suffix the server does not
 	// serve).
 	c := client(t, s, evm.WithPathSuffix("info"))
-	_, err := c.Code(t.Context(), evmtest.Token(), evm.Latest)
+	_, err := c.Code(t.Context(), evmtest.DefaultToken(), evm.Latest)
 	assert.ErrorIs(t, err, nodeaccess.ErrNotFound)
 	testkit.AssertErrNoKey(t, testKey, err)
 }
@@ -258,7 +258,7 @@ func TestNewOptions(t *testing.T) {
 	assert.Equal(t, r.URL+"/"+r.Key(), r.Endpoint())
 	c, err := evm.NewFromURL(r.Endpoint(), nodeaccess.WithMaxAttempts(1))
 	require.NoError(t, err)
-	code, err := c.Code(t.Context(), evmtest.Token(), evm.Latest)
+	code, err := c.Code(t.Context(), evmtest.DefaultToken(), evm.Latest)
 	require.NoError(t, err)
 	assert.Equal(t, evmtest.TokenCode(), code)
 	assert.Equal(t, evmtest.Scenario{}, r.Scenario())

@@ -152,13 +152,13 @@ func configure(getenv func(string) string) (config, error) {
 		cfg.stop = srv.Close
 		cfg.describe = fmt.Sprintf("No NODEACCESS_EVM_URL set: using a local EVM node at %s (key REDACTED).", srv.URL)
 		if cfg.token == (common.Address{}) {
-			cfg.token = evmtest.Token()
+			cfg.token = evmtest.DefaultToken()
 		}
 		if cfg.holder == (common.Address{}) {
-			cfg.holder = evmtest.Holder()
+			cfg.holder = evmtest.DefaultHolder()
 		}
 		if cfg.holders == nil {
-			for _, a := range evmtest.Accounts() {
+			for _, a := range evmtest.DefaultAccounts() {
 				cfg.holders = append(cfg.holders, a.Address)
 			}
 		}

@@ -98,7 +98,7 @@ func servers(t *testing.T) (env map[string]string, keys []string, evmSrv *evmtes
 	tx := e.Scenario().Create.Hash
 	return map[string]string{
 		"NODEACCESS_EVM_URL":          e.Endpoint() + "/evm", // the key inside the URL, the exchange chain's EVM path
-		"NODEACCESS_EVM_TO":           evmtest.Token().Hex(),
+		"NODEACCESS_EVM_TO":           evmtest.DefaultToken().Hex(),
 		"NODEACCESS_EVM_DATA":         "0x313ce567", // decimals()
 		"NODEACCESS_EVM_TX":           tx.Hex(),
 		"NODEACCESS_HYPER_URL":        h.URL,
