@@ -169,7 +169,7 @@ func TestFaultSlowBody(t *testing.T) {
 	c, rec := faultClient(t, srv, nodeaccess.WithTimeout(time.Second))
 	srv.Public.FailNext(1, nodeaccesstest.SlowBody(5*time.Second))
 	start := time.Now()
-	mids, err := c.AllMids(context.Background(), hypertest.BuilderDex)
+	mids, err := c.AllMids(context.Background(), hypertest.DefaultBuilderDex())
 	require.NoError(t, err)
 	assert.Equal(t, 2, mids.Len())
 	assert.Less(t, time.Since(start), 4*time.Second, "the slow attempt was cut by the timeout")

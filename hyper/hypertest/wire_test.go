@@ -124,7 +124,7 @@ func TestWireClientRequests(t *testing.T) {
 	require.NoError(t, err)
 	_, err = c.AllMids(ctx, "")
 	require.NoError(t, err)
-	_, err = c.AllMids(ctx, hypertest.BuilderDex)
+	_, err = c.AllMids(ctx, hypertest.DefaultBuilderDex())
 	require.NoError(t, err)
 
 	assert.Equal(t, []sent{
