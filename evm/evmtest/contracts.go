@@ -48,9 +48,9 @@ const (
 	TokenDecimals = 6
 )
 
-// DefaultHolderBalance returns DefaultHolder's token balance in genesis, in the token's
-// smallest unit (10^-6 LUSD): 1234.567891 LUSD. It is a new big.Int on
-// every call.
+// DefaultHolderBalance returns DefaultHolder's token balance in genesis, in
+// the token's smallest unit (10^-6 LUSD): 1234.567891 LUSD. It is a new
+// big.Int on every call.
 func DefaultHolderBalance() *big.Int { return big.NewInt(1_234_567_891) }
 
 // tokenBalances returns the genesis token balances of DefaultAccounts()[0]

@@ -130,8 +130,9 @@
 // transfer, a CREATE, a CREATE2, a SELFDESTRUCT and an ERC-20 transfer, so
 // that every operation type appears. Their hashes are the same on every
 // run; Server.Scenario returns them with the operations each one lists.
-// The amounts this package returns (DefaultHolderBalance, the operations' values)
-// are new big.Ints on every call, so that no test can change another's.
+// The amounts this package returns (DefaultHolderBalance, the operations'
+// values) are new big.Ints on every call, so that no test can change
+// another's.
 //
 // Blocks are made only by Server.Commit, Server.Transact and
 // Server.AdjustTime; the chain does not mine on its own. They are built as

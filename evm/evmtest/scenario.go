@@ -45,10 +45,11 @@ func tokenTransferAmount() *big.Int { return big.NewInt(34_567_891) }
 // create2Salt returns the salt of the CREATE2 child.
 func create2Salt() common.Hash { return crypto.Keccak256Hash([]byte("nodeaccess evmtest salt")) }
 
-// Scenario is the default scenario: five transactions signed by DefaultHolder, one
-// per block in blocks 1 to 5, so that ots_getInternalOperations has every
-// operation type to list. Their hashes are the same on every run, and each
-// ScenarioTx holds what the node lists for it.
+// Scenario is the default scenario: five transactions signed by
+// DefaultHolder, one per block in blocks 1 to 5, so that
+// ots_getInternalOperations has every operation type to list. Their hashes
+// are the same on every run, and each ScenarioTx holds what the node lists
+// for it.
 type Scenario struct {
 	// Transfer (block 1) sends 1.5 ether to a forwarding contract (at
 	// 0x000000000000000000000000000000000000F044), which passes it on with
@@ -66,9 +67,10 @@ type Scenario struct {
 	// 0x00000000000000000000000000000000000bEEF2: one SelfDestruct from
 	// Created to that address with its 0.25 ether.
 	SelfDestruct ScenarioTx
-	// TokenTransfer (block 5) sends 34.567891 LUSD of DefaultToken from DefaultHolder to
-	// DefaultAccounts()[1], leaving DefaultHolder 1200 LUSD: an ERC-20 transfer moves no
-	// ether, so it has no internal operations (an empty list).
+	// TokenTransfer (block 5) sends 34.567891 LUSD of DefaultToken from
+	// DefaultHolder to DefaultAccounts()[1], leaving DefaultHolder 1200
+	// LUSD: an ERC-20 transfer moves no ether, so it has no internal
+	// operations (an empty list).
 	TokenTransfer ScenarioTx
 	// Created is the child made by CREATE.
 	Created common.Address

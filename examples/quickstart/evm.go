@@ -20,7 +20,7 @@ type evmTarget struct {
 	where  string
 	to     common.Address
 	data   []byte
-	token  bool // to is the local token and data its balanceOf(Holder): print the amount
+	token  bool // to is the local token and data its balanceOf(DefaultHolder): print the amount
 	txs    []common.Hash
 }
 
@@ -44,7 +44,7 @@ func evmClients(getenv func(string) string) (t evmTarget, stop func(), err error
 		}
 		t.where = "local evmtest " + srv.URL
 		t.to, t.token = evmtest.DefaultToken(), true
-		t.data = append(common.FromHex("0x70a08231"), common.LeftPadBytes(evmtest.DefaultHolder().Bytes(), 32)...) // balanceOf(Holder)
+		t.data = append(common.FromHex("0x70a08231"), common.LeftPadBytes(evmtest.DefaultHolder().Bytes(), 32)...) // balanceOf(DefaultHolder)
 		for _, tx := range srv.Scenario().Transactions() {
 			t.txs = append(t.txs, tx.Hash)
 		}
