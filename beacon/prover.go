@@ -35,10 +35,11 @@ import (
 // returns an InputError from every method, and the zero root from
 // StateRoot. A Prover is safe for concurrent use.
 //
-// A Prover made by ReadProver (or by DownloadState with WithProver) holds
-// no State that a caller could change: it reads the elements under a kept
-// node back from the saved state when a proof needs them, and refuses
-// (ErrIntegrity) elements that no longer hash to it.
+// A Prover made by ReadProver (or by DownloadState with
+// DownloadOptions.Prover) holds no State that a caller could change: it
+// reads the elements under a kept node back from the saved state when a
+// proof needs them, and refuses (ErrIntegrity) elements that no longer hash
+// to it.
 type Prover struct {
 	st      *State
 	version Version

@@ -25,8 +25,8 @@ import (
 // ErrIntegrity, never a wrong proof.
 //
 // b says what r holds as it does for ReadState (Encoding EncodingSSZ, the
-// Fork, the Bytes when known); a Preset among opts reads a state of that
-// preset, and WithProgress reports the bytes hashed. The state is checked
+// Fork, the Bytes when known); opts.Preset reads a state of that preset
+// (the zero one: mainnet), and opts.Progress reports the bytes hashed. The state is checked
 // as ReadState checks it, and the Prover's root is the one HashTreeRoot
 // gives. The saved state must not change while the Prover is in use.
 //
@@ -34,8 +34,8 @@ import (
 // SSZ) the Prover keeps about 17 MB, and hashing takes about 1 MB more per
 // core, where ReadState and NewProver hold the 320 MB of the decoded
 // state. Client.DownloadState makes the same Prover while it saves the
-// body (WithProver), in one pass.
-func ReadProver(r io.Reader, b Body, saved io.ReaderAt, opts ...ReadOption) (*Prover, error) {
+// body (DownloadOptions.Prover), in one pass.
+func ReadProver(r io.Reader, b Body, saved io.ReaderAt, opts ReadOptions) (*Prover, error) {
 	if r == nil {
 		return nil, &nodeaccess.InputError{Arg: "r", Reason: "nil io.Reader"}
 	}
@@ -46,7 +46,7 @@ func ReadProver(r io.Reader, b Body, saved io.ReaderAt, opts ...ReadOption) (*Pr
 	if err != nil {
 		return nil, err
 	}
-	cfg := newReadConfig(opts)
+	cfg := opts.config()
 	if err := cfg.preset.validate(); err != nil {
 		return nil, err
 	}
