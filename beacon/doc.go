@@ -141,13 +141,16 @@
 //	ok := pr.Verify(root)
 //
 // Balances, participation flags and inactivity scores are packed several
-// to a 32-byte chunk: their path names the chunk (validator i's balance is
-// the i%4th little-endian uint64 of the leaf). In a gloas state the state,
-// the bid and the progressive lists have progressive generalized indices
-// (EIP-7916, EIP-7495), which GIndexOf computes. The state must not change
-// while its Prover is in use: each method refuses, with a
-// *nodeaccess.InputError, a state whose version, preset or list lengths are
-// no longer those NewProver prepared.
+// to a 32-byte chunk: their path names the chunk. ProveBalance proves a
+// validator's balance and returns it, read from its place in the chunk:
+//
+//	pr, gwei, err := p.ProveBalance(i) // pr.Leaf holds i's balance and three others
+//
+// In a gloas state the state, the bid and the progressive lists have
+// progressive generalized indices (EIP-7916, EIP-7495), which GIndexOf
+// computes. The state must not change while its Prover is in use: each
+// method refuses, with a *nodeaccess.InputError, a state whose version,
+// preset or list lengths are no longer those NewProver prepared.
 //
 // Older blocks and states are proven through the state's history:
 // ProveBlockRoot and ProveStateRoot prove the root of any earlier slot

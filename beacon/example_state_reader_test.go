@@ -129,17 +129,13 @@ func ExampleDownloadOptions() {
 	info, _ := srv.Lookup(beacon.Finalized)
 	fmt.Println("saved:", d.Fork, d.Bytes > 0)
 	fmt.Println("the Prover's root is the state's:", p.StateRoot() == info.Root)
-	g, err := p.GIndexOf("balances", 12)
+	pr, balance, err := p.ProveBalance(12) // read back from the file
 	if err != nil {
 		log.Fatal(err)
 	}
-	pr, err := p.Prove(g)
-	if err != nil {
-		log.Fatal(err)
-	}
-	fmt.Println("balance chunk verifies:", pr.Verify(p.StateRoot()))
+	fmt.Println("balance:", balance, "gwei, proven:", pr.Verify(p.StateRoot()))
 	// Output:
 	// saved: fulu true
 	// the Prover's root is the state's: true
-	// balance chunk verifies: true
+	// balance: 31361875786 gwei, proven: true
 }

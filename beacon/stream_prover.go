@@ -201,7 +201,7 @@ func (s *listStream) left() int64 {
 // tree hashes the next leaves of the list, at most max of them (-1: the
 // rest), into a depth-depth tree whose leaf 0 is the list's leaf first;
 // more reports whether it took max leaves and the list may go on.
-func (s *listStream) tree(depth, first, max int) (t *savedTree, more bool, err error) {
+func (s *listStream) tree(depth, first, max int) (t *keptTree, more bool, err error) {
 	want := max
 	if l := s.left(); l >= 0 {
 		n := int((l + s.leafBytes - 1) / s.leafBytes)
@@ -212,7 +212,8 @@ func (s *listStream) tree(depth, first, max int) (t *savedTree, more bool, err e
 	if s.left() < 0 || !s.d.sized {
 		want = -1 // room is made as the leaves come
 	}
-	t = newSavedTree(want, depth, s.src, first)
+	below := savedChunks{list: s.src, first: first}
+	t = newKeptTree(want, depth, below)
 	top := min(streamTaskDepth, depth)
 	run := 1 << top
 	done := 0
@@ -253,7 +254,7 @@ func (s *listStream) tree(depth, first, max int) (t *savedTree, more bool, err e
 		t.grow(done + got)
 		// The elements that did arrive are checked first, as the decoder
 		// decodes them before it reads on.
-		if j, why := t.hashRuns(raws, firsts, top, s.ws, s.scratch, s.bufs); why != "" {
+		if j, why := below.hashRuns(t, raws, firsts, top, s.ws, s.scratch, s.bufs); why != "" {
 			return nil, false, s.d.fail(fmt.Sprintf("%s[%d]", s.f.name, j), s.src.off+int64(j)*int64(s.src.codec.size()), "%s", why)
 		}
 		if readErr != nil {
