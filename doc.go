@@ -55,9 +55,10 @@
 // and WithCost spend a plan's request units, WithUserAgent adds to the
 // User-Agent, and WithoutRPCIDCheck accepts JSON-RPC servers that do not echo
 // request ids. Chain packages add their own (such as evm.WithPathSuffix).
-// These configure a client once; calls take no options of their own, except
-// the beacon package's reads of a state (beacon.ReadOption, which its
-// decoders share; its package documentation says why).
+// These configure a client once; a call's own settings are one trailing
+// struct value named for it, whose zero value is the defaults
+// (evm.MulticallOptions, beacon.StateOptions, beacon.DownloadOptions, and
+// beacon.ReadOptions, which the beacon package's decoders take).
 //
 // By default a call makes up to 3 attempts. It retries 429, 502, 503 and 504
 // responses and connection failures (refused, reset, closed early, timed out)

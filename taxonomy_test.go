@@ -358,7 +358,7 @@ func beaconAnswer(t *testing.T, status int, ctype, fork string, body []byte, ids
 	if len(ids) > 0 {
 		id = ids[0]
 	}
-	_, _, err = c.State(context.Background(), id)
+	_, _, err = c.State(context.Background(), id, beacon.StateOptions{})
 	return err
 }
 

@@ -91,13 +91,13 @@ func TestNew(t *testing.T) {
 	srv := beacontest.NewT(t, beacontest.WithStates(beacontest.NewState(beacon.Deneb, beacon.MinimalPreset(), 8, 3)))
 	c, err = beacon.New(srv.URL, srv.Key(), beacon.WithEncoding(beacon.EncodingJSON), beacon.WithPreset(beacon.MinimalPreset()))
 	require.NoError(t, err)
-	st, body, err := c.State(context.Background(), beacon.Head)
+	st, body, err := c.State(context.Background(), beacon.Head, beacon.StateOptions{})
 	require.NoError(t, err)
 	assert.Equal(t, beacon.EncodingJSON, body.Encoding)
 	assert.Equal(t, beacon.MinimalPreset(), st.Preset)
 	c, err = beacon.New(srv.URL, srv.Key())
 	require.NoError(t, err)
-	_, _, err = c.State(context.Background(), beacon.Head)
+	_, _, err = c.State(context.Background(), beacon.Head, beacon.StateOptions{})
 	assert.ErrorIs(t, err, beacon.ErrInvalidState, "a minimal state read with the mainnet preset, the default")
 
 	for name, opts := range map[string][]nodeaccess.Option{
@@ -136,7 +136,7 @@ func TestNewFromURLRequestPath(t *testing.T) {
 	c, err := beacon.NewFromURL(srv.URL + "/beacon/" + testKey)
 	require.NoError(t, err)
 	var sb strings.Builder
-	d, err := c.DownloadState(context.Background(), beacon.Head, &sb)
+	d, err := c.DownloadState(context.Background(), beacon.Head, &sb, beacon.DownloadOptions{})
 	require.NoError(t, err)
 	assert.Equal(t, "ssz", sb.String())
 	assert.Equal(t, int64(3), d.Bytes)

@@ -23,7 +23,7 @@ func TestNewFromURLShapes(t *testing.T) {
 		},
 		Shapes: map[string][]string{"beacon/{key}": {"beacon/{key}/eth/v2/debug/beacon/states/head"}},
 		Call: func(ctx context.Context, c fmt.Stringer) error {
-			_, _, err := c.(*beacon.Client).State(ctx, beacon.Head)
+			_, _, err := c.(*beacon.Client).State(ctx, beacon.Head, beacon.StateOptions{})
 			return err
 		},
 	})
@@ -59,7 +59,7 @@ func TestNewFromURLIsNew(t *testing.T) {
 		// The key and the option reach the request: the key in the path,
 		// the Accept header WithEncoding(EncodingSSZ) asks for.
 		mockState(t, "head", "application/octet-stream").Status(404)
-		_, _, err = c.State(context.Background(), beacon.Head)
+		_, _, err = c.State(context.Background(), beacon.Head, beacon.StateOptions{})
 		assert.ErrorIs(t, err, nodeaccess.ErrNotFound, ep)
 	}
 }

@@ -50,7 +50,7 @@ func runBeacon(ctx context.Context, out io.Writer, getenv func(string) string) e
 	}
 	defer stop()
 	fmt.Fprintf(out, "\n== Beacon (%s)\n", where)
-	st, body, err := c.State(ctx, id)
+	st, body, err := c.State(ctx, id, beacon.StateOptions{})
 	if err != nil {
 		return err
 	}
