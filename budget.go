@@ -87,8 +87,7 @@ const (
 // 1 % of the plan's rate per second until it reaches the plan's rate again
 // (additive increase, multiplicative decrease), and never falls below 1/64
 // of the plan's rate. Processes that share one plan, each with its own
-// Budget, so converge to a share of it (bench/RESULTS.md measures two such
-// processes).
+// Budget, so converge to a share of it.
 //
 // The pause is bounded by the clients' WithMaxRetryAfter (30 s unless set),
 // on both sides. A client reports a
