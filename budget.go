@@ -180,9 +180,6 @@ func NewBudget(unitsPerSecond float64, burst int) (*Budget, error) {
 	}, nil
 }
 
-// Rate returns the plan's rate in units per second, as given to NewBudget.
-func (b *Budget) Rate() float64 { return b.plan }
-
 // Burst returns the largest burst in units, as given to NewBudget.
 func (b *Budget) Burst() int { return b.burst }
 

@@ -80,11 +80,11 @@ func patternBody(n int) []byte {
 func TestNew(t *testing.T) {
 	c, err := beacon.New(testBase+"/", testKey)
 	require.NoError(t, err)
-	assert.Equal(t, "beacon.Client{https://node.example/beacon/REDACTED}", c.String())
+	assert.Equal(t, "beacon.Client{https://node.example/beacon/REDACTED}", fmt.Sprint(c))
 	for _, s := range []string{fmt.Sprintf("%v", c), fmt.Sprintf("%+v", c), fmt.Sprintf("%#v", c)} {
 		assert.NotContains(t, s, testKey)
 	}
-	assert.Equal(t, "<nil>", (*beacon.Client)(nil).String())
+	assert.Equal(t, "<nil>", fmt.Sprint((*beacon.Client)(nil)))
 
 	// The options show in what the client does: the Accept header it
 	// sends, the preset it decodes with.

@@ -94,8 +94,7 @@ func New(baseURL, key string, opts ...Option) (*Client, error) {
 	return c, nil
 }
 
-// String describes the client; the key is masked.
-func (c *Client) String() string {
+func (c *Client) describe() string {
 	if c == nil {
 		return "<nil>"
 	}
@@ -106,9 +105,10 @@ func (c *Client) String() string {
 	return "ton.Client{" + c.t.BaseMasked() + ", key " + transport.Mask + ", v2 " + form + "}"
 }
 
-// Format prints String for every verb, so that no formatting of a client
-// (%v, %+v, %#v) can reach the key.
-func (c *Client) Format(f fmt.State, _ rune) { _, _ = f.Write([]byte(c.String())) }
+// Format describes the client under every verb of fmt (%v, %s, %+v, %#v),
+// its base URL with the key masked and the API form it speaks, so that no
+// formatting of a client can reach the key.
+func (c *Client) Format(f fmt.State, _ rune) { _, _ = f.Write([]byte(c.describe())) }
 
 // maxMessage caps a server message taken into an error.
 const maxMessage = 512

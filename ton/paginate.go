@@ -78,7 +78,7 @@ func (c *Client) AllAccountStates(ctx context.Context, q AccountStatesQuery) ite
 			group.Limit = limit
 			group.Accounts = make([]string, len(g))
 			for i, a := range g {
-				group.Accounts[i] = a.Raw()
+				group.Accounts[i] = a.String()
 			}
 			more := walk(c, op, q.Offset, limit,
 				func(offset int) ([]AccountState, error) {
@@ -153,7 +153,7 @@ func (c *Client) AllPendingTransactions(ctx context.Context, q PendingTransactio
 			group.Limit = limit
 			group.Accounts = make([]string, len(g))
 			for i, a := range g {
-				group.Accounts[i] = a.Raw()
+				group.Accounts[i] = a.String()
 			}
 			more := walk(c, op, q.Offset, limit,
 				func(offset int) ([]PendingTransaction, error) {

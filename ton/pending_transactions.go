@@ -158,7 +158,7 @@ func (q *PendingTransactionsQuery) check() ([]Address, error) {
 func (q *PendingTransactionsQuery) values(accounts []Address) url.Values {
 	v := url.Values{}
 	for _, a := range accounts {
-		v.Add("account", a.Raw())
+		v.Add("account", a.String())
 	}
 	setPage(v, q.Limit, q.Offset)
 	return v

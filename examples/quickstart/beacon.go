@@ -38,7 +38,7 @@ func beaconClient(getenv func(string) string) (c *beacon.Client, where string, i
 			return nil, "", id, nil, fmt.Errorf("NODEACCESS_BEACON_STATE: %w", err)
 		}
 	}
-	return c, c.String(), id, func() {}, nil
+	return c, fmt.Sprint(c), id, func() {}, nil
 }
 
 // runBeacon fetches a whole beacon state, decodes it as it streams in and

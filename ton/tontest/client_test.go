@@ -3,6 +3,7 @@ package tontest_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"math/big"
 	"strings"
 	"sync"
@@ -139,7 +140,7 @@ func TestClientAccountStates(t *testing.T) {
 	assert.Equal(t, uint64(36552848000003), older.LastTransactionLT)
 	assert.Equal(t, "EQAAGUqtjkIr7fQ_7nRtbZKdNp26slRopp1RNwbqaXi2Os5N", page.AddressBook[acct].UserFriendly)
 
-	page, err = c.AccountStates(ctx, ton.AccountStatesQuery{Accounts: []string{tontest.DefaultAccount}, Sort: ton.SortAsc, Limit: 1, Offset: 1})
+	page, err = c.AccountStates(ctx, ton.AccountStatesQuery{Accounts: []string{tontest.DefaultAccount}, Sort: "asc", Limit: 1, Offset: 1})
 	require.NoError(t, err)
 	require.Len(t, page.States, 1)
 	assert.Equal(t, uint64(36582626000003), page.States[0].LastTransactionLT)
@@ -152,7 +153,7 @@ func TestClientAccountStates(t *testing.T) {
 	}
 	require.NoError(t, s.SetAccountStates(acct, states...))
 	var lts []uint64
-	for st, err := range c.AllAccountStates(ctx, ton.AccountStatesQuery{Accounts: []string{acct.Friendly(false, true).String()}, Limit: 2, Sort: ton.SortAsc, IncludeBOC: true}) {
+	for st, err := range c.AllAccountStates(ctx, ton.AccountStatesQuery{Accounts: []string{acct.Friendly(false, true).String()}, Limit: 2, Sort: "asc", IncludeBOC: true}) {
 		require.NoError(t, err)
 		assert.Equal(t, []byte{0xb5, 0xee, byte(st.LastTransactionLT - 10)}, st.CodeBOC)
 		lts = append(lts, st.LastTransactionLT)
@@ -283,5 +284,5 @@ func TestConcurrentSetAndServe(t *testing.T) {
 func TestClientString(t *testing.T) {
 	s := start(t)
 	c := client(t, s, ton.WithJSONRPC())
-	assert.Equal(t, "ton.Client{"+s.URL+", key REDACTED, v2 JSON-RPC}", c.String())
+	assert.Equal(t, "ton.Client{"+s.URL+", key REDACTED, v2 JSON-RPC}", fmt.Sprint(c))
 }

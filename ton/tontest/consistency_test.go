@@ -76,7 +76,7 @@ func TestDefaultDataRefersToItself(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, tontest.RecordedBlock().ID, page.Block)
 		for _, bt := range page.Transactions {
-			walked = append(walked, bt.Account.Raw()+" "+strconv.FormatUint(bt.LT, 10)+" "+bt.Hash.String())
+			walked = append(walked, bt.Account.String()+" "+strconv.FormatUint(bt.LT, 10)+" "+bt.Hash.String())
 		}
 		next, ok := page.Next()
 		if !ok {

@@ -106,7 +106,7 @@ func ExampleNew() {
 	for _, tx := range page.Transactions {
 		fmt.Println(tx.LT, tx.Fee) // in the block's order
 	}
-	states, err := c.AccountStates(ctx, ton.AccountStatesQuery{Accounts: []string{acct.Raw()}})
+	states, err := c.AccountStates(ctx, ton.AccountStatesQuery{Accounts: []string{acct.String()}})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -69,14 +69,14 @@ func TestIndexerAccountStatesCodeHashAndBOCs(t *testing.T) {
 	require.NoError(t, s.SetAccountStates(a, ton.AccountState{Account: a, LastTransactionLT: 1, Balance: big.NewInt(1), CodeHash: code, CodeBOC: []byte{1}, DataBOC: []byte{2},
 		Raw: json.RawMessage(`{"interfaces":["wallet_v4r2"],"contract_methods":[1,2],"zzz":true}`)}))
 	require.NoError(t, s.SetAccountStates(b, ton.AccountState{Account: b, LastTransactionLT: 2, Status: ton.StatusUninit}))
-	r := get(t, s, pathStates+"?address="+a.Raw()+"&address="+b.Raw()+"&code_hash="+strings.Repeat("07", 1)+strings.Repeat("00", 31))
+	r := get(t, s, pathStates+"?address="+a.String()+"&address="+b.String()+"&code_hash="+strings.Repeat("07", 1)+strings.Repeat("00", 31))
 	require.Equal(t, http.StatusOK, r.status, r.body)
 	assert.Equal(t, `{"accounts":[{"address":"0:`+strings.Repeat("0A", 32)+`","account_state_hash":null,"balance":"1","extra_currencies":{},"status":null,`+
 		`"last_transaction_hash":null,"last_transaction_lt":"1","code_hash":"BwAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=","data_boc":"Ag==","code_boc":"AQ==",`+
 		`"contract_methods":[1,2],"interfaces":["wallet_v4r2"],"zzz":true}],`+
 		`"address_book":{"0:`+strings.Repeat("0A", 32)+`":{"user_friendly":"`+a.Friendly(true, false).String()+`","domain":null,"interfaces":[]}},"metadata":{}}`, r.body)
 
-	r = get(t, s, pathStates+"?address="+b.Raw()+"&code_hash=BwAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=")
+	r = get(t, s, pathStates+"?address="+b.String()+"&code_hash=BwAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=")
 	assert.Equal(t, `{"accounts":[],"address_book":{},"metadata":{}}`, r.body)
 
 	// address= is no filter at all, as on master's indexer.
@@ -177,7 +177,7 @@ func TestIndexerPending(t *testing.T) {
 	// Transactions set, none emulated: already in blocks, a null list.
 	a := mustAddress("0:" + strings.Repeat("aa", 32))
 	require.NoError(t, s.SetPendingTransactions(a, ton.PendingTransaction{Account: a, Hash: ton.Hash{1}, LT: 1, Finality: ton.FinalityConfirmed}))
-	r = get(t, s, pathPending+"?account="+a.Raw())
+	r = get(t, s, pathPending+"?account="+a.String())
 	assert.Equal(t, http.StatusOK, r.status)
 	assert.Equal(t, `{"transactions":null,"address_book":{}}`, r.body)
 
@@ -189,7 +189,7 @@ func TestIndexerPending(t *testing.T) {
 	require.NoError(t, s.SetPendingTransactions(a, txs...))
 	orders := map[string]bool{}
 	for range 20 {
-		require.NoError(t, json.Unmarshal([]byte(get(t, s, pathPending+"?account="+a.Raw()).body), &body))
+		require.NoError(t, json.Unmarshal([]byte(get(t, s, pathPending+"?account="+a.String()).body), &body))
 		var lts []string
 		for _, tx := range body.Transactions {
 			lts = append(lts, tx.LT)
@@ -221,7 +221,7 @@ func TestIndexerWithClient(t *testing.T) {
 	c := client(t, s)
 	unknown := "0:" + strings.Repeat("ee", 32)
 
-	page, err := c.AccountStates(ctx, ton.AccountStatesQuery{Accounts: append(accounts, unknown), Limit: 3, Sort: ton.SortAsc})
+	page, err := c.AccountStates(ctx, ton.AccountStatesQuery{Accounts: append(accounts, unknown), Limit: 3, Sort: "asc"})
 	require.NoError(t, err)
 	require.Len(t, page.States, 30, "limit is ignored: the latest state of each known account")
 	for _, st := range page.States {

@@ -59,7 +59,7 @@ func TestWalksOverWithMaxLimit(t *testing.T) {
 		requests := (n+per-1)/per + 1
 
 		var lts []uint64
-		for st, err := range c.AllAccountStates(context.Background(), ton.AccountStatesQuery{Accounts: []string{acct.String()}, Limit: 10, Sort: ton.SortAsc}) {
+		for st, err := range c.AllAccountStates(context.Background(), ton.AccountStatesQuery{Accounts: []string{acct.String()}, Limit: 10, Sort: "asc"}) {
 			require.NoError(t, err, "cap %d", maxLimit)
 			lts = append(lts, st.LastTransactionLT)
 		}

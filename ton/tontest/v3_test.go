@@ -74,9 +74,9 @@ func TestV3AccountStatesPaging(t *testing.T) {
 	assert.Equal(t, []uint64{5, 4, 3, 2, 1}, lts("?sort=desc"))
 	assert.Equal(t, []uint64{1, 2, 3, 4, 5}, lts("?sort=asc"))
 	assert.Equal(t, []uint64{2, 3}, lts("?sort=asc&limit=2&offset=1"))
-	assert.Equal(t, []uint64{5, 3, 1}, lts("?address="+a.Raw()))
+	assert.Equal(t, []uint64{5, 3, 1}, lts("?address="+a.String()))
 	assert.Equal(t, []uint64{4, 2}, lts("?account_address="+b.Friendly(true, false).String()))
-	assert.Equal(t, []uint64{5, 4, 3, 2, 1}, lts("?account_address="+b.Raw()+"&address="+strings.ToUpper(a.Raw())))
+	assert.Equal(t, []uint64{5, 4, 3, 2, 1}, lts("?account_address="+b.String()+"&address="+strings.ToUpper(a.String())))
 	assert.Equal(t, []uint64{5}, lts("?limit=0")) // the indexer reads limit below 1 as 1
 	assert.Equal(t, []uint64{}, lts("?offset=5"))
 	assert.Equal(t, []uint64{3, 2, 1}, lts("?limit=1000&offset=2"))
@@ -175,16 +175,16 @@ func TestV3PendingPaging(t *testing.T) {
 		}
 		return out
 	}
-	assert.Equal(t, []string{"3", "1", "2"}, lts("?account="+a.Raw()))
-	assert.Equal(t, []string{"9", "3", "1", "2"}, lts("?account="+b.Raw()+"&account="+a.Raw()))
-	assert.Equal(t, []string{"1"}, lts("?account="+a.Raw()+"&limit=1&offset=1"))
+	assert.Equal(t, []string{"3", "1", "2"}, lts("?account="+a.String()))
+	assert.Equal(t, []string{"9", "3", "1", "2"}, lts("?account="+b.String()+"&account="+a.String()))
+	assert.Equal(t, []string{"1"}, lts("?account="+a.String()+"&limit=1&offset=1"))
 
 	// The whole entry of a transaction with nothing but the typed fields.
-	r := get(t, s, pathPending+"?account="+b.Raw())
+	r := get(t, s, pathPending+"?account="+b.String())
 	assert.Equal(t, `{"transactions":[{"account":"0:`+strings.Repeat("BB", 32)+`","hash":"CQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=","lt":"9","now":null,"mc_block_seqno":null,"trace_id":null}],`+
 		`"address_book":{"0:`+strings.Repeat("BB", 32)+`":{"user_friendly":"`+b.Friendly(true, false).String()+`","domain":null,"interfaces":[]}}}`, r.body)
 
 	// No transactions: nothing pending again.
 	require.NoError(t, s.SetPendingTransactions(b))
-	assert.Equal(t, http.StatusNotFound, get(t, s, pathPending+"?account="+b.Raw()).status)
+	assert.Equal(t, http.StatusNotFound, get(t, s, pathPending+"?account="+b.String()).status)
 }
