@@ -260,7 +260,8 @@ func (c *Client) AccountStates(ctx context.Context, q AccountStatesQuery) (*Acco
 	if err != nil {
 		return nil, c.t.Wrap(op, err)
 	}
-	pages, err := indexerPages(accounts, func(g []Address) (*AccountStatesPage, error) { return c.accountStates(ctx, &q, g) })
+	var room [1]*AccountStatesPage
+	pages, err := indexerPages(accounts, room[:0], func(g []Address) (*AccountStatesPage, error) { return c.accountStates(ctx, &q, g) })
 	if err != nil {
 		return nil, c.t.Wrap(op, err)
 	}
@@ -284,7 +285,7 @@ func (c *Client) AccountStates(ctx context.Context, q AccountStatesQuery) (*Acco
 // 1000), and checks that the answer keeps to them and to q.CodeHash.
 func (c *Client) accountStates(ctx context.Context, q *AccountStatesQuery, accounts []Address) (*AccountStatesPage, error) {
 	const op = "accountStates"
-	resp, err := c.send(ctx, &transport.Request{Op: op, Method: http.MethodGet, Target: c.states, Query: q.values(accounts), RetryIf: retryStates})
+	resp, err := c.sendRetrying(ctx, &transport.Request{Op: op, Method: http.MethodGet, Target: c.states, Query: q.values(accounts)}, retryStates, c.checkStates)
 	if err != nil {
 		return nil, refuseStates(err)
 	}

@@ -187,7 +187,8 @@ func (c *Client) PendingTransactions(ctx context.Context, q PendingTransactionsQ
 	if err != nil {
 		return nil, c.t.Wrap(op, err)
 	}
-	pages, err := indexerPages(accounts, func(g []Address) (*PendingTransactionsPage, error) { return c.pendingTransactions(ctx, &q, g) })
+	var room [1]*PendingTransactionsPage
+	pages, err := indexerPages(accounts, room[:0], func(g []Address) (*PendingTransactionsPage, error) { return c.pendingTransactions(ctx, &q, g) })
 	if err != nil {
 		return nil, c.t.Wrap(op, err)
 	}
