@@ -28,7 +28,7 @@ var maxServerNames = map[string]int{
 	"evm/evmtest":       39,
 	"hyper/hypertest":   15,
 	"nodeaccesstest":    30,
-	"ton/tontest":       25,
+	"ton/tontest":       24,
 }
 
 // exportedNames returns the exported top-level names of the package in

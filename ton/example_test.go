@@ -31,9 +31,9 @@ var alice = mustAddress("0:5B6A643CF4E32FF0391C476456FED5BDB17EF10A55CBB7C2980C7
 func localTON(opts ...tontest.Option) *tontest.Server {
 	state := ton.AccountState{
 		Account: alice, Status: ton.StatusActive, Balance: big.NewInt(1234567890123),
-		Hash:                tontest.RecordedBlock().Transactions[0].Hash,
+		Hash:                tontest.DefaultBlock().Transactions[0].Hash,
 		LastTransactionLT:   48756940000002,
-		LastTransactionHash: tontest.RecordedBlock().Transactions[1].Hash,
+		LastTransactionHash: tontest.DefaultBlock().Transactions[1].Hash,
 	}
 	srv, err := tontest.New(opts...)
 	if err == nil {
@@ -106,7 +106,7 @@ func ExampleClient_AllBlockTransactions() {
 // Walk a block with a transaction the server cannot read: the walk yields
 // its id with ton.ErrUnreadableTransaction and goes on with the rest.
 func ExampleClient_AllBlockTransactions_unreadable() {
-	block := tontest.RecordedBlock()
+	block := tontest.DefaultBlock()
 	block.Unreadable = []int{1} // tonlib's "Failed to unpack balance (2)" for it
 	node := localTON()
 	defer node.Close()
@@ -117,7 +117,7 @@ func ExampleClient_AllBlockTransactions_unreadable() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	for tx, err := range c.AllBlockTransactions(context.Background(), ton.BlockTransactionsQuery{Block: tontest.DefaultBlock()}) {
+	for tx, err := range c.AllBlockTransactions(context.Background(), ton.BlockTransactionsQuery{Block: tontest.DefaultBlock().ID.BlockRef}) {
 		switch {
 		case errors.Is(err, ton.ErrUnreadableTransaction):
 			fmt.Println("unreadable", tx.LT, tx.Hash)

@@ -106,7 +106,7 @@ func ExampleServer_FailNext() {
 	if _, _, err := c.State(context.Background(), beacon.Head, beacon.StateOptions{}); err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println(attempts, "attempts,", srv.Requests(), "requests")
+	fmt.Println(attempts, "attempts,", srv.RequestCount(), "requests")
 	// Output:
 	// attempt 1 status 429
 	// attempt 2 status 429

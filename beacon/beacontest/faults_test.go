@@ -55,7 +55,7 @@ func TestFaultRateLimitedRetried(t *testing.T) {
 	assert.Equal(t, time.Second, atts[0].Retry)
 	assert.True(t, atts[0].WillRetry)
 	assert.Equal(t, 3, atts[2].Number)
-	assert.Equal(t, 3, srv.Requests())
+	assert.Equal(t, 3, srv.RequestCount())
 	testkit.AssertNoKey(t, testKey, "log", rec.Log())
 }
 
@@ -113,10 +113,10 @@ func TestFaultDropConnection(t *testing.T) {
 	fresh := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
 	c1 := client(t, srv, nodeaccess.WithMaxAttempts(1), nodeaccess.WithHTTPClient(fresh))
 	srv.FailNext(1, nodeaccesstest.DropConnection())
-	n := srv.Requests()
+	n := srv.RequestCount()
 	_, _, err = c1.State(context.Background(), beacon.Head, beacon.StateOptions{})
 	require.Error(t, err)
-	assert.Equal(t, n+1, srv.Requests())
+	assert.Equal(t, n+1, srv.RequestCount())
 	assert.ErrorIs(t, err, nodeaccess.ErrUnavailable)
 	testkit.AssertErrNoKey(t, testKey, err)
 }

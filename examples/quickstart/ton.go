@@ -37,8 +37,8 @@ func tonClients(getenv func(string) string) (t tonTarget, stop func(), err error
 			srv.Close()
 			return t, nil, err
 		}
-		block := tontest.DefaultBlock()
-		t.where, t.block, t.account = "local tontest "+srv.URL, &block, tontest.DefaultAccount
+		block := tontest.DefaultBlock().ID.BlockRef
+		t.where, t.block, t.account = "local tontest "+srv.URL, &block, tontest.DefaultAccount().String()
 		return t, srv.Close, nil
 	}
 	if key == "" {

@@ -27,14 +27,14 @@ const (
 
 func TestV3DefaultAccountStates(t *testing.T) {
 	s := start(t)
-	q := "?account_address=" + tontest.DefaultAccount + "&address=" + tontest.DefaultAccount + "&include_boc=false"
+	q := "?account_address=" + defaultAcct + "&address=" + defaultAcct + "&include_boc=false"
 	r := get(t, s, pathStates+q)
 	assert.Equal(t, http.StatusOK, r.status)
 	assert.Equal(t, "application/json", r.header.Get("Content-Type"))
 	assert.Equal(t, `{"account_states":[`+stateAfter+`,`+stateBefore+`],"address_book":`+defaultBook+`}`, r.body)
 
 	// include_boc adds code_boc and data_boc (null: the recording has none).
-	r = get(t, s, pathStates+"?address="+tontest.DefaultAccount+"&include_boc=true&limit=1")
+	r = get(t, s, pathStates+"?address="+defaultAcct+"&include_boc=true&limit=1")
 	assert.Equal(t, `{"account_states":[`+strings.Replace(stateAfter, `,"extra_currencies"`, `,"code_boc":null,"data_boc":null,"extra_currencies"`, 1)+`],"address_book":`+defaultBook+`}`, r.body)
 
 	// An account without states: an empty list and an empty book.
@@ -110,7 +110,7 @@ func TestV3BadParameters(t *testing.T) {
 		{pathStates + "?account_address=" + strings.Repeat("x", 101), "failed to parse account_address: a 101-byte value is not an address"},
 		{pathPending, "at least 1 account address required"},
 		{pathPending + "?limit=5", "at least 1 account address required"},
-		{pathPending + "?account=" + tontest.DefaultAccount + "&limit=2000", "limit is not allowed: 2000 > 1000"},
+		{pathPending + "?account=" + defaultAcct + "&limit=2000", "limit is not allowed: 2000 > 1000"},
 		{pathPending + "?account=nope", `failed to parse account: \"nope\" is not an address`},
 	} {
 		r := get(t, s, c.path)
@@ -132,7 +132,7 @@ func TestV3Pending(t *testing.T) {
 	// pending one: emulated, finality "pending" (the recording, from
 	// /api/v3/transactions, says "emulated":false); the book names the
 	// account and the accounts of its messages.
-	r := get(t, s, pathPending+"?account="+tontest.DefaultAccount)
+	r := get(t, s, pathPending+"?account="+defaultAcct)
 	assert.Equal(t, http.StatusOK, r.status)
 	entry := strings.Replace(compactJSON(t, rec.Transactions[0]), `"emulated":false}`, `"emulated":true,"finality":"pending"}`, 1)
 	assert.Equal(t, `{"transactions":[`+entry+`],"address_book":`+book+`}`, r.body)
@@ -144,7 +144,7 @@ func TestV3Pending(t *testing.T) {
 		assert.Equal(t, `{"error":"emulated traces not found"}`, r.body, q)
 	}
 	// Past the end of a non-empty list: an empty page.
-	r = get(t, s, pathPending+"?account="+tontest.DefaultAccount+"&offset=1")
+	r = get(t, s, pathPending+"?account="+defaultAcct+"&offset=1")
 	assert.Equal(t, http.StatusOK, r.status)
 	assert.Equal(t, `{"transactions":[],"address_book":{}}`, r.body)
 }
