@@ -5,7 +5,7 @@
 # non-standard packages and modules it links (go list -deps), the size of
 # its binary (go build -ldflags="-s -w") and its cold build, from an EMPTY
 # build cache (a new GOCACHE; the module cache must already hold the
-# modules: run `go mod download` first), with -p 2 and CGO_ENABLED=0.
+# modules: run `go mod download` first), with -p 2.
 #
 #   bench/tools/footprint.sh [repo]     (default: this script's repository)
 #
@@ -16,7 +16,6 @@ set -euo pipefail
 
 repo="$(cd "${1:-$(dirname "$0")/../..}" && pwd)"
 export PATH="/usr/local/go/bin:$PATH"
-export CGO_ENABLED=0 # as TestFootprint builds: the same binary whether or not a C compiler is there
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 cd "$repo"
