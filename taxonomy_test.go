@@ -148,7 +148,7 @@ func taxonomyCases() map[string]taxCase {
 			require.NoError(t, srv.SetBlock(b))
 			c, err := srv.Client()
 			require.NoError(t, err)
-			for _, err := range c.AllBlockTransactions(context.Background(), ton.BlockTransactionsQuery{Block: b.ID.BlockRef}) {
+			for _, err := range c.AllBlockTransactions(context.Background(), ton.BlockTransactionsQuery{Block: tontest.DefaultBlock().ID.BlockRef}) {
 				if err != nil {
 					return err
 				}
@@ -161,7 +161,7 @@ func taxonomyCases() map[string]taxCase {
 			srv := tontest.NewT(t, tontest.WithIndexer())
 			c, err := srv.Client(nodeaccess.WithMaxAttempts(1))
 			require.NoError(t, err)
-			for _, err := range c.AllAccountStates(context.Background(), ton.AccountStatesQuery{Accounts: []string{tontest.DefaultAccount()}, Limit: 1}) {
+			for _, err := range c.AllAccountStates(context.Background(), ton.AccountStatesQuery{Accounts: []string{tontest.DefaultAccount().String()}, Limit: 1}) {
 				if err != nil {
 					return err
 				}
@@ -358,7 +358,7 @@ func beaconAnswer(t *testing.T, status int, ctype, fork string, body []byte, ids
 	if len(ids) > 0 {
 		id = ids[0]
 	}
-	_, _, err = c.State(context.Background(), id)
+	_, _, err = c.State(context.Background(), id, beacon.StateOptions{})
 	return err
 }
 
@@ -386,7 +386,7 @@ func evmNoMulticall(t *testing.T) error {
 	srv := evmtest.NewT(t, evmtest.WithoutMulticall3(), evmtest.WithoutScenario())
 	c, err := srv.Client(nodeaccess.WithMaxAttempts(1))
 	require.NoError(t, err)
-	_, err = c.Multicall(context.Background(), []evm.Call3{{Target: evmtest.DefaultToken()}}, evm.Latest, evm.MulticallOptions{})
+	_, err = c.Multicall(context.Background(), []evm.Call3{{Target: evmtest.Token()}}, evm.Latest, evm.MulticallOptions{})
 	return err
 }
 
@@ -396,7 +396,7 @@ func evmMulticallFailed(t *testing.T) error {
 	srv := evmtest.NewT(t, evmtest.WithoutScenario())
 	c, err := srv.Client(nodeaccess.WithMaxAttempts(1))
 	require.NoError(t, err)
-	_, err = c.Multicall(context.Background(), []evm.Call3{{Target: evmtest.DefaultToken(), Data: []byte{0xde, 0xad, 0xbe, 0xef}}}, evm.Latest, evm.MulticallOptions{})
+	_, err = c.Multicall(context.Background(), []evm.Call3{{Target: evmtest.Token(), Data: []byte{0xde, 0xad, 0xbe, 0xef}}}, evm.Latest, evm.MulticallOptions{})
 	return err
 }
 

@@ -67,14 +67,14 @@ func simHandler() http.Handler {
 }
 
 // simBalanceOf is evmtest's token's balanceOf(Holder()).
-var simBalanceOf = append(common.FromHex("0x70a08231"), common.LeftPadBytes(evmtest.DefaultHolder().Bytes(), 32)...)
+var simBalanceOf = append(common.FromHex("0x70a08231"), common.LeftPadBytes(evmtest.Holder().Bytes(), 32)...)
 
 // checkBalance checks one read: the holder's balance, as a word.
 func checkBalance(out []byte, err error) error {
 	if err != nil {
 		return err
 	}
-	if want := common.LeftPadBytes(evmtest.DefaultHolderBalance().Bytes(), 32); !bytes.Equal(out, want) {
+	if want := common.LeftPadBytes(evmtest.HolderBalance().Bytes(), 32); !bytes.Equal(out, want) {
 		return fmt.Errorf("got %x, want %x", out, want)
 	}
 	return nil
@@ -85,7 +85,7 @@ func checkBalance(out []byte, err error) error {
 func simWays(tb testing.TB, path string, units *unitCount, gas *uint64) []way {
 	tb.Helper()
 	na := wayClient(tb, path, units)
-	msg := evm.CallMsg{To: evmtest.DefaultToken(), Data: simBalanceOf}
+	msg := evm.CallMsg{To: evmtest.Token(), Data: simBalanceOf}
 	sim := evm.Simulation{Blocks: []evm.SimBlock{{Calls: make([]evm.CallMsg, simCalls)}}}
 	for i := range sim.Blocks[0].Calls {
 		sim.Blocks[0].Calls[i] = msg
@@ -95,7 +95,7 @@ func simWays(tb testing.TB, path string, units *unitCount, gas *uint64) []way {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(ec.Close)
-	token := evmtest.DefaultToken()
+	token := evmtest.Token()
 	gethMsg := ethereum.CallMsg{To: &token, Data: simBalanceOf}
 	gethSim := ethclient.SimulateOptions{BlockStateCalls: []ethclient.SimulateBlock{{Calls: make([]ethereum.CallMsg, simCalls)}}}
 	for i := range gethSim.BlockStateCalls[0].Calls {

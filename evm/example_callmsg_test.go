@@ -28,7 +28,7 @@ func ExampleCallMsg() {
 	ctx := context.Background()
 
 	out, err := c.Call(ctx, evm.CallMsg{
-		From:                 evmtest.DefaultHolder(),
+		From:                 evmtest.Holder(),
 		Create:               true,
 		Data:                 common.FromHex("0x602a60005260206000f3"),
 		MaxFeePerGas:         big.NewInt(30_000_000_000),
@@ -36,7 +36,7 @@ func ExampleCallMsg() {
 	}, evm.Latest)
 	fmt.Println(new(big.Int).SetBytes(out), err)
 
-	_, err = c.Call(ctx, evm.CallMsg{To: evmtest.DefaultHolder(), GasPrice: big.NewInt(1), MaxFeePerGas: big.NewInt(2)}, evm.Latest)
+	_, err = c.Call(ctx, evm.CallMsg{To: evmtest.Holder(), GasPrice: big.NewInt(1), MaxFeePerGas: big.NewInt(2)}, evm.Latest)
 	fmt.Println(err)
 	// Output:
 	// 42 <nil>

@@ -27,13 +27,13 @@ func ExampleClient_Multicall() {
 
 	var calls []evm.Call3
 	var holders []common.Address
-	for _, a := range evmtest.DefaultAccounts()[:3] {
+	for _, a := range evmtest.Accounts()[:3] {
 		// balanceOf(address): selector 0x70a08231 and the address padded to 32 bytes.
 		data := append(common.FromHex("0x70a08231"), common.LeftPadBytes(a.Address[:], 32)...)
-		calls = append(calls, evm.Call3{Target: evmtest.DefaultToken(), Data: data, AllowFailure: true})
+		calls = append(calls, evm.Call3{Target: evmtest.Token(), Data: data, AllowFailure: true})
 		holders = append(holders, a.Address)
 	}
-	calls = append(calls, evm.Call3{Target: evmtest.DefaultToken(), Data: common.FromHex("0x12345678"), AllowFailure: true})
+	calls = append(calls, evm.Call3{Target: evmtest.Token(), Data: common.FromHex("0x12345678"), AllowFailure: true})
 
 	res, err := c.Multicall(context.Background(), calls, evm.Latest, evm.MulticallOptions{})
 	if err != nil {

@@ -24,7 +24,7 @@ func ExampleClient_CallContext() {
 	}
 
 	var balance hexutil.Big
-	err = c.CallContext(context.Background(), &balance, "eth_getBalance", evmtest.DefaultHolder(), evm.Latest)
+	err = c.CallContext(context.Background(), &balance, "eth_getBalance", evmtest.Holder(), evm.Latest)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -72,10 +72,10 @@ func ExampleAdd() {
 
 	var b evm.Batch
 	balances := make([]*evm.BatchResult[hexutil.Big], 2)
-	for i, a := range evmtest.DefaultAccounts()[:2] {
+	for i, a := range evmtest.Accounts()[:2] {
 		balances[i] = evm.Add[hexutil.Big](&b, "eth_getBalance", a.Address, evm.Latest)
 	}
-	code := evm.Add[hexutil.Bytes](&b, "eth_getCode", evmtest.DefaultToken(), evm.Latest)
+	code := evm.Add[hexutil.Bytes](&b, "eth_getCode", evmtest.Token(), evm.Latest)
 	if err := c.SendBatch(context.Background(), &b); err != nil {
 		log.Fatal(err) // bad input: nothing was sent
 	}

@@ -27,7 +27,7 @@ func ExampleClient_SimulateV1() {
 		log.Fatal(err)
 	}
 
-	from := evmtest.DefaultAccounts()[0].Address
+	from := evmtest.Accounts()[0].Address
 	to := common.HexToAddress("0x000000000000000000000000000000000000beef")
 	word := func(v *big.Int) []byte { return common.LeftPadBytes(v.Bytes(), 32) }
 	// transfer(address,uint256) and balanceOf(address), ABI-encoded.
@@ -38,10 +38,10 @@ func ExampleClient_SimulateV1() {
 
 	blocks, err := c.SimulateV1(context.Background(), evm.Simulation{Blocks: []evm.SimBlock{
 		{Calls: []evm.CallMsg{
-			{From: from, To: evmtest.DefaultToken(), Data: transfer(1_000)},
-			{From: from, To: evmtest.DefaultToken(), Data: transfer(1 << 60)},
+			{From: from, To: evmtest.Token(), Data: transfer(1_000)},
+			{From: from, To: evmtest.Token(), Data: transfer(1 << 60)},
 		}},
-		{Calls: []evm.CallMsg{{To: evmtest.DefaultToken(), Data: balanceOf}}},
+		{Calls: []evm.CallMsg{{To: evmtest.Token(), Data: balanceOf}}},
 	}}, evm.Latest)
 	if err != nil {
 		log.Fatal(err)

@@ -52,19 +52,19 @@ func TestNodeCallMsgEveryField(t *testing.T) {
 		out, err := c.Call(ctx, evm.CallMsg{Create: true, Data: initWord}, evm.Latest)
 		require.NoError(t, err)
 		assert.Equal(t, simWord(42), out)
-		out, err = c.ContractCaller().CallContract(ctx, ethereum.CallMsg{From: evmtest.DefaultHolder(), Data: initWord}, nil)
+		out, err = c.ContractCaller().CallContract(ctx, ethereum.CallMsg{From: evmtest.Holder(), Data: initWord}, nil)
 		require.NoError(t, err)
 		assert.Equal(t, simWord(42), out)
 	})
 
 	t.Run("the zero address is called", func(t *testing.T) {
-		out, err := c.Call(ctx, evm.CallMsg{Value: big.NewInt(1), From: evmtest.DefaultHolder()}, evm.Latest)
+		out, err := c.Call(ctx, evm.CallMsg{Value: big.NewInt(1), From: evmtest.Holder()}, evm.Latest)
 		require.NoError(t, err)
 		assert.Equal(t, []byte{}, out)
 	})
 
 	t.Run("legacy gas price is the GASPRICE", func(t *testing.T) {
-		out, err := c.Call(ctx, evm.CallMsg{From: evmtest.DefaultHolder(), To: probeFees, GasPrice: big.NewInt(7_000_000_000)}, evm.Latest)
+		out, err := c.Call(ctx, evm.CallMsg{From: evmtest.Holder(), To: probeFees, GasPrice: big.NewInt(7_000_000_000)}, evm.Latest)
 		require.NoError(t, err)
 		assert.Equal(t, simConcat(simWord(0), simWord(7_000_000_000)), out)
 	})
@@ -72,18 +72,18 @@ func TestNodeCallMsgEveryField(t *testing.T) {
 	t.Run("EIP-1559 fees set the GASPRICE", func(t *testing.T) {
 		// With the tip equal to the cap, the effective price is the cap.
 		fee := big.NewInt(9_000_000_000)
-		out, err := c.Call(ctx, evm.CallMsg{From: evmtest.DefaultHolder(), To: probeFees, MaxFeePerGas: fee, MaxPriorityFeePerGas: fee}, evm.Latest)
+		out, err := c.Call(ctx, evm.CallMsg{From: evmtest.Holder(), To: probeFees, MaxFeePerGas: fee, MaxPriorityFeePerGas: fee}, evm.Latest)
 		require.NoError(t, err)
 		assert.Equal(t, simConcat(simWord(0), simWord(9_000_000_000)), out)
 		to := probeFees
-		out, err = c.ContractCaller().CallContract(ctx, ethereum.CallMsg{From: evmtest.DefaultHolder(), To: &to, GasFeeCap: fee, GasTipCap: fee}, nil)
+		out, err = c.ContractCaller().CallContract(ctx, ethereum.CallMsg{From: evmtest.Holder(), To: &to, GasFeeCap: fee, GasTipCap: fee}, nil)
 		require.NoError(t, err)
 		assert.Equal(t, simConcat(simWord(0), simWord(9_000_000_000)), out)
 	})
 
 	t.Run("blob hashes reach BLOBHASH", func(t *testing.T) {
 		out, err := c.Call(ctx, evm.CallMsg{
-			From: evmtest.DefaultHolder(), To: probeFees, MaxFeePerGas: big.NewInt(9_000_000_000), MaxPriorityFeePerGas: big.NewInt(1),
+			From: evmtest.Holder(), To: probeFees, MaxFeePerGas: big.NewInt(9_000_000_000), MaxPriorityFeePerGas: big.NewInt(1),
 			MaxFeePerBlobGas: big.NewInt(1_000_000_000), BlobHashes: []common.Hash{blobHash},
 		}, evm.Latest)
 		require.NoError(t, err)

@@ -57,18 +57,18 @@ func balanceOf(t *testing.T, holder common.Address) []byte {
 // reverts of each shape (Error(string), Panic(uint256), a custom error), a
 // call to an address without code, all with failure allowed.
 func multicallMix(t *testing.T) []evm.Call3 {
-	accounts := evmtest.DefaultAccounts()
+	accounts := evmtest.Accounts()
 	decimals, err := evmtest.TokenABI().Pack("decimals")
 	require.NoError(t, err)
 	return []evm.Call3{
-		{Target: evmtest.DefaultToken(), Data: balanceOf(t, accounts[0].Address), AllowFailure: true},
-		{Target: evmtest.DefaultToken(), Data: balanceOf(t, accounts[1].Address), AllowFailure: true},
+		{Target: evmtest.Token(), Data: balanceOf(t, accounts[0].Address), AllowFailure: true},
+		{Target: evmtest.Token(), Data: balanceOf(t, accounts[1].Address), AllowFailure: true},
 		{Target: simContract, Data: simPack(t, "failRequire"), AllowFailure: true},
-		{Target: evmtest.DefaultToken(), Data: decimals, AllowFailure: true},
+		{Target: evmtest.Token(), Data: decimals, AllowFailure: true},
 		{Target: simContract, Data: simPack(t, "failPanic", big.NewInt(0)), AllowFailure: true},
 		{Target: simContract, Data: simPack(t, "failCustom", big.NewInt(7)), AllowFailure: true},
 		{Target: simStranger, Data: balanceOf(t, accounts[0].Address), AllowFailure: true},
-		{Target: evmtest.DefaultToken(), Data: balanceOf(t, simStranger), AllowFailure: true},
+		{Target: evmtest.Token(), Data: balanceOf(t, simStranger), AllowFailure: true},
 	}
 }
 
@@ -134,7 +134,7 @@ func TestNodeMulticall(t *testing.T) {
 func TestNodeMulticallManyBalances(t *testing.T) {
 	env := simNode(t)
 	c, seen := unitsSeen(t, env.srv)
-	accounts := evmtest.DefaultAccounts()
+	accounts := evmtest.Accounts()
 	want := [][]byte{simWord(1_234_567_891), simWord(500_000_000), simWord(1)}
 	var calls []evm.Call3
 	var wantRes []evm.Call3Result
@@ -144,7 +144,7 @@ func TestNodeMulticallManyBalances(t *testing.T) {
 		if i < len(want) {
 			holder, out = accounts[i].Address, want[i]
 		}
-		calls = append(calls, evm.Call3{Target: evmtest.DefaultToken(), Data: balanceOf(t, holder)})
+		calls = append(calls, evm.Call3{Target: evmtest.Token(), Data: balanceOf(t, holder)})
 		wantRes = append(wantRes, evm.Call3Result{Success: true, ReturnData: out})
 	}
 	res, err := c.Multicall(t.Context(), calls, evm.Latest, evm.MulticallOptions{})

@@ -59,9 +59,9 @@ func TestNodeStateOverride(t *testing.T) {
 	// code returning ADDRESS shows the nonce the EVM used.
 	initAddress := common.FromHex("0x3060005260206000f3")
 	for _, nonce := range []uint64{0, 41} {
-		out, err = c.Call(ctx, evm.CallMsg{From: evmtest.DefaultHolder(), Create: true, Data: initAddress, StateOverride: evm.StateOverride{evmtest.DefaultHolder(): {Nonce: u64(nonce)}}}, evm.Latest)
+		out, err = c.Call(ctx, evm.CallMsg{From: evmtest.Holder(), Create: true, Data: initAddress, StateOverride: evm.StateOverride{evmtest.Holder(): {Nonce: u64(nonce)}}}, evm.Latest)
 		require.NoError(t, err)
-		assert.Equal(t, common.LeftPadBytes(crypto.CreateAddress(evmtest.DefaultHolder(), nonce).Bytes(), 32), out, "nonce %d", nonce)
+		assert.Equal(t, common.LeftPadBytes(crypto.CreateAddress(evmtest.Holder(), nonce).Bytes(), 32), out, "nonce %d", nonce)
 	}
 }
 
@@ -69,10 +69,10 @@ func TestNodeStateOverride(t *testing.T) {
 // through its opcode, on go-ethereum's EVM.
 func TestNodeBlockOverride(t *testing.T) {
 	c := probeNode(t)
-	coinbase, randao := evmtest.DefaultHolder(), common.HexToHash("0x5eed")
+	coinbase, randao := evmtest.Holder(), common.HexToHash("0x5eed")
 	// go-ethereum runs a call without a gas price at a base fee of 0 (its
 	// NoBaseFee), so BASEFEE shows the override only with a price set.
-	out, err := c.Call(t.Context(), evm.CallMsg{From: evmtest.DefaultHolder(), To: nowhere, GasPrice: big.NewInt(1000), StateOverride: evm.StateOverride{nowhere: {Code: blockProbeCode}}, BlockOverride: &evm.BlockOverride{
+	out, err := c.Call(t.Context(), evm.CallMsg{From: evmtest.Holder(), To: nowhere, GasPrice: big.NewInt(1000), StateOverride: evm.StateOverride{nowhere: {Code: blockProbeCode}}, BlockOverride: &evm.BlockOverride{
 		Number: big.NewInt(20_000_000), Time: u64(1_900_000_000), BaseFee: big.NewInt(123), GasLimit: u64(31_000_000),
 		FeeRecipient: &coinbase, PrevRandao: &randao, BlobBaseFee: big.NewInt(456),
 	}}, evm.Latest)

@@ -536,7 +536,7 @@ func TestNodeInternalOperations(t *testing.T) {
 	// moves in the top-level call only, which Erigon leaves out.
 	srv, c := simOwnNode(t)
 	to := simContract
-	r, err := srv.Transact(t.Context(), evmtest.DefaultAccounts()[0], &to, big.NewInt(5), simPack(t, "echo"))
+	r, err := srv.Transact(t.Context(), evmtest.Accounts()[0], &to, big.NewInt(5), simPack(t, "echo"))
 	require.NoError(t, err)
 	ops, err = c.InternalOperations(t.Context(), r.TxHash)
 	require.NoError(t, err)

@@ -62,6 +62,7 @@ type state struct {
 	idle    *sync.Cond // signalled when active drops to 0
 	active  int
 	closing bool
+	count   int
 	faults  []queued
 	log     []Request // the last maxLog requests
 	plan    *plan     // the plan enforced, nil for none (plan.go)
@@ -252,14 +253,10 @@ func (s *Server) String() string {
 // describe themselves.
 func (s *Server) Format(f fmt.State, _ rune) { _, _ = io.WriteString(f, s.String()) }
 
-// Requests returns the requests the server has received, oldest first, on
-// every path, the faulted and refused ones included: what a test asserts
-// its code sent, and, with len, how many requests it sent. The server keeps
-// the last 1000 (each body's first 64 KiB), so that a long run or a fuzz
-// target does not grow it without bound: a test that sends more than 1000
-// requests to one server counts them with a plan (Server.EnforcePlan and
-// PlanStats.Served) instead. The result is the caller's: changing it
-// changes nothing the server keeps.
+// Requests returns the requests the server has received, oldest first: the
+// last 1000, on every path, the faulted and refused ones included. A test
+// asserts with it what its code sent (RequestCount counts them all). The
+// result is the caller's: changing it changes nothing the server keeps.
 func (s *Server) Requests() []Request {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -274,6 +271,15 @@ func (s *Server) Requests() []Request {
 		out[i] = r
 	}
 	return out
+}
+
+// RequestCount returns the number of requests the server has received
+// since it started, on every path, the faulted and refused ones included:
+// all of them, where Requests keeps the last 1000.
+func (s *Server) RequestCount() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.count
 }
 
 // Close stops the server: it stops listening, ends the pauses of slow
@@ -304,7 +310,7 @@ func (s *Server) Close() {
 	s.mu.Unlock()
 }
 
-// arrive logs a request and takes its fault, if one is queued. ok is
+// arrive counts a request and takes its fault, if one is queued. ok is
 // false when the server is closing.
 func (s *Server) arrive(r *http.Request) (f Fault, ok bool) {
 	rec := s.record(r)
@@ -313,6 +319,7 @@ func (s *Server) arrive(r *http.Request) (f Fault, ok bool) {
 	if s.closing {
 		return Fault{}, false
 	}
+	s.count++
 	s.active++
 	if len(s.faults) > 0 {
 		f = s.faults[0].f

@@ -63,7 +63,7 @@ func ExampleClient_BlockTransactions() {
 			log.Fatal(err)
 		}
 		for _, tx := range page.Transactions {
-			fmt.Println(tx.Account.Raw()[:8], tx.LT, tx.Hash, tx.Time.Format("2006-01-02 15:04:05"))
+			fmt.Println(tx.Account.String()[:8], tx.LT, tx.Hash, tx.Time.Format("2006-01-02 15:04:05"))
 		}
 		next, more := page.Next()
 		if !more {
@@ -117,7 +117,7 @@ func ExampleClient_AllBlockTransactions_unreadable() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	for tx, err := range c.AllBlockTransactions(context.Background(), ton.BlockTransactionsQuery{Block: block.ID.BlockRef}) {
+	for tx, err := range c.AllBlockTransactions(context.Background(), ton.BlockTransactionsQuery{Block: tontest.DefaultBlock().ID.BlockRef}) {
 		switch {
 		case errors.Is(err, ton.ErrUnreadableTransaction):
 			fmt.Println("unreadable", tx.LT, tx.Hash)
@@ -187,7 +187,7 @@ func ExampleClient_AllAccountStates() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	for s, err := range c.AllAccountStates(context.Background(), ton.AccountStatesQuery{Limit: 50, Sort: ton.SortDesc}) {
+	for s, err := range c.AllAccountStates(context.Background(), ton.AccountStatesQuery{Limit: 50, Sort: "desc"}) {
 		if errors.Is(err, ton.ErrRepeatedPage) {
 			log.Fatal("the server ignores offset")
 		} else if err != nil {
@@ -325,7 +325,7 @@ func ExampleNew() {
 	}
 	fmt.Println(errors.Is(err, nodeaccess.ErrRateLimited))
 	fmt.Println(err)
-	fmt.Println(strings.Replace(c.String(), srv.URL, "http://127.0.0.1", 1))
+	fmt.Println(strings.Replace(fmt.Sprint(c), srv.URL, "http://127.0.0.1", 1))
 	// Output:
 	// 429 Ratelimit exceed
 	// true
@@ -352,11 +352,11 @@ func ExampleMessage() {
 		case in == nil:
 			fmt.Println(tx.LT, "no in-message (a tick-tock transaction)")
 		case in.Source == nil:
-			fmt.Println(tx.LT, "external message to", in.Destination.Raw()[:8])
+			fmt.Println(tx.LT, "external message to", in.Destination.String()[:8])
 		case in.HasComment:
-			fmt.Printf("%d %s nanotons from %s, comment %q\n", tx.LT, in.Value, in.Source.Raw()[:8], in.Comment)
+			fmt.Printf("%d %s nanotons from %s, comment %q\n", tx.LT, in.Value, in.Source.String()[:8], in.Comment)
 		default:
-			fmt.Println(tx.LT, in.Value, "nanotons from", in.Source.Raw()[:8], "without a comment")
+			fmt.Println(tx.LT, in.Value, "nanotons from", in.Source.String()[:8], "without a comment")
 		}
 		fmt.Println(" sent", len(tx.OutMsgs), "messages")
 	}
@@ -401,7 +401,7 @@ func ExampleClient_Call() {
 			Balance string `json:"balance"`
 		} `json:"account_states"`
 	}
-	if err := c.Call(ctx, &states, "v3/accountStates", url.Values{"address": {alice.Raw()}}); err != nil {
+	if err := c.Call(ctx, &states, "v3/accountStates", url.Values{"address": {alice.String()}}); err != nil {
 		log.Fatal(err)
 	}
 	fmt.Println(states.States[0].Balance)

@@ -43,15 +43,14 @@ var devAccounts = func() []Account {
 	return out
 }()
 
-// DefaultHolder returns the token holder a program reads:
-// DefaultAccounts()[0], holding DefaultHolderBalance() (1234.567891 LUSD) of
-// DefaultToken() in genesis. It also signs the default scenario's
-// transactions.
-func DefaultHolder() common.Address { return devAccounts[0].Address }
+// Holder returns the token holder a program reads: Accounts()[0], holding
+// HolderBalance() (1234.567891 LUSD) of Token() in genesis. It also signs
+// the default scenario's transactions.
+func Holder() common.Address { return devAccounts[0].Address }
 
-// DefaultAccounts returns the funded accounts (four, each with 10,000 ether
-// in genesis), in a new slice. DefaultAccounts()[0] is DefaultHolder().
+// Accounts returns the funded accounts (four, each with 10,000 ether in
+// genesis), in a new slice. Accounts()[0] is Holder.
 // The keys are shared with every caller: do not modify them.
-func DefaultAccounts() []Account {
+func Accounts() []Account {
 	return append([]Account(nil), devAccounts...)
 }

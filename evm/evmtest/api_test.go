@@ -41,7 +41,7 @@ func TestEthClientReadsTheChain(t *testing.T) {
 	assert.Equal(t, b.Hash(), byHash.Hash())
 	sender, err := ec.TransactionSender(ctx, b.Transactions()[0], b.Hash(), 0)
 	require.NoError(t, err)
-	assert.Equal(t, evmtest.DefaultHolder(), sender)
+	assert.Equal(t, evmtest.Holder(), sender)
 
 	// eth_getTransactionByHash: mined, with its block.
 	tx, pending, err := ec.TransactionByHash(ctx, sc.Create.Hash)
@@ -57,15 +57,15 @@ func TestEthClientReadsTheChain(t *testing.T) {
 	assert.Equal(t, types.ReceiptStatusSuccessful, r.Status)
 	assert.Equal(t, b.Hash(), r.BlockHash)
 	require.Len(t, r.Logs, 1)
-	assert.Equal(t, evmtest.DefaultToken(), r.Logs[0].Address)
+	assert.Equal(t, evmtest.Token(), r.Logs[0].Address)
 	assert.Equal(t, uint(0), r.Logs[0].Index)
 
 	// eth_getStorageAt, eth_getTransactionCount, eth_chainId,
 	// eth_gasPrice, eth_maxPriorityFeePerGas, eth_feeHistory.
-	nonce, err := ec.NonceAt(ctx, evmtest.DefaultHolder(), nil)
+	nonce, err := ec.NonceAt(ctx, evmtest.Holder(), nil)
 	require.NoError(t, err)
 	assert.Equal(t, uint64(5), nonce)
-	nonce, err = ec.NonceAt(ctx, evmtest.DefaultHolder(), big.NewInt(2))
+	nonce, err = ec.NonceAt(ctx, evmtest.Holder(), big.NewInt(2))
 	require.NoError(t, err)
 	assert.Equal(t, uint64(2), nonce)
 	id, err := ec.ChainID(ctx)
@@ -95,15 +95,15 @@ func TestGetLogs(t *testing.T) {
 	ctx := t.Context()
 	sc := s.Scenario()
 	transfer := evmtest.TokenABI().Events["Transfer"].ID
-	acc := evmtest.DefaultAccounts()
+	acc := evmtest.Accounts()
 
-	logs, err := ec.FilterLogs(ctx, ethereum.FilterQuery{FromBlock: big.NewInt(0), Addresses: []common.Address{evmtest.DefaultToken()}})
+	logs, err := ec.FilterLogs(ctx, ethereum.FilterQuery{FromBlock: big.NewInt(0), Addresses: []common.Address{evmtest.Token()}})
 	require.NoError(t, err)
 	require.Len(t, logs, 1)
 	l := logs[0]
 	assert.Equal(t, sc.TokenTransfer.Hash, l.TxHash)
 	assert.Equal(t, uint64(5), l.BlockNumber)
-	assert.Equal(t, []common.Hash{transfer, common.BytesToHash(evmtest.DefaultHolder().Bytes()), common.BytesToHash(acc[1].Address[:])}, l.Topics)
+	assert.Equal(t, []common.Hash{transfer, common.BytesToHash(evmtest.Holder().Bytes()), common.BytesToHash(acc[1].Address[:])}, l.Topics)
 	assert.Equal(t, common.BigToHash(evmtest.TokenTransferAmount()).Bytes(), l.Data)
 
 	// Topic filters: a position that must hold one of several values, a
@@ -113,7 +113,7 @@ func TestGetLogs(t *testing.T) {
 		topics [][]common.Hash
 		want   int
 	}{
-		{"either sender", [][]common.Hash{{transfer}, {common.BytesToHash(acc[2].Address[:]), common.BytesToHash(evmtest.DefaultHolder().Bytes())}}, 1},
+		{"either sender", [][]common.Hash{{transfer}, {common.BytesToHash(acc[2].Address[:]), common.BytesToHash(evmtest.Holder().Bytes())}}, 1},
 		{"any sender, this receiver", [][]common.Hash{nil, nil, {common.BytesToHash(acc[1].Address[:])}}, 1},
 		{"another receiver", [][]common.Hash{nil, nil, {common.BytesToHash(acc[2].Address[:])}}, 0},
 		{"more topics than the log has", [][]common.Hash{nil, nil, nil, {transfer}}, 0},
@@ -127,13 +127,13 @@ func TestGetLogs(t *testing.T) {
 	got, err := ec.FilterLogs(ctx, ethereum.FilterQuery{BlockHash: &l.BlockHash})
 	require.NoError(t, err)
 	assert.Len(t, got, 1)
-	got, err = ec.FilterLogs(ctx, ethereum.FilterQuery{FromBlock: big.NewInt(1), ToBlock: big.NewInt(4), Addresses: []common.Address{evmtest.DefaultToken()}})
+	got, err = ec.FilterLogs(ctx, ethereum.FilterQuery{FromBlock: big.NewInt(1), ToBlock: big.NewInt(4), Addresses: []common.Address{evmtest.Token()}})
 	require.NoError(t, err)
 	assert.Empty(t, got)
 
 	// A bound contract's FilterLogs, as abigen's FilterTransfer calls it.
-	bound := bind.NewBoundContract(evmtest.DefaultToken(), evmtest.TokenABI(), ec, ec, ec)
-	ch, sub, err := bound.FilterLogs(&bind.FilterOpts{Context: ctx}, "Transfer", []any{evmtest.DefaultHolder()})
+	bound := bind.NewBoundContract(evmtest.Token(), evmtest.TokenABI(), ec, ec, ec)
+	ch, sub, err := bound.FilterLogs(&bind.FilterOpts{Context: ctx}, "Transfer", []any{evmtest.Holder()})
 	require.NoError(t, err)
 	defer sub.Unsubscribe()
 	// The subscription ends once every log is in the (buffered) channel.
@@ -174,7 +174,7 @@ func TestSendRawTransactionErrors(t *testing.T) {
 	s := fresh(t)
 	ec := s.EthClient()
 	ctx := t.Context()
-	acc := evmtest.DefaultAccounts()
+	acc := evmtest.Accounts()
 	to := acc[2].Address
 	signer := types.LatestSignerForChainID(big.NewInt(evmtest.ChainID))
 	sign := func(key *evmtest.Account, tx types.TxData) *types.Transaction {
@@ -185,7 +185,7 @@ func TestSendRawTransactionErrors(t *testing.T) {
 	}
 	gwei := big.NewInt(10_000_000_000)
 
-	// Nonce too low: DefaultHolder sent five transactions.
+	// Nonce too low: Holder sent five transactions.
 	err := ec.SendTransaction(ctx, sign(&acc[0], &types.LegacyTx{Nonce: 1, GasPrice: gwei, Gas: 21000, To: &to}))
 	assert.EqualError(t, err, "nonce too low: next nonce 5, tx nonce 1")
 	// Funds: an account with nothing.
@@ -254,15 +254,15 @@ func TestBlockSelectors(t *testing.T) {
 	assert.Nil(t, pending["miner"])
 	assert.Equal(t, "0x6", pending["number"])
 
-	// eth_getStorageAt: DefaultToken's slots, key spellings geth accepts, and its
+	// eth_getStorageAt: Token's slots, key spellings geth accepts, and its
 	// error for one it does not.
-	_, _, body = post(t, s, "/"+testKey, rpcBody("eth_getStorageAt", `["`+evmtest.DefaultHolder().Hex()+`","0x0","latest"]`))
+	_, _, body = post(t, s, "/"+testKey, rpcBody("eth_getStorageAt", `["`+evmtest.Holder().Hex()+`","0x0","latest"]`))
 	assert.Equal(t, `{"jsonrpc":"2.0","id":1,"result":"0x0000000000000000000000000000000000000000000000000000000000000000"}`, body)
-	_, _, body = post(t, s, "/"+testKey, rpcBody("eth_getStorageAt", `["`+evmtest.DefaultHolder().Hex()+`","0xzz","latest"]`))
+	_, _, body = post(t, s, "/"+testKey, rpcBody("eth_getStorageAt", `["`+evmtest.Holder().Hex()+`","0xzz","latest"]`))
 	assert.Equal(t, `{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"invalid hex in storage key: \"0xzz\""}}`, body)
 
 	var rpcErr rpc.Error
-	_, err = ec.BalanceAt(ctx, evmtest.DefaultHolder(), big.NewInt(100))
+	_, err = ec.BalanceAt(ctx, evmtest.Holder(), big.NewInt(100))
 	require.True(t, errors.As(err, &rpcErr), "%v", err)
 	assert.Equal(t, -32000, rpcErr.ErrorCode())
 }

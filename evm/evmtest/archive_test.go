@@ -37,13 +37,13 @@ func TestArchiveState(t *testing.T) {
 	assert.Equal(t, 200, status)
 	assert.Equal(t, `{"jsonrpc":"2.0","id":1,"result":[{"type":0,"from":"0x000000000000000000000000000000000000f044","to":"0x00000000000000000000000000000000000beef1","value":"0x14d1120d7b160000"}]}`, body)
 
-	// eth_call at old blocks: DefaultHolder's balance before and after the token
+	// eth_call at old blocks: Holder's balance before and after the token
 	// transfer of block 5.
 	for _, b := range []evm.Block{evm.Earliest, evm.BlockNumber(0), evm.BlockNumber(1), evm.BlockNumber(4)} {
-		assert.Equal(t, "1234567891", tokenBig(t, c, evmtest.DefaultToken(), b, "balanceOf", evmtest.DefaultHolder()), "at %v", b)
+		assert.Equal(t, "1234567891", tokenBig(t, c, evmtest.Token(), b, "balanceOf", evmtest.Holder()), "at %v", b)
 	}
 	for _, b := range []evm.Block{evm.BlockNumber(5), evm.BlockNumber(77), evm.Latest} {
-		assert.Equal(t, "1200000000", tokenBig(t, c, evmtest.DefaultToken(), b, "balanceOf", evmtest.DefaultHolder()), "at %v", b)
+		assert.Equal(t, "1200000000", tokenBig(t, c, evmtest.Token(), b, "balanceOf", evmtest.Holder()), "at %v", b)
 	}
 	// eth_getBalance at old blocks: Recipient is paid in block 1.
 	for _, tt := range []struct{ block, want string }{

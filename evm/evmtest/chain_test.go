@@ -42,31 +42,31 @@ func TestTokenThroughEthCall(t *testing.T) {
 	t.Parallel()
 	s := shared(t)
 	c := client(t, s)
-	acc := evmtest.DefaultAccounts()
-	assert.Equal(t, "Local USD", tokenCall(t, c, evmtest.DefaultToken(), evm.Latest, "name"))
-	assert.Equal(t, "LUSD", tokenCall(t, c, evmtest.DefaultToken(), evm.Latest, "symbol"))
-	assert.Equal(t, uint8(6), tokenCall(t, c, evmtest.DefaultToken(), evm.Latest, "decimals"))
-	assert.Equal(t, "1734567892", tokenBig(t, c, evmtest.DefaultToken(), evm.Latest, "totalSupply"))
+	acc := evmtest.Accounts()
+	assert.Equal(t, "Local USD", tokenCall(t, c, evmtest.Token(), evm.Latest, "name"))
+	assert.Equal(t, "LUSD", tokenCall(t, c, evmtest.Token(), evm.Latest, "symbol"))
+	assert.Equal(t, uint8(6), tokenCall(t, c, evmtest.Token(), evm.Latest, "decimals"))
+	assert.Equal(t, "1734567892", tokenBig(t, c, evmtest.Token(), evm.Latest, "totalSupply"))
 
 	balances := []struct {
 		who           common.Address
 		atGenesis     int64
 		afterTransfer int64
 	}{
-		{evmtest.DefaultHolder(), 1_234_567_891, 1_200_000_000},
+		{evmtest.Holder(), 1_234_567_891, 1_200_000_000},
 		{acc[1].Address, 500_000_000, 534_567_891},
 		{acc[2].Address, 1, 1},
 		{acc[3].Address, 0, 0},
 	}
 	for _, b := range balances {
 		for _, blk := range []evm.Block{evm.Earliest, evm.BlockNumber(0), evm.BlockNumber(4)} {
-			assert.Equal(t, big.NewInt(b.atGenesis).String(), tokenBig(t, c, evmtest.DefaultToken(), blk, "balanceOf", b.who), "%s at %v", b.who, blk)
+			assert.Equal(t, big.NewInt(b.atGenesis).String(), tokenBig(t, c, evmtest.Token(), blk, "balanceOf", b.who), "%s at %v", b.who, blk)
 		}
 		for _, blk := range []evm.Block{evm.Latest, evm.BlockNumber(5), evm.Pending} {
-			assert.Equal(t, big.NewInt(b.afterTransfer).String(), tokenBig(t, c, evmtest.DefaultToken(), blk, "balanceOf", b.who), "%s at %v", b.who, blk)
+			assert.Equal(t, big.NewInt(b.afterTransfer).String(), tokenBig(t, c, evmtest.Token(), blk, "balanceOf", b.who), "%s at %v", b.who, blk)
 		}
 	}
-	assert.Equal(t, big.NewInt(1_234_567_891), evmtest.DefaultHolderBalance())
+	assert.Equal(t, big.NewInt(1_234_567_891), evmtest.HolderBalance())
 }
 
 // eth_getCode is answered by the chain: the genesis contracts' code, the
@@ -76,7 +76,7 @@ func TestCodeFromChain(t *testing.T) {
 	s := shared(t)
 	c := client(t, s)
 	ctx := t.Context()
-	code, err := c.Code(ctx, evmtest.DefaultToken(), evm.Latest)
+	code, err := c.Code(ctx, evmtest.Token(), evm.Latest)
 	require.NoError(t, err)
 	assert.Equal(t, evmtest.TokenCode(), code)
 	assert.Len(t, code, 1448)
@@ -97,7 +97,7 @@ func TestCodeFromChain(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, code2, code)
 
-	for _, a := range []common.Address{evmtest.DefaultHolder(), evmtest.Recipient(), evmtest.Beneficiary()} {
+	for _, a := range []common.Address{evmtest.Holder(), evmtest.Recipient(), evmtest.Beneficiary()} {
 		code, err := c.Code(ctx, a, evm.Latest)
 		require.NoError(t, err)
 		assert.Equal(t, []byte{}, code)
@@ -138,7 +138,7 @@ func TestWithAllocToken(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, big.NewInt(42), bal)
 	// The default token is still there, and the chain is at genesis.
-	assert.Equal(t, "1234567891", tokenBig(t, c, evmtest.DefaultToken(), evm.Latest, "balanceOf", evmtest.DefaultHolder()))
+	assert.Equal(t, "1234567891", tokenBig(t, c, evmtest.Token(), evm.Latest, "balanceOf", evmtest.Holder()))
 	n, err := s.EthClient().BlockNumber(t.Context())
 	require.NoError(t, err)
 	assert.Equal(t, uint64(0), n)
@@ -148,11 +148,11 @@ func TestTransact(t *testing.T) {
 	t.Parallel()
 	s := fresh(t, evmtest.WithoutScenario())
 	ctx := t.Context()
-	acc := evmtest.DefaultAccounts()
+	acc := evmtest.Accounts()
 	ec := s.EthClient()
 
 	// A token transfer, mined in block 1.
-	tok := evmtest.DefaultToken()
+	tok := evmtest.Token()
 	data, err := evmtest.TokenABI().Pack("transfer", acc[3].Address, big.NewInt(1_000_000))
 	require.NoError(t, err)
 	r, err := s.Transact(ctx, acc[1], &tok, nil, data)
@@ -227,7 +227,7 @@ func TestAmountsAreCopies(t *testing.T) {
 		want string
 	}{
 		{"AccountBalance", evmtest.AccountBalance, "10000000000000000000000"},
-		{"DefaultHolderBalance", evmtest.DefaultHolderBalance, "1234567891"},
+		{"HolderBalance", evmtest.HolderBalance, "1234567891"},
 		{"TransferValue", evmtest.TransferValue, "1500000000000000000"},
 		{"CreateValue", evmtest.CreateValue, "250000000000000000"},
 		{"TokenTransferAmount", evmtest.TokenTransferAmount, "34567891"},
@@ -244,7 +244,7 @@ func TestAmountsAreCopies(t *testing.T) {
 	s := fresh(t)
 	ctx := t.Context()
 	ec := s.EthClient()
-	acc := evmtest.DefaultAccounts()
+	acc := evmtest.Accounts()
 	for _, b := range []struct {
 		who  common.Address
 		want string
@@ -258,8 +258,8 @@ func TestAmountsAreCopies(t *testing.T) {
 		assert.Equal(t, b.want, got.String(), b.who.Hex())
 	}
 	c := client(t, s)
-	assert.Equal(t, "1234567891", tokenBig(t, c, evmtest.DefaultToken(), evm.Earliest, "balanceOf", evmtest.DefaultHolder()))
-	assert.Equal(t, "534567891", tokenBig(t, c, evmtest.DefaultToken(), evm.Latest, "balanceOf", acc[1].Address))
+	assert.Equal(t, "1234567891", tokenBig(t, c, evmtest.Token(), evm.Earliest, "balanceOf", evmtest.Holder()))
+	assert.Equal(t, "534567891", tokenBig(t, c, evmtest.Token(), evm.Latest, "balanceOf", acc[1].Address))
 }
 
 // The pool checks a transaction sent right after a block against that
@@ -273,7 +273,7 @@ func TestPoolSeesEachNewHead(t *testing.T) {
 	t.Parallel()
 	s := fresh(t)
 	ctx := t.Context()
-	acc := evmtest.DefaultAccounts()
+	acc := evmtest.Accounts()
 	from, to := acc[3], acc[2].Address
 	signer := types.LatestSignerForChainID(big.NewInt(evmtest.ChainID))
 	start, err := s.EthClient().NonceAt(ctx, from.Address, nil)

@@ -59,7 +59,7 @@ func TestAdjustTime(t *testing.T) {
 
 	// With a transaction waiting in the pool: refused, as go-ethereum does,
 	// and no block is made. Commit mines the transaction.
-	acc := evmtest.DefaultAccounts()
+	acc := evmtest.Accounts()
 	to := acc[1].Address
 	tx, err := types.SignNewTx(acc[3].Key, types.LatestSignerForChainID(big.NewInt(evmtest.ChainID)), &types.DynamicFeeTx{
 		ChainID: big.NewInt(evmtest.ChainID), Nonce: 0, GasTipCap: big.NewInt(1_000_000_000), GasFeeCap: big.NewInt(100_000_000_000), Gas: 21000, To: &to, Value: big.NewInt(1),

@@ -54,7 +54,7 @@ func TestScenarioRefersToTheChain(t *testing.T) {
 		}
 	}
 	assert.Equal(t, 4, ops)
-	for _, a := range []common.Address{evmtest.DefaultToken(), evm.Multicall3Address()} {
+	for _, a := range []common.Address{evmtest.Token(), evm.Multicall3Address()} {
 		code, err := ec.CodeAt(ctx, a, nil)
 		require.NoError(t, err)
 		assert.NotEmpty(t, code, a)

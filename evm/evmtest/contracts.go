@@ -13,17 +13,16 @@ import (
 	"github.com/nodeaccess/nodeaccess/evm"
 )
 
-// The contracts in the genesis of every Server's chain: DefaultToken, and the
+// The contracts in the genesis of every Server's chain: Token, and the
 // forwarder and factory the default scenario calls. Their Solidity sources
 // are in contracts/ beside this file; see the package documentation for
 // how the artifacts were made. The addresses are functions, as are all of
 // this package's defaults, so that no code can change what another test
 // (or the next New) sees.
 
-// DefaultToken returns the address of the ERC-20 token "Local USD" (LUSD, 6
-// decimals) in the genesis. DefaultHolder(), DefaultAccounts()[1] and
-// DefaultAccounts()[2] hold it.
-func DefaultToken() common.Address {
+// Token returns the address of the ERC-20 token "Local USD" (LUSD, 6
+// decimals). Holder(), Accounts()[1] and Accounts()[2] hold it.
+func Token() common.Address {
 	return common.HexToAddress("0x000000000000000000000000000000000000E020")
 }
 
@@ -48,15 +47,15 @@ const (
 	TokenDecimals = 6
 )
 
-// DefaultHolderBalance returns DefaultHolder's token balance in genesis, in
-// the token's smallest unit (10^-6 LUSD): 1234.567891 LUSD. It is a new
-// big.Int on every call.
-func DefaultHolderBalance() *big.Int { return big.NewInt(1_234_567_891) }
+// HolderBalance returns Holder's token balance in genesis, in the token's
+// smallest unit (10^-6 LUSD): 1234.567891 LUSD. It is a new big.Int on
+// every call.
+func HolderBalance() *big.Int { return big.NewInt(1_234_567_891) }
 
-// tokenBalances returns the genesis token balances of DefaultAccounts()[0]
-// (DefaultHolder), [1] (500 LUSD) and [2] (0.000001 LUSD).
+// tokenBalances returns the genesis token balances of Accounts()[0]
+// (Holder), [1] (500 LUSD) and [2] (0.000001 LUSD).
 func tokenBalances() []*big.Int {
-	return []*big.Int{DefaultHolderBalance(), big.NewInt(500_000_000), big.NewInt(1)}
+	return []*big.Int{HolderBalance(), big.NewInt(500_000_000), big.NewInt(1)}
 }
 
 //go:embed contracts/*.abi contracts/*.bin contracts/*.bin-runtime
@@ -66,7 +65,7 @@ var artifacts embed.FS
 // anew, so that a caller who changes the result (its maps) changes nothing
 // another sees.
 
-// TokenABI returns the ABI of the token at DefaultToken(): ERC-20 (name, symbol,
+// TokenABI returns the ABI of the token at Token(): ERC-20 (name, symbol,
 // decimals, totalSupply, balanceOf, allowance, transfer, approve,
 // transferFrom and the Transfer and Approval events).
 func TokenABI() abi.ABI { return mustABI("LocalToken") }
@@ -105,7 +104,7 @@ func mustHex(file string) []byte {
 	return code
 }
 
-// tokenCode returns the runtime bytecode of the token at DefaultToken, a fresh
+// tokenCode returns the runtime bytecode of the token at Token, a fresh
 // copy on every call.
 func tokenCode() []byte { return mustHex("LocalToken.bin-runtime") }
 
@@ -154,9 +153,9 @@ func genesisContracts() types.GenesisAlloc {
 		balances[devAccounts[i].Address] = b
 	}
 	return types.GenesisAlloc{
-		DefaultToken(): TokenAccount(balances),
-		forwarder():    {Code: mustHex("Forwarder.bin-runtime"), Balance: new(big.Int)},
-		factory():      {Code: mustHex("Factory.bin-runtime"), Balance: new(big.Int)},
+		Token():     TokenAccount(balances),
+		forwarder(): {Code: mustHex("Forwarder.bin-runtime"), Balance: new(big.Int)},
+		factory():   {Code: mustHex("Factory.bin-runtime"), Balance: new(big.Int)},
 
 		evm.Multicall3Address(): multicall3Account(), // multicall3.go
 	}

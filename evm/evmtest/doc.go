@@ -12,7 +12,7 @@
 //	if err != nil { ... }
 //	defer srv.Close()
 //	c, err := srv.Client() // an *evm.Client for srv.URL and srv.Key()
-//	out, err := c.Call(ctx, evm.CallMsg{To: evmtest.DefaultToken(), Data: calldata}, evm.Latest)
+//	out, err := c.Call(ctx, evm.CallMsg{To: evmtest.Token(), Data: calldata}, evm.Latest)
 //
 // In a test, NewT does the same and closes the server when the test ends:
 //
@@ -109,14 +109,13 @@
 // (eth_call and eth_getBalance at "earliest" or any number), and every
 // transaction can be traced, however many blocks later. The genesis holds:
 //
-//   - DefaultAccounts(): four funded accounts (10,000 ether each) with their
+//   - Accounts(): four funded accounts (10,000 ether each) with their
 //     keys, derived from fixed strings so the addresses never change;
-//     DefaultAccounts()[0] is DefaultHolder().
-//   - DefaultToken(): the ERC-20 "Local USD" (TokenName, TokenSymbol "LUSD",
-//     TokenDecimals 6). DefaultHolder() holds 1234.567891 LUSD
-//     (DefaultHolderBalance()), DefaultAccounts()[1] 500 and
-//     DefaultAccounts()[2] 0.000001. TokenAccount makes more instances with
-//     balances of your choice.
+//     Accounts()[0] is Holder.
+//   - Token: the ERC-20 "Local USD" (TokenName, TokenSymbol "LUSD",
+//     TokenDecimals 6). Holder holds 1234.567891 LUSD (HolderBalance()),
+//     Accounts()[1] 500 and Accounts()[2] 0.000001. TokenAccount makes more
+//     instances with balances of your choice.
 //   - Multicall3 at its canonical address (evm.Multicall3Address()) with the
 //     runtime bytecode deployed there on mainnet, so that
 //     evm.Client.Multicall runs as on a real chain; WithoutMulticall3 leaves
@@ -130,9 +129,8 @@
 // transfer, a CREATE, a CREATE2, a SELFDESTRUCT and an ERC-20 transfer, so
 // that every operation type appears. Their hashes are the same on every
 // run; Server.Scenario returns them with the operations each one lists.
-// The amounts this package returns (DefaultHolderBalance, the operations'
-// values) are new big.Ints on every call, so that no test can change
-// another's.
+// The amounts this package returns (HolderBalance, the operations' values)
+// are new big.Ints on every call, so that no test can change another's.
 //
 // Blocks are made only by Server.Commit, Server.Transact and
 // Server.AdjustTime; the chain does not mine on its own. They are built as

@@ -24,8 +24,8 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	data, _ := evmtest.TokenABI().Pack("balanceOf", evmtest.DefaultHolder())
-	out, err := c.Call(context.Background(), evm.CallMsg{To: evmtest.DefaultToken(), Data: data}, evm.BlockNumber(0))
+	data, _ := evmtest.TokenABI().Pack("balanceOf", evmtest.Holder())
+	out, err := c.Call(context.Background(), evm.CallMsg{To: evmtest.Token(), Data: data}, evm.BlockNumber(0))
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -75,7 +75,7 @@ func ExampleServer_Transact() {
 	}
 	defer srv.Close()
 	ctx := context.Background()
-	from := evmtest.DefaultAccounts()[1]
+	from := evmtest.Accounts()[1]
 	to := evmtest.Forwarder()
 	data, _ := evmtest.ForwarderABI().Pack("forward", evmtest.Recipient())
 	receipt, err := srv.Transact(ctx, from, &to, big.NewInt(1000), data)
@@ -103,7 +103,7 @@ func ExampleServer_FailNext() {
 	attempts := 0
 	c, _ := srv.Client(nodeaccess.WithHook(func(context.Context, nodeaccess.Attempt) { attempts++ }))
 	srv.FailNext(2, nodeaccesstest.RateLimited(time.Second))
-	code, err := c.Code(context.Background(), evmtest.DefaultToken(), evm.Latest)
+	code, err := c.Code(context.Background(), evmtest.Token(), evm.Latest)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -139,7 +139,7 @@ func ExampleServer_Revert() {
 	defer srv.Close()
 	ctx := context.Background()
 	snap := srv.Snapshot()
-	from, to := evmtest.DefaultAccounts()[3], evmtest.Recipient()
+	from, to := evmtest.Accounts()[3], evmtest.Recipient()
 	if _, err := srv.Transact(ctx, from, &to, big.NewInt(1000), nil); err != nil {
 		log.Fatal(err)
 	}

@@ -11,7 +11,7 @@ import (
 const ChainID = 1337
 
 // genesisAlloc is the genesis's accounts besides the forks' system
-// contracts: the genesis contracts (DefaultToken, the scenario's contracts,
+// contracts: the genesis contracts (Token, the scenario's contracts,
 // Multicall3), then the funded accounts, then the user's (the user's win on
 // conflict).
 func genesisAlloc(user types.GenesisAlloc) types.GenesisAlloc {

@@ -25,7 +25,7 @@ func TestNewT(t *testing.T) {
 	})
 	require.NotNil(t, s)
 	// The inner test's cleanup closed it.
-	acc := evmtest.DefaultAccounts()
+	acc := evmtest.Accounts()
 	to := acc[1].Address
 	_, err := s.Transact(t.Context(), acc[0], &to, big.NewInt(1), nil)
 	assert.ErrorIs(t, err, evmtest.ErrClosed)
@@ -81,7 +81,7 @@ func TestUseAfterClose(t *testing.T) {
 	s.Close()
 
 	assert.PanicsWithValue(t, "evmtest: Commit on a closed Server", func() { s.Commit() })
-	acc := evmtest.DefaultAccounts()
+	acc := evmtest.Accounts()
 	to := acc[1].Address
 	r, err := s.Transact(t.Context(), acc[0], &to, big.NewInt(1), nil)
 	assert.Nil(t, r)

@@ -72,7 +72,7 @@ func TestScenarioInternalOperations(t *testing.T) {
 	assert.Equal(t, wantCreated, sc.Created)
 	assert.Equal(t, wantCreated2, sc.Created2)
 	assert.Equal(t, wantCreated, crypto.CreateAddress(wantFactory, 0))
-	assert.Equal(t, wantHolder, evmtest.DefaultHolder())
+	assert.Equal(t, wantHolder, evmtest.Holder())
 	assert.Len(t, sc.Transactions(), 5)
 }
 
@@ -136,7 +136,7 @@ func TestInternalOperationsUnknownHash(t *testing.T) {
 func TestInternalOperationsTopLevelLeftOut(t *testing.T) {
 	t.Parallel()
 	s := fresh(t, evmtest.WithoutScenario())
-	acc := evmtest.DefaultAccounts()
+	acc := evmtest.Accounts()
 	c := client(t, s)
 
 	to := acc[3].Address

@@ -18,7 +18,7 @@ func TestRevertWhileTransactionsArrive(t *testing.T) {
 	t.Parallel()
 	s := fresh(t)
 	snap := s.Snapshot()
-	acc := evmtest.DefaultAccounts()
+	acc := evmtest.Accounts()
 	signer := types.LatestSignerForChainID(big.NewInt(evmtest.ChainID))
 	to := acc[2].Address
 

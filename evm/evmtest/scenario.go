@@ -37,19 +37,18 @@ func transferValue() *big.Int { return big.NewInt(15 * params.Ether / 10) }
 // sends to beneficiary: 0.25 ether, in wei.
 func createValue() *big.Int { return big.NewInt(params.Ether / 4) }
 
-// tokenTransferAmount returns what DefaultHolder sends to DefaultAccounts()[1]
-// in the TokenTransfer transaction, in the token's smallest unit: 34.567891 LUSD,
-// leaving DefaultHolder 1200 LUSD.
+// tokenTransferAmount returns what Holder sends to Accounts()[1] in the
+// TokenTransfer transaction, in the token's smallest unit: 34.567891 LUSD,
+// leaving Holder 1200 LUSD.
 func tokenTransferAmount() *big.Int { return big.NewInt(34_567_891) }
 
 // create2Salt returns the salt of the CREATE2 child.
 func create2Salt() common.Hash { return crypto.Keccak256Hash([]byte("nodeaccess evmtest salt")) }
 
-// Scenario is the default scenario: five transactions signed by
-// DefaultHolder, one per block in blocks 1 to 5, so that
-// ots_getInternalOperations has every operation type to list. Their hashes
-// are the same on every run, and each ScenarioTx holds what the node lists
-// for it.
+// Scenario is the default scenario: five transactions signed by Holder, one
+// per block in blocks 1 to 5, so that ots_getInternalOperations has every
+// operation type to list. Their hashes are the same on every run, and each
+// ScenarioTx holds what the node lists for it.
 type Scenario struct {
 	// Transfer (block 1) sends 1.5 ether to a forwarding contract (at
 	// 0x000000000000000000000000000000000000F044), which passes it on with
@@ -67,10 +66,9 @@ type Scenario struct {
 	// 0x00000000000000000000000000000000000bEEF2: one SelfDestruct from
 	// Created to that address with its 0.25 ether.
 	SelfDestruct ScenarioTx
-	// TokenTransfer (block 5) sends 34.567891 LUSD of DefaultToken from
-	// DefaultHolder to DefaultAccounts()[1], leaving DefaultHolder 1200
-	// LUSD: an ERC-20 transfer moves no ether, so it has no internal
-	// operations (an empty list).
+	// TokenTransfer (block 5) sends 34.567891 LUSD of Token from Holder to
+	// Accounts()[1], leaving Holder 1200 LUSD: an ERC-20 transfer moves no
+	// ether, so it has no internal operations (an empty list).
 	TokenTransfer ScenarioTx
 	// Created is the child made by CREATE.
 	Created common.Address
@@ -138,7 +136,7 @@ func (s *Server) runScenario(ctx context.Context) (Scenario, error) {
 			[]evm.InternalOperation{{Type: evm.Create2, From: factory(), To: sc.Created2, Value: new(big.Int)}}},
 		{"selfdestruct", &sc.SelfDestruct, sc.Created, nil, pack(childABI().Pack("destroy", beneficiary())),
 			[]evm.InternalOperation{{Type: evm.SelfDestruct, From: sc.Created, To: beneficiary(), Value: createValue()}}},
-		{"token transfer", &sc.TokenTransfer, DefaultToken(), nil, pack(TokenABI().Pack("transfer", devAccounts[1].Address, tokenTransferAmount())),
+		{"token transfer", &sc.TokenTransfer, Token(), nil, pack(TokenABI().Pack("transfer", devAccounts[1].Address, tokenTransferAmount())),
 			[]evm.InternalOperation{}},
 	}
 	for _, st := range steps {

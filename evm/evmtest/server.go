@@ -84,8 +84,8 @@ func WithKey(key string) Option {
 // WithAlloc adds accounts and contracts to the genesis: code, storage,
 // balances and nonces of your own (see TokenAccount for a token with
 // balances of your choice). An address that is also a default one (the
-// funded accounts, DefaultToken, the scenario's contracts) takes the account given
-// here; the default scenario needs DefaultHolder's ether and the genesis
+// funded accounts, Token, the scenario's contracts) takes the account given
+// here; the default scenario needs Holder's ether and the genesis
 // contracts, so replacing those makes New fail unless WithoutScenario is
 // given too. Several WithAlloc options add up, the later winning on
 // conflict.
@@ -112,8 +112,8 @@ func WithoutScenario() Option {
 }
 
 // New starts a local EVM node on 127.0.0.1 at a free port. The chain holds
-// the genesis contracts (DefaultToken, Multicall3 and the scenario's contracts),
-// the funded DefaultAccounts and what WithAlloc adds, and, unless WithoutScenario
+// the genesis contracts (Token, Multicall3 and the scenario's contracts),
+// the funded Accounts and what WithAlloc adds, and, unless WithoutScenario
 // is given, the default scenario's five transactions in blocks 1 to 5 (see
 // Scenario).
 func New(opts ...Option) (*Server, error) {

@@ -25,7 +25,7 @@ func TestSnapshotRevert(t *testing.T) {
 	ctx := t.Context()
 	ec := s.EthClient()
 	c := client(t, s)
-	acc := evmtest.DefaultAccounts()
+	acc := evmtest.Accounts()
 	tag := func(n rpc.BlockNumber) *types.Header {
 		t.Helper()
 		h, err := ec.HeaderByNumber(ctx, big.NewInt(int64(n)))
@@ -40,7 +40,7 @@ func TestSnapshotRevert(t *testing.T) {
 
 	// Block 6: acc[1] sends 1 LUSD to acc[3]; block 7 is empty; one more
 	// transaction of acc[1]'s waits in the pool.
-	tok := evmtest.DefaultToken()
+	tok := evmtest.Token()
 	data, err := evmtest.TokenABI().Pack("transfer", acc[3].Address, big.NewInt(1_000_000))
 	require.NoError(t, err)
 	r6, err := s.Transact(ctx, acc[1], &tok, nil, data)

@@ -88,7 +88,7 @@ func run(ctx context.Context, out io.Writer, getenv func(string) string) error {
 	calls := make(chan func() error, 2*callsPerChain)
 	for i := 0; i < callsPerChain; i++ {
 		calls <- func() error {
-			_, err := tc.AccountStates(ctx, ton.AccountStatesQuery{Accounts: []string{tontest.DefaultAccount()}})
+			_, err := tc.AccountStates(ctx, ton.AccountStatesQuery{Accounts: []string{tontest.DefaultAccount().String()}})
 			return err
 		}
 		calls <- func() error {

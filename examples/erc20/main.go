@@ -152,13 +152,13 @@ func configure(getenv func(string) string) (config, error) {
 		cfg.stop = srv.Close
 		cfg.describe = fmt.Sprintf("No NODEACCESS_EVM_URL set: using a local EVM node at %s (key REDACTED).", srv.URL)
 		if cfg.token == (common.Address{}) {
-			cfg.token = evmtest.DefaultToken()
+			cfg.token = evmtest.Token()
 		}
 		if cfg.holder == (common.Address{}) {
-			cfg.holder = evmtest.DefaultHolder()
+			cfg.holder = evmtest.Holder()
 		}
 		if cfg.holders == nil {
-			for _, a := range evmtest.DefaultAccounts() {
+			for _, a := range evmtest.Accounts() {
 				cfg.holders = append(cfg.holders, a.Address)
 			}
 		}
@@ -175,7 +175,7 @@ func configure(getenv func(string) string) (config, error) {
 	if err != nil {
 		return cfg, err
 	}
-	cfg.describe = "Reading through " + cfg.client.String() + "."
+	cfg.describe = "Reading through " + fmt.Sprint(cfg.client) + "."
 	return cfg, nil
 }
 

@@ -70,7 +70,7 @@ func TestERC20FromEnv(t *testing.T) {
 	token := common.HexToAddress("0x00000000000000000000000000000000000a110c")
 	alice := common.HexToAddress("0x00000000000000000000000000000000000a11ce")
 	srv := evmtest.NewT(t, evmtest.WithKey("erc20-example-key"), evmtest.WithAlloc(types.GenesisAlloc{
-		token: evmtest.TokenAccount(map[common.Address]*big.Int{alice: big.NewInt(42_000_001), evmtest.DefaultHolder(): big.NewInt(5)}),
+		token: evmtest.TokenAccount(map[common.Address]*big.Int{alice: big.NewInt(42_000_001), evmtest.Holder(): big.NewInt(5)}),
 	}))
 	head, err := srv.EthClient().HeaderByNumber(t.Context(), big.NewInt(2))
 	require.NoError(t, err)
@@ -108,7 +108,7 @@ func TestERC20FromEnv(t *testing.T) {
 	// address without tokens 0, a holder given twice read twice.
 	bob := common.HexToAddress("0x00000000000000000000000000000000000b0b00")
 	got, err = runWith(t, map[string]string{"NODEACCESS_EVM_URL": srv.Endpoint(), "NODEACCESS_EVM_TOKEN": token.Hex(),
-		"NODEACCESS_EVM_HOLDERS": alice.Hex() + ", " + strings.ToLower(evmtest.DefaultHolder().Hex()) + "," + bob.Hex() + "," + alice.Hex()})
+		"NODEACCESS_EVM_HOLDERS": alice.Hex() + ", " + strings.ToLower(evmtest.Holder().Hex()) + "," + bob.Hex() + "," + alice.Hex()})
 	require.NoError(t, err)
 	assert.Contains(t, got, "Total supply: 42.000006 LUSD\n"+
 		"Balances of 4 holders in one request (Multicall3):\n"+
@@ -129,8 +129,8 @@ func TestERC20FromEnv(t *testing.T) {
 // output stands.
 func TestERC20NoMulticall3(t *testing.T) {
 	srv := evmtest.NewT(t, evmtest.WithoutMulticall3())
-	got, err := runWith(t, map[string]string{"NODEACCESS_EVM_URL": srv.Endpoint(), "NODEACCESS_EVM_TOKEN": evmtest.DefaultToken().Hex(),
-		"NODEACCESS_EVM_HOLDERS": evmtest.DefaultHolder().Hex()})
+	got, err := runWith(t, map[string]string{"NODEACCESS_EVM_URL": srv.Endpoint(), "NODEACCESS_EVM_TOKEN": evmtest.Token().Hex(),
+		"NODEACCESS_EVM_HOLDERS": evmtest.Holder().Hex()})
 	require.NoError(t, err)
 	assert.True(t, strings.HasSuffix(got, "Total supply: 1734.567892 LUSD\n"+
 		"Multicall3 is not deployed at 0xcA11bde05977b3631167028862bE2a173976CA11 on this chain: no balances in one request.\n"), got)

@@ -20,7 +20,7 @@ type evmTarget struct {
 	where  string
 	to     common.Address
 	data   []byte
-	token  bool // to is the local token and data its balanceOf(DefaultHolder): print the amount
+	token  bool // to is the local token and data its balanceOf(Holder): print the amount
 	txs    []common.Hash
 }
 
@@ -43,8 +43,8 @@ func evmClients(getenv func(string) string) (t evmTarget, stop func(), err error
 			return t, nil, err
 		}
 		t.where = "local evmtest " + srv.URL
-		t.to, t.token = evmtest.DefaultToken(), true
-		t.data = append(common.FromHex("0x70a08231"), common.LeftPadBytes(evmtest.DefaultHolder().Bytes(), 32)...) // balanceOf(DefaultHolder)
+		t.to, t.token = evmtest.Token(), true
+		t.data = append(common.FromHex("0x70a08231"), common.LeftPadBytes(evmtest.Holder().Bytes(), 32)...) // balanceOf(Holder)
 		for _, tx := range srv.Scenario().Transactions() {
 			t.txs = append(t.txs, tx.Hash)
 		}
@@ -58,7 +58,7 @@ func evmClients(getenv func(string) string) (t evmTarget, stop func(), err error
 	if err != nil {
 		return t, nil, err
 	}
-	t.ots, t.where = t.client, t.client.String()
+	t.ots, t.where = t.client, fmt.Sprint(t.client)
 	if s := getenv("NODEACCESS_EVM_TO"); s != "" {
 		if !common.IsHexAddress(s) {
 			return t, nil, fmt.Errorf("NODEACCESS_EVM_TO %q is not a 20-byte hex address", s)
@@ -98,7 +98,7 @@ func runEVM(ctx context.Context, out io.Writer, getenv func(string) string) erro
 		fmt.Fprintf(out, "eth_call %s at latest: 0x%x\n", t.to.Hex(), res)
 		if t.token && len(res) == 32 {
 			amount := decimal.NewFromBigInt(new(big.Int).SetBytes(res), -evmtest.TokenDecimals)
-			fmt.Fprintf(out, "  balanceOf(%s) = %s %s\n", evmtest.DefaultHolder().Hex(), amount.StringFixed(evmtest.TokenDecimals), evmtest.TokenSymbol)
+			fmt.Fprintf(out, "  balanceOf(%s) = %s %s\n", evmtest.Holder().Hex(), amount.StringFixed(evmtest.TokenDecimals), evmtest.TokenSymbol)
 		}
 		code, err := t.client.Code(ctx, t.to, evm.Latest)
 		if err != nil {

@@ -74,10 +74,10 @@ func TestEVMMulticallUnderGasCap(t *testing.T) {
 	node := evmtest.NewT(t, evmtest.WithoutScenario())
 	c, err := hypercore.New(capGas(t, node), node.Key(), nodeaccess.WithMaxAttempts(1))
 	require.NoError(t, err)
-	balanceOf := append(common.FromHex("0x70a08231"), common.LeftPadBytes(evmtest.DefaultHolder().Bytes(), 32)...)
+	balanceOf := append(common.FromHex("0x70a08231"), common.LeftPadBytes(evmtest.Holder().Bytes(), 32)...)
 	calls := make([]evm.Call3, 8000)
 	for i := range calls {
-		calls[i] = evm.Call3{Target: evmtest.DefaultToken(), Data: balanceOf}
+		calls[i] = evm.Call3{Target: evmtest.Token(), Data: balanceOf}
 	}
 	ctx := context.Background()
 
@@ -89,7 +89,7 @@ func TestEVMMulticallUnderGasCap(t *testing.T) {
 
 	res, err := c.Multicall(ctx, calls, evm.Latest, evm.MulticallOptions{MaxCalls: 2000})
 	require.NoError(t, err)
-	want := common.LeftPadBytes(evmtest.DefaultHolderBalance().Bytes(), 32)
+	want := common.LeftPadBytes(evmtest.HolderBalance().Bytes(), 32)
 	for i, r := range res {
 		require.True(t, r.Success, "call %d", i)
 		require.Equal(t, want, r.ReturnData, "call %d", i)

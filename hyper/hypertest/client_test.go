@@ -105,8 +105,7 @@ func TestClientDefaultMids(t *testing.T) {
 		assertDecimal(t, def[key], m.Price)
 	}
 
-	assert.Equal(t, "xyz", hypertest.DefaultBuilderDex())
-	xyz, err := c.AllMids(ctx, hypertest.DefaultBuilderDex())
+	xyz, err := c.AllMids(ctx, hypertest.BuilderDex)
 	require.NoError(t, err)
 	var entries []hyper.Mid
 	for _, m := range xyz.All() {
@@ -252,7 +251,7 @@ func TestOptions(t *testing.T) {
 	km, err := c.AllMids(ctx, "km")
 	require.NoError(t, err)
 	assert.Equal(t, 1, km.Len())
-	_, err = c.AllMids(ctx, hypertest.DefaultBuilderDex())
+	_, err = c.AllMids(ctx, hypertest.BuilderDex)
 	assert.ErrorIs(t, err, nodeaccess.ErrNotFound)
 
 	// A random key by default: 32 hex characters, different each time.

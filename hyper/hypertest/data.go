@@ -31,15 +31,12 @@ func DefaultUser() common.Address {
 	return common.HexToAddress("0x2b804617c6f63c040377e95bb276811747006f4b")
 }
 
-// DefaultBuilderDex returns the name of the builder-deployed perp dex the
-// public API knows by default, besides the first perp dex "": "xyz", whose
-// allMids answers {"xyz:CL":"60.123","xyz:GOLD":"4210.25"}. These two
-// prices are hand-written to show the "<dex>:<COIN>" key form; they are not
-// recorded market data. Any other dex name is unknown (the public API
-// answers null).
-func DefaultBuilderDex() string { return builderDex }
-
-const builderDex = "xyz"
+// BuilderDex is the builder-deployed perp dex the public API knows by
+// default, besides the first perp dex "": allMids with dex "xyz" answers
+// {"xyz:CL":"60.123","xyz:GOLD":"4210.25"}. These two prices are
+// hand-written to show the "<dex>:<COIN>" key form; they are not recorded
+// market data. Any other dex name is unknown (the public API answers null).
+const BuilderDex = "xyz"
 
 // outcomeMids are the HIP-4 outcome sides the public API serves by default
 // with the first perp dex "", besides its recorded mids: two outcome
@@ -84,7 +81,7 @@ func mustRead(name string) []byte {
 // metadata lists (422 keys, data/SOURCES.md) with the four hand-written
 // HIP-4 outcome sides "#10", "#11", "#20" and "#21" (outcomes 1 and 2,
 // sides 0 and 1; not market data), 426 keys in all; the hand-written two
-// keys for DefaultBuilderDex(); nil for any other name. The values are the wire's
+// keys for BuilderDex; nil for any other name. The values are the wire's
 // decimal strings. Every key resolves through the default metadata.
 func DefaultMids(dex string) map[string]string {
 	switch dex {
@@ -94,7 +91,7 @@ func DefaultMids(dex string) map[string]string {
 			panic("hypertest: embedded allMids body does not decode") // a build defect
 		}
 		return m
-	case builderDex:
+	case BuilderDex:
 		return maps.Clone(builderDexMids)
 	}
 	return nil
@@ -149,7 +146,7 @@ func newStore(defaults bool) *store {
 		if err != nil {
 			panic("hypertest: default builder-dex mids: " + err.Error()) // a defect in this file
 		}
-		s.mids[builderDex] = b
+		s.mids[BuilderDex] = b
 	}
 	return s
 }

@@ -88,9 +88,8 @@
 //     to "@209"), and four hand-written HIP-4 outcome sides ("#10":
 //     "0.735", "#11", "#20", "#21": "0.4875"; not market data), 426 keys in
 //     all;
-//   - allMids of DefaultBuilderDex() ("xyz"): two hand-written keys,
-//     "xyz:CL" and "xyz:GOLD", to show the builder-dex key form (not market
-//     data);
+//   - allMids of BuilderDex ("xyz"): two hand-written keys, "xyz:CL" and
+//     "xyz:GOLD", to show the builder-dex key form (not market data);
 //   - the metadata of those mids: spotMeta (recorded, 199 pairs and 342
 //     tokens), meta of the first perp dex (recorded the day of the mids,
 //     223 perps) and of xyz (recorded, 43 perps with "xyz:CL" and

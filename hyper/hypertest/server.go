@@ -78,8 +78,7 @@ func WithoutDefaults() Option {
 // New starts a local Hyperliquid node and public API on 127.0.0.1 and
 // returns them serving. Without options the node's key is random and the
 // data is the default (DefaultUser's recorded vaults; the recorded mids of
-// the first perp dex and the mids of DefaultBuilderDex()). Close it when
-// done.
+// the first perp dex and the mids of BuilderDex). Close it when done.
 func New(opts ...Option) (*Server, error) {
 	var set settings
 	for _, o := range opts {

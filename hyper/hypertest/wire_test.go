@@ -124,7 +124,7 @@ func TestWireClientRequests(t *testing.T) {
 	require.NoError(t, err)
 	_, err = c.AllMids(ctx, "")
 	require.NoError(t, err)
-	_, err = c.AllMids(ctx, hypertest.DefaultBuilderDex())
+	_, err = c.AllMids(ctx, hypertest.BuilderDex)
 	require.NoError(t, err)
 
 	assert.Equal(t, []sent{
@@ -132,8 +132,8 @@ func TestWireClientRequests(t *testing.T) {
 		{srv.Public.URL + "/info", "application/json", `{"type":"allMids"}`, 200},
 		{srv.Public.URL + "/info", "application/json", `{"type":"allMids","dex":"xyz"}`, 200},
 	}, rec.all())
-	assert.Len(t, srv.Requests(), 1)
-	assert.Len(t, srv.Public.Requests(), 2)
+	assert.Equal(t, 1, srv.RequestCount())
+	assert.Equal(t, 2, srv.Public.RequestCount())
 }
 
 type sent struct {

@@ -20,27 +20,8 @@ const (
 	recordedTxFile    = "data/v3_transactions_axelar_amplifier.json"
 )
 
-// DefaultBlock returns the block the server serves by default, as it
-// serves it: masterchain block 39984096, (-1,8000000000000000,39984096),
-// recorded from toncenter's getBlockTransactionsExt (data/SOURCES.md), with
-// its real id (root and file hashes) and its three real transactions, each
-// with its entry (in_msg, out_msgs, …) in Transaction. A query names it by
-// its ID's BlockRef:
-//
-//	ton.BlockTransactionsQuery{Block: tontest.DefaultBlock().ID.BlockRef}
-//
-// Each call returns a new value: the caller may change what it gets.
-func DefaultBlock() Block {
-	b, err := parseRecordedBlock()
-	if err != nil {
-		panic("tontest: the embedded block does not decode: " + err.Error()) // a build defect
-	}
-	return b
-}
-
-// DefaultAccount returns the account the server knows by default in API v3,
-// in the raw form the v3 queries take ("0:00194AAD…B63A"; a testnet
-// contract, from the recorded v3 transaction, data/SOURCES.md):
+// DefaultAccount is the account the server knows by default in API v3
+// (a testnet contract, from the recorded v3 transaction, data/SOURCES.md):
 //
 //   - accountStates lists two historical states of it, the one before and
 //     the one after the recorded transaction (lt 36582626000003): balances
@@ -51,9 +32,31 @@ func DefaultBlock() Block {
 //
 // Any other account has no states (accountStates answers an empty list)
 // and nothing pending (pendingTransactions answers 404 "emulated traces not
-// found", which ton.Client reads as an empty page).
-func DefaultAccount() string {
-	return "0:00194AAD8E422BEDF43FEE746D6D929D369DBAB25468A69D513706EA6978B63A"
+// found", which ton.Client reads as an empty page). Its String is the raw
+// form a query's Accounts takes.
+func DefaultAccount() ton.Address {
+	a, err := ton.ParseAddress(defaultAccount)
+	if err != nil {
+		panic("tontest: the default account does not parse: " + err.Error()) // a build defect
+	}
+	return a
+}
+
+// defaultAccount is DefaultAccount as the indexer writes it.
+const defaultAccount = "0:00194AAD8E422BEDF43FEE746D6D929D369DBAB25468A69D513706EA6978B63A"
+
+// DefaultBlock returns the block the server serves by default, as it
+// serves it: masterchain block 39984096, (-1,8000000000000000,39984096),
+// recorded from toncenter's getBlockTransactionsExt (data/SOURCES.md), with
+// its real id (root and file hashes) and its three real transactions, each
+// with its entry (in_msg, out_msgs, …) in Transaction. A query names it by
+// DefaultBlock().ID.BlockRef. The caller may change what it gets.
+func DefaultBlock() Block {
+	b, err := parseRecordedBlock()
+	if err != nil {
+		panic("tontest: the embedded block does not decode: " + err.Error()) // a build defect
+	}
+	return b
 }
 
 func (s *store) loadDefaults() error {

@@ -158,7 +158,7 @@
 //   - DefaultBlock(), masterchain block 39984096, recorded from toncenter:
 //     served with its real id and its three real transactions (accounts
 //     -1:3333… and -1:5555…, fees 0: tick-tock transactions of system
-//     contracts pay none).
+//     contracts pay none), which DefaultBlock returns.
 //   - DefaultAccount(), the account of a recorded testnet v3 transaction.
 //     Its two account states are derived from that transaction: the state
 //     before it (account_state_before, with prev_trans_lt and

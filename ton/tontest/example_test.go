@@ -49,14 +49,14 @@ func Example_defaultAccount() {
 		log.Fatal(err)
 	}
 	ctx := context.Background()
-	states, err := c.AccountStates(ctx, ton.AccountStatesQuery{Accounts: []string{tontest.DefaultAccount()}})
+	states, err := c.AccountStates(ctx, ton.AccountStatesQuery{Accounts: []string{tontest.DefaultAccount().String()}})
 	if err != nil {
 		log.Fatal(err)
 	}
 	for _, s := range states.States {
 		fmt.Println(s.Status, s.Balance, s.LastTransactionLT)
 	}
-	pending, err := c.PendingTransactions(ctx, ton.PendingTransactionsQuery{Accounts: []string{tontest.DefaultAccount()}})
+	pending, err := c.PendingTransactions(ctx, ton.PendingTransactionsQuery{Accounts: []string{tontest.DefaultAccount().String()}})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -106,7 +106,7 @@ func ExampleNew() {
 	for _, tx := range page.Transactions {
 		fmt.Println(tx.LT, tx.Fee) // in the block's order
 	}
-	states, err := c.AccountStates(ctx, ton.AccountStatesQuery{Accounts: []string{acct.Raw()}})
+	states, err := c.AccountStates(ctx, ton.AccountStatesQuery{Accounts: []string{acct.String()}})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -164,7 +164,7 @@ func ExampleServer_FailNext_retried() {
 		}
 		n++
 	}
-	fmt.Println(n, "transactions,", len(srv.Requests()), "requests")
+	fmt.Println(n, "transactions,", srv.RequestCount(), "requests")
 	// Output:
 	// 3 transactions, 4 requests
 }
