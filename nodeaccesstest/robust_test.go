@@ -103,10 +103,10 @@ func TestCloseConcurrent(t *testing.T) {
 	assert.Equal(t, int32(3), after.Load(), "every Close returned after the handler finished")
 }
 
-// Received keeps what each request carried, every occurrence of the key in
+// Requests keeps what each request carried, every occurrence of the key in
 // the path written {key} (also percent-encoded or run into another
 // segment), with the fault it got; the handler still reads the whole body.
-func TestReceived(t *testing.T) {
+func TestRequests(t *testing.T) {
 	s := start(t, "the-key")
 	s.FailNext(1, nodeaccesstest.ServerError(503))
 	body := `{"n":1234567890}`
@@ -136,7 +136,7 @@ func TestReceived(t *testing.T) {
 	last := s.Requests()[5]
 	assert.Len(t, last.Body, 64<<10, "the log keeps the first 64 KiB")
 
-	// What Received returns is the caller's, to its bytes.
+	// What Requests returns is the caller's, to its bytes.
 	got[1].Path = "changed"
 	got[1].Header.Set("X-Test", "changed")
 	got[1].Body[0] = 'X'

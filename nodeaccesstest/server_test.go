@@ -145,3 +145,23 @@ func TestWriteError(t *testing.T) {
 	assert.Equal(t, 403, a.status)
 	assert.Equal(t, `{"code":403,"message":"invalid access key","path":"/wrong/teapot"}`, a.body)
 }
+
+// Requests keeps the last 1000 requests, oldest first, and RequestCount
+// counts them all, as their docs say: after 1003, the log has lost the
+// first three and holds the rest in order, and the count is 1003.
+func TestRequestsKeepsTheLast1000(t *testing.T) {
+	s := start(t, "the-key")
+	for i := range 1003 {
+		a, err := do(t, http.DefaultClient, "GET", fmt.Sprintf("%s/open?i=%d", s.URL, i), "")
+		require.NoError(t, err)
+		require.Equal(t, 200, a.status)
+	}
+	assert.Equal(t, 1003, s.RequestCount())
+	got := s.Requests()
+	require.Len(t, got, 1000)
+	for j, r := range got {
+		if r.Query.Get("i") != fmt.Sprint(j+3) {
+			t.Fatalf("request %d of the log is i=%s, want i=%d", j, r.Query.Get("i"), j+3)
+		}
+	}
+}

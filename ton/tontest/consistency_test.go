@@ -135,3 +135,24 @@ func TestChainRefersToItself(t *testing.T) {
 	}
 	assert.Greater(t, blocks, 10)
 }
+
+// DefaultBlock and DefaultAccount return what a server serves without
+// options, a new value on every call: the block is masterchain block
+// 39984096 with its three recorded transactions, the account's String the
+// raw form a query takes, and changing what one call returned changes
+// neither the next call nor what a server serves.
+func TestDefaultFunctions(t *testing.T) {
+	b := tontest.DefaultBlock()
+	assert.Equal(t, ton.MasterchainBlock(39984096), b.ID.BlockRef)
+	require.Len(t, b.Transactions, 3)
+	b.Transactions[0].LT = 1
+	b.Transactions = b.Transactions[:1]
+	again := tontest.DefaultBlock()
+	require.Len(t, again.Transactions, 3)
+	assert.Equal(t, uint64(48756940000001), again.Transactions[0].LT)
+
+	assert.Equal(t, "0:00194aad8e422bedf43fee746d6d929d369dbab25468a69d513706ea6978b63a", tontest.DefaultAccount().String())
+	page, err := client(t, start(t)).BlockTransactions(context.Background(), ton.BlockTransactionsQuery{Block: b.ID.BlockRef})
+	require.NoError(t, err)
+	assert.Len(t, page.Transactions, 3)
+}
