@@ -52,9 +52,11 @@ func TestBatchRepeatedIDsBoundedWork(t *testing.T) {
 		err := c.SendBatch(ctx, &b)
 		took := time.Since(start)
 		cancel()
-		// Twice the deadline leaves room for a loaded machine; the defect
+		// Three times the deadline leaves room for a loaded machine under
+		// -race (one pass over 8.6 MiB checking it is JSON, which no
+		// deadline interrupts, beside other packages' tests); the defect
 		// took minutes at these sizes.
-		assert.Less(t, took, 4*time.Second, "%d repeats", n)
+		assert.Less(t, took, 6*time.Second, "%d repeats", n)
 		if ctx.Err() != nil && err != nil {
 			// The deadline came first on a starved machine: the context's
 			// error, never a hang.

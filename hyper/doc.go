@@ -1,8 +1,10 @@
 // Package hyper calls Hyperliquid through a node-access service: any /info
 // request, on the provider's node or on Hyperliquid's official public API,
-// typed calls for userVaultEquities and allMids, the market metadata that
-// names every mid, the chain's EVM (through the evm package), and typed
-// reads of HyperCore's state from it, through HyperEVM's read precompiles.
+// typed calls for userVaultEquities and allMids, and the market metadata
+// that names every mid. The chain's EVM (HyperEVM) and the typed reads of
+// HyperCore's state through its read precompiles are in package
+// hyper/hypercore, so that a program of /info alone links none of
+// go-ethereum's EVM types.
 //
 // A Client is made from the node's base URL and the access key, and talks to
 // two places:

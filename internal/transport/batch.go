@@ -218,6 +218,9 @@ func (c *Client) splitBatch(ctx context.Context, resp *Response, first uint64, m
 	if !json.Valid(body) {
 		return nil, c.InvalidBody(resp, fmt.Errorf("batch response is not JSON"))
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, err // the check of a large body took the caller's time
+	}
 	var members [][]byte
 	i := skipWS(body, 0)
 	switch body[i] {
@@ -227,6 +230,11 @@ func (c *Client) splitBatch(ctx context.Context, resp *Response, first uint64, m
 		members = [][]byte{body[i:skipValue(body, i)]}
 	case '[':
 		for i = skipWS(body, i+1); i < len(body) && body[i] != ']'; {
+			if len(members)%4096 == 4095 {
+				if err := ctx.Err(); err != nil {
+					return nil, err
+				}
+			}
 			end := skipValue(body, i)
 			members = append(members, body[i:end])
 			i = skipWS(body, end)
