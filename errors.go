@@ -198,16 +198,29 @@ func (e *RPCError) ErrorData() any { return e.Data }
 // its own cap: code -32008 ("Response is too big", the answer to one call,
 // from jsonrpsee servers such as reth and HyperEVM's) or -32011 ("The batch
 // response was too large"), with a message that says the response is too
-// big or over a limit. Nil for any other error object (an EVM revert's 3,
-// the other -32xxx codes).
+// big or over a limit, and code -32005 with a message that speaks of
+// results, logs or a block range (Infura's "query returned more than 10000
+// results", Besu's "Requested range exceeds maximum RPC range limit"): a
+// refusal of what the query asks for, which a smaller query passes and
+// which waiting does not cure. Nil for any other error object (an EVM
+// revert's 3, the other -32xxx codes).
 func (e *RPCError) Unwrap() error {
 	switch {
+	case e.Code == -32005 && refusesQuery(e.Message):
+		return ErrResponseTooLarge
 	case e.Code == -32005:
 		return ErrRateLimited
 	case (e.Code == -32008 || e.Code == -32011) && refusesSize(e.Message):
 		return ErrResponseTooLarge
 	}
 	return statusFault(e.Code)
+}
+
+// refusesQuery reports whether a -32005 message refuses the size of the
+// query rather than its rate: it speaks of results, logs or a range.
+func refusesQuery(msg string) bool {
+	m := strings.ToLower(msg)
+	return strings.Contains(m, "result") || strings.Contains(m, "logs") || strings.Contains(m, "range")
 }
 
 // refusesSize reports whether a server's message says that a response is

@@ -113,6 +113,26 @@ func TestRPCError(t *testing.T) {
 			assert.Empty(t, matches(err), "code %d", code)
 		}
 	}
+	// -32005 is also the code of refusals of a query's size (Infura's
+	// eth_getLogs cap, Besu's range limit): those are no rate limit, which
+	// waiting would cure and which pauses a budget, but a refusal a
+	// smaller query passes.
+	for msg, size := range map[string]bool{
+		"query returned more than 10000 results":                                        true,
+		"query returned more than 10000 results. Try with this block range [0x1, 0x2].": true,
+		"Requested range exceeds maximum RPC range limit":                               true,
+		"block range too large, max range: 1000":                                        true,
+		"query returns too many logs, narrow your filter: 20000":                        true,
+		"limit exceeded": false,
+		"daily request count exceeded, request rate limited": false,
+		"Batch size limit exceeded":                          false,
+	} {
+		want := nodeaccess.ErrRateLimited
+		if size {
+			want = nodeaccess.ErrResponseTooLarge
+		}
+		assert.Equal(t, []error{want}, matches(&nodeaccess.RPCError{Code: -32005, Message: msg}), "%q", msg)
+	}
 }
 
 // TestRPCErrorCodeIsStatus: an error object whose code is an HTTP status
