@@ -47,9 +47,11 @@ type state struct {
 
 	// mu orders what changes the chain (Commit, Transact, SendTransaction,
 	// AdjustTime, Revert) and Close.
-	mu        sync.Mutex
-	closed    bool // set by Close, under mu
-	closeOnce sync.Once
+	mu     sync.Mutex
+	closed bool // set by Close, under mu
+	// stopMining stops MineEvery's goroutine; nil when none runs.
+	stopMining chan struct{}
+	closeOnce  sync.Once
 }
 
 // ErrClosed is returned by the Server's methods that change the chain
@@ -155,6 +157,10 @@ func (s *Server) Close() {
 	s.Server.Close()
 	s.mu.Lock()
 	s.closed = true
+	if s.stopMining != nil {
+		close(s.stopMining)
+		s.stopMining = nil
+	}
 	s.mu.Unlock()
 	s.closeOnce.Do(func() {
 		s.ec.Close()
