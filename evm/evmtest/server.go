@@ -46,7 +46,7 @@ type state struct {
 	scenario Scenario
 
 	// mu orders what changes the chain (Commit, Transact, SendTransaction,
-	// AdjustTime, Revert) and Close.
+	// AdjustTime, Revert, Reorg, MineEvery's blocks) and Close.
 	mu     sync.Mutex
 	closed bool // set by Close, under mu
 	// stopMining stops MineEvery's goroutine; nil when none runs.
@@ -55,7 +55,7 @@ type state struct {
 }
 
 // ErrClosed is returned by the Server's methods that change the chain
-// (Transact, SendTransaction, AdjustTime, Revert) once Close has been
+// (Transact, SendTransaction, AdjustTime, Revert, Reorg) once Close has been
 // called. Commit, which returns no error, panics instead. It also matches
 // nodeaccess.ErrUnavailable (errors.Is): the server no longer serves.
 var ErrClosed = fmt.Errorf("evmtest: Server closed: %w", nodeaccess.ErrUnavailable)
