@@ -105,7 +105,11 @@ type FollowedLog struct {
 // own retries is asked again after q.Poll, the same blocks, never skipped;
 // after 30 failures in a row Follow yields the error with a zero
 // FollowedLog and goes on if the loop does. Other errors end the walk:
-// resume from the last cursor once the cause is fixed.
+// resume from the last cursor once the cause is fixed. Among them: a
+// refusal of a window of one block (a block holding more matching logs
+// than the node sends in one answer), and an answer that is not the logs
+// asked for (out of order, repeated, outside the blocks or the filter:
+// nodeaccess.ErrInvalidResponse).
 //
 // Cost: at the head, each poll is one HTTP request, a JSON-RPC batch of
 // eth_getBlockByNumber("latest") and eth_getLogs for the next block (2

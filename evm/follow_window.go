@@ -92,18 +92,43 @@ var (
 	suggestedDec = regexp.MustCompile(`range (\d{1,20})\s*-\s*(\d{1,20})`)
 )
 
+// Past the table, a message of another node or provider is a refusal when
+// it speaks of a range, or of logs or results, with words of a limit.
+var (
+	rangeWords = []string{"range"}
+	sizeWords  = []string{"logs", "results"}
+	limitWords = []string{"exceed", "limit", "too large", "too wide", "too big", "too many", "maximum", "max ", "more than"}
+)
+
 // refusal reads err as a refusal of an eth_getLogs window: what it
-// refuses, and the range it suggests instead (ok false when none).
+// refuses, and the range it suggests instead (ok false when none). The
+// refusal is a JSON-RPC error object, or a 4xx answer whose body says it
+// (QuickNode sends its range limit with HTTP 413).
 func refusal(err error) (kind refusalKind, from, to uint64, ok bool) {
+	var msg string
 	var re *nodeaccess.RPCError
-	if !errors.As(err, &re) {
+	var he *nodeaccess.HTTPError
+	switch {
+	case errors.As(err, &re):
+		msg = re.Message
+	case errors.As(err, &he) && he.StatusCode >= 400 && he.StatusCode < 500 && he.StatusCode != 429:
+		msg = string(he.Body)
+	default:
 		return notRefused, 0, 0, false
 	}
-	msg := strings.ToLower(re.Message)
+	msg = strings.ToLower(msg)
 	for _, r := range logsRefusals {
 		if strings.Contains(msg, r.text) {
 			kind = r.kind
 			break
+		}
+	}
+	if kind == notRefused && containsAny(msg, limitWords) {
+		switch {
+		case containsAny(msg, sizeWords):
+			kind = sizeRefused
+		case containsAny(msg, rangeWords):
+			kind = rangeRefused
 		}
 	}
 	if kind == notRefused {
@@ -156,4 +181,13 @@ func (w *window) answered(n int, full bool) {
 	if full && n < smallAnswer {
 		w.size = min(w.size*2, w.cap)
 	}
+}
+
+func containsAny(s string, words []string) bool {
+	for _, w := range words {
+		if strings.Contains(s, w) {
+			return true
+		}
+	}
+	return false
 }

@@ -37,6 +37,10 @@ func TestRefusal(t *testing.T) {
 		{-32000, "block range is bigger than maxBlockRange", rangeRefused, 0, 0, false},
 		// A suggestion that runs backwards is none.
 		{-32005, "query returned more than 10000 results. Try with this block range [0x20, 0x10].", sizeRefused, 0x20, 0x10, false},
+		// Texts of no table row, read by their words.
+		{-32000, "requested block range exceeds the maximum of 50 blocks", rangeRefused, 0, 0, false},
+		{-32000, "too many logs in the result, narrow the query", sizeRefused, 0, 0, false},
+		{-32602, "the response would hold more than 5000 results", sizeRefused, 0, 0, false},
 		// Not refusals.
 		{-32005, "limit exceeded", notRefused, 0, 0, false},
 		{-32602, "block range extends beyond current head block", notRefused, 0, 0, false},
@@ -50,6 +54,14 @@ func TestRefusal(t *testing.T) {
 		}
 	}
 	kind, _, _, _ := refusal(nodeaccess.ErrUnavailable)
+	require.Equal(t, notRefused, kind)
+	// QuickNode's range limit comes with HTTP 413.
+	kind, _, _, _ = refusal(&nodeaccess.OpError{Chain: "evm", Op: "eth_getLogs", Err: &nodeaccess.HTTPError{StatusCode: 413,
+		Body: []byte(`{"jsonrpc":"2.0","id":1,"error":{"code":-32614,"message":"eth_getLogs is limited to a 10,000 range"}}`)}})
+	require.Equal(t, rangeRefused, kind)
+	kind, _, _, _ = refusal(&nodeaccess.HTTPError{StatusCode: 429, Body: []byte(`{"error":{"message":"too many requests, limit exceeded"}}`)})
+	require.Equal(t, notRefused, kind)
+	kind, _, _, _ = refusal(&nodeaccess.HTTPError{StatusCode: 503, Body: []byte(`block range too large`)})
 	require.Equal(t, notRefused, kind)
 }
 
