@@ -232,7 +232,8 @@
 // Catching up, eth_getLogs windows shrink on the refusals of go-ethereum,
 // Erigon, reth, Besu, Nethermind and the large providers (to the range a
 // refusal suggests, when it does) and grow again; at the head each poll is
-// one HTTP request. See Follow for the rules and the cost.
+// one HTTP request. See Follow for the rules and the cost. FollowBlocks
+// walks the blocks themselves (no filter) with the same rules.
 //
 // # The go-ethereum adapter
 //

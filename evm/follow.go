@@ -156,6 +156,9 @@ type follower struct {
 	q     FollowQuery
 	poll  time.Duration
 	yield func(FollowedLog, error) bool
+	// block, when not nil, makes the walk FollowBlocks': blocks are
+	// yielded to it, and yield is not used.
+	block func(FollowedBlock, error) bool
 	win   window
 
 	next uint64 // the next block to read
@@ -178,6 +181,7 @@ type ringBlock struct {
 	// walk (read them by hash to remove them); fetched: all of them were.
 	below   uint
 	fetched bool
+	shown   bool // FollowBlocks yielded the block in this walk
 }
 
 // run walks from q.From until an error or the loop stops.
@@ -238,13 +242,17 @@ func (f *follower) step(ctx context.Context) error {
 		}
 		return nil
 	}
-	if f.q.Finality != Latest {
+	if f.block == nil && f.q.Finality != Latest {
 		return f.window(ctx, f.next, min(f.head, f.next+f.win.size-1))
 	}
-	if f.next+reorgBound <= f.head {
+	if f.block == nil && f.next+reorgBound <= f.head {
 		return f.window(ctx, f.next, min(f.head-reorgBound, f.next+f.win.size-1))
 	}
-	if err := f.headers(ctx, f.next, min(f.head, f.next+min(f.win.size, reorgBound)-1)); err != nil || f.next <= f.head {
+	size := uint64(reorgBound)
+	if f.block == nil {
+		size = min(f.win.size, size)
+	}
+	if err := f.headers(ctx, f.next, min(f.head, f.next+size-1)); err != nil || f.next <= f.head {
 		return err
 	}
 	return sleep(ctx, f.poll) // at the head: the next block comes later
@@ -265,7 +273,7 @@ func (f *follower) retry(ctx context.Context, step func() error) error {
 		if err == nil || !transient(err) {
 			return err
 		}
-		if n%quietRetries == 0 && !f.yield(FollowedLog{}, err) {
+		if n%quietRetries == 0 && !f.fail(err) {
 			return errStopped
 		}
 		n++
@@ -273,6 +281,14 @@ func (f *follower) retry(ctx context.Context, step func() error) error {
 			return err
 		}
 	}
+}
+
+// fail yields err, with a zero item; it returns false when the loop stopped.
+func (f *follower) fail(err error) bool {
+	if f.block != nil {
+		return f.block(FollowedBlock{}, err)
+	}
+	return f.yield(FollowedLog{}, err)
 }
 
 // transient reports whether err says "ask again later": a 5xx or network
@@ -300,6 +316,14 @@ func (f *follower) emit(num uint64, hash, parent common.Hash, logs []types.Log) 
 		below = f.at.Index
 		f.at = FollowCursor{}
 	}
+	shown := false
+	if f.block != nil && below == 0 {
+		b := FollowedBlock{Number: num, Hash: hash, ParentHash: parent, Finality: f.q.Finality, Cursor: FollowCursor{Number: num, Hash: hash, Index: 1}}
+		if !f.block(b, nil) {
+			return errStopped
+		}
+		shown = true
+	}
 	start := 0
 	for start < len(logs) && logs[start].Index < below {
 		start++
@@ -315,7 +339,7 @@ func (f *follower) emit(num uint64, hash, parent common.Hash, logs []types.Log) 
 		if n := len(f.ring); n > 0 && f.ring[n-1].num+1 != num {
 			f.ring = f.ring[:0]
 		}
-		f.ring = append(f.ring, ringBlock{num: num, hash: hash, parent: parent, logs: slices.Clip(logs), below: below})
+		f.ring = append(f.ring, ringBlock{num: num, hash: hash, parent: parent, logs: slices.Clip(logs), below: below, shown: shown})
 		if len(f.ring) > reorgBound {
 			f.ring = slices.Delete(f.ring, 0, len(f.ring)-reorgBound)
 		}

@@ -61,7 +61,10 @@ func (f *follower) pollHead(ctx context.Context) error {
 func (f *follower) probe(ctx context.Context) error {
 	var b Batch
 	hr := Add[*followHeader](&b, "eth_getBlockByNumber", Latest, false)
-	lr := Add[[]types.Log](&b, "eth_getLogs", f.filter(f.next, f.next))
+	var lr *BatchResult[[]types.Log]
+	if f.block == nil {
+		lr = Add[[]types.Log](&b, "eth_getLogs", f.filter(f.next, f.next))
+	}
 	if err := f.c.SendBatch(ctx, &b); err != nil {
 		return err
 	}
@@ -85,16 +88,18 @@ func (f *follower) probe(ctx context.Context) error {
 	if n > f.next {
 		return nil // behind: read with headers
 	}
-	logs, err := lr.Result()
-	if err != nil {
-		return err
-	}
-	if err := f.checkLogs(logs, f.next, f.next); err != nil {
-		return err
-	}
-	for _, l := range logs {
-		if l.BlockHash != h.Hash {
-			return errChanged
+	var logs []types.Log
+	if lr != nil {
+		if logs, err = lr.Result(); err != nil {
+			return err
+		}
+		if err := f.checkLogs(logs, f.next, f.next); err != nil {
+			return err
+		}
+		for _, l := range logs {
+			if l.BlockHash != h.Hash {
+				return errChanged
+			}
 		}
 	}
 	if k := len(f.ring); k > 0 && f.ring[k-1].num+1 == n && f.ring[k-1].hash != h.ParentHash {
@@ -121,7 +126,10 @@ func (f *follower) headers(ctx context.Context, from, to uint64) error {
 	for i := range hrs {
 		hrs[i] = Add[*followHeader](&b, "eth_getBlockByNumber", BlockNumber(from+uint64(i)), false)
 	}
-	lr := Add[[]types.Log](&b, "eth_getLogs", f.filter(from, to))
+	var lr *BatchResult[[]types.Log]
+	if f.block == nil {
+		lr = Add[[]types.Log](&b, "eth_getLogs", f.filter(from, to))
+	}
 	if err := f.c.SendBatch(ctx, &b); err != nil {
 		return err
 	}
@@ -155,21 +163,25 @@ func (f *follower) headers(ctx context.Context, from, to uint64) error {
 	if k := len(f.ring); k > 0 && f.ring[k-1].num+1 == from && f.ring[k-1].hash != hs[0].ParentHash {
 		return f.reorg(ctx)
 	}
-	logs, err := lr.Result()
-	if kind, sFrom, sTo, ok := refusal(err); kind != notRefused {
-		if f.win.refused(kind, from, to, sFrom, sTo, ok) {
-			return errAgain
+	var logs []types.Log
+	if lr != nil {
+		var err error
+		logs, err = lr.Result()
+		if kind, sFrom, sTo, ok := refusal(err); kind != notRefused {
+			if f.win.refused(kind, from, to, sFrom, sTo, ok) {
+				return errAgain
+			}
 		}
-	}
-	if err != nil {
-		return err
-	}
-	if err := f.checkLogs(logs, from, to); err != nil {
-		return err
-	}
-	for _, l := range logs {
-		if l.BlockHash != hs[l.BlockNumber-from].Hash {
-			return errChanged
+		if err != nil {
+			return err
+		}
+		if err := f.checkLogs(logs, from, to); err != nil {
+			return err
+		}
+		for _, l := range logs {
+			if l.BlockHash != hs[l.BlockNumber-from].Hash {
+				return errChanged
+			}
 		}
 	}
 	for i, h := range hs {

@@ -34,9 +34,12 @@ func (f *follower) reorg(ctx context.Context) error {
 			return f.c.t.Wrap("follow", fmt.Errorf("%w: the chain reorganised deeper than the %d blocks Follow follows: block %d %s is not canonical any more",
 				nodeaccess.ErrInvalidResponse, reorgBound, top.num, top.hash.Hex()))
 		}
-		logs, err := f.removedLogs(ctx, top)
-		if err != nil {
-			return err
+		var logs []types.Log
+		if f.block == nil {
+			var err error
+			if logs, err = f.removedLogs(ctx, top); err != nil {
+				return err
+			}
 		}
 		if top.parent == (common.Hash{}) {
 			var h *followHeader
@@ -48,6 +51,12 @@ func (f *follower) reorg(ctx context.Context) error {
 					nodeaccess.ErrNotFound, top.num, top.hash.Hex()))
 			}
 			top.parent = h.ParentHash
+		}
+		if f.block != nil && (top.shown || top.below > 0 || top.fetched) {
+			b := FollowedBlock{Number: top.num, Hash: top.hash, ParentHash: top.parent, Removed: true, Finality: f.q.Finality, Cursor: FollowCursor{Number: top.num, Hash: top.hash}}
+			if !f.block(b, nil) {
+				return errStopped
+			}
 		}
 		for i := len(logs) - 1; i >= 0; i-- {
 			l := logs[i]
