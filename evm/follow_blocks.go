@@ -39,7 +39,7 @@ type FollowedBlock struct {
 // Cost: at the head, each poll is one eth_getBlockByNumber("latest") (one
 // request, one request unit); catching up, one JSON-RPC batch of 64
 // eth_getBlockByNumber calls per 64 blocks (one request, 64 units; more
-// requests when nodeaccess.WithMaxBatchSize is under 64).
+// requests when WithMaxBatchSize is under 64).
 func (c *Client) FollowBlocks(ctx context.Context, q FollowQuery) iter.Seq2[FollowedBlock, error] {
 	if err := transport.NilContext(ctx); err != nil {
 		return func(yield func(FollowedBlock, error) bool) {

@@ -129,7 +129,7 @@ type LogsLimit struct {
 
 // LimitLogs makes eth_getLogs refuse what the limit caps, as providers
 // do, with the limit's code and message; LimitLogs(LogsLimit{}) lifts
-// it. It applies to every eth_getLogs, EthClient's FilterLogs included.
+// it. It applies to every eth_getLogs, those of EthClient included.
 //
 //	srv.LimitLogs(evmtest.LogsLimit{MaxResults: 10000, Code: -32005,
 //		Message: "query returned more than {max} results. Try with this block range [{from}, {to}]."})
