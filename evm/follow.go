@@ -97,7 +97,8 @@ type FollowedLog struct {
 // refused) after an answer of fewer than 1,000 logs. The 64 newest blocks
 // are read with their headers (one JSON-RPC batch of eth_getBlockByNumber
 // calls and one eth_getLogs), so the parent-hash chain is known before
-// the head. A log whose block hash is not the hash of the header read
+// the head; the blocks below them are read as final (a reorganisation that
+// deep while Follow catches up is not seen). A log whose block hash is not the hash of the header read
 // with it means that the block changed between the two calls: the block
 // is asked for again, never yielded mixed.
 //
