@@ -16,7 +16,7 @@ import (
 // on them): a default, a selector or an address any code could reassign
 // would change what every other caller in the process sees. Selectors and
 // defaults are constants or functions instead (evm.Latest, beacon.Head,
-// evmtest.Token(), tontest.DefaultBlock(), …). internal/ is not API, and
+// evmtest.Token(), tontest.DefaultBlock().ID.BlockRef, …). internal/ is not API, and
 // abigen's generated bindings keep their own form.
 func TestNoExportedVariables(t *testing.T) {
 	fset := token.NewFileSet()

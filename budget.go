@@ -87,8 +87,7 @@ const (
 // 1 % of the plan's rate per second until it reaches the plan's rate again
 // (additive increase, multiplicative decrease), and never falls below 1/64
 // of the plan's rate. Processes that share one plan, each with its own
-// Budget, so converge to a share of it (bench/RESULTS.md measures two such
-// processes).
+// Budget, so converge to a share of it.
 //
 // The pause is bounded by the clients' WithMaxRetryAfter (30 s unless set),
 // on both sides. A client reports a
@@ -180,9 +179,6 @@ func NewBudget(unitsPerSecond float64, burst int) (*Budget, error) {
 		cur:    unitsPerSecond,
 	}, nil
 }
-
-// Rate returns the plan's rate in units per second, as given to NewBudget.
-func (b *Budget) Rate() float64 { return b.plan }
 
 // Burst returns the largest burst in units, as given to NewBudget.
 func (b *Budget) Burst() int { return b.burst }

@@ -62,21 +62,21 @@ func TestBudgetAbsurdRetryAfterSharedByChains(t *testing.T) {
 			assert.Greater(t, he.RetryAfter, 60*365*24*time.Hour, "the error keeps what the server asked for")
 			assert.Less(t, time.Since(start), evmCap/2, "the EVM call waited for its cap")
 
-			sentBefore := hyperSrv.Requests()
+			sentBefore := hyperSrv.RequestCount()
 			_, err = hc.UserVaultEquities(ctx, hypertest.DefaultUser())
 			require.ErrorIs(t, err, nodeaccess.ErrRateLimited)
 			var oe *nodeaccess.OpError
 			require.ErrorAs(t, err, &oe)
 			assert.Equal(t, "hyper", oe.Chain)
 			assert.False(t, errors.As(err, &he), "hyper got no response")
-			assert.Equal(t, sentBefore, hyperSrv.Requests(), "hyper sent while the pause held it")
+			assert.Equal(t, sentBefore, hyperSrv.RequestCount(), "hyper sent while the pause held it")
 			testkit.AssertErrNoKey(t, hyperSrv.Key(), err)
 
 			// The TON call goes at or after the pause's end, and no later
 			// than its own round trip after it (timed from the call, after
 			// the 429: what is left of the pause then is evmCap at most).
 			called := time.Now()
-			_, err = tc.AccountStates(ctx, ton.AccountStatesQuery{Accounts: []string{tontest.DefaultAccount}})
+			_, err = tc.AccountStates(ctx, ton.AccountStatesQuery{Accounts: []string{tontest.DefaultAccount().String()}})
 			require.NoError(t, err, "the TON call after the EVM client's 429")
 			assert.GreaterOrEqual(t, time.Since(start), evmCap, "the pause did not hold")
 			assert.Less(t, time.Since(called), evmCap+500*time.Millisecond, "the pause outlasted the EVM client's cap")

@@ -13,7 +13,8 @@
 //     go-ethereum's bind.ContractCaller, so abigen bindings read through it.
 //   - [github.com/nodeaccess/nodeaccess/hyper]: Hyperliquid's /info
 //     (userVaultEquities on the node, allMids on the public API, exact
-//     decimals) and the chain's EVM through the evm package.
+//     decimals); [github.com/nodeaccess/nodeaccess/hyper/hypercore]:
+//     HyperEVM and HyperCore's read precompiles, through the evm package.
 //   - [github.com/nodeaccess/nodeaccess/ton]: TON API v2
 //     (getBlockTransactionsExt, REST or JSON-RPC) and v3 (accountStates,
 //     pendingTransactions), with TON addresses, shard ids and page iterators.
@@ -40,8 +41,9 @@
 // chain's wire on 127.0.0.1 with realistic default data, checks the key
 // exactly, and fails on demand with the faults of
 // [github.com/nodeaccess/nodeaccess/nodeaccesstest] (429 with Retry-After,
-// 5xx, slow or truncated bodies, dropped connections). The programs in
-// examples/ run against them by default: go run ./examples/quickstart.
+// 5xx, slow or truncated bodies, dropped connections). The quickstart program,
+// github.com/nodeaccess/nodeaccess/examples/quickstart, runs against them
+// unless it is given an endpoint.
 //
 // # Options
 //
@@ -55,9 +57,12 @@
 // and WithCost spend a plan's request units, WithUserAgent adds to the
 // User-Agent, and WithoutRPCIDCheck accepts JSON-RPC servers that do not echo
 // request ids. Chain packages add their own (such as evm.WithPathSuffix).
-// These configure a client once; calls take no options of their own, except
-// the beacon package's reads of a state (beacon.ReadOption, which its
-// decoders share; its package documentation says why).
+// These configure a client once. A call takes what it asks for as its
+// arguments and, where the SDK can carry it out in more than one way, a
+// last argument of an <Op>Options struct value whose zero value means the
+// defaults (evm.MulticallOptions, beacon.StateOptions,
+// beacon.DownloadOptions, and beacon.ReadOptions, which the beacon
+// package's decoders take).
 //
 // By default a call makes up to 3 attempts. It retries 429, 502, 503 and 504
 // responses and connection failures (refused, reset, closed early, timed out)
@@ -103,7 +108,7 @@
 // the callers it held queue again at the lowered rate (no burst when the
 // pause ends), and recovers by 1 % of the plan's rate per second (AIMD, as
 // TCP does), so that processes that share a plan each settle on a share of
-// it (bench/RESULTS.md measures two such processes). A caller that gives up while it waits spends nothing. Limiter
+// it. A caller that gives up while it waits spends nothing. Limiter
 // is the budget's two-method contract, which a limiter shared by many
 // processes (a Redis-backed GCRA) can meet instead. Budget.Stats reports the
 // units spent, the time callers waited and the 429s seen;

@@ -20,7 +20,7 @@ import (
 // docPackages are the directories whose godoc users read: the library
 // packages and the local test servers.
 var docPackages = []string{
-	".", "beacon", "beacon/beacontest", "evm", "evm/evmtest", "hyper", "hyper/hypertest", "ton", "ton/tontest", "nodeaccesstest",
+	".", "beacon", "beacon/beacontest", "evm", "evm/evmtest", "hyper", "hyper/hypercore", "hyper/hypertest", "ton", "ton/tontest", "nodeaccesstest",
 }
 
 // docPackagesPending are held to the same rules once their v1 layout has

@@ -23,6 +23,7 @@ var errorPatternPackages = []string{
 	"evm",
 	"evm/evmtest",
 	"hyper",
+	"hyper/hypercore",
 	"hyper/hypertest",
 	"internal/config",
 	"internal/jsontext",

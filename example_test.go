@@ -126,7 +126,7 @@ func ExampleNewBudget() {
 	}
 	ctx := context.Background()
 	for i := 0; i < 3; i++ {
-		if _, err := tc.AccountStates(ctx, ton.AccountStatesQuery{Accounts: []string{tontest.DefaultAccount}}); err != nil {
+		if _, err := tc.AccountStates(ctx, ton.AccountStatesQuery{Accounts: []string{tontest.DefaultAccount().String()}}); err != nil {
 			log.Fatal(err)
 		}
 		if _, err := hc.UserVaultEquities(ctx, hypertest.DefaultUser()); err != nil {

@@ -26,7 +26,7 @@ func TestEvmClientFormatting(t *testing.T) {
 		require.NoError(t, err)
 		s := fmt.Sprintf("%v %+v %#v %s %q %x %d", c, c, c, c, c, c, c)
 		testkit.AssertNoKey(t, key, "evm client", s)
-		assert.Equal(t, "evm.Client{https://node.example/v1/REDACTED}", c.String())
+		assert.Equal(t, "evm.Client{https://node.example/v1/REDACTED}", fmt.Sprint(c))
 		testkit.AssertNoKey(t, key, "evm client value", fmt.Sprintf("%v %+v %#v", *c, *c, *c))
 
 		c, err = evm.New("https://node.example", key, evm.WithPathSuffix("evm"))

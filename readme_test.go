@@ -27,6 +27,10 @@ import (
 // around them (TestReadmeGoBlocksCompile). The convention, which the README
 // follows:
 //
+//   - A block whose first line of code is "package" is a whole file: it
+//     must compile as it is, imports included, as the program a reader
+//     pastes and runs (the README's first one is run by
+//     TestReadmeProgramRuns).
 //   - A block that starts with "func" is whole declarations: it must compile
 //     as it is, with only its imports added.
 //   - Any other block is statements from the middle of a function. The names
@@ -89,38 +93,40 @@ var readmeImports = map[string]string{
 	"tontest":        "github.com/nodeaccess/nodeaccess/ton/tontest",
 }
 
-// readmeBlock is one ```go block of a Markdown file.
+// readmeBlock is one fenced block of a Markdown file.
 type readmeBlock struct {
-	line int // line of the opening fence, from 1
+	line int    // line of the opening fence, from 1
+	lang string // the fence's language ("go", "text", "" for none)
 	text string
 }
 
 var fenceRE = regexp.MustCompile("^```([a-z]*)\\s*$")
 
-// goBlocks returns the ```go blocks of a Markdown text.
-func goBlocks(md string) []readmeBlock {
+// mdBlocks returns the fenced blocks of a Markdown text, in order.
+func mdBlocks(md string) []readmeBlock {
 	var out []readmeBlock
 	var cur *readmeBlock
 	var body strings.Builder
 	for i, l := range strings.Split(md, "\n") {
 		m := fenceRE.FindStringSubmatch(l)
 		switch {
-		case cur == nil && m != nil && m[1] == "go":
-			cur = &readmeBlock{line: i + 1}
-			body.Reset()
 		case cur == nil && m != nil:
-			cur = &readmeBlock{line: -1} // a block in another language
+			cur = &readmeBlock{line: i + 1, lang: m[1]}
+			body.Reset()
 		case cur != nil && m != nil && m[1] == "":
-			if cur.line > 0 {
-				cur.text = body.String()
-				out = append(out, *cur)
-			}
+			cur.text = body.String()
+			out = append(out, *cur)
 			cur = nil
 		case cur != nil:
 			body.WriteString(l + "\n")
 		}
 	}
 	return out
+}
+
+// goBlocks returns the ```go blocks of a Markdown text.
+func goBlocks(md string) []readmeBlock {
+	return slices.DeleteFunc(mdBlocks(md), func(b readmeBlock) bool { return b.lang != "go" })
 }
 
 // placeholderRE is "{ ... }" or "{ … }": a statement's body left to the
@@ -159,6 +165,9 @@ func program(b readmeBlock, params []string) readmeProgram {
 		fmt.Fprintf(&src, "\t%s %q\n", n, readmeImports[n])
 	}
 	src.WriteString(")\n\nfunc " + placeholderFunc + "() {}\n\n")
+	if isFile(b.text) {
+		return readmeProgram{src: b.text, start: 1}
+	}
 	if isDecls(b.text) {
 		start := strings.Count(src.String(), "\n") + 1
 		src.WriteString(body)
@@ -175,9 +184,23 @@ func program(b readmeBlock, params []string) readmeProgram {
 	return readmeProgram{src: src.String(), start: start}
 }
 
-// isDecls reports whether a block is whole declarations.
+// isDecls reports whether a block is whole declarations (or a whole
+// file).
 func isDecls(text string) bool {
-	return strings.HasPrefix(strings.TrimSpace(text), "func ")
+	return strings.HasPrefix(strings.TrimSpace(text), "func ") || isFile(text)
+}
+
+// isFile reports whether a block is a whole Go file: its first line that is
+// neither blank nor a comment is a package clause.
+func isFile(text string) bool {
+	for _, l := range strings.Split(text, "\n") {
+		l = strings.TrimSpace(l)
+		if l == "" || strings.HasPrefix(l, "//") {
+			continue
+		}
+		return strings.HasPrefix(l, "package ")
+	}
+	return false
 }
 
 // exportData builds the packages the blocks may import and returns the
@@ -352,7 +375,9 @@ func TestDocsGoBlocksCompile(t *testing.T) {
 // TestReadmeCheckCatches: the check finds each kind of error the README's
 // blocks once had (an unused variable of an inner scope, := with no new
 // variable, a name a whole declaration does not define, a wrong type), at
-// its README line, and accepts what the convention allows.
+// its README line, and accepts what the convention allows; a whole file
+// gets nothing added (no reader's values, no imports) and no unused
+// variable.
 func TestReadmeCheckCatches(t *testing.T) {
 	md := "# t\n\n" +
 		"```sh\ngo test ./...\n```\n\n" + // line 3: not Go
@@ -375,6 +400,15 @@ func TestReadmeCheckCatches(t *testing.T) {
 		"func TestX(t *testing.T) {\n" +
 		"\tfmt.Println(ctx)\n" + // line 28: undefined in a declaration
 		"}\n" +
+		"```\n\n" +
+		"```go\n" + // line 32: a whole file, its own imports only
+		"// Package main is a program.\n" +
+		"package main\n\n" +
+		"import \"fmt\"\n\n" +
+		"func main() {\n" +
+		"\tn := 1\n" + // line 39: unused, in a program
+		"\tfmt.Println(key, time.Second)\n" + // line 40: no reader's values, no added imports
+		"}\n" +
 		"```\n"
 	got := compileBlocks(t, "README.md", md, readmeImporter(t))
 	slices.Sort(got)
@@ -384,6 +418,9 @@ func TestReadmeCheckCatches(t *testing.T) {
 		"README.md:22: no new variables on left side of :=",
 		"README.md:23: cannot use n (variable of type int) as string value in variable declaration",
 		"README.md:28: undefined: ctx",
+		"README.md:39: declared and not used: n",
+		"README.md:40: undefined: key",
+		"README.md:40: undefined: time",
 	}, got)
 }
 

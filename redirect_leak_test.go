@@ -204,7 +204,7 @@ var keyedCalls = map[string]func(ctx context.Context, base, key string, opt node
 		if err != nil {
 			return err
 		}
-		_, _, err = c.State(ctx, beacon.Head)
+		_, _, err = c.State(ctx, beacon.Head, beacon.StateOptions{})
 		return err
 	},
 	"beacon state download": func(ctx context.Context, base, key string, opt nodeaccess.Option) error {
@@ -212,7 +212,7 @@ var keyedCalls = map[string]func(ctx context.Context, base, key string, opt node
 		if err != nil {
 			return err
 		}
-		_, err = c.DownloadState(ctx, beacon.Finalized, io.Discard)
+		_, err = c.DownloadState(ctx, beacon.Finalized, io.Discard, beacon.DownloadOptions{})
 		return err
 	},
 	"beacon Get": func(ctx context.Context, base, key string, opt nodeaccess.Option) error {

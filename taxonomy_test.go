@@ -137,18 +137,18 @@ func taxonomyCases() map[string]taxCase {
 			srv := tontest.NewT(t, tontest.WithLag(time.Hour))
 			c, err := srv.Client(nodeaccess.WithMaxAttempts(1))
 			require.NoError(t, err)
-			_, err = c.BlockTransactions(context.Background(), ton.BlockTransactionsQuery{Block: tontest.DefaultBlock()})
+			_, err = c.BlockTransactions(context.Background(), ton.BlockTransactionsQuery{Block: tontest.DefaultBlock().ID.BlockRef})
 			return err
 		}},
 		"ton.ErrUnreadableTransaction": {op: true, is: isErr(ton.ErrUnreadableTransaction), produce: func(t *testing.T) error {
 			// The recorded block with a transaction tonlib cannot read.
-			b := tontest.RecordedBlock()
+			b := tontest.DefaultBlock()
 			b.Unreadable = []int{1}
 			srv := tontest.NewT(t)
 			require.NoError(t, srv.SetBlock(b))
 			c, err := srv.Client()
 			require.NoError(t, err)
-			for _, err := range c.AllBlockTransactions(context.Background(), ton.BlockTransactionsQuery{Block: tontest.DefaultBlock()}) {
+			for _, err := range c.AllBlockTransactions(context.Background(), ton.BlockTransactionsQuery{Block: tontest.DefaultBlock().ID.BlockRef}) {
 				if err != nil {
 					return err
 				}
@@ -161,7 +161,7 @@ func taxonomyCases() map[string]taxCase {
 			srv := tontest.NewT(t, tontest.WithIndexer())
 			c, err := srv.Client(nodeaccess.WithMaxAttempts(1))
 			require.NoError(t, err)
-			for _, err := range c.AllAccountStates(context.Background(), ton.AccountStatesQuery{Accounts: []string{tontest.DefaultAccount}, Limit: 1}) {
+			for _, err := range c.AllAccountStates(context.Background(), ton.AccountStatesQuery{Accounts: []string{tontest.DefaultAccount().String()}, Limit: 1}) {
 				if err != nil {
 					return err
 				}
@@ -358,7 +358,7 @@ func beaconAnswer(t *testing.T, status int, ctype, fork string, body []byte, ids
 	if len(ids) > 0 {
 		id = ids[0]
 	}
-	_, _, err = c.State(context.Background(), id)
+	_, _, err = c.State(context.Background(), id, beacon.StateOptions{})
 	return err
 }
 

@@ -329,13 +329,15 @@ func TestHostileClaimsReadState(t *testing.T) {
 				var err error
 				boundsNoPanic(t, "ReadState", func() {
 					r := kind.r(t, in.data)
-					alloc := hardAllocated(func() { _, _, err = beacon.ReadState(r, body, beacon.MinimalPreset()) })
+					alloc := hardAllocated(func() { _, _, err = beacon.ReadState(r, body, beacon.ReadOptions{Preset: beacon.MinimalPreset()}) })
 					boundsCheck(t, "ReadState", alloc, len(in.data))
 				})
 				boundsStreamError(t, "ReadState", err, in, kind.tells)
 				boundsNoPanic(t, "ReadProver", func() {
 					r := kind.r(t, in.data)
-					alloc := hardAllocated(func() { _, err = beacon.ReadProver(r, body, bytes.NewReader(in.data), beacon.MinimalPreset()) })
+					alloc := hardAllocated(func() {
+						_, err = beacon.ReadProver(r, body, bytes.NewReader(in.data), beacon.ReadOptions{Preset: beacon.MinimalPreset()})
+					})
 					boundsCheck(t, "ReadProver", alloc, len(in.data))
 				})
 				boundsStreamError(t, "ReadProver", err, in, kind.tells)
@@ -360,11 +362,11 @@ func TestHostileClaimsLargeCut(t *testing.T) {
 		t.Run(fmt.Sprintf("cut after %d validators", c+1), func(t *testing.T) {
 			for name, read := range map[string]func() error{
 				"ReadState": func() error {
-					_, _, err := beacon.ReadState(hardReader{bytes.NewReader(whole[:cut])}, body, beacon.MinimalPreset())
+					_, _, err := beacon.ReadState(hardReader{bytes.NewReader(whole[:cut])}, body, beacon.ReadOptions{Preset: beacon.MinimalPreset()})
 					return err
 				},
 				"ReadProver": func() error {
-					_, err := beacon.ReadProver(hardReader{bytes.NewReader(whole[:cut])}, body, bytes.NewReader(whole[:cut]), beacon.MinimalPreset())
+					_, err := beacon.ReadProver(hardReader{bytes.NewReader(whole[:cut])}, body, bytes.NewReader(whole[:cut]), beacon.ReadOptions{Preset: beacon.MinimalPreset()})
 					return err
 				},
 			} {
@@ -414,7 +416,7 @@ func TestHostileClaimsReadStateJSON(t *testing.T) {
 				var err error
 				boundsNoPanic(t, "ReadState", func() {
 					r := kind.r(t, in.data)
-					alloc := hardAllocated(func() { st, _, err = beacon.ReadState(r, body, beacon.MinimalPreset()) })
+					alloc := hardAllocated(func() { st, _, err = beacon.ReadState(r, body, beacon.ReadOptions{Preset: beacon.MinimalPreset()}) })
 					boundsCheck(t, "ReadState", alloc, len(in.data))
 				})
 				if err == nil && !kind.tells && bytes.Equal(in.data, whole) {
@@ -445,7 +447,7 @@ func boundsLyingHandler(t *testing.T, ctype string, data []byte, claimed int64) 
 
 // TestHostileClaimsClient: a node whose Content-Length claims far more
 // than it sends (offsets that claim 10 million validators) costs State and
-// DownloadState with WithProver no more than a small multiple of what it
+// DownloadState with DownloadOptions.Prover no more than a small multiple of what it
 // sent: a Content-Length is a claim, and nothing is allocated for it
 // before the bytes arrive.
 func TestHostileClaimsClient(t *testing.T) {
@@ -462,21 +464,21 @@ func TestHostileClaimsClient(t *testing.T) {
 		call        func(c *beacon.Client) error
 	}{
 		{"State, SSZ", "application/octet-stream", ten, tenSize, func(c *beacon.Client) error {
-			_, _, err := c.State(context.Background(), beacon.Head)
+			_, _, err := c.State(context.Background(), beacon.Head, beacon.StateOptions{})
 			return err
 		}},
 		{"State, JSON", "application/json", js.Bytes(), boundsClaim, func(c *beacon.Client) error {
-			_, _, err := c.State(context.Background(), beacon.Head)
+			_, _, err := c.State(context.Background(), beacon.Head, beacon.StateOptions{})
 			return err
 		}},
-		{"DownloadState, WithProver", "application/octet-stream", ten, tenSize, func(c *beacon.Client) error {
+		{"DownloadState, Prover", "application/octet-stream", ten, tenSize, func(c *beacon.Client) error {
 			f, err := os.Create(filepath.Join(t.TempDir(), "state.ssz"))
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer f.Close()
 			var p beacon.Prover
-			_, err = c.DownloadState(context.Background(), beacon.Head, f, beacon.WithProver(&p))
+			_, err = c.DownloadState(context.Background(), beacon.Head, f, beacon.DownloadOptions{Prover: &p})
 			return err
 		}},
 	} {

@@ -13,7 +13,7 @@ type Client struct {
 	t      *transport.Client
 	enc    Encoding
 	preset Preset
-	masked string // the endpoint with the key masked, for String
+	masked string // the endpoint with the key masked, for Format
 }
 
 // New returns a client for the node at baseURL with the access key key; it
@@ -74,17 +74,17 @@ func NewFromURL(endpoint string, opts ...Option) (*Client, error) {
 	return New(ep.Base, ep.Key, opts...)
 }
 
-// String describes the client; the key is masked.
-func (c *Client) String() string {
+func (c *Client) describe() string {
 	if c == nil {
 		return "<nil>"
 	}
 	return "beacon.Client{" + c.masked + "}"
 }
 
-// Format prints String for every verb, so that no formatting of a client
-// (%v, %+v, %#v) can reach the key.
-func (c *Client) Format(f fmt.State, _ rune) { _, _ = f.Write([]byte(c.String())) }
+// Format describes the client under every verb of fmt (%v, %s, %+v, %#v),
+// its endpoint with the key masked, so that no formatting of a client can
+// reach the key.
+func (c *Client) Format(f fmt.State, _ rune) { _, _ = f.Write([]byte(c.describe())) }
 
 // request returns the state request for id with the client's Accept header
 // and the state calls' default timeout and cap.

@@ -32,23 +32,28 @@ const downloadBuf = 256 << 10
 //   - by default the call fails at once, with an error matching
 //     nodeaccess.ErrUnavailable and the cause, and w keeps what was
 //     written (DownloadState never seeks, truncates or rewrites w);
-//   - with WithRestart(reset), the body is fetched again while attempts
-//     remain, and reset is called first, once before each attempt that
-//     writes again, to put w back to where the body should start (truncate
-//     a file, reset a buffer). An error from reset ends the call.
+//   - with DownloadOptions.Restart, the body is fetched again while
+//     attempts remain, and Restart is called first, once before each
+//     attempt that writes again, to put w back to where the body should
+//     start (truncate a file, reset a buffer). An error from it ends the
+//     call.
 //
 // On any error, w may hold part of a body after what it held before:
-// discard that part. WithProgress reports the bytes as they are written;
-// WithProver builds the state's Prover from them in the same pass.
-func (c *Client) DownloadState(ctx context.Context, id StateID, w io.Writer, opts ...ReadOption) (Body, error) {
+// discard that part. DownloadOptions.Progress reports the bytes as they are
+// written; DownloadOptions.Prover builds the state's Prover from them in
+// the same pass. The zero DownloadOptions does neither.
+func (c *Client) DownloadState(ctx context.Context, id StateID, w io.Writer, opts DownloadOptions) (Body, error) {
 	if err := transport.NilContext(ctx); err != nil {
 		return Body{}, c.t.Wrap(opState, err)
 	}
-	cfg := newReadConfig(opts)
+	cfg := opts.config()
 	if w == nil {
 		return Body{}, c.t.Wrap(opState, &nodeaccess.InputError{Arg: "w", Reason: "nil io.Writer"})
 	}
 	at, err := c.checkProverTee(&cfg, w)
+	if err == nil {
+		err = cfg.checkPreset("DownloadOptions.Preset")
+	}
 	if err != nil {
 		return Body{}, c.t.Wrap(opState, err)
 	}
@@ -67,7 +72,7 @@ func (c *Client) DownloadState(ctx context.Context, id StateID, w io.Writer, opt
 type downloader struct {
 	c       *Client
 	w       io.Writer
-	at      io.ReaderAt // w, for WithProver
+	at      io.ReaderAt // w, for DownloadOptions.Prover
 	cfg     *readConfig
 	buf     []byte
 	written int64 // bytes the last attempt that wrote has written
@@ -87,7 +92,7 @@ func (d *downloader) attempt(r *transport.Response) error {
 	}
 	if d.written > 0 { // an earlier attempt wrote part of a body (so restart is set)
 		if err := d.cfg.restart(); err != nil {
-			return transport.Final(fmt.Errorf("WithRestart: %w", err))
+			return transport.Final(fmt.Errorf("DownloadOptions.Restart: %w", err))
 		}
 		d.written = 0
 	}
@@ -128,7 +133,7 @@ func (d *downloader) attempt(r *transport.Response) error {
 		}
 		if rerr != nil {
 			if d.written > 0 && d.cfg.restart == nil && !errors.Is(rerr, nodeaccess.ErrResponseTooLarge) {
-				return transport.Final(fmt.Errorf("%w: the body broke off after %d bytes had been written (WithRestart lets the call fetch it again): %w",
+				return transport.Final(fmt.Errorf("%w: the body broke off after %d bytes had been written (DownloadOptions.Restart lets the call fetch it again): %w",
 					nodeaccess.ErrUnavailable, d.written, rerr))
 			}
 			return rerr

@@ -155,11 +155,11 @@ func TestDownloadNeverRewindsTheWriter(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			w, contents := tc.w(t)
 			c, n := breakingServer(t, body, true)
-			_, err := c.DownloadState(context.Background(), beacon.Head, w)
+			_, err := c.DownloadState(context.Background(), beacon.Head, w, beacon.DownloadOptions{})
 			if !errors.Is(err, nodeaccess.ErrUnavailable) || n.Load() != 1 {
 				t.Fatalf("err = %v after %d attempts, want ErrUnavailable after 1", err, n.Load())
 			}
-			if !strings.Contains(err.Error(), "the body broke off after") || !strings.Contains(err.Error(), "(WithRestart lets the call fetch it again)") {
+			if !strings.Contains(err.Error(), "the body broke off after") || !strings.Contains(err.Error(), "(DownloadOptions.Restart lets the call fetch it again)") {
 				t.Fatalf("err = %v", err)
 			}
 			got := contents()
@@ -174,10 +174,10 @@ func TestDownloadNeverRewindsTheWriter(t *testing.T) {
 	}
 }
 
-// With WithRestart the caller says how to start again: reset runs before
+// With DownloadOptions.Restart the caller says how to start again: reset runs before
 // each attempt that writes after one that wrote, and only then; what it
 // leaves is where the next attempt writes. An error from it ends the call.
-func TestDownloadWithRestart(t *testing.T) {
+func TestDownloadRestart(t *testing.T) {
 	body := bytes.Repeat([]byte("0123456789abcdef"), 4096) // 64 KiB
 	prior := []byte("PRE-EXISTING DATA")
 
@@ -193,10 +193,10 @@ func TestDownloadWithRestart(t *testing.T) {
 		defer f.Close()
 		resets := 0
 		c, n := breakingServer(t, body, true)
-		d, err := c.DownloadState(context.Background(), beacon.Head, f, beacon.WithRestart(func() error {
+		d, err := c.DownloadState(context.Background(), beacon.Head, f, beacon.DownloadOptions{Restart: func() error {
 			resets++
 			return f.Truncate(int64(len(prior))) // O_APPEND: writes go to the end
-		}))
+		}})
 		if err != nil || n.Load() != 2 || resets != 1 || d.Bytes != int64(len(body)) {
 			t.Fatalf("err = %v after %d attempts and %d resets, %d bytes", err, n.Load(), resets, d.Bytes)
 		}
@@ -211,20 +211,20 @@ func TestDownloadWithRestart(t *testing.T) {
 	t.Run("no reset when nothing was written", func(t *testing.T) {
 		c, n := breakingServer(t, body, false)
 		var buf bytes.Buffer
-		if _, err := c.DownloadState(context.Background(), beacon.Head, &buf, beacon.WithRestart(func() error {
+		if _, err := c.DownloadState(context.Background(), beacon.Head, &buf, beacon.DownloadOptions{Restart: func() error {
 			t.Error("reset called")
 			return nil
-		})); err != nil || n.Load() != 1 || !bytes.Equal(buf.Bytes(), body) {
+		}}); err != nil || n.Load() != 1 || !bytes.Equal(buf.Bytes(), body) {
 			t.Fatalf("err = %v after %d attempts", err, n.Load())
 		}
 	})
 	t.Run("reset fails", func(t *testing.T) {
 		c, n := breakingServer(t, body, true)
 		var buf bytes.Buffer
-		_, err := c.DownloadState(context.Background(), beacon.Head, &buf, beacon.WithRestart(func() error {
+		_, err := c.DownloadState(context.Background(), beacon.Head, &buf, beacon.DownloadOptions{Restart: func() error {
 			return errors.New("read-only file")
-		}))
-		if err == nil || err.Error() != "beacon: getStateV2: WithRestart: read-only file" || n.Load() != 2 {
+		}})
+		if err == nil || err.Error() != "beacon: getStateV2: DownloadOptions.Restart: read-only file" || n.Load() != 2 {
 			t.Fatalf("err = %v after %d attempts", err, n.Load())
 		}
 	})

@@ -51,7 +51,7 @@ func TestDownloadIdenticalBytes(t *testing.T) {
 			rec := &testkit.Recorder{}
 			c := newClient(t, srv.URL, nodeaccess.WithHook(rec.Hook))
 			var buf bytes.Buffer
-			d, err := c.DownloadState(context.Background(), beacon.Finalized, &buf)
+			d, err := c.DownloadState(context.Background(), beacon.Finalized, &buf, beacon.DownloadOptions{})
 			require.NoError(t, err)
 			assert.Equal(t, sha256.Sum256(body), sha256.Sum256(buf.Bytes()))
 			assert.Equal(t, beacon.Body{Fork: "electra", Encoding: beacon.EncodingSSZ, ContentType: "application/octet-stream", Bytes: int64(len(body))}, d)
@@ -65,7 +65,7 @@ func TestDownloadIdenticalBytes(t *testing.T) {
 	}
 }
 
-// progressLog records a WithProgress callback's calls.
+// progressLog records a Progress callback's calls.
 type progressLog struct {
 	mu    sync.Mutex
 	read  []int64
@@ -105,7 +105,7 @@ func TestDownloadProgress(t *testing.T) {
 		srv, _ := serve(t, sszHandler(body, "fulu", false))
 		c := newClient(t, srv.URL)
 		p := &progressLog{}
-		_, err := c.DownloadState(context.Background(), beacon.Head, io.Discard, beacon.WithProgress(p.fn))
+		_, err := c.DownloadState(context.Background(), beacon.Head, io.Discard, beacon.DownloadOptions{Progress: p.fn})
 		require.NoError(t, err)
 		p.checkSteps(t, size, size)
 	})
@@ -113,7 +113,7 @@ func TestDownloadProgress(t *testing.T) {
 		srv, _ := serve(t, sszHandler(body, "fulu", true))
 		c := newClient(t, srv.URL)
 		p := &progressLog{}
-		_, err := c.DownloadState(context.Background(), beacon.Head, io.Discard, beacon.WithProgress(p.fn))
+		_, err := c.DownloadState(context.Background(), beacon.Head, io.Discard, beacon.DownloadOptions{Progress: p.fn})
 		require.NoError(t, err)
 		p.checkSteps(t, size, -1)
 	})
@@ -121,7 +121,7 @@ func TestDownloadProgress(t *testing.T) {
 		srv, _ := serve(t, sszHandler(patternBody(progressStep), "fulu", false))
 		c := newClient(t, srv.URL)
 		p := &progressLog{}
-		_, err := c.DownloadState(context.Background(), beacon.Head, io.Discard, beacon.WithProgress(p.fn))
+		_, err := c.DownloadState(context.Background(), beacon.Head, io.Discard, beacon.DownloadOptions{Progress: p.fn})
 		require.NoError(t, err)
 		assert.Equal(t, []int64{progressStep}, p.read, "the step and the end are one call")
 	})
@@ -129,16 +129,16 @@ func TestDownloadProgress(t *testing.T) {
 		srv, _ := serve(t, sszHandler(nil, "fulu", false))
 		c := newClient(t, srv.URL)
 		p := &progressLog{}
-		_, err := c.DownloadState(context.Background(), beacon.Head, io.Discard, beacon.WithProgress(p.fn))
+		_, err := c.DownloadState(context.Background(), beacon.Head, io.Discard, beacon.DownloadOptions{Progress: p.fn})
 		require.NoError(t, err)
 		assert.Equal(t, []int64{0}, p.read)
 		assert.Equal(t, []int64{0}, p.total)
 	})
 }
 
-// A body that breaks off after bytes went to a file, with WithRestart: the
+// A body that breaks off after bytes went to a file, with Restart: the
 // caller's reset empties the file, the second attempt writes the whole body
-// once, and WithProgress counts it from 0 again.
+// once, and Progress counts it from 0 again.
 func TestDownloadBrokenBodyRestarts(t *testing.T) {
 	body := patternBody(3<<20 + 7)
 	srv, cnt := serve(t, func(w http.ResponseWriter, r *http.Request, n int) {
@@ -154,13 +154,13 @@ func TestDownloadBrokenBodyRestarts(t *testing.T) {
 	require.NoError(t, err)
 	defer f.Close()
 	p := &progressLog{}
-	d, err := c.DownloadState(context.Background(), beacon.Head, f, beacon.WithProgress(p.fn), beacon.WithRestart(func() error {
+	d, err := c.DownloadState(context.Background(), beacon.Head, f, beacon.DownloadOptions{Progress: p.fn, Restart: func() error {
 		if err := f.Truncate(0); err != nil {
 			return err
 		}
 		_, err := f.Seek(0, io.SeekStart)
 		return err
-	}))
+	}})
 	require.NoError(t, err)
 	assert.Equal(t, int64(len(body)), d.Bytes)
 	assert.Equal(t, 2, cnt.Get())
@@ -184,7 +184,7 @@ func TestDownloadBrokenBodyRestarts(t *testing.T) {
 }
 
 // A body that breaks off after bytes went to the writer, without
-// WithRestart, is not fetched again.
+// Restart, is not fetched again.
 func TestDownloadBrokenBodyNoRestart(t *testing.T) {
 	body := patternBody(1 << 20)
 	srv, cnt := serve(t, func(w http.ResponseWriter, r *http.Request, _ int) {
@@ -193,12 +193,12 @@ func TestDownloadBrokenBodyNoRestart(t *testing.T) {
 	rec := &testkit.Recorder{}
 	c := newClient(t, srv.URL, fast, nodeaccess.WithHook(rec.Hook))
 	var buf bytes.Buffer
-	_, err := c.DownloadState(context.Background(), beacon.Head, &buf)
+	_, err := c.DownloadState(context.Background(), beacon.Head, &buf, beacon.DownloadOptions{})
 	require.Error(t, err)
 	assert.Equal(t, 1, cnt.Get(), "no second attempt")
 	assert.ErrorIs(t, err, nodeaccess.ErrUnavailable)
 	assert.ErrorIs(t, err, io.ErrUnexpectedEOF)
-	assert.Equal(t, "beacon: getStateV2: service unavailable: the body broke off after 1000 bytes had been written (WithRestart lets the call fetch it again): unexpected EOF", err.Error())
+	assert.Equal(t, "beacon: getStateV2: service unavailable: the body broke off after 1000 bytes had been written (DownloadOptions.Restart lets the call fetch it again): unexpected EOF", err.Error())
 	assert.Equal(t, body[:1000], buf.Bytes(), "the partial body, as documented")
 	atts := rec.Attempts()
 	require.Len(t, atts, 1)
@@ -219,7 +219,7 @@ func TestDownloadBrokenBeforeFirstByte(t *testing.T) {
 	})
 	c := newClient(t, srv.URL, fast)
 	var buf bytes.Buffer
-	d, err := c.DownloadState(context.Background(), beacon.Head, &buf)
+	d, err := c.DownloadState(context.Background(), beacon.Head, &buf, beacon.DownloadOptions{})
 	require.NoError(t, err)
 	assert.Equal(t, 2, cnt.Get())
 	assert.Equal(t, body, buf.Bytes())
@@ -238,14 +238,14 @@ func TestDownloadBrokenEveryAttemptFile(t *testing.T) {
 	require.NoError(t, err)
 	defer f.Close()
 	resets := 0
-	_, err = c.DownloadState(context.Background(), beacon.Head, f, beacon.WithRestart(func() error {
+	_, err = c.DownloadState(context.Background(), beacon.Head, f, beacon.DownloadOptions{Restart: func() error {
 		resets++
 		if err := f.Truncate(0); err != nil {
 			return err
 		}
 		_, err := f.Seek(0, io.SeekStart)
 		return err
-	}))
+	}})
 	require.Error(t, err)
 	assert.Equal(t, 3, cnt.Get())
 	assert.Equal(t, 2, resets)
@@ -281,11 +281,11 @@ func TestDownloadWriterError(t *testing.T) {
 	body := patternBody(1 << 20)
 	srv, cnt := serve(t, sszHandler(body, "fulu", false))
 	c := newClient(t, srv.URL, fast)
-	_, err := c.DownloadState(context.Background(), beacon.Head, &failingWriter{after: 100})
+	_, err := c.DownloadState(context.Background(), beacon.Head, &failingWriter{after: 100}, beacon.DownloadOptions{})
 	require.Error(t, err)
 	assert.Equal(t, "beacon: getStateV2: writing the state after 100 bytes: disk full", err.Error())
 	assert.NotErrorIs(t, err, nodeaccess.ErrUnavailable)
-	_, err = c.DownloadState(context.Background(), beacon.Head, shortWriter{})
+	_, err = c.DownloadState(context.Background(), beacon.Head, shortWriter{}, beacon.DownloadOptions{})
 	assert.ErrorIs(t, err, io.ErrShortWrite)
 	assert.Equal(t, 2, cnt.Get(), "one attempt per call")
 }
@@ -304,14 +304,14 @@ func TestDownloadCap(t *testing.T) {
 	srv, _ := serve(t, claim(maxStateBytes+1))
 	c := newClient(t, srv.URL, nodeaccess.WithMaxAttempts(1))
 	var buf bytes.Buffer
-	_, err := c.DownloadState(context.Background(), beacon.Head, &buf)
+	_, err := c.DownloadState(context.Background(), beacon.Head, &buf, beacon.DownloadOptions{})
 	assert.ErrorIs(t, err, nodeaccess.ErrResponseTooLarge)
 	assert.Equal(t, "beacon: getStateV2: response too large: body exceeds the 4294967296-byte cap", err.Error())
 	assert.Zero(t, buf.Len())
 
 	srv, _ = serve(t, claim(32<<20+1))
 	c = newClient(t, srv.URL, nodeaccess.WithMaxAttempts(1))
-	_, err = c.DownloadState(context.Background(), beacon.Head, &bytes.Buffer{})
+	_, err = c.DownloadState(context.Background(), beacon.Head, &bytes.Buffer{}, beacon.DownloadOptions{})
 	assert.NotErrorIs(t, err, nodeaccess.ErrResponseTooLarge, "the state's cap is above the ordinary one")
 	assert.ErrorIs(t, err, io.ErrUnexpectedEOF)
 
@@ -320,7 +320,7 @@ func TestDownloadCap(t *testing.T) {
 		srv, _ = serve(t, sszHandler(body, "fulu", chunked))
 		c = newClient(t, srv.URL, nodeaccess.WithMaxResponseBytes(4096))
 		buf.Reset()
-		_, err = c.DownloadState(context.Background(), beacon.Head, &buf)
+		_, err = c.DownloadState(context.Background(), beacon.Head, &buf, beacon.DownloadOptions{})
 		assert.ErrorIs(t, err, nodeaccess.ErrResponseTooLarge, "chunked=%v", chunked)
 		assert.LessOrEqual(t, buf.Len(), 4096)
 	}
@@ -347,7 +347,7 @@ func TestDownloadTimeouts(t *testing.T) {
 	c, err := beacon.New(testBase, testKey, nodeaccess.WithRoundTripper(rt))
 	require.NoError(t, err)
 	start := time.Now()
-	_, err = c.DownloadState(context.Background(), beacon.Head, io.Discard)
+	_, err = c.DownloadState(context.Background(), beacon.Head, io.Discard, beacon.DownloadOptions{})
 	require.NoError(t, err)
 	require.Len(t, rt.deadlines, 1)
 	left := rt.deadlines[0].Sub(start)
@@ -359,14 +359,14 @@ func TestDownloadTimeouts(t *testing.T) {
 	c, err = beacon.New(testBase, testKey, nodeaccess.WithRoundTripper(rt), nodeaccess.WithTimeout(time.Minute))
 	require.NoError(t, err)
 	start = time.Now()
-	_, err = c.DownloadState(context.Background(), beacon.Head, io.Discard)
+	_, err = c.DownloadState(context.Background(), beacon.Head, io.Discard, beacon.DownloadOptions{})
 	require.NoError(t, err)
 	left = rt.deadlines[0].Sub(start)
 	assert.GreaterOrEqual(t, left, time.Minute)
 	assert.LessOrEqual(t, left, time.Minute+2*time.Second)
 }
 
-// A stalled body is cut by the user's timeout and, with WithRestart,
+// A stalled body is cut by the user's timeout and, with Restart,
 // retried.
 func TestDownloadStalled(t *testing.T) {
 	srv, cnt := serve(t, func(w http.ResponseWriter, r *http.Request, _ int) {
@@ -383,13 +383,13 @@ func TestDownloadStalled(t *testing.T) {
 	f, err := os.Create(filepath.Join(t.TempDir(), "s"))
 	require.NoError(t, err)
 	defer f.Close()
-	_, err = c.DownloadState(context.Background(), beacon.Head, f, beacon.WithRestart(func() error {
+	_, err = c.DownloadState(context.Background(), beacon.Head, f, beacon.DownloadOptions{Restart: func() error {
 		if err := f.Truncate(0); err != nil {
 			return err
 		}
 		_, err := f.Seek(0, io.SeekStart)
 		return err
-	}))
+	}})
 	require.Error(t, err)
 	assert.ErrorIs(t, err, nodeaccess.ErrUnavailable)
 	assert.ErrorIs(t, err, context.DeadlineExceeded)
@@ -403,20 +403,20 @@ func TestDownloadStalled(t *testing.T) {
 // encoding, an SSZ body without its fork, a fork it does not decode (the
 // Body of a download of a heze state, say).
 func TestReadStateArguments(t *testing.T) {
-	_, _, err := beacon.ReadState(bytes.NewReader(nil), beacon.Body{Fork: "fulu"})
+	_, _, err := beacon.ReadState(bytes.NewReader(nil), beacon.Body{Fork: "fulu"}, beacon.ReadOptions{})
 	assert.ErrorIs(t, err, nodeaccess.ErrInvalidInput)
 	assert.Equal(t, "invalid input: Body.Encoding: auto is not a body encoding (want EncodingSSZ or EncodingJSON)", err.Error())
-	_, _, err = beacon.ReadState(bytes.NewReader(nil), beacon.Body{Encoding: beacon.EncodingSSZ})
+	_, _, err = beacon.ReadState(bytes.NewReader(nil), beacon.Body{Encoding: beacon.EncodingSSZ}, beacon.ReadOptions{})
 	assert.ErrorIs(t, err, nodeaccess.ErrInvalidInput)
 	assert.Equal(t, "invalid input: Body.Fork: empty: an SSZ body names no fork of its own", err.Error())
 	for _, enc := range []beacon.Encoding{beacon.EncodingSSZ, beacon.EncodingJSON} {
 		for _, fork := range []string{"heze", beacon.Version(200).String()} {
-			_, _, err = beacon.ReadState(bytes.NewReader(nil), beacon.Body{Encoding: enc, Fork: fork})
+			_, _, err = beacon.ReadState(bytes.NewReader(nil), beacon.Body{Encoding: enc, Fork: fork}, beacon.ReadOptions{})
 			assert.ErrorIs(t, err, beacon.ErrUnsupportedVersion, "%s %s", enc, fork)
 			assert.ErrorContains(t, err, fmt.Sprintf("unsupported version %q", fork))
 		}
 	}
-	_, _, err = beacon.ReadState(bytes.NewReader(nil), beacon.Body{Encoding: beacon.EncodingSSZ, Fork: "fulu"}, beacon.Preset{Name: "incomplete"})
+	_, _, err = beacon.ReadState(bytes.NewReader(nil), beacon.Body{Encoding: beacon.EncodingSSZ, Fork: "fulu"}, beacon.ReadOptions{Preset: beacon.Preset{Name: "incomplete"}})
 	assert.ErrorContains(t, err, "incomplete")
 	// WriteState: SSZ carries no flags; another encoding is refused.
 	st := beacontest.NewState(beacon.Phase0, beacon.MinimalPreset(), 2, 1)

@@ -180,7 +180,7 @@ func TestErrorBodyCode(t *testing.T) {
 			_, _ = w.Write([]byte(tc.body))
 		})
 		c := newClient(t, srv.URL, nodeaccess.WithMaxAttempts(1))
-		_, _, serr := c.State(context.Background(), beacon.SlotID(9))
+		_, _, serr := c.State(context.Background(), beacon.SlotID(9), beacon.StateOptions{})
 		gerr := c.Get(context.Background(), nil, "/eth/v1/beacon/headers/9", nil)
 		for _, err := range []error{serr, gerr} {
 			var he *nodeaccess.HTTPError

@@ -100,7 +100,7 @@ func WithEncoding(e Encoding) Option {
 // default; mainnet, Sepolia, Holesky, Hoodi) or MinimalPreset (devnets, the
 // consensus-specs test vectors), or a custom one, which is checked here
 // (see Preset). The zero Preset means MainnetPreset, as it does in
-// State.Preset and as a ReadOption.
+// State.Preset and ReadOptions.
 func WithPreset(p Preset) Option {
 	return option("WithPreset", func(c *config.Config) error {
 		if p == (Preset{}) {

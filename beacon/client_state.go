@@ -24,7 +24,9 @@ const opState = "getStateV2"
 //
 // When id is a state root (RootID), the decoded state's hash tree root must
 // equal it; otherwise the call fails with an error matching ErrIntegrity
-// (and nodeaccess.ErrInvalidResponse) and returns no state. WithoutVerify skips the check.
+// (and nodeaccess.ErrInvalidResponse) and returns no state;
+// StateOptions.SkipVerify skips the check. The zero StateOptions decodes
+// with the client's preset; opts may give another (see StateOptions).
 //
 // Errors: a zero or bad id, a *nodeaccess.InputError with nothing sent; an
 // error response, the *nodeaccess.HTTPError with the node's message
@@ -44,11 +46,14 @@ const opState = "getStateV2"
 // whole. The Content-Length is a claim that sizes nothing: the lists grow
 // as their bytes arrive, and the process's peak is about twice the SSZ
 // size (ReadState from a saved file allocates each list once).
-func (c *Client) State(ctx context.Context, id StateID, opts ...ReadOption) (*State, Body, error) {
+func (c *Client) State(ctx context.Context, id StateID, opts StateOptions) (*State, Body, error) {
 	if err := transport.NilContext(ctx); err != nil {
 		return nil, Body{}, c.t.Wrap(opState, err)
 	}
-	cfg := newReadConfig(opts)
+	cfg := opts.config()
+	if err := cfg.checkPreset("StateOptions.Preset"); err != nil {
+		return nil, Body{}, c.t.Wrap(opState, err)
+	}
 	req, err := c.request(opState, id)
 	if err != nil {
 		return nil, Body{}, c.t.Wrap(opState, err)

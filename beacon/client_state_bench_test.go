@@ -37,7 +37,7 @@ func BenchmarkClientState(b *testing.B) {
 				b.ReportAllocs()
 				b.ResetTimer()
 				for range b.N {
-					res, _, err := c.State(context.Background(), beacon.Head)
+					res, _, err := c.State(context.Background(), beacon.Head, beacon.StateOptions{})
 					if err != nil {
 						b.Fatal(err)
 					}
@@ -62,7 +62,7 @@ func BenchmarkClientDownload(b *testing.B) {
 			b.ReportAllocs()
 			b.ResetTimer()
 			for range b.N {
-				if _, err := c.DownloadState(context.Background(), beacon.Head, io.Discard); err != nil {
+				if _, err := c.DownloadState(context.Background(), beacon.Head, io.Discard, beacon.DownloadOptions{}); err != nil {
 					b.Fatal(err)
 				}
 			}

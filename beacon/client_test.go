@@ -80,24 +80,24 @@ func patternBody(n int) []byte {
 func TestNew(t *testing.T) {
 	c, err := beacon.New(testBase+"/", testKey)
 	require.NoError(t, err)
-	assert.Equal(t, "beacon.Client{https://node.example/beacon/REDACTED}", c.String())
+	assert.Equal(t, "beacon.Client{https://node.example/beacon/REDACTED}", fmt.Sprint(c))
 	for _, s := range []string{fmt.Sprintf("%v", c), fmt.Sprintf("%+v", c), fmt.Sprintf("%#v", c)} {
 		assert.NotContains(t, s, testKey)
 	}
-	assert.Equal(t, "<nil>", (*beacon.Client)(nil).String())
+	assert.Equal(t, "<nil>", fmt.Sprint((*beacon.Client)(nil)))
 
 	// The options show in what the client does: the Accept header it
 	// sends, the preset it decodes with.
 	srv := beacontest.NewT(t, beacontest.WithStates(beacontest.NewState(beacon.Deneb, beacon.MinimalPreset(), 8, 3)))
 	c, err = beacon.New(srv.URL, srv.Key(), beacon.WithEncoding(beacon.EncodingJSON), beacon.WithPreset(beacon.MinimalPreset()))
 	require.NoError(t, err)
-	st, body, err := c.State(context.Background(), beacon.Head)
+	st, body, err := c.State(context.Background(), beacon.Head, beacon.StateOptions{})
 	require.NoError(t, err)
 	assert.Equal(t, beacon.EncodingJSON, body.Encoding)
 	assert.Equal(t, beacon.MinimalPreset(), st.Preset)
 	c, err = beacon.New(srv.URL, srv.Key())
 	require.NoError(t, err)
-	_, _, err = c.State(context.Background(), beacon.Head)
+	_, _, err = c.State(context.Background(), beacon.Head, beacon.StateOptions{})
 	assert.ErrorIs(t, err, beacon.ErrInvalidState, "a minimal state read with the mainnet preset, the default")
 
 	for name, opts := range map[string][]nodeaccess.Option{
@@ -136,7 +136,7 @@ func TestNewFromURLRequestPath(t *testing.T) {
 	c, err := beacon.NewFromURL(srv.URL + "/beacon/" + testKey)
 	require.NoError(t, err)
 	var sb strings.Builder
-	d, err := c.DownloadState(context.Background(), beacon.Head, &sb)
+	d, err := c.DownloadState(context.Background(), beacon.Head, &sb, beacon.DownloadOptions{})
 	require.NoError(t, err)
 	assert.Equal(t, "ssz", sb.String())
 	assert.Equal(t, int64(3), d.Bytes)

@@ -18,12 +18,12 @@ import (
 // printed).
 func TestNewFromURLShapes(t *testing.T) {
 	testkit.CheckNewFromURL(t, testkit.NewFromURLCheck{
-		New: func(endpoint string, opt nodeaccess.Option) (fmt.Stringer, error) {
+		New: func(endpoint string, opt nodeaccess.Option) (fmt.Formatter, error) {
 			return beacon.NewFromURL(endpoint, opt)
 		},
 		Shapes: map[string][]string{"beacon/{key}": {"beacon/{key}/eth/v2/debug/beacon/states/head"}},
-		Call: func(ctx context.Context, c fmt.Stringer) error {
-			_, _, err := c.(*beacon.Client).State(ctx, beacon.Head)
+		Call: func(ctx context.Context, c fmt.Formatter) error {
+			_, _, err := c.(*beacon.Client).State(ctx, beacon.Head, beacon.StateOptions{})
 			return err
 		},
 	})
@@ -55,11 +55,11 @@ func TestNewFromURLIsNew(t *testing.T) {
 	for _, ep := range []string{"https://node.example/beacon/" + testKey, "https://node.example/beacon/" + testKey + "/"} {
 		c, err := beacon.NewFromURL(ep, beacon.WithEncoding(beacon.EncodingSSZ), nodeaccess.WithHTTPClient(testkit.GockHTTPClient(t)))
 		require.NoError(t, err, ep)
-		assert.Equal(t, "beacon.Client{https://node.example/beacon/REDACTED}", c.String())
+		assert.Equal(t, "beacon.Client{https://node.example/beacon/REDACTED}", fmt.Sprint(c))
 		// The key and the option reach the request: the key in the path,
 		// the Accept header WithEncoding(EncodingSSZ) asks for.
 		mockState(t, "head", "application/octet-stream").Status(404)
-		_, _, err = c.State(context.Background(), beacon.Head)
+		_, _, err = c.State(context.Background(), beacon.Head, beacon.StateOptions{})
 		assert.ErrorIs(t, err, nodeaccess.ErrNotFound, ep)
 	}
 }

@@ -39,14 +39,14 @@ func TestAcceptHeaderPerEncoding(t *testing.T) {
 			mockState(t, "finalized", tc.accept).SetHeader("Content-Type", "application/octet-stream").
 				SetHeader("Eth-Consensus-Version", "fulu").BodyString("\x01\x02\x03")
 			var buf bytes.Buffer
-			d, err := c.DownloadState(context.Background(), beacon.Finalized, &buf)
+			d, err := c.DownloadState(context.Background(), beacon.Finalized, &buf, beacon.DownloadOptions{})
 			require.NoError(t, err)
 			assert.Equal(t, []byte{1, 2, 3}, buf.Bytes())
 			assert.Equal(t, beacon.Body{Fork: "fulu", Encoding: beacon.EncodingSSZ, ContentType: "application/octet-stream", Bytes: 3}, d)
 
 			mockState(t, "head", tc.accept).Status(404).SetHeader("Content-Type", "application/json").
 				BodyString(`{"code":404,"message":"NOT_FOUND: beacon state at head","stacktraces":[]}`)
-			_, _, err = c.State(context.Background(), beacon.Head)
+			_, _, err = c.State(context.Background(), beacon.Head, beacon.StateOptions{})
 			assert.ErrorIs(t, err, nodeaccess.ErrNotFound)
 		})
 	}
@@ -74,7 +74,7 @@ func TestStateIDInPath(t *testing.T) {
 			c := gockClient(t)
 			mockState(t, tc.wire, acceptAuto).Status(404).SetHeader("Content-Type", "application/json").
 				BodyString(`{"code":404,"message":"NOT_FOUND: beacon state for ` + tc.wire + `","stacktraces":[]}`)
-			_, _, err := c.State(context.Background(), tc.id)
+			_, _, err := c.State(context.Background(), tc.id, beacon.StateOptions{})
 			require.Error(t, err)
 			assert.Equal(t, "beacon: getStateV2: state "+tc.wire+": HTTP 404 Not Found: NOT_FOUND: beacon state for "+tc.wire, err.Error())
 			var he *nodeaccess.HTTPError
@@ -85,7 +85,7 @@ func TestStateIDInPath(t *testing.T) {
 			mockState(t, tc.wire, acceptAuto).SetHeader("Content-Type", "application/json").
 				SetHeader("Eth-Consensus-Version", "phase0").BodyString(`{"version":"phase0"}`)
 			var buf bytes.Buffer
-			_, err = c.DownloadState(context.Background(), tc.id, &buf)
+			_, err = c.DownloadState(context.Background(), tc.id, &buf, beacon.DownloadOptions{})
 			require.NoError(t, err)
 			assert.Equal(t, `{"version":"phase0"}`, buf.String())
 		})
@@ -138,7 +138,7 @@ func TestDownloadContentTypes(t *testing.T) {
 			}
 			r.BodyString(tc.body)
 			var buf bytes.Buffer
-			d, err := c.DownloadState(context.Background(), beacon.Head, &buf)
+			d, err := c.DownloadState(context.Background(), beacon.Head, &buf, beacon.DownloadOptions{})
 			require.NoError(t, err)
 			assert.Equal(t, tc.body, buf.String())
 			assert.Equal(t, tc.want, d)
@@ -151,14 +151,14 @@ func TestDownloadContentTypes(t *testing.T) {
 func TestSSZWithoutVersionHeader(t *testing.T) {
 	c := gockClient(t)
 	mockState(t, "head", acceptAuto).SetHeader("Content-Type", "application/octet-stream").BodyString("abc")
-	_, _, err := c.State(context.Background(), beacon.Head)
+	_, _, err := c.State(context.Background(), beacon.Head, beacon.StateOptions{})
 	require.Error(t, err)
 	assert.ErrorIs(t, err, nodeaccess.ErrInvalidResponse)
 	assert.Equal(t, "beacon: getStateV2: invalid response: an SSZ body without an Eth-Consensus-Version header cannot be decoded (the header is the only place that names its fork)", err.Error())
 
 	mockState(t, "head", acceptAuto).SetHeader("Content-Type", "application/octet-stream").BodyString("abc")
 	var buf bytes.Buffer
-	_, err = c.DownloadState(context.Background(), beacon.Head, &buf)
+	_, err = c.DownloadState(context.Background(), beacon.Head, &buf, beacon.DownloadOptions{})
 	assert.ErrorIs(t, err, nodeaccess.ErrInvalidResponse)
 	assert.Contains(t, err.Error(), "without an Eth-Consensus-Version header")
 	assert.Zero(t, buf.Len(), "nothing written")
@@ -171,7 +171,7 @@ func TestUnsupportedVersion(t *testing.T) {
 		c := gockClient(t)
 		mockState(t, "head", acceptAuto).SetHeader("Content-Type", ctype).
 			SetHeader("Eth-Consensus-Version", "heze").BodyString("body")
-		_, _, err := c.State(context.Background(), beacon.Head)
+		_, _, err := c.State(context.Background(), beacon.Head, beacon.StateOptions{})
 		require.Error(t, err, ctype)
 		assert.ErrorIs(t, err, beacon.ErrUnsupportedVersion, ctype)
 		// Issue 11 point 7: every operation error matches a root sentinel;
@@ -187,21 +187,21 @@ func TestUnexpectedContentType(t *testing.T) {
 	for _, ctype := range []string{"text/html; charset=utf-8", "text/plain", "application/ssz", "application/json-seq", ";;"} {
 		c := gockClient(t)
 		mockState(t, "head", acceptAuto).SetHeader("Content-Type", ctype).SetHeader("Eth-Consensus-Version", "fulu").BodyString("<html></html>")
-		_, _, err := c.State(context.Background(), beacon.Head)
+		_, _, err := c.State(context.Background(), beacon.Head, beacon.StateOptions{})
 		require.Error(t, err, ctype)
 		assert.ErrorIs(t, err, nodeaccess.ErrInvalidResponse, ctype)
 		assert.Contains(t, err.Error(), `is neither application/octet-stream (SSZ) nor application/json`, ctype)
 
 		mockState(t, "head", acceptAuto).SetHeader("Content-Type", ctype).SetHeader("Eth-Consensus-Version", "fulu").BodyString("<html></html>")
 		var buf bytes.Buffer
-		_, err = c.DownloadState(context.Background(), beacon.Head, &buf)
+		_, err = c.DownloadState(context.Background(), beacon.Head, &buf, beacon.DownloadOptions{})
 		assert.ErrorIs(t, err, nodeaccess.ErrInvalidResponse, ctype)
 		assert.Zero(t, buf.Len(), ctype)
 	}
 	// No Content-Type at all, when both were acceptable.
 	c := gockClient(t)
 	mockState(t, "head", acceptAuto).SetHeader("Eth-Consensus-Version", "fulu").BodyString("x")
-	_, err := c.DownloadState(context.Background(), beacon.Head, &bytes.Buffer{})
+	_, err := c.DownloadState(context.Background(), beacon.Head, &bytes.Buffer{}, beacon.DownloadOptions{})
 	assert.ErrorIs(t, err, nodeaccess.ErrInvalidResponse)
 	assert.Contains(t, err.Error(), "the response has no Content-Type")
 }
@@ -275,7 +275,7 @@ func TestErrorBodies(t *testing.T) {
 				r.SetHeader("Content-Type", tc.ctype)
 			}
 			r.BodyString(tc.body)
-			_, _, err := c.State(context.Background(), beacon.SlotID(9))
+			_, _, err := c.State(context.Background(), beacon.SlotID(9), beacon.StateOptions{})
 			require.Error(t, err)
 			if tc.err != "" {
 				assert.Equal(t, tc.err, err.Error())
@@ -304,7 +304,7 @@ func TestErrorBodies(t *testing.T) {
 			}
 			r.BodyString(tc.body)
 			var buf bytes.Buffer
-			_, derr := c.DownloadState(context.Background(), beacon.SlotID(9), &buf)
+			_, derr := c.DownloadState(context.Background(), beacon.SlotID(9), &buf, beacon.DownloadOptions{})
 			assert.Equal(t, err.Error(), derr.Error())
 			assert.Zero(t, buf.Len())
 		})
@@ -319,7 +319,7 @@ func TestRetriedStatuses(t *testing.T) {
 	mockState(t, "head", acceptAuto).Status(429).BodyString("slow down")
 	mockState(t, "head", acceptAuto).SetHeader("Content-Type", "application/octet-stream").SetHeader("Eth-Consensus-Version", "fulu").BodyString("ok")
 	var buf bytes.Buffer
-	d, err := c.DownloadState(context.Background(), beacon.Head, &buf)
+	d, err := c.DownloadState(context.Background(), beacon.Head, &buf, beacon.DownloadOptions{})
 	require.NoError(t, err)
 	assert.Equal(t, "ok", buf.String())
 	assert.Equal(t, int64(2), d.Bytes)
@@ -327,7 +327,7 @@ func TestRetriedStatuses(t *testing.T) {
 	for range 3 {
 		mockState(t, "head", acceptAuto).Status(503).SetHeader("Content-Type", "application/json").BodyString(`{"code":503,"message":"Node is syncing"}`)
 	}
-	_, _, err = c.State(context.Background(), beacon.Head)
+	_, _, err = c.State(context.Background(), beacon.Head, beacon.StateOptions{})
 	require.Error(t, err)
 	assert.ErrorIs(t, err, nodeaccess.ErrUnavailable)
 	assert.Equal(t, "beacon: getStateV2: state head: HTTP 503 Service Unavailable: Node is syncing", err.Error())
@@ -343,12 +343,12 @@ func TestBadInputSendsNothing(t *testing.T) {
 		assert.Equal(t, "getStateV2", oe.Op)
 		testkit.AssertErrNoKey(t, testKey, err)
 	}
-	_, _, err := c.State(context.Background(), beacon.StateID(""))
+	_, _, err := c.State(context.Background(), beacon.StateID(""), beacon.StateOptions{})
 	check(err, "stateID")
 	assert.Equal(t, "beacon: getStateV2: invalid input: stateID: the zero StateID names no state (use Head, Genesis, Finalized, Justified, SlotID, RootID or ParseStateID)", err.Error())
-	_, err = c.DownloadState(context.Background(), beacon.StateID(""), &bytes.Buffer{})
+	_, err = c.DownloadState(context.Background(), beacon.StateID(""), &bytes.Buffer{}, beacon.DownloadOptions{})
 	check(err, "stateID")
-	_, err = c.DownloadState(context.Background(), beacon.Head, nil)
+	_, err = c.DownloadState(context.Background(), beacon.Head, nil, beacon.DownloadOptions{})
 	check(err, "w")
 	assert.Empty(t, gock.GetUnmatchedRequests())
 }
@@ -359,9 +359,9 @@ func TestCancelledContext(t *testing.T) {
 	require.NoError(t, err)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, _, err = c.State(ctx, beacon.Head)
+	_, _, err = c.State(ctx, beacon.Head, beacon.StateOptions{})
 	assert.True(t, errors.Is(err, context.Canceled), "%v", err)
-	_, err = c.DownloadState(ctx, beacon.Head, &bytes.Buffer{})
+	_, err = c.DownloadState(ctx, beacon.Head, &bytes.Buffer{}, beacon.DownloadOptions{})
 	assert.True(t, errors.Is(err, context.Canceled), "%v", err)
 }
 
@@ -375,7 +375,7 @@ func TestRedirectNotFollowed(t *testing.T) {
 		_, _ = w.Write([]byte(`{"code":307,"message":"moved"}`))
 	})
 	c := newClient(t, srv.URL)
-	_, _, err := c.State(context.Background(), beacon.Head)
+	_, _, err := c.State(context.Background(), beacon.Head, beacon.StateOptions{})
 	require.Error(t, err)
 	assert.Equal(t, 1, cnt.Get())
 	assert.Equal(t, "beacon: getStateV2: state head: HTTP 307 Temporary Redirect (redirect to https://other.example/beacon/REDACTED/x): moved", err.Error())
@@ -388,10 +388,10 @@ func TestRedirectNotFollowed(t *testing.T) {
 func TestHandMadeStateIDChecked(t *testing.T) {
 	c := gockClient(t)
 	for _, id := range []beacon.StateID{"latest", "Head", " head", "head/../genesis", "-1", "0x12", "1e3", "18446744073709551616"} {
-		_, _, err := c.State(context.Background(), id)
+		_, _, err := c.State(context.Background(), id, beacon.StateOptions{})
 		testkit.RequireInputError(t, err, "stateID")
 		assert.Contains(t, err.Error(), strconv.Quote(string(id)))
-		_, err = c.DownloadState(context.Background(), id, &bytes.Buffer{})
+		_, err = c.DownloadState(context.Background(), id, &bytes.Buffer{}, beacon.DownloadOptions{})
 		testkit.RequireInputError(t, err, "stateID")
 	}
 	assert.Empty(t, gock.GetUnmatchedRequests())
@@ -403,7 +403,7 @@ func TestHandMadeStateIDChecked(t *testing.T) {
 	} {
 		mockState(t, wire, accept).Status(404).SetHeader("Content-Type", "application/json").
 			BodyString(`{"code":404,"message":"NOT_FOUND: beacon state","stacktraces":[]}`)
-		_, err := c.DownloadState(context.Background(), id, &bytes.Buffer{})
+		_, err := c.DownloadState(context.Background(), id, &bytes.Buffer{}, beacon.DownloadOptions{})
 		assert.ErrorIs(t, err, nodeaccess.ErrNotFound, "%s", id)
 	}
 }
@@ -425,11 +425,11 @@ func TestNotAcceptableHint(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, _, err = c.State(context.Background(), beacon.Head)
+		_, _, err = c.State(context.Background(), beacon.Head, beacon.StateOptions{})
 		if err == nil || !strings.HasSuffix(err.Error(), want) {
 			t.Fatalf("%s: err = %v, want the suffix %q", enc, err, want)
 		}
-		_, err = c.DownloadState(context.Background(), beacon.Head, io.Discard)
+		_, err = c.DownloadState(context.Background(), beacon.Head, io.Discard, beacon.DownloadOptions{})
 		if err == nil || !strings.HasSuffix(err.Error(), want) {
 			t.Fatalf("%s: download: err = %v, want the suffix %q", enc, err, want)
 		}

@@ -58,9 +58,9 @@ type Flags struct {
 // written by WriteState) or any SSZ or JSON state. b says how: its
 // Encoding (EncodingSSZ or EncodingJSON), its Fork (required for SSZ) and
 // its Bytes, when known; pass what DownloadState returned. Nothing reads the
-// input whole into memory. The options are a Preset (MinimalPreset(), for a
-// devnet or the consensus-specs test vectors; the mainnet preset
-// otherwise) and WithProgress.
+// input whole into memory. opts gives the preset (MinimalPreset(), for a
+// devnet or the consensus-specs test vectors; the zero ReadOptions reads
+// with the mainnet one) and a progress callback.
 //
 // SSZ is read strictly as the SSZ specification defines it: offsets in
 // order and in range, lists within the preset's limits, vectors of the
@@ -94,8 +94,8 @@ type Flags struct {
 // input ends early (a reader that tells it holds fewer bytes than b.Bytes
 // ends early before anything is decoded, and the error says both sizes);
 // a failure of r itself is returned wrapped.
-func ReadState(r io.Reader, b Body, opts ...ReadOption) (*State, *Flags, error) {
-	cfg := newReadConfig(opts)
+func ReadState(r io.Reader, b Body, opts ReadOptions) (*State, *Flags, error) {
+	cfg := opts.config()
 	if err := cfg.preset.validate(); err != nil {
 		return nil, nil, err
 	}

@@ -20,19 +20,21 @@ type sizeHint int64
 // object, or the one the envelope must name.
 type assumeVersion beacon.Version
 
-// body returns the Body and the read options that opts (beacon.ReadOption,
-// sizeHint or assumeVersion) stand for.
-func body(enc beacon.Encoding, fork string, opts []any) (beacon.Body, []beacon.ReadOption) {
+// body returns the Body and the ReadOptions that opts (a beacon.Preset, a
+// progress func(read, total int64), sizeHint or assumeVersion) stand for.
+func body(enc beacon.Encoding, fork string, opts []any) (beacon.Body, beacon.ReadOptions) {
 	b := beacon.Body{Encoding: enc, Fork: fork}
-	var ro []beacon.ReadOption
+	var ro beacon.ReadOptions
 	for _, o := range opts {
 		switch o := o.(type) {
 		case sizeHint:
 			b.Bytes = int64(o) // 0: unknown
 		case assumeVersion:
 			b.Fork = forkName(beacon.Version(o))
-		case beacon.ReadOption:
-			ro = append(ro, o)
+		case beacon.Preset:
+			ro.Preset = o
+		case func(read, total int64):
+			ro.Progress = o
 		case nil:
 		default:
 			panic(fmt.Sprintf("not a read option: %T", o))
@@ -48,7 +50,7 @@ func forkName(v beacon.Version) string { return v.String() }
 // decodeSSZ reads an SSZ state of fork v from r.
 func decodeSSZ(r io.Reader, v beacon.Version, opts ...any) (*beacon.State, error) {
 	b, ro := body(beacon.EncodingSSZ, forkName(v), opts)
-	st, _, err := beacon.ReadState(r, b, ro...)
+	st, _, err := beacon.ReadState(r, b, ro)
 	return st, err
 }
 
@@ -61,7 +63,7 @@ func unmarshalSSZ(b []byte, v beacon.Version, opts ...any) (*beacon.State, error
 // data object) from r.
 func decodeJSON(r io.Reader, opts ...any) (*beacon.State, *beacon.Flags, error) {
 	b, ro := body(beacon.EncodingJSON, "", opts)
-	return beacon.ReadState(r, b, ro...)
+	return beacon.ReadState(r, b, ro)
 }
 
 // marshalSSZ returns st in SSZ.
@@ -143,7 +145,7 @@ func allForks() []beacon.Version {
 
 // The documented defaults and steps the tests hold the package to.
 const (
-	progressStep  = 1 << 20          // WithProgress reports every MiB
+	progressStep  = 1 << 20          // Progress is called every MiB
 	stateTimeout  = 15 * time.Minute // the state calls' per-attempt timeout
 	maxStateBytes = 4 << 30          // the state calls' body cap
 )

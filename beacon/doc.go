@@ -18,7 +18,7 @@
 // URL with a path of its own):
 //
 //	c, err := beacon.New("https://node.example", key)
-//	st, body, err := c.State(ctx, beacon.Finalized)
+//	st, body, err := c.State(ctx, beacon.Finalized, beacon.StateOptions{})
 //	fmt.Println(st.Version, st.Slot, len(st.Validators), body.Encoding)
 //
 // A StateID is the API's {state_id} text: one of the constants Head,
@@ -88,10 +88,10 @@
 // back with the Body that came with it:
 //
 //	f, err := os.Create("state.ssz")
-//	d, err := c.DownloadState(ctx, beacon.Finalized, f)
+//	d, err := c.DownloadState(ctx, beacon.Finalized, f, beacon.DownloadOptions{})
 //	// … keep d (a Body) with the file …
 //	_, err = f.Seek(0, io.SeekStart)
-//	st, _, err := beacon.ReadState(f, d)
+//	st, _, err := beacon.ReadState(f, d, beacon.ReadOptions{})
 //
 // and any other source with a Body written out, such as
 // beacon.Body{Encoding: beacon.EncodingSSZ, Fork: "fulu"}. A *bytes.Buffer
@@ -99,8 +99,8 @@
 //
 // DownloadState never seeks, truncates or rewrites the writer on its own: a
 // body that breaks off after its first byte ends the call, unless
-// WithRestart says how to start the writer again (truncate the file), in
-// which case it is fetched again while attempts remain.
+// DownloadOptions.Restart says how to start the writer again (truncate the
+// file), in which case it is fetched again while attempts remain.
 //
 // # Verifying
 //
@@ -111,8 +111,8 @@
 // checkpoint sync provider, a block's state_root), compare it with
 // HashTreeRoot yourself:
 //
-//	st, _, err := c.State(ctx, beacon.RootID(root)) // verified
-//	got, err := beacon.HashTreeRoot(st)             // any state, any root
+//	st, _, err := c.State(ctx, beacon.RootID(root), beacon.StateOptions{}) // verified
+//	got, err := beacon.HashTreeRoot(st)                                    // any state, any root
 //
 // HashTreeRoot hashes 16 blocks at a time with AVX-512 where the CPU has it
 // and spreads the big lists over GOMAXPROCS goroutines; the result does not
@@ -141,13 +141,16 @@
 //	ok := pr.Verify(root)
 //
 // Balances, participation flags and inactivity scores are packed several
-// to a 32-byte chunk: their path names the chunk (validator i's balance is
-// the i%4th little-endian uint64 of the leaf). In a gloas state the state,
-// the bid and the progressive lists have progressive generalized indices
-// (EIP-7916, EIP-7495), which GIndexOf computes. The state must not change
-// while its Prover is in use: each method refuses, with a
-// *nodeaccess.InputError, a state whose version, preset or list lengths are
-// no longer those NewProver prepared.
+// to a 32-byte chunk: their path names the chunk. ProveBalance proves a
+// validator's balance and returns it, read from its place in the chunk:
+//
+//	pr, gwei, err := p.ProveBalance(i) // pr.Leaf holds i's balance and three others
+//
+// In a gloas state the state, the bid and the progressive lists have
+// progressive generalized indices (EIP-7916, EIP-7495), which GIndexOf
+// computes. The state must not change while its Prover is in use: each
+// method refuses, with a *nodeaccess.InputError, a state whose version,
+// preset or list lengths are no longer those NewProver prepared.
 //
 // Older blocks and states are proven through the state's history:
 // ProveBlockRoot and ProveStateRoot prove the root of any earlier slot
@@ -157,7 +160,7 @@
 // the end of the period, which the caller fetches) and the period's entry
 // of historical_summaries (or, before Capella, historical_roots):
 //
-//	end, _, err := c.State(ctx, beacon.SlotID((slot/8192+1)*8192))
+//	end, _, err := c.State(ctx, beacon.SlotID((slot/8192+1)*8192), beacon.StateOptions{})
 //	pr, err := p.ProveBlockRoot(slot, &beacon.HistoricalBatch{BlockRoots: end.BlockRoots})
 //	pr, err = p.ToBlockRoot(pr) // on to the block root EIP-4788 serves
 //
@@ -175,12 +178,12 @@
 // ReadProver builds a Prover while the state streams in (a download, a
 // file, any reader), without keeping the decoded state: only the upper
 // levels of its lists' trees stay in memory, and a proof reads what it
-// needs below them back from the saved file. WithProver makes
+// needs below them back from the saved file. DownloadOptions.Prover makes
 // DownloadState build it from the body it saves, in the same pass:
 //
 //	var p beacon.Prover
-//	d, err := c.DownloadState(ctx, beacon.Finalized, f, beacon.WithProver(&p))
-//	sr, err := beacon.OpenState(f, d)
+//	d, err := c.DownloadState(ctx, beacon.Finalized, f, beacon.DownloadOptions{Prover: &p})
+//	sr, err := beacon.OpenState(f, d, beacon.MainnetPreset())
 //	v, err := sr.Validators(i, i+1)
 //	g, err := p.GIndexOf("validators", i)
 //	pr, err := p.Prove(g)
@@ -214,8 +217,9 @@
 // States are decoded with the mainnet preset (mainnet, Sepolia, Holesky,
 // Hoodi); WithPreset(MinimalPreset()) reads devnets and the spec's test
 // vectors, and a Preset given to one read (c.State(ctx, id,
-// beacon.MinimalPreset()), ReadState(r, b, beacon.MinimalPreset())) decodes
-// that read with it. A fork this package does not decode yet (heze) fails
+// beacon.StateOptions{Preset: beacon.MinimalPreset()}), ReadState(r, b,
+// beacon.ReadOptions{Preset: beacon.MinimalPreset()})) decodes that read
+// with it. A fork this package does not decode yet (heze) fails
 // with an error matching ErrUnsupportedVersion that names it; DownloadState
 // still saves such a state.
 //
@@ -225,9 +229,9 @@
 // the nodeaccess defaults for ordinary calls: each attempt may take 15
 // minutes and the body may be up to 4 GiB. nodeaccess.WithTimeout and
 // nodeaccess.WithMaxResponseBytes replace both for a client; the context
-// bounds a call as a whole. WithProgress reports the bytes read (every MiB
-// and at the end) with the total from Content-Length, or from ReadState's
-// Body or reader (-1 when unknown). Retries are those of the nodeaccess
+// bounds a call as a whole. The Progress field of a read's options reports
+// the bytes read (every MiB and at the end) with the total from
+// Content-Length, or from ReadState's Body or reader (-1 when unknown). Retries are those of the nodeaccess
 // package (429, 502, 503, 504, connection failures, a body that breaks off),
 // and a retried State decodes from the start again.
 //
@@ -235,8 +239,12 @@
 //
 // Options given to New (nodeaccess options, shared with every chain
 // package, and beacon's own WithEncoding and WithPreset) configure the
-// client once. A ReadOption belongs to one read instead, a Client call or
-// ReadState: WithProgress, WithoutVerify, WithRestart, and a Preset itself.
+// client once. The settings of one read are a struct value after its
+// arguments, whose zero value reads with the defaults and which holds only
+// what concerns that read: StateOptions for State (Preset, Progress,
+// SkipVerify), DownloadOptions for DownloadState (Progress, Restart, Prover,
+// and the Preset the Prover reads with), ReadOptions for ReadState and
+// ReadProver (Preset, Progress). OpenState takes the state's Preset alone.
 //
 // # Memory
 //

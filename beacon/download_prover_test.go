@@ -15,11 +15,11 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestDownloadWithProver saves a state and builds its Prover in one pass,
+// TestDownloadProver saves a state and builds its Prover in one pass,
 // with and without a Content-Length, and with a body that broke off and
 // was fetched again: the file holds the body, and the Prover has
 // NewProver's root and proofs.
-func TestDownloadWithProver(t *testing.T) {
+func TestDownloadProver(t *testing.T) {
 	st := beacontest.NewState(beacon.Gloas, beacon.MinimalPreset(), 300, 5)
 	data, err := marshalSSZ(st)
 	require.NoError(t, err)
@@ -39,13 +39,13 @@ func TestDownloadWithProver(t *testing.T) {
 			require.NoError(t, err)
 			defer f.Close()
 			var p beacon.Prover
-			d, err := c.DownloadState(context.Background(), beacon.Head, f, beacon.WithProver(&p), beacon.WithRestart(func() error {
+			d, err := c.DownloadState(context.Background(), beacon.Head, f, beacon.DownloadOptions{Prover: &p, Restart: func() error {
 				if err := f.Truncate(0); err != nil {
 					return err
 				}
 				_, err := f.Seek(0, io.SeekStart)
 				return err
-			}))
+			}})
 			require.NoError(t, err)
 			require.Equal(t, int64(len(data)), d.Bytes)
 			saved, err := os.ReadFile(f.Name())
@@ -65,24 +65,24 @@ func TestDownloadWithProver(t *testing.T) {
 	}
 }
 
-// TestDownloadWithProverRefuses: a writer that cannot be read back, or a
+// TestDownloadProverRefuses: a writer that cannot be read back, or a
 // client that asks for JSON, is refused before anything is sent; a JSON
 // answer, an unknown fork or an invalid state fails the call, and the
 // Prover stays zero.
-func TestDownloadWithProverRefuses(t *testing.T) {
+func TestDownloadProverRefuses(t *testing.T) {
 	st := beacontest.NewState(beacon.Fulu, beacon.MinimalPreset(), 4, 5)
 	data, err := marshalSSZ(st)
 	require.NoError(t, err)
 	srv, cnt := serve(t, sszHandler(data, "fulu", false))
 	c := newClient(t, srv.URL, fast, beacon.WithPreset(beacon.MinimalPreset()))
 	var p beacon.Prover
-	_, err = c.DownloadState(context.Background(), beacon.Head, &bytes.Buffer{}, beacon.WithProver(&p))
+	_, err = c.DownloadState(context.Background(), beacon.Head, &bytes.Buffer{}, beacon.DownloadOptions{Prover: &p})
 	require.ErrorAs(t, err, new(*nodeaccess.InputError))
 	cj := newClient(t, srv.URL, fast, beacon.WithEncoding(beacon.EncodingJSON))
 	f, err := os.Create(filepath.Join(t.TempDir(), "state.ssz"))
 	require.NoError(t, err)
 	defer f.Close()
-	_, err = cj.DownloadState(context.Background(), beacon.Head, f, beacon.WithProver(&p))
+	_, err = cj.DownloadState(context.Background(), beacon.Head, f, beacon.DownloadOptions{Prover: &p})
 	require.ErrorAs(t, err, new(*nodeaccess.InputError))
 	require.Equal(t, 0, cnt.Get(), "nothing sent")
 
@@ -96,7 +96,7 @@ func TestDownloadWithProverRefuses(t *testing.T) {
 	} {
 		srv, _ := serve(t, h)
 		c := newClient(t, srv.URL, fast, beacon.WithPreset(beacon.MinimalPreset()))
-		_, err := c.DownloadState(context.Background(), beacon.Head, f, beacon.WithProver(&p))
+		_, err := c.DownloadState(context.Background(), beacon.Head, f, beacon.DownloadOptions{Prover: &p})
 		require.ErrorIs(t, err, nodeaccess.ErrInvalidResponse, name)
 		require.Equal(t, beacon.Root{}, p.StateRoot(), name)
 	}

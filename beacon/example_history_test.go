@@ -18,11 +18,11 @@ func ExampleProver_ProveBlockRoot() {
 
 	// The state at the end of period 1000 (slot 1001·8192), whose
 	// block_roots are the period's: in real use
-	// c.State(ctx, beacon.SlotID(1001*per)), or only its block_roots read
+	// c.State(ctx, beacon.SlotID(1001*per), beacon.StateOptions{}), or only its block_roots read
 	// from a saved file.
 	end := beacontest.NewState(beacon.Electra, beacon.MainnetPreset(), 4, 1)
 	end.Slot = 1001 * per
-	// The newer state, in real use c.State(ctx, beacon.Head).
+	// The newer state, in real use c.State(ctx, beacon.Head, beacon.StateOptions{}).
 	head := beacontest.NewState(beacon.Electra, beacon.MainnetPreset(), 64, 2)
 	head.Slot = 1005*per + 40
 	head.LatestBlockHeader.StateRoot = beacon.Root{} // the post-state of its block

@@ -1,7 +1,6 @@
 package beacon_test
 
 import (
-	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"log"
@@ -52,17 +51,12 @@ func ExampleProver() {
 	fmt.Println("block gindex:", blockProof.GIndex, "siblings:", len(blockProof.Branch))
 	fmt.Println("verifies against the block root:", blockProof.Verify(blockRoot))
 
-	// Balances are packed four to a chunk: the path names the chunk, and
-	// validator i's balance is the i%4th little-endian uint64 in it.
-	g, err = p.GIndexOf("balances", 5)
+	// Balances are packed four to a chunk: ProveBalance proves validator
+	// 5's chunk and returns its balance, read from its place in the leaf.
+	bp, balance, err := p.ProveBalance(5)
 	if err != nil {
 		log.Fatal(err)
 	}
-	bp, err := p.Prove(g)
-	if err != nil {
-		log.Fatal(err)
-	}
-	balance := beacon.Gwei(binary.LittleEndian.Uint64(bp.Leaf[8*(5%4):]))
 	fmt.Println("balance:", balance == st.Balances[5], bp.Verify(p.StateRoot()))
 	// Output:
 	// leaf is the credentials: true

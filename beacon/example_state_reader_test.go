@@ -39,7 +39,7 @@ func ExampleOpenState() {
 		log.Fatal(err)
 	}
 	defer f.Close()
-	sr, err := beacon.OpenState(f, body) // reads the offsets only
+	sr, err := beacon.OpenState(f, body, beacon.MainnetPreset()) // reads the offsets only
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -71,8 +71,8 @@ func ExampleOpenState() {
 // A validator proven from a saved state with a Prover that kept only the
 // upper levels of the state's trees: ReadProver hashed the file as it
 // streamed by, and the proof reads the 16 validators it needs back from
-// it. DownloadState(ctx, id, f, WithProver(&p)) does the same while it
-// saves the body, in one pass.
+// it. DownloadState with DownloadOptions{Prover: &p} does the same while
+// it saves the body, in one pass.
 func ExampleReadProver() {
 	dir, _ := os.MkdirTemp("", "example")
 	defer os.RemoveAll(dir)
@@ -83,7 +83,7 @@ func ExampleReadProver() {
 		log.Fatal(err)
 	}
 	defer f.Close()
-	p, err := beacon.ReadProver(f, body, f) // streams from f, reads back from f
+	p, err := beacon.ReadProver(f, body, f, beacon.ReadOptions{}) // streams from f, reads back from f
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -102,9 +102,9 @@ func ExampleReadProver() {
 	// siblings: 28
 }
 
-// DownloadState saves the body to a file and builds its Prover from the
-// same bytes as they arrive.
-func ExampleWithProver() {
+// DownloadState saves the body to a file and, with DownloadOptions.Prover,
+// builds its Prover from the same bytes as they arrive.
+func ExampleDownloadOptions() {
 	srv, err := beacontest.New() // a local beacon node; a provider's URL in real use
 	if err != nil {
 		log.Fatal(err)
@@ -122,24 +122,20 @@ func ExampleWithProver() {
 	defer f.Close()
 
 	var p beacon.Prover
-	d, err := c.DownloadState(context.Background(), beacon.Finalized, f, beacon.WithProver(&p))
+	d, err := c.DownloadState(context.Background(), beacon.Finalized, f, beacon.DownloadOptions{Prover: &p})
 	if err != nil {
 		log.Fatal(err)
 	}
 	info, _ := srv.Lookup(beacon.Finalized)
 	fmt.Println("saved:", d.Fork, d.Bytes > 0)
 	fmt.Println("the Prover's root is the state's:", p.StateRoot() == info.Root)
-	g, err := p.GIndexOf("balances", 12)
+	pr, balance, err := p.ProveBalance(12) // read back from the file
 	if err != nil {
 		log.Fatal(err)
 	}
-	pr, err := p.Prove(g)
-	if err != nil {
-		log.Fatal(err)
-	}
-	fmt.Println("balance chunk verifies:", pr.Verify(p.StateRoot()))
+	fmt.Println("balance:", balance, "gwei, proven:", pr.Verify(p.StateRoot()))
 	// Output:
 	// saved: fulu true
 	// the Prover's root is the state's: true
-	// balance chunk verifies: true
+	// balance: 31361875786 gwei, proven: true
 }

@@ -70,7 +70,7 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	st, body, err := c.State(context.Background(), beacon.RootID(exampleRoot())) // verified: its root is the one asked for
+	st, body, err := c.State(context.Background(), beacon.RootID(exampleRoot()), beacon.StateOptions{}) // verified: its root is the one asked for
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -116,7 +116,7 @@ func ExampleClient_State_json() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	_, body, err := c.State(context.Background(), beacon.Finalized)
+	_, body, err := c.State(context.Background(), beacon.Finalized, beacon.StateOptions{})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -145,16 +145,18 @@ func ExampleClient_DownloadState() {
 	}
 	defer f.Close()
 	// A body that breaks off is fetched again only when the call may start
-	// the file over: WithRestart says how.
-	restart := beacon.WithRestart(func() error {
+	// the file over: Restart says how.
+	restart := func() error {
 		if err := f.Truncate(0); err != nil {
 			return err
 		}
 		_, err := f.Seek(0, io.SeekStart)
 		return err
+	}
+	d, err := c.DownloadState(context.Background(), beacon.Head, f, beacon.DownloadOptions{
+		Restart:  restart,
+		Progress: func(read, total int64) { /* update a progress bar */ },
 	})
-	d, err := c.DownloadState(context.Background(), beacon.Head, f, restart,
-		beacon.WithProgress(func(read, total int64) { /* update a progress bar */ }))
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -165,7 +167,7 @@ func ExampleClient_DownloadState() {
 	if _, err := f.Seek(0, 0); err != nil {
 		log.Fatal(err)
 	}
-	st, _, err := beacon.ReadState(f, d, beacon.MinimalPreset())
+	st, _, err := beacon.ReadState(f, d, beacon.ReadOptions{Preset: beacon.MinimalPreset()})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -185,7 +187,7 @@ func ExampleErrDebugDisabled() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	_, _, err = c.State(context.Background(), beacon.SlotID(1))
+	_, _, err = c.State(context.Background(), beacon.SlotID(1), beacon.StateOptions{})
 	var he *nodeaccess.HTTPError
 	switch {
 	case errors.Is(err, beacon.ErrDebugDisabled): // before ErrNotFound, which a disabled route's 404 matches too
@@ -264,7 +266,7 @@ func ExampleWriteState() {
 	if err := beacon.WriteState(&ssz, st, beacon.EncodingSSZ, nil); err != nil {
 		log.Fatal(err)
 	}
-	back, _, err := beacon.ReadState(&ssz, beacon.Body{Encoding: beacon.EncodingSSZ, Fork: "deneb"}, beacon.MinimalPreset())
+	back, _, err := beacon.ReadState(&ssz, beacon.Body{Encoding: beacon.EncodingSSZ, Fork: "deneb"}, beacon.ReadOptions{Preset: beacon.MinimalPreset()})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -274,7 +276,7 @@ func ExampleWriteState() {
 	if err := beacon.WriteState(&js, st, beacon.EncodingJSON, &beacon.Flags{Finalized: true}); err != nil {
 		log.Fatal(err)
 	}
-	back, flags, err := beacon.ReadState(&js, beacon.Body{Encoding: beacon.EncodingJSON}, beacon.MinimalPreset())
+	back, flags, err := beacon.ReadState(&js, beacon.Body{Encoding: beacon.EncodingJSON}, beacon.ReadOptions{Preset: beacon.MinimalPreset()})
 	if err != nil {
 		log.Fatal(err)
 	}

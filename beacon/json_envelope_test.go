@@ -38,13 +38,13 @@ func TestDownloadEnvelopeAnyOrder(t *testing.T) {
 				}
 			})
 			var buf bytes.Buffer
-			d, err := newClient(t, srv.URL).DownloadState(context.Background(), beacon.Head, &buf)
+			d, err := newClient(t, srv.URL).DownloadState(context.Background(), beacon.Head, &buf, beacon.DownloadOptions{})
 			require.NoError(t, err)
 			require.Equal(t, body, buf.Bytes())
 			assert.Equal(t, v.String(), d.Fork, "order %v", perm)
 			require.NotNil(t, d.Flags, "order %v", perm)
 			assert.Equal(t, flags, *d.Flags, "order %v", perm)
-			st, gotFlags, err := beacon.ReadState(&buf, d, p) // the Body as it came
+			st, gotFlags, err := beacon.ReadState(&buf, d, beacon.ReadOptions{Preset: p}) // the Body as it came
 			require.NoError(t, err)
 			assert.Equal(t, v, st.Version)
 			assert.Equal(t, *d.Flags, *gotFlags)

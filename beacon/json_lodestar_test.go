@@ -31,7 +31,7 @@ var lodestarRoots = map[beacon.Version]string{
 // readJSON reads a JSON state body as a user would: ReadState with the
 // fork when it is known, from the envelope when it is not ("").
 func readJSON(r io.Reader, fork string, p beacon.Preset) (*beacon.State, *beacon.Flags, error) {
-	return beacon.ReadState(r, beacon.Body{Encoding: beacon.EncodingJSON, Fork: fork}, p)
+	return beacon.ReadState(r, beacon.Body{Encoding: beacon.EncodingJSON, Fork: fork}, beacon.ReadOptions{Preset: p})
 }
 
 func TestLodestarJSON(t *testing.T) {

@@ -134,13 +134,13 @@ func TestKeyNeverLeaks(t *testing.T) {
 				c, err := beacon.New(srv.URL, key, watch.options()...)
 				require.NoError(t, err)
 				testkit.AssertNoKey(t, key, "client", fmt.Sprintf("%v %+v %#v %s", c, c, c, c))
-				_, _, err = c.State(context.Background(), beacon.Head)
+				_, _, err = c.State(context.Background(), beacon.Head, beacon.StateOptions{})
 				watch.check(t, key, err)
 
 				watch = &leakWatch{}
 				c, err = beacon.New(srv.URL, key, watch.options()...)
 				require.NoError(t, err)
-				d, err := c.DownloadState(context.Background(), beacon.Finalized, &bytes.Buffer{})
+				d, err := c.DownloadState(context.Background(), beacon.Finalized, &bytes.Buffer{}, beacon.DownloadOptions{})
 				if err == nil {
 					// The JSON cases download fine; what they report must
 					// not show the key either.
@@ -156,7 +156,7 @@ func TestKeyNeverLeaks(t *testing.T) {
 			watch := &leakWatch{}
 			c, err := beacon.New(srv.URL, key, watch.options()...)
 			require.NoError(t, err)
-			_, _, err = c.State(context.Background(), beacon.RootID(testRoot))
+			_, _, err = c.State(context.Background(), beacon.RootID(testRoot), beacon.StateOptions{})
 			watch.check(t, key, err)
 			assert.ErrorIs(t, err, nodeaccess.ErrUnavailable)
 		})
@@ -166,7 +166,7 @@ func TestKeyNeverLeaks(t *testing.T) {
 			watch := &leakWatch{}
 			c, err := beacon.New(srv.URL, key, append(watch.options(), beacon.WithPreset(beacon.MinimalPreset()))...)
 			require.NoError(t, err)
-			_, _, err = c.State(context.Background(), beacon.RootID(testRoot))
+			_, _, err = c.State(context.Background(), beacon.RootID(testRoot), beacon.StateOptions{})
 			assert.ErrorIs(t, err, beacon.ErrIntegrity)
 			watch.check(t, key, err)
 		})

@@ -12,8 +12,9 @@ import "fmt"
 // Build one with MainnetPreset or MinimalPreset; a custom preset is checked
 // when it is first used (WithPreset, ReadState, WriteState, HashTreeRoot):
 // a zero length, or a limit that does not fit the SSZ layout, is an error
-// naming it. The zero Preset means MainnetPreset everywhere: in
-// State.Preset, as a ReadOption and in WithPreset.
+// naming it. The zero Preset means MainnetPreset in State.Preset,
+// WithPreset, ReadOptions and OpenState; in StateOptions and
+// DownloadOptions it means the client's preset.
 type Preset struct {
 	// Name is "mainnet", "minimal", or a custom name.
 	Name string

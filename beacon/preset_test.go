@@ -29,7 +29,7 @@ func TestZeroPresetMeansMainnet(t *testing.T) {
 	if err != nil {
 		t.Fatalf("WithPreset(Preset{}): %v", err)
 	}
-	if st, _, err := c.State(context.Background(), beacon.Head); err != nil || st.Preset != beacon.MainnetPreset() {
+	if st, _, err := c.State(context.Background(), beacon.Head, beacon.StateOptions{}); err != nil || st.Preset != beacon.MainnetPreset() {
 		t.Fatalf("client preset: %v", err)
 	}
 	if _, err := beacon.New("https://node.example", "k3y", beacon.WithPreset(beacon.Preset{Name: "incomplete"})); !errors.Is(err, nodeaccess.ErrInvalidInput) {

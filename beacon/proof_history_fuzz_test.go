@@ -28,7 +28,7 @@ func FuzzProveHistory(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	streamed, err := beacon.ReadProver(bytes.NewReader(data), sszBody(beacon.Deneb, len(data)), bytes.NewReader(data), beacon.MinimalPreset())
+	streamed, err := beacon.ReadProver(bytes.NewReader(data), sszBody(beacon.Deneb, len(data)), bytes.NewReader(data), beacon.ReadOptions{Preset: beacon.MinimalPreset()})
 	if err != nil {
 		f.Fatal(err)
 	}

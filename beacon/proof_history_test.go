@@ -213,7 +213,7 @@ func TestProveRootsFromPast(t *testing.T) {
 }
 
 // TestProveRootsFromPastStreamed: a Prover that ReadProver made (the one
-// DownloadState's WithProver makes) keeps no list elements, yet proves the
+// DownloadState's Prover option makes) keeps no list elements, yet proves the
 // roots of every slot as NewProver's does, on every fork and both presets:
 // the window, each period through historical_roots or
 // historical_summaries, and the same errors for a slot not before the
@@ -228,7 +228,7 @@ func TestProveRootsFromPastStreamed(t *testing.T) {
 				require.NoError(t, err)
 				data, err := marshalSSZ(c.st)
 				require.NoError(t, err)
-				got, err := beacon.ReadProver(onlyReader{bytes.NewReader(data)}, sszBody(v, len(data)), bytes.NewReader(data), p)
+				got, err := beacon.ReadProver(onlyReader{bytes.NewReader(data)}, sszBody(v, len(data)), bytes.NewReader(data), beacon.ReadOptions{Preset: p})
 				require.NoError(t, err)
 				require.Equal(t, want.StateRoot(), got.StateRoot())
 				slots := []beacon.Slot{c.st.Slot - 1, c.st.Slot - beacon.Slot(per), c.st.Slot, c.st.Slot + 1}

@@ -1,6 +1,7 @@
 package beacon
 
 import (
+	"encoding/binary"
 	"fmt"
 	"strconv"
 
@@ -17,8 +18,9 @@ import (
 // the small containers on its path.
 //
 // Prove proves any node by its generalized index, and GIndexOf computes
-// that index from a path of field names and indices; ToBlockRoot carries a
-// proof on to the block root, which BlockRoot returns. A path into a list
+// that index from a path of field names and indices; ProveBalance proves a
+// validator's balance and returns it; ToBlockRoot carries a proof on to the
+// block root, which BlockRoot returns. A path into a list
 // may go past the list's length (up to its limit): the node is then a zero
 // chunk, and its proof proves that absence.
 //
@@ -35,10 +37,11 @@ import (
 // returns an InputError from every method, and the zero root from
 // StateRoot. A Prover is safe for concurrent use.
 //
-// A Prover made by ReadProver (or by DownloadState with WithProver) holds
-// no State that a caller could change: it reads the elements under a kept
-// node back from the saved state when a proof needs them, and refuses
-// (ErrIntegrity) elements that no longer hash to it.
+// A Prover made by ReadProver (or by DownloadState with
+// DownloadOptions.Prover) holds no State that a caller could change: it
+// reads the elements under a kept node back from the saved state when a
+// proof needs them, and refuses (ErrIntegrity) elements that no longer hash
+// to it.
 type Prover struct {
 	st      *State
 	version Version
@@ -93,6 +96,30 @@ func (p *Prover) Prove(g GIndex) (Proof, error) {
 		return Proof{}, err
 	}
 	return p.prove(g)
+}
+
+// ProveBalance proves the balance of validator i against the state root
+// and returns it. Balances are packed four to a 32-byte chunk, so the
+// proof is the chunk's, at GIndexOf("balances", i), and its Leaf holds the
+// balances of validators i-i%4 to i-i%4+3 as little-endian uint64s:
+// validator i's is the (i%4)th, which is what a verifier (a contract)
+// reads from the leaf it checks. ToBlockRoot carries the proof on to the
+// block root. A validator the state has no balance for (i at or past the
+// number of balances) is a *nodeaccess.InputError; GIndexOf and Prove
+// still prove that its place in the list is empty.
+func (p *Prover) ProveBalance(i ValidatorIndex) (Proof, Gwei, error) {
+	n, err := p.listLen("balances")
+	if err != nil {
+		return Proof{}, 0, err
+	}
+	if uint64(i) >= n {
+		return Proof{}, 0, &nodeaccess.InputError{Arg: "i", Reason: fmt.Sprintf("validator %d: the state has %d balances", uint64(i), n)}
+	}
+	pr, err := p.prepared("balances", uint64(i))
+	if err != nil {
+		return Proof{}, 0, err
+	}
+	return pr, Gwei(binary.LittleEndian.Uint64(pr.Leaf[8*(i%4):])), nil
 }
 
 func (p *Prover) prove(g GIndex) (Proof, error) {

@@ -103,6 +103,10 @@ func proverProbes(a probeArgs) []proverProbe {
 			bp, err := proveBalance(p, vi)
 			return proofResult(bp, err)
 		})
+		add("ProveBalance", fmt.Sprint(i), func(p *beacon.Prover) probeResult {
+			bp, _, err := p.ProveBalance(vi)
+			return proofResult(bp, err)
+		})
 		for _, f := range []string{"", "pubkey", "withdrawable_epoch", "nope", "__len__"} {
 			add("Prove", fmt.Sprint("validators ", i, " ", f), func(p *beacon.Prover) probeResult { return proofResult(proveValidatorField(p, vi, f)) })
 		}

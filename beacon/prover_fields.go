@@ -43,26 +43,16 @@ func (s *State) fieldNode(f *field) tnode {
 		return collectionNode(f, len(v), 0, fillElems(v, eth1DataRoot), func(i int) tnode { return eth1DataNode(&v[i]) })
 	case *[]HistoricalSummary:
 		v := *p
-		return collectionNode(f, len(v), 0, fillElems(v, historicalSummaryRoot), func(i int) tnode {
-			return container(leafNode(v[i].BlockSummaryRoot), leafNode(v[i].StateSummaryRoot))
-		})
+		return collectionNode(f, len(v), 0, fillElems(v, historicalSummaryRoot), func(i int) tnode { return historicalSummaryNode(&v[i]) })
 	case *[]PendingDeposit:
 		v := *p
-		return collectionNode(f, len(v), 0, fillElems(v, pendingDepositRoot), func(i int) tnode {
-			d := &v[i]
-			return container(pubKeyNode(&d.PublicKey), leafNode(d.WithdrawalCredentials), u64Leaf(uint64(d.Amount)), signatureNode(&d.Signature), u64Leaf(uint64(d.Slot)))
-		})
+		return collectionNode(f, len(v), 0, fillElems(v, pendingDepositRoot), func(i int) tnode { return pendingDepositNode(&v[i]) })
 	case *[]PendingPartialWithdrawal:
 		v := *p
-		return collectionNode(f, len(v), 0, fillElems(v, pendingPartialWithdrawalRoot), func(i int) tnode {
-			w := &v[i]
-			return container(u64Leaf(uint64(w.ValidatorIndex)), u64Leaf(uint64(w.Amount)), u64Leaf(uint64(w.WithdrawableEpoch)))
-		})
+		return collectionNode(f, len(v), 0, fillElems(v, pendingPartialWithdrawalRoot), func(i int) tnode { return pendingPartialWithdrawalNode(&v[i]) })
 	case *[]PendingConsolidation:
 		v := *p
-		return collectionNode(f, len(v), 0, fillElems(v, pendingConsolidationRoot), func(i int) tnode {
-			return container(u64Leaf(uint64(v[i].SourceIndex)), u64Leaf(uint64(v[i].TargetIndex)))
-		})
+		return collectionNode(f, len(v), 0, fillElems(v, pendingConsolidationRoot), func(i int) tnode { return pendingConsolidationNode(&v[i]) })
 	case *[]PendingAttestation:
 		// A copy: a proof rebuilds an attestation's tree from its bitlist,
 		// which must stay the one prepared (its length may change in place).
@@ -107,6 +97,22 @@ func checkpointNode(c *Checkpoint) tnode {
 
 func eth1DataNode(e *Eth1Data) tnode {
 	return container(leafNode(e.DepositRoot), u64Leaf(e.DepositCount), leafNode(e.BlockHash))
+}
+
+func historicalSummaryNode(h *HistoricalSummary) tnode {
+	return container(leafNode(h.BlockSummaryRoot), leafNode(h.StateSummaryRoot))
+}
+
+func pendingDepositNode(d *PendingDeposit) tnode {
+	return container(pubKeyNode(&d.PublicKey), leafNode(d.WithdrawalCredentials), u64Leaf(uint64(d.Amount)), signatureNode(&d.Signature), u64Leaf(uint64(d.Slot)))
+}
+
+func pendingPartialWithdrawalNode(w *PendingPartialWithdrawal) tnode {
+	return container(u64Leaf(uint64(w.ValidatorIndex)), u64Leaf(uint64(w.Amount)), u64Leaf(uint64(w.WithdrawableEpoch)))
+}
+
+func pendingConsolidationNode(c *PendingConsolidation) tnode {
+	return container(u64Leaf(uint64(c.SourceIndex)), u64Leaf(uint64(c.TargetIndex)))
 }
 
 // pubKeyNode is a public key's root, whose two chunks a proof can reach.

@@ -26,10 +26,7 @@ func (s *State) gloasFieldNode(f *field) tnode {
 		})
 	case *[]Withdrawal:
 		v := *p
-		return collectionNode(f, len(v), 0, fillElems(v, withdrawalRoot), func(i int) tnode {
-			w := &v[i]
-			return container(u64Leaf(w.Index), u64Leaf(uint64(w.ValidatorIndex)), leafNode(addressChunk((*[20]byte)(&w.Address))), u64Leaf(uint64(w.Amount)))
-		})
+		return collectionNode(f, len(v), 0, fillElems(v, withdrawalRoot), func(i int) tnode { return withdrawalNode(&v[i]) })
 	case *ExecutionPayloadBid:
 		return bidNode(p)
 	case *[][]ValidatorIndex:
@@ -48,6 +45,10 @@ func (s *State) gloasFieldNode(f *field) tnode {
 func builderNode(b *Builder) tnode {
 	return container(pubKeyNode(&b.PublicKey), leafNode(Root{b.Version}), leafNode(addressChunk((*[20]byte)(&b.ExecutionAddress))),
 		u64Leaf(uint64(b.Balance)), u64Leaf(uint64(b.DepositEpoch)), u64Leaf(uint64(b.WithdrawableEpoch)))
+}
+
+func withdrawalNode(w *Withdrawal) tnode {
+	return container(u64Leaf(w.Index), u64Leaf(uint64(w.ValidatorIndex)), leafNode(addressChunk((*[20]byte)(&w.Address))), u64Leaf(uint64(w.Amount)))
 }
 
 func builderPendingWithdrawalNode(w *BuilderPendingWithdrawal) tnode {

@@ -50,7 +50,7 @@ func progressiveSubtrees(n int, sub func(k, start, m int) tnode) tnode {
 }
 
 // progressiveListNode is progressiveListRoot as a node: n elements in
-// leaves chunks, kept as the binary collections are (chunkTree).
+// leaves chunks, kept as the binary collections are (newChunkTree).
 func progressiveListNode(n, leaves int, fill leafFiller, elem func(int) tnode) tnode {
 	t := progressiveSubtrees(leaves, func(k, start, m int) tnode {
 		var e func(int) tnode

@@ -132,7 +132,17 @@ func TestProverValidatorsAndBalances(t *testing.T) {
 				require.NoError(t, err)
 				require.Equal(t, st.Balances[i], balanceIn(bp, vi))
 				checkProof(t, bp, root, fmt.Sprintf("balance %d", i))
+				// ProveBalance: the same proof, and the balance the state holds.
+				pb, gwei, err := p.ProveBalance(vi)
+				require.NoError(t, err)
+				require.Equal(t, bp, pb)
+				require.Equal(t, st.Balances[i], gwei, "ProveBalance(%d)", i)
 			}
+			// ProveBalance refuses a validator the state has no balance for
+			// (GIndexOf and Prove still prove the empty place).
+			_, _, err = p.ProveBalance(beacon.ValidatorIndex(len(st.Balances)))
+			require.ErrorIs(t, err, nodeaccess.ErrInvalidInput)
+			require.ErrorContains(t, err, fmt.Sprintf("validator %d: the state has %d balances", len(st.Balances), len(st.Balances)))
 			// Past the registry, a path still names a node below the
 			// list's limit: a zero chunk, proven as such (an absence).
 			n := beacon.ValidatorIndex(len(st.Validators))

@@ -98,46 +98,25 @@ func codecOf(f *field) listCodec {
 	case *[]Eth1Data:
 		return elemCodec[Eth1Data]{sizeEth1Data, decEth1DataElem, elems(eth1DataRoot), eth1DataNode}
 	case *[]HistoricalSummary:
-		return elemCodec[HistoricalSummary]{sizeHistoricalSum, decHistoricalSummaryElem, elems(historicalSummaryRoot), func(h *HistoricalSummary) tnode {
-			return container(leafNode(h.BlockSummaryRoot), leafNode(h.StateSummaryRoot))
-		}}
+		return elemCodec[HistoricalSummary]{sizeHistoricalSum, decHistoricalSummaryElem, elems(historicalSummaryRoot), historicalSummaryNode}
 	case *[]PendingDeposit:
-		return elemCodec[PendingDeposit]{sizePendingDeposit, decPendingDepositElem, elems(pendingDepositRoot), func(d *PendingDeposit) tnode {
-			return container(pubKeyNode(&d.PublicKey), leafNode(d.WithdrawalCredentials), u64Leaf(uint64(d.Amount)), signatureNode(&d.Signature), u64Leaf(uint64(d.Slot)))
-		}}
+		return elemCodec[PendingDeposit]{sizePendingDeposit, decPendingDepositElem, elems(pendingDepositRoot), pendingDepositNode}
 	case *[]PendingPartialWithdrawal:
-		return elemCodec[PendingPartialWithdrawal]{sizePendingPartialWd, decPendingPartialWithdrawalElem, elems(pendingPartialWithdrawalRoot), func(w *PendingPartialWithdrawal) tnode {
-			return container(u64Leaf(uint64(w.ValidatorIndex)), u64Leaf(uint64(w.Amount)), u64Leaf(uint64(w.WithdrawableEpoch)))
-		}}
+		return elemCodec[PendingPartialWithdrawal]{sizePendingPartialWd, decPendingPartialWithdrawalElem, elems(pendingPartialWithdrawalRoot), pendingPartialWithdrawalNode}
 	case *[]PendingConsolidation:
-		return elemCodec[PendingConsolidation]{sizePendingConsol, decPendingConsolidationElem, elems(pendingConsolidationRoot), func(c *PendingConsolidation) tnode {
-			return container(u64Leaf(uint64(c.SourceIndex)), u64Leaf(uint64(c.TargetIndex)))
-		}}
+		return elemCodec[PendingConsolidation]{sizePendingConsol, decPendingConsolidationElem, elems(pendingConsolidationRoot), pendingConsolidationNode}
 	case *[]Builder:
 		return elemCodec[Builder]{sizeBuilder, decBuilderElem, elems(builderRoot), builderNode}
 	case *[]BuilderPendingWithdrawal:
 		return elemCodec[BuilderPendingWithdrawal]{sizeBuilderWd, decBuilderWdElem, elems(builderPendingWithdrawalRoot), builderPendingWithdrawalNode}
 	case *[]Withdrawal:
-		return elemCodec[Withdrawal]{sizeWithdrawal, decWithdrawalElem, elems(withdrawalRoot), func(w *Withdrawal) tnode {
-			return container(u64Leaf(w.Index), u64Leaf(uint64(w.ValidatorIndex)), leafNode(addressChunk((*[20]byte)(&w.Address))), u64Leaf(uint64(w.Amount)))
-		}}
+		return elemCodec[Withdrawal]{sizeWithdrawal, decWithdrawalElem, elems(withdrawalRoot), withdrawalNode}
 	}
 	return nil
 }
 
 func elems[T any](root func(*T) Root) func([]T) leafFiller {
 	return func(s []T) leafFiller { return fillElems(s, root) }
-}
-
-// savedTree is a tree of n leaf chunks in a depth-depth tree whose levels
-// from keep up are kept, as a chunkTree's; its leaves are read back from
-// the saved state: leaf 0 is at byte off (element 0, or chunk 0 of packed
-// values), and the list's bytes end at end.
-type savedTree struct {
-	n, depth, keep int
-	levels         [][]byte
-	src            *savedList
-	first          int // the list's leaf of this tree's leaf 0 (progressive subtrees)
 }
 
 // savedList is a list whose bytes are in the saved state.
@@ -148,119 +127,25 @@ type savedList struct {
 	codec    listCodec
 }
 
-// newSavedTree returns an empty tree with room for n leaves (-1: as
-// they come).
-func newSavedTree(n, depth int, src *savedList, first int) *savedTree {
-	t := &savedTree{depth: depth, keep: min(keepLevel, depth), src: src, first: first}
-	t.levels = make([][]byte, depth-t.keep+1)
-	for h := t.keep; h <= depth && n >= 0; h++ {
-		t.levels[h-t.keep] = make([]byte, 0, 32*((n+1<<h-1)>>h))
-	}
-	return t
+// savedChunks are the chunks of a keptTree that ReadProver hashed from a
+// list as it streamed by: they are read back from the saved state, the
+// tree's chunk 0 being the list's chunk first (progressive subtrees start
+// further on), and must hash to the kept node, so a saved state that
+// changed since is an error, never a wrong proof.
+type savedChunks struct {
+	list  *savedList
+	first int
 }
 
-// grow makes room for n leaves in every kept level.
-func (t *savedTree) grow(n int) {
-	t.n = n
-	for h := t.keep; h <= t.depth; h++ {
-		lv := &t.levels[h-t.keep]
-		if need := 32 * ((n + 1<<h - 1) >> h); need > len(*lv) {
-			*lv = append(*lv, make([]byte, need-len(*lv))...)
-		}
-	}
+func (s savedChunks) chunks(from, to int) ([]tnode, error) {
+	return s.list.readLeaves(s.first+from, s.first+to)
 }
 
-// absorb hashes the leaf chunks l of leaves [from, from+len(l)/32) (from a
-// multiple of 2^top, the run whole unless it ends the tree) up to height
-// top, keeping the levels from keep up. Runs of different leaves may be
-// absorbed concurrently.
-func (t *savedTree) absorb(ws *workspace, l []byte, from, top int) {
-	m := len(l) / 32
-	for h := 0; ; h++ {
-		if h >= t.keep {
-			copy(t.levels[h-t.keep][32*(from>>h):], l[:32*m])
-		}
-		if h == top {
-			return
-		}
-		pairs := m / 2
-		if pairs > 0 {
-			ws.HashLayer(l, pairs)
-		}
-		if m%2 == 1 {
-			last := Root(l[32*(m-1):])
-			r := hashPair(&last, &zeroHashes[h])
-			copy(l[32*pairs:], r[:])
-			pairs++
-		}
-		m = pairs
-		l = l[:32*m]
+func (s savedChunks) check(from, to int, got, want Root) error {
+	if got != want {
+		return fmt.Errorf("%w: the saved state changed since the Prover hashed it: %s chunks %d to %d hash to %s, not %s", ErrIntegrity, s.list.name, s.first+from, s.first+to-1, got, want)
 	}
-}
-
-// finish computes the levels above top once every leaf is absorbed.
-func (t *savedTree) finish(top int) {
-	ws := &workspace{}
-	for h := max(top, t.keep); h < t.depth; h++ {
-		below, cur := t.levels[h-t.keep], t.levels[h+1-t.keep]
-		m := len(below) / 32
-		tmp := append([]byte(nil), below...)
-		pairs := m / 2
-		if pairs > 0 {
-			ws.HashLayer(tmp, pairs)
-		}
-		if m%2 == 1 {
-			last := Root(tmp[32*(m-1):])
-			r := hashPair(&last, &zeroHashes[h])
-			copy(tmp[32*pairs:], r[:])
-			pairs++
-		}
-		copy(cur, tmp[:32*pairs])
-	}
-}
-
-func (t *savedTree) node(h, j int) tnode {
-	if j<<h >= t.n {
-		return zeroNode(h)
-	}
-	return savedNode{t: t, h: h, j: j}
-}
-
-func (t *savedTree) rootNode() tnode { return t.node(t.depth, 0) }
-
-// savedNode is a kept node of a savedTree.
-type savedNode struct {
-	t    *savedTree
-	h, j int
-}
-
-func (n savedNode) root() Root { return Root(n.t.levels[n.h-n.t.keep][32*n.j:]) }
-
-func (n savedNode) children() (l, r tnode, ok bool) {
-	l, r, ok, err := n.readChildren()
-	return l, r, ok && err == nil
-}
-
-// readChildren returns the node's children: kept nodes above the kept
-// level, and below it the leaves read back from the saved state, which
-// must hash to the kept node.
-func (n savedNode) readChildren() (l, r tnode, ok bool, err error) {
-	t := n.t
-	if n.h > t.keep {
-		return t.node(n.h-1, 2*n.j), t.node(n.h-1, 2*n.j+1), true, nil
-	}
-	from := n.j << n.h
-	to := min(t.n, from+1<<n.h)
-	leaves, err := t.src.readLeaves(t.first+from, t.first+to)
-	if err != nil {
-		return nil, nil, false, err
-	}
-	sub := dense(leaves, n.h)
-	if got, want := sub.root(), n.root(); got != want {
-		return nil, nil, false, fmt.Errorf("%w: the saved state changed since the Prover hashed it: %s chunks %d to %d hash to %s, not %s", ErrIntegrity, t.src.name, t.first+from, t.first+to-1, got, want)
-	}
-	l, r, ok = sub.children()
-	return l, r, ok, nil
+	return nil
 }
 
 // readLeaves reads leaves [from, to) of the list back from the saved
@@ -296,31 +181,22 @@ func (s *savedList) readLeaves(from, to int) ([]tnode, error) {
 	return out, nil
 }
 
-// childrenOf returns n's children; a node read back from a saved state
-// may fail to produce them.
-func childrenOf(n tnode) (l, r tnode, ok bool, err error) {
-	if s, isSaved := n.(savedNode); isSaved {
-		return s.readChildren()
-	}
-	l, r, ok = n.children()
-	return l, r, ok, nil
-}
-
 // streamTaskDepth sets the runs of leaves a streaming hash gives each
 // goroutine: 2^10, so that a run of validators (124 KiB of SSZ and the
 // hasher's buffers) costs under a MiB per core.
 const streamTaskDepth = 10
 
-// hashRuns hashes runs of leaves of t in parallel: raw[k] holds the SSZ
-// bytes of run k, whose first leaf is firsts[k]. It returns the index (in
-// the list) and the reason of the first bad element, or -1 and "".
-func (t *savedTree) hashRuns(raw [][]byte, firsts []int, top int, ws []*workspace, scratch []any, bufs [][]byte) (int, string) {
+// hashRuns hashes runs of leaves of t, whose chunks are s, in parallel:
+// raw[k] holds the SSZ bytes of run k, whose first leaf is firsts[k]. It
+// returns the index (in the list) and the reason of the first bad element,
+// or -1 and "".
+func (s savedChunks) hashRuns(t *keptTree, raw [][]byte, firsts []int, top int, ws []*workspace, scratch []any, bufs [][]byte) (int, string) {
 	bad := make([]int, len(raw))
 	why := make([]string, len(raw))
 	var wg sync.WaitGroup
 	for k := range raw {
 		run := func() {
-			c := t.src.codec
+			c := s.list.codec
 			m := len(raw[k]) / c.size()
 			leaves := m
 			if c.packed() {
@@ -329,7 +205,7 @@ func (t *savedTree) hashRuns(raw [][]byte, firsts []int, top int, ws []*workspac
 			l := get(&bufs[k], 32*leaves)
 			j, w := c.leaves(ws[k], l, raw[k], m, &scratch[k])
 			if w != "" {
-				bad[k], why[k] = t.first+firsts[k]+j, w
+				bad[k], why[k] = s.first+firsts[k]+j, w
 				return
 			}
 			bad[k] = -1

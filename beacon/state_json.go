@@ -23,11 +23,7 @@ func (s *State) MarshalJSON() ([]byte, error) {
 // call ReadState to keep them, to read a bare data object, or to read a
 // stream without holding its bytes.
 func (s *State) UnmarshalJSON(b []byte) error {
-	var opts []ReadOption
-	if s.Preset.Name != "" {
-		opts = append(opts, s.Preset)
-	}
-	st, _, err := ReadState(bytes.NewReader(b), Body{Encoding: EncodingJSON, Bytes: int64(len(b))}, opts...)
+	st, _, err := ReadState(bytes.NewReader(b), Body{Encoding: EncodingJSON, Bytes: int64(len(b))}, ReadOptions{Preset: s.Preset})
 	if err != nil {
 		return err
 	}

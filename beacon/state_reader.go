@@ -44,8 +44,11 @@ type StateReader struct {
 // what r holds as it does for ReadState: Encoding EncodingSSZ, its Fork
 // and its Bytes (the state's size), which is all DownloadState returns;
 // without Bytes the size is asked from r (an *os.File, a *bytes.Reader or
-// an *io.SectionReader can tell). A Preset among opts reads a state of
-// that preset (MinimalPreset()); the mainnet preset otherwise.
+// an *io.SectionReader can tell). p is the state's preset: MainnetPreset()
+// (or the zero Preset, which means it) for mainnet and its testnets,
+// MinimalPreset() for a devnet or the consensus-specs test vectors. Opening
+// reads a few dozen bytes, so it takes no ReadOptions: there is no
+// progress to report.
 //
 // The state's size is checked before anything else: against the size a
 // file, a *bytes.Reader or a *strings.Reader tells, and over any other
@@ -61,7 +64,7 @@ type StateReader struct {
 // its own); a bad b is a *nodeaccess.InputError; a fork this package does
 // not decode an error matching ErrUnsupportedVersion; a failure of r is
 // returned wrapped.
-func OpenState(r io.ReaderAt, b Body, opts ...ReadOption) (*StateReader, error) {
+func OpenState(r io.ReaderAt, b Body, p Preset) (*StateReader, error) {
 	if r == nil {
 		return nil, &nodeaccess.InputError{Arg: "r", Reason: "nil io.ReaderAt"}
 	}
@@ -69,8 +72,10 @@ func OpenState(r io.ReaderAt, b Body, opts ...ReadOption) (*StateReader, error) 
 	if err != nil {
 		return nil, err
 	}
-	cfg := newReadConfig(opts)
-	if err := cfg.preset.validate(); err != nil {
+	if p == (Preset{}) {
+		p = MainnetPreset()
+	}
+	if err := p.validate(); err != nil {
 		return nil, err
 	}
 	held, exact := readerAtSize(r)
@@ -83,8 +88,8 @@ func OpenState(r io.ReaderAt, b Body, opts ...ReadOption) (*StateReader, error) 
 	case exact && size > held:
 		return nil, shortInput("ssz", held, size, "Body.Bytes")
 	}
-	sr := &StateReader{r: r, size: size, v: v, p: cfg.preset}
-	sr.fields = (&State{Version: v, Preset: cfg.preset}).fields()
+	sr := &StateReader{r: r, size: size, v: v, p: p}
+	sr.fields = (&State{Version: v, Preset: p}).fields()
 	if err := sr.layout(!exact, what); err != nil {
 		return nil, err
 	}

@@ -71,7 +71,7 @@ func checkStateReaderInput(t *testing.T, data []byte, fork byte) {
 			t.Fatalf("untyped error: %v", err)
 		}
 	}
-	full, _, fullErr := beacon.ReadState(bytes.NewReader(data), sszBody(v, len(data)), p)
+	full, _, fullErr := beacon.ReadState(bytes.NewReader(data), sszBody(v, len(data)), beacon.ReadOptions{Preset: p})
 	sr, err := beacon.OpenState(bytes.NewReader(data), sszBody(v, len(data)), p)
 	typed(err)
 	if err != nil {

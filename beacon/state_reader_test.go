@@ -47,7 +47,7 @@ func stateField(st *beacon.State, name string) reflect.Value {
 // checks every read against the full decoder's state.
 func checkReaderAgrees(t *testing.T, data []byte, v beacon.Version, p beacon.Preset) {
 	t.Helper()
-	full, _, err := beacon.ReadState(bytes.NewReader(data), sszBody(v, len(data)), p)
+	full, _, err := beacon.ReadState(bytes.NewReader(data), sszBody(v, len(data)), beacon.ReadOptions{Preset: p})
 	require.NoError(t, err)
 	sr, err := beacon.OpenState(bytes.NewReader(data), sszBody(v, len(data)), p)
 	require.NoError(t, err)
@@ -169,7 +169,7 @@ func TestStateReaderReadsOnlyItsBytes(t *testing.T) {
 			data, err := marshalSSZ(st)
 			require.NoError(t, err)
 			c := &countingReaderAt{r: bytes.NewReader(data)}
-			sr, err := beacon.OpenState(c, sszBody(v, len(data)))
+			sr, err := beacon.OpenState(c, sszBody(v, len(data)), beacon.MainnetPreset())
 			require.NoError(t, err)
 			i := beacon.ValidatorIndex(n / 2)
 			val, err := sr.Validators(i, i+1)
@@ -204,7 +204,7 @@ func TestStateReaderErrors(t *testing.T) {
 	require.ErrorAs(t, err, new(*nodeaccess.InputError))
 	_, err = open(data, beacon.Body{Encoding: beacon.EncodingSSZ, Fork: "heze"})
 	require.ErrorIs(t, err, beacon.ErrUnsupportedVersion)
-	_, err = beacon.OpenState(nil, body)
+	_, err = beacon.OpenState(nil, body, beacon.MainnetPreset())
 	require.ErrorAs(t, err, new(*nodeaccess.InputError))
 	_, err = beacon.OpenState(onlyReaderAt{bytes.NewReader(data)}, beacon.Body{Encoding: beacon.EncodingSSZ, Fork: "deneb"}, p)
 	require.ErrorAs(t, err, new(*nodeaccess.InputError), "a size nobody can tell")
@@ -298,7 +298,7 @@ func (failingReaderAt) ReadAt([]byte, int64) (int, error) { return 0, errDisk }
 // TestStateReaderReaderFails: a failure of the reader itself is returned
 // wrapped, not as a DecodeError.
 func TestStateReaderReaderFails(t *testing.T) {
-	_, err := beacon.OpenState(failingReaderAt{}, beacon.Body{Encoding: beacon.EncodingSSZ, Fork: "fulu", Bytes: 3 << 20})
+	_, err := beacon.OpenState(failingReaderAt{}, beacon.Body{Encoding: beacon.EncodingSSZ, Fork: "fulu", Bytes: 3 << 20}, beacon.MainnetPreset())
 	require.ErrorIs(t, err, errDisk)
 	require.NotErrorAs(t, err, new(*beacon.DecodeError))
 	require.Contains(t, err.Error(), fmt.Sprint(3<<20-1), "the byte the read was at (the claimed last one, read first)")

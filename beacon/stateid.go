@@ -50,7 +50,7 @@ const (
 func SlotID(n Slot) StateID { return StateID(strconv.FormatUint(uint64(n), 10)) }
 
 // RootID names the state whose hash tree root is r. Client.State checks the
-// state it decodes against r (see WithoutVerify).
+// state it decodes against r (see StateOptions.SkipVerify).
 func RootID(r Root) StateID { return StateID("0x" + hex.EncodeToString(r[:])) }
 
 // root returns the state root of an id made by RootID (or parsed from a

@@ -25,8 +25,8 @@ import (
 // ErrIntegrity, never a wrong proof.
 //
 // b says what r holds as it does for ReadState (Encoding EncodingSSZ, the
-// Fork, the Bytes when known); a Preset among opts reads a state of that
-// preset, and WithProgress reports the bytes hashed. The state is checked
+// Fork, the Bytes when known); opts.Preset reads a state of that preset
+// (the zero one: mainnet), and opts.Progress reports the bytes hashed. The state is checked
 // as ReadState checks it, and the Prover's root is the one HashTreeRoot
 // gives. The saved state must not change while the Prover is in use.
 //
@@ -34,8 +34,8 @@ import (
 // SSZ) the Prover keeps about 17 MB, and hashing takes about 1 MB more per
 // core, where ReadState and NewProver hold the 320 MB of the decoded
 // state. Client.DownloadState makes the same Prover while it saves the
-// body (WithProver), in one pass.
-func ReadProver(r io.Reader, b Body, saved io.ReaderAt, opts ...ReadOption) (*Prover, error) {
+// body (DownloadOptions.Prover), in one pass.
+func ReadProver(r io.Reader, b Body, saved io.ReaderAt, opts ReadOptions) (*Prover, error) {
 	if r == nil {
 		return nil, &nodeaccess.InputError{Arg: "r", Reason: "nil io.Reader"}
 	}
@@ -46,7 +46,7 @@ func ReadProver(r io.Reader, b Body, saved io.ReaderAt, opts ...ReadOption) (*Pr
 	if err != nil {
 		return nil, err
 	}
-	cfg := newReadConfig(opts)
+	cfg := opts.config()
 	if err := cfg.preset.validate(); err != nil {
 		return nil, err
 	}
@@ -201,7 +201,7 @@ func (s *listStream) left() int64 {
 // tree hashes the next leaves of the list, at most max of them (-1: the
 // rest), into a depth-depth tree whose leaf 0 is the list's leaf first;
 // more reports whether it took max leaves and the list may go on.
-func (s *listStream) tree(depth, first, max int) (t *savedTree, more bool, err error) {
+func (s *listStream) tree(depth, first, max int) (t *keptTree, more bool, err error) {
 	want := max
 	if l := s.left(); l >= 0 {
 		n := int((l + s.leafBytes - 1) / s.leafBytes)
@@ -212,7 +212,8 @@ func (s *listStream) tree(depth, first, max int) (t *savedTree, more bool, err e
 	if s.left() < 0 || !s.d.sized {
 		want = -1 // room is made as the leaves come
 	}
-	t = newSavedTree(want, depth, s.src, first)
+	below := savedChunks{list: s.src, first: first}
+	t = newKeptTree(want, depth, below)
 	top := min(streamTaskDepth, depth)
 	run := 1 << top
 	done := 0
@@ -253,7 +254,7 @@ func (s *listStream) tree(depth, first, max int) (t *savedTree, more bool, err e
 		t.grow(done + got)
 		// The elements that did arrive are checked first, as the decoder
 		// decodes them before it reads on.
-		if j, why := t.hashRuns(raws, firsts, top, s.ws, s.scratch, s.bufs); why != "" {
+		if j, why := below.hashRuns(t, raws, firsts, top, s.ws, s.scratch, s.bufs); why != "" {
 			return nil, false, s.d.fail(fmt.Sprintf("%s[%d]", s.f.name, j), s.src.off+int64(j)*int64(s.src.codec.size()), "%s", why)
 		}
 		if readErr != nil {

@@ -128,10 +128,10 @@ func BenchmarkReadProver(b *testing.B) {
 				ph := startPeakHeap()
 				var p *beacon.Prover
 				if mode == "streamed" {
-					p, err = beacon.ReadProver(f, body, f)
+					p, err = beacon.ReadProver(f, body, f, beacon.ReadOptions{})
 				} else {
 					var st *beacon.State
-					if st, _, err = beacon.ReadState(f, body); err == nil {
+					if st, _, err = beacon.ReadState(f, body, beacon.ReadOptions{}); err == nil {
 						p, err = beacon.NewProver(st)
 					}
 				}
@@ -163,7 +163,7 @@ func BenchmarkReadProverProve(b *testing.B) {
 	}
 	defer f.Close()
 	fi, _ := f.Stat()
-	p, err := beacon.ReadProver(f, beacon.Body{Encoding: beacon.EncodingSSZ, Fork: "fulu", Bytes: fi.Size()}, f)
+	p, err := beacon.ReadProver(f, beacon.Body{Encoding: beacon.EncodingSSZ, Fork: "fulu", Bytes: fi.Size()}, f, beacon.ReadOptions{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -209,13 +209,13 @@ func BenchmarkStateReader(b *testing.B) {
 	b.Run("open", func(b *testing.B) {
 		c.bytes.Store(0)
 		for b.Loop() {
-			if _, err := beacon.OpenState(c, body); err != nil {
+			if _, err := beacon.OpenState(c, body, beacon.MainnetPreset()); err != nil {
 				b.Fatal(err)
 			}
 		}
 		b.ReportMetric(float64(c.bytes.Load())/float64(b.N), "bytes-read/op")
 	})
-	sr, err := beacon.OpenState(c, body)
+	sr, err := beacon.OpenState(c, body, beacon.MainnetPreset())
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -60,8 +60,8 @@ func checkReadProverInput(t *testing.T, data []byte, fork byte, sized bool) {
 	if sized {
 		body.Bytes = int64(len(data))
 	}
-	st, _, want := beacon.ReadState(onlyReader{bytes.NewReader(data)}, body, beacon.MinimalPreset())
-	p, err := beacon.ReadProver(onlyReader{bytes.NewReader(data)}, body, bytes.NewReader(data), beacon.MinimalPreset())
+	st, _, want := beacon.ReadState(onlyReader{bytes.NewReader(data)}, body, beacon.ReadOptions{Preset: beacon.MinimalPreset()})
+	p, err := beacon.ReadProver(onlyReader{bytes.NewReader(data)}, body, bytes.NewReader(data), beacon.ReadOptions{Preset: beacon.MinimalPreset()})
 	if want != nil {
 		require.EqualError(t, err, want.Error())
 		return

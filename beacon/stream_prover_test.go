@@ -68,7 +68,7 @@ func checkStreamProver(t *testing.T, st *beacon.State, data []byte, sized bool) 
 	if sized {
 		body.Bytes = int64(len(data))
 	}
-	p, err := beacon.ReadProver(r, body, saveState(t, data), st.Preset)
+	p, err := beacon.ReadProver(r, body, saveState(t, data), beacon.ReadOptions{Preset: st.Preset})
 	require.NoError(t, err)
 	require.Equal(t, root, p.StateRoot())
 
@@ -128,7 +128,7 @@ func TestReadProverRealStates(t *testing.T) {
 	st, err := decodeSSZ(bytes.NewReader(sepolia), beacon.Phase0)
 	require.NoError(t, err)
 	checkStreamProver(t, st, sepolia, true)
-	p, err := beacon.ReadProver(bytes.NewReader(sepolia), sszBody(beacon.Phase0, 0), bytes.NewReader(sepolia))
+	p, err := beacon.ReadProver(bytes.NewReader(sepolia), sszBody(beacon.Phase0, 0), bytes.NewReader(sepolia), beacon.ReadOptions{})
 	require.NoError(t, err)
 	require.Equal(t, "0xfb9afe32150fa39f4b346be2519a67e2a4f5efcd50a1dc192c3f6b3d013d2798", p.StateRoot().Hex())
 
@@ -138,7 +138,7 @@ func TestReadProverRealStates(t *testing.T) {
 	checkStreamProver(t, st, mainnet2, false)
 	lodestar, err := os.ReadFile("testdata/gloas/mainnet-2.root")
 	require.NoError(t, err)
-	p, err = beacon.ReadProver(bytes.NewReader(mainnet2), sszBody(beacon.Gloas, len(mainnet2)), bytes.NewReader(mainnet2))
+	p, err = beacon.ReadProver(bytes.NewReader(mainnet2), sszBody(beacon.Gloas, len(mainnet2)), bytes.NewReader(mainnet2), beacon.ReadOptions{})
 	require.NoError(t, err)
 	require.Contains(t, string(lodestar), p.StateRoot().Hex()[2:])
 }
@@ -152,7 +152,7 @@ func TestReadProverSavedStateChanged(t *testing.T) {
 	data, err := marshalSSZ(st)
 	require.NoError(t, err)
 	saved := bytes.Clone(data)
-	p, err := beacon.ReadProver(bytes.NewReader(data), sszBody(beacon.Electra, len(data)), bytes.NewReader(saved), beacon.MinimalPreset())
+	p, err := beacon.ReadProver(bytes.NewReader(data), sszBody(beacon.Electra, len(data)), bytes.NewReader(saved), beacon.ReadOptions{Preset: beacon.MinimalPreset()})
 	require.NoError(t, err)
 	start := validatorsStart(t, data)
 	saved[start+40*121+100]++ // validator 40's activation_epoch
@@ -170,13 +170,13 @@ func TestReadProverSavedStateChanged(t *testing.T) {
 		require.True(t, pr.Verify(p.StateRoot()))
 	}
 	// A saved state cut short, or failing: the reader's error.
-	p, err = beacon.ReadProver(bytes.NewReader(data), sszBody(beacon.Electra, len(data)), bytes.NewReader(data[:start+10*121]), beacon.MinimalPreset())
+	p, err = beacon.ReadProver(bytes.NewReader(data), sszBody(beacon.Electra, len(data)), bytes.NewReader(data[:start+10*121]), beacon.ReadOptions{Preset: beacon.MinimalPreset()})
 	require.NoError(t, err)
 	g, err := p.GIndexOf("validators", 90)
 	require.NoError(t, err)
 	_, err = p.Prove(g)
 	require.ErrorIs(t, err, io.ErrUnexpectedEOF)
-	p, err = beacon.ReadProver(bytes.NewReader(data), sszBody(beacon.Electra, len(data)), failingReaderAt{}, beacon.MinimalPreset())
+	p, err = beacon.ReadProver(bytes.NewReader(data), sszBody(beacon.Electra, len(data)), failingReaderAt{}, beacon.ReadOptions{Preset: beacon.MinimalPreset()})
 	require.NoError(t, err)
 	_, err = p.Prove(g)
 	require.ErrorIs(t, err, errDisk)
@@ -200,9 +200,9 @@ func TestReadProverInvalidState(t *testing.T) {
 			if sized {
 				body.Bytes = int64(len(b))
 			}
-			_, _, want := beacon.ReadState(onlyReader{bytes.NewReader(b)}, body, beacon.MinimalPreset())
+			_, _, want := beacon.ReadState(onlyReader{bytes.NewReader(b)}, body, beacon.ReadOptions{Preset: beacon.MinimalPreset()})
 			require.Error(t, want, name)
-			_, err := beacon.ReadProver(onlyReader{bytes.NewReader(b)}, body, bytes.NewReader(b), beacon.MinimalPreset())
+			_, err := beacon.ReadProver(onlyReader{bytes.NewReader(b)}, body, bytes.NewReader(b), beacon.ReadOptions{Preset: beacon.MinimalPreset()})
 			require.EqualError(t, err, want.Error(), name)
 			require.ErrorAs(t, err, new(*beacon.DecodeError), name)
 		}
@@ -210,9 +210,9 @@ func TestReadProverInvalidState(t *testing.T) {
 	// A stream that breaks off inside the validators, its size known.
 	for _, n := range []int{start + 3000, start + 50*121 + 10} {
 		body := sszBody(beacon.Deneb, len(data))
-		_, _, want := beacon.ReadState(onlyReader{bytes.NewReader(data[:n])}, body, beacon.MinimalPreset())
+		_, _, want := beacon.ReadState(onlyReader{bytes.NewReader(data[:n])}, body, beacon.ReadOptions{Preset: beacon.MinimalPreset()})
 		require.ErrorIs(t, want, io.ErrUnexpectedEOF)
-		_, err := beacon.ReadProver(onlyReader{bytes.NewReader(data[:n])}, body, bytes.NewReader(data), beacon.MinimalPreset())
+		_, err := beacon.ReadProver(onlyReader{bytes.NewReader(data[:n])}, body, bytes.NewReader(data), beacon.ReadOptions{Preset: beacon.MinimalPreset()})
 		require.EqualError(t, err, want.Error())
 		require.ErrorIs(t, err, io.ErrUnexpectedEOF)
 	}
@@ -235,7 +235,7 @@ func TestReadProverKeepsUpperLevelsOnly(t *testing.T) {
 		f := saveState(t, data)
 		data = nil
 		before := liveHeap()
-		p, err := beacon.ReadProver(f, beacon.Body{Encoding: beacon.EncodingSSZ, Fork: "fulu"}, f)
+		p, err := beacon.ReadProver(f, beacon.Body{Encoding: beacon.EncodingSSZ, Fork: "fulu"}, f, beacon.ReadOptions{})
 		require.NoError(t, err)
 		after := liveHeap()
 		runtime.KeepAlive(p)
@@ -253,7 +253,7 @@ func TestReadProverConcurrent(t *testing.T) {
 	data, err := marshalSSZ(st)
 	require.NoError(t, err)
 	f := saveState(t, data)
-	p, err := beacon.ReadProver(bytes.NewReader(data), sszBody(beacon.Gloas, len(data)), f, beacon.MinimalPreset())
+	p, err := beacon.ReadProver(bytes.NewReader(data), sszBody(beacon.Gloas, len(data)), f, beacon.ReadOptions{Preset: beacon.MinimalPreset()})
 	require.NoError(t, err)
 	var wg sync.WaitGroup
 	for w := range 8 {

@@ -63,7 +63,7 @@ func beaconClientChild(base string) {
 		if err != nil {
 			fail(err)
 		}
-		st, _, err := c.State(context.Background(), beacon.Head)
+		st, _, err := c.State(context.Background(), beacon.Head, beacon.StateOptions{})
 		if err != nil {
 			fail(err)
 		}

@@ -15,22 +15,32 @@ import (
 
 // unmarshalSSZ decodes an SSZ state of fork v from b in place (ReadState's
 // *bytes.Buffer path: the validators on all cores, the size known).
-func unmarshalSSZ(b []byte, v beacon.Version, opts ...beacon.ReadOption) (*beacon.State, error) {
-	st, _, err := beacon.ReadState(bytes.NewBuffer(b), beacon.Body{Encoding: beacon.EncodingSSZ, Fork: v.String()}, opts...)
+func unmarshalSSZ(b []byte, v beacon.Version, preset ...beacon.Preset) (*beacon.State, error) {
+	st, _, err := beacon.ReadState(bytes.NewBuffer(b), beacon.Body{Encoding: beacon.EncodingSSZ, Fork: v.String()}, readOptions(preset))
 	return st, err
 }
 
 // decodeSSZ decodes an SSZ state of fork v from a stream of size n (0:
 // unknown).
-func decodeSSZ(r io.Reader, v beacon.Version, n int64, opts ...beacon.ReadOption) (*beacon.State, error) {
-	st, _, err := beacon.ReadState(r, beacon.Body{Encoding: beacon.EncodingSSZ, Fork: v.String(), Bytes: n}, opts...)
+func decodeSSZ(r io.Reader, v beacon.Version, n int64, preset ...beacon.Preset) (*beacon.State, error) {
+	st, _, err := beacon.ReadState(r, beacon.Body{Encoding: beacon.EncodingSSZ, Fork: v.String(), Bytes: n}, readOptions(preset))
 	return st, err
 }
 
 // decodeJSON decodes a JSON state body of size n (0: unknown): the beacon
 // API's envelope, or with fork ("" otherwise) a bare data object.
-func decodeJSON(r io.Reader, fork string, n int64, opts ...beacon.ReadOption) (*beacon.State, *beacon.Flags, error) {
-	return beacon.ReadState(r, beacon.Body{Encoding: beacon.EncodingJSON, Fork: fork, Bytes: n}, opts...)
+func decodeJSON(r io.Reader, fork string, n int64, preset ...beacon.Preset) (*beacon.State, *beacon.Flags, error) {
+	return beacon.ReadState(r, beacon.Body{Encoding: beacon.EncodingJSON, Fork: fork, Bytes: n}, readOptions(preset))
+}
+
+// readOptions reads with the preset given, if any (the mainnet one
+// otherwise).
+func readOptions(preset []beacon.Preset) beacon.ReadOptions {
+	var o beacon.ReadOptions
+	if len(preset) > 0 {
+		o.Preset = preset[0]
+	}
+	return o
 }
 
 // marshalSSZ returns st in SSZ.

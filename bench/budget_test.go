@@ -161,7 +161,7 @@ func drive(ctx context.Context, sets []clients, n int, until time.Time) callCoun
 				case 2:
 					_, err = p.e.Call(ctx, to, evm.BlockNumber(benchHead-10))
 				default:
-					_, err = p.t.AccountStates(ctx, ton.AccountStatesQuery{Accounts: []string{tontest.DefaultAccount}})
+					_, err = p.t.AccountStates(ctx, ton.AccountStatesQuery{Accounts: []string{tontest.DefaultAccount().String()}})
 				}
 				if errors.Is(err, context.DeadlineExceeded) {
 					return // the run ends: the budget has no units before it

@@ -133,7 +133,7 @@ func TestTONAccountStatesWays(t *testing.T) {
 	want := map[string]int64{"one-by-one": tonStates, "many-per-request": 10, "walker": 22}
 	for _, w := range tonWays {
 		c, plan := tonWayClient(t, srv)
-		n := srv.Requests()
+		n := srv.RequestCount()
 		start := time.Now()
 		states, err := w.read(context.Background(), c, accounts)
 		if err != nil {
@@ -142,10 +142,10 @@ func TestTONAccountStatesWays(t *testing.T) {
 		took := time.Since(start)
 		checkStates(t, accounts, states)
 		units := plan.Stats().Units
-		if units != want[w.name] || int64(srv.Requests()-n) != units {
-			t.Errorf("%s: %d units, %d requests; want %d", w.name, units, srv.Requests()-n, want[w.name])
+		if units != want[w.name] || int64(srv.RequestCount()-n) != units {
+			t.Errorf("%s: %d units, %d requests; want %d", w.name, units, srv.RequestCount()-n, want[w.name])
 		}
-		t.Logf("%-16s %6d units %6d requests %v", w.name, units, srv.Requests()-n, took.Round(time.Millisecond))
+		t.Logf("%-16s %6d units %6d requests %v", w.name, units, srv.RequestCount()-n, took.Round(time.Millisecond))
 	}
 }
 
@@ -157,7 +157,7 @@ func BenchmarkTONAccountStates10000(b *testing.B) {
 	for _, w := range tonWays {
 		b.Run(w.name, func(b *testing.B) {
 			c, plan := tonWayClient(b, srv)
-			n := srv.Requests()
+			n := srv.RequestCount()
 			b.ReportAllocs()
 			b.ResetTimer()
 			for range b.N {
@@ -171,7 +171,7 @@ func BenchmarkTONAccountStates10000(b *testing.B) {
 			}
 			b.StopTimer()
 			b.ReportMetric(float64(plan.Stats().Units)/float64(b.N), "units/op")
-			b.ReportMetric(float64(srv.Requests()-n)/float64(b.N), "requests/op")
+			b.ReportMetric(float64(srv.RequestCount()-n)/float64(b.N), "requests/op")
 			b.ReportMetric(float64(tonStates*b.N)/b.Elapsed().Seconds(), "states/s")
 		})
 	}

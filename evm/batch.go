@@ -200,8 +200,9 @@ func (b *Batch) add(call batchCall) {
 }
 
 // SendBatch sends the calls of b in JSON-RPC batches of at most
-// WithMaxBatchSize calls (100 unless set) per HTTP request, and leaves
-// each call's value or error in its BatchResult.
+// WithMaxBatchSize calls (100 unless set) per HTTP request, one request
+// after the other, and leaves each call's value or error in its
+// BatchResult.
 //
 // It returns an error, and sends nothing, when a call of b has bad input
 // (an *nodeaccess.InputError naming the call's index and the value; that
@@ -210,52 +211,29 @@ func (b *Batch) add(call batchCall) {
 // errors are in their BatchResults: a failure of one call, or of one HTTP
 // request, fails those calls only. An empty Batch sends nothing. When ctx
 // ends, SendBatch returns the context's error; the calls answered before
-// keep their values, the others hold that error.
+// keep their values, the others hold that error. Send several Batches from
+// several goroutines to run them side by side.
 //
-// The HTTP requests of a split batch go out one after the other, not at
-// once: a provider counts each call against its rate limit, so parallel
-// pieces would only meet its 429s sooner, and each piece waits on the
-// budget (nodeaccess.WithBudget) for its own units. Send several Batches
-// from several goroutines to run them side by side.
+// Each request is retried whole on the same conditions as a single call.
+// Answers are matched to calls by id, whatever their order, and an answer
+// is its own call's only: a call the server answers twice or not at all
+// fails with an error matching nodeaccess.ErrInvalidResponse, and answers
+// to ids that were not sent are ignored (nodeaccess.WithoutRPCIDCheck does
+// not apply). An error object without an id, or one that refuses the
+// request's size or rate, is every call's of its request.
 //
-// Each request is retried on the same conditions as a single call (429,
-// 502, 503, 504, resets, timeouts), whole. Answers are matched to calls by
-// id, whatever their order, and an answer is its own call's and no other
-// call's: a call the server answers twice or not at all fails with an
-// error matching nodeaccess.ErrInvalidResponse (so do the others when a
-// node answers only one call, a revert with that call's id, say), and
-// answers to ids that were not sent are ignored (nodeaccess.WithoutRPCIDCheck
-// does not apply: ids are how answers find their calls; a bare object is
-// read as an array of one). One error object gives each call of its
-// request that error only when it is the request's: it has no id (a
-// revert without an id is no call's, and each call fails with
-// nodeaccess.ErrInvalidResponse), or it refuses the request's size or rate
-// (see below; -32005 and 429 are rate limits) with the first call's id, as
-// go-ethereum and Erigon send their batch limit errors.
+// A request a server refuses for its number of calls is sent again in
+// pieces of the limit the refusal names (which the Client keeps for its
+// later batches), else of half the size; one refused for the size of its
+// answer (an error matching nodeaccess.ErrResponseTooLarge) goes in halves,
+// down to one call, and a call whose answer alone is too large fails with
+// that error.
 //
-// A request a server refuses for its size is sent again in smaller pieces,
-// down to one call. Refused for its number of calls (HTTP 413; go-ethereum's
-// and Erigon's -32600 "batch too large" / "batch limit N exceeded",
-// jsonrpsee's -32010, Besu's and Nethermind's -32005 naming the batch), it
-// goes in pieces of the limit the error names, else of half the size, and
-// the rest of b in pieces of that size too; a limit the error names is also
-// kept by the Client for its later batches (while it is below
-// WithMaxBatchSize). Refused for the size of its answer (jsonrpsee's
-// -32011; any error matching nodeaccess.ErrResponseTooLarge: HyperEVM's
-// and other jsonrpsee servers' -32008 "Response is too big", a body over
-// nodeaccess.WithMaxResponseBytes), it goes in halves, and the rest of b
-// in pieces of that size; a call whose answer alone is too big fails with
-// that error, and the calls after it go on at the size before the halving.
-//
-// Request units are counted per call: each HTTP attempt costs the sum of
-// its calls' units (an archive eth_call 2, see OpArchiveCall), and with a
-// budget it waits for that sum first, so that every unit is charged, above
-// the budget's burst too: a nodeaccess.Budget grants them all at once or
-// none (nothing is sent then, and nothing spent); see nodeaccess.Limiter
-// for a limiter of your own. Hooks (nodeaccess.WithHook) see one
-// Attempt per HTTP attempt, with Op "batch", the units' sum, and in Batch
-// each call's method and units. The access key is masked in every error,
-// as for single calls.
+// Each HTTP attempt costs the sum of its calls' request units (an archive
+// eth_call 2, see OpArchiveCall) and, with a budget, waits for all of them
+// at once, above the budget's burst too. Hooks see one Attempt per HTTP
+// attempt, with Op "batch", the units' sum, and each call's method and
+// units in Attempt.Batch.
 func (c *Client) SendBatch(ctx context.Context, b *Batch) error {
 	if err := transport.NilContext(ctx); err != nil {
 		return c.t.Wrap("batch", err)

@@ -122,14 +122,14 @@ func NewFromURL(endpoint string, opts ...Option) (*Client, error) {
 	return New(ep.Base, ep.Key, opts...)
 }
 
-// String describes the client; the key is masked.
-func (c *Client) String() string {
+func (c *Client) describe() string {
 	if c == nil {
 		return "<nil>"
 	}
 	return "evm.Client{" + c.target.Masked() + "}"
 }
 
-// Format prints String for every verb, so that no formatting of a client
-// (%v, %+v, %#v) can reach the key.
-func (c *Client) Format(f fmt.State, _ rune) { _, _ = f.Write([]byte(c.String())) }
+// Format describes the client under every verb of fmt (%v, %s, %+v, %#v),
+// its endpoint with the key masked, so that no formatting of a client can
+// reach the key: fmt.Sprint(c) gives "evm.Client{https://host/REDACTED/evm}".
+func (c *Client) Format(f fmt.State, _ rune) { _, _ = f.Write([]byte(c.describe())) }

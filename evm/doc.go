@@ -32,14 +32,9 @@
 // refused with a *nodeaccess.InputError naming the member, and nothing is
 // sent.
 //
-// The call data is sent as "data" unless the client was made with
-// WithCallDataMembers("input") or WithCallDataMembers("data", "input").
-// The execution-apis spec names it input (and allows no other member), and
-// go-ethereum's ethclient sends input, but go-ethereum, Erigon, reth, anvil,
-// Nethermind and Besu all read data too, while Hardhat's network before EDR
-// reads only data and drops input without a word; Hardhat's EDR refuses a
-// call object with both. "data" is the one spelling every node takes;
-// choose "input" for a server that holds requests to the spec.
+// The call data is sent as "data", the one spelling every node reads,
+// unless the client was made with WithCallDataMembers("input") (the
+// execution-apis spec's name) or WithCallDataMembers("data", "input").
 //
 // # State and block overrides
 //
@@ -83,18 +78,14 @@
 // A call the EVM reverts fails with a *RevertError (errors.As), which matches
 // ErrReverted (errors.Is) and carries the revert data, the reason of an
 // Error(string) revert and the code of a Panic(uint256). Its cause is the
-// node's *nodeaccess.RPCError. Nodes report reverts in several shapes, and
-// all of these are read, for Call, Multicall, CallContext and batches
-// alike: go-ethereum's, reth's and anvil's code 3 with the
-// data as hex; Besu's code -32000 "Execution reverted"; Nethermind's code 3
-// or -32000, and its older -32015 "VM execution error." with the data
-// "Reverted 0x…" or "revert: <reason>"; ganache's "VM Exception while
-// processing transaction: revert…" with the data in an object. (Hardhat 3
-// answers a revert with a bare -32603 "Internal error" that says nothing
-// of it; that stays an *RPCError.) A node error is a revert when its code is 3, when its message or
-// text data speaks of a revert in any case, or when its data is a
-// well-formed Error(string) or Panic(uint256); the request's own errors
-// (-32700, -32600 to -32602) never are.
+// node's *nodeaccess.RPCError. Every shape nodes report reverts in is read
+// (go-ethereum's, reth's, anvil's, Besu's, Nethermind's, ganache's), for
+// Call, Multicall, CallContext and batches alike: a node error is a revert
+// when its code is 3, when its message or text data speaks of a revert in
+// any case, or when its data is a well-formed Error(string) or
+// Panic(uint256); the request's own errors (-32700, -32600 to -32602) never
+// are. (Hardhat 3 answers a revert with a bare -32603 "Internal error" that
+// says nothing of it; that stays an *RPCError.)
 //
 // # Multicall3
 //
@@ -106,7 +97,7 @@
 //	res, err := c.Multicall(ctx, []evm.Call3{
 //		{Target: token, Data: balanceOfAlice, AllowFailure: true},
 //		{Target: token, Data: balanceOfBob, AllowFailure: true},
-//	}, evm.Latest, nil)
+//	}, evm.Latest, evm.MulticallOptions{})
 //
 // Each Call3Result says whether its call succeeded and holds its return
 // data, or its revert data decoded as a *RevertError. A call with
@@ -123,7 +114,7 @@
 // MulticallOptions.MaxCalls splits a large set into several aggregates, for
 // nodes whose eth_call gas cap (50,000,000 by default on go-ethereum and
 // Erigon) or response size one aggregate would exceed. The options are the
-// last argument of Multicall; nil is the defaults. The call data is
+// last argument of Multicall; MulticallOptions{} is the defaults. The call data is
 // encoded and the output decoded without go-ethereum's abi package (one
 // allocation for the data, none per result); output that is not
 // aggregate3's is an ErrInvalidResponse error. Multicall3 calls each target

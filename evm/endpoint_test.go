@@ -18,11 +18,11 @@ import (
 // "/<KEY>/info" was read as the key "info", and the real key printed).
 func TestNewFromURLShapes(t *testing.T) {
 	testkit.CheckNewFromURL(t, testkit.NewFromURLCheck{
-		New: func(endpoint string, opt nodeaccess.Option) (fmt.Stringer, error) {
+		New: func(endpoint string, opt nodeaccess.Option) (fmt.Formatter, error) {
 			return evm.NewFromURL(endpoint, opt)
 		},
 		Shapes: map[string][]string{"{key}": {"{key}"}, "{key}/evm": {"{key}/evm"}},
-		Call: func(ctx context.Context, c fmt.Stringer) error {
+		Call: func(ctx context.Context, c fmt.Formatter) error {
 			_, err := c.(*evm.Client).Call(ctx, evm.CallMsg{To: common.HexToAddress("0x1")}, evm.Latest)
 			return err
 		},
@@ -60,6 +60,6 @@ func TestNewFromURLIsNew(t *testing.T) {
 	} {
 		c, err := evm.NewFromURL(ep)
 		require.NoError(t, err, ep)
-		assert.Equal(t, want, c.String(), ep)
+		assert.Equal(t, want, fmt.Sprint(c), ep)
 	}
 }

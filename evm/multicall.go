@@ -160,8 +160,8 @@ const multicallFailed = "Multicall3: call failed"
 // Multicall with an error that names it and matches
 // nodeaccess.ErrResponseTooLarge.
 //
-// opts may be nil: Multicall3Address, every call in one aggregate, no
-// fallback. Give options for another Multicall3 address, aggregates of at
+// The zero MulticallOptions means Multicall3Address, every call in one
+// aggregate, no fallback. Give options for another Multicall3 address, aggregates of at
 // most MaxCalls calls, or a fallback to one call at a time on a chain
 // without Multicall3.
 func (c *Client) Multicall(ctx context.Context, calls []Call3, block Block, opts MulticallOptions) ([]Call3Result, error) {

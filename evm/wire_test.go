@@ -113,7 +113,7 @@ func TestPathSuffix(t *testing.T) {
 	out, err := c.Call(context.Background(), evm.CallMsg{To: token}, evm.Latest)
 	require.NoError(t, err)
 	assert.Equal(t, []byte{1}, out)
-	assert.Equal(t, "evm.Client{https://node.example/REDACTED/evm}", c.String())
+	assert.Equal(t, "evm.Client{https://node.example/REDACTED/evm}", fmt.Sprint(c))
 }
 
 func TestBadPathSuffix(t *testing.T) {

@@ -149,15 +149,14 @@ func NewFromURL(endpoint string, opts ...Option) (*Client, error) {
 	return New(ep.Base, ep.Key, opts...)
 }
 
-// String describes the client's two /info endpoints, the node's with the
-// key masked and the public API's.
-func (c *Client) String() string {
+func (c *Client) describe() string {
 	if c == nil {
 		return "<nil>"
 	}
 	return "hyper.Client{node " + c.nodeInfo.Masked() + ", public " + c.publicInfo.Masked() + "}"
 }
 
-// Format prints String for every verb, so that no formatting of a client
-// (%v, %+v, %#v) can reach the key.
-func (c *Client) Format(f fmt.State, _ rune) { _, _ = f.Write([]byte(c.String())) }
+// Format describes the client under every verb of fmt (%v, %s, %+v, %#v):
+// its two /info endpoints, the node's with the key masked and the public
+// API's, so that no formatting of a client can reach the key.
+func (c *Client) Format(f fmt.State, _ rune) { _, _ = f.Write([]byte(c.describe())) }

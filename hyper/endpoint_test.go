@@ -23,7 +23,7 @@ func TestNewFromURLShapes(t *testing.T) {
 	// (hypercore.NewFromURL takes the same shapes for HyperEVM).
 	wire := []string{"{key}/info"}
 	testkit.CheckNewFromURL(t, testkit.NewFromURLCheck{
-		New: func(endpoint string, opt nodeaccess.Option) (fmt.Stringer, error) {
+		New: func(endpoint string, opt nodeaccess.Option) (fmt.Formatter, error) {
 			c, err := hyper.NewFromURL(endpoint, opt)
 			if err != nil {
 				return nil, err
@@ -31,7 +31,7 @@ func TestNewFromURLShapes(t *testing.T) {
 			return c, nil
 		},
 		Shapes: map[string][]string{"{key}": wire, "{key}/info": wire, "{key}/evm": wire},
-		Call: func(ctx context.Context, c fmt.Stringer) error {
+		Call: func(ctx context.Context, c fmt.Formatter) error {
 			_, err := c.(*hyper.Client).UserVaultEquities(ctx, common.HexToAddress("0x1"))
 			return err
 		},
@@ -64,6 +64,6 @@ func TestNewFromURLIsNew(t *testing.T) {
 		"https://node.example/" + testKey + "/info", "https://node.example/" + testKey + "/evm/"} {
 		c, err := hyper.NewFromURL(ep, hyper.WithPublicURL(hyper.TestnetAPIURL))
 		require.NoError(t, err, ep)
-		assert.Equal(t, "hyper.Client{node https://node.example/REDACTED/info, public https://api.hyperliquid-testnet.xyz/info}", c.String(), ep)
+		assert.Equal(t, "hyper.Client{node https://node.example/REDACTED/info, public https://api.hyperliquid-testnet.xyz/info}", fmt.Sprint(c), ep)
 	}
 }

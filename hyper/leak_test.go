@@ -174,7 +174,7 @@ func TestClientFormattingHidesTheKey(t *testing.T) {
 		s := fmt.Sprintf("%v %+v %#v %s %q %x %d", c, c, c, c, c, c, c)
 		testkit.AssertNoKey(t, key, "client", s)
 		testkit.AssertNoKey(t, key, "client value", fmt.Sprintf("%v %+v %#v", *c, *c, *c))
-		assert.Equal(t, "hyper.Client{node https://node.example/v1/REDACTED/info, public https://api.hyperliquid.xyz/info}", c.String())
+		assert.Equal(t, "hyper.Client{node https://node.example/v1/REDACTED/info, public https://api.hyperliquid.xyz/info}", fmt.Sprint(c))
 	}
 	var nilClient *hyper.Client
 	assert.Equal(t, "<nil>", fmt.Sprint(nilClient))

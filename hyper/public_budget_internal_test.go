@@ -14,11 +14,11 @@ import (
 // in any minute.
 func TestPublicBudgetDefaultRate(t *testing.T) {
 	b := newPublicBudget()
-	assert.Equal(t, 19.0, b.Rate())
+	assert.Equal(t, 19.0, b.Stats().Rate) // a new budget runs at its plan's rate
 	assert.Equal(t, 60, b.Burst())
 	assert.Equal(t, 1200, b.Burst()+60*19)
 	doc, err := nodeaccess.NewBudget(19, 60)
 	require.NoError(t, err)
-	assert.Equal(t, doc.Rate(), b.Rate())
+	assert.Equal(t, doc.Stats().Rate, b.Stats().Rate)
 	assert.Equal(t, doc.Burst(), b.Burst())
 }

@@ -2,6 +2,7 @@ package hyper_test
 
 import (
 	"context"
+	"fmt"
 	"math/big"
 	"strconv"
 	"strings"
@@ -116,7 +117,7 @@ func TestPublicURLOptions(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			c := gockClient(t, tc.opts...)
-			assert.Equal(t, "hyper.Client{node https://node.example/REDACTED/info, public "+tc.url+"}", c.String())
+			assert.Equal(t, "hyper.Client{node https://node.example/REDACTED/info, public "+tc.url+"}", fmt.Sprint(c))
 			mockInfo(t, tc.url, `{"type":"allMids"}`, `{"BTC":"30135.0"}`)
 			mids, err := c.AllMids(context.Background(), "")
 			require.NoError(t, err)
@@ -157,7 +158,7 @@ func TestEVMWire(t *testing.T) {
 	c := gockClient(t, append(shared, hyper.WithPublicURL(hyper.TestnetAPIURL), hyper.WithPublicURL("https://proxy.example"))...)
 	e, err := hypercore.New(testBase, testKey, shared...)
 	require.NoError(t, err)
-	assert.Equal(t, "evm.Client{https://node.example/REDACTED/evm}", e.String())
+	assert.Equal(t, "evm.Client{https://node.example/REDACTED/evm}", fmt.Sprint(e))
 
 	token := common.HexToAddress("0xb88339CB7199b77E23DB6E890353E22632Ba630f")
 	evmURL := testBase + "/" + testKey + "/evm"
@@ -187,7 +188,7 @@ func TestEVMWire(t *testing.T) {
 	assert.Equal(t, []string{"evm", "eth_call", "https://node.example/REDACTED/evm"}, []string{got[0].Chain, got[0].Op, got[0].URL})
 	assert.Equal(t, "ots_getInternalOperations", got[1].Op)
 	// The public URL option applied to the hyper client.
-	assert.Equal(t, "hyper.Client{node https://node.example/REDACTED/info, public https://proxy.example/info}", c.String())
+	assert.Equal(t, "hyper.Client{node https://node.example/REDACTED/info, public https://proxy.example/info}", fmt.Sprint(c))
 }
 
 // Bad input is refused before anything is sent: no mock is registered, and

@@ -49,7 +49,7 @@ func Example() {
 	post("/demo-key/info")
 	post("/demo-key/info")
 	post("/demo-key/info")
-	fmt.Println("requests:", srv.Requests())
+	fmt.Println("requests:", srv.RequestCount())
 	// Output:
 	// /demo-key/info 200  []
 	// /demo-key-2/info 403  {"error":"invalid access key"}

@@ -58,7 +58,7 @@ func TestFailNextOrder(t *testing.T) {
 		a.header = nil
 		assert.Equal(t, want[i], a, i)
 	}
-	assert.Equal(t, 5, s.Requests())
+	assert.Equal(t, 5, s.RequestCount())
 
 	s.FailNext(5, nodeaccesstest.ServerError(500))
 	s.ClearFaults()
@@ -77,7 +77,7 @@ func TestDropConnection(t *testing.T) {
 	a, err := do(t, c, "POST", s.URL+"/k/info", `{"n":1234567890}`)
 	require.NoError(t, err)
 	assert.Equal(t, okBody, a.body)
-	assert.Equal(t, 2, s.Requests())
+	assert.Equal(t, 2, s.RequestCount())
 }
 
 func TestTruncatedBody(t *testing.T) {
@@ -143,7 +143,7 @@ func TestSlowBodyEndsWithClientAndClose(t *testing.T) {
 		}
 		got <- err
 	}()
-	for s.Requests() < 2 {
+	for s.RequestCount() < 2 {
 		time.Sleep(5 * time.Millisecond)
 	}
 	closed := make(chan struct{})
@@ -205,5 +205,5 @@ func TestFailNextConcurrent(t *testing.T) {
 	}
 	wg.Wait()
 	assert.Equal(t, map[int]int{500: 20, 200: 30}, codes)
-	assert.Equal(t, 50, s.Requests())
+	assert.Equal(t, 50, s.RequestCount())
 }

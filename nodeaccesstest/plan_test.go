@@ -43,7 +43,7 @@ func TestPlanBucket(t *testing.T) {
 	assert.Equal(t, 200, post(t, s, `{"n":1}`).status)
 	assert.Equal(t, 429, post(t, s, `{"n":1}`).status)
 	assert.Equal(t, nodeaccesstest.PlanStats{Served: 4, Rejected: 2, Units: 4}, s.PlanStats())
-	got := s.Received()
+	got := s.Requests()
 	assert.Equal(t, "429 with Retry-After 1", got[3].Fault.String())
 	assert.Equal(t, "no fault", got[4].Fault.String())
 

@@ -118,7 +118,7 @@ func TestReceived(t *testing.T) {
 		require.NoError(t, err)
 		resp.Body.Close()
 	}
-	got := s.Received()
+	got := s.Requests()
 	require.Len(t, got, 5)
 	assert.Equal(t, []string{"/{key}/info", "/{key}/info", "/{key}y/info", "/{key}/bank", "/kk/{key}evm"},
 		[]string{got[0].Path, got[1].Path, got[2].Path, got[3].Path, got[4].Path})
@@ -133,7 +133,7 @@ func TestReceived(t *testing.T) {
 	a, err := do(t, http.DefaultClient, "POST", s.URL+"/the-key/info", strings.Repeat("7", 3<<20))
 	require.NoError(t, err)
 	assert.Equal(t, `{"got":`+strings.Repeat("7", 3<<20)+`}`, a.body)
-	last := s.Received()[5]
+	last := s.Requests()[5]
 	assert.Len(t, last.Body, 64<<10, "the log keeps the first 64 KiB")
 
 	// What Received returns is the caller's, to its bytes.
@@ -141,7 +141,7 @@ func TestReceived(t *testing.T) {
 	got[1].Header.Set("X-Test", "changed")
 	got[1].Body[0] = 'X'
 	got[2].Query["x"][0] = "changed"
-	again := s.Received()
+	again := s.Requests()
 	assert.Equal(t, "/{key}/info", again[1].Path)
 	assert.Equal(t, "yes", again[1].Header.Get("X-Test"))
 	assert.Equal(t, body, string(again[1].Body))
@@ -256,7 +256,7 @@ func TestServerPrintsWhileServing(t *testing.T) {
 	}
 	close(stop)
 	wg.Wait()
-	assert.Positive(t, s.Requests())
+	assert.Positive(t, s.RequestCount())
 }
 
 // syncLog is the standard logger's output during a test, safe to read while
@@ -309,5 +309,5 @@ func TestTruncatedHead(t *testing.T) {
 	require.NoError(t, err)
 	resp.Body.Close()
 	assert.Equal(t, int64(12345), resp.ContentLength)
-	assert.Equal(t, 1, s.Requests())
+	assert.Equal(t, 1, s.RequestCount())
 }

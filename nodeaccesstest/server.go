@@ -68,14 +68,14 @@ type state struct {
 	plan    *plan     // the plan enforced, nil for none (plan.go)
 }
 
-// maxLog is how many requests Received keeps; maxLogBody how many bytes of
+// maxLog is how many requests Requests keeps; maxLogBody how many bytes of
 // each body.
 const (
 	maxLog     = 1000
 	maxLogBody = 64 << 10
 )
 
-// Request is a request a [Server] received, as [Server.Received] keeps it.
+// Request is a request a [Server] received, as [Server.Requests] keeps it.
 type Request struct {
 	// Method is the HTTP method.
 	Method string
@@ -253,11 +253,11 @@ func (s *Server) String() string {
 // describe themselves.
 func (s *Server) Format(f fmt.State, _ rune) { _, _ = io.WriteString(f, s.String()) }
 
-// Received returns the requests the server has received, oldest first: the
+// Requests returns the requests the server has received, oldest first: the
 // last 1000, on every path, the faulted and refused ones included. A test
-// asserts with it what its code sent. The result is the caller's: changing
-// it changes nothing the server keeps.
-func (s *Server) Received() []Request {
+// asserts with it what its code sent (RequestCount counts them all). The
+// result is the caller's: changing it changes nothing the server keeps.
+func (s *Server) Requests() []Request {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	out := make([]Request, len(s.log))
@@ -273,9 +273,10 @@ func (s *Server) Received() []Request {
 	return out
 }
 
-// Requests returns the number of requests the server has received, on every
-// path, the faulted and refused ones included.
-func (s *Server) Requests() int {
+// RequestCount returns the number of requests the server has received
+// since it started, on every path, the faulted and refused ones included:
+// all of them, where Requests keeps the last 1000.
+func (s *Server) RequestCount() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.count
@@ -336,7 +337,7 @@ func (s *Server) arrive(r *http.Request) (f Fault, ok bool) {
 	return f, true
 }
 
-// record copies what Received keeps of r, and puts back the body it read.
+// record copies what Requests keeps of r, and puts back the body it read.
 func (s *Server) record(r *http.Request) Request {
 	body, _ := io.ReadAll(io.LimitReader(r.Body, maxLogBody))
 	r.Body = struct {

@@ -94,7 +94,7 @@ func TestKeyIsCheckedExactly(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 200, a.status)
 	assert.Equal(t, "open to all", a.body)
-	assert.Equal(t, 1+6+1, s.Requests())
+	assert.Equal(t, 1+6+1, s.RequestCount())
 }
 
 func TestUnknownPathAndMethod(t *testing.T) {

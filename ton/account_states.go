@@ -23,18 +23,6 @@ import (
 // (the indexer answers at most 1000 account states a request).
 const maxLimit = 1000
 
-// SortOrder orders accountStates by time.
-type SortOrder string
-
-// The sort orders of accountStates. The zero value sends no sort parameter
-// (servers that sort list the newest state first by default).
-const (
-	// SortAsc lists the oldest state first.
-	SortAsc SortOrder = "asc"
-	// SortDesc lists the newest state first.
-	SortDesc SortOrder = "desc"
-)
-
 // AccountStatesQuery selects account states.
 //
 // Which parameters a server honours depends on the server. A server that
@@ -73,8 +61,11 @@ type AccountStatesQuery struct {
 	Limit int
 	// Offset skips that many states; 0 sends none. The indexer ignores it.
 	Offset int
-	// Sort is SortAsc, SortDesc, or "" to send none. The indexer ignores it.
-	Sort SortOrder
+	// Sort is "asc" (the oldest state first), "desc" (the newest first)
+	// or "" to send none (servers that sort list the newest first by
+	// default); any other value is refused before sending. The indexer
+	// ignores it.
+	Sort string
 }
 
 // AccountStatesPage is one page of accountStates.
@@ -204,8 +195,8 @@ func (q *AccountStatesQuery) check() ([]Address, error) {
 	if err := checkPage(q.Limit, q.Offset); err != nil {
 		return nil, err
 	}
-	if q.Sort != "" && q.Sort != SortAsc && q.Sort != SortDesc {
-		return nil, &nodeaccess.InputError{Arg: "sort", Reason: transport.Quote(string(q.Sort)) + " is not asc or desc"}
+	if q.Sort != "" && q.Sort != "asc" && q.Sort != "desc" {
+		return nil, &nodeaccess.InputError{Arg: "sort", Reason: transport.Quote(q.Sort) + " is not asc or desc"}
 	}
 	return parseAccounts("accounts", q.Accounts)
 }
@@ -216,12 +207,12 @@ func (q *AccountStatesQuery) values(accounts []Address) url.Values {
 	switch len(accounts) {
 	case 0:
 	case 1:
-		v.Set("account_address", accounts[0].Raw())
-		v.Set("address", accounts[0].Raw())
+		v.Set("account_address", accounts[0].String())
+		v.Set("address", accounts[0].String())
 	default:
 		raw := make([]string, len(accounts))
 		for i, a := range accounts {
-			raw[i] = a.Raw()
+			raw[i] = a.String()
 		}
 		v["address"] = raw
 	}
@@ -230,7 +221,7 @@ func (q *AccountStatesQuery) values(accounts []Address) url.Values {
 	}
 	setPage(v, q.Limit, q.Offset)
 	if q.Sort != "" {
-		v.Set("sort", string(q.Sort))
+		v.Set("sort", q.Sort)
 	}
 	return v
 }
@@ -269,7 +260,8 @@ func (c *Client) AccountStates(ctx context.Context, q AccountStatesQuery) (*Acco
 	if err != nil {
 		return nil, c.t.Wrap(op, err)
 	}
-	pages, err := indexerPages(accounts, func(g []Address) (*AccountStatesPage, error) { return c.accountStates(ctx, &q, g) })
+	var room [1]*AccountStatesPage
+	pages, err := indexerPages(accounts, room[:0], func(g []Address) (*AccountStatesPage, error) { return c.accountStates(ctx, &q, g) })
 	if err != nil {
 		return nil, c.t.Wrap(op, err)
 	}
@@ -293,7 +285,7 @@ func (c *Client) AccountStates(ctx context.Context, q AccountStatesQuery) (*Acco
 // 1000), and checks that the answer keeps to them and to q.CodeHash.
 func (c *Client) accountStates(ctx context.Context, q *AccountStatesQuery, accounts []Address) (*AccountStatesPage, error) {
 	const op = "accountStates"
-	resp, err := c.send(ctx, &transport.Request{Op: op, Method: http.MethodGet, Target: c.states, Query: q.values(accounts), RetryIf: retryStates})
+	resp, err := c.sendRetrying(ctx, &transport.Request{Op: op, Method: http.MethodGet, Target: c.states, Query: q.values(accounts)}, retryStates, c.checkStates)
 	if err != nil {
 		return nil, refuseStates(err)
 	}

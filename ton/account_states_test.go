@@ -59,9 +59,9 @@ func TestAccountStatesWire(t *testing.T) {
 		query string
 	}{
 		{"zero query sends include_boc", ton.AccountStatesQuery{}, "include_boc=false"},
-		{"every parameter; one account as both names, raw form", ton.AccountStatesQuery{Accounts: []string{acctFriend}, IncludeBOC: true, Limit: 1000, Offset: 5, Sort: ton.SortAsc},
+		{"every parameter; one account as both names, raw form", ton.AccountStatesQuery{Accounts: []string{acctFriend}, IncludeBOC: true, Limit: 1000, Offset: 5, Sort: "asc"},
 			"account_address=" + acctEscape + "&address=" + acctEscape + "&include_boc=true&limit=1000&offset=5&sort=asc"},
-		{"upper-case raw account, desc", ton.AccountStatesQuery{Accounts: []string{acctUpper}, Limit: 1, Sort: ton.SortDesc},
+		{"upper-case raw account, desc", ton.AccountStatesQuery{Accounts: []string{acctUpper}, Limit: 1, Sort: "desc"},
 			"account_address=" + acctEscape + "&address=" + acctEscape + "&include_boc=false&limit=1&sort=desc"},
 		{"one account given in three spellings is sent once", ton.AccountStatesQuery{Accounts: []string{acctUpper, acctFriend, acctLower}},
 			"account_address=" + acctEscape + "&address=" + acctEscape + "&include_boc=false"},

@@ -61,11 +61,6 @@ func ParseFriendlyAddress(s string) (FriendlyAddress, error) {
 	return FriendlyAddress{Address: Address(f.Address), Bounceable: f.Bounceable, Testnet: f.Testnet}, err
 }
 
-// Raw returns the raw form with the account id in lower-case hex:
-// "0:5b6a…75", "-1:3333…33". (The v3 indexer writes the id in upper case:
-// strings.ToUpper(a.Raw()) gives that spelling.)
-func (a Address) Raw() string { return a.raw(hex.EncodeToString) }
-
 // rawUpper returns the raw form with the account id in upper-case hex, as
 // the v3 indexer writes it: "0:5B6A…75".
 func (a Address) rawUpper() string {
@@ -76,8 +71,11 @@ func (a Address) raw(enc func([]byte) string) string {
 	return strconv.Itoa(int(a.Workchain)) + ":" + enc(a.ID[:])
 }
 
-// String returns the raw form in lower case (Raw).
-func (a Address) String() string { return a.Raw() }
+// String returns the raw form with the account id in lower-case hex:
+// "0:5b6a…75", "-1:3333…33". (The v3 indexer writes the id in upper case:
+// strings.ToUpper(a.String()) gives that spelling; Friendly gives the
+// user-friendly form.)
+func (a Address) String() string { return a.raw(hex.EncodeToString) }
 
 // Friendly returns the address with the given flags, for formatting in the
 // user-friendly form.
@@ -86,7 +84,7 @@ func (a Address) Friendly(bounceable, testnet bool) FriendlyAddress {
 }
 
 // MarshalText returns the raw form in lower case.
-func (a Address) MarshalText() ([]byte, error) { return []byte(a.Raw()), nil }
+func (a Address) MarshalText() ([]byte, error) { return []byte(a.String()), nil }
 
 // UnmarshalText reads any form ParseAddress accepts.
 func (a *Address) UnmarshalText(text []byte) error {

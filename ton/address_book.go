@@ -126,7 +126,7 @@ func preferKey(a Address, k, prev string) bool {
 // case raw form, 1 for the upper case raw form, 2 for any other.
 func keyRank(a Address, k string) int {
 	switch k {
-	case a.Raw():
+	case a.String():
 		return 0
 	case a.rawUpper():
 		return 1

@@ -11,7 +11,7 @@ import (
 // the upper case raw key, then the lexically smallest key.
 func TestAddressBookDuplicateSpellingsAreDeterministic(t *testing.T) {
 	a := mustAddress("0:" + strings.Repeat("ab", 32))
-	lower, upper := a.Raw(), a.rawUpper()
+	lower, upper := a.String(), a.rawUpper()
 	mixed1 := "0:" + strings.Repeat("Ab", 32)
 	mixed2 := "0:" + strings.Repeat("aB", 32)
 	friendly := a.Friendly(true, false).String()

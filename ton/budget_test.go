@@ -32,11 +32,11 @@ func TestEveryOperationCostsOne(t *testing.T) {
 	}))
 	require.NoError(t, err)
 	ctx := context.Background()
-	_, err = c.BlockTransactions(ctx, ton.BlockTransactionsQuery{Block: tontest.DefaultBlock(), Count: 1})
+	_, err = c.BlockTransactions(ctx, ton.BlockTransactionsQuery{Block: tontest.DefaultBlock().ID.BlockRef, Count: 1})
 	require.NoError(t, err)
-	_, err = c.AccountStates(ctx, ton.AccountStatesQuery{Accounts: []string{tontest.DefaultAccount}})
+	_, err = c.AccountStates(ctx, ton.AccountStatesQuery{Accounts: []string{tontest.DefaultAccount().String()}})
 	require.NoError(t, err)
-	_, err = c.PendingTransactions(ctx, ton.PendingTransactionsQuery{Accounts: []string{tontest.DefaultAccount}})
+	_, err = c.PendingTransactions(ctx, ton.PendingTransactionsQuery{Accounts: []string{tontest.DefaultAccount().String()}})
 	require.NoError(t, err)
 	assert.Equal(t, map[string][]int{"getBlockTransactionsExt": {1}, "accountStates": {1}, "pendingTransactions": {1}}, units)
 	assert.Equal(t, int64(3), b.Stats().Units)
@@ -63,7 +63,7 @@ func TestBudgetKeepsWithinPlan(t *testing.T) {
 		for i := 0; i < 16; i++ {
 			wg.Go(func() {
 				for ctx.Err() == nil {
-					if _, err := c.PendingTransactions(ctx, ton.PendingTransactionsQuery{Accounts: []string{tontest.DefaultAccount}}); err == nil {
+					if _, err := c.PendingTransactions(ctx, ton.PendingTransactionsQuery{Accounts: []string{tontest.DefaultAccount().String()}}); err == nil {
 						ok.Add(1)
 					}
 				}

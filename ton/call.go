@@ -52,14 +52,10 @@ import (
 // and logs name the call the same way ("ton: getMasterchainInfo: …").
 //
 // Errors and retries are those of every call of the package (see the
-// package documentation): a non-2xx answer is a *nodeaccess.HTTPError with
-// the server's message, a TON error inside a 2xx body a
-// *nodeaccess.RPCError; 429 and 5xx answers are retried, and lite-server
-// failures match ErrNotYetAvailable or ErrUnreadableTransaction. A 422
-// stays the server's HTTPError: toncenter's servers answer it for
-// parameters they refuse, the indexer also for some failed database
-// queries. A body that does not decode into out is an error matching
-// nodeaccess.ErrInvalidResponse. A path not of the form above (each part
+// package documentation), but a 422 stays the server's HTTPError: Call
+// cannot tell a refusal of the parameters from the indexer's failed
+// database query. A body that does not decode into out is an error
+// matching nodeaccess.ErrInvalidResponse. A path not of the form above (each part
 // between slashes made of ASCII letters, digits and "-._~", and not "." or
 // ".."), params that do not marshal, or a path, parameter or body that
 // holds the access key, are an *nodeaccess.InputError, and nothing is sent.

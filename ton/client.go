@@ -26,6 +26,9 @@ type Client struct {
 
 	useRPC bool
 	ids    atomic.Uint64
+	// faultInBody with the retries of most calls and of accountStates,
+	// made once.
+	check5xx, checkStates func([]byte) error
 }
 
 type jsonRPCKey struct{}
@@ -74,6 +77,8 @@ func New(baseURL, key string, opts ...Option) (*Client, error) {
 		return nil, err
 	}
 	c := &Client{t: t}
+	c.check5xx = func(body []byte) error { return c.faultInBody(retry5xx, body) }
+	c.checkStates = func(body []byte) error { return c.faultInBody(retryStates, body) }
 	for _, x := range []struct {
 		dst  *transport.Target
 		tmpl string
@@ -94,8 +99,7 @@ func New(baseURL, key string, opts ...Option) (*Client, error) {
 	return c, nil
 }
 
-// String describes the client; the key is masked.
-func (c *Client) String() string {
+func (c *Client) describe() string {
 	if c == nil {
 		return "<nil>"
 	}
@@ -106,9 +110,10 @@ func (c *Client) String() string {
 	return "ton.Client{" + c.t.BaseMasked() + ", key " + transport.Mask + ", v2 " + form + "}"
 }
 
-// Format prints String for every verb, so that no formatting of a client
-// (%v, %+v, %#v) can reach the key.
-func (c *Client) Format(f fmt.State, _ rune) { _, _ = f.Write([]byte(c.String())) }
+// Format describes the client under every verb of fmt (%v, %s, %+v, %#v),
+// its base URL with the key masked and the API form it speaks, so that no
+// formatting of a client can reach the key.
+func (c *Client) Format(f fmt.State, _ rune) { _, _ = f.Write([]byte(c.describe())) }
 
 // maxMessage caps a server message taken into an error.
 const maxMessage = 512
@@ -139,38 +144,42 @@ func retry5xx(status int, body []byte) bool {
 const maxErrorBody = 4 << 10
 
 // faultInBody retries a 2xx answer whose body is a TON error whose code is
-// a status r retries (transport.Retried: 429, 502, 503, 504, and r.RetryIf,
-// by default retry5xx: every 5xx but tonlib's failure to convert a
-// transaction), as it would retry that status: {"ok":false,"result":
+// a status the request retries (transport.Retried: 429, 502, 503, 504, and
+// retryIf, retry5xx for most calls: every 5xx but tonlib's failure to
+// convert a transaction), as it would retry that status: {"ok":false,"result":
 // "Ratelimit exceed","code":429} or {"ok":false,"error":"…","code":503} in
 // an HTTP 200, as some gateways send them. After the last attempt it is the
 // call's *nodeaccess.RPCError, which matches the status's sentinel (code
 // 429 nodeaccess.ErrRateLimited, a 5xx nodeaccess.ErrUnavailable). Other
 // error bodies are left to the operation's decoder, which returns the same
 // RPCError without retrying.
-func (c *Client) faultInBody(r *transport.Request, body []byte) error {
+func (c *Client) faultInBody(retryIf func(int, []byte) bool, body []byte) error {
 	if len(body) > maxErrorBody || !bytes.Contains(body, []byte(`"error"`)) && !bytes.Contains(body, []byte(`"ok"`)) {
 		return nil
 	}
 	code, msg, ok := parseErrorBody(body)
-	if !ok || !transport.Retried(r, code, body) {
+	if !ok || !transport.Retried(&transport.Request{RetryIf: retryIf}, code, body) {
 		return nil
 	}
 	return transport.Retryable(&nodeaccess.RPCError{Code: code, Message: c.scrub(msg)})
 }
 
-// send sends r with the retries every TON call has (r.RetryIf, retry5xx
-// when unset), for a fault in either envelope: a non-2xx status, or a TON
-// error in a 2xx body whose code is that status (faultInBody); it returns
-// the 2xx response. A non-2xx answer is the transport's
-// *nodeaccess.HTTPError, with the server's message in Message and its code
-// in Code when its body is one of the TON error forms (withServerMessage). The typed calls and
-// Call all go through it.
+// send sends r with the retries every TON call has (retry5xx), for a fault
+// in either envelope: a non-2xx status, or a TON error in a 2xx body whose
+// code is that status (faultInBody); it returns the 2xx response. A non-2xx
+// answer is the transport's *nodeaccess.HTTPError, with the server's
+// message in Message and its code in Code when its body is one of the TON
+// error forms (withServerMessage). The typed calls and Call all go through
+// it, or through sendRetrying with their own retries.
 func (c *Client) send(ctx context.Context, r *transport.Request) (transport.Response, error) {
-	if r.RetryIf == nil {
-		r.RetryIf = retry5xx
-	}
-	r.Check = func(body []byte) error { return c.faultInBody(r, body) }
+	return c.sendRetrying(ctx, r, retry5xx, c.check5xx)
+}
+
+// sendRetrying is send with retryIf's retries, and check, which is
+// faultInBody with the same retryIf (made once at New: a closure made for
+// each request would cost it an allocation).
+func (c *Client) sendRetrying(ctx context.Context, r *transport.Request, retryIf func(int, []byte) bool, check func([]byte) error) (transport.Response, error) {
+	r.RetryIf, r.Check = retryIf, check
 	resp, err := c.t.Do(ctx, r)
 	if err != nil {
 		return resp, c.withServerMessage(err)

@@ -14,8 +14,8 @@
 //	GET  {base}/{key}/api/v3/accountStates             AccountStates
 //	GET  {base}/{key}/api/v3/pendingTransactions       PendingTransactions
 //	GET  {base}/api/v2/{key}/getMasterchainInfo, shards, getBlockHeader   Follow (with the two above)
-//	     {base}/api/v2/{key}/<method>                  Call(ctx, "v2/<method>", params, &out)
-//	     {base}/{key}/api/v3/<path>                    Call(ctx, "v3/<path>", params, &out)
+//	     {base}/api/v2/{key}/<method>                  Call(ctx, &out, "v2/<method>", params)
+//	     {base}/{key}/api/v3/<path>                    Call(ctx, &out, "v3/<path>", params)
 //
 //	c, err := ton.New("https://ton.node.example", key)
 //	page, err := c.BlockTransactions(ctx, ton.BlockTransactionsQuery{Block: ton.MasterchainBlock(39984096)})
@@ -92,8 +92,7 @@
 // and getBlockHeader where a shard splits or merges), which every
 // node-access service that sells TON serves, with no indexer behind it;
 // what it yields is finalized. Its cost is 2 + S requests per masterchain
-// block for S new shard blocks, plus the head polls (see Follow for sizing
-// a plan). Lagging lite servers ("not in db"), 5xx and 429s make it ask
+// block for S new shard blocks, plus the head polls. Lagging lite servers ("not in db"), 5xx and 429s make it ask
 // for the same block again later, never skip it.
 //
 // ParseJettonTransfer reads a TEP-74 jetton transfer from a message's

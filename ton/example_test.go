@@ -31,9 +31,9 @@ var alice = mustAddress("0:5B6A643CF4E32FF0391C476456FED5BDB17EF10A55CBB7C2980C7
 func localTON(opts ...tontest.Option) *tontest.Server {
 	state := ton.AccountState{
 		Account: alice, Status: ton.StatusActive, Balance: big.NewInt(1234567890123),
-		Hash:                tontest.RecordedBlock().Transactions[0].Hash,
+		Hash:                tontest.DefaultBlock().Transactions[0].Hash,
 		LastTransactionLT:   48756940000002,
-		LastTransactionHash: tontest.RecordedBlock().Transactions[1].Hash,
+		LastTransactionHash: tontest.DefaultBlock().Transactions[1].Hash,
 	}
 	srv, err := tontest.New(opts...)
 	if err == nil {
@@ -63,7 +63,7 @@ func ExampleClient_BlockTransactions() {
 			log.Fatal(err)
 		}
 		for _, tx := range page.Transactions {
-			fmt.Println(tx.Account.Raw()[:8], tx.LT, tx.Hash, tx.Time.Format("2006-01-02 15:04:05"))
+			fmt.Println(tx.Account.String()[:8], tx.LT, tx.Hash, tx.Time.Format("2006-01-02 15:04:05"))
 		}
 		next, more := page.Next()
 		if !more {
@@ -106,7 +106,7 @@ func ExampleClient_AllBlockTransactions() {
 // Walk a block with a transaction the server cannot read: the walk yields
 // its id with ton.ErrUnreadableTransaction and goes on with the rest.
 func ExampleClient_AllBlockTransactions_unreadable() {
-	block := tontest.RecordedBlock()
+	block := tontest.DefaultBlock()
 	block.Unreadable = []int{1} // tonlib's "Failed to unpack balance (2)" for it
 	node := localTON()
 	defer node.Close()
@@ -117,7 +117,7 @@ func ExampleClient_AllBlockTransactions_unreadable() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	for tx, err := range c.AllBlockTransactions(context.Background(), ton.BlockTransactionsQuery{Block: tontest.DefaultBlock()}) {
+	for tx, err := range c.AllBlockTransactions(context.Background(), ton.BlockTransactionsQuery{Block: tontest.DefaultBlock().ID.BlockRef}) {
 		switch {
 		case errors.Is(err, ton.ErrUnreadableTransaction):
 			fmt.Println("unreadable", tx.LT, tx.Hash)
@@ -187,7 +187,7 @@ func ExampleClient_AllAccountStates() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	for s, err := range c.AllAccountStates(context.Background(), ton.AccountStatesQuery{Limit: 50, Sort: ton.SortDesc}) {
+	for s, err := range c.AllAccountStates(context.Background(), ton.AccountStatesQuery{Limit: 50, Sort: "desc"}) {
 		if errors.Is(err, ton.ErrRepeatedPage) {
 			log.Fatal("the server ignores offset")
 		} else if err != nil {
@@ -325,7 +325,7 @@ func ExampleNew() {
 	}
 	fmt.Println(errors.Is(err, nodeaccess.ErrRateLimited))
 	fmt.Println(err)
-	fmt.Println(strings.Replace(c.String(), srv.URL, "http://127.0.0.1", 1))
+	fmt.Println(strings.Replace(fmt.Sprint(c), srv.URL, "http://127.0.0.1", 1))
 	// Output:
 	// 429 Ratelimit exceed
 	// true
@@ -352,11 +352,11 @@ func ExampleMessage() {
 		case in == nil:
 			fmt.Println(tx.LT, "no in-message (a tick-tock transaction)")
 		case in.Source == nil:
-			fmt.Println(tx.LT, "external message to", in.Destination.Raw()[:8])
+			fmt.Println(tx.LT, "external message to", in.Destination.String()[:8])
 		case in.HasComment:
-			fmt.Printf("%d %s nanotons from %s, comment %q\n", tx.LT, in.Value, in.Source.Raw()[:8], in.Comment)
+			fmt.Printf("%d %s nanotons from %s, comment %q\n", tx.LT, in.Value, in.Source.String()[:8], in.Comment)
 		default:
-			fmt.Println(tx.LT, in.Value, "nanotons from", in.Source.Raw()[:8], "without a comment")
+			fmt.Println(tx.LT, in.Value, "nanotons from", in.Source.String()[:8], "without a comment")
 		}
 		fmt.Println(" sent", len(tx.OutMsgs), "messages")
 	}
@@ -401,7 +401,7 @@ func ExampleClient_Call() {
 			Balance string `json:"balance"`
 		} `json:"account_states"`
 	}
-	if err := c.Call(ctx, &states, "v3/accountStates", url.Values{"address": {alice.Raw()}}); err != nil {
+	if err := c.Call(ctx, &states, "v3/accountStates", url.Values{"address": {alice.String()}}); err != nil {
 		log.Fatal(err)
 	}
 	fmt.Println(states.States[0].Balance)

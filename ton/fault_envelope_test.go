@@ -60,31 +60,31 @@ var faultCalls = []struct {
 	{"Call v2", false, callBlockIDs},
 	{"Call v2", true, callBlockIDs},
 	{"Call v3", false, func(ctx context.Context, c *ton.Client) error {
-		return c.Call(ctx, nil, "v3/accountStates", url.Values{"address": {tontest.DefaultAccount}})
+		return c.Call(ctx, nil, "v3/accountStates", url.Values{"address": {tontest.DefaultAccount().String()}})
 	}},
 	{"AccountStates", false, func(ctx context.Context, c *ton.Client) error {
-		_, err := c.AccountStates(ctx, ton.AccountStatesQuery{Accounts: []string{tontest.DefaultAccount}})
+		_, err := c.AccountStates(ctx, ton.AccountStatesQuery{Accounts: []string{tontest.DefaultAccount().String()}})
 		return err
 	}},
 	{"AllAccountStates", false, func(ctx context.Context, c *ton.Client) error {
-		return walkErr(c.AllAccountStates(ctx, ton.AccountStatesQuery{Accounts: []string{tontest.DefaultAccount}}))
+		return walkErr(c.AllAccountStates(ctx, ton.AccountStatesQuery{Accounts: []string{tontest.DefaultAccount().String()}}))
 	}},
 	{"PendingTransactions", false, func(ctx context.Context, c *ton.Client) error {
-		_, err := c.PendingTransactions(ctx, ton.PendingTransactionsQuery{Accounts: []string{tontest.DefaultAccount}})
+		_, err := c.PendingTransactions(ctx, ton.PendingTransactionsQuery{Accounts: []string{tontest.DefaultAccount().String()}})
 		return err
 	}},
 	{"AllPendingTransactions", false, func(ctx context.Context, c *ton.Client) error {
-		return walkErr(c.AllPendingTransactions(ctx, ton.PendingTransactionsQuery{Accounts: []string{tontest.DefaultAccount}}))
+		return walkErr(c.AllPendingTransactions(ctx, ton.PendingTransactionsQuery{Accounts: []string{tontest.DefaultAccount().String()}}))
 	}},
 }
 
 func blockTxs(ctx context.Context, c *ton.Client) error {
-	_, err := c.BlockTransactions(ctx, ton.BlockTransactionsQuery{Block: tontest.DefaultBlock()})
+	_, err := c.BlockTransactions(ctx, ton.BlockTransactionsQuery{Block: tontest.DefaultBlock().ID.BlockRef})
 	return err
 }
 
 func allBlockTxs(ctx context.Context, c *ton.Client) error {
-	return walkErr(c.AllBlockTransactions(ctx, ton.BlockTransactionsQuery{Block: tontest.DefaultBlock()}))
+	return walkErr(c.AllBlockTransactions(ctx, ton.BlockTransactionsQuery{Block: tontest.DefaultBlock().ID.BlockRef}))
 }
 
 func callBlockIDs(ctx context.Context, c *ton.Client) error {
@@ -186,7 +186,7 @@ func TestFaultInEitherEnvelope(t *testing.T) {
 func TestV3FaultsInEitherEnvelope(t *testing.T) {
 	srv := tontest.NewT(t)
 	pending := func(ctx context.Context, c *ton.Client) (int, error) {
-		p, err := c.PendingTransactions(ctx, ton.PendingTransactionsQuery{Accounts: []string{tontest.DefaultAccount}})
+		p, err := c.PendingTransactions(ctx, ton.PendingTransactionsQuery{Accounts: []string{tontest.DefaultAccount().String()}})
 		if err != nil {
 			return 0, err
 		}
@@ -194,7 +194,7 @@ func TestV3FaultsInEitherEnvelope(t *testing.T) {
 	}
 	allPending := func(ctx context.Context, c *ton.Client) (int, error) {
 		n := 0
-		for _, err := range c.AllPendingTransactions(ctx, ton.PendingTransactionsQuery{Accounts: []string{tontest.DefaultAccount}}) {
+		for _, err := range c.AllPendingTransactions(ctx, ton.PendingTransactionsQuery{Accounts: []string{tontest.DefaultAccount().String()}}) {
 			if err != nil {
 				return n, err
 			}
@@ -203,7 +203,7 @@ func TestV3FaultsInEitherEnvelope(t *testing.T) {
 		return n, nil
 	}
 	states := func(ctx context.Context, c *ton.Client) (int, error) {
-		p, err := c.AccountStates(ctx, ton.AccountStatesQuery{Accounts: []string{tontest.DefaultAccount}})
+		p, err := c.AccountStates(ctx, ton.AccountStatesQuery{Accounts: []string{tontest.DefaultAccount().String()}})
 		if err != nil {
 			return 0, err
 		}

@@ -61,76 +61,40 @@ type FollowedTransaction struct {
 	Cursor FollowCursor
 }
 
-// Follow walks the chain from q.From: every transaction of every block
-// each masterchain block commits, exactly once, round after round, and
-// then, caught up with the newest masterchain block, waits for the next
-// (asking every q.Poll) and goes on. It ends when ctx ends (yielding its
-// error) or the loop stops, or after an error it cannot retry.
+// Follow walks the chain from q.From and yields every transaction of every
+// block each masterchain block commits, exactly once: round after round (a
+// round is a masterchain block and the shard blocks it commits, those that
+// were never a shard's top included), and, caught up with the newest
+// masterchain block, the next ones as they come, asking every q.Poll.
+// Every transaction is finalized and carries the FollowCursor to resume
+// right after it.
 //
-// A round is the masterchain block n and the shard blocks it commits: in
-// every shard, the blocks after masterchain block n−1's top block of that
-// shard up to n's top, whether or not they were ever a top themselves.
-// Follow finds them from the two masterchain blocks' shard lists (v2
-// shards) by seqno: the masterchain's shard-configuration rules (validator
-// mc-config.cpp, may_update_shard_block_info) make a new top follow the
-// previous top of the same shard, of its parent (a split: both children
-// are registered in the same masterchain block, their first blocks one
-// past the parent's last) or of both its children (a merge: one past the
-// larger of their seqnos), and let a shard chain split or merge at most
-// once a round; so every committed shard block belongs to exactly one
-// round. Across a split or merge Follow reads the new shard's first block
-// header (getBlockHeader) and refuses to go on, with an error matching
-// nodeaccess.ErrInvalidResponse, unless its after_split or after_merge
-// flag and its previous blocks say the same. A shard list whose top of a
-// shard is below the previous one, or more than 256 blocks past it (a
-// masterchain block commits at most 8 of a shard), is refused the same way.
+// Order: in a round, the shard blocks by workchain, shard (in its hex form)
+// and seqno, then the masterchain block; in a block, the server's order (by
+// account, then logical time). Across a shard split or merge Follow checks
+// the new shard's first block header (getBlockHeader) against the shard
+// lists.
 //
-// Order: round by round; in a round, the shard blocks by workchain, shard
-// (in its hex form) and seqno, then the masterchain block, whose
-// transactions come after its shard blocks' in logical time; in a block,
-// the server's order (by account, then logical time). Positions come from
-// seqnos and these indexes, never from block or transaction times, which
-// repeat (several blocks a second share one).
+// It ends when ctx ends (yielding its error), when the loop stops, or at an
+// error it cannot retry, which it yields: nodeaccess.ErrInvalidResponse (a
+// shard list or a split or merge the chain's rules do not allow, such as a
+// top more than 256 blocks past the previous one), ErrRepeatedPage (a block
+// whose pages repeat a transaction), an *nodeaccess.InputError (a cursor
+// that names no transaction of its block), nodeaccess.ErrUnauthorized:
+// resume from the last cursor once the cause is fixed. A block the server
+// does not have yet (ErrNotYetAvailable), a 5xx or a 429 that outlasts the
+// client's retries is asked for again after q.Poll, never skipped; after 30
+// failures in a row of one step Follow yields the error with a zero
+// FollowedTransaction, and goes on retrying if the loop goes on. A
+// transaction the server cannot read is yielded as its id with an error
+// matching ErrUnreadableTransaction, and the walk goes on.
 //
-// Follow reads API v2 rather than the v3 indexer's transactionsByMasterchainBlock,
-// which answers a round in one request: v2 is served by every TON
-// node-access service, while v3 needs an indexer, which not every service
-// runs, which lags the chain by its own delay, and which may show a round
-// before the one before it while it inserts them.
-//
-// Every transaction Follow yields is finalized (FollowedTransaction.Finality):
-// API v2 serves committed blocks only, so there is nothing less final to
-// ask for and nothing yielded can be rolled back.
-//
-// Lite servers lag behind the newest masterchain block, and each request
-// may reach another one: a block they do not have yet ("not in db",
-// ErrNotYetAvailable), a 5xx or a 429 that outlasts the client's own
-// retries, is asked for again after q.Poll, the same block, never skipped.
-// After 30 failures in a row of one step (about half a minute at the
-// default poll, longer than lite servers usually lag) Follow yields the
-// error, with a zero FollowedTransaction, and goes on retrying if the loop
-// goes on. A
-// transaction the server cannot read is yielded as AllBlockTransactions
-// yields it, its id with an error matching ErrUnreadableTransaction, and
-// the walk goes on. A block whose pages repeat a transaction (a server
-// that ignores after_lt/after_hash) ends the walk with an error matching
-// ErrRepeatedPage, as AllBlockTransactions does: nothing is yielded twice.
-// Other errors (nodeaccess.ErrInvalidResponse, an
-// *nodeaccess.InputError for a cursor that names no transaction of its
-// block, nodeaccess.ErrUnauthorized) end the walk: resume from the last
-// cursor once the cause is fixed.
-//
-// Cost, in requests: per round, 1 shards call and 1
-// getBlockTransactionsExt call per block (one more per 256 transactions
-// beyond the first 256), that is 2 + S for S new shard blocks (S is about
-// the number of shards when shard blocks come as often as masterchain
-// blocks); plus 1 getBlockHeader for each shard that splits or merges; plus
-// the getMasterchainInfo polls (at most 1/q.Poll a second), and 1 more
-// shards call when Follow starts. To follow the head at B masterchain
-// blocks a second, a plan needs about B × (2 + S·k + p) + 1/q.Poll
-// requests a second, k being the shard blocks per shard per masterchain
-// block (about 1) and p the extra pages of large blocks; catching up
-// runs as fast as the plan (and nodeaccess.WithBudget) lets it.
+// It reads API v2 only (getMasterchainInfo, shards, getBlockTransactionsExt,
+// getBlockHeader). Cost: 2 + S requests per masterchain block for S new
+// shard blocks (one more per 256 transactions of a block beyond the first
+// 256, one getBlockHeader per split or merge), plus at most one
+// getMasterchainInfo per q.Poll: following the head at B masterchain
+// blocks a second takes about B × (2 + S) + 1/q.Poll requests a second.
 func (c *Client) Follow(ctx context.Context, q FollowQuery) iter.Seq2[FollowedTransaction, error] {
 	if err := transport.NilContext(ctx); err != nil {
 		return func(yield func(FollowedTransaction, error) bool) {

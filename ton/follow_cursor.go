@@ -42,7 +42,7 @@ func (c FollowCursor) String() string {
 	}
 	s += "/" + strconv.Itoa(c.Block)
 	if c.After != nil {
-		s += "/" + c.After.Account.Raw() + "/" + strconv.FormatUint(c.After.LT, 10)
+		s += "/" + c.After.Account.String() + "/" + strconv.FormatUint(c.After.LT, 10)
 	}
 	return s
 }

@@ -38,10 +38,10 @@ func FuzzParseAddress(f *testing.F) {
 		}
 		// The raw form is accepted only in its canonical spelling, the
 		// account id in either case.
-		if strings.Contains(s, ":") && !strings.EqualFold(s, a.Raw()) {
-			t.Fatalf("%q is accepted as %s", s, a.Raw())
+		if strings.Contains(s, ":") && !strings.EqualFold(s, a.String()) {
+			t.Fatalf("%q is accepted as %s", s, a.String())
 		}
-		for _, form := range []string{a.Raw(), a.rawUpper(), a.Friendly(true, false).String(), stdBase64(a.Friendly(false, true))} {
+		for _, form := range []string{a.String(), a.rawUpper(), a.Friendly(true, false).String(), stdBase64(a.Friendly(false, true))} {
 			b, err := ParseAddress(form)
 			if err != nil || b != a {
 				t.Fatalf("%q -> %v -> %q -> %v, %v", s, a, form, b, err)

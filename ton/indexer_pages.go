@@ -5,16 +5,16 @@ import "maps"
 // indexerPages sends one request per group of at most maxLimit accounts
 // (one request for none), in order, each waiting for the client's budget,
 // and returns their pages; the first request that fails ends it with its
-// error. AccountStates and PendingTransactions page the indexer so.
-func indexerPages[P any](accounts []Address, one func([]Address) (P, error)) ([]P, error) {
-	gs := groups(accounts, maxLimit)
-	pages := make([]P, len(gs))
-	for i, g := range gs {
+// error. AccountStates and PendingTransactions page the indexer so. The
+// pages are appended to pages (the caller's room for one, so that the
+// common single request allocates nothing here).
+func indexerPages[P any](accounts []Address, pages []P, one func([]Address) (P, error)) ([]P, error) {
+	for _, g := range groups(accounts, maxLimit) {
 		p, err := one(g)
 		if err != nil {
 			return nil, err
 		}
-		pages[i] = p
+		pages = append(pages, p)
 	}
 	return pages, nil
 }

@@ -2,6 +2,7 @@ package ton_test
 
 import (
 	"context"
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -111,9 +112,9 @@ func TestNewErrors(t *testing.T) {
 
 	c, err := ton.New(testBase+"/v1/", testKey)
 	require.NoError(t, err)
-	assert.Equal(t, "ton.Client{https://ton.node.example/v1, key REDACTED, v2 REST}", c.String())
+	assert.Equal(t, "ton.Client{https://ton.node.example/v1, key REDACTED, v2 REST}", fmt.Sprint(c))
 	var nilClient *ton.Client
-	assert.Equal(t, "<nil>", nilClient.String())
+	assert.Equal(t, "<nil>", fmt.Sprint(nilClient))
 }
 
 // A base URL with a path keeps it in front of both key positions.

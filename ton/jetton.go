@@ -157,7 +157,7 @@ type MsgAddress struct {
 // the bits Bits and Anycast hold are written.
 func (a MsgAddress) String() string {
 	if a.Std != nil && a.Anycast == nil {
-		return a.Std.Raw()
+		return a.Std.String()
 	}
 	s := a.Form
 	if a.Anycast != nil {

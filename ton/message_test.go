@@ -126,7 +126,7 @@ func TestMessagesV2BlockShape(t *testing.T) {
 func TestMessagesV3Shape(t *testing.T) {
 	c := gockClient(t)
 	acct := "0:237E5119FFA2A028CC4F95C9CA37566852F1DD4D3EA15704D6F791065507DE4A"
-	mockGET(t, pathPending, "account="+url.QueryEscape(mustAddress(acct).Raw()), 200, string(testdata(t, v3CommentFixture)))
+	mockGET(t, pathPending, "account="+url.QueryEscape(mustAddress(acct).String()), 200, string(testdata(t, v3CommentFixture)))
 	page, err := c.PendingTransactions(context.Background(), ton.PendingTransactionsQuery{Accounts: []string{acct}})
 	require.NoError(t, err)
 	require.Len(t, page.Transactions, 1)
@@ -180,7 +180,7 @@ func TestMessagesV3Shape(t *testing.T) {
 func TestMessagesV3BounceAndExternalOut(t *testing.T) {
 	c := gockClient(t)
 	acct := "0:00194AAD8E422BEDF43FEE746D6D929D369DBAB25468A69D513706EA6978B63A"
-	mockGET(t, pathPending, "account="+url.QueryEscape(mustAddress(acct).Raw()), 200, string(testdata(t, v3TxFixture)))
+	mockGET(t, pathPending, "account="+url.QueryEscape(mustAddress(acct).String()), 200, string(testdata(t, v3TxFixture)))
 	page, err := c.PendingTransactions(context.Background(), ton.PendingTransactionsQuery{Accounts: []string{acct}})
 	require.NoError(t, err)
 	tx := page.Transactions[0]

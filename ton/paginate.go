@@ -15,71 +15,33 @@ import (
 // AllPendingTransactions does).
 const walkPageSize = 100
 
-// AllAccountStates walks every page of accountStates from q.Offset on,
-// with q.Limit states a page, until a page comes back empty or a server
-// that does not page has answered everything. On an error it yields the
-// error once and stops. It works on both kinds of server AccountStatesQuery
-// describes: one that pages (limit, offset, sort) and lists historical
-// states, and the indexer, which does not page and answers the latest
-// state of each account it is asked for.
+// AllAccountStates walks every page of accountStates from q.Offset on and
+// yields each state once, on both kinds of server AccountStatesQuery
+// describes: one that pages and lists historical states, and the indexer,
+// which does not page and answers the latest state of each account. On an
+// error it yields the error once and stops.
 //
-// Without Accounts a page holds q.Limit states, 100 when 0. With
-// Accounts, q.Limit defaults to 1000, and the accounts are walked in
-// groups of at most q.Limit-1 (999 by default; at least 1), each group
-// from q.Offset until its end, one group after the other: a server that
-// answers at most one state per account, ignoring limit and offset, as
-// the indexer does, then answers every group with a page shorter than the
-// limit, which is the whole answer (below). Reading n accounts from the
-// indexer so costs two requests per group, 2*ceil(n/999) with the default
-// limit; AccountStates reads them in ceil(n/1000) requests, one per
-// 1000 accounts, when the server is known not to page.
+// Without Accounts a page holds q.Limit states, 100 when 0. With Accounts,
+// q.Limit defaults to 1000 and the accounts are walked in groups of at most
+// q.Limit-1 (999 by default; at least 1), one group after the other, so
+// that the indexer answers each group with a short page: reading n accounts
+// from it costs 2*ceil(n/999) requests, where AccountStates needs
+// ceil(n/1000).
 //
-// A page shorter than the limit does not end the walk: a server may cap
-// limit below what was asked without saying so, so the next page is asked
-// for at the offset after the states that came, and only an empty page
-// proves the end. That costs one request more than stopping at a short
-// page would: a walk of n states whose pages hold p states each (the
-// limit, or the server's cap below it) makes ceil(n/p)+1 requests, the
-// last one answered with an empty page.
+// Only an empty page ends the walk, since a server may cap limit without
+// saying so: n states in pages of p cost ceil(n/p)+1 requests. A page that
+// holds a state already yielded (a server that ignores offset, or a list
+// that changed between two requests) ends it too: with an error matching
+// ErrRepeatedPage when the page before held exactly the limit (more may lie
+// beyond), without one otherwise. With Accounts a state is known by its
+// account alone until a page holds two states of one account (a server that
+// lists historical states); then, as always without Accounts, by its
+// account, hash and last transaction lt. Every request after the first
+// yields a state not yielded before or ends the walk, so a group of n
+// accounts costs at most n+1 requests however often states change.
 //
-// The walk never yields a state twice, and a page that holds one it
-// already yielded ends it: that is what a server that ignores offset
-// answers (the indexer), and also what a list that changed between two
-// page requests gives. When the page before held exactly the limit, states
-// may lie beyond what the server would serve: the walk ends with an error
-// matching ErrRepeatedPage. When it held fewer (or more: a server that
-// ignores limit), that page was the whole answer and the walk ends without
-// an error, yielding nothing of the repeated page.
-//
-// Which states are the same depends on the server. With Accounts, the walk
-// takes the server for one that answers one state per account, the
-// indexer's latest state, and knows a state by its account alone: an
-// account whose state changed between two requests (a new transaction, so
-// another state hash and logical time) is the same account again, and the
-// walk yields each account once, with the state of the first page that
-// holds it (on the indexer, its state at the group's first request). So a
-// group of n accounts costs at most n+1 requests however often the states
-// change: every request after the first yields an account not yielded
-// before or ends the group's walk. A page that holds two states of one
-// account shows that the server lists historical states; from then on a
-// state is known by its account, state hash and last transaction lt, so
-// that the states of one account are told apart, as it is throughout a
-// walk without Accounts (only a server that pages answers one: the indexer
-// refuses it). On such a server, every request after the first yields a
-// state not yielded before or ends the walk, which goes on as far as the
-// list goes. With Limit 1 no page can show that (the walk then ends with
-// ErrRepeatedPage at an account's second state: ask for pages of 2 or
-// more); nor can the pages of a server that caps limit without saying so
-// when none of them holds two states of one account (a cap of 1, say):
-// such a server reads as the indexer, and the walk yields, of each
-// account, the state of the first page that holds it, and ends.
-//
-// A server that ignores offset and caps limit without saying so cannot be
-// told from one that has nothing more: such a server loses the states past
-// its cap silently. The memory the walk keeps grows with the number of
-// states yielded. The address books and metadata of the pages are not
-// collected: use AccountStates for them.
-//
+// The memory the walk keeps grows with the number of states yielded; the
+// pages' address books and metadata are not collected (use AccountStates).
 // The returned sequence may be ranged over more than once, and by several
 // goroutines at the same time: each range walks from q.Offset anew.
 func (c *Client) AllAccountStates(ctx context.Context, q AccountStatesQuery) iter.Seq2[AccountState, error] {
@@ -116,7 +78,7 @@ func (c *Client) AllAccountStates(ctx context.Context, q AccountStatesQuery) ite
 			group.Limit = limit
 			group.Accounts = make([]string, len(g))
 			for i, a := range g {
-				group.Accounts[i] = a.Raw()
+				group.Accounts[i] = a.String()
 			}
 			more := walk(c, op, q.Offset, limit,
 				func(offset int) ([]AccountState, error) {
@@ -191,7 +153,7 @@ func (c *Client) AllPendingTransactions(ctx context.Context, q PendingTransactio
 			group.Limit = limit
 			group.Accounts = make([]string, len(g))
 			for i, a := range g {
-				group.Accounts[i] = a.Raw()
+				group.Accounts[i] = a.String()
 			}
 			more := walk(c, op, q.Offset, limit,
 				func(offset int) ([]PendingTransaction, error) {

@@ -215,10 +215,10 @@ func TestPendingTransactionsSorted(t *testing.T) {
 			require.NoError(t, err)
 			var got []e
 			for _, tx := range page.Transactions {
-				got = append(got, e{strings.ToUpper(tx.Account.Raw()), int(tx.LT), tx.Hash.String()})
+				got = append(got, e{strings.ToUpper(tx.Account.String()), int(tx.LT), tx.Hash.String()})
 			}
 			for i := range want {
-				want[i].acct = strings.ToUpper(mustAddress(want[i].acct).Raw())
+				want[i].acct = strings.ToUpper(mustAddress(want[i].acct).String())
 			}
 			assert.Equal(t, want, got)
 		}

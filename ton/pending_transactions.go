@@ -158,7 +158,7 @@ func (q *PendingTransactionsQuery) check() ([]Address, error) {
 func (q *PendingTransactionsQuery) values(accounts []Address) url.Values {
 	v := url.Values{}
 	for _, a := range accounts {
-		v.Add("account", a.Raw())
+		v.Add("account", a.String())
 	}
 	setPage(v, q.Limit, q.Offset)
 	return v
@@ -187,7 +187,8 @@ func (c *Client) PendingTransactions(ctx context.Context, q PendingTransactionsQ
 	if err != nil {
 		return nil, c.t.Wrap(op, err)
 	}
-	pages, err := indexerPages(accounts, func(g []Address) (*PendingTransactionsPage, error) { return c.pendingTransactions(ctx, &q, g) })
+	var room [1]*PendingTransactionsPage
+	pages, err := indexerPages(accounts, room[:0], func(g []Address) (*PendingTransactionsPage, error) { return c.pendingTransactions(ctx, &q, g) })
 	if err != nil {
 		return nil, c.t.Wrap(op, err)
 	}

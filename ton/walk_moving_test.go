@@ -210,5 +210,5 @@ func TestAllAccountStatesHistoryShownByAPage(t *testing.T) {
 		lts = append(lts, st.LastTransactionLT)
 	}
 	assert.Equal(t, []uint64{5, 4, 3, 2, 1}, lts, "newest first, the server's default")
-	assert.Equal(t, 4, srv.Requests(), "pages of 2, 2, 1 and the empty one")
+	assert.Equal(t, 4, srv.RequestCount(), "pages of 2, 2, 1 and the empty one")
 }

@@ -24,7 +24,7 @@ func TestDefaultChainRefersToItself(t *testing.T) {
 	ctx := context.Background()
 	get := func(id beacon.StateID) (*beacon.State, beacon.Root, beacon.Root) {
 		t.Helper()
-		st, _, err := c.State(ctx, id)
+		st, _, err := c.State(ctx, id, beacon.StateOptions{})
 		require.NoError(t, err, id)
 		p, err := beacon.NewProver(st)
 		require.NoError(t, err)
@@ -71,7 +71,7 @@ func TestDefaultChainRefersToItself(t *testing.T) {
 		if !ok {
 			continue
 		}
-		st, _, err := c.State(ctx, beacon.RootID(r))
+		st, _, err := c.State(ctx, beacon.RootID(r), beacon.StateOptions{})
 		require.NoError(t, err)
 		assert.Equal(t, slot, st.Slot)
 		assert.Equal(t, uint64(i), uint64(st.Slot)%ring)

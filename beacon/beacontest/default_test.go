@@ -2,6 +2,7 @@ package beacontest_test
 
 import (
 	"bytes"
+	"fmt"
 	"testing"
 
 	"github.com/nodeaccess/nodeaccess/beacon"
@@ -66,5 +67,5 @@ func TestDefaultServer(t *testing.T) {
 			Validators: defaultValidators, Flags: beacon.Flags{Finalized: i < 2}}, info)
 	}
 	c := client(t, srv)
-	assert.Equal(t, "beacon.Client{"+srv.URL+"/beacon/REDACTED}", c.String())
+	assert.Equal(t, "beacon.Client{"+srv.URL+"/beacon/REDACTED}", fmt.Sprint(c))
 }

@@ -8,7 +8,7 @@
 //	srv, err := beacontest.New() // the default chain, a random key
 //	defer srv.Close()            // (in a test, srv := beacontest.NewT(t) does both)
 //	c, err := srv.Client()       // a *beacon.Client for srv.URL and srv.Key()
-//	res, err := c.State(ctx, beacon.Head)
+//	st, _, err := c.State(ctx, beacon.Head, beacon.StateOptions{})
 //
 // A Server answers one route,
 //
@@ -87,7 +87,7 @@
 // Content-Length, half the body, then the connection closed):
 //
 //	srv.FailNext(2, nodeaccesstest.RateLimited(time.Second))
-//	st, _, err := c.State(ctx, beacon.Head) // succeeds on the third attempt
+//	st, _, err := c.State(ctx, beacon.Head, beacon.StateOptions{}) // succeeds on the third attempt
 //
 // # Making states
 //

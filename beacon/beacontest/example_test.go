@@ -26,7 +26,7 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	res, body, err := c.State(context.Background(), beacon.Head)
+	res, body, err := c.State(context.Background(), beacon.Head, beacon.StateOptions{})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -68,13 +68,13 @@ func ExampleWithStates() {
 	}
 	ctx := context.Background()
 	for _, id := range []beacon.StateID{beacon.Head, beacon.Genesis, beacon.SlotID(100)} {
-		res, body, err := c.State(ctx, id)
+		res, body, err := c.State(ctx, id, beacon.StateOptions{})
 		if err != nil {
 			log.Fatal(err)
 		}
 		fmt.Println(id, "->", res.Version, res.Slot, body.Encoding)
 	}
-	_, _, err = c.State(ctx, beacon.SlotID(104))
+	_, _, err = c.State(ctx, beacon.SlotID(104), beacon.StateOptions{})
 	fmt.Println(errors.Is(err, nodeaccess.ErrNotFound))
 	fmt.Println(err)
 	// Output:
@@ -103,10 +103,10 @@ func ExampleServer_FailNext() {
 		log.Fatal(err)
 	}
 	srv.FailNext(2, nodeaccesstest.RateLimited(time.Second))
-	if _, _, err := c.State(context.Background(), beacon.Head); err != nil {
+	if _, _, err := c.State(context.Background(), beacon.Head, beacon.StateOptions{}); err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println(attempts, "attempts,", srv.Requests(), "requests")
+	fmt.Println(attempts, "attempts,", srv.RequestCount(), "requests")
 	// Output:
 	// attempt 1 status 429
 	// attempt 2 status 429

@@ -47,7 +47,7 @@ func TestFaultRateLimitedRetried(t *testing.T) {
 	c := client(t, srv, rec.Option())
 	srv.FailNext(2, nodeaccesstest.RateLimited(time.Second))
 	start := time.Now()
-	_, _, err := c.State(context.Background(), beacon.RootID(root))
+	_, _, err := c.State(context.Background(), beacon.RootID(root), beacon.StateOptions{})
 	require.NoError(t, err)
 	assert.GreaterOrEqual(t, time.Since(start), 2*time.Second)
 	assert.Equal(t, []int{429, 429, 200}, statuses(rec))
@@ -55,7 +55,7 @@ func TestFaultRateLimitedRetried(t *testing.T) {
 	assert.Equal(t, time.Second, atts[0].Retry)
 	assert.True(t, atts[0].WillRetry)
 	assert.Equal(t, 3, atts[2].Number)
-	assert.Equal(t, 3, srv.Requests())
+	assert.Equal(t, 3, srv.RequestCount())
 	testkit.AssertNoKey(t, testKey, "log", rec.Log())
 }
 
@@ -65,7 +65,7 @@ func TestFaultRateLimitedExhausted(t *testing.T) {
 	srv, _ := faultServer(t)
 	c := client(t, srv, nodeaccess.WithMaxAttempts(1))
 	srv.FailNext(1, nodeaccesstest.RateLimited(3*time.Second))
-	_, _, err := c.State(context.Background(), beacon.Head)
+	_, _, err := c.State(context.Background(), beacon.Head, beacon.StateOptions{})
 	var ae *nodeaccess.HTTPError
 	require.ErrorAs(t, err, &ae)
 	assert.Equal(t, 429, ae.StatusCode)
@@ -82,12 +82,12 @@ func TestFaultServerErrors(t *testing.T) {
 	rec := &testkit.Recorder{}
 	c := client(t, srv, rec.Option(), nodeaccess.WithBackoff(time.Millisecond, 5*time.Millisecond))
 	srv.FailNext(1, nodeaccesstest.ServerError(503))
-	_, _, err := c.State(context.Background(), beacon.Head)
+	_, _, err := c.State(context.Background(), beacon.Head, beacon.StateOptions{})
 	require.NoError(t, err)
 	assert.Equal(t, []int{503, 200}, statuses(rec))
 
 	srv.FailNext(1, nodeaccesstest.ServerError(500))
-	_, _, err = c.State(context.Background(), beacon.Head)
+	_, _, err = c.State(context.Background(), beacon.Head, beacon.StateOptions{})
 	var ae *nodeaccess.HTTPError
 	require.ErrorAs(t, err, &ae)
 	assert.Equal(t, 500, ae.StatusCode)
@@ -104,7 +104,7 @@ func TestFaultDropConnection(t *testing.T) {
 	rec := &testkit.Recorder{}
 	c := client(t, srv, rec.Option(), nodeaccess.WithBackoff(time.Millisecond, 5*time.Millisecond))
 	srv.FailNext(1, nodeaccesstest.DropConnection())
-	_, _, err := c.State(context.Background(), beacon.RootID(root))
+	_, _, err := c.State(context.Background(), beacon.RootID(root), beacon.StateOptions{})
 	require.NoError(t, err)
 	assert.Equal(t, []int{0, 200}, statuses(rec))
 
@@ -113,10 +113,10 @@ func TestFaultDropConnection(t *testing.T) {
 	fresh := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
 	c1 := client(t, srv, nodeaccess.WithMaxAttempts(1), nodeaccess.WithHTTPClient(fresh))
 	srv.FailNext(1, nodeaccesstest.DropConnection())
-	n := srv.Requests()
-	_, _, err = c1.State(context.Background(), beacon.Head)
+	n := srv.RequestCount()
+	_, _, err = c1.State(context.Background(), beacon.Head, beacon.StateOptions{})
 	require.Error(t, err)
-	assert.Equal(t, n+1, srv.Requests())
+	assert.Equal(t, n+1, srv.RequestCount())
 	assert.ErrorIs(t, err, nodeaccess.ErrUnavailable)
 	testkit.AssertErrNoKey(t, testKey, err)
 }
@@ -129,7 +129,7 @@ func TestFaultTruncatedBody(t *testing.T) {
 	rec := &testkit.Recorder{}
 	c := client(t, srv, rec.Option(), nodeaccess.WithBackoff(time.Millisecond, 5*time.Millisecond))
 	srv.FailNext(1, nodeaccesstest.TruncatedBody())
-	_, _, err := c.State(context.Background(), beacon.RootID(root))
+	_, _, err := c.State(context.Background(), beacon.RootID(root), beacon.StateOptions{})
 	require.NoError(t, err)
 	assert.Len(t, rec.Attempts(), 2)
 	assert.Error(t, rec.Attempts()[0].Err)
@@ -137,14 +137,14 @@ func TestFaultTruncatedBody(t *testing.T) {
 	for _, enc := range []beacon.Encoding{beacon.EncodingSSZ, beacon.EncodingJSON} {
 		c1 := client(t, srv, nodeaccess.WithMaxAttempts(1), beacon.WithEncoding(enc))
 		srv.FailNext(1, nodeaccesstest.TruncatedBody())
-		res, _, err := c1.State(context.Background(), beacon.RootID(root))
+		res, _, err := c1.State(context.Background(), beacon.RootID(root), beacon.StateOptions{})
 		require.Error(t, err, enc)
 		assert.Nil(t, res)
 		assert.ErrorIs(t, err, nodeaccess.ErrUnavailable, enc)
 		testkit.AssertErrNoKey(t, testKey, err)
 	}
 
-	// DownloadState into a file with WithRestart: the file is emptied and
+	// DownloadState into a file with DownloadOptions.Restart: the file is emptied and
 	// written again, and holds the whole body once. (Without it, the call
 	// fails and the file keeps the half that came.)
 	path := filepath.Join(t.TempDir(), "state.ssz")
@@ -152,19 +152,19 @@ func TestFaultTruncatedBody(t *testing.T) {
 	require.NoError(t, err)
 	defer f.Close()
 	srv.FailNext(1, nodeaccesstest.TruncatedBody())
-	_, err = c.DownloadState(context.Background(), beacon.Head, f)
+	_, err = c.DownloadState(context.Background(), beacon.Head, f, beacon.DownloadOptions{})
 	assert.ErrorIs(t, err, nodeaccess.ErrUnavailable)
 	require.NoError(t, f.Truncate(0))
 	_, err = f.Seek(0, io.SeekStart)
 	require.NoError(t, err)
 	srv.FailNext(1, nodeaccesstest.TruncatedBody())
-	d, err := c.DownloadState(context.Background(), beacon.Head, f, beacon.WithRestart(func() error {
+	d, err := c.DownloadState(context.Background(), beacon.Head, f, beacon.DownloadOptions{Restart: func() error {
 		if err := f.Truncate(0); err != nil {
 			return err
 		}
 		_, err := f.Seek(0, io.SeekStart)
 		return err
-	}))
+	}})
 	require.NoError(t, err)
 	got, err := os.ReadFile(path)
 	require.NoError(t, err)
@@ -173,14 +173,14 @@ func TestFaultTruncatedBody(t *testing.T) {
 	assert.True(t, bytes.Equal(want, got))
 	assert.Equal(t, int64(len(want)), d.Bytes)
 
-	// Into a buffer, without WithRestart: the half already written makes
+	// Into a buffer, without Restart: the half already written makes
 	// the call fail rather than write the body twice.
 	srv.FailNext(1, nodeaccesstest.TruncatedBody())
 	var buf bytes.Buffer
-	_, err = c.DownloadState(context.Background(), beacon.Head, &buf)
+	_, err = c.DownloadState(context.Background(), beacon.Head, &buf, beacon.DownloadOptions{})
 	require.Error(t, err)
 	assert.ErrorIs(t, err, nodeaccess.ErrUnavailable)
-	assert.ErrorContains(t, err, "(WithRestart lets the call fetch it again)")
+	assert.ErrorContains(t, err, "(DownloadOptions.Restart lets the call fetch it again)")
 }
 
 // A body that pauses longer than the client's per-attempt timeout fails
@@ -190,7 +190,7 @@ func TestFaultSlowBody(t *testing.T) {
 	c := client(t, srv, nodeaccess.WithMaxAttempts(1), nodeaccess.WithTimeout(200*time.Millisecond))
 	srv.FailNext(1, nodeaccesstest.SlowBody(5*time.Second))
 	start := time.Now()
-	_, _, err := c.State(context.Background(), beacon.Head)
+	_, _, err := c.State(context.Background(), beacon.Head, beacon.StateOptions{})
 	require.Error(t, err)
 	assert.Less(t, time.Since(start), 3*time.Second)
 	assert.ErrorIs(t, err, nodeaccess.ErrUnavailable)
@@ -200,7 +200,7 @@ func TestFaultSlowBody(t *testing.T) {
 	patient := client(t, srv)
 	srv.FailNext(1, nodeaccesstest.SlowBody(300*time.Millisecond))
 	start = time.Now()
-	_, _, err = patient.State(context.Background(), beacon.RootID(root))
+	_, _, err = patient.State(context.Background(), beacon.RootID(root), beacon.StateOptions{})
 	require.NoError(t, err)
 	assert.GreaterOrEqual(t, time.Since(start), 300*time.Millisecond)
 }
@@ -214,11 +214,11 @@ func TestCloseIdempotent(t *testing.T) {
 	require.NoError(t, err)
 	c, err := srv.Client(nodeaccess.WithMaxAttempts(1))
 	require.NoError(t, err)
-	_, _, err = c.State(context.Background(), beacon.Head)
+	_, _, err = c.State(context.Background(), beacon.Head, beacon.StateOptions{})
 	require.NoError(t, err)
 	srv.Close()
 	srv.Close()
-	_, _, err = c.State(context.Background(), beacon.Head)
+	_, _, err = c.State(context.Background(), beacon.Head, beacon.StateOptions{})
 	assert.ErrorIs(t, err, nodeaccess.ErrUnavailable)
 	_, ok := srv.Lookup(beacon.Head)
 	assert.False(t, ok, "Close drops the states")

@@ -23,7 +23,7 @@ func TestEveryForkServed(t *testing.T) {
 			for _, enc := range []beacon.Encoding{beacon.EncodingSSZ, beacon.EncodingJSON} {
 				c, err := srv.Client(beacon.WithEncoding(enc))
 				require.NoError(t, err)
-				res, body, err := c.State(ctx, beacon.RootID(want))
+				res, body, err := c.State(ctx, beacon.RootID(want), beacon.StateOptions{})
 				require.NoError(t, err, enc)
 				assert.Equal(t, v, res.Version, enc)
 				assert.Equal(t, enc, body.Encoding)

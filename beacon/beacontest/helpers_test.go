@@ -119,7 +119,7 @@ const (
 	defaultFinalizedSlot beacon.Slot = 13_199_936
 	defaultJustifiedSlot beacon.Slot = 13_199_968
 	defaultHeadSlot      beacon.Slot = 13_200_031
-	progressStep                     = 1 << 20 // WithProgress's step
+	progressStep                     = 1 << 20 // Progress's step
 )
 
 // allForks is every fork the beacon package decodes, oldest first.

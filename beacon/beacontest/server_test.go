@@ -42,7 +42,7 @@ func TestStateEveryIDForm(t *testing.T) {
 	for s, w := range idForms(t) {
 		id, err := beacon.ParseStateID(s)
 		require.NoError(t, err)
-		res, body, err := c.State(ctx, id)
+		res, body, err := c.State(ctx, id, beacon.StateOptions{})
 		require.NoError(t, err, s)
 		got, err := beacon.HashTreeRoot(res)
 		require.NoError(t, err)
@@ -66,11 +66,11 @@ func TestDownloadEveryIDForm(t *testing.T) {
 		id, err := beacon.ParseStateID(s)
 		require.NoError(t, err)
 		var buf bytes.Buffer
-		d, err := c.DownloadState(ctx, id, &buf)
+		d, err := c.DownloadState(ctx, id, &buf, beacon.DownloadOptions{})
 		require.NoError(t, err, s)
 		assert.Equal(t, beacon.Body{Fork: w.st.Version.String(), Encoding: beacon.EncodingSSZ, ContentType: "application/octet-stream", Bytes: int64(len(w.ssz))}, d, s)
 		require.True(t, bytes.Equal(w.ssz, buf.Bytes()), "%s: the body is not the state's SSZ", s)
-		st, flags, err := beacon.ReadState(&buf, d)
+		st, flags, err := beacon.ReadState(&buf, d, beacon.ReadOptions{})
 		require.NoError(t, err, s)
 		assert.Nil(t, flags)
 		got, err := beacon.HashTreeRoot(st)
@@ -91,13 +91,13 @@ func TestJSON(t *testing.T) {
 	for id, w := range by {
 		f := beacon.Flags{Finalized: finalized[id]}
 		var buf bytes.Buffer
-		d, err := c.DownloadState(ctx, id, &buf)
+		d, err := c.DownloadState(ctx, id, &buf, beacon.DownloadOptions{})
 		require.NoError(t, err, id)
 		assert.Equal(t, beacon.Body{Fork: w.st.Version.String(), Encoding: beacon.EncodingJSON, ContentType: "application/json", Bytes: int64(buf.Len()), Flags: &f}, d, id)
 		require.True(t, bytes.Equal(jsonOf(t, w.st, f), buf.Bytes()), "%s: the body is not the state's JSON response", id)
 	}
 	for _, id := range []beacon.StateID{beacon.Head, beacon.Finalized} {
-		res, body, err := c.State(ctx, id)
+		res, body, err := c.State(ctx, id, beacon.StateOptions{})
 		require.NoError(t, err)
 		got, err := beacon.HashTreeRoot(res)
 		require.NoError(t, err)
@@ -109,11 +109,11 @@ func TestJSON(t *testing.T) {
 
 	// An optimistic node marks the states after the finalized one.
 	srv.SetExecutionOptimistic(true)
-	_, body, err := c.State(ctx, beacon.Head)
+	_, body, err := c.State(ctx, beacon.Head, beacon.StateOptions{})
 	require.NoError(t, err)
 	assert.Equal(t, &beacon.Flags{ExecutionOptimistic: true}, body.Flags)
 	var buf bytes.Buffer
-	d, err := c.DownloadState(ctx, beacon.Finalized, &buf)
+	d, err := c.DownloadState(ctx, beacon.Finalized, &buf, beacon.DownloadOptions{})
 	require.NoError(t, err)
 	assert.Equal(t, &beacon.Flags{Finalized: true}, d.Flags)
 }
@@ -128,8 +128,8 @@ func TestProgressSeesContentLength(t *testing.T) {
 		require.NoError(t, err)
 		c := client(t, srv, beacon.WithEncoding(enc))
 		var calls [][2]int64
-		progress := beacon.WithProgress(func(read, total int64) { calls = append(calls, [2]int64{read, total}) })
-		res, _, err := c.State(context.Background(), beacon.Head, progress)
+		progress := func(read, total int64) { calls = append(calls, [2]int64{read, total}) }
+		res, _, err := c.State(context.Background(), beacon.Head, beacon.StateOptions{Progress: progress})
 		require.NoError(t, err)
 		require.NotEmpty(t, calls)
 		for i, call := range calls {
@@ -152,7 +152,7 @@ func TestErrorsThroughClient(t *testing.T) {
 	c := client(t, srv, rec.Option())
 	ctx := context.Background()
 
-	_, _, err := c.State(ctx, beacon.SlotID(5))
+	_, _, err := c.State(ctx, beacon.SlotID(5), beacon.StateOptions{})
 	var ae *nodeaccess.HTTPError
 	require.ErrorAs(t, err, &ae)
 	assert.Equal(t, 404, ae.StatusCode)
@@ -162,7 +162,7 @@ func TestErrorsThroughClient(t *testing.T) {
 	assert.Equal(t, "beacon: getStateV2: state 5: HTTP 404 Not Found: NOT_FOUND: beacon state at slot 5", err.Error())
 
 	root := beacon.Root{1, 2, 3}
-	_, err = c.DownloadState(ctx, beacon.RootID(root), &bytes.Buffer{})
+	_, err = c.DownloadState(ctx, beacon.RootID(root), &bytes.Buffer{}, beacon.DownloadOptions{})
 	require.ErrorAs(t, err, &ae)
 	assert.Equal(t, 404, ae.StatusCode)
 	assert.Equal(t, fmt.Sprintf("NOT_FOUND: beacon state for state root %s", beacon.RootID(root)), ae.Message)
@@ -171,7 +171,7 @@ func TestErrorsThroughClient(t *testing.T) {
 	// A client whose requests accept only text/html gets 406.
 	html := nodeaccess.WithRoundTripper(acceptRewriter{"text/html"})
 	c406 := client(t, srv, html, nodeaccess.WithHook(rec.Hook))
-	_, _, err = c406.State(ctx, beacon.Head)
+	_, _, err = c406.State(ctx, beacon.Head, beacon.StateOptions{})
 	require.ErrorAs(t, err, &ae)
 	assert.Equal(t, 406, ae.StatusCode)
 	assert.Equal(t, "NOT_ACCEPTABLE: the state is served as application/octet-stream (SSZ) or application/json; the request accepts neither", ae.Message)
@@ -201,7 +201,7 @@ func TestWrongKeyAndUnknownPath(t *testing.T) {
 	const wrong = "sEcReT-wrong-key"
 	c, err := beacon.New(srv.URL, wrong)
 	require.NoError(t, err)
-	_, _, err = c.State(ctx, beacon.Head)
+	_, _, err = c.State(ctx, beacon.Head, beacon.StateOptions{})
 	var ae *nodeaccess.HTTPError
 	require.ErrorAs(t, err, &ae)
 	assert.Equal(t, 403, ae.StatusCode)
@@ -212,7 +212,7 @@ func TestWrongKeyAndUnknownPath(t *testing.T) {
 
 	c, err = beacon.New(srv.URL+"/v1", srv.Key())
 	require.NoError(t, err)
-	_, _, err = c.State(ctx, beacon.Head)
+	_, _, err = c.State(ctx, beacon.Head, beacon.StateOptions{})
 	require.ErrorAs(t, err, &ae)
 	assert.Equal(t, 404, ae.StatusCode)
 	assert.Equal(t, "NOT_FOUND: route not found", ae.Message)
@@ -231,7 +231,7 @@ func TestNamedIDsAndSetters(t *testing.T) {
 	head := smallState(beacon.Electra, 100, 10, 11, 4)
 	srv := start(t, beacontest.WithStates(mid), beacontest.WithStates(head), beacontest.WithStates(oldest), beacontest.WithStates(fin))
 	c := client(t, srv) // the head state's preset: minimal
-	st, _, err := c.State(context.Background(), beacon.Head)
+	st, _, err := c.State(context.Background(), beacon.Head, beacon.StateOptions{})
 	require.NoError(t, err)
 	assert.Equal(t, p, st.Preset)
 
@@ -263,7 +263,7 @@ func TestNamedIDsAndSetters(t *testing.T) {
 	assert.True(t, srv.RemoveState(80))
 	assert.False(t, srv.RemoveState(80))
 	assert.Equal(t, beacon.Slot(10), slotOf(beacon.Finalized))
-	_, _, err = c.State(context.Background(), beacon.SlotID(80))
+	_, _, err = c.State(context.Background(), beacon.SlotID(80), beacon.StateOptions{})
 	assert.ErrorIs(t, err, nodeaccess.ErrNotFound)
 
 	// Pinned: finalized names 88; its state is then finalized in JSON.
@@ -272,7 +272,7 @@ func TestNamedIDsAndSetters(t *testing.T) {
 	info, _ = srv.Lookup(beacon.Justified)
 	assert.True(t, info.Flags.Finalized)
 	cj := client(t, srv, beacon.WithEncoding(beacon.EncodingJSON))
-	res, body, err := cj.State(context.Background(), beacon.Finalized)
+	res, body, err := cj.State(context.Background(), beacon.Finalized, beacon.StateOptions{})
 	require.NoError(t, err)
 	assert.Equal(t, beacon.Slot(88), res.Slot)
 	assert.Equal(t, &beacon.Flags{Finalized: true}, body.Flags)
@@ -286,7 +286,7 @@ func TestNamedIDsAndSetters(t *testing.T) {
 	require.True(t, srv.RemoveState(10))
 	_, ok := srv.Lookup(beacon.Head)
 	assert.False(t, ok)
-	_, _, err = c.State(context.Background(), beacon.Head)
+	_, _, err = c.State(context.Background(), beacon.Head, beacon.StateOptions{})
 	var ae *nodeaccess.HTTPError
 	require.ErrorAs(t, err, &ae)
 	assert.Equal(t, "NOT_FOUND: no head state is held", ae.Message)
@@ -301,7 +301,7 @@ func TestNamedIDsAndSetters(t *testing.T) {
 	require.NoError(t, err)
 	_, ok = srv.Lookup(beacon.RootID(headRoot))
 	assert.False(t, ok)
-	res, body, err = c.State(context.Background(), beacon.RootID(root2))
+	res, body, err = c.State(context.Background(), beacon.RootID(root2), beacon.StateOptions{})
 	require.NoError(t, err)
 	assert.Equal(t, beacon.Fulu, res.Version)
 
@@ -351,7 +351,7 @@ func TestDownloadToFile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "state.ssz")
 	f, err := os.Create(path)
 	require.NoError(t, err)
-	d, err := c.DownloadState(context.Background(), beacon.Finalized, f)
+	d, err := c.DownloadState(context.Background(), beacon.Finalized, f, beacon.DownloadOptions{})
 	require.NoError(t, err)
 	require.NoError(t, f.Close())
 	got, err := os.ReadFile(path)
@@ -382,11 +382,11 @@ func TestConcurrentUse(t *testing.T) {
 				if i%2 == 1 {
 					cl = cj
 				}
-				_, _, err = cl.State(ctx, beacon.RootID(rootB)) // verified: its root is rootB
+				_, _, err = cl.State(ctx, beacon.RootID(rootB), beacon.StateOptions{}) // verified: its root is rootB
 				if err != nil {
 					break
 				}
-				if _, _, err = cl.State(ctx, beacon.SlotID(24)); err != nil && !errors.Is(err, nodeaccess.ErrNotFound) {
+				if _, _, err = cl.State(ctx, beacon.SlotID(24), beacon.StateOptions{}); err != nil && !errors.Is(err, nodeaccess.ErrNotFound) {
 					break
 				}
 				err = nil
@@ -420,6 +420,6 @@ func TestZeroOption(t *testing.T) {
 	assert.Len(t, srv.States(), len(beacontest.DefaultStates()))
 	c, err := srv.Client()
 	require.NoError(t, err)
-	_, _, err = c.State(context.Background(), beacon.Head)
+	_, _, err = c.State(context.Background(), beacon.Head, beacon.StateOptions{})
 	require.NoError(t, err)
 }

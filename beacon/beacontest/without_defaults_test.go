@@ -21,7 +21,7 @@ func TestWithoutDefaults(t *testing.T) {
 	require.NoError(t, err)
 	ctx := context.Background()
 	for _, id := range []beacon.StateID{beacon.Head, beacon.Genesis, beacon.Finalized, beacon.Justified, beacon.SlotID(1)} {
-		_, _, err := c.State(ctx, id)
+		_, _, err := c.State(ctx, id, beacon.StateOptions{})
 		require.Error(t, err, id)
 		assert.True(t, errors.Is(err, nodeaccess.ErrNotFound), "%s: %v", id, err)
 	}
@@ -31,7 +31,7 @@ func TestWithoutDefaults(t *testing.T) {
 	require.NoError(t, err)
 	c, err = srv.Client() // the head's preset now
 	require.NoError(t, err)
-	res, _, err := c.State(ctx, beacon.Head)
+	res, _, err := c.State(ctx, beacon.Head, beacon.StateOptions{})
 	require.NoError(t, err)
 	got, err := beacon.HashTreeRoot(res)
 	require.NoError(t, err)

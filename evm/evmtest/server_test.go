@@ -145,7 +145,7 @@ func TestFaults(t *testing.T) {
 			var rec testkit.Recorder
 			c, err := s.Client(rec.Option(), fast, nodeaccess.WithMaxAttempts(4))
 			require.NoError(t, err)
-			before := s.Requests()
+			before := s.RequestCount()
 			s.FailNext(tt.n, tt.fault)
 			start := time.Now()
 			ops, err := c.InternalOperations(ctx, tx)
@@ -161,7 +161,7 @@ func TestFaults(t *testing.T) {
 			last := attempts[len(attempts)-1]
 			assert.Equal(t, 200, last.StatusCode)
 			assert.NoError(t, last.Err)
-			assert.Equal(t, tt.attempts, s.Requests()-before)
+			assert.Equal(t, tt.attempts, s.RequestCount()-before)
 			if tt.fault.String() == nodeaccesstest.RateLimited(time.Second).String() {
 				assert.Equal(t, time.Second, attempts[0].Retry, "Retry-After honoured")
 				assert.GreaterOrEqual(t, time.Since(start), 2*time.Second)
@@ -198,7 +198,7 @@ func TestFaults(t *testing.T) {
 		var rec testkit.Recorder
 		c, err := s.Client(rec.Option(), fast, nodeaccess.WithMaxAttempts(3))
 		require.NoError(t, err)
-		before := s.Requests()
+		before := s.RequestCount()
 		s.FailNext(3, nodeaccesstest.ServerError(503))
 		_, err = c.InternalOperations(ctx, tx)
 		assert.ErrorIs(t, err, nodeaccess.ErrUnavailable)
@@ -208,7 +208,7 @@ func TestFaults(t *testing.T) {
 		assert.Equal(t, "application/json", he.ContentType)
 		assert.Equal(t, `{"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"service unavailable"}}`, string(he.Body))
 		assert.Len(t, rec.Attempts(), 3)
-		assert.Equal(t, 3, s.Requests()-before)
+		assert.Equal(t, 3, s.RequestCount()-before)
 		testkit.AssertErrNoKey(t, testKey, err)
 		testkit.AssertNoKey(t, testKey, "log", rec.Log())
 	})

@@ -27,11 +27,11 @@
 //
 //   - beacon.Client.DownloadState writes the body to a file as it arrives,
 //     through a 256 KiB buffer (a mainnet state is about 300 MB of SSZ; the
-//     download never holds it in memory), with beacon.WithProgress drawing
-//     the bar from the Content-Length; when the body breaks off,
-//     beacon.WithRestart lets the client empty the new file and fetch it
-//     again, and the bar says so and starts again on a new line;
-//   - beacon.WithProver builds a beacon.Prover from the same bytes as they
+//     download never holds it in memory), with DownloadOptions.Progress
+//     drawing the bar from the Content-Length; when the body breaks off,
+//     DownloadOptions.Restart lets the client empty the new file and fetch
+//     it again, and the bar says so and starts again on a new line;
+//   - DownloadOptions.Prover builds a beacon.Prover from the same bytes as they
 //     are written, in the same pass: it hashes the state and keeps only the
 //     upper levels of its lists' trees, about 17 MB for a mainnet state
 //     instead of the 320 MB the decoded state takes, and reads the rest
@@ -133,18 +133,18 @@ func run(ctx context.Context, out io.Writer, getenv func(string) string) error {
 	bar := &progressBar{w: out}
 	start := time.Now()
 	// The file is new and ours: a body that breaks off may start it over.
-	restart := beacon.WithRestart(func() error {
+	restart := func() error {
 		if err := o.f.Truncate(0); err != nil {
 			return err
 		}
 		_, err := o.f.Seek(0, io.SeekStart)
 		return err
-	})
+	}
 	// The Prover is built from the body as it is written: hashed as it
 	// arrives, its lists' upper levels kept, the rest read back from the
 	// file when a proof needs it.
 	var p beacon.Prover
-	d, err := c.DownloadState(ctx, id, o.f, restart, beacon.WithProgress(bar.update), beacon.WithProver(&p))
+	d, err := c.DownloadState(ctx, id, o.f, beacon.DownloadOptions{Restart: restart, Progress: bar.update, Prover: &p})
 	bar.end()
 	if err != nil {
 		return o.nothingSaved(err)
@@ -155,7 +155,7 @@ func run(ctx context.Context, out io.Writer, getenv func(string) string) error {
 	if err := ctx.Err(); err != nil {
 		return o.nothingSaved(err)
 	}
-	sr, err := beacon.OpenState(o.f, d)
+	sr, err := beacon.OpenState(o.f, d, beacon.MainnetPreset())
 	if err != nil {
 		return o.nothingSaved(err)
 	}

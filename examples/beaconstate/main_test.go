@@ -91,7 +91,7 @@ func TestLocal(t *testing.T) {
 	file, err := os.ReadFile(path)
 	require.NoError(t, err)
 	require.True(t, bytes.Equal(ssz, file), "the file is not the served state's SSZ")
-	st, _, err := beacon.ReadState(bytes.NewReader(file), beacon.Body{Encoding: beacon.EncodingSSZ, Fork: "fulu"})
+	st, _, err := beacon.ReadState(bytes.NewReader(file), beacon.Body{Encoding: beacon.EncodingSSZ, Fork: "fulu"}, beacon.ReadOptions{})
 	require.NoError(t, err)
 	fileRoot, err := beacon.HashTreeRoot(st)
 	require.NoError(t, err)
@@ -234,7 +234,7 @@ func TestProgressBar(t *testing.T) {
 		"\r[                              ]   0%  1.0 MB / 1000.0 GB  ", b.String())
 
 	// A count that does not grow is DownloadState fetching the body again
-	// (WithProgress counts from 0 again): the bar says so and starts again
+	// (Progress counts from 0 again): the bar says so and starts again
 	// on a new line instead of going backwards; the new line owes nothing
 	// to the old one's width.
 	b.Reset()

@@ -188,7 +188,7 @@ func TestNotRegularOut(t *testing.T) {
 }
 
 // A body that breaks off is fetched again into the same new file, which
-// WithRestart empties; the bar says so and starts again on a new line,
+// DownloadOptions.Restart empties; the bar says so and starts again on a new line,
 // and the file holds the state once.
 func TestRestartedDownload(t *testing.T) {
 	root, ssz := defaultHead(t)

@@ -10,7 +10,7 @@ import (
 const barWidth = 30
 
 // progressBar draws "\r[#####     ]  45%  1.2 MB / 2.7 MB" on one line,
-// redrawn in place by each update (beacon.WithProgress calls it every MiB
+// redrawn in place by each update (DownloadOptions.Progress calls it every MiB
 // and at the end of the body). A frame narrower than the one before is
 // padded with spaces to that one's width, so that no characters of the
 // longer frame stay on the line ("999.9 kB" then "1.0 MB  "); plain spaces
@@ -18,7 +18,7 @@ const barWidth = 30
 // same.
 //
 // A count that does not grow means DownloadState is fetching the body again
-// after it broke off (WithProgress then counts from 0 again): the bar says
+// after it broke off (Progress then counts from 0 again): the bar says
 // so and starts again on a new line, rather than going backwards.
 type progressBar struct {
 	w     io.Writer

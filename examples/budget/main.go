@@ -16,7 +16,7 @@
 //	NODEACCESS_UNITS_PER_SECOND                 the plan's rate (default 50)
 //
 // (both endpoints, or neither). It asks TON for the account states of
-// tontest.DefaultAccount, a testnet account, and Hyperliquid for the vault
+// tontest.DefaultAccount(), a testnet account, and Hyperliquid for the vault
 // equities of hypertest.DefaultUser().
 package main
 
@@ -88,7 +88,7 @@ func run(ctx context.Context, out io.Writer, getenv func(string) string) error {
 	calls := make(chan func() error, 2*callsPerChain)
 	for i := 0; i < callsPerChain; i++ {
 		calls <- func() error {
-			_, err := tc.AccountStates(ctx, ton.AccountStatesQuery{Accounts: []string{tontest.DefaultAccount}})
+			_, err := tc.AccountStates(ctx, ton.AccountStatesQuery{Accounts: []string{tontest.DefaultAccount().String()}})
 			return err
 		}
 		calls <- func() error {

@@ -175,7 +175,7 @@ func configure(getenv func(string) string) (config, error) {
 	if err != nil {
 		return cfg, err
 	}
-	cfg.describe = "Reading through " + cfg.client.String() + "."
+	cfg.describe = "Reading through " + fmt.Sprint(cfg.client) + "."
 	return cfg, nil
 }
 

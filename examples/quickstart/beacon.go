@@ -38,7 +38,7 @@ func beaconClient(getenv func(string) string) (c *beacon.Client, where string, i
 			return nil, "", id, nil, fmt.Errorf("NODEACCESS_BEACON_STATE: %w", err)
 		}
 	}
-	return c, c.String(), id, func() {}, nil
+	return c, fmt.Sprint(c), id, func() {}, nil
 }
 
 // runBeacon fetches a whole beacon state, decodes it as it streams in and
@@ -50,7 +50,7 @@ func runBeacon(ctx context.Context, out io.Writer, getenv func(string) string) e
 	}
 	defer stop()
 	fmt.Fprintf(out, "\n== Beacon (%s)\n", where)
-	st, body, err := c.State(ctx, id)
+	st, body, err := c.State(ctx, id, beacon.StateOptions{})
 	if err != nil {
 		return err
 	}

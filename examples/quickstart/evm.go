@@ -58,7 +58,7 @@ func evmClients(getenv func(string) string) (t evmTarget, stop func(), err error
 	if err != nil {
 		return t, nil, err
 	}
-	t.ots, t.where = t.client, t.client.String()
+	t.ots, t.where = t.client, fmt.Sprint(t.client)
 	if s := getenv("NODEACCESS_EVM_TO"); s != "" {
 		if !common.IsHexAddress(s) {
 			return t, nil, fmt.Errorf("NODEACCESS_EVM_TO %q is not a 20-byte hex address", s)

@@ -48,7 +48,7 @@ func hyperClient(getenv func(string) string) (c *hyper.Client, where string, use
 	if user, err = evm.ParseAddress(s); err != nil {
 		return nil, "", user, nil, fmt.Errorf("NODEACCESS_HYPER_USER: %w", err)
 	}
-	return c, c.String(), user, func() {}, nil
+	return c, fmt.Sprint(c), user, func() {}, nil
 }
 
 // runHyper asks for a user's vault equities on the node and the mid prices

@@ -108,7 +108,7 @@ func servers(t *testing.T) (env map[string]string, keys []string, evmSrv *evmtes
 		"NODEACCESS_TON_URL":          tn.URL,
 		"NODEACCESS_TON_KEY":          keys[2],
 		"NODEACCESS_TON_SEQNO":        "39984096",
-		"NODEACCESS_TON_ACCOUNT":      tontest.DefaultAccount,
+		"NODEACCESS_TON_ACCOUNT":      tontest.DefaultAccount().String(),
 		"NODEACCESS_BEACON_URL":       b.URL + "/beacon/" + keys[3],
 		"NODEACCESS_BEACON_STATE":     "finalized",
 	}, keys, e
@@ -121,10 +121,10 @@ func TestQuickstartFromEnv(t *testing.T) {
 	got, err := runQuickstart(t, env)
 	require.NoError(t, err)
 	// Every EVM call went to the endpoint's path, {key}/evm.
-	for _, r := range evmSrv.Received() {
+	for _, r := range evmSrv.Requests() {
 		assert.Equal(t, "/{key}/evm", r.Path)
 	}
-	assert.Equal(t, 3, evmSrv.Requests(), "eth_call, eth_getCode, ots_getInternalOperations")
+	assert.Equal(t, 3, evmSrv.RequestCount(), "eth_call, eth_getCode, ots_getInternalOperations")
 	assert.True(t, strings.HasPrefix(got, "Calling the services in NODEACCESS_*_URL for EVM, Hyperliquid, TON, beacon.\n"), got)
 	for _, k := range keys {
 		assert.NotContains(t, got, k)
@@ -136,7 +136,7 @@ func TestQuickstartFromEnv(t *testing.T) {
 	assert.Contains(t, got, "userVaultEquities 0x2b804617c6f63c040377e95bb276811747006f4b: 2 vaults\n")
 	assert.Contains(t, got, "allMids: 426 mids (223 perps, 1 spot pair by name, 198 spot pairs by index, 4 outcome sides)\n")
 	assert.Contains(t, got, "getBlockTransactionsExt (-1,8000000000000000,39984096): 3 transactions, incomplete=false\n")
-	assert.Contains(t, got, "pendingTransactions "+tontest.DefaultAccount+": 1 pending\n")
+	assert.Contains(t, got, "pendingTransactions "+tontest.DefaultAccount().String()+": 1 pending\n")
 	assert.Regexp(t, `\nbeacon state finalized: fulu, slot \d+, 16384 validators, \d+ bytes of ssz\n`, got)
 	// Every URL is set: what next has nothing left to configure.
 	assert.Contains(t, got, "\nNext:\n  - Test your own code against these local servers")

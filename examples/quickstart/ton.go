@@ -37,8 +37,8 @@ func tonClients(getenv func(string) string) (t tonTarget, stop func(), err error
 			srv.Close()
 			return t, nil, err
 		}
-		block := tontest.DefaultBlock()
-		t.where, t.block, t.account = "local tontest "+srv.URL, &block, tontest.DefaultAccount
+		block := tontest.DefaultBlock().ID.BlockRef
+		t.where, t.block, t.account = "local tontest "+srv.URL, &block, tontest.DefaultAccount().String()
 		return t, srv.Close, nil
 	}
 	if key == "" {
@@ -50,7 +50,7 @@ func tonClients(getenv func(string) string) (t tonTarget, stop func(), err error
 	if t.rpc, err = ton.New(url, key, ton.WithJSONRPC()); err != nil {
 		return t, nil, err
 	}
-	t.where = t.rest.String()
+	t.where = fmt.Sprint(t.rest)
 	if s := getenv("NODEACCESS_TON_SEQNO"); s != "" {
 		n, err := strconv.ParseUint(s, 10, 32)
 		if err != nil {

@@ -73,7 +73,7 @@ func TestTwoProcessesOnePlan(t *testing.T) {
 		for g := 0; g < 8; g++ {
 			wg.Go(func() {
 				for ctx.Err() == nil {
-					_, _ = c.PendingTransactions(ctx, ton.PendingTransactionsQuery{Accounts: []string{tontest.DefaultAccount}})
+					_, _ = c.PendingTransactions(ctx, ton.PendingTransactionsQuery{Accounts: []string{tontest.DefaultAccount()}})
 				}
 			})
 		}

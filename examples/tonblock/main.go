@@ -90,7 +90,7 @@ func setup(getenv func(string) string, out io.Writer) (*ton.Client, ton.BlockTra
 			return nil, q, nil, err
 		}
 		fmt.Fprintf(out, "No NODEACCESS_TON_URL set: using a local TON server at %s (key REDACTED).\n", srv.URL)
-		q.Block = tontest.DefaultBlock()
+		q.Block = tontest.DefaultBlock().ID.BlockRef
 		return c, q, srv.Close, nil
 	}
 	if key == "" {

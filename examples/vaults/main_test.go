@@ -135,8 +135,8 @@ func TestVaultsFromEnv(t *testing.T) {
 	// Each run: userVaultEquities and one JSON-RPC batch of the three
 	// precompile reads on the node; allMids and the metadata (spotMeta,
 	// perpDexs, outcomeMeta, meta of "" and of xyz) on the public API.
-	assert.Equal(t, 2*2, srv.Requests())
-	assert.Equal(t, 2*6, srv.Public.Requests())
+	assert.Equal(t, 2*2, srv.RequestCount())
+	assert.Equal(t, 2*6, srv.Public.RequestCount())
 }
 
 // A user without deposits.

@@ -164,7 +164,7 @@ func TestCoreReadsOnHypertest(t *testing.T) {
 
 	// One JSON-RPC batch: one HTTP request to /{key}/evm, each call with
 	// its explicit gas.
-	reqs := srv.Received()
+	reqs := srv.Requests()
 	require.Len(t, reqs, 1)
 	assert.Equal(t, "/{key}/evm", reqs[0].Path)
 	var calls []struct {

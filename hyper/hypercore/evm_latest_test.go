@@ -246,7 +246,7 @@ func TestNewFromURLIsNew(t *testing.T) {
 		"https://node.example/" + testKey + "/info", "https://node.example/" + testKey + "/evm/"} {
 		c, err := hypercore.NewFromURL(ep)
 		require.NoError(t, err, ep)
-		assert.Equal(t, "evm.Client{https://node.example/REDACTED/evm}", c.String(), ep)
+		assert.Equal(t, "evm.Client{https://node.example/REDACTED/evm}", fmt.Sprint(c), ep)
 	}
 	_, err := hypercore.NewFromURL("https://host/" + testKey + "/rpc")
 	require.ErrorIs(t, err, nodeaccess.ErrInvalidInput)

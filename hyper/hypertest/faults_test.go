@@ -72,8 +72,8 @@ func TestFaultServerErrorNullRetried(t *testing.T) {
 	require.Len(t, got, 2)
 	assertDecimal(t, "688536.0314879999", got[0].Equity)
 	assert.Equal(t, []int{500, 500, 200}, statuses(rec))
-	assert.Equal(t, 3, srv.Requests())
-	assert.Equal(t, 0, srv.Public.Requests())
+	assert.Equal(t, 3, srv.RequestCount())
+	assert.Equal(t, 0, srv.Public.RequestCount())
 }
 
 // 429 with Retry-After on the public API: the client waits as asked and
@@ -92,8 +92,8 @@ func TestFaultRateLimitedRetried(t *testing.T) {
 		assert.True(t, a.WillRetry)
 		assert.Equal(t, time.Second, a.Retry)
 	}
-	assert.Equal(t, 3, srv.Public.Requests())
-	assert.Equal(t, 0, srv.Requests())
+	assert.Equal(t, 3, srv.Public.RequestCount())
+	assert.Equal(t, 0, srv.RequestCount())
 }
 
 // 429 until the attempts run out is ErrRateLimited; 422 is

@@ -39,8 +39,8 @@ func TestEveryServedKeyResolves(t *testing.T) {
 	markets, err := c.Markets(ctx)
 	require.NoError(t, err)
 	assert.Equal(t, []int{20, 20, 20, 20, 20}, weights, "spotMeta, perpDexs, outcomeMeta, meta and meta of xyz weigh 20 each")
-	assert.Equal(t, 5, srv.Public.Requests())
-	assert.Zero(t, srv.Requests(), "the node serves no metadata")
+	assert.Equal(t, 5, srv.Public.RequestCount())
+	assert.Zero(t, srv.RequestCount(), "the node serves no metadata")
 
 	resolved := map[hyper.KeyKind]int{}
 	var unresolved, priced []string

@@ -132,8 +132,8 @@ func TestWireClientRequests(t *testing.T) {
 		{srv.Public.URL + "/info", "application/json", `{"type":"allMids"}`, 200},
 		{srv.Public.URL + "/info", "application/json", `{"type":"allMids","dex":"xyz"}`, 200},
 	}, rec.all())
-	assert.Equal(t, 1, srv.Requests())
-	assert.Equal(t, 2, srv.Public.Requests())
+	assert.Equal(t, 1, srv.RequestCount())
+	assert.Equal(t, 2, srv.Public.RequestCount())
 }
 
 type sent struct {

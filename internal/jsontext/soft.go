@@ -23,7 +23,17 @@ type Soft[T any] struct {
 func (s *Soft[T]) UnmarshalJSON(b []byte) error {
 	var zero T
 	s.V = zero
-	s.Err = json.Unmarshal(b, &s.V)
+	if plainScalar(any(&s.V), b) {
+		return nil
+	}
+	if u, ok := any(&s.V).(json.Unmarshaler); ok {
+		// b is one value of a document the decoder has checked: a T
+		// that reads itself needs no second decoder (nor its allocation),
+		// and gets null as json.Unmarshal would give it.
+		s.Err = u.UnmarshalJSON(b)
+	} else {
+		s.Err = json.Unmarshal(b, &s.V)
+	}
 	if s.Err != nil {
 		s.V = zero
 	}
@@ -64,6 +74,10 @@ type Enum string
 
 // UnmarshalJSON reads a string, null, or keeps anything else as text.
 func (e *Enum) UnmarshalJSON(b []byte) error {
+	if v, ok := plainString(b); ok {
+		*e = Enum(v) // the common case: one allocation, as decoding a string costs
+		return nil
+	}
 	var s *string
 	if json.Unmarshal(b, &s) == nil {
 		*e = ""
@@ -79,4 +93,64 @@ func (e *Enum) UnmarshalJSON(b []byte) error {
 	}
 	*e = Enum(c.String())
 	return nil
+}
+
+// plainString returns the text of a JSON string of printable ASCII without
+// escapes ("active"), which needs no decoding; ok is false for anything
+// else (escapes, other bytes, another JSON value), which the caller decodes
+// in full.
+func plainString(b []byte) (string, bool) {
+	if len(b) < 2 || b[0] != '"' || b[len(b)-1] != '"' {
+		return "", false
+	}
+	b = b[1 : len(b)-1]
+	for _, c := range b {
+		if c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
+			return "", false
+		}
+	}
+	return string(b), true
+}
+
+// plainScalar decodes the common shapes of the scalar members (a plain
+// string, true, false, null) into dst, a *string, **string, *bool or
+// **bool, without a decoder of their own, and reports whether it did; any
+// other dst or shape is left to json.Unmarshal, so that what it decodes and
+// refuses stays exactly json's.
+func plainScalar(dst any, b []byte) bool {
+	switch p := dst.(type) {
+	case *string:
+		v, ok := plainString(b)
+		if ok {
+			*p = v
+		}
+		return ok
+	case **string:
+		if string(b) == "null" {
+			*p = nil
+			return true
+		}
+		v, ok := plainString(b)
+		if ok {
+			*p = &v
+		}
+		return ok
+	case *bool:
+		switch string(b) {
+		case "true", "false":
+			*p = string(b) == "true"
+			return true
+		}
+	case **bool:
+		switch string(b) {
+		case "true", "false":
+			v := string(b) == "true"
+			*p = &v
+			return true
+		case "null":
+			*p = nil
+			return true
+		}
+	}
+	return false
 }

@@ -119,14 +119,14 @@ func decorate(p []string, k string) bool {
 // CheckNewFromURL.
 type NewFromURLCheck struct {
 	// New calls NewFromURL(endpoint, opt).
-	New func(endpoint string, opt nodeaccess.Option) (fmt.Stringer, error)
+	New func(endpoint string, opt nodeaccess.Option) (fmt.Formatter, error)
 	// Shapes maps each path shape NewFromURL documents ("{key}/evm") to
 	// the paths, with "{key}", that Call requests on a client made from
 	// it, in order.
 	Shapes map[string][]string
 	// Call makes requests with a client New returned, one to each path of
 	// its shape's list, and returns their errors (errors.Join).
-	Call func(ctx context.Context, c fmt.Stringer) error
+	Call func(ctx context.Context, c fmt.Formatter) error
 }
 
 // CheckNewFromURL checks, for each key of LeakKeys, that NewFromURL takes
@@ -167,7 +167,7 @@ func CheckNewFromURL(t testing.TB, c NewFromURLCheck) {
 				opt := Bundle(rec.Option(), nodeaccess.WithMaxAttempts(2), nodeaccess.WithBackoff(time.Millisecond, 2*time.Millisecond))
 				cl, err := c.New(ep, opt)
 				require.NoError(t, err, "the documented shape %s", shape)
-				AssertNoKey(t, key, "client "+shape, fmt.Sprintf("%v|%+v|%#v|%s|%q", cl, cl, cl, cl, cl)+cl.String())
+				AssertNoKey(t, key, "client "+shape, fmt.Sprintf("%v|%+v|%#v|%s|%q", cl, cl, cl, cl, cl))
 				ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 				err = c.Call(ctx, cl)
 				cancel()

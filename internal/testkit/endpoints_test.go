@@ -17,11 +17,11 @@ import (
 // shown is a client that prints what it was made with.
 type shown string
 
-func (s shown) String() string { return string(s) }
+func (s shown) Format(f fmt.State, _ rune) { _, _ = f.Write([]byte(s)) }
 
 // guessing is the rule NewFromURL had before issue 11: the last segment is
 // the key, whatever it is, and the rest of the URL is the base.
-func guessing(endpoint string, _ nodeaccess.Option) (fmt.Stringer, error) {
+func guessing(endpoint string, _ nodeaccess.Option) (fmt.Formatter, error) {
 	u, err := url.Parse(endpoint)
 	if err != nil || u.Host == "" || u.RawQuery != "" {
 		return nil, fmt.Errorf("x: %w", &nodeaccess.InputError{Arg: "endpoint", Reason: "does not parse"})
@@ -36,7 +36,7 @@ func guessing(endpoint string, _ nodeaccess.Option) (fmt.Stringer, error) {
 
 // quoting takes only http://host/<KEY>, for the leak keys, but quotes the
 // URL it refuses.
-func quoting(endpoint string, _ nodeaccess.Option) (fmt.Stringer, error) {
+func quoting(endpoint string, _ nodeaccess.Option) (fmt.Formatter, error) {
 	for _, k := range testkit.LeakKeys {
 		host, rest, ok := strings.Cut(strings.TrimPrefix(endpoint, "http://"), "/")
 		if strings.HasPrefix(endpoint, "http://") && ok && !strings.ContainsAny(host, "@ ") &&
@@ -50,13 +50,13 @@ func quoting(endpoint string, _ nodeaccess.Option) (fmt.Stringer, error) {
 // CheckNewFromURL fails a NewFromURL that guesses where the key is, and
 // one whose refusal quotes the URL.
 func TestCheckNewFromURLFails(t *testing.T) {
-	check := func(newFn func(string, nodeaccess.Option) (fmt.Stringer, error)) string {
+	check := func(newFn func(string, nodeaccess.Option) (fmt.Formatter, error)) string {
 		f := &fakeT{}
 		f.run(func(t testing.TB) {
 			testkit.CheckNewFromURL(t, testkit.NewFromURLCheck{
 				New:    newFn,
 				Shapes: map[string][]string{"{key}": {"{key}"}},
-				Call:   func(context.Context, fmt.Stringer) error { return errors.New("no request made") },
+				Call:   func(context.Context, fmt.Formatter) error { return errors.New("no request made") },
 			})
 		})
 		require.True(t, f.failed())

@@ -276,6 +276,6 @@ func renderBlockTx(tx *ton.BlockTransaction) ([]byte, error) {
 	case raw["out_msgs"] == nil:
 		outMsgs = []byte("[]")
 	}
-	ms = append(ms, member{"in_msg", inMsg}, member{"out_msgs", outMsgs}, member{"account", jsonString(tx.Account.Raw())})
+	ms = append(ms, member{"in_msg", inMsg}, member{"out_msgs", outMsgs}, member{"account", jsonString(tx.Account.String())})
 	return renderObject(ms, raw, blockTxSkip...), nil
 }

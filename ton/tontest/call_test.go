@@ -21,7 +21,7 @@ import (
 func TestCallKnownEndpoints(t *testing.T) {
 	s := start(t)
 	ctx := context.Background()
-	block := tontest.DefaultBlock()
+	block := tontest.DefaultBlock().ID.BlockRef
 	params := url.Values{"workchain": {"-1"}, "shard": {strconv.FormatInt(int64(block.Shard), 10)}, "seqno": {"39984096"}, "count": {"2"}}
 	type page struct {
 		Incomplete   bool `json:"incomplete"`
@@ -54,13 +54,13 @@ func TestCallKnownEndpoints(t *testing.T) {
 			Balance string      `json:"balance"`
 		} `json:"account_states"`
 	}
-	require.NoError(t, c.Call(ctx, &states, "v3/accountStates", url.Values{"address": {tontest.DefaultAccount}, "sort": {"asc"}}))
+	require.NoError(t, c.Call(ctx, &states, "v3/accountStates", url.Values{"address": {tontest.DefaultAccount().String()}, "sort": {"asc"}}))
 	require.Len(t, states.States, 2)
 	assert.Equal(t, []string{"2717267789", "2715939331"}, []string{states.States[0].Balance, states.States[1].Balance})
 	var pending struct {
 		Transactions []json.RawMessage `json:"transactions"`
 	}
-	require.NoError(t, c.Call(ctx, &pending, "v3/pendingTransactions", url.Values{"account": {tontest.DefaultAccount}}))
+	require.NoError(t, c.Call(ctx, &pending, "v3/pendingTransactions", url.Values{"account": {tontest.DefaultAccount().String()}}))
 	assert.Len(t, pending.Transactions, 1)
 }
 
@@ -78,12 +78,12 @@ func TestCallUnknownEndpoints(t *testing.T) {
 		{"v3/jetton/masters", []nodeaccess.Option{ton.WithJSONRPC()}, 404, "Not Found"},
 		{"v2/getMasterchainInfo", []nodeaccess.Option{ton.WithJSONRPC()}, 422, "Unknown method"}, // toncenter's JSON-RPC answer
 	} {
-		before := s.Requests()
+		before := s.RequestCount()
 		err := client(t, s, tc.opts...).Call(ctx, nil, tc.path, nil)
 		var he *nodeaccess.HTTPError
 		require.ErrorAs(t, err, &he, tc.path)
 		assert.Equal(t, tc.status, he.StatusCode, tc.path)
 		assert.Equal(t, tc.msg, he.Message, tc.path)
-		assert.Equal(t, 1, s.Requests()-before, "%s: not retried", tc.path)
+		assert.Equal(t, 1, s.RequestCount()-before, "%s: not retried", tc.path)
 	}
 }

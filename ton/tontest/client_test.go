@@ -3,6 +3,7 @@ package tontest_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"math/big"
 	"strings"
 	"sync"
@@ -22,7 +23,7 @@ import (
 // block's order, with the recorded values.
 func TestClientWalksDefaultBlock(t *testing.T) {
 	s := start(t)
-	want := tontest.RecordedBlock()
+	want := tontest.DefaultBlock()
 	require.Len(t, want.Transactions, 3)
 	for _, form := range []struct {
 		name string
@@ -31,7 +32,7 @@ func TestClientWalksDefaultBlock(t *testing.T) {
 		c := client(t, s, form.opts...)
 		for count := 1; count <= 4; count++ {
 			var got []ton.BlockTransaction
-			for tx, err := range c.AllBlockTransactions(context.Background(), ton.BlockTransactionsQuery{Block: tontest.DefaultBlock(), Count: count}) {
+			for tx, err := range c.AllBlockTransactions(context.Background(), ton.BlockTransactionsQuery{Block: tontest.DefaultBlock().ID.BlockRef, Count: count}) {
 				require.NoError(t, err, "%s count %d", form.name, count)
 				got = append(got, tx)
 			}
@@ -49,7 +50,7 @@ func TestClientWalksDefaultBlock(t *testing.T) {
 		}
 	}
 	// One page: the block id with its recorded hashes.
-	page, err := client(t, s).BlockTransactions(context.Background(), ton.BlockTransactionsQuery{Block: tontest.DefaultBlock()})
+	page, err := client(t, s).BlockTransactions(context.Background(), ton.BlockTransactionsQuery{Block: tontest.DefaultBlock().ID.BlockRef})
 	require.NoError(t, err)
 	assert.Equal(t, "(-1,8000000000000000,39984096):b26/Pw8BYz6VY7RyYB/w2Nf8pKBebsg+H4rT1pH5ZEM=:lLylrj7eZn0TSNxpg4yovJJ4x/ILgeeJ3byS6MFVTJw=", page.Block.String())
 	assert.Equal(t, 40, page.RequestedCount)
@@ -106,7 +107,7 @@ func TestClientUserBlock(t *testing.T) {
 		}
 	}
 	// The default block is not there; removing the user's block unknowns it.
-	_, err = client(t, s, nodeaccess.WithMaxAttempts(1)).BlockTransactions(context.Background(), ton.BlockTransactionsQuery{Block: tontest.DefaultBlock()})
+	_, err = client(t, s, nodeaccess.WithMaxAttempts(1)).BlockTransactions(context.Background(), ton.BlockTransactionsQuery{Block: tontest.DefaultBlock().ID.BlockRef})
 	var he *nodeaccess.HTTPError
 	require.ErrorAs(t, err, &he)
 	assert.Equal(t, 500, he.StatusCode)
@@ -122,10 +123,10 @@ func TestClientAccountStates(t *testing.T) {
 	s := start(t)
 	c := client(t, s)
 	ctx := context.Background()
-	page, err := c.AccountStates(ctx, ton.AccountStatesQuery{Accounts: []string{tontest.DefaultAccount}})
+	page, err := c.AccountStates(ctx, ton.AccountStatesQuery{Accounts: []string{tontest.DefaultAccount().String()}})
 	require.NoError(t, err)
 	require.Len(t, page.States, 2)
-	acct := mustAddress(tontest.DefaultAccount)
+	acct := mustAddress(tontest.DefaultAccount().String())
 	newest, older := page.States[0], page.States[1]
 	assert.Equal(t, acct, newest.Account)
 	assert.Equal(t, "2715939331", newest.Balance.String())
@@ -139,7 +140,7 @@ func TestClientAccountStates(t *testing.T) {
 	assert.Equal(t, uint64(36552848000003), older.LastTransactionLT)
 	assert.Equal(t, "EQAAGUqtjkIr7fQ_7nRtbZKdNp26slRopp1RNwbqaXi2Os5N", page.AddressBook[acct].UserFriendly)
 
-	page, err = c.AccountStates(ctx, ton.AccountStatesQuery{Accounts: []string{tontest.DefaultAccount}, Sort: ton.SortAsc, Limit: 1, Offset: 1})
+	page, err = c.AccountStates(ctx, ton.AccountStatesQuery{Accounts: []string{tontest.DefaultAccount().String()}, Sort: "asc", Limit: 1, Offset: 1})
 	require.NoError(t, err)
 	require.Len(t, page.States, 1)
 	assert.Equal(t, uint64(36582626000003), page.States[0].LastTransactionLT)
@@ -152,7 +153,7 @@ func TestClientAccountStates(t *testing.T) {
 	}
 	require.NoError(t, s.SetAccountStates(acct, states...))
 	var lts []uint64
-	for st, err := range c.AllAccountStates(ctx, ton.AccountStatesQuery{Accounts: []string{acct.Friendly(false, true).String()}, Limit: 2, Sort: ton.SortAsc, IncludeBOC: true}) {
+	for st, err := range c.AllAccountStates(ctx, ton.AccountStatesQuery{Accounts: []string{acct.Friendly(false, true).String()}, Limit: 2, Sort: "asc", IncludeBOC: true}) {
 		require.NoError(t, err)
 		assert.Equal(t, []byte{0xb5, 0xee, byte(st.LastTransactionLT - 10)}, st.CodeBOC)
 		lts = append(lts, st.LastTransactionLT)
@@ -164,11 +165,11 @@ func TestClientPendingTransactions(t *testing.T) {
 	s := start(t)
 	c := client(t, s)
 	ctx := context.Background()
-	page, err := c.PendingTransactions(ctx, ton.PendingTransactionsQuery{Accounts: []string{tontest.DefaultAccount}})
+	page, err := c.PendingTransactions(ctx, ton.PendingTransactionsQuery{Accounts: []string{tontest.DefaultAccount().String()}})
 	require.NoError(t, err)
 	require.Len(t, page.Transactions, 1)
 	tx := page.Transactions[0]
-	assert.Equal(t, mustAddress(tontest.DefaultAccount), tx.Account)
+	assert.Equal(t, mustAddress(tontest.DefaultAccount().String()), tx.Account)
 	assert.Equal(t, uint64(36582626000003), tx.LT)
 	assert.Equal(t, time.Date(2025, 7, 8, 11, 9, 36, 0, time.UTC), tx.Now)
 	assert.Equal(t, uint32(33013054), tx.MCBlockSeqno)
@@ -191,18 +192,18 @@ func TestClientPendingTransactions(t *testing.T) {
 
 	// A limit above 1000 is refused by the client before sending; the
 	// server's own 422 for it is in TestV3BadParameters.
-	n := s.Requests()
-	_, err = c.PendingTransactions(ctx, ton.PendingTransactionsQuery{Accounts: []string{tontest.DefaultAccount}, Limit: 1001})
+	n := s.RequestCount()
+	_, err = c.PendingTransactions(ctx, ton.PendingTransactionsQuery{Accounts: []string{tontest.DefaultAccount().String()}, Limit: 1001})
 	require.Error(t, err)
-	assert.Equal(t, n, s.Requests())
+	assert.Equal(t, n, s.RequestCount())
 }
 
 // The setters refuse bad data and change nothing.
 func TestSettersRefuseBadData(t *testing.T) {
 	s := start(t)
-	acct := mustAddress(tontest.DefaultAccount)
+	acct := mustAddress(tontest.DefaultAccount().String())
 	other := mustAddress(elector)
-	good := tontest.RecordedBlock()
+	good := tontest.DefaultBlock()
 	for name, b := range map[string]tontest.Block{
 		"zero shard":     {ID: ton.BlockID{BlockRef: ton.BlockRef{Workchain: -1, Seqno: 39984096}}},
 		"workchain":      {ID: good.ID, Transactions: []ton.BlockTransaction{{Account: acct, LT: 1}}},
@@ -227,14 +228,14 @@ func TestSettersRefuseBadData(t *testing.T) {
 
 	// The defaults are untouched.
 	c := client(t, s)
-	page, err := c.AccountStates(context.Background(), ton.AccountStatesQuery{Accounts: []string{tontest.DefaultAccount}})
+	page, err := c.AccountStates(context.Background(), ton.AccountStatesQuery{Accounts: []string{tontest.DefaultAccount().String()}})
 	require.NoError(t, err)
 	assert.Len(t, page.States, 2)
-	p, err := c.PendingTransactions(context.Background(), ton.PendingTransactionsQuery{Accounts: []string{tontest.DefaultAccount}})
+	p, err := c.PendingTransactions(context.Background(), ton.PendingTransactionsQuery{Accounts: []string{tontest.DefaultAccount().String()}})
 	require.NoError(t, err)
 	assert.Len(t, p.Transactions, 1)
 	var n int
-	for _, err := range c.AllBlockTransactions(context.Background(), ton.BlockTransactionsQuery{Block: tontest.DefaultBlock()}) {
+	for _, err := range c.AllBlockTransactions(context.Background(), ton.BlockTransactionsQuery{Block: tontest.DefaultBlock().ID.BlockRef}) {
 		require.NoError(t, err)
 		n++
 	}
@@ -244,7 +245,7 @@ func TestSettersRefuseBadData(t *testing.T) {
 // Data may change while clients call (run with -race).
 func TestConcurrentSetAndServe(t *testing.T) {
 	s := start(t)
-	acct := mustAddress(tontest.DefaultAccount)
+	acct := mustAddress(tontest.DefaultAccount().String())
 	c := client(t, s)
 	ctx := context.Background()
 	var wg sync.WaitGroup
@@ -258,22 +259,22 @@ func TestConcurrentSetAndServe(t *testing.T) {
 					assert.NoError(t, s.SetAccountStates(acct, ton.AccountState{Account: acct, LastTransactionLT: uint64(i + 1), Balance: big.NewInt(int64(i))}))
 					assert.NoError(t, s.SetPendingTransactions(acct, ton.PendingTransaction{Account: acct, LT: uint64(i + 1)}))
 					require.NoError(t, s.SetAddressBookEntry(acct, ton.AddressBookEntry{Domain: "x.ton"}))
-					assert.NoError(t, s.SetBlock(tontest.RecordedBlock()))
+					assert.NoError(t, s.SetBlock(tontest.DefaultBlock()))
 				case 1:
-					_, err := c.AccountStates(ctx, ton.AccountStatesQuery{Accounts: []string{tontest.DefaultAccount}})
+					_, err := c.AccountStates(ctx, ton.AccountStatesQuery{Accounts: []string{tontest.DefaultAccount().String()}})
 					assert.NoError(t, err)
 				case 2:
-					_, err := c.PendingTransactions(ctx, ton.PendingTransactionsQuery{Accounts: []string{tontest.DefaultAccount}})
+					_, err := c.PendingTransactions(ctx, ton.PendingTransactionsQuery{Accounts: []string{tontest.DefaultAccount().String()}})
 					assert.NoError(t, err)
 				case 3:
-					_, err := c.BlockTransactions(ctx, ton.BlockTransactionsQuery{Block: tontest.DefaultBlock(), Count: 1})
+					_, err := c.BlockTransactions(ctx, ton.BlockTransactionsQuery{Block: tontest.DefaultBlock().ID.BlockRef, Count: 1})
 					assert.NoError(t, err)
 				}
 			}
 		}()
 	}
 	wg.Wait()
-	page, err := c.AccountStates(ctx, ton.AccountStatesQuery{Accounts: []string{tontest.DefaultAccount}})
+	page, err := c.AccountStates(ctx, ton.AccountStatesQuery{Accounts: []string{tontest.DefaultAccount().String()}})
 	require.NoError(t, err)
 	require.Len(t, page.States, 1)
 	assert.Equal(t, uint64(20), page.States[0].LastTransactionLT)
@@ -283,5 +284,5 @@ func TestConcurrentSetAndServe(t *testing.T) {
 func TestClientString(t *testing.T) {
 	s := start(t)
 	c := client(t, s, ton.WithJSONRPC())
-	assert.Equal(t, "ton.Client{"+s.URL+", key REDACTED, v2 JSON-RPC}", c.String())
+	assert.Equal(t, "ton.Client{"+s.URL+", key REDACTED, v2 JSON-RPC}", fmt.Sprint(c))
 }

@@ -25,13 +25,13 @@ func TestDefaultDataRefersToItself(t *testing.T) {
 	s := start(t)
 	c := client(t, s)
 	ctx := context.Background()
-	acct := mustAddress(tontest.DefaultAccount)
+	acct := mustAddress(tontest.DefaultAccount().String())
 
-	states, err := c.AccountStates(ctx, ton.AccountStatesQuery{Accounts: []string{tontest.DefaultAccount}})
+	states, err := c.AccountStates(ctx, ton.AccountStatesQuery{Accounts: []string{tontest.DefaultAccount().String()}})
 	require.NoError(t, err)
 	require.Len(t, states.States, 2)
 	newest, older := states.States[0], states.States[1]
-	pending, err := c.PendingTransactions(ctx, ton.PendingTransactionsQuery{Accounts: []string{tontest.DefaultAccount}})
+	pending, err := c.PendingTransactions(ctx, ton.PendingTransactionsQuery{Accounts: []string{tontest.DefaultAccount().String()}})
 	require.NoError(t, err)
 	require.Len(t, pending.Transactions, 1)
 	tx := pending.Transactions[0]
@@ -63,7 +63,7 @@ func TestDefaultDataRefersToItself(t *testing.T) {
 			Hash    string `json:"hash"`
 		} `json:"transactions"`
 	}
-	b := tontest.DefaultBlock()
+	b := tontest.DefaultBlock().ID.BlockRef
 	require.NoError(t, c.Call(ctx, &ids, "v2/getBlockTransactions", url.Values{"workchain": {strconv.Itoa(int(b.Workchain))},
 		"shard": {strconv.FormatInt(int64(b.Shard), 10)}, "seqno": {strconv.Itoa(int(b.Seqno))}, "count": {"40"}}))
 	var listed, walked []string
@@ -74,9 +74,9 @@ func TestDefaultDataRefersToItself(t *testing.T) {
 	for {
 		page, err := c.BlockTransactions(ctx, q)
 		require.NoError(t, err)
-		assert.Equal(t, tontest.RecordedBlock().ID, page.Block)
+		assert.Equal(t, tontest.DefaultBlock().ID, page.Block)
 		for _, bt := range page.Transactions {
-			walked = append(walked, bt.Account.Raw()+" "+strconv.FormatUint(bt.LT, 10)+" "+bt.Hash.String())
+			walked = append(walked, bt.Account.String()+" "+strconv.FormatUint(bt.LT, 10)+" "+bt.Hash.String())
 		}
 		next, ok := page.Next()
 		if !ok {

@@ -20,13 +20,6 @@ const (
 	recordedTxFile    = "data/v3_transactions_axelar_amplifier.json"
 )
 
-// DefaultBlock returns the block the server serves by default: masterchain
-// block 39984096, (-1,8000000000000000,39984096), recorded from toncenter's
-// getBlockTransactionsExt (data/SOURCES.md) and served with its real id
-// (root and file hashes) and its three real transactions. RecordedBlock
-// returns its data.
-func DefaultBlock() ton.BlockRef { return ton.MasterchainBlock(39984096) }
-
 // DefaultAccount is the account the server knows by default in API v3
 // (a testnet contract, from the recorded v3 transaction, data/SOURCES.md):
 //
@@ -39,13 +32,26 @@ func DefaultBlock() ton.BlockRef { return ton.MasterchainBlock(39984096) }
 //
 // Any other account has no states (accountStates answers an empty list)
 // and nothing pending (pendingTransactions answers 404 "emulated traces not
-// found", which ton.Client reads as an empty page).
-const DefaultAccount = "0:00194AAD8E422BEDF43FEE746D6D929D369DBAB25468A69D513706EA6978B63A"
+// found", which ton.Client reads as an empty page). Its String is the raw
+// form a query's Accounts takes.
+func DefaultAccount() ton.Address {
+	a, err := ton.ParseAddress(defaultAccount)
+	if err != nil {
+		panic("tontest: the default account does not parse: " + err.Error()) // a build defect
+	}
+	return a
+}
 
-// RecordedBlock returns the default block as the server serves it: the id
-// and the transactions of the recorded body, each with its entry (in_msg,
-// out_msgs, …) in Transaction. The caller may change what it gets.
-func RecordedBlock() Block {
+// defaultAccount is DefaultAccount as the indexer writes it.
+const defaultAccount = "0:00194AAD8E422BEDF43FEE746D6D929D369DBAB25468A69D513706EA6978B63A"
+
+// DefaultBlock returns the block the server serves by default, as it
+// serves it: masterchain block 39984096, (-1,8000000000000000,39984096),
+// recorded from toncenter's getBlockTransactionsExt (data/SOURCES.md), with
+// its real id (root and file hashes) and its three real transactions, each
+// with its entry (in_msg, out_msgs, …) in Transaction. A query names it by
+// DefaultBlock().ID.BlockRef. The caller may change what it gets.
+func DefaultBlock() Block {
 	b, err := parseRecordedBlock()
 	if err != nil {
 		panic("tontest: the embedded block does not decode: " + err.Error()) // a build defect

@@ -7,7 +7,7 @@
 //	if err != nil { … }
 //	defer srv.Close()
 //	c, err := srv.Client() // or srv.Client(ton.WithJSONRPC())
-//	for tx, err := range c.AllBlockTransactions(ctx, ton.BlockTransactionsQuery{Block: tontest.DefaultBlock(), Count: 2}) { … }
+//	for tx, err := range c.AllBlockTransactions(ctx, ton.BlockTransactionsQuery{Block: tontest.DefaultBlock().ID.BlockRef, Count: 2}) { … }
 //
 // In a test, NewT(t) does the same in one line: it closes the server when
 // the test ends and stops the test if the server cannot start.
@@ -158,8 +158,8 @@
 //   - DefaultBlock(), masterchain block 39984096, recorded from toncenter:
 //     served with its real id and its three real transactions (accounts
 //     -1:3333… and -1:5555…, fees 0: tick-tock transactions of system
-//     contracts pay none); RecordedBlock returns it.
-//   - DefaultAccount, the account of a recorded testnet v3 transaction.
+//     contracts pay none), which DefaultBlock returns.
+//   - DefaultAccount(), the account of a recorded testnet v3 transaction.
 //     Its two account states are derived from that transaction: the state
 //     before it (account_state_before, with prev_trans_lt and
 //     prev_trans_hash as its last transaction) and the state after it

@@ -25,7 +25,7 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	for tx, err := range c.AllBlockTransactions(context.Background(), ton.BlockTransactionsQuery{Block: tontest.DefaultBlock(), Count: 2}) {
+	for tx, err := range c.AllBlockTransactions(context.Background(), ton.BlockTransactionsQuery{Block: tontest.DefaultBlock().ID.BlockRef, Count: 2}) {
 		if err != nil {
 			log.Fatal(err)
 		}
@@ -49,14 +49,14 @@ func Example_defaultAccount() {
 		log.Fatal(err)
 	}
 	ctx := context.Background()
-	states, err := c.AccountStates(ctx, ton.AccountStatesQuery{Accounts: []string{tontest.DefaultAccount}})
+	states, err := c.AccountStates(ctx, ton.AccountStatesQuery{Accounts: []string{tontest.DefaultAccount().String()}})
 	if err != nil {
 		log.Fatal(err)
 	}
 	for _, s := range states.States {
 		fmt.Println(s.Status, s.Balance, s.LastTransactionLT)
 	}
-	pending, err := c.PendingTransactions(ctx, ton.PendingTransactionsQuery{Accounts: []string{tontest.DefaultAccount}})
+	pending, err := c.PendingTransactions(ctx, ton.PendingTransactionsQuery{Accounts: []string{tontest.DefaultAccount().String()}})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -106,7 +106,7 @@ func ExampleNew() {
 	for _, tx := range page.Transactions {
 		fmt.Println(tx.LT, tx.Fee) // in the block's order
 	}
-	states, err := c.AccountStates(ctx, ton.AccountStatesQuery{Accounts: []string{acct.Raw()}})
+	states, err := c.AccountStates(ctx, ton.AccountStatesQuery{Accounts: []string{acct.String()}})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -131,7 +131,7 @@ func ExampleServer_FailNext() {
 		log.Fatal(err)
 	}
 	srv.FailNext(2, nodeaccesstest.RateLimited(0))
-	_, err = c.BlockTransactions(context.Background(), ton.BlockTransactionsQuery{Block: tontest.DefaultBlock()})
+	_, err = c.BlockTransactions(context.Background(), ton.BlockTransactionsQuery{Block: tontest.DefaultBlock().ID.BlockRef})
 	var he *nodeaccess.HTTPError
 	if errors.As(err, &he) {
 		fmt.Println(he.StatusCode, he.Message)
@@ -158,13 +158,13 @@ func ExampleServer_FailNext_retried() {
 	srv.FailNext(1, nodeaccesstest.RateLimited(time.Second))
 	srv.FailNext(1, nodeaccesstest.ServerError(503))
 	n := 0
-	for _, err := range c.AllBlockTransactions(context.Background(), ton.BlockTransactionsQuery{Block: tontest.DefaultBlock(), Count: 2}) {
+	for _, err := range c.AllBlockTransactions(context.Background(), ton.BlockTransactionsQuery{Block: tontest.DefaultBlock().ID.BlockRef, Count: 2}) {
 		if err != nil {
 			log.Fatal(err)
 		}
 		n++
 	}
-	fmt.Println(n, "transactions,", srv.Requests(), "requests")
+	fmt.Println(n, "transactions,", srv.RequestCount(), "requests")
 	// Output:
 	// 3 transactions, 4 requests
 }

@@ -30,7 +30,7 @@ func TestWrongKeyAndUnknownPath(t *testing.T) {
 		{"/api/v2/wrong-key/getBlockTransactionsExt?" + blockQuery, 403, `{"ok":false,"error":"invalid access key","code":403}`},
 		{"/api/v2/" + testKey + "x/getBlockTransactionsExt?" + blockQuery, 403, `{"ok":false,"error":"invalid access key","code":403}`},
 		{"/wrong-key/api/v3/accountStates", 403, `{"error":"invalid access key"}`},
-		{"/wrong-key/api/v3/pendingTransactions?account=" + tontest.DefaultAccount, 403, `{"error":"invalid access key"}`},
+		{"/wrong-key/api/v3/pendingTransactions?account=" + tontest.DefaultAccount().String(), 403, `{"error":"invalid access key"}`},
 		{"/api/v2/" + testKey + "/getMasterchainInfo", 404, `{"ok":false,"error":"Not Found","code":404}`},
 		{"/" + testKey + "/api/v3/transactions", 404, `{"error":"Not Found"}`},
 		{"/api/v3/" + testKey + "/accountStates", 404, `{"error":"Not Found"}`}, // the key where v2 puts it
@@ -48,7 +48,7 @@ func TestWrongKeyAndUnknownPath(t *testing.T) {
 	// Through the client: a typed error, without the key.
 	c, err := ton.New(s.URL, "wrong-key", nodeaccess.WithMaxAttempts(1))
 	require.NoError(t, err)
-	_, err = c.BlockTransactions(context.Background(), ton.BlockTransactionsQuery{Block: tontest.DefaultBlock()})
+	_, err = c.BlockTransactions(context.Background(), ton.BlockTransactionsQuery{Block: tontest.DefaultBlock().ID.BlockRef})
 	var he *nodeaccess.HTTPError
 	require.ErrorAs(t, err, &he)
 	assert.Equal(t, 403, he.StatusCode)
@@ -77,7 +77,7 @@ func TestRateLimitBodies(t *testing.T) {
 // typed error; the hook proves the attempts, and no error shows the key.
 func TestFaultsThroughClient(t *testing.T) {
 	ctx := context.Background()
-	q := ton.BlockTransactionsQuery{Block: tontest.DefaultBlock()}
+	q := ton.BlockTransactionsQuery{Block: tontest.DefaultBlock().ID.BlockRef}
 
 	t.Run("429 twice then success, honouring Retry-After", func(t *testing.T) {
 		s := start(t)
@@ -93,14 +93,14 @@ func TestFaultsThroughClient(t *testing.T) {
 		require.Len(t, a, 3)
 		assert.Equal(t, []int{429, 429, 200}, []int{a[0].StatusCode, a[1].StatusCode, a[2].StatusCode})
 		assert.Equal(t, time.Second, a[0].Retry)
-		assert.Equal(t, 3, s.Requests())
+		assert.Equal(t, 3, s.RequestCount())
 		testkit.AssertNoKey(t, testKey, "log", rec.Log())
 	})
 	t.Run("429 on every attempt", func(t *testing.T) {
 		s := start(t)
 		c := client(t, s, nodeaccess.WithMaxAttempts(2))
 		s.FailNext(2, nodeaccesstest.RateLimited(0))
-		_, err := c.AccountStates(ctx, ton.AccountStatesQuery{Accounts: []string{tontest.DefaultAccount}})
+		_, err := c.AccountStates(ctx, ton.AccountStatesQuery{Accounts: []string{tontest.DefaultAccount().String()}})
 		require.ErrorIs(t, err, nodeaccess.ErrRateLimited)
 		testkit.AssertErrNoKey(t, testKey, err)
 	})
@@ -118,7 +118,7 @@ func TestFaultsThroughClient(t *testing.T) {
 		s := start(t)
 		c := client(t, s, nodeaccess.WithMaxAttempts(2))
 		s.FailNext(2, nodeaccesstest.ServerError(503))
-		_, err := c.PendingTransactions(ctx, ton.PendingTransactionsQuery{Accounts: []string{tontest.DefaultAccount}})
+		_, err := c.PendingTransactions(ctx, ton.PendingTransactionsQuery{Accounts: []string{tontest.DefaultAccount().String()}})
 		var he *nodeaccess.HTTPError
 		require.ErrorAs(t, err, &he)
 		assert.Equal(t, 503, he.StatusCode)
@@ -160,7 +160,7 @@ func TestFaultsThroughClient(t *testing.T) {
 		c := client(t, s, nodeaccess.WithTimeout(5*time.Second))
 		s.FailNext(1, nodeaccesstest.SlowBody(200*time.Millisecond))
 		began := time.Now()
-		page, err := c.PendingTransactions(ctx, ton.PendingTransactionsQuery{Accounts: []string{tontest.DefaultAccount}})
+		page, err := c.PendingTransactions(ctx, ton.PendingTransactionsQuery{Accounts: []string{tontest.DefaultAccount().String()}})
 		require.NoError(t, err)
 		assert.Len(t, page.Transactions, 1)
 		assert.GreaterOrEqual(t, time.Since(began), 200*time.Millisecond)
@@ -194,7 +194,7 @@ func TestCloseIdempotent(t *testing.T) {
 	require.NoError(t, err)
 	c, err := s.Client()
 	require.NoError(t, err)
-	_, err = c.BlockTransactions(context.Background(), ton.BlockTransactionsQuery{Block: tontest.DefaultBlock()})
+	_, err = c.BlockTransactions(context.Background(), ton.BlockTransactionsQuery{Block: tontest.DefaultBlock().ID.BlockRef})
 	require.NoError(t, err)
 	s.Close()
 	s.Close()

@@ -20,6 +20,10 @@ import (
 
 const testKey = "t3st-KEY_~."
 
+// defaultAcct is the default account as the indexer writes it (upper-case
+// hex), for the requests and bodies the tests spell out.
+var defaultAcct = strings.ToUpper(tontest.DefaultAccount().String())
+
 // The paths of the four operations for testKey.
 const (
 	pathBlock   = "/api/v2/" + testKey + "/getBlockTransactionsExt"

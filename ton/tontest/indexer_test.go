@@ -30,12 +30,13 @@ const idxStateAfter = `{"address":"0:00194AAD8E422BEDF43FEE746D6D929D369DBAB2546
 // limit, offset, sort and account_address ignored.
 func TestIndexerAccountStatesWire(t *testing.T) {
 	s := start(t, tontest.WithIndexer())
+	upper := strings.ToUpper(tontest.DefaultAccount().String()) // as the indexer writes it
 	want := `{"accounts":[` + idxStateAfter + `],"address_book":` + defaultBook + `,"metadata":{}}`
 	for _, q := range []string{
-		"?address=" + tontest.DefaultAccount,
-		"?address=" + tontest.DefaultAccount + "&limit=1&offset=5&sort=asc&include_boc=false",
-		"?account_address=" + relayer + "&address=" + strings.ToLower(tontest.DefaultAccount) + "&address=" + tontest.DefaultAccount + "&limit=5000",
-		"?address=" + tontest.DefaultAccount + "&address=&address=" + relayer, // an unknown account is left out
+		"?address=" + upper,
+		"?address=" + upper + "&limit=1&offset=5&sort=asc&include_boc=false",
+		"?account_address=" + relayer + "&address=" + tontest.DefaultAccount().String() + "&address=" + upper + "&limit=5000",
+		"?address=" + upper + "&address=&address=" + relayer, // an unknown account is left out
 	} {
 		r := get(t, s, pathStates+q)
 		assert.Equal(t, http.StatusOK, r.status, q)
@@ -46,11 +47,11 @@ func TestIndexerAccountStatesWire(t *testing.T) {
 
 	for _, c := range []struct{ q, msg string }{
 		{"", "address of account is required"},
-		{"?account_address=" + tontest.DefaultAccount + "&limit=1", "address of account is required"},
+		{"?account_address=" + defaultAcct + "&limit=1", "address of account is required"},
 		{"?code_hash=vqMbw5w/UEelgUr4xN5vkmkbOqjfAcck49G02pV9Pho=", "address of account is required"},
-		{"?address=" + tontest.DefaultAccount + "&address=nope", `failed to decode: schema: error converting value for index 1 of \"address\"`},
-		{"?address=" + tontest.DefaultAccount + "&code_hash=abc", `failed to decode: schema: error converting value for index 0 of \"code_hash\"`},
-		{"?address=" + tontest.DefaultAccount + "&include_boc=yes", `failed to decode: schema: error converting value for \"include_boc\"`},
+		{"?address=" + defaultAcct + "&address=nope", `failed to decode: schema: error converting value for index 1 of \"address\"`},
+		{"?address=" + defaultAcct + "&code_hash=abc", `failed to decode: schema: error converting value for index 0 of \"code_hash\"`},
+		{"?address=" + defaultAcct + "&include_boc=yes", `failed to decode: schema: error converting value for \"include_boc\"`},
 	} {
 		r := get(t, s, pathStates+c.q)
 		assert.Equal(t, http.StatusUnprocessableEntity, r.status, c.q)
@@ -69,14 +70,14 @@ func TestIndexerAccountStatesCodeHashAndBOCs(t *testing.T) {
 	require.NoError(t, s.SetAccountStates(a, ton.AccountState{Account: a, LastTransactionLT: 1, Balance: big.NewInt(1), CodeHash: code, CodeBOC: []byte{1}, DataBOC: []byte{2},
 		Raw: json.RawMessage(`{"interfaces":["wallet_v4r2"],"contract_methods":[1,2],"zzz":true}`)}))
 	require.NoError(t, s.SetAccountStates(b, ton.AccountState{Account: b, LastTransactionLT: 2, Status: ton.StatusUninit}))
-	r := get(t, s, pathStates+"?address="+a.Raw()+"&address="+b.Raw()+"&code_hash="+strings.Repeat("07", 1)+strings.Repeat("00", 31))
+	r := get(t, s, pathStates+"?address="+a.String()+"&address="+b.String()+"&code_hash="+strings.Repeat("07", 1)+strings.Repeat("00", 31))
 	require.Equal(t, http.StatusOK, r.status, r.body)
 	assert.Equal(t, `{"accounts":[{"address":"0:`+strings.Repeat("0A", 32)+`","account_state_hash":null,"balance":"1","extra_currencies":{},"status":null,`+
 		`"last_transaction_hash":null,"last_transaction_lt":"1","code_hash":"BwAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=","data_boc":"Ag==","code_boc":"AQ==",`+
 		`"contract_methods":[1,2],"interfaces":["wallet_v4r2"],"zzz":true}],`+
 		`"address_book":{"0:`+strings.Repeat("0A", 32)+`":{"user_friendly":"`+a.Friendly(true, false).String()+`","domain":null,"interfaces":[]}},"metadata":{}}`, r.body)
 
-	r = get(t, s, pathStates+"?address="+b.Raw()+"&code_hash=BwAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=")
+	r = get(t, s, pathStates+"?address="+b.String()+"&code_hash=BwAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=")
 	assert.Equal(t, `{"accounts":[],"address_book":{},"metadata":{}}`, r.body)
 
 	// address= is no filter at all, as on master's indexer.
@@ -144,7 +145,7 @@ func TestIndexerAccountStatesCapAndOrder(t *testing.T) {
 // emulated any more, a new order on every request.
 func TestIndexerPending(t *testing.T) {
 	s := start(t, tontest.WithIndexer())
-	r := get(t, s, pathPending+"?account="+tontest.DefaultAccount+"&limit=2000&offset=7&trace_id=6h4rXxxaXBcwgFnNiyyzXolMBo6wDeqiW2%2BLIq8feHE%3D")
+	r := get(t, s, pathPending+"?account="+defaultAcct+"&limit=2000&offset=7&trace_id=6h4rXxxaXBcwgFnNiyyzXolMBo6wDeqiW2%2BLIq8feHE%3D")
 	assert.Equal(t, http.StatusOK, r.status)
 	var body struct {
 		Transactions []struct {
@@ -165,8 +166,8 @@ func TestIndexerPending(t *testing.T) {
 	}{
 		{"", 422, `{"error":"at least 1 account address required"}`},
 		{"?trace_id=6h4rXxxaXBcwgFnNiyyzXolMBo6wDeqiW2%2BLIq8feHE%3D", 422, `{"error":"at least 1 account address required"}`},
-		{"?account=" + tontest.DefaultAccount + "&account=x", 422, `{"error":"failed to decode: schema: error converting value for index 1 of \"account\""}`},
-		{"?account=" + tontest.DefaultAccount + "&trace_id=abc", 422, `{"error":"failed to decode: schema: error converting value for index 0 of \"trace_id\""}`},
+		{"?account=" + defaultAcct + "&account=x", 422, `{"error":"failed to decode: schema: error converting value for index 1 of \"account\""}`},
+		{"?account=" + defaultAcct + "&trace_id=abc", 422, `{"error":"failed to decode: schema: error converting value for index 0 of \"trace_id\""}`},
 		{"?account=" + relayer, 404, `{"error":"emulated traces not found"}`},
 	} {
 		r := get(t, s, pathPending+c.q)
@@ -177,7 +178,7 @@ func TestIndexerPending(t *testing.T) {
 	// Transactions set, none emulated: already in blocks, a null list.
 	a := mustAddress("0:" + strings.Repeat("aa", 32))
 	require.NoError(t, s.SetPendingTransactions(a, ton.PendingTransaction{Account: a, Hash: ton.Hash{1}, LT: 1, Finality: ton.FinalityConfirmed}))
-	r = get(t, s, pathPending+"?account="+a.Raw())
+	r = get(t, s, pathPending+"?account="+a.String())
 	assert.Equal(t, http.StatusOK, r.status)
 	assert.Equal(t, `{"transactions":null,"address_book":{}}`, r.body)
 
@@ -189,7 +190,7 @@ func TestIndexerPending(t *testing.T) {
 	require.NoError(t, s.SetPendingTransactions(a, txs...))
 	orders := map[string]bool{}
 	for range 20 {
-		require.NoError(t, json.Unmarshal([]byte(get(t, s, pathPending+"?account="+a.Raw()).body), &body))
+		require.NoError(t, json.Unmarshal([]byte(get(t, s, pathPending+"?account="+a.String()).body), &body))
 		var lts []string
 		for _, tx := range body.Transactions {
 			lts = append(lts, tx.LT)
@@ -221,22 +222,22 @@ func TestIndexerWithClient(t *testing.T) {
 	c := client(t, s)
 	unknown := "0:" + strings.Repeat("ee", 32)
 
-	page, err := c.AccountStates(ctx, ton.AccountStatesQuery{Accounts: append(accounts, unknown), Limit: 3, Sort: ton.SortAsc})
+	page, err := c.AccountStates(ctx, ton.AccountStatesQuery{Accounts: append(accounts, unknown), Limit: 3, Sort: "asc"})
 	require.NoError(t, err)
 	require.Len(t, page.States, 30, "limit is ignored: the latest state of each known account")
 	for _, st := range page.States {
 		assert.Equal(t, uint64(9), st.LastTransactionLT)
 	}
 	assert.Len(t, page.AddressBook, 30)
-	assert.Equal(t, 1, s.Requests())
+	assert.Equal(t, 1, s.RequestCount())
 
-	n := s.Requests()
+	n := s.RequestCount()
 	states, errs := collect(c.AllAccountStates(ctx, ton.AccountStatesQuery{Accounts: accounts}))
 	assert.Empty(t, errs)
 	assert.Len(t, states, 30)
-	assert.Equal(t, 2, s.Requests()-n, "the answer, and the repeat that shows the server does not page")
+	assert.Equal(t, 2, s.RequestCount()-n, "the answer, and the repeat that shows the server does not page")
 
-	n = s.Requests()
+	n = s.RequestCount()
 	pend, err := c.PendingTransactions(ctx, ton.PendingTransactionsQuery{Accounts: accounts})
 	require.NoError(t, err)
 	require.Len(t, pend.Transactions, 60)
@@ -249,7 +250,7 @@ func TestIndexerWithClient(t *testing.T) {
 	txs, errs := collect(c.AllPendingTransactions(ctx, ton.PendingTransactionsQuery{Accounts: accounts, Limit: 10}))
 	assert.Empty(t, errs)
 	assert.Len(t, txs, 60)
-	assert.Equal(t, 3, s.Requests()-n)
+	assert.Equal(t, 3, s.RequestCount()-n)
 
 	_, err = c.PendingTransactions(ctx, ton.PendingTransactionsQuery{})
 	assert.ErrorIs(t, err, nodeaccess.ErrInvalidInput)
@@ -282,16 +283,16 @@ func collect[T any](seq func(func(T, error) bool)) (items []T, errs []error) {
 // TokenInfo has no metadata.
 func TestIndexerMetadata(t *testing.T) {
 	s := start(t, tontest.WithIndexer())
-	acct := mustAddress(tontest.DefaultAccount)
+	acct := tontest.DefaultAccount()
 	tru, fls := true, false
 	jetton := ton.TokenInfo{Type: "jetton_masters", Name: "Tether USD", Symbol: "USD₮", Valid: &tru, IsScam: &fls,
 		Raw: json.RawMessage(`{"type":"ignored: the typed member wins","decimals":"6","extra":{"admin":null}}`)}
 	require.NoError(t, s.SetAddressBookEntry(acct, ton.AddressBookEntry{Domain: "usdt.ton", IsIndexed: true, TokenInfo: []ton.TokenInfo{jetton}}))
-	r := get(t, s, "/"+testKey+"/api/v3/accountStates?address="+tontest.DefaultAccount)
-	assert.Contains(t, r.body, `"metadata":{"`+tontest.DefaultAccount+`":{"is_indexed":true,"token_info":[`+
+	r := get(t, s, "/"+testKey+"/api/v3/accountStates?address="+defaultAcct)
+	assert.Contains(t, r.body, `"metadata":{"`+defaultAcct+`":{"is_indexed":true,"token_info":[`+
 		`{"type":"jetton_masters","name":"Tether USD","symbol":"USD₮","valid":true,"is_scam":false,"decimals":"6","extra":{"admin":null}}]}}}`)
 
-	page, err := client(t, s).AccountStates(context.Background(), ton.AccountStatesQuery{Accounts: []string{tontest.DefaultAccount}})
+	page, err := client(t, s).AccountStates(context.Background(), ton.AccountStatesQuery{Accounts: []string{tontest.DefaultAccount().String()}})
 	require.NoError(t, err)
 	e := page.AddressBook[acct]
 	assert.Equal(t, "usdt.ton", e.Domain)
@@ -303,7 +304,7 @@ func TestIndexerMetadata(t *testing.T) {
 	assert.Equal(t, jetton, got)
 
 	require.NoError(t, s.SetAddressBookEntry(acct, ton.AddressBookEntry{Domain: "usdt.ton"}))
-	page, err = client(t, s).AccountStates(context.Background(), ton.AccountStatesQuery{Accounts: []string{tontest.DefaultAccount}})
+	page, err = client(t, s).AccountStates(context.Background(), ton.AccountStatesQuery{Accounts: []string{tontest.DefaultAccount().String()}})
 	require.NoError(t, err)
 	assert.Nil(t, page.AddressBook[acct].TokenInfo, "no metadata without TokenInfo")
 

@@ -94,7 +94,7 @@ func appendShortTxID(b []byte, tx *txRec) []byte {
 	return append(b, renderObject([]member{
 		{"@type", jsonString("blocks.shortTxId")},
 		{"mode", []byte("135")},
-		{"account", jsonString(tx.account.Raw())},
+		{"account", jsonString(tx.account.String())},
 		{"lt", jsonUintString(tx.lt)},
 		{"hash", jsonString(tx.hash.String())},
 	}, nil)...)

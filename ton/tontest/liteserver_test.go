@@ -194,7 +194,7 @@ func TestAllBlockTransactionsUnreadableCost(t *testing.T) {
 	assert.Equal(t, 1, n)
 	// 32 fails; 16 ok (0-15); 16 fails; 8 ok (16-23); 8 fails; 4 ok
 	// (24-27); 4 fails; 2 fails; 1 ok (28); 1 fails; the id; 32 ok (30-39).
-	assert.Equal(t, 12, s.Requests())
+	assert.Equal(t, 12, s.RequestCount())
 }
 
 // WithLag: a lite server behind the newest blocks answers them as not in
@@ -216,11 +216,11 @@ func TestLaggingLiteServer(t *testing.T) {
 	assert.Equal(t, `{"ok":false,"error":"LITE_SERVER_NOTREADY: block (-1,8000000000000000,39984096) is not in db (last known masterchain block: 0)","code":500}`, r.body)
 
 	c := client(t, s, nodeaccess.WithMaxAttempts(2))
-	_, err := c.BlockTransactions(context.Background(), ton.BlockTransactionsQuery{Block: tontest.DefaultBlock()})
+	_, err := c.BlockTransactions(context.Background(), ton.BlockTransactionsQuery{Block: tontest.DefaultBlock().ID.BlockRef})
 	assert.ErrorIs(t, err, ton.ErrNotYetAvailable)
 	assert.ErrorIs(t, err, nodeaccess.ErrUnavailable)
 	testkit.AssertErrNoKey(t, testKey, err)
-	for _, err := range c.AllBlockTransactions(context.Background(), ton.BlockTransactionsQuery{Block: tontest.DefaultBlock()}) {
+	for _, err := range c.AllBlockTransactions(context.Background(), ton.BlockTransactionsQuery{Block: tontest.DefaultBlock().ID.BlockRef}) {
 		assert.ErrorIs(t, err, ton.ErrNotYetAvailable)
 	}
 	if time.Since(began) >= lag {
@@ -229,7 +229,7 @@ func TestLaggingLiteServer(t *testing.T) {
 
 	// Retries that outlast the lag get the block.
 	patient := client(t, s, nodeaccess.WithMaxAttempts(20), nodeaccess.WithBackoff(100*time.Millisecond, 200*time.Millisecond))
-	page, err := patient.BlockTransactions(context.Background(), ton.BlockTransactionsQuery{Block: tontest.DefaultBlock()})
+	page, err := patient.BlockTransactions(context.Background(), ton.BlockTransactionsQuery{Block: tontest.DefaultBlock().ID.BlockRef})
 	require.NoError(t, err)
 	assert.Len(t, page.Transactions, 3)
 	assert.GreaterOrEqual(t, time.Since(began), lag)

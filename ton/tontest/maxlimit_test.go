@@ -18,15 +18,15 @@ import (
 // items, whatever limit asked for.
 func TestWithMaxLimitOnTheWire(t *testing.T) {
 	s := start(t, tontest.WithMaxLimit(1))
-	r := get(t, s, pathStates+"?address="+tontest.DefaultAccount+"&limit=10")
+	r := get(t, s, pathStates+"?address="+defaultAcct+"&limit=10")
 	require.Equal(t, http.StatusOK, r.status)
 	assert.Equal(t, `{"account_states":[`+stateAfter+`],"address_book":`+defaultBook+`}`, r.body)
-	r = get(t, s, pathStates+"?address="+tontest.DefaultAccount+"&limit=10&offset=1")
+	r = get(t, s, pathStates+"?address="+defaultAcct+"&limit=10&offset=1")
 	assert.Equal(t, `{"account_states":[`+stateBefore+`],"address_book":`+defaultBook+`}`, r.body)
-	r = get(t, s, pathStates+"?address="+tontest.DefaultAccount+"&limit=10&offset=2")
+	r = get(t, s, pathStates+"?address="+defaultAcct+"&limit=10&offset=2")
 	assert.Equal(t, `{"account_states":[],"address_book":{}}`, r.body)
 	// A limit the indexer refuses is still refused.
-	r = get(t, s, pathStates+"?address="+tontest.DefaultAccount+"&limit=1001")
+	r = get(t, s, pathStates+"?address="+defaultAcct+"&limit=1001")
 	assert.Equal(t, http.StatusUnprocessableEntity, r.status)
 
 	for _, n := range []int{0, -1} {
@@ -59,7 +59,7 @@ func TestWalksOverWithMaxLimit(t *testing.T) {
 		requests := (n+per-1)/per + 1
 
 		var lts []uint64
-		for st, err := range c.AllAccountStates(context.Background(), ton.AccountStatesQuery{Accounts: []string{acct.String()}, Limit: 10, Sort: ton.SortAsc}) {
+		for st, err := range c.AllAccountStates(context.Background(), ton.AccountStatesQuery{Accounts: []string{acct.String()}, Limit: 10, Sort: "asc"}) {
 			require.NoError(t, err, "cap %d", maxLimit)
 			lts = append(lts, st.LastTransactionLT)
 		}
@@ -74,12 +74,12 @@ func TestWalksOverWithMaxLimit(t *testing.T) {
 			// the account once, with its first page's state, in two
 			// requests (see AllAccountStates).
 			assert.Equal(t, want[:1], lts, "accountStates, cap 1")
-			assert.Len(t, s.Received(), 2, "accountStates, cap 1")
+			assert.Len(t, s.Requests(), 2, "accountStates, cap 1")
 		} else {
 			assert.Equal(t, want, lts, "accountStates, cap %d", maxLimit)
-			assert.Len(t, s.Received(), requests, "accountStates, cap %d", maxLimit)
+			assert.Len(t, s.Requests(), requests, "accountStates, cap %d", maxLimit)
 		}
-		accountRequests := len(s.Received())
+		accountRequests := len(s.Requests())
 
 		lts = nil
 		for tx, err := range c.AllPendingTransactions(context.Background(), ton.PendingTransactionsQuery{Accounts: []string{acct.String()}, Limit: 10}) {
@@ -87,6 +87,6 @@ func TestWalksOverWithMaxLimit(t *testing.T) {
 			lts = append(lts, tx.LT)
 		}
 		assert.Equal(t, want, lts, "pendingTransactions, cap %d", maxLimit)
-		assert.Len(t, s.Received(), accountRequests+requests, "pendingTransactions, cap %d", maxLimit)
+		assert.Len(t, s.Requests(), accountRequests+requests, "pendingTransactions, cap %d", maxLimit)
 	}
 }

@@ -96,7 +96,7 @@ func appendString(b []byte, s string) []byte {
 
 // rawUpper writes an address as the indexer writes it: the raw form with
 // the account id in upper-case hex.
-func rawUpper(a ton.Address) string { return strings.ToUpper(a.Raw()) }
+func rawUpper(a ton.Address) string { return strings.ToUpper(a.String()) }
 
 func appendInt(b []byte, n int64) []byte { return strconv.AppendInt(b, n, 10) }
 

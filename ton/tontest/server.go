@@ -99,7 +99,7 @@ func WithMaxLimit(n int) Option {
 
 // New starts a local TON endpoint on 127.0.0.1 and returns it serving.
 // Without options the key is random and the data is the default: the
-// recorded masterchain block DefaultBlock(), and DefaultAccount with two
+// recorded masterchain block DefaultBlock(), and DefaultAccount() with two
 // account states and one pending transaction (see the package
 // documentation). Close it when done.
 func New(opts ...Option) (*Server, error) {

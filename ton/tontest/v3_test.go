@@ -27,14 +27,14 @@ const (
 
 func TestV3DefaultAccountStates(t *testing.T) {
 	s := start(t)
-	q := "?account_address=" + tontest.DefaultAccount + "&address=" + tontest.DefaultAccount + "&include_boc=false"
+	q := "?account_address=" + defaultAcct + "&address=" + defaultAcct + "&include_boc=false"
 	r := get(t, s, pathStates+q)
 	assert.Equal(t, http.StatusOK, r.status)
 	assert.Equal(t, "application/json", r.header.Get("Content-Type"))
 	assert.Equal(t, `{"account_states":[`+stateAfter+`,`+stateBefore+`],"address_book":`+defaultBook+`}`, r.body)
 
 	// include_boc adds code_boc and data_boc (null: the recording has none).
-	r = get(t, s, pathStates+"?address="+tontest.DefaultAccount+"&include_boc=true&limit=1")
+	r = get(t, s, pathStates+"?address="+defaultAcct+"&include_boc=true&limit=1")
 	assert.Equal(t, `{"account_states":[`+strings.Replace(stateAfter, `,"extra_currencies"`, `,"code_boc":null,"data_boc":null,"extra_currencies"`, 1)+`],"address_book":`+defaultBook+`}`, r.body)
 
 	// An account without states: an empty list and an empty book.
@@ -74,9 +74,9 @@ func TestV3AccountStatesPaging(t *testing.T) {
 	assert.Equal(t, []uint64{5, 4, 3, 2, 1}, lts("?sort=desc"))
 	assert.Equal(t, []uint64{1, 2, 3, 4, 5}, lts("?sort=asc"))
 	assert.Equal(t, []uint64{2, 3}, lts("?sort=asc&limit=2&offset=1"))
-	assert.Equal(t, []uint64{5, 3, 1}, lts("?address="+a.Raw()))
+	assert.Equal(t, []uint64{5, 3, 1}, lts("?address="+a.String()))
 	assert.Equal(t, []uint64{4, 2}, lts("?account_address="+b.Friendly(true, false).String()))
-	assert.Equal(t, []uint64{5, 4, 3, 2, 1}, lts("?account_address="+b.Raw()+"&address="+strings.ToUpper(a.Raw())))
+	assert.Equal(t, []uint64{5, 4, 3, 2, 1}, lts("?account_address="+b.String()+"&address="+strings.ToUpper(a.String())))
 	assert.Equal(t, []uint64{5}, lts("?limit=0")) // the indexer reads limit below 1 as 1
 	assert.Equal(t, []uint64{}, lts("?offset=5"))
 	assert.Equal(t, []uint64{3, 2, 1}, lts("?limit=1000&offset=2"))
@@ -110,7 +110,7 @@ func TestV3BadParameters(t *testing.T) {
 		{pathStates + "?account_address=" + strings.Repeat("x", 101), "failed to parse account_address: a 101-byte value is not an address"},
 		{pathPending, "at least 1 account address required"},
 		{pathPending + "?limit=5", "at least 1 account address required"},
-		{pathPending + "?account=" + tontest.DefaultAccount + "&limit=2000", "limit is not allowed: 2000 > 1000"},
+		{pathPending + "?account=" + defaultAcct + "&limit=2000", "limit is not allowed: 2000 > 1000"},
 		{pathPending + "?account=nope", `failed to parse account: \"nope\" is not an address`},
 	} {
 		r := get(t, s, c.path)
@@ -132,7 +132,7 @@ func TestV3Pending(t *testing.T) {
 	// pending one: emulated, finality "pending" (the recording, from
 	// /api/v3/transactions, says "emulated":false); the book names the
 	// account and the accounts of its messages.
-	r := get(t, s, pathPending+"?account="+tontest.DefaultAccount)
+	r := get(t, s, pathPending+"?account="+defaultAcct)
 	assert.Equal(t, http.StatusOK, r.status)
 	entry := strings.Replace(compactJSON(t, rec.Transactions[0]), `"emulated":false}`, `"emulated":true,"finality":"pending"}`, 1)
 	assert.Equal(t, `{"transactions":[`+entry+`],"address_book":`+book+`}`, r.body)
@@ -144,7 +144,7 @@ func TestV3Pending(t *testing.T) {
 		assert.Equal(t, `{"error":"emulated traces not found"}`, r.body, q)
 	}
 	// Past the end of a non-empty list: an empty page.
-	r = get(t, s, pathPending+"?account="+tontest.DefaultAccount+"&offset=1")
+	r = get(t, s, pathPending+"?account="+defaultAcct+"&offset=1")
 	assert.Equal(t, http.StatusOK, r.status)
 	assert.Equal(t, `{"transactions":[],"address_book":{}}`, r.body)
 }
@@ -175,16 +175,16 @@ func TestV3PendingPaging(t *testing.T) {
 		}
 		return out
 	}
-	assert.Equal(t, []string{"3", "1", "2"}, lts("?account="+a.Raw()))
-	assert.Equal(t, []string{"9", "3", "1", "2"}, lts("?account="+b.Raw()+"&account="+a.Raw()))
-	assert.Equal(t, []string{"1"}, lts("?account="+a.Raw()+"&limit=1&offset=1"))
+	assert.Equal(t, []string{"3", "1", "2"}, lts("?account="+a.String()))
+	assert.Equal(t, []string{"9", "3", "1", "2"}, lts("?account="+b.String()+"&account="+a.String()))
+	assert.Equal(t, []string{"1"}, lts("?account="+a.String()+"&limit=1&offset=1"))
 
 	// The whole entry of a transaction with nothing but the typed fields.
-	r := get(t, s, pathPending+"?account="+b.Raw())
+	r := get(t, s, pathPending+"?account="+b.String())
 	assert.Equal(t, `{"transactions":[{"account":"0:`+strings.Repeat("BB", 32)+`","hash":"CQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=","lt":"9","now":null,"mc_block_seqno":null,"trace_id":null}],`+
 		`"address_book":{"0:`+strings.Repeat("BB", 32)+`":{"user_friendly":"`+b.Friendly(true, false).String()+`","domain":null,"interfaces":[]}}}`, r.body)
 
 	// No transactions: nothing pending again.
 	require.NoError(t, s.SetPendingTransactions(b))
-	assert.Equal(t, http.StatusNotFound, get(t, s, pathPending+"?account="+b.Raw()).status)
+	assert.Equal(t, http.StatusNotFound, get(t, s, pathPending+"?account="+b.String()).status)
 }

@@ -1,5 +1,5 @@
 // Package progress counts the bytes read from a body and reports them, for
-// the beacon package's WithProgress.
+// the beacon package's Progress callbacks (StateOptions, DownloadOptions, ReadOptions).
 package progress
 
 import "io"

@@ -211,17 +211,18 @@ type MsgAddr struct{ Addr }
 func (f *MsgAddr) UnmarshalJSON(b []byte) error {
 	if t := bytes.TrimSpace(b); len(t) > 0 && t[0] == '{' {
 		var o struct {
-			AccountAddress json.RawMessage `json:"account_address"`
+			AccountAddress presentAddr `json:"account_address"`
 		}
 		if err := json.Unmarshal(t, &o); err != nil {
 			return err
 		}
-		if o.AccountAddress == nil {
+		if !o.AccountAddress.set {
 			// Not tonlib's accountAddress: an address is never guessed
 			// to be none.
 			return fmt.Errorf("address object has no account_address")
 		}
-		return f.Addr.UnmarshalJSON(o.AccountAddress)
+		f.Addr = o.AccountAddress.a
+		return nil
 	}
 	var lit string
 	if json.Unmarshal(b, &lit) == nil && nonStdAddr(lit) {
@@ -241,4 +242,16 @@ func nonStdAddr(s string) bool {
 		return true
 	}
 	return strings.HasPrefix(s, "ext$") || strings.HasPrefix(s, "var$")
+}
+
+// presentAddr is an Addr member that records that it was there (null
+// included, which Addr reads as it reads it anywhere).
+type presentAddr struct {
+	set bool
+	a   Addr
+}
+
+func (p *presentAddr) UnmarshalJSON(b []byte) error {
+	p.set = true
+	return p.a.UnmarshalJSON(b)
 }

@@ -1,0 +1,155 @@
+package nodeaccess_test
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// The library's exported names are a budget (issue 31): fewer concepts
+// beat more features, and a name added must be one that no existing name
+// should have been. The count is the one the project's review counts by:
+// every exported top-level function, method (on any receiver), type,
+// constant and variable of a package's non-test files; internal packages,
+// testdata, examples and bench are left out.
+
+// maxLibraryNames is the most exported names the library packages
+// (libraryPackages) may have together.
+const maxLibraryNames = 400
+
+// maxServerNames caps each local server package: they must not grow.
+var maxServerNames = map[string]int{
+	"beacon/beacontest": 19,
+	"evm/evmtest":       39,
+	"hyper/hypertest":   15,
+	"nodeaccesstest":    30,
+	"ton/tontest":       24,
+}
+
+// exportedNames returns the exported top-level names of the package in
+// dir, as "Name" or "Recv.Name" for methods.
+func exportedNames(t *testing.T, dir string) []string {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range entries {
+		n := e.Name()
+		if e.IsDir() || !strings.HasSuffix(n, ".go") || strings.HasSuffix(n, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), filepath.Join(dir, n), nil, parser.SkipObjectResolution)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range f.Decls {
+			switch d := d.(type) {
+			case *ast.FuncDecl:
+				if !d.Name.IsExported() {
+					continue
+				}
+				if d.Recv != nil {
+					names = append(names, recvName(d.Recv.List[0].Type)+"."+d.Name.Name)
+				} else {
+					names = append(names, d.Name.Name)
+				}
+			case *ast.GenDecl:
+				for _, s := range d.Specs {
+					switch s := s.(type) {
+					case *ast.TypeSpec:
+						if s.Name.IsExported() {
+							names = append(names, s.Name.Name)
+						}
+					case *ast.ValueSpec:
+						for _, id := range s.Names {
+							if id.IsExported() {
+								names = append(names, id.Name)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	sort.Strings(names)
+	return names
+}
+
+func recvName(e ast.Expr) string {
+	switch x := e.(type) {
+	case *ast.StarExpr:
+		return recvName(x.X)
+	case *ast.IndexExpr:
+		return recvName(x.X)
+	case *ast.IndexListExpr:
+		return recvName(x.X)
+	case *ast.Ident:
+		return x.Name
+	}
+	return "?"
+}
+
+// TestExportedNameBudget: the library packages have at most
+// maxLibraryNames exported names together, and no local server has more
+// than it has now.
+func TestExportedNameBudget(t *testing.T) {
+	total := 0
+	for _, dir := range libraryPackages {
+		n := len(exportedNames(t, dir))
+		t.Logf("%-16s %3d", dir, n)
+		total += n
+	}
+	if total > maxLibraryNames {
+		t.Errorf("the library packages export %d names, more than the budget of %d: before adding one, look for the existing name it should be", total, maxLibraryNames)
+	}
+	for dir, max := range maxServerNames {
+		if n := len(exportedNames(t, dir)); n > max {
+			t.Errorf("%s exports %d names, more than its %d: the local servers must not grow", dir, n, max)
+		}
+	}
+}
+
+// TestExportedNameCount counts what the review's tool counts: a package
+// whose names it knows, down to a method of a generic type.
+func TestExportedNameCount(t *testing.T) {
+	dir := t.TempDir()
+	src := `package p
+
+const A, b = 1, 2
+
+var (
+	C = 3
+	d = 4
+)
+
+type E struct{}
+type f int
+
+func G()     {}
+func h()     {}
+func (E) I() {}
+func (f) J() {}
+func (*f) k() {}
+
+type L[T any] struct{}
+
+func (*L[T]) M() {}
+`
+	if err := os.WriteFile(filepath.Join(dir, "p.go"), []byte(src), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "p_test.go"), []byte("package p\n\nfunc TestN() {}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Join(exportedNames(t, dir), " ")
+	if want := "A C E E.I G L L.M f.J"; got != want {
+		t.Fatalf("exported names %q, want %q", got, want)
+	}
+}
