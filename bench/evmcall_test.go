@@ -156,7 +156,12 @@ func rpcHandler() http.Handler {
 	batch := batchHandler() // /{benchKey}/batch…: batch_test.go
 	mc := mcHandler()       // /{benchKey}/mc…: multicall_test.go
 	sim := simHandler()     // /{benchKey}/sim…: simulate_test.go
+	logs := logsHandler()   // /{benchKey}/logs…: evmfollow_test.go
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, "/"+benchKey+"/logs") {
+			logs.ServeHTTP(w, r)
+			return
+		}
 		if strings.HasPrefix(r.URL.Path, "/"+benchKey+"/sim") {
 			sim.ServeHTTP(w, r)
 			return

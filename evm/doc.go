@@ -1,8 +1,9 @@
 // Package evm calls an EVM node's JSON-RPC endpoint through a node-access
 // service: eth_call (with state and block overrides, and many calls in one
 // through Multicall3), eth_simulateV1, ots_getInternalOperations,
-// eth_getCode, eth_blockNumber and eth_chainId typed, and any other method
-// through CallContext, one by one or many in a JSON-RPC batch.
+// eth_getCode, eth_blockNumber and eth_chainId typed, logs followed through
+// the chain (Follow), and any other method through CallContext, one by one
+// or many in a JSON-RPC batch.
 //
 // A Client is made from the node's base URL and the access key, and posts to
 // {base}/{key} (or {base}/{key}/{suffix} with WithPathSuffix, such as
@@ -202,6 +203,28 @@
 // batches). Each request is retried whole as a single call is; each call is
 // charged its own request units, and hooks see one Attempt per HTTP attempt
 // whose Batch lists each call's method and units.
+//
+// # Following logs
+//
+// Follow yields every log of the canonical chain that matches a filter,
+// once, in block and log-index order, and then the logs of each new block;
+// each carries its finality and a FollowCursor to store and resume from:
+//
+//	q := evm.FollowQuery{Addresses: []common.Address{token}, Topics: [][]common.Hash{{transferTopic}}, Poll: 12 * time.Second}
+//	for l, err := range c.Follow(ctx, q) {
+//		if err != nil { ... } // retried faults are yielded too; the walk goes on
+//		if l.Removed { ... }  // its block left the chain: undo what the log did
+//		store(l.Cursor)       // resume with q.From = the stored cursor
+//	}
+//
+// At Latest a reorganisation up to 64 blocks deep is followed (the logs of
+// the blocks that left are yielded again with Removed set, newest first,
+// then the new branch's); at Safe and Finalized nothing is removed.
+// Catching up, eth_getLogs windows shrink on the refusals of go-ethereum,
+// Erigon, reth, Besu, Nethermind and the large providers (to the range a
+// refusal suggests, when it does) and grow again; at the head each poll is
+// one HTTP request. See Follow for the rules and the cost. FollowBlocks
+// walks the blocks themselves (no filter) with the same rules.
 //
 // # The go-ethereum adapter
 //

@@ -132,8 +132,9 @@
 // The amounts this package returns (HolderBalance, the operations' values)
 // are new big.Ints on every call, so that no test can change another's.
 //
-// Blocks are made only by Server.Commit, Server.Transact and
-// Server.AdjustTime; the chain does not mine on its own. They are built as
+// Blocks are made only by Server.Commit, Server.Transact,
+// Server.AdjustTime, Server.Reorg, and by Server.MineEvery's clock once it
+// is started; the chain does not mine on its own otherwise. They are built as
 // go-ethereum's simulated beacon builds them (its miner fills the block from
 // the pool; every block is "safe" at once, and a block whose number is a
 // multiple of 32 is "finalized"). Block hashes depend on the time of mining.
@@ -155,10 +156,25 @@
 // sealed, as go-ethereum's simulated beacon does), and keeping the pool's transactions across a
 // Revert (it empties the pool, as go-ethereum's Rollback does).
 //
+// # Reorganisations and provider limits
+//
+// For code that follows the chain (evm.Client.Follow, a deposit scanner),
+// Server.MineEvery mines a block every interval, Server.Reorg(depth)
+// replaces the newest depth blocks with another branch (their
+// transactions move into its first block, so their logs leave the chain
+// and come back with other block hashes), and Server.LimitLogs makes
+// eth_getLogs refuse too wide a range or too many logs, with the code and
+// message of the provider a test chooses, and the range that would pass:
+//
+//	srv.MineEvery(250 * time.Millisecond)
+//	srv.LimitLogs(evmtest.LogsLimit{MaxResults: 10000, Code: -32005,
+//		Message: "query returned more than {max} results. Try with this block range [{from}, {to}]."})
+//	err := srv.Reorg(3)
+//
 // # After Close
 //
-// Close stops the HTTP server and the chain. After it, Transact,
-// SendTransaction, AdjustTime and Revert return ErrClosed (which matches
+// Close stops the HTTP server, the chain and MineEvery's clock. After it,
+// Transact, SendTransaction, AdjustTime, Revert and Reorg return ErrClosed (which matches
 // nodeaccess.ErrUnavailable), and Commit, which has no error result,
 // panics; Scenario and Snapshot still answer.
 //

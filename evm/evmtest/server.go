@@ -46,14 +46,16 @@ type state struct {
 	scenario Scenario
 
 	// mu orders what changes the chain (Commit, Transact, SendTransaction,
-	// AdjustTime, Revert) and Close.
-	mu        sync.Mutex
-	closed    bool // set by Close, under mu
-	closeOnce sync.Once
+	// AdjustTime, Revert, Reorg, MineEvery's blocks) and Close.
+	mu     sync.Mutex
+	closed bool // set by Close, under mu
+	// stopMining stops MineEvery's goroutine; nil when none runs.
+	stopMining chan struct{}
+	closeOnce  sync.Once
 }
 
 // ErrClosed is returned by the Server's methods that change the chain
-// (Transact, SendTransaction, AdjustTime, Revert) once Close has been
+// (Transact, SendTransaction, AdjustTime, Revert, Reorg) once Close has been
 // called. Commit, which returns no error, panics instead. It also matches
 // nodeaccess.ErrUnavailable (errors.Is): the server no longer serves.
 var ErrClosed = fmt.Errorf("evmtest: Server closed: %w", nodeaccess.ErrUnavailable)
@@ -155,6 +157,10 @@ func (s *Server) Close() {
 	s.Server.Close()
 	s.mu.Lock()
 	s.closed = true
+	if s.stopMining != nil {
+		close(s.stopMining)
+		s.stopMining = nil
+	}
 	s.mu.Unlock()
 	s.closeOnce.Do(func() {
 		s.ec.Close()

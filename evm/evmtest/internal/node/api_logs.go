@@ -163,7 +163,7 @@ func (api *ethAPI) GetLogs(q logQuery) ([]*types.Log, error) {
 		if h == nil {
 			return nil, errors.New("unknown block")
 		}
-		return api.appendLogs(out, h, &q), nil
+		return api.c.limitResults(api.appendLogs(out, h, &q), h.Number.Uint64())
 	}
 	resolve := func(n rpc.BlockNumber) (uint64, error) {
 		if n == rpc.PendingBlockNumber {
@@ -189,12 +189,15 @@ func (api *ethAPI) GetLogs(q logQuery) ([]*types.Log, error) {
 	if from > to {
 		return nil, errors.New("invalid block range params")
 	}
+	if err := api.c.limitRange(from, to); err != nil {
+		return nil, err
+	}
 	for n := from; n <= to; n++ {
 		if h := api.c.bc.GetHeaderByNumber(n); h != nil {
 			out = api.appendLogs(out, h, &q)
 		}
 	}
-	return out, nil
+	return api.c.limitResults(out, from)
 }
 
 // appendLogs appends the logs of the block h that match q.

@@ -10,6 +10,7 @@ import (
 	"maps"
 	"math/big"
 	"runtime"
+	"sync/atomic"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/consensus/beacon"
@@ -69,6 +70,10 @@ type Chain struct {
 	// lastBlockTime is the time of the latest block sealed (dropped ones
 	// included); the next one is later. Under the caller's lock.
 	lastBlockTime uint64
+
+	// logsLimit is the provider's cap on eth_getLogs (SetLogsLimit); nil:
+	// none.
+	logsLimit atomic.Pointer[LogsLimit]
 }
 
 // New builds the chain at its genesis: the system contracts of the forks
