@@ -22,10 +22,23 @@ import (
 // (libraryPackages) may have together.
 const maxLibraryNames = 400
 
+// followerNames are the names issue 33 adds beyond the v1 surface that
+// maxLibraryNames holds: the followers of every chain, which the issue
+// asks for and no existing name could be (TON's Follow, FollowQuery,
+// FollowedTransaction and FollowCursor were already counted). They are
+// listed one by one so that the budget still holds everything else, and a
+// follower that grows past this list fails like any other name.
+var followerNames = map[string]bool{
+	"evm.Client.Follow": true, "evm.Client.FollowBlocks": true,
+	"evm.FollowQuery": true, "evm.FollowedLog": true, "evm.FollowedBlock": true,
+	"evm.FollowCursor": true, "evm.FollowCursor.String": true,
+	"evm.FollowCursor.MarshalText": true, "evm.FollowCursor.UnmarshalText": true,
+}
+
 // maxServerNames caps each local server package: they must not grow.
 var maxServerNames = map[string]int{
 	"beacon/beacontest": 19,
-	"evm/evmtest":       39,
+	"evm/evmtest":       43, // 39, and issue 33's MineEvery, Reorg, LimitLogs, LogsLimit
 	"hyper/hypertest":   15,
 	"nodeaccesstest":    30,
 	"ton/tontest":       24,
@@ -101,10 +114,28 @@ func recvName(e ast.Expr) string {
 // than it has now.
 func TestExportedNameBudget(t *testing.T) {
 	total := 0
+	followers := map[string]bool{}
 	for _, dir := range libraryPackages {
-		n := len(exportedNames(t, dir))
-		t.Logf("%-16s %3d", dir, n)
+		names := exportedNames(t, dir)
+		pkg := filepath.Base(dir)
+		if dir == "." {
+			pkg = "nodeaccess"
+		}
+		n := 0
+		for _, name := range names {
+			if followerNames[pkg+"."+name] {
+				followers[pkg+"."+name] = true
+				continue
+			}
+			n++
+		}
+		t.Logf("%-16s %3d (and %d of issue 33's followers)", dir, n, len(names)-n)
 		total += n
+	}
+	for name := range followerNames {
+		if !followers[name] {
+			t.Errorf("followerNames lists %s, which no library package exports: take it off the list", name)
+		}
 	}
 	if total > maxLibraryNames {
 		t.Errorf("the library packages export %d names, more than the budget of %d: before adding one, look for the existing name it should be", total, maxLibraryNames)
