@@ -2,6 +2,8 @@ package bench
 
 import (
 	"context"
+	"net/url"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -72,11 +74,11 @@ func followChain(tb testing.TB, every time.Duration, rounds int) *tontest.Server
 // the rounds' shard blocks (each block holding a transaction, plus the
 // empty ones the follower asked for: getBlockTransactionsExt attempts
 // minus the masterchain blocks) and the transactions.
-func followRounds(tb testing.TB, c *ton.Client, from ton.FollowCursor, poll time.Duration, rounds int) (first uint32, txs int) {
+func followRounds(tb testing.TB, c *ton.Client, from ton.FollowCursor, poll time.Duration, rounds int, indexer bool) (first uint32, txs int) {
 	tb.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	for ft, err := range c.Follow(ctx, ton.FollowQuery{From: from, Poll: poll}) {
+	for ft, err := range c.Follow(ctx, ton.FollowQuery{From: from, Poll: poll, Indexer: indexer}) {
 		if err != nil {
 			tb.Fatal(err)
 		}
@@ -95,15 +97,19 @@ func followRounds(tb testing.TB, c *ton.Client, from ton.FollowCursor, poll time
 func BenchmarkTONFollow(b *testing.B) {
 	const rounds = 100
 	for _, run := range []struct {
-		name   string
-		every  time.Duration
-		rate   float64
-		rounds int
-		poll   time.Duration
+		name    string
+		every   time.Duration
+		rate    float64
+		rounds  int
+		poll    time.Duration
+		indexer bool
 	}{
-		{"catch-up/budget-unreached", 0, 1e9, rounds, time.Millisecond},
-		{"catch-up/budget-100u/s", 0, 100, rounds, time.Millisecond},
-		{"head-2.5mc/s/budget-25u/s", 400 * time.Millisecond, 25, 25, 0},
+		{"catch-up/budget-unreached", 0, 1e9, rounds, time.Millisecond, false},
+		{"catch-up/budget-100u/s", 0, 100, rounds, time.Millisecond, false},
+		{"head-2.5mc/s/budget-25u/s", 400 * time.Millisecond, 25, 25, 0, false},
+		{"indexer/catch-up/budget-unreached", 0, 1e9, rounds, time.Millisecond, true},
+		{"indexer/catch-up/budget-100u/s", 0, 100, rounds, time.Millisecond, true},
+		{"indexer/head-2.5mc/s/budget-25u/s", 400 * time.Millisecond, 25, 25, 0, true},
 	} {
 		b.Run(run.name, func(b *testing.B) {
 			var mcPerSec, shardPerSec, reqPerMC, units float64
@@ -124,9 +130,12 @@ func BenchmarkTONFollow(b *testing.B) {
 					from = ton.FollowCursor{}
 				}
 				start := time.Now()
-				followRounds(b, c, from, run.poll, run.rounds)
+				followRounds(b, c, from, run.poll, run.rounds, run.indexer)
 				took := time.Since(start).Seconds()
 				blocks := counts.ops["getBlockTransactionsExt"] - run.rounds
+				if run.indexer {
+					blocks = srvShardBlocks(b, srv, from, run.rounds)
+				}
 				mcPerSec = float64(run.rounds) / took
 				shardPerSec = float64(blocks) / took
 				reqPerMC = float64(counts.total()) / float64(run.rounds)
@@ -154,7 +163,7 @@ func TestTONFollowRequestsPerBlock(t *testing.T) {
 		t.Fatal(err)
 	}
 	const rounds = 30
-	followRounds(t, c, ton.FollowCursor{Seqno: 4}, time.Millisecond, rounds)
+	followRounds(t, c, ton.FollowCursor{Seqno: 4}, time.Millisecond, rounds, false)
 	shards, blocks, headers := counts.ops["shards"], counts.ops["getBlockTransactionsExt"], counts.ops["getBlockHeader"]
 	// One more shards call at the start (the round before the first), and
 	// the walk may have asked for round rounds+1's shard list.
@@ -166,6 +175,66 @@ func TestTONFollowRequestsPerBlock(t *testing.T) {
 	// masterchain block: 2 + S requests with S about 4.
 	if perRound < 3 || perRound > 10 {
 		t.Fatalf("%.1f getBlockTransactionsExt calls a round", perRound)
+	}
+	t.Logf("%d rounds: %v; %.2f requests per masterchain block", rounds, counts.ops, float64(counts.total())/rounds)
+}
+
+// srvShardBlocks counts the shard blocks of the rounds followed from from
+// (the zero cursor: the rounds before the server's head), as the indexer
+// lists them.
+func srvShardBlocks(tb testing.TB, srv *tontest.Server, from ton.FollowCursor, rounds int) int {
+	tb.Helper()
+	c, err := srv.Client()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	start := from.Seqno
+	if start == 0 {
+		var info struct {
+			Last struct {
+				Seqno uint32 `json:"seqno"`
+			} `json:"last"`
+		}
+		if err := c.Call(context.Background(), &info, "v3/masterchainInfo", nil); err != nil {
+			tb.Fatal(err)
+		}
+		start = info.Last.Seqno - uint32(rounds)
+	}
+	n := 0
+	for s := start; s < start+uint32(rounds); s++ {
+		var res struct {
+			Blocks []struct {
+				Workchain int32 `json:"workchain"`
+			} `json:"blocks"`
+		}
+		if err := c.Call(context.Background(), &res, "v3/masterchainBlockShards", url.Values{"seqno": {strconv.Itoa(int(s))}}); err != nil {
+			tb.Fatal(err)
+		}
+		for _, b := range res.Blocks {
+			if b.Workchain != -1 {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// TestTONFollowIndexerRequestsPerBlock checks the cost Follow documents
+// through the indexer: one masterchainBlockShards and one
+// transactionsByMasterchainBlock a round, whatever the shards.
+func TestTONFollowIndexerRequestsPerBlock(t *testing.T) {
+	srv := followChain(t, 0, 40)
+	counts := &followCounts{ops: map[string]int{}}
+	c, err := srv.Client(nodeaccess.WithHook(counts.hook))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const rounds = 30
+	followRounds(t, c, ton.FollowCursor{Seqno: 4}, time.Millisecond, rounds, true)
+	blocks, txs := counts.ops["masterchainBlockShards"], counts.ops["transactionsByMasterchainBlock"]
+	// The walk may have asked for round rounds+1's blocks too.
+	if blocks < rounds || blocks > rounds+1 || txs < rounds || txs > rounds+1 || counts.total() != blocks+txs {
+		t.Fatalf("%d masterchainBlockShards and %d transactionsByMasterchainBlock calls for %d rounds: %v", blocks, txs, rounds, counts.ops)
 	}
 	t.Logf("%d rounds: %v; %.2f requests per masterchain block", rounds, counts.ops, float64(counts.total())/rounds)
 }

@@ -110,7 +110,7 @@ type BlockTransaction struct {
 	Hash Hash
 	// LT is the transaction's logical time.
 	LT uint64
-	// Time is the transaction's time (utime), UTC; the zero time.Time
+	// Time is the transaction's time (v2 utime, v3 now), UTC; the zero time.Time
 	// (IsZero) when the server sent none, null or 0, never 1970-01-01.
 	Time time.Time
 	// Fee is the total fee in nanotons (v2 fee, v3 total_fees); nil when
@@ -329,6 +329,7 @@ type wireBlockTx struct {
 	Fee           wire.Num        `json:"fee"`
 	// Secondary: one that cannot be read is named in Unread.
 	Utime         jsontext.Soft[wire.Num] `json:"utime"`
+	Now           jsontext.Soft[wire.Num] `json:"now"` // v3's name for utime
 	Data          jsontext.Soft[wire.BOC] `json:"data"`
 	StorageFee    jsontext.Soft[wire.Num] `json:"storage_fee"`
 	OtherFee      jsontext.Soft[wire.Num] `json:"other_fee"`
@@ -448,9 +449,15 @@ func decodeBlockTx(raw json.RawMessage, out *BlockTransaction) error {
 		return err
 	}
 	u := (*jsontext.Unread)(&out.Unread)
-	if u.Check("utime", typed.Utime.Err) {
-		t, err := wire.UnixTime(typed.Utime.V, "utime")
-		if u.Check("utime", err) {
+	for _, m := range []struct {
+		name string
+		v    jsontext.Soft[wire.Num]
+	}{{"utime", typed.Utime}, {"now", typed.Now}} {
+		if !u.Check(m.name, m.v.Err) || !m.v.V.Set || !out.Time.IsZero() {
+			continue
+		}
+		t, err := wire.UnixTime(m.v.V, m.name)
+		if u.Check(m.name, err) {
 			out.Time = t
 		}
 	}

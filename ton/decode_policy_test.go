@@ -44,7 +44,7 @@ var policies = map[string]policy{
 		[]string{"finality"}},
 	"block": {wireBlockTx{},
 		[]string{"account", "address", "hash", "lt", "transaction_id", "transaction", "fee", "total_fees", "in_msg", "out_msgs", "prev_trans_lt", "prev_trans_hash"},
-		[]string{"utime", "data", "storage_fee", "other_fee"},
+		[]string{"utime", "now", "data", "storage_fee", "other_fee"},
 		nil},
 	"state": {wireAccountState{},
 		[]string{"account", "address", "hash", "account_state_hash", "balance", "last_trans_lt", "last_transaction_lt", "last_trans_hash", "last_transaction_hash"},

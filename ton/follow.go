@@ -42,6 +42,17 @@ type FollowQuery struct {
 	// getMasterchainInfo (toncenter's caches it for a second) gains nothing
 	// from a shorter one.
 	Poll time.Duration
+	// Indexer reads the chain through API v3's indexer instead of API v2:
+	// a round's blocks (masterchainBlockShards) and its transactions
+	// (transactionsByMasterchainBlock, 500 a page) whatever the number of
+	// shards, so about 2 requests a masterchain block where v2 takes
+	// 2 + S. The order, the cursors and the errors are the same, so a
+	// cursor of one path resumes on the other. Leave it false for a
+	// service without v3 (its 404 ends the walk with an error matching
+	// nodeaccess.ErrNotFound) and for a lite server's freshest blocks: the
+	// indexer serves a round once it has indexed it, usually a few seconds
+	// after the lite servers.
+	Indexer bool
 }
 
 // FollowedTransaction is one transaction Follow yields: the transaction,
@@ -89,12 +100,20 @@ type FollowedTransaction struct {
 // transaction the server cannot read is yielded as its id with an error
 // matching ErrUnreadableTransaction, and the walk goes on.
 //
-// It reads API v2 only (getMasterchainInfo, shards, getBlockTransactionsExt,
-// getBlockHeader). Cost: 2 + S requests per masterchain block for S new
-// shard blocks (one more per 256 transactions of a block beyond the first
-// 256, one getBlockHeader per split or merge), plus at most one
-// getMasterchainInfo per q.Poll: following the head at B masterchain
-// blocks a second takes about B × (2 + S) + 1/q.Poll requests a second.
+// It reads API v2 (getMasterchainInfo, shards, getBlockTransactionsExt,
+// getBlockHeader), or, with q.Indexer, API v3's indexer
+// (masterchainInfo, masterchainBlockShards, transactionsByMasterchainBlock).
+// Cost on v2: 2 + S requests per masterchain block for S new shard blocks
+// (one more per 256 transactions of a block beyond the first 256, one
+// getBlockHeader per split or merge), plus at most one getMasterchainInfo
+// per q.Poll: following the head at B masterchain blocks a second takes
+// about B × (2 + S) + 1/q.Poll requests a second. Through the indexer: 2
+// per masterchain block (one more per 500 transactions beyond the first
+// 500), plus one masterchainBlockShards per q.Poll while the next round is
+// not indexed. A round the indexer lists fewer transactions of than its
+// blocks' tx_count is asked for again (ErrNotYetAvailable); a transaction
+// or block of another round is nodeaccess.ErrInvalidResponse; nothing of a
+// round is yielded before all of it is read.
 func (c *Client) Follow(ctx context.Context, q FollowQuery) iter.Seq2[FollowedTransaction, error] {
 	if err := transport.NilContext(ctx); err != nil {
 		return func(yield func(FollowedTransaction, error) bool) {
@@ -102,7 +121,7 @@ func (c *Client) Follow(ctx context.Context, q FollowQuery) iter.Seq2[FollowedTr
 		}
 	}
 	return func(yield func(FollowedTransaction, error) bool) {
-		f := &follower{c: c, poll: q.Poll, yield: yield}
+		f := &follower{c: c, poll: q.Poll, yield: yield, indexer: q.Indexer}
 		if f.poll <= 0 {
 			f.poll = defaultPoll
 		}
@@ -132,6 +151,10 @@ type follower struct {
 	// checked), so that a retry asks only for what failed.
 	lists     map[uint32][]BlockID
 	confirmed map[BlockRef]bool
+	// indexer: the round is read from API v3 (FollowQuery.Indexer), whose
+	// transactions roundV3 keeps in v3items by block.
+	indexer bool
+	v3items map[BlockRef][]blockItem
 }
 
 // run walks from pos until an error or the loop stops.
@@ -143,21 +166,27 @@ func (f *follower) run(ctx context.Context, pos FollowCursor) error {
 		return f.c.t.Wrap("follow", &nodeaccess.InputError{Arg: "cursor", Reason: fmt.Sprintf("%s: seqno 0 is the newest block when Follow starts, with no block or transaction to go on from", pos)})
 	}
 	if pos.Seqno == 0 {
-		if err := f.retry(ctx, func() error { return f.pollHead(ctx) }); err != nil {
+		head := f.pollHead
+		if f.indexer {
+			head = f.headV3
+		}
+		if err := f.retry(ctx, func() error { return head(ctx) }); err != nil {
 			return err
 		}
 		pos = FollowCursor{Seqno: max(f.head, 1)}
 	}
 	for {
-		if err := f.waitFor(ctx, pos.Seqno); err != nil {
-			return err
-		}
 		var round []BlockID
 		var tops []BlockID
-		err := f.retry(ctx, func() (err error) {
-			round, tops, err = f.round(ctx, pos.Seqno)
-			return err
-		})
+		var err error
+		if f.indexer {
+			round, err = f.waitRoundV3(ctx, pos.Seqno)
+		} else if err = f.waitFor(ctx, pos.Seqno); err == nil {
+			err = f.retry(ctx, func() (err error) {
+				round, tops, err = f.round(ctx, pos.Seqno)
+				return err
+			})
+		}
 		if err != nil {
 			return err
 		}
@@ -307,6 +336,9 @@ type blockItem struct {
 // blockItems reads a whole block: page after page, and around a
 // transaction the server cannot read, as AllBlockTransactions does.
 func (f *follower) blockItems(ctx context.Context, id BlockID) (BlockID, []blockItem, error) {
+	if f.indexer {
+		return id, f.v3items[id.BlockRef], nil
+	}
 	q := BlockTransactionsQuery{Block: id.BlockRef, RootHash: id.RootHash, FileHash: id.FileHash, Count: followPage}
 	var items []blockItem
 	type key struct {

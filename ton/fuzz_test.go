@@ -439,3 +439,56 @@ func FuzzCallPath(f *testing.F) {
 func stdBase64(f FriendlyAddress) string {
 	return strings.NewReplacer("-", "+", "_", "/").Replace(f.String())
 }
+
+// FuzzDecodeV3Tx: a transaction of the indexer as Follow reads it
+// (FollowQuery.Indexer). Seeds: every transaction of the recorded v3
+// bodies. What decodes names a block on the account's workchain, and
+// agrees with the pendingTransactions decoder on the account, hash and
+// logical time of the same entry.
+func FuzzDecodeV3Tx(f *testing.F) {
+	for _, name := range []string{"v3_transactions_axelar_amplifier.json", "v3_transactions_crosschain_comment.json"} {
+		var body struct {
+			Transactions []json.RawMessage `json:"transactions"`
+		}
+		if err := json.Unmarshal(seedFile(f, name), &body); err != nil {
+			f.Fatal(err)
+		}
+		for _, tx := range body.Transactions {
+			f.Add([]byte(tx), mcSeqno(f, tx))
+		}
+	}
+	element := seedFile(f, "v3_transactions_element_mainnet_2026-07_dataset_doc.json")
+	f.Add(element, mcSeqno(f, element))
+	f.Add([]byte(`{"account":"0:F447557AB11BD9AD706101E4AF9E68412556CD009132CECE5F29991BB1D7CA4B","hash":"wzu2hXSQSF+LlMBUbD7yGXtZROnVmBuHtuBLXTX0uhU=","lt":"1000040","now":1795923574,"mc_block_seqno":2,"total_fees":"1000","block_ref":{"workchain":0,"shard":"C000000000000000","seqno":1},"in_msg":null,"out_msgs":[]}`), uint32(2))
+	f.Add([]byte(`{"account":"-1:5555000000000000000000000000000000000000000000000000000000000000","hash":"7PnlrcB1VG41PmViNnLQS0DEmtG5xjDFl+wI5NHw1S4=","lt":"1","block_ref":{"workchain":-1,"shard":"-9223372036854775808","seqno":2}}`), uint32(0))
+	f.Fuzz(func(t *testing.T, raw []byte, seqno uint32) {
+		var tx BlockTransaction
+		ref, err := decodeV3Tx(raw, &tx, seqno)
+		if err != nil {
+			return
+		}
+		if int32(tx.Account.Workchain) != ref.Workchain || ref.Shard == 0 {
+			t.Fatalf("block %s for account %s", ref, tx.Account)
+		}
+		var p PendingTransaction
+		if err := decodePending(raw, &p); err == nil && (p.Account != tx.Account || p.Hash != tx.Hash || p.LT != tx.LT) {
+			t.Fatalf("the two decoders disagree: %s %s %d against %s %s %d", tx.Account, tx.Hash, tx.LT, p.Account, p.Hash, p.LT)
+		}
+	})
+}
+
+// mcSeqno reads a seed transaction's mc_block_seqno, which it must have:
+// the seeds are to decode.
+func mcSeqno(f *testing.F, raw []byte) uint32 {
+	var w struct {
+		Seqno uint32 `json:"mc_block_seqno"`
+	}
+	if err := json.Unmarshal(raw, &w); err != nil || w.Seqno == 0 {
+		f.Fatalf("seed without mc_block_seqno: %v", err)
+	}
+	var tx BlockTransaction
+	if _, err := decodeV3Tx(raw, &tx, w.Seqno); err != nil {
+		f.Fatalf("a recorded transaction does not decode: %v", err)
+	}
+	return w.Seqno
+}

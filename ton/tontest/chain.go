@@ -49,10 +49,20 @@ import (
 //	getBlockHeader workchain, shard, seqno[, root_hash, file_hash]
 //	                                         after_split, after_merge, before_split, start_lt, end_lt, gen_utime, prev_blocks, …
 //
+// and in API v3, as the indexer serves a round (what Follow reads with
+// FollowQuery.Indexer):
+//
+//	masterchainInfo                          {"last":<newest masterchain block>,"first":…}
+//	masterchainBlockShards seqno             {"blocks":[…]}: every block of the round, the masterchain block too, with tx_count
+//	transactionsByMasterchainBlock seqno, limit, offset, sort
+//	                                         {"transactions":[…]}: the round's transactions by lt (desc unless sort=asc)
+//
 // WithLag delays the chain's blocks (transactions and headers) as it does
 // others; getMasterchainInfo and shards answer at once, so that, as on a
 // real lite server, the newest masterchain block can be ahead of the shard
-// blocks it names. interval must not be negative.
+// blocks it names. The indexer's methods leave out the rounds it delays
+// (an empty list, as the indexer answers for a round it has not indexed).
+// interval must not be negative.
 func WithChain(interval time.Duration) Option {
 	return Option{func(s *settings) error {
 		if interval < 0 {
@@ -95,6 +105,7 @@ type chain struct {
 	tops    [][]ton.BlockID // by masterchain seqno: the basechain's tops, in shard order
 	mc      []ton.BlockID   // by masterchain seqno
 	headers map[ton.BlockRef]header
+	rounds  []chainRound // by masterchain seqno: what the indexer serves (chain_v3.go)
 	events  []*shardEvent
 	lt      uint64
 	stop    chan struct{}
@@ -109,6 +120,7 @@ func newChain() *chain {
 	}
 	c.tops = [][]ton.BlockID{zero}
 	c.mc = []ton.BlockID{blockID(ton.MasterchainBlock(0))}
+	c.rounds = []chainRound{{}}
 	return c
 }
 
@@ -322,6 +334,7 @@ func (s *Server) advance() {
 	}
 	c.tops = append(c.tops, next)
 	c.mc = append(c.mc, mh.id)
+	c.rounds = append(c.rounds, chainRound{blocks: made, at: time.Now()})
 }
 
 func compareUint(a, b uint64) int {
