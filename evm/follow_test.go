@@ -109,14 +109,14 @@ func TestFollowRefusals(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			srv.LimitLogs(tc.limit)
 			defer srv.LimitLogs(evmtest.LogsLimit{})
-			before := len(srv.Received())
+			before := srv.RequestCount()
 			var got []types.Log
 			_, err := followFrom(t, followClient(t, srv), tokenQuery(evm.FollowCursor{Number: 1}), 0, &got, len(want))
 			require.NoError(t, err)
 			require.Equal(t, want, got)
 			if tc.refused > 0 {
 				wide := 0
-				for _, r := range srv.Received()[before:] {
+				for _, r := range requestsSince(t, srv, before) {
 					for _, w := range getLogsRanges(t, r.Body) {
 						if w > tc.limit.MaxRange {
 							wide++
@@ -238,7 +238,7 @@ func TestFollowFaults(t *testing.T) {
 	}
 	require.Equal(t, want, got)
 	faulted := 0
-	for _, r := range srv.Received() {
+	for _, r := range requestsSince(t, srv, 0) {
 		if r.Fault != (nodeaccesstest.Fault{}) {
 			faulted++
 		}
@@ -264,9 +264,9 @@ func TestFollowRequestsAtHead(t *testing.T) {
 	time.Sleep(100 * time.Millisecond) // Follow starts at the head
 	srv.MineEvery(blockTime)
 	time.Sleep(time.Second)
-	start, reqs := srv.Snapshot().Block(), srv.Requests()
+	start, reqs := srv.Snapshot().Block(), srv.RequestCount()
 	time.Sleep(4 * time.Second)
-	blocks, n := srv.Snapshot().Block()-start, srv.Requests()-reqs
+	blocks, n := srv.Snapshot().Block()-start, srv.RequestCount()-reqs
 	srv.MineEvery(0)
 	t.Logf("%d requests for %d blocks", n, blocks)
 	require.GreaterOrEqual(t, blocks, uint64(12))
@@ -301,7 +301,7 @@ func TestFollowBadQuery(t *testing.T) {
 	t.Parallel()
 	srv := followNode(t)
 	c := followClient(t, srv)
-	before := srv.Requests()
+	before := srv.RequestCount()
 	for _, q := range []evm.FollowQuery{
 		{Finality: evm.Pending},
 		{Finality: evm.Earliest},
@@ -316,7 +316,18 @@ func TestFollowBadQuery(t *testing.T) {
 		}
 		require.Equal(t, 1, n)
 	}
-	require.Equal(t, before, srv.Requests())
+	require.Equal(t, before, srv.RequestCount())
+}
+
+// requestsSince returns the requests the server received after it had
+// received before, failing when its log (the last 1000) no longer holds
+// them all.
+func requestsSince(t *testing.T, srv *evmtest.Server, before int) []nodeaccesstest.Request {
+	t.Helper()
+	reqs := srv.Requests()
+	n := srv.RequestCount() - before
+	require.LessOrEqual(t, n, len(reqs), "the server's log holds the last %d requests, not the %d since", len(reqs), n)
+	return reqs[len(reqs)-n:]
 }
 
 // getLogsRanges returns the width in blocks of each eth_getLogs call with
