@@ -26,6 +26,9 @@ type Client struct {
 	// latestOnly, when not empty, is why the client reads state at the
 	// latest block only (latest.go).
 	latestOnly string
+	// follow is the chain's eth_getLogs range limit and block time, when
+	// its constructor knows them (HyperEVM's: latest.go); zero: none.
+	follow followProfile
 }
 
 type pathSuffixKey struct{}
@@ -89,6 +92,9 @@ func New(baseURL, key string, opts ...Option) (*Client, error) {
 	}
 	if why, ok := t.Config().Ext(latestOnlyKey{}); ok {
 		c.latestOnly = why.(string)
+	}
+	if p, ok := t.Config().Ext(followProfileKey{}); ok {
+		c.follow = p.(followProfile)
 	}
 	return c, nil
 }

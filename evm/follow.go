@@ -128,13 +128,11 @@ func (c *Client) Follow(ctx context.Context, q FollowQuery) iter.Seq2[FollowedLo
 	}
 	return func(yield func(FollowedLog, error) bool) {
 		stopped := false
-		f := &follower{c: c, q: q, poll: q.Poll, win: newWindow(), yield: func(l FollowedLog, err error) bool {
+		win, poll := c.followStart(q.Poll)
+		f := &follower{c: c, q: q, poll: poll, win: win, yield: func(l FollowedLog, err error) bool {
 			stopped = stopped || !yield(l, err)
 			return !stopped
 		}}
-		if f.poll <= 0 {
-			f.poll = defaultPoll
-		}
 		if f.q.Finality == "" {
 			f.q.Finality = Latest
 		}

@@ -52,14 +52,12 @@ func (c *Client) FollowBlocks(ctx context.Context, q FollowQuery) iter.Seq2[Foll
 			return
 		}
 		stopped := false
-		f := &follower{c: c, q: q, poll: q.Poll, win: newWindow(), block: func(b FollowedBlock, err error) bool {
+		win, poll := c.followStart(q.Poll)
+		f := &follower{c: c, q: q, poll: poll, win: win, block: func(b FollowedBlock, err error) bool {
 			stopped = stopped || !yield(b, err)
 			return !stopped
 		}}
 		f.yield = func(FollowedLog, error) bool { return !stopped } // no logs are read
-		if f.poll <= 0 {
-			f.poll = defaultPoll
-		}
 		if f.q.Finality == "" {
 			f.q.Finality = Latest
 		}

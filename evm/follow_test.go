@@ -15,6 +15,7 @@ import (
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/evm"
 	"github.com/nodeaccess/nodeaccess/evm/evmtest"
+	"github.com/nodeaccess/nodeaccess/internal/evmlatest"
 	"github.com/nodeaccess/nodeaccess/internal/testkit"
 	"github.com/nodeaccess/nodeaccess/nodeaccesstest"
 )
@@ -378,4 +379,44 @@ func TestFollowBlockTooLarge(t *testing.T) {
 	require.ErrorIs(t, items[1].err, nodeaccess.ErrResponseTooLarge)
 	_, open := <-ch
 	require.False(t, open)
+}
+
+// TestFollowKnownLimits: a client whose constructor knows the chain's
+// eth_getLogs range limit and block time (hypercore.New's, for HyperEVM's
+// 50 blocks and 1 s) asks for no window wider than the limit, so a node
+// that refuses wider ones refuses none, and polls at the block time when
+// the query sets no Poll.
+func TestFollowKnownLimits(t *testing.T) {
+	t.Parallel()
+	srv := followNode(t)
+	mineTransfers(t, srv, counts(140, 2)...)
+	want := canonicalLogs(t, srv, 1, 0)
+	srv.LimitLogs(evmtest.LogsLimit{MaxRange: 50})
+	for _, known := range []bool{false, true} {
+		var opts []nodeaccess.Option
+		if known {
+			opts = append(opts, evmlatest.Follow(50, time.Millisecond))
+		}
+		c := followClient(t, srv, opts...)
+		before := srv.RequestCount()
+		var got []types.Log
+		q := tokenQuery(evm.FollowCursor{Number: 1})
+		q.Poll = 0
+		_, err := followFrom(t, c, q, 0, &got, len(want))
+		require.NoError(t, err)
+		require.Equal(t, want, got)
+		wide := 0
+		for _, r := range requestsSince(t, srv, before) {
+			for _, w := range getLogsRanges(t, r.Body) {
+				if w > 50 {
+					wide++
+				}
+			}
+		}
+		if known {
+			require.Zero(t, wide, "no window wider than the chain's limit")
+		} else {
+			require.Positive(t, wide, "without the limit the first windows are refused")
+		}
+	}
 }

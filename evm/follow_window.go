@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/nodeaccess/nodeaccess"
 )
@@ -155,6 +156,24 @@ type window struct {
 }
 
 func newWindow() window { return window{size: firstWindow, cap: maxWindow} }
+
+// window returns the first window of a follower of c, and its Poll when
+// the query sets none: a chain whose limits the client knows (HyperEVM's)
+// starts at its range limit, never grows past it, and polls at its block
+// time.
+func (c *Client) followStart(poll time.Duration) (window, time.Duration) {
+	w := newWindow()
+	if m := c.follow.maxRange; m > 0 {
+		w.size, w.cap = min(w.size, m), min(w.cap, m)
+	}
+	if poll <= 0 {
+		poll = defaultPoll
+		if c.follow.poll > 0 {
+			poll = c.follow.poll
+		}
+	}
+	return w, poll
+}
 
 // refused shrinks the window after a refusal of [from, to]: to the range
 // the server suggests when it starts at from and is narrower, else to

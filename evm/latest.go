@@ -3,6 +3,7 @@ package evm
 import (
 	"bytes"
 	"fmt"
+	"time"
 
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/internal/config"
@@ -16,10 +17,25 @@ import (
 
 type latestOnlyKey struct{}
 
+// followProfileKey holds a chain's eth_getLogs range limit and block
+// time (evmlatest.Follow).
+type followProfileKey struct{}
+
+type followProfile struct {
+	maxRange uint64
+	poll     time.Duration
+}
+
 func init() {
 	evmlatest.Option = func(why string) nodeaccess.Option {
 		return option("latestOnly", func(c *config.Config) error {
 			c.SetExt(latestOnlyKey{}, why)
+			return nil
+		})
+	}
+	evmlatest.Follow = func(maxRange uint64, blockTime time.Duration) nodeaccess.Option {
+		return option("followProfile", func(c *config.Config) error {
+			c.SetExt(followProfileKey{}, followProfile{maxRange: maxRange, poll: blockTime})
 			return nil
 		})
 	}

@@ -2,6 +2,7 @@ package hypercore
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/nodeaccess/nodeaccess/evm"
 	"github.com/nodeaccess/nodeaccess/internal/config"
@@ -31,6 +32,16 @@ func WithHistory() evm.Option {
 	})
 }
 
+// HyperEVM's limits, which the client's Follow and FollowBlocks start
+// from: its RPC serves eth_getLogs over at most 50 blocks (Hyperliquid's
+// HyperEVM JSON-RPC documentation), and its small blocks come every
+// second (the dual-block architecture: small blocks each second, a large
+// one each minute).
+const (
+	maxLogsRange   = 50
+	smallBlockTime = time.Second
+)
+
 // latestOnly is why the client refuses a state read at another block than
 // the latest.
 const latestOnly = "HyperEVM's RPC serves the latest state only and answers any other block selector " +
@@ -44,6 +55,10 @@ const latestOnly = "HyperEVM's RPC serves the latest state only and answers any 
 // batch size your provider accepts, …) and the options every client takes;
 // its path is always {key}/evm. Its errors name the "evm" package; the
 // reads of Reads name "hyper".
+//
+// Its Follow and FollowBlocks know HyperEVM's limits: their eth_getLogs
+// windows are at most 50 blocks, and a query that sets no Poll polls every
+// second.
 //
 // It reads state at the latest block only: a state read at another block
 // selector is an error over a *nodeaccess.InputError saying why, and
@@ -69,6 +84,7 @@ func New(baseURL, key string, opts ...evm.Option) (*evm.Client, error) {
 	if _, history := probe.Ext(historyKey{}); !history {
 		all = append(all, evmlatest.Option(latestOnly))
 	}
+	all = append(all, evmlatest.Follow(maxLogsRange, smallBlockTime))
 	c, err := evm.New(baseURL, key, all...)
 	if err != nil {
 		return nil, err

@@ -1,10 +1,15 @@
 // Package evmlatest lets package hyper make its EVM client refuse to read
-// state at a block other than the latest: a setting of package evm that
-// only HyperEVM needs, so evm does not export it (the pattern of
+// state at a block other than the latest, and tell its log follower the
+// chain's limits: settings of package evm that only HyperEVM needs, so
+// evm does not export them (the pattern of
 // google.golang.org/grpc's internal package, as internal/config.Shared).
 package evmlatest
 
-import "github.com/nodeaccess/nodeaccess"
+import (
+	"time"
+
+	"github.com/nodeaccess/nodeaccess"
+)
 
 // Option returns the option of package evm that makes a client refuse a
 // state read (eth_call, eth_getCode, eth_getBalance, eth_simulateV1, ...)
@@ -12,3 +17,10 @@ import "github.com/nodeaccess/nodeaccess"
 // *nodeaccess.InputError whose reason ends with why. Package evm sets it
 // in its init; it is nil until package evm is linked.
 var Option func(why string) nodeaccess.Option
+
+// Follow returns the option of package evm that tells Follow and
+// FollowBlocks the chain's eth_getLogs range limit in blocks (their
+// windows start there and never grow past it) and its block time (the Poll
+// of a query that sets none). Package evm sets it in its init; it is nil
+// until package evm is linked.
+var Follow func(maxRange uint64, blockTime time.Duration) nodeaccess.Option
