@@ -64,6 +64,11 @@ func TestFollowIndexerMatchesV2(t *testing.T) {
 		}
 	}
 	require.True(t, empty, "the chain has blocks without transactions between others, which the block index counts")
+	// A client of API v2's JSON-RPC form reads the indexer the same way.
+	rpc, err := srv.Client(ton.WithJSONRPC())
+	require.NoError(t, err)
+	got, _ = follow(t, rpc, indexerQuery(1), len(want), head, nil)
+	require.Equal(t, want, got)
 	transfers := 0
 	for _, ft := range v3 {
 		if ft.InMsg != nil {
