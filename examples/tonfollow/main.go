@@ -22,6 +22,10 @@
 //	                       seqno, or "now" (the default with a URL; 1 locally)
 //	NODEACCESS_TON_ROUNDS  stop after this many masterchain rounds (default: 5
 //	                       locally, never with a URL)
+//	NODEACCESS_TON_INDEXER "1" reads the chain through API v3's indexer
+//	                       (ton.FollowQuery.Indexer: about 2 requests a
+//	                       masterchain block instead of 2 + S); the cursor is
+//	                       the same either way (default: API v2)
 //
 // Before crediting a deposit, a real scanner checks that the jetton wallet
 // the transfer reached belongs to the jetton master it expects (the
@@ -58,7 +62,8 @@ type config struct {
 	stop       func()
 	from       ton.FollowCursor
 	cursorFile string
-	rounds     int // 0: no end
+	rounds     int  // 0: no end
+	indexer    bool // NODEACCESS_TON_INDEXER
 }
 
 // run is the program, with its output and environment passed in so that a
@@ -104,6 +109,14 @@ func setup(getenv func(string) string, out io.Writer) (*config, error) {
 		cfg.client = c
 		fmt.Fprintf(out, "Following %s.\n", c)
 	}
+	switch s := getenv("NODEACCESS_TON_INDEXER"); s {
+	case "", "0":
+	case "1":
+		cfg.indexer = true
+	default:
+		cfg.stop()
+		return nil, fmt.Errorf("NODEACCESS_TON_INDEXER %q is neither 1 nor 0", s)
+	}
 	if s := getenv("NODEACCESS_TON_ROUNDS"); s != "" {
 		n, err := strconv.Atoi(s)
 		if err != nil || n < 1 {
@@ -142,7 +155,7 @@ func setup(getenv func(string) string, out io.Writer) (*config, error) {
 func follow(ctx context.Context, out io.Writer, cfg *config) error {
 	var round uint32
 	rounds, txs := 0, 0
-	for tx, err := range cfg.client.Follow(ctx, ton.FollowQuery{From: cfg.from}) {
+	for tx, err := range cfg.client.Follow(ctx, ton.FollowQuery{From: cfg.from, Indexer: cfg.indexer}) {
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil // interrupted: the stored cursor resumes the next run

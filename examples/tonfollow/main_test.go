@@ -44,6 +44,16 @@ func TestLocalAndResume(t *testing.T) {
 	rest := body(second.String())
 	require.Equal(t, "Resuming from cursor 4.", rest[0])
 	require.Equal(t, all, append(body(first.String()), rest[1:]...))
+
+	// Through the indexer the same transactions come, and a cursor stored
+	// by a run over API v2 resumes there.
+	var indexed bytes.Buffer
+	require.NoError(t, run(ctx, &indexed, env(map[string]string{"NODEACCESS_TON_INDEXER": "1"})))
+	require.Equal(t, all, body(indexed.String()))
+	require.NoError(t, os.WriteFile(cursor, []byte("4"), 0o600))
+	var third bytes.Buffer
+	require.NoError(t, run(ctx, &third, env(map[string]string{"NODEACCESS_TON_CURSOR": cursor, "NODEACCESS_TON_ROUNDS": "2", "NODEACCESS_TON_INDEXER": "1"})))
+	require.Equal(t, rest, body(third.String()))
 }
 
 // A key without a URL, or a bad setting, is refused before anything runs.
@@ -54,6 +64,7 @@ func TestRefusesBadEnvironment(t *testing.T) {
 	require.ErrorContains(t, run(ctx, &out, env(map[string]string{"NODEACCESS_TON_URL": "https://x.example"})), "NODEACCESS_TON_KEY is required")
 	require.ErrorContains(t, run(ctx, &out, env(map[string]string{"NODEACCESS_TON_ROUNDS": "0"})), "not a positive integer")
 	require.ErrorContains(t, run(ctx, &out, env(map[string]string{"NODEACCESS_TON_FROM": "soon"})), "neither a masterchain seqno")
+	require.ErrorContains(t, run(ctx, &out, env(map[string]string{"NODEACCESS_TON_INDEXER": "yes"})), "neither 1 nor 0")
 	bad := filepath.Join(t.TempDir(), "cursor")
 	require.NoError(t, os.WriteFile(bad, []byte("x/y"), 0o600))
 	require.ErrorContains(t, run(ctx, &out, env(map[string]string{"NODEACCESS_TON_CURSOR": bad})), "the cursor in")
