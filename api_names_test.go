@@ -19,12 +19,16 @@ import (
 // testdata, examples and bench are left out.
 
 // maxLibraryNames is the most exported names the library packages
-// (libraryPackages) may have together.
-const maxLibraryNames = 400
+// (libraryPackages) may have together. Issue 33's beacon follower adds 7:
+// Client.Follow, FollowQuery, FollowedHead, FollowCursor and its String,
+// MarshalText and UnmarshalText.
+const maxLibraryNames = 400 + 7
 
 // maxServerNames caps each local server package: they must not grow.
 var maxServerNames = map[string]int{
-	"beacon/beacontest": 19,
+	// Issue 33's beacon follower adds 3 (Advance, Reorg, Finalize): the
+	// chain of block headers it follows, moved by the tests.
+	"beacon/beacontest": 19 + 3,
 	"evm/evmtest":       39,
 	"hyper/hypertest":   15,
 	"nodeaccesstest":    30,
