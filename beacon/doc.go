@@ -48,6 +48,19 @@
 // path; each attempt costs 1 request unit unless WithCost says otherwise.
 // The state calls' operation is "getStateV2", the beacon API's operationId.
 //
+// # Following heads
+//
+// Client.Follow walks the chain's blocks through the same transport: every
+// canonical block once, in slot order, then each new one, with its header
+// and its checked root; at Head the blocks a reorganisation removes come
+// again with Removed set, at Finalized only finalized blocks come. Each
+// carries a FollowCursor to resume after it:
+//
+//	for h, err := range c.Follow(ctx, beacon.FollowQuery{From: stored}) {
+//		if err != nil { ... }
+//		stored = h.Cursor
+//	}
+//
 // # The State type
 //
 // One State struct carries the fields of every fork, with the consensus

@@ -79,6 +79,26 @@
 // AddState, RemoveState, Pin, Unpin and SetExecutionOptimistic change the
 // data while the server runs; every method is safe for concurrent use.
 //
+// # The chain of block headers
+//
+// A Server also holds a chain of block headers, apart from its states: at
+// first the genesis block alone, at slot 0. It serves them as a node does,
+//
+//	GET {URL}/beacon/{Key}/eth/v1/beacon/headers/{block_id}
+//	GET {URL}/beacon/{Key}/eth/v1/beacon/states/head/finality_checkpoints
+//
+// block_id being head, genesis, finalized, a slot (404 for a slot without
+// a block) or a block root as 0x and 64 hex digits (every block made, those
+// a reorganisation replaced too, with canonical false). Each header's
+// parent_root is the root of the block before it and each root is the
+// header's hash tree root; the finalized checkpoint is the previous and
+// current justified one too, epoch 0 and the zero root until Finalize.
+// Tests move the chain while a client reads it:
+//
+//	err := srv.Advance(40, 3, 7) // slots 1 to 40 pass, with a block in each but 3 and 7
+//	err = srv.Reorg(2)           // the newest 2 blocks are replaced by 2 others
+//	err = srv.Finalize(1)        // epoch 1's checkpoint (slot 32 on mainnet) is finalized
+//
 // # Faults
 //
 // Server embeds *nodeaccesstest.Server, whose FailNext makes the next

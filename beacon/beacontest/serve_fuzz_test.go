@@ -27,7 +27,7 @@ func FuzzServeState(f *testing.F) {
 	if _, err := set.add(a); err != nil {
 		f.Fatal(err)
 	}
-	s := &Server{core: &core{set}}
+	s := &Server{core: &core{set: set}}
 	for _, seed := range [][2]string{
 		{"head", ""}, {"genesis", "application/octet-stream"}, {"finalized", "*/*"}, {"justified", "application/json"},
 		{"7", "application/octet-stream;q=1,application/json;q=0.9"}, {"8", ""}, {string(beacon.RootID(rootB)), "text/html"},

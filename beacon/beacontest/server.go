@@ -29,6 +29,11 @@ const writeChunk = 256 << 10
 // newest state at or before the first slot of the head state's finalized and
 // current justified checkpoints (else the oldest); Pin overrides any of the
 // four.
+//
+// It also holds a chain of block headers, apart from the states, and
+// serves it from GET {URL}/beacon/{Key}/eth/v1/beacon/headers/{block_id}
+// and GET {URL}/beacon/{Key}/eth/v1/beacon/states/head/finality_checkpoints:
+// Advance, Reorg and Finalize move it (see the package documentation).
 type Server struct {
 	*nodeaccesstest.Server
 
@@ -43,8 +48,12 @@ type Server struct {
 	*core
 }
 
-// core holds a Server's states behind one more pointer (see Server).
-type core struct{ set *stateSet }
+// core holds a Server's states and its chain of block headers behind one
+// more pointer (see Server).
+type core struct {
+	set   *stateSet
+	chain *chain
+}
 
 // New starts a Server on 127.0.0.1 at a free port. Without WithStates it
 // holds the default chain (DefaultStates); see the options for the rest.
@@ -73,8 +82,10 @@ func New(opts ...Option) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("beacontest: %w", err)
 	}
-	s := &Server{Server: base, core: &core{set}}
+	s := &Server{Server: base, core: &core{set: set, chain: newChain(set.headPreset().SlotsPerEpoch)}}
 	s.HandleFunc(statePattern, s.serveState)
+	s.HandleFunc(headersPattern, s.serveHeader)
+	s.HandleFunc(finalityPattern, s.serveFinality)
 	return s, nil
 }
 
