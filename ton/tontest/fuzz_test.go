@@ -84,12 +84,21 @@ func FuzzQueries(f *testing.F) {
 		"address=EQAAGUqtjkIr7fQ_7nRtbZKdNp26slRopp1RNwbqaXi2Os5N&address=x", "count=-1", "%zz", "limit=2147483648&offset=-0",
 		"address=&code_hash=vqMbw5w/UEelgUr4xN5vkmkbOqjfAcck49G02pV9Pho%3D&include_boc=1",
 		"account=0:00194AAD8E422BEDF43FEE746D6D929D369DBAB25468A69D513706EA6978B63A&trace_id=abc",
+		"seqno=2&limit=1&offset=1&sort=asc", "seqno=4294967295", "seqno=-1&sort=up",
 	} {
 		f.Add(seed)
 	}
 	s := fuzzServer(f)
 	idx := fuzzServer(f)
 	idx.indexer = true // every query also against the indexer's answers (WithIndexer)
+	chain, err := New(WithChain(0), WithoutDefaults())
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Cleanup(chain.Close)
+	if err := chain.Advance(3); err != nil {
+		f.Fatal(err)
+	}
 	f.Fuzz(func(t *testing.T, query string) {
 		for _, h := range []struct {
 			path string
@@ -101,6 +110,9 @@ func FuzzQueries(f *testing.F) {
 			{"/k/api/v3/pendingTransactions", s.servePending, false},
 			{"/k/api/v3/accountStates", idx.serveAccountStates, false},
 			{"/k/api/v3/pendingTransactions", idx.servePending, false},
+			{"/k/api/v3/masterchainInfo", chain.serveChainV3(methodV3Info), false},
+			{"/k/api/v3/masterchainBlockShards", chain.serveChainV3(methodV3Blocks), false},
+			{"/k/api/v3/transactionsByMasterchainBlock", chain.serveChainV3(methodV3Txs), false},
 		} {
 			req := httptest.NewRequest(http.MethodGet, "/", nil)
 			req.URL.Path, req.URL.RawQuery = h.path, query
