@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -219,4 +221,36 @@ func TestFollowFinalizedBlockLeavingIsRefused(t *testing.T) {
 	require.Equal(t, a.root, got[0].Root)
 	require.ErrorIs(t, last, nodeaccess.ErrInvalidResponse)
 	require.Contains(t, last.Error(), "the finalized block 10 "+a.root.Hex()+" left the canonical chain")
+}
+
+// TestFollowLyingEmptySlotLosesNothing: a node that answers 404 for a slot
+// that has a block (one behind a load balancer that has not seen it) does
+// not make Follow skip the block: the next block's parent_root names it,
+// and it is read by root and yielded in its place.
+func TestFollowLyingEmptySlotLosesNothing(t *testing.T) {
+	srv := followServer(t)
+	require.NoError(t, srv.Advance(100, 50))
+	target, err := url.Parse(srv.URL)
+	require.NoError(t, err)
+	proxy := httputil.NewSingleHostReverseProxy(target)
+	lying := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		for _, slot := range []string{"10", "11", "12", "99"} {
+			if strings.HasSuffix(r.URL.Path, "/eth/v1/beacon/headers/"+slot) {
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(http.StatusNotFound)
+				_, _ = w.Write([]byte(`{"code":404,"message":"NOT_FOUND: beacon block at slot ` + slot + `"}`))
+				return
+			}
+		}
+		proxy.ServeHTTP(w, r)
+	}))
+	t.Cleanup(lying.Close)
+	c, err := beacon.New(lying.URL, srv.Key(), nodeaccess.WithBackoff(time.Millisecond, 5*time.Millisecond))
+	require.NoError(t, err)
+	want := canonical(t, followClient(t, srv), 1, 100)
+	ch := startFollow(t, c, beacon.FollowQuery{From: beacon.FollowCursor{Slot: 1}, Poll: followPoll})
+	got := heads(t, take(t, ch, len(want)))
+	require.Equal(t, want, blocksOf(got))
+	replay(t, nil, got)
+	quiet(t, ch)
 }
