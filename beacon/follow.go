@@ -238,6 +238,10 @@ func (f *follower) step(ctx context.Context) error {
 	switch {
 	case f.holds(tip.root), len(f.ring) == 0 && tip.h.Slot < f.next:
 		return sleep(ctx, f.poll) // nothing new
+	case f.q.Finality == Finalized && len(f.ring) > 0 && tip.h.Slot <= f.ring[len(f.ring)-1].h.Slot:
+		// A cursor past the finalized block (one a walk at Head made):
+		// whether its block stays is known once finality passes it.
+		return sleep(ctx, f.poll)
 	case f.behind():
 		return nil // catch up slot by slot
 	}
