@@ -254,3 +254,46 @@ func TestFollowLyingEmptySlotLosesNothing(t *testing.T) {
 	replay(t, nil, got)
 	quiet(t, ch)
 }
+
+// TestFollowHeadGoingBackRemovesNothing: a node whose head goes back below
+// a resumed cursor's block, which it still calls canonical (a node behind
+// the one that made the cursor), makes Follow wait, not remove the block;
+// once the head is back, the walk goes on after the cursor.
+func TestFollowHeadGoingBackRemovesNothing(t *testing.T) {
+	srv := followServer(t)
+	require.NoError(t, srv.Advance(40))
+	c := followClient(t, srv)
+	old := canonical(t, c, 35, 35)[0]
+	at := heads(t, take(t, startFollow(t, c, beacon.FollowQuery{Poll: followPoll}), 1))[0] // block 40
+
+	target, err := url.Parse(srv.URL)
+	require.NoError(t, err)
+	proxy := httputil.NewSingleHostReverseProxy(target)
+	var behind atomic.Bool
+	behind.Store(true)
+	lagging := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if behind.Load() && strings.HasSuffix(r.URL.Path, "/eth/v1/beacon/headers/head") {
+			r.URL.Path = strings.TrimSuffix(r.URL.Path, "head") + old.Root.Hex()
+		}
+		proxy.ServeHTTP(w, r)
+	}))
+	t.Cleanup(lagging.Close)
+	lc, err := beacon.New(lagging.URL, srv.Key(), nodeaccess.WithBackoff(time.Millisecond, 5*time.Millisecond))
+	require.NoError(t, err)
+	ch := startFollow(t, lc, beacon.FollowQuery{From: at.Cursor, Poll: time.Millisecond})
+	items := take(t, ch, 2) // 30 tries a time, each yielded as an error
+	for _, it := range items {
+		require.ErrorIs(t, it.err, nodeaccess.ErrUnavailable, "the node's answers disagree: asked again")
+		require.Contains(t, it.err.Error(), "is canonical, yet not an ancestor of the head 35")
+	}
+	require.NoError(t, srv.Advance(2))
+	behind.Store(false)
+	for {
+		it := take(t, ch, 1)[0]
+		if it.err != nil {
+			continue // one more such error, yielded before the head came back
+		}
+		require.Equal(t, canonical(t, c, 41, 42), blocksOf(append(heads(t, []followed{it}), heads(t, take(t, ch, 1))...)))
+		break
+	}
+}
