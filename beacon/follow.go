@@ -103,10 +103,13 @@ type FollowedHead struct {
 // nodeaccess.ErrInvalidResponse and names the member.
 //
 // Faults: a 5xx, a 429 or a network failure that outlasts the client's own
-// retries is asked again after q.Poll, the same block, never skipped;
-// after 30 failures in a row Follow yields the error with a zero
-// FollowedHead and goes on if the loop does. Other errors end the walk:
-// resume from the last cursor once the cause is fixed.
+// retries is asked again after q.Poll, the same block, never skipped; so
+// are answers that disagree (a head that does not descend from a block the
+// node calls canonical, as a node behind another one answers), which
+// match nodeaccess.ErrUnavailable. After 30 failures in a row Follow yields
+// the error with a zero FollowedHead and goes on if the loop does. Other
+// errors end the walk: resume from the last cursor once the cause is
+// fixed.
 //
 // Cost: at the head, each poll is one request (headers/head), plus one
 // finality_checkpoints an epoch: with q.Poll at the slot time, about one
@@ -144,8 +147,9 @@ var (
 	// errStopped ends a walk whose loop stopped.
 	errStopped = errors.New("the loop stopped")
 	// errChanged: two answers about the chain disagree (it changed between
-	// the calls): ask again later.
-	errChanged = errors.New("the chain changed between two calls")
+	// the calls, or they came from nodes that see it differently): ask
+	// again later, as for an unavailable node.
+	errChanged = fmt.Errorf("%w: the chain changed between two calls", nodeaccess.ErrUnavailable)
 )
 
 // follower is the state of one range over Follow.
@@ -238,6 +242,10 @@ func (f *follower) step(ctx context.Context) error {
 	switch {
 	case f.holds(tip.root), len(f.ring) == 0 && tip.h.Slot < f.next:
 		return sleep(ctx, f.poll) // nothing new
+	case f.q.Finality == Finalized && len(f.ring) > 0 && tip.h.Slot <= f.ring[len(f.ring)-1].h.Slot:
+		// A cursor past the finalized block (one a walk at Head made):
+		// whether its block stays is known once finality passes it.
+		return sleep(ctx, f.poll)
 	case f.behind():
 		return nil // catch up slot by slot
 	}

@@ -63,20 +63,6 @@ func canonical(t *testing.T, c *beacon.Client, from, to beacon.Slot) []chainBloc
 	return out
 }
 
-// headSlot is the slot of the server's head block.
-func headSlot(t *testing.T, c *beacon.Client) beacon.Slot {
-	t.Helper()
-	var a struct {
-		Data struct {
-			Header struct {
-				Message beacon.BeaconBlockHeader `json:"message"`
-			} `json:"header"`
-		} `json:"data"`
-	}
-	require.NoError(t, c.Get(context.Background(), &a, "/eth/v1/beacon/headers/head", nil))
-	return a.Data.Header.Message.Slot
-}
-
 // followed is one item Follow yielded.
 type followed struct {
 	h   beacon.FollowedHead

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -219,4 +221,79 @@ func TestFollowFinalizedBlockLeavingIsRefused(t *testing.T) {
 	require.Equal(t, a.root, got[0].Root)
 	require.ErrorIs(t, last, nodeaccess.ErrInvalidResponse)
 	require.Contains(t, last.Error(), "the finalized block 10 "+a.root.Hex()+" left the canonical chain")
+}
+
+// TestFollowLyingEmptySlotLosesNothing: a node that answers 404 for a slot
+// that has a block (one behind a load balancer that has not seen it) does
+// not make Follow skip the block: the next block's parent_root names it,
+// and it is read by root and yielded in its place.
+func TestFollowLyingEmptySlotLosesNothing(t *testing.T) {
+	srv := followServer(t)
+	require.NoError(t, srv.Advance(100, 50))
+	target, err := url.Parse(srv.URL)
+	require.NoError(t, err)
+	proxy := httputil.NewSingleHostReverseProxy(target)
+	lying := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		for _, slot := range []string{"10", "11", "12", "99"} {
+			if strings.HasSuffix(r.URL.Path, "/eth/v1/beacon/headers/"+slot) {
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(http.StatusNotFound)
+				_, _ = w.Write([]byte(`{"code":404,"message":"NOT_FOUND: beacon block at slot ` + slot + `"}`))
+				return
+			}
+		}
+		proxy.ServeHTTP(w, r)
+	}))
+	t.Cleanup(lying.Close)
+	c, err := beacon.New(lying.URL, srv.Key(), nodeaccess.WithBackoff(time.Millisecond, 5*time.Millisecond))
+	require.NoError(t, err)
+	want := canonical(t, followClient(t, srv), 1, 100)
+	ch := startFollow(t, c, beacon.FollowQuery{From: beacon.FollowCursor{Slot: 1}, Poll: followPoll})
+	got := heads(t, take(t, ch, len(want)))
+	require.Equal(t, want, blocksOf(got))
+	replay(t, nil, got)
+	quiet(t, ch)
+}
+
+// TestFollowHeadGoingBackRemovesNothing: a node whose head goes back below
+// a resumed cursor's block, which it still calls canonical (a node behind
+// the one that made the cursor), makes Follow wait, not remove the block;
+// once the head is back, the walk goes on after the cursor.
+func TestFollowHeadGoingBackRemovesNothing(t *testing.T) {
+	srv := followServer(t)
+	require.NoError(t, srv.Advance(40))
+	c := followClient(t, srv)
+	old := canonical(t, c, 35, 35)[0]
+	at := heads(t, take(t, startFollow(t, c, beacon.FollowQuery{Poll: followPoll}), 1))[0] // block 40
+
+	target, err := url.Parse(srv.URL)
+	require.NoError(t, err)
+	proxy := httputil.NewSingleHostReverseProxy(target)
+	var behind atomic.Bool
+	behind.Store(true)
+	lagging := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if behind.Load() && strings.HasSuffix(r.URL.Path, "/eth/v1/beacon/headers/head") {
+			r.URL.Path = strings.TrimSuffix(r.URL.Path, "head") + old.Root.Hex()
+		}
+		proxy.ServeHTTP(w, r)
+	}))
+	t.Cleanup(lagging.Close)
+	lc, err := beacon.New(lagging.URL, srv.Key(), nodeaccess.WithBackoff(time.Millisecond, 5*time.Millisecond))
+	require.NoError(t, err)
+	ch := startFollow(t, lc, beacon.FollowQuery{From: at.Cursor, Poll: time.Millisecond})
+	items := take(t, ch, 2) // 30 tries a time, each yielded as an error
+	for _, it := range items {
+		require.ErrorIs(t, it.err, nodeaccess.ErrUnavailable, "the node's answers disagree: asked again")
+		require.Contains(t, it.err.Error(), "is canonical, yet not an ancestor of the head 35")
+	}
+	require.NoError(t, srv.Advance(2))
+	behind.Store(false)
+	for {
+		it := take(t, ch, 1)[0]
+		if it.err != nil {
+			continue // one more such error, yielded before the head came back
+		}
+		require.Equal(t, canonical(t, c, 41, 42), blocksOf(append(heads(t, []followed{it}), heads(t, take(t, ch, 1))...)))
+		break
+	}
 }

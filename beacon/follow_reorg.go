@@ -86,6 +86,7 @@ func (f *follower) reconcile(ctx context.Context, tip block) error {
 				return f.invalid(headersOp(string(Head)), "the chain reorganised deeper than the %d blocks Follow follows: block %d %s is not canonical any more",
 					reorgBound, o.h.Slot, o.root.Hex())
 			}
+			read := ri == 0 // an ancestor read by root in this step
 			if !o.known {
 				// The cursor's block: its header, and its parent.
 				slot := o.h.Slot
@@ -96,6 +97,13 @@ func (f *follower) reconcile(ctx context.Context, tip block) error {
 					return f.c.t.Wrap("follow", &nodeaccess.InputError{Arg: "cursor",
 						Reason: fmt.Sprintf("%s: block %s is at slot %d", f.q.From, o.root.Hex(), o.h.Slot)})
 				}
+				read = true
+			}
+			if read && o.canonical {
+				// The node's head does not descend from a block it
+				// calls canonical (a head that went back): ask again.
+				return f.changed(headersOp(o.root.Hex()), "block %d %s is canonical, yet not an ancestor of the head %d %s",
+					o.h.Slot, o.root.Hex(), tip.h.Slot, tip.root.Hex())
 			}
 			gone = append(gone, o)
 			if ri > 0 {

@@ -331,3 +331,21 @@ func TestFollowStopsWhenTheLoopStops(t *testing.T) {
 	require.True(t, errors.Is(last, context.DeadlineExceeded), "%v", last)
 	require.False(t, strings.Contains(last.Error(), srv.Key()))
 }
+
+// TestFollowFinalizedFromAHeadCursor: a cursor a walk at Head made, past
+// the finalized block, resumes at Finalized without removing its block:
+// the walk waits for finality to pass it, then goes on after it.
+func TestFollowFinalizedFromAHeadCursor(t *testing.T) {
+	srv := followServer(t)
+	require.NoError(t, srv.Advance(40))
+	c := followClient(t, srv)
+	at := heads(t, take(t, startFollow(t, c, beacon.FollowQuery{Poll: followPoll}), 1))[0] // block 40
+	ch := startFollow(t, c, beacon.FollowQuery{From: at.Cursor, Finality: beacon.Finalized, Poll: followPoll})
+	quiet(t, ch)
+	require.NoError(t, srv.Advance(30))
+	require.NoError(t, srv.Finalize(2)) // slot 64
+	got := heads(t, take(t, ch, 24))
+	require.Equal(t, canonical(t, c, 41, 64), blocksOf(got))
+	replay(t, []beacon.FollowedHead{at}, got)
+	quiet(t, ch)
+}
