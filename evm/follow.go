@@ -103,7 +103,9 @@ type FollowedLog struct {
 // is asked for again, never yielded mixed.
 //
 // Faults: a 5xx, a 429 or a network failure that outlasts the client's
-// own retries is asked again after q.Poll, the same blocks, never skipped;
+// own retries, or a block that changed between two calls, is asked again
+// after q.Poll, the same blocks, never skipped (each matches
+// nodeaccess.ErrUnavailable or nodeaccess.ErrRateLimited);
 // after 30 failures in a row Follow yields the error with a zero
 // FollowedLog and goes on if the loop does. Other errors end the walk:
 // resume from the last cursor once the cause is fixed. Among them: a
@@ -284,6 +286,7 @@ func (f *follower) retry(ctx context.Context, step func() error) error {
 
 // fail yields err, with a zero item; it returns false when the loop stopped.
 func (f *follower) fail(err error) bool {
+	err = f.c.t.Wrap("follow", err)
 	if f.block != nil {
 		return f.block(FollowedBlock{}, err)
 	}

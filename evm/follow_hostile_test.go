@@ -145,3 +145,30 @@ func TestFollowNeverMixed(t *testing.T) {
 		break
 	}
 }
+
+// TestFollowYieldsAChangingBlockAsUnavailable: a node whose logs never
+// belong to the block its header names (the block keeps changing between
+// the two calls) is asked again, and after 30 tries in a row the error is
+// yielded as the other faults asked for again are: an *nodeaccess.OpError
+// of the follower that matches nodeaccess.ErrUnavailable; nothing is
+// yielded from the block.
+func TestFollowYieldsAChangingBlockAsUnavailable(t *testing.T) {
+	t.Parallel()
+	srv := hostileServer(t, 10, func(from, to uint64, call int) string {
+		return "[" + hostileLog(9, 0, hostileHash(9, 1), hostileToken) + "]" // always the other branch's
+	})
+	c, err := evm.New(srv.URL, hostileKey)
+	require.NoError(t, err)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	q := evm.FollowQuery{From: evm.FollowCursor{Number: 9}, Addresses: []common.Address{hostileToken}, Poll: time.Millisecond}
+	for l, err := range c.Follow(ctx, q) {
+		require.Zero(t, l.BlockNumber, "nothing of the block is yielded")
+		require.ErrorIs(t, err, nodeaccess.ErrUnavailable)
+		var oe *nodeaccess.OpError
+		require.ErrorAs(t, err, &oe)
+		require.Equal(t, "follow", oe.Op)
+		require.Contains(t, err.Error(), "changed between two calls")
+		break
+	}
+}

@@ -2,7 +2,6 @@ package evm
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 
@@ -14,8 +13,9 @@ import (
 )
 
 // errChanged: two answers about one block disagree (it changed between the
-// calls): ask again later.
-var errChanged = errors.New("the block changed between two calls")
+// calls): ask again later. Yielded after 30 in a row, it matches
+// nodeaccess.ErrUnavailable, as the other faults asked for again do.
+var errChanged = fmt.Errorf("%w: the block changed between two calls", nodeaccess.ErrUnavailable)
 
 // followHeader is what Follow reads of a block header.
 type followHeader struct {
