@@ -102,6 +102,17 @@ type FollowedHead struct {
 // root, a missing or malformed member) matches
 // nodeaccess.ErrInvalidResponse and names the member.
 //
+// Events: once it has caught up, Follow also listens to the node's event
+// stream (GET /eth/v1/events?topics=head,finalized_checkpoint,chain_reorg,
+// server-sent events) and asks for the head as soon as an event comes
+// instead of at its next poll; q.Poll stays the most it waits. An event is
+// a hint only: what Follow yields is read and checked as when it polls, so
+// a stream that lies or stops changes when Follow asks, never what it
+// yields. A node that does not serve the stream (a 400, 404, 405, 406 or
+// 501) is not asked for it again, and Follow polls; a stream that ends is
+// opened again after q.Poll (one request each time; a connection lasts at
+// most 10 minutes, or the client's WithTimeout).
+//
 // Faults: a 5xx, a 429 or a network failure that outlasts the client's own
 // retries is asked again after q.Poll, the same block, never skipped; so
 // are answers that disagree (a head that does not descend from a block the
@@ -114,7 +125,8 @@ type FollowedHead struct {
 // Cost: at the head, each poll is one request (headers/head), plus one
 // finality_checkpoints an epoch: with q.Poll at the slot time, about one
 // request a slot; a block that came between two polls costs one more
-// (read by root). Catching up, one request a slot (empty slots included)
+// (read by root). With the event stream, one request a new block (the
+// head its event announced), whatever q.Poll, and the stream's connection. Catching up, one request a slot (empty slots included)
 // up to 64 slots from the newest block, then one a block. At Finalized,
 // each poll is one finality_checkpoints, and each finalized block one
 // request when the checkpoint moves. A reorganisation costs one request
@@ -137,6 +149,14 @@ func (c *Client) Follow(ctx context.Context, q FollowQuery) iter.Seq2[FollowedHe
 		if f.spe == 0 {
 			f.spe = MainnetPreset().SlotsPerEpoch
 		}
+		lctx, cancel := context.WithCancel(ctx)
+		f.listenCtx = lctx
+		defer func() {
+			cancel()
+			if f.events != nil {
+				<-f.events.done
+			}
+		}()
 		if err := f.run(ctx); err != nil && !stopped {
 			yield(FollowedHead{}, err)
 		}
@@ -175,6 +195,11 @@ type follower struct {
 	tip     block
 	haveTip bool
 	tipFor  Root
+	// events is the node's event stream, which wakes wait; it is started
+	// the first time Follow waits at the tip, with listenCtx (which ends
+	// with the walk).
+	events    *events
+	listenCtx context.Context
 	// fin is the newest finalized checkpoint known (finKnown), read when
 	// the head was at slot finAt.
 	fin      Checkpoint
@@ -241,18 +266,18 @@ func (f *follower) step(ctx context.Context) error {
 	}
 	switch {
 	case f.holds(tip.root), len(f.ring) == 0 && tip.h.Slot < f.next:
-		return sleep(ctx, f.poll) // nothing new
+		return f.wait(ctx) // nothing new
 	case f.q.Finality == Finalized && len(f.ring) > 0 && tip.h.Slot <= f.ring[len(f.ring)-1].h.Slot:
 		// A cursor past the finalized block (one a walk at Head made):
 		// whether its block stays is known once finality passes it.
-		return sleep(ctx, f.poll)
+		return f.wait(ctx)
 	case f.behind():
 		return nil // catch up slot by slot
 	}
 	if err := f.reconcile(ctx, tip); err != nil {
 		return err
 	}
-	return sleep(ctx, f.poll)
+	return f.wait(ctx)
 }
 
 // behind reports whether the tip is more than reorgBound slots past the

@@ -259,8 +259,9 @@ func TestFollowCost(t *testing.T) {
 	// answer is read, its ancestors back to block 136.
 	require.Equal(t, 2+136+1+(199-137+1-2), srv.RequestCount()-before)
 
-	// At the head: one request a poll, a new block included.
-	c2 := followClient(t, srv)
+	// At the head, polling (a node without the event stream): one request
+	// a poll, a new block included.
+	c2 := followClient(t, srv, nodeaccess.WithRoundTripper(noEvents{}))
 	ch2 := startFollow(t, c2, beacon.FollowQuery{Poll: 200 * time.Millisecond})
 	take(t, ch2, 1)
 	for range 5 {

@@ -36,10 +36,13 @@ type chain struct {
 	finIdx int                         // canon index of its block
 	branch uint64                      // counts the branches Reorg made
 	spe    uint64                      // slots per epoch
+	subs   map[chan event]bool         // the event stream's listeners (events.go)
+	closed chan struct{}               // closed by Server.Close: the streams end
+	once   sync.Once
 }
 
 func newChain(spe uint64) *chain {
-	c := &chain{blocks: make(map[beacon.Root]*chainBlock), spe: max(spe, 1)}
+	c := &chain{blocks: make(map[beacon.Root]*chainBlock), spe: max(spe, 1), closed: make(chan struct{})}
 	c.add(0)
 	return c
 }
@@ -88,11 +91,16 @@ func (s *Server) Advance(slots int, empty ...beacon.Slot) error {
 			return fmt.Errorf("beacontest: Advance: empty slot %d is not one of slots %d to %d", e, c.slot+1, c.slot+beacon.Slot(slots))
 		}
 	}
+	added := false
 	for range slots {
 		c.slot++
 		if !slices.Contains(empty, c.slot) {
 			c.add(c.slot)
+			added = true
 		}
+	}
+	if added {
+		c.publishHead()
 	}
 	return nil
 }
@@ -115,6 +123,10 @@ func (s *Server) Reorg(depth int) error {
 	for _, b := range old {
 		c.add(b.h.Slot)
 	}
+	top := c.canon[len(c.canon)-1]
+	c.publish("chain_reorg", fmt.Sprintf(`{"slot":"%d","depth":"%d","old_head_block":"%s","new_head_block":"%s","old_head_state":"%s","new_head_state":"%s","epoch":"%d","execution_optimistic":false}`,
+		top.h.Slot, depth, old[len(old)-1].root.Hex(), top.root.Hex(), old[len(old)-1].h.StateRoot.Hex(), top.h.StateRoot.Hex(), uint64(top.h.Slot)/c.spe))
+	c.publishHead()
 	return nil
 }
 
@@ -139,6 +151,8 @@ func (s *Server) Finalize(epoch beacon.Epoch) error {
 		i--
 	}
 	c.fin, c.finIdx = beacon.Checkpoint{Epoch: epoch, Root: c.canon[i].root}, i
+	c.publish("finalized_checkpoint", fmt.Sprintf(`{"block":"%s","state":"%s","epoch":"%d","execution_optimistic":false}`,
+		c.canon[i].root.Hex(), c.canon[i].h.StateRoot.Hex(), epoch))
 	return nil
 }
 

@@ -86,6 +86,7 @@
 //
 //	GET {URL}/beacon/{Key}/eth/v1/beacon/headers/{block_id}
 //	GET {URL}/beacon/{Key}/eth/v1/beacon/states/head/finality_checkpoints
+//	GET {URL}/beacon/{Key}/eth/v1/events?topics=head,chain_reorg,finalized_checkpoint
 //
 // block_id being head, genesis, finalized, a slot (404 for a slot without
 // a block) or a block root as 0x and 64 hex digits (every block made, those
@@ -93,7 +94,11 @@
 // parent_root is the root of the block before it and each root is the
 // header's hash tree root; the finalized checkpoint is the previous and
 // current justified one too, epoch 0 and the zero root until Finalize.
-// Tests move the chain while a client reads it:
+// The event stream (server-sent events) sends, to each client listening,
+// a head event when Advance or Reorg makes a new head, a chain_reorg event
+// when Reorg replaces blocks and a finalized_checkpoint event at Finalize,
+// of the topics it asked for (another topic, or none, is a 400). Tests
+// move the chain while a client reads it:
 //
 //	err := srv.Advance(40, 3, 7) // slots 1 to 40 pass, with a block in each but 3 and 7
 //	err = srv.Reorg(2)           // the newest 2 blocks are replaced by 2 others

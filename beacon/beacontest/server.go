@@ -86,6 +86,7 @@ func New(opts ...Option) (*Server, error) {
 	s.HandleFunc(statePattern, s.serveState)
 	s.HandleFunc(headersPattern, s.serveHeader)
 	s.HandleFunc(finalityPattern, s.serveFinality)
+	s.HandleFunc(eventsPattern, s.serveEvents)
 	return s, nil
 }
 
@@ -100,6 +101,7 @@ func (s *Server) Client(opts ...nodeaccess.Option) (*beacon.Client, error) {
 // Close stops the server (see nodeaccesstest.Server.Close) and drops the
 // states and their encodings. It may be called more than once.
 func (s *Server) Close() {
+	s.chain.once.Do(func() { close(s.chain.closed) })
 	s.Server.Close()
 	s.set.clear()
 }
