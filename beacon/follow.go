@@ -24,10 +24,6 @@ const reorgBound = 64
 // where it joins the blocks it yielded.
 const maxBranch = 4 * reorgBound
 
-// quietRetries is how many times in a row Follow retries a failing step
-// before it yields the error (and goes on retrying, unless the loop stops).
-const quietRetries = 30
-
 // FollowQuery says what Follow follows, from where, and how it paces itself.
 type FollowQuery struct {
 	// From is the position to start at: the zero FollowCursor starts at
@@ -165,7 +161,7 @@ func (c *Client) Follow(ctx context.Context, q FollowQuery) iter.Seq2[FollowedHe
 
 var (
 	// errStopped ends a walk whose loop stopped.
-	errStopped = errors.New("the loop stopped")
+	errStopped = transport.ErrFollowStopped
 	// errChanged: two answers about the chain disagree (it changed between
 	// the calls, or they came from nodes that see it differently): ask
 	// again later, as for an unavailable node.
@@ -326,40 +322,14 @@ func (f *follower) show(b *block, removed bool, cur FollowCursor) error {
 	return nil
 }
 
-// retry runs step until it succeeds, retrying the errors that say "later"
-// after f.poll; every quietRetries failures in a row it yields the error.
-// Other errors, and ctx's end, are returned.
+// retry runs step by the followers' retry rule (transport.FollowRetry).
 func (f *follower) retry(ctx context.Context, step func() error) error {
-	for n := 1; ; n++ {
-		err := step()
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		if err == nil || !transient(err) {
-			return err
-		}
-		if n%quietRetries == 0 && !f.yield(FollowedHead{}, err) {
-			return errStopped
-		}
-		if err := sleep(ctx, f.poll); err != nil {
-			return err
-		}
-	}
+	return transport.FollowRetry(ctx, f.poll, step, transient, func(err error) bool { return f.yield(FollowedHead{}, err) })
 }
 
 // transient reports whether err says "ask again later": a 5xx or network
-// failure, a 429, answers that disagree.
+// failure, a 429, answers that disagree (errChanged matches
+// nodeaccess.ErrUnavailable).
 func transient(err error) bool {
-	return errors.Is(err, nodeaccess.ErrUnavailable) || errors.Is(err, nodeaccess.ErrRateLimited) || errors.Is(err, errChanged)
-}
-
-func sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
+	return errors.Is(err, nodeaccess.ErrUnavailable) || errors.Is(err, nodeaccess.ErrRateLimited)
 }

@@ -54,7 +54,7 @@ func (c *Client) listen(ctx context.Context, retry time.Duration) *events {
 			if ctx.Err() != nil || unserved(err) {
 				return
 			}
-			if sleep(ctx, retry) != nil {
+			if transport.Sleep(ctx, retry) != nil {
 				return
 			}
 		}
@@ -116,7 +116,7 @@ func (f *follower) wait(ctx context.Context) error {
 		f.events = f.c.listen(f.listenCtx, f.poll)
 	}
 	if f.events == nil {
-		return sleep(ctx, f.poll)
+		return transport.Sleep(ctx, f.poll)
 	}
 	t := time.NewTimer(f.poll)
 	defer t.Stop()

@@ -23,10 +23,6 @@ const defaultPoll = 2 * time.Second
 // logs it yielded), so how deep a reorganisation it follows at Latest.
 const reorgBound = 64
 
-// quietRetries is how many times in a row Follow retries a failing step
-// before it yields the error (and goes on retrying, unless the loop stops).
-const quietRetries = 30
-
 // FollowQuery says what Follow follows, from where, and how it paces itself.
 type FollowQuery struct {
 	// From is the position to start at: the zero FollowCursor starts at the
@@ -146,7 +142,7 @@ func (c *Client) Follow(ctx context.Context, q FollowQuery) iter.Seq2[FollowedLo
 
 var (
 	// errStopped ends a walk whose loop stopped.
-	errStopped = errors.New("the loop stopped")
+	errStopped = transport.ErrFollowStopped
 	// errAgain asks for a step again at once (a window was shrunk).
 	errAgain = errors.New("ask again")
 )
@@ -239,7 +235,7 @@ func (f *follower) step(ctx context.Context) error {
 			return err
 		}
 		if f.head < f.next && f.head == before {
-			return sleep(ctx, f.poll)
+			return transport.Sleep(ctx, f.poll)
 		}
 		return nil
 	}
@@ -256,32 +252,20 @@ func (f *follower) step(ctx context.Context) error {
 	if err := f.headers(ctx, f.next, min(f.head, f.next+size-1)); err != nil || f.next <= f.head {
 		return err
 	}
-	return sleep(ctx, f.poll) // at the head: the next block comes later
+	return transport.Sleep(ctx, f.poll) // at the head: the next block comes later
 }
 
-// retry runs step until it succeeds, retrying the errors that say "later"
-// after f.poll (errAgain at once); every quietRetries failures in a row it
-// yields the error. Other errors, and ctx's end, are returned.
+// retry runs step by the followers' retry rule (transport.FollowRetry);
+// errAgain asks for the step again at once, uncounted.
 func (f *follower) retry(ctx context.Context, step func() error) error {
-	for n := 1; ; {
-		err := step()
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		if errors.Is(err, errAgain) {
-			continue
-		}
-		if err == nil || !transient(err) {
-			return err
-		}
-		if n%quietRetries == 0 && !f.fail(err) {
-			return errStopped
-		}
-		n++
-		if err := sleep(ctx, f.poll); err != nil {
-			return err
+	again := func() error {
+		for {
+			if err := step(); !errors.Is(err, errAgain) || ctx.Err() != nil {
+				return err
+			}
 		}
 	}
+	return transport.FollowRetry(ctx, f.poll, again, transient, f.fail)
 }
 
 // fail yields err, with a zero item; it returns false when the loop stopped.
@@ -294,20 +278,10 @@ func (f *follower) fail(err error) bool {
 }
 
 // transient reports whether err says "ask again later": a 5xx or network
-// failure, a 429, a block that changed between two calls.
+// failure, a 429, a block that changed between two calls (errChanged
+// matches nodeaccess.ErrUnavailable).
 func transient(err error) bool {
-	return errors.Is(err, nodeaccess.ErrUnavailable) || errors.Is(err, nodeaccess.ErrRateLimited) || errors.Is(err, errChanged)
-}
-
-func sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
+	return errors.Is(err, nodeaccess.ErrUnavailable) || errors.Is(err, nodeaccess.ErrRateLimited)
 }
 
 // emit yields the logs of one block read, from the cursor's index when it

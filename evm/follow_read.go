@@ -10,6 +10,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 
 	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/internal/transport"
 )
 
 // errChanged: two answers about one block disagree (it changed between the
@@ -83,7 +84,7 @@ func (f *follower) probe(ctx context.Context) error {
 		if k := len(f.ring); k > 0 && n >= f.ring[0].num && f.ring[n-f.ring[0].num].hash != h.Hash {
 			return f.reorg(ctx)
 		}
-		return sleep(ctx, f.poll)
+		return transport.Sleep(ctx, f.poll)
 	}
 	if n > f.next {
 		return nil // behind: read with headers
@@ -108,7 +109,7 @@ func (f *follower) probe(ctx context.Context) error {
 	if err := f.emit(n, h.Hash, h.ParentHash, logs); err != nil {
 		return err
 	}
-	return sleep(ctx, f.poll)
+	return transport.Sleep(ctx, f.poll)
 }
 
 // headers reads blocks from to to with their headers, in one request.
@@ -118,7 +119,7 @@ func (f *follower) headers(ctx context.Context, from, to uint64) error {
 			return err
 		}
 		if from > f.head {
-			return sleep(ctx, f.poll)
+			return transport.Sleep(ctx, f.poll)
 		}
 	}
 	var b Batch
@@ -141,7 +142,7 @@ func (f *follower) headers(ctx context.Context, from, to uint64) error {
 		}
 		if h == nil { // past the head (or a node behind the others)
 			if i == 0 {
-				return sleep(ctx, f.poll)
+				return transport.Sleep(ctx, f.poll)
 			}
 			f.head = from + uint64(i) - 1
 			return errAgain

@@ -21,14 +21,6 @@ const defaultPoll = time.Second
 // one lite-server call (see WithJSONRPC).
 const followPage = 256
 
-// quietRetries is how many times in a row Follow retries a failing step
-// before it yields the error (and goes on retrying, unless the loop stops):
-// at the default poll about half a minute, past the 16 s a lite server's
-// shard data may lag its newest masterchain block (validator manager.cpp:
-// eight block intervals of at least 2 s), so that the usual lag near the
-// head is never yielded.
-const quietRetries = 30
-
 // FollowQuery says where Follow starts and how it paces itself.
 type FollowQuery struct {
 	// From is the position to start at: the zero FollowCursor starts at
@@ -132,7 +124,7 @@ func (c *Client) Follow(ctx context.Context, q FollowQuery) iter.Seq2[FollowedTr
 }
 
 // errStopped ends a walk whose loop stopped.
-var errStopped = errors.New("the loop stopped")
+var errStopped = transport.ErrFollowStopped
 
 // follower is the state of one range over Follow.
 type follower struct {
@@ -207,25 +199,9 @@ func (f *follower) run(ctx context.Context, pos FollowCursor) error {
 	}
 }
 
-// retry runs step until it succeeds, retrying the errors that say "later"
-// (transient) after f.poll; every quietRetries failures in a row it
-// yields the error. Other errors, and ctx's end, are returned.
+// retry runs step by the followers' retry rule (transport.FollowRetry).
 func (f *follower) retry(ctx context.Context, step func() error) error {
-	for n := 1; ; n++ {
-		err := step()
-		if err == nil || !transient(err) || ctx.Err() != nil {
-			if err != nil && ctx.Err() != nil {
-				return ctx.Err()
-			}
-			return err
-		}
-		if n%quietRetries == 0 && !f.yield(FollowedTransaction{}, err) {
-			return errStopped
-		}
-		if err := sleep(ctx, f.poll); err != nil {
-			return err
-		}
-	}
+	return transport.FollowRetry(ctx, f.poll, step, transient, func(err error) bool { return f.yield(FollowedTransaction{}, err) })
 }
 
 // transient reports whether err says "ask again later": a block a lite
@@ -237,23 +213,12 @@ func transient(err error) bool {
 	return errors.Is(err, nodeaccess.ErrUnavailable) || errors.Is(err, nodeaccess.ErrRateLimited)
 }
 
-func sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
-}
-
 // waitFor returns once masterchain block seqno is known to exist, asking
 // for the newest at most every f.poll.
 func (f *follower) waitFor(ctx context.Context, seqno uint32) error {
 	for seqno > f.head {
 		if wait := f.poll - time.Since(f.lastPoll); wait > 0 {
-			if err := sleep(ctx, wait); err != nil {
+			if err := transport.Sleep(ctx, wait); err != nil {
 				return err
 			}
 		}
