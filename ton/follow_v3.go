@@ -12,6 +12,7 @@ import (
 	"strconv"
 
 	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/internal/transport"
 	"github.com/nodeaccess/nodeaccess/ton/internal/wire"
 )
 
@@ -45,7 +46,8 @@ type v3Ref struct {
 	Seqno     wire.Num `json:"seqno"`
 }
 
-// ref reads a v3 block reference: the shard in the indexer's hex form.
+// readV3Ref reads a v3 block reference: the shard in the indexer's form
+// (16 hex digits), which ParseShardID reads as hex.
 func readV3Ref(wc, seqno wire.Num, shard *string) (BlockRef, error) {
 	var r BlockRef
 	if !wc.Set || !seqno.Set || shard == nil {
@@ -58,17 +60,7 @@ func readV3Ref(wc, seqno wire.Num, shard *string) (BlockRef, error) {
 	if r.Seqno, err = seqno.Uint32("seqno"); err != nil {
 		return r, err
 	}
-	s := *shard
-	if len(s) != 16 {
-		// The indexer writes 16 hex digits; a signed decimal (v2's form) is
-		// read too, as ParseShardID reads it.
-		if _, err := strconv.ParseInt(s, 10, 64); err != nil {
-			return r, fmt.Errorf("shard %s is not a shard id", strconv.Quote(s))
-		}
-	} else {
-		s = "0x" + s
-	}
-	if r.Shard, err = ParseShardID(s); err != nil {
+	if r.Shard, err = ParseShardID(*shard); err != nil {
 		return r, fmt.Errorf("shard %s is not a shard id", strconv.Quote(*shard))
 	}
 	return r, nil
@@ -303,7 +295,7 @@ func (f *follower) waitRoundV3(ctx context.Context, seqno uint32) ([]BlockID, er
 		if err != nil || ok {
 			return round, err
 		}
-		if err := sleep(ctx, f.poll); err != nil {
+		if err := transport.Sleep(ctx, f.poll); err != nil {
 			return nil, err
 		}
 	}

@@ -158,11 +158,7 @@ func (s *Server) v3Transactions(q url.Values) ([]byte, error) {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		tx, err := renderV3Tx(e.tx, e.ref, seqno)
-		if err != nil {
-			return nil, err
-		}
-		b = append(b, tx...)
+		b = append(b, renderV3Tx(e.tx, e.ref, seqno)...)
 	}
 	return append(b, `],"address_book":{}}`...), nil
 }
@@ -197,7 +193,7 @@ func (s *Server) renderV3Block(b Block, mc uint32) []byte {
 
 // renderV3Tx writes a transaction of the chain as the indexer's
 // Transaction.
-func renderV3Tx(tx *ton.BlockTransaction, ref ton.BlockRef, mc uint32) ([]byte, error) {
+func renderV3Tx(tx *ton.BlockTransaction, ref ton.BlockRef, mc uint32) []byte {
 	ms := []member{
 		{"account", jsonString(rawUpper(tx.Account))},
 		{"hash", jsonString(tx.Hash.String())},
@@ -227,7 +223,7 @@ func renderV3Tx(tx *ton.BlockTransaction, ref ton.BlockRef, mc uint32) ([]byte, 
 		outs = append(outs, renderV3Message(&tx.OutMsgs[i])...)
 	}
 	outs = append(outs, ']')
-	return renderObject(append(ms, member{"in_msg", in}, member{"out_msgs", outs}), nil), nil
+	return renderObject(append(ms, member{"in_msg", in}, member{"out_msgs", outs}), nil)
 }
 
 // renderV3Message writes a message as the indexer's Message: raw
