@@ -101,7 +101,8 @@ type FollowedHead struct {
 // Events: once it has caught up, Follow also listens to the node's event
 // stream (GET /eth/v1/events?topics=head,finalized_checkpoint,chain_reorg,
 // server-sent events) and asks for the head as soon as an event comes
-// instead of at its next poll; q.Poll stays the most it waits. An event is
+// instead of at its next poll (at most every half second, however many
+// events come); q.Poll stays the most it waits. An event is
 // a hint only: what Follow yields is read and checked as when it polls, so
 // a stream that lies or stops changes when Follow asks, never what it
 // yields. A node that does not serve the stream (a 400, 404, 405, 406 or

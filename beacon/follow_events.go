@@ -32,6 +32,9 @@ const (
 	eventsMaxBytes = 8 << 20
 	// maxEventLine bounds one line of the stream.
 	maxEventLine = 64 << 10
+	// minEventGap is the least time between two asks an event brings
+	// about (a slot is 12 s; a head event comes once a slot).
+	minEventGap = 500 * time.Millisecond
 )
 
 // events listens to the node's event stream for a follower.
@@ -118,6 +121,7 @@ func (f *follower) wait(ctx context.Context) error {
 	if f.events == nil {
 		return transport.Sleep(ctx, f.poll)
 	}
+	start := time.Now()
 	t := time.NewTimer(f.poll)
 	defer t.Stop()
 	select {
@@ -126,6 +130,11 @@ func (f *follower) wait(ctx context.Context) error {
 	case <-t.C:
 		return nil
 	case <-f.events.wake:
+		// A stream that sends events without end (a lying or broken node)
+		// makes Follow ask at most every minEventGap, never in a loop.
+		if gap := min(minEventGap, f.poll) - time.Since(start); gap > 0 {
+			return transport.Sleep(ctx, gap)
+		}
 		return nil
 	}
 }

@@ -1,6 +1,7 @@
 package beacon_test
 
 import (
+	"context"
 	"io"
 	"net/http"
 	"strings"
@@ -138,4 +139,50 @@ func (lyingEvents) RoundTrip(r *http.Request) (*http.Response, error) {
 	body := strings.Repeat("event: head\ndata: {\"slot\":\"99999999\",\"block\":\"0x00\"}\n\nevent: chain_reorg\ndata: nonsense\n\n:comment\nnot a field\n\n", 200)
 	return &http.Response{StatusCode: http.StatusOK, Status: "200 OK", Header: http.Header{"Content-Type": {"text/event-stream"}},
 		Body: io.NopCloser(strings.NewReader(body)), Request: r}, nil
+}
+
+// floodEvents answers the event stream with head events without end, as
+// fast as the client reads them.
+type floodEvents struct{}
+
+func (floodEvents) RoundTrip(r *http.Request) (*http.Response, error) {
+	if !strings.HasSuffix(r.URL.Path, "/eth/v1/events") {
+		return http.DefaultTransport.RoundTrip(r)
+	}
+	return &http.Response{StatusCode: http.StatusOK, Status: "200 OK", Header: http.Header{"Content-Type": {"text/event-stream"}},
+		Body: io.NopCloser(&endless{ctx: r.Context(), line: []byte("event: head\ndata: {}\n\n")}), Request: r}, nil
+}
+
+// endless reads line again and again until ctx ends.
+type endless struct {
+	ctx  context.Context
+	line []byte
+}
+
+func (e *endless) Read(p []byte) (int, error) {
+	if err := e.ctx.Err(); err != nil {
+		return 0, err
+	}
+	n := 0
+	for n+len(e.line) <= len(p) {
+		n += copy(p[n:], e.line)
+	}
+	return n, nil
+}
+
+// TestFollowEventFloodIsBounded: a stream that sends events without end
+// makes Follow ask for the head at most every half second (a slot is
+// 12 s), never in a loop.
+func TestFollowEventFloodIsBounded(t *testing.T) {
+	srv := followServer(t)
+	require.NoError(t, srv.Advance(10))
+	c := followClient(t, srv, nodeaccess.WithRoundTripper(floodEvents{}))
+	ch := startFollow(t, c, beacon.FollowQuery{Poll: time.Hour})
+	take(t, ch, 1)
+	time.Sleep(200 * time.Millisecond) // listening
+	before := srv.RequestCount()
+	time.Sleep(2 * time.Second)
+	n := srv.RequestCount() - before
+	require.LessOrEqual(t, n, 6, "asks in 2 s of a flood of events")
+	require.GreaterOrEqual(t, n, 2, "the events bring asks")
 }

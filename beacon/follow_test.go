@@ -250,7 +250,9 @@ func TestFollowCost(t *testing.T) {
 	srv := followServer(t)
 	empty := []beacon.Slot{10, 20, 150, 180}
 	require.NoError(t, srv.Advance(200, empty...))
-	c := followClient(t, srv)
+	// The polling cost: both followers' nodes serve no event stream (its
+	// cost is TestFollowEvents'), so that neither asks when an event comes.
+	c := followClient(t, srv, nodeaccess.WithRoundTripper(noEvents{}))
 	before := srv.RequestCount()
 	ch := startFollow(t, c, beacon.FollowQuery{From: beacon.FollowCursor{Slot: 1}, Poll: time.Hour})
 	take(t, ch, 200-len(empty))
