@@ -1,6 +1,7 @@
 package beacontest
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/json"
@@ -146,7 +147,7 @@ func (s *Server) Finalize(epoch beacon.Epoch) error {
 	case uint64(epoch) > uint64(c.slot)/c.spe:
 		return fmt.Errorf("beacontest: Finalize: epoch %d starts at slot %d, past the current slot %d", epoch, start, c.slot)
 	}
-	i, found := slices.BinarySearchFunc(c.canon, start, func(b *chainBlock, s beacon.Slot) int { return cmpSlot(b.h.Slot, s) })
+	i, found := slices.BinarySearchFunc(c.canon, start, func(b *chainBlock, s beacon.Slot) int { return cmp.Compare(b.h.Slot, s) })
 	if !found {
 		i--
 	}
@@ -154,16 +155,6 @@ func (s *Server) Finalize(epoch beacon.Epoch) error {
 	c.publish("finalized_checkpoint", fmt.Sprintf(`{"block":"%s","state":"%s","epoch":"%d","execution_optimistic":false}`,
 		c.canon[i].root.Hex(), c.canon[i].h.StateRoot.Hex(), epoch))
 	return nil
-}
-
-func cmpSlot(a, b beacon.Slot) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // lookup returns the block id names and whether it is canonical; found is
@@ -178,7 +169,7 @@ func (c *chain) lookup(id beacon.StateID) (b *chainBlock, canonical, found bool)
 		return c.canon[c.finIdx], true, true
 	}
 	if n, err := strconv.ParseUint(string(id), 10, 64); err == nil {
-		i, ok := slices.BinarySearchFunc(c.canon, beacon.Slot(n), func(b *chainBlock, s beacon.Slot) int { return cmpSlot(b.h.Slot, s) })
+		i, ok := slices.BinarySearchFunc(c.canon, beacon.Slot(n), func(b *chainBlock, s beacon.Slot) int { return cmp.Compare(b.h.Slot, s) })
 		if !ok {
 			return nil, false, false
 		}
@@ -192,7 +183,7 @@ func (c *chain) lookup(id beacon.StateID) (b *chainBlock, canonical, found bool)
 	if !ok {
 		return nil, false, false
 	}
-	i, ok := slices.BinarySearchFunc(c.canon, b.h.Slot, func(b *chainBlock, s beacon.Slot) int { return cmpSlot(b.h.Slot, s) })
+	i, ok := slices.BinarySearchFunc(c.canon, b.h.Slot, func(b *chainBlock, s beacon.Slot) int { return cmp.Compare(b.h.Slot, s) })
 	return b, ok && c.canon[i] == b, true
 }
 
@@ -225,7 +216,7 @@ func (s *Server) serveHeader(w http.ResponseWriter, r *http.Request) {
 	b, canonical, found := c.lookup(id)
 	var a headerAnswer
 	if found {
-		i, _ := slices.BinarySearchFunc(c.canon, b.h.Slot, func(b *chainBlock, s beacon.Slot) int { return cmpSlot(b.h.Slot, s) })
+		i, _ := slices.BinarySearchFunc(c.canon, b.h.Slot, func(b *chainBlock, s beacon.Slot) int { return cmp.Compare(b.h.Slot, s) })
 		a.Finalized = canonical && i <= c.finIdx
 	}
 	c.mu.Unlock()
