@@ -41,7 +41,8 @@ type FollowQuery struct {
 	// Finalized nothing yielded is ever removed.
 	Finality Tag
 	// Poll is how often Follow asks for a new block once it has caught up,
-	// and how long it waits after a failure; 0 means 2 s. Set it to the
+	// and how long it waits after a failure; 0 means 2 s (1 s on a client
+	// of hypercore.New, which knows HyperEVM's block time). Set it to the
 	// chain's block time (12 s on Ethereum, 2 s on most rollups, 1 s for
 	// HyperEVM's small blocks): a shorter one asks more often for nothing.
 	Poll time.Duration
@@ -90,7 +91,8 @@ type FollowedLog struct {
 // first, halved when the node refuses the range or the number of logs
 // (or set to the range its refusal suggests: Alchemy's, Infura's and
 // reth's do), doubled (up to 10,000, and never past a range the node
-// refused) after an answer of fewer than 1,000 logs. The 64 newest blocks
+// refused) after an answer of fewer than 1,000 logs; on a client of
+// hypercore.New, never past HyperEVM's 50 blocks. The 64 newest blocks
 // are read with their headers (one JSON-RPC batch of eth_getBlockByNumber
 // calls and one eth_getLogs), so the parent-hash chain is known before
 // the head; the blocks below them are read as final (a reorganisation that
