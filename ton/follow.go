@@ -144,9 +144,16 @@ type follower struct {
 	lists     map[uint32][]BlockID
 	confirmed map[BlockRef]bool
 	// indexer: the round is read from API v3 (FollowQuery.Indexer), whose
-	// transactions roundV3 keeps in v3items by block.
+	// transactions roundV3 keeps in v3items by block. v3cache holds the
+	// transactions read ahead of the round (follow_v3_window.go), v3maxMC
+	// the newest round any answer named, v3tops every shard's newest
+	// logical time, v3from where a poll for the next round asks from.
 	indexer bool
 	v3items map[BlockRef][]blockItem
+	v3cache map[v3Key]v3Entry
+	v3maxMC uint32
+	v3tops  map[shardKey]uint64
+	v3from  uint64
 }
 
 // run walks from pos until an error or the loop stops.
@@ -222,7 +229,11 @@ func (f *follower) waitFor(ctx context.Context, seqno uint32) error {
 				return err
 			}
 		}
-		if err := f.retry(ctx, func() error { return f.pollHead(ctx) }); err != nil {
+		poll := f.pollHead
+		if f.indexer {
+			poll = f.headV3
+		}
+		if err := f.retry(ctx, func() error { return poll(ctx) }); err != nil {
 			return err
 		}
 	}

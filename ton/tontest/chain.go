@@ -53,15 +53,19 @@ import (
 // FollowQuery.Indexer):
 //
 //	masterchainInfo                          {"last":<newest masterchain block>,"first":…}
-//	masterchainBlockShards seqno             {"blocks":[…]}: every block of the round, the masterchain block too, with tx_count
+//	masterchainBlockShards seqno             {"blocks":[…]}: every block of the round, the masterchain block too, with tx_count, start_lt, end_lt
 //	transactionsByMasterchainBlock seqno, limit, offset, sort
 //	                                         {"transactions":[…]}: the round's transactions by lt (desc unless sort=asc)
+//	transactions start_lt, end_lt, limit, offset, sort
+//	                                         {"transactions":[…]}: every round's transactions with start_lt <= lt <= end_lt, by lt
 //
 // WithLag delays the chain's blocks (transactions and headers) as it does
 // others; getMasterchainInfo and shards answer at once, so that, as on a
 // real lite server, the newest masterchain block can be ahead of the shard
-// blocks it names. The indexer's methods leave out the rounds it delays
-// (an empty list, as the indexer answers for a round it has not indexed).
+// blocks it names. The indexer's methods leave out the rounds it delays,
+// as the indexer answers for a round it has not indexed: an empty list of
+// transactions, and masterchainBlockShards' 404 {"error":"blocks not
+// found"}.
 // interval must not be negative.
 func WithChain(interval time.Duration) Option {
 	return Option{func(s *settings) error {

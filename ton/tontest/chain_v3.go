@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"encoding/base64"
 	"fmt"
+	"math"
 	"net/http"
 	"net/url"
 	"slices"
@@ -28,6 +29,7 @@ const (
 	methodV3Info   = "masterchainInfo"
 	methodV3Blocks = "masterchainBlockShards"
 	methodV3Txs    = "transactionsByMasterchainBlock"
+	methodV3ByLT   = "transactions"
 )
 
 // serveChainV3 answers GET /{key}/api/v3/<method> for the chain's indexer
@@ -41,6 +43,8 @@ func (s *Server) serveChainV3(method string) func(http.ResponseWriter, *http.Req
 			body = s.v3Info()
 		case methodV3Blocks:
 			body, err = s.v3Blocks(r.URL.Query())
+		case methodV3ByLT:
+			body, err = s.v3TransactionsByLT(r.URL.Query())
 		default:
 			body, err = s.v3Transactions(r.URL.Query())
 		}
@@ -93,60 +97,60 @@ func (s *Server) roundParam(q url.Values) (*chainRound, uint32, error) {
 }
 
 // v3Blocks is masterchainBlockShards: every block of the round, the
-// masterchain block among them, in the order they were made; an empty
-// list for a round the indexer does not have.
+// masterchain block among them, in the order they were made; for a round
+// the indexer does not have, its 404 {"error":"blocks not found"}.
 func (s *Server) v3Blocks(q url.Values) ([]byte, error) {
 	round, seqno, err := s.roundParam(q)
 	if err != nil {
 		return nil, err
 	}
+	if round == nil {
+		return nil, &failure{status: http.StatusNotFound, msg: "blocks not found"}
+	}
 	b := []byte(`{"blocks":[`)
-	if round != nil {
-		for i, blk := range round.blocks {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = append(b, s.renderV3Block(blk, seqno)...)
+	for i, blk := range round.blocks {
+		if i > 0 {
+			b = append(b, ',')
 		}
+		b = append(b, s.renderV3Block(blk, seqno)...)
 	}
 	return append(b, "]}"...), nil
 }
 
-// v3Transactions is transactionsByMasterchainBlock: the round's
-// transactions by logical time (then account and hash, which the
-// indexer's order leaves open), oldest first with sort=asc, then offset
-// and limit.
-func (s *Server) v3Transactions(q url.Values) ([]byte, error) {
-	limit, offset, err := s.parsePage(q)
-	if err != nil {
-		return nil, err
-	}
-	desc := true
-	switch q.Get("sort") {
-	case "", "desc":
-	case "asc":
-		desc = false
-	default:
-		return nil, unprocessable("sort must be asc or desc")
-	}
-	round, seqno, err := s.roundParam(q)
-	if err != nil {
-		return nil, err
-	}
-	type entry struct {
-		tx  *ton.BlockTransaction
-		ref ton.BlockRef
-	}
-	var all []entry
-	if round != nil {
-		for i := range round.blocks {
-			blk := &round.blocks[i]
-			for j := range blk.Transactions {
-				all = append(all, entry{&blk.Transactions[j], blk.ID.BlockRef})
-			}
+// v3Entry is a transaction of the chain with its block and round.
+type v3Entry struct {
+	tx  *ton.BlockTransaction
+	ref ton.BlockRef
+	mc  uint32
+}
+
+// appendRound adds the transactions of round seqno to all.
+func appendRound(all []v3Entry, round *chainRound, seqno uint32) []v3Entry {
+	for i := range round.blocks {
+		blk := &round.blocks[i]
+		for j := range blk.Transactions {
+			all = append(all, v3Entry{&blk.Transactions[j], blk.ID.BlockRef, seqno})
 		}
 	}
-	slices.SortFunc(all, func(a, b entry) int {
+	return all
+}
+
+// v3Sort reads sort (desc unless asc).
+func v3Sort(q url.Values) (desc bool, err error) {
+	switch q.Get("sort") {
+	case "", "desc":
+		return true, nil
+	case "asc":
+		return false, nil
+	}
+	return false, unprocessable("sort must be asc or desc")
+}
+
+// v3TxPage orders transactions by logical time (then account and hash,
+// which the indexer's order leaves open), oldest first unless desc, and
+// renders the window of limit from offset as a transactions answer.
+func v3TxPage(all []v3Entry, desc bool, limit, offset int) []byte {
+	slices.SortFunc(all, func(a, b v3Entry) int {
 		c := cmp.Or(cmp.Compare(a.tx.LT, b.tx.LT), bytes.Compare(a.tx.Account.ID[:], b.tx.Account.ID[:]), bytes.Compare(a.tx.Hash[:], b.tx.Hash[:]))
 		if desc {
 			return -c
@@ -158,9 +162,69 @@ func (s *Server) v3Transactions(q url.Values) ([]byte, error) {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = append(b, renderV3Tx(e.tx, e.ref, seqno)...)
+		b = append(b, renderV3Tx(e.tx, e.ref, e.mc)...)
 	}
-	return append(b, `],"address_book":{}}`...), nil
+	return append(b, `],"address_book":{}}`...)
+}
+
+// v3Transactions is transactionsByMasterchainBlock: the round's
+// transactions by logical time, oldest first with sort=asc, then offset
+// and limit; an empty list for a round the indexer does not have.
+func (s *Server) v3Transactions(q url.Values) ([]byte, error) {
+	limit, offset, err := s.parsePage(q)
+	if err != nil {
+		return nil, err
+	}
+	desc, err := v3Sort(q)
+	if err != nil {
+		return nil, err
+	}
+	round, seqno, err := s.roundParam(q)
+	if err != nil {
+		return nil, err
+	}
+	var all []v3Entry
+	if round != nil {
+		all = appendRound(all, round, seqno)
+	}
+	return v3TxPage(all, desc, limit, offset), nil
+}
+
+// v3TransactionsByLT is transactions with start_lt and end_lt: the
+// indexed transactions of every round with start_lt <= lt <= end_lt
+// (either bound optional), by logical time, then offset and limit.
+func (s *Server) v3TransactionsByLT(q url.Values) ([]byte, error) {
+	limit, offset, err := s.parsePage(q)
+	if err != nil {
+		return nil, err
+	}
+	desc, err := v3Sort(q)
+	if err != nil {
+		return nil, err
+	}
+	lo, hi := uint64(0), uint64(math.MaxUint64)
+	for _, p := range []struct {
+		name string
+		to   *uint64
+	}{{"start_lt", &lo}, {"end_lt", &hi}} {
+		if v := q.Get(p.name); v != "" {
+			n, err := strconv.ParseUint(v, 10, 64)
+			if err != nil {
+				return nil, conversionError(p.name)
+			}
+			*p.to = n
+		}
+	}
+	rounds := s.indexed()
+	var all []v3Entry
+	for n := 1; n < len(rounds); n++ {
+		for _, e := range appendRound(nil, &rounds[n], uint32(n)) {
+			if e.tx.LT >= lo && e.tx.LT <= hi {
+				all = append(all, e)
+			}
+		}
+	}
+	return v3TxPage(all, desc, limit, offset), nil
 }
 
 // v3Shard is the indexer's form of a shard id: 16 hex digits.

@@ -113,6 +113,7 @@ func FuzzQueries(f *testing.F) {
 			{"/k/api/v3/masterchainInfo", chain.serveChainV3(methodV3Info), false},
 			{"/k/api/v3/masterchainBlockShards", chain.serveChainV3(methodV3Blocks), false},
 			{"/k/api/v3/transactionsByMasterchainBlock", chain.serveChainV3(methodV3Txs), false},
+			{"/k/api/v3/transactions", chain.serveChainV3(methodV3ByLT), false},
 		} {
 			req := httptest.NewRequest(http.MethodGet, "/", nil)
 			req.URL.Path, req.URL.RawQuery = h.path, query

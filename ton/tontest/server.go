@@ -133,7 +133,7 @@ func New(opts ...Option) (*Server, error) {
 		for _, m := range []string{methodInfo, methodShards, methodGetShards, methodHeader} {
 			srv.HandleFunc("GET /api/v2/{key}/"+m, s.serveChainREST(m))
 		}
-		for _, m := range []string{methodV3Info, methodV3Blocks, methodV3Txs} {
+		for _, m := range []string{methodV3Info, methodV3Blocks, methodV3Txs, methodV3ByLT} {
 			srv.HandleFunc("GET /{key}/api/v3/"+m, s.serveChainV3(m))
 		}
 		s.advance()
