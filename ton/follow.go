@@ -154,6 +154,10 @@ type follower struct {
 	v3maxMC uint32
 	v3tops  map[shardKey]uint64
 	v3from  uint64
+	// v3at is when the last transactions page was read, v3short whether
+	// it was not full.
+	v3at    time.Time
+	v3short bool
 }
 
 // run walks from pos until an error or the loop stops.

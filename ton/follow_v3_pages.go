@@ -95,4 +95,3 @@ func (f *follower) transactionsV3(ctx context.Context, seqno uint32, round []Blo
 	}
 	return items, nil
 }
-

@@ -9,8 +9,10 @@ import (
 	"net/url"
 	"slices"
 	"strconv"
+	"time"
 
 	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/internal/transport"
 )
 
 // The indexer path reads transactions by logical time, not round by
@@ -89,7 +91,9 @@ func (f *follower) windowV3(ctx context.Context, seqno uint32, y uint64) (n int,
 		}
 		f.v3cache[k] = v3Entry{tx: tx, mc: mc}
 	}
-	return len(res.Transactions), last, nil
+	n = len(res.Transactions)
+	f.v3at, f.v3short = time.Now(), n < followV3Page
+	return n, last, nil
 }
 
 // fillV3 returns round seqno's transactions by block, in the lite
@@ -225,10 +229,20 @@ func shardsOverlap(a, b ShardID) bool {
 }
 
 // pollV3 asks for the transactions from f.v3from, which holds those of
-// round seqno once the indexer has it. A page with none of a later round
+// round seqno once the indexer has it; f.poll after the last answer when
+// that one was not full (it held all there was: at the head), at once
+// otherwise (catching up). An indexer that cuts pages short without a
+// word is still read whole, a page per f.poll where a round's pages end
+// at the round. A page with none of a later round
 // moves f.v3from to its newest logical time, so that polls go on from
 // there.
 func (f *follower) pollV3(ctx context.Context, seqno uint32) error {
+	if wait := f.poll - time.Since(f.v3at); f.v3short && wait > 0 {
+		// The last page was not full: it held all there was.
+		if err := transport.Sleep(ctx, wait); err != nil {
+			return err
+		}
+	}
 	_, last, err := f.windowV3(ctx, seqno, f.v3from)
 	if err == nil && f.v3maxMC < seqno {
 		f.v3from = max(f.v3from, last)
