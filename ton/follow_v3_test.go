@@ -366,3 +366,91 @@ func TestFollowIndexerRefusesOverlappingPages(t *testing.T) {
 	require.Contains(t, last.Error(), "again")
 	require.Equal(t, int64(6), o.pages.Load(), "three reads of two pages each")
 }
+
+// dropParam removes a query parameter from every request whose path ends
+// in path: an indexer that ignores it.
+type dropParam struct{ path, param string }
+
+func (d dropParam) RoundTrip(r *http.Request) (*http.Response, error) {
+	if strings.HasSuffix(r.URL.Path, d.path) {
+		q := r.URL.Query()
+		q.Del(d.param)
+		r = r.Clone(r.Context())
+		r.URL.RawQuery = q.Encode()
+	}
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// TestFollowIndexerRefusesAnIndexerThatIgnoresStartLT: transactions
+// asked for from a logical time that come from below it (an indexer that
+// ignores start_lt) end the walk with ErrRepeatedPage, before anything of
+// the round is yielded.
+func TestFollowIndexerRefusesAnIndexerThatIgnoresStartLT(t *testing.T) {
+	srv := tontest.NewT(t, tontest.WithChain(0), tontest.WithoutDefaults())
+	require.NoError(t, srv.Advance(3))
+	c, err := srv.Client(nodeaccess.WithRoundTripper(dropParam{"/api/v3/transactions", "start_lt"}))
+	require.NoError(t, err)
+	var last error
+	for ft, err := range c.Follow(context.Background(), indexerQuery(3)) {
+		if err != nil {
+			last = err
+			break
+		}
+		t.Fatalf("yielded %+v", ft)
+	}
+	require.ErrorIs(t, last, ton.ErrRepeatedPage)
+	require.Contains(t, last.Error(), "ignores start_lt")
+}
+
+// TestFollowIndexerRefusesATransactionOutsideItsBlock: a transaction
+// whose logical time is outside its block's start_lt to end_lt (as
+// masterchainBlockShards lists it) is ErrInvalidResponse.
+func TestFollowIndexerRefusesATransactionOutsideItsBlock(t *testing.T) {
+	srv := tontest.NewT(t, tontest.WithChain(0), tontest.WithoutDefaults())
+	require.NoError(t, srv.Advance(3))
+	plain, err := srv.Client()
+	require.NoError(t, err)
+	_, full := follow(t, plain, indexerQuery(2), 1<<10, 2, nil)
+	mc := full[len(full)-1] // round 2's masterchain block: one transaction, its end_lt
+	require.Equal(t, int32(-1), mc.Block.Workchain)
+	end := func(lt uint64) string { return `"end_lt":"` + strconv.FormatUint(lt, 10) + `"` }
+	// The block's range is moved below its transaction.
+	c, err := srv.Client(nodeaccess.WithRoundTripper(rewriter{from: end(mc.LT), to: end(mc.LT - 1)}))
+	require.NoError(t, err)
+	var last error
+	for ft, err := range c.Follow(context.Background(), indexerQuery(2)) {
+		if err != nil {
+			last = err
+			break
+		}
+		require.Less(t, ft.Masterchain, uint32(2))
+	}
+	require.ErrorIs(t, last, nodeaccess.ErrInvalidResponse)
+	require.Contains(t, last.Error(), "outside block")
+}
+
+// TestFollowIndexerWithoutLogicalTimes: an indexer whose blocks lack
+// start_lt and end_lt is read round by round through
+// transactionsByMasterchainBlock, yielding the same transactions.
+func TestFollowIndexerWithoutLogicalTimes(t *testing.T) {
+	srv, head := splitMergeChain(t)
+	plain, err := srv.Client()
+	require.NoError(t, err)
+	want := prevWalk(t, plain, head)
+	c, err := srv.Client(nodeaccess.WithRoundTripper(rewriter{from: `"start_lt"`, to: `"start_lx"`}))
+	require.NoError(t, err)
+	before := len(srv.Requests())
+	got, _ := follow(t, c, indexerQuery(1), len(want), head, nil)
+	require.Equal(t, want, got)
+	byRound, byLT := 0, 0
+	for _, r := range srv.Requests()[before:] {
+		if strings.HasSuffix(r.Path, "/transactionsByMasterchainBlock") {
+			byRound++
+		}
+		if strings.HasSuffix(r.Path, "/api/v3/transactions") {
+			byLT++
+		}
+	}
+	require.GreaterOrEqual(t, byRound, int(head))
+	require.Zero(t, byLT)
+}
