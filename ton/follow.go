@@ -35,15 +35,16 @@ type FollowQuery struct {
 	// from a shorter one.
 	Poll time.Duration
 	// Indexer reads the chain through API v3's indexer instead of API v2:
-	// a round's blocks (masterchainBlockShards) and its transactions
-	// (transactionsByMasterchainBlock, 500 a page) whatever the number of
-	// shards, so about 2 requests a masterchain block where v2 takes
-	// 2 + S. The order, the cursors and the errors are the same, so a
-	// cursor of one path resumes on the other. Leave it false for a
-	// service without v3 (its 404 ends the walk with an error matching
-	// nodeaccess.ErrNotFound) and for a lite server's freshest blocks: the
-	// indexer serves a round once it has indexed it, usually a few seconds
-	// after the lite servers.
+	// a round's blocks (masterchainBlockShards, with each block's
+	// tx_count) and the transactions by logical time (transactions, 500 a
+	// page, each page serving as many rounds as it holds), whatever the
+	// number of shards: about 1 request a masterchain block catching up,
+	// 1.5 at the head, where v2 takes 2 + S. The order, the cursors and the
+	// errors are the same, so a cursor of one path resumes on the other.
+	// Leave it false for a service without v3 (its 404 ends the walk with
+	// an error matching nodeaccess.ErrNotFound) and for a lite server's
+	// freshest blocks: the indexer serves a round once it has indexed it,
+	// usually a few seconds after the lite servers.
 	Indexer bool
 }
 
@@ -94,18 +95,24 @@ type FollowedTransaction struct {
 //
 // It reads API v2 (getMasterchainInfo, shards, getBlockTransactionsExt,
 // getBlockHeader), or, with q.Indexer, API v3's indexer
-// (masterchainInfo, masterchainBlockShards, transactionsByMasterchainBlock).
+// (masterchainInfo, masterchainBlockShards, transactions).
 // Cost on v2: 2 + S requests per masterchain block for S new shard blocks
 // (one more per 256 transactions of a block beyond the first 256, one
 // getBlockHeader per split or merge), plus at most one getMasterchainInfo
 // per q.Poll: following the head at B masterchain blocks a second takes
-// about B × (2 + S) + 1/q.Poll requests a second. Through the indexer: 2
-// per masterchain block (one more per 500 transactions beyond the first
-// 500), plus one masterchainBlockShards per q.Poll while the next round is
-// not indexed. A round the indexer lists fewer transactions of than its
-// blocks' tx_count is asked for again (ErrNotYetAvailable); a transaction
-// or block of another round is nodeaccess.ErrInvalidResponse; nothing of a
-// round is yielded before all of it is read.
+// about B × (2 + S) + 1/q.Poll requests a second. Through the indexer: 1
+// masterchainBlockShards per masterchain block and 1 transactions page per
+// 500 transactions, of as many rounds as they span, plus one
+// masterchainInfo at the start and, at the head, one transactions page
+// per q.Poll: about B × (1 + t/500) + 1/q.Poll requests a second for t
+// transactions a masterchain block. Every block's transactions are
+// counted against its tx_count: fewer is a round the indexer is still
+// inserting (ErrNotYetAvailable, asked for again), more, or a transaction
+// of another round, of no block of the round or outside its block's
+// logical times, is nodeaccess.ErrInvalidResponse; nothing of a round is
+// yielded before all of it is read. An indexer whose blocks lack tx_count
+// or their logical times is read round by round through
+// transactionsByMasterchainBlock (2 requests a masterchain block).
 func (c *Client) Follow(ctx context.Context, q FollowQuery) iter.Seq2[FollowedTransaction, error] {
 	if err := transport.NilContext(ctx); err != nil {
 		return func(yield func(FollowedTransaction, error) bool) {
