@@ -23,7 +23,7 @@
 //	NODEACCESS_TON_ROUNDS  stop after this many masterchain rounds (default: 5
 //	                       locally, never with a URL)
 //	NODEACCESS_TON_INDEXER "1" reads the chain through API v3's indexer
-//	                       (ton.FollowQuery.Indexer: about 2 requests a
+//	                       (ton.FollowQuery.Indexer: 1 to 1.5 requests a
 //	                       masterchain block instead of 2 + S); the cursor is
 //	                       the same either way (default: API v2)
 //
