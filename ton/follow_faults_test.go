@@ -177,8 +177,15 @@ func (w rewriter) RoundTrip(r *http.Request) (*http.Response, error) {
 // made, while getMasterchainInfo already names them); the follower keeps
 // up from "now" and yields every transaction of the rounds it walked,
 // once, in order. A plan the server enforces answers 429s to a client
-// whose budget is above it.
+// whose budget is above it. The same through the indexer, which leaves
+// out the rounds it has not indexed yet.
 func TestFollowAtTheHeadOfALaggingChain(t *testing.T) {
+	for _, indexer := range []bool{false, true} {
+		t.Run(fmt.Sprintf("indexer=%v", indexer), func(t *testing.T) { followLaggingChain(t, indexer) })
+	}
+}
+
+func followLaggingChain(t *testing.T, indexer bool) {
 	srv := tontest.NewT(t, tontest.WithChain(30*time.Millisecond), tontest.WithLag(70*time.Millisecond), tontest.WithoutDefaults())
 	srv.EnforcePlan(nodeaccesstest.Plan{UnitsPerSecond: 300, Burst: 20})
 	budget, err := nodeaccess.NewBudget(400, 20)
@@ -189,7 +196,7 @@ func TestFollowAtTheHeadOfALaggingChain(t *testing.T) {
 	defer cancel()
 	var got []walkedTx
 	var first, last uint32
-	for ft, err := range c.Follow(ctx, ton.FollowQuery{Poll: 10 * time.Millisecond}) {
+	for ft, err := range c.Follow(ctx, ton.FollowQuery{Poll: 10 * time.Millisecond, Indexer: indexer}) {
 		if err != nil {
 			// A lagging block may fail thirty times in a row: the follower
 			// says so and goes on with the same block.

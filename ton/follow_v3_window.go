@@ -43,7 +43,7 @@ type v3Entry struct {
 // of requests and bytes before ErrNotYetAvailable.
 const maxV3Idle = 64
 
-var maxV3Cache = 64 * followV3Page
+var maxV3Cache = 4 * followV3Page
 
 // windowV3 reads one page of transactions from logical time y, oldest
 // first, into f.v3cache (those of rounds before seqno are dropped), and
