@@ -52,7 +52,7 @@ var (
 	// commit to, a proof for another account, slot or root, a node missing
 	// or left over), or answers another question than the one asked. It
 	// is a kind of ErrInvalidResponse, which it also matches.
-	ErrUnverified = fmt.Errorf("%w: not proven against the trusted root", ErrInvalidResponse)
+	ErrUnverified = fmt.Errorf("unverified: %w", ErrInvalidResponse)
 )
 
 // HTTPError is a response with a status outside 2xx. The access key never

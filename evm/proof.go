@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math/big"
 
@@ -127,13 +126,13 @@ func proofParams(dst []byte, account common.Address, slots []common.Hash, block 
 // proofWire is eth_getProof's result as it comes, each member kept raw so
 // that an error names the member that is wrong.
 type proofWire struct {
-	Address      json.RawMessage   `json:"address"`
-	Balance      json.RawMessage   `json:"balance"`
-	Nonce        json.RawMessage   `json:"nonce"`
-	CodeHash     json.RawMessage   `json:"codeHash"`
-	StorageHash  json.RawMessage   `json:"storageHash"`
-	AccountProof json.RawMessage   `json:"accountProof"`
-	StorageProof []json.RawMessage `json:"storageProof"`
+	Address      json.RawMessage `json:"address"`
+	Balance      json.RawMessage `json:"balance"`
+	Nonce        json.RawMessage `json:"nonce"`
+	CodeHash     json.RawMessage `json:"codeHash"`
+	StorageHash  json.RawMessage `json:"storageHash"`
+	AccountProof json.RawMessage `json:"accountProof"`
+	StorageProof json.RawMessage `json:"storageProof"`
 }
 
 // storageWire is one storage proof as it comes.
@@ -206,55 +205,56 @@ func decodeProof(raw []byte) (*AccountProof, bool, error) {
 	if p.AccountProof, err = nodesMember("accountProof", w.AccountProof); err != nil {
 		return nil, false, err
 	}
-	if w.StorageProof == nil {
-		return nil, false, errors.New("storageProof: want an array, got none or null")
+	if k := jsontext.Kind(w.StorageProof); k != "an array" {
+		return nil, false, fmt.Errorf("storageProof: want an array of storage proofs, got %s", k)
 	}
-	p.StorageProof = make([]StorageProof, len(w.StorageProof))
-	for i, rs := range w.StorageProof {
-		if err := decodeStorageProof(&p.StorageProof[i], rs); err != nil {
-			return nil, false, fmt.Errorf("storageProof[%d].%w", i, err)
+	var items []json.RawMessage
+	if err := json.Unmarshal(w.StorageProof, &items); err != nil {
+		return nil, false, fmt.Errorf("storageProof: want an array of storage proofs: %w", err)
+	}
+	p.StorageProof = make([]StorageProof, len(items))
+	for i, rs := range items {
+		if err := decodeStorageProof(&p.StorageProof[i], fmt.Sprintf("storageProof[%d]", i), rs); err != nil {
+			return nil, false, err
 		}
 	}
 	return p, hasAddress, nil
 }
 
-// decodeStorageProof decodes one storage proof into sp; its errors start
-// with the member's name.
-func decodeStorageProof(sp *StorageProof, raw json.RawMessage) error {
+// decodeStorageProof decodes one storage proof, named name, into sp.
+func decodeStorageProof(sp *StorageProof, name string, raw json.RawMessage) error {
 	if k := jsontext.Kind(raw); k != "an object" {
-		return fmt.Errorf("key: want an object of key, value and proof, got %s", k)
+		return fmt.Errorf("%s: want an object of key, value and proof, got %s", name, k)
 	}
 	var w storageWire
 	if err := json.Unmarshal(raw, &w); err != nil {
-		return fmt.Errorf("key: want an object of key, value and proof: %w", err)
+		return fmt.Errorf("%s: want an object of key, value and proof: %w", name, err)
 	}
-	s, err := stringMember("key", w.Key)
+	s, err := stringMember(name+".key", w.Key)
 	if err != nil {
 		return err
 	}
 	// A key is hex of at most 32 bytes, left-padded: go-ethereum sends a
 	// 32-byte key back as it came, others as a quantity.
-	digits := s
-	if len(digits) >= 2 && digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X') {
-		digits = digits[2:]
-	} else {
-		return errors.New("key: hex string lacks the 0x prefix")
+	if len(s) < 2 || s[0] != '0' || (s[1] != 'x' && s[1] != 'X') {
+		return fmt.Errorf("%s.key: hex string lacks the 0x prefix", name)
 	}
+	digits := s[2:]
 	if len(digits) == 0 || len(digits) > 64 {
-		return fmt.Errorf("key: want 1 to 64 hex digits, got %d", len(digits))
+		return fmt.Errorf("%s.key: want 1 to 64 hex digits, got %d", name, len(digits))
 	}
 	if len(digits)%2 == 1 {
 		digits = "0" + digits
 	}
 	b, err := hex.DecodeString(digits)
 	if err != nil {
-		return fmt.Errorf("key: hex string: %v", err)
+		return fmt.Errorf("%s.key: hex string: %v", name, err)
 	}
 	sp.Key = common.BytesToHash(b)
-	if sp.Value, err = quantityMember("value", w.Value, 256); err != nil {
+	if sp.Value, err = quantityMember(name+".value", w.Value, 256); err != nil {
 		return err
 	}
-	sp.Proof, err = nodesMember("proof", w.Proof)
+	sp.Proof, err = nodesMember(name+".proof", w.Proof)
 	return err
 }
 
@@ -317,6 +317,9 @@ func nodesMember(name string, raw json.RawMessage) ([][]byte, error) {
 		b, err := decodeHexBytes(it)
 		if err != nil {
 			return nil, fmt.Errorf("%s[%d]: %w", name, i, err)
+		}
+		if len(b) == 0 {
+			return nil, fmt.Errorf("%s[%d]: an empty node", name, i)
 		}
 		out[i] = b
 	}

@@ -195,7 +195,7 @@ func proveKey(root common.Hash, key []byte, proof [][]byte) ([]byte, error) {
 		if len(proof) == 0 || len(proof) == 1 && bytes.Equal(proof[0], []byte{0x80}) {
 			return nil, nil
 		}
-		return nil, fmt.Errorf("%d nodes for the empty trie (root %s), which has none", len(proof), root.Hex())
+		return nil, fmt.Errorf("%s for the empty trie (root %s), which has none", nodeCount(len(proof)), root.Hex())
 	}
 	path := make([]byte, 0, 2*len(key)+1)
 	for _, b := range key {
@@ -219,12 +219,20 @@ func proveKey(root common.Hash, key []byte, proof [][]byte) ([]byte, error) {
 		}
 		if next == nil {
 			if left := len(proof) - i - 1; left > 0 {
-				return nil, fmt.Errorf("%d nodes after node %d, where the path ends", left, i)
+				return nil, fmt.Errorf("%s after node %d, where the path ends", nodeCount(left), i)
 			}
 			return value, nil
 		}
 		want, path = next, rest
 	}
+}
+
+// nodeCount says n nodes in words.
+func nodeCount(n int) string {
+	if n == 1 {
+		return "1 node"
+	}
+	return fmt.Sprintf("%d nodes", n)
 }
 
 // terminator ends a key's nibbles, as a leaf's path ends.
