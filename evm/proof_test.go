@@ -25,6 +25,7 @@ import (
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/evm"
 	"github.com/nodeaccess/nodeaccess/evm/evmtest"
+	"github.com/nodeaccess/nodeaccess/internal/testkit"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -367,4 +368,68 @@ func TestProofLiesRefused(t *testing.T) {
 			assert.Contains(t, err.Error(), tc.want)
 		})
 	}
+}
+
+// recorder sends each request on to the server and keeps its body.
+type recorder struct {
+	mu     sync.Mutex
+	bodies []string
+}
+
+func (r *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
+	b, err := io.ReadAll(req.Body)
+	if err != nil {
+		return nil, err
+	}
+	r.mu.Lock()
+	r.bodies = append(r.bodies, string(b))
+	r.mu.Unlock()
+	req.Body = io.NopCloser(bytes.NewReader(b))
+	return http.DefaultTransport.RoundTrip(req)
+}
+
+// The params on the wire: the address, the slots as 32-byte hex in the
+// order given, the block as every state read sends it.
+func TestProofWire(t *testing.T) {
+	t.Parallel()
+	e := proofNode(t)
+	rec := &recorder{}
+	c, err := e.srv.Client(nodeaccess.WithRoundTripper(rec))
+	require.NoError(t, err)
+	ctx := context.Background()
+	h := common.HexToHash("0x00000000000000000000000000000000000000000000000000000000000000ff")
+	for _, tc := range []struct {
+		slots  []common.Hash
+		block  evm.Block
+		params string
+	}{
+		{[]common.Hash{neverWritten, totalSupplySlot}, evm.BlockNumber(4),
+			`["0x000000000000000000000000000000000000e020",["` + neverWritten.Hex() + `","0x0000000000000000000000000000000000000000000000000000000000000000"],"0x4"]`},
+		{nil, evm.Finalized, `["0x000000000000000000000000000000000000e020",[],"finalized"]`},
+		{[]common.Hash{}, nil, `["0x000000000000000000000000000000000000e020",[],"latest"]`},
+		{nil, evm.BlockHash{Hash: h, RequireCanonical: true},
+			`["0x000000000000000000000000000000000000e020",[],{"blockHash":"` + h.Hex() + `","requireCanonical":true}]`},
+	} {
+		rec.bodies = nil
+		_, _ = c.Proof(ctx, evmtest.Token(), tc.slots, tc.block)
+		require.Len(t, rec.bodies, 1)
+		assert.Contains(t, rec.bodies[0], `"method":"eth_getProof","params":`+tc.params, "%v", tc.block)
+	}
+}
+
+// Bad input is refused before anything is sent, naming it.
+func TestProofRefusedInput(t *testing.T) {
+	t.Parallel()
+	c, err := evm.New("https://node.example", "k3y", nodeaccess.WithRoundTripper(testkit.Refuse{T: t}))
+	require.NoError(t, err)
+	ctx := context.Background()
+	_, err = c.Proof(ctx, evmtest.Token(), []common.Hash{neverWritten, totalSupplySlot, neverWritten}, evm.Latest)
+	require.ErrorIs(t, err, nodeaccess.ErrInvalidInput)
+	var ie *nodeaccess.InputError
+	require.ErrorAs(t, err, &ie)
+	assert.Equal(t, "slots[2]", ie.Arg)
+	assert.Contains(t, ie.Reason, "is slots[0] again")
+	_, err = c.Proof(ctx, evmtest.Token(), nil, evm.Tag("newest"))
+	require.ErrorAs(t, err, &ie)
+	assert.Equal(t, "block", ie.Arg)
 }
