@@ -25,6 +25,7 @@ import (
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/evm"
 	"github.com/nodeaccess/nodeaccess/evm/evmtest"
+	"github.com/nodeaccess/nodeaccess/internal/evmlatest"
 	"github.com/nodeaccess/nodeaccess/internal/testkit"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -432,4 +433,25 @@ func TestProofRefusedInput(t *testing.T) {
 	_, err = c.Proof(ctx, evmtest.Token(), nil, evm.Tag("newest"))
 	require.ErrorAs(t, err, &ie)
 	assert.Equal(t, "block", ie.Arg)
+}
+
+// A client that reads the latest state only (HyperEVM's) refuses a proof
+// at another block before sending, as it refuses every state read there.
+func TestProofLatestOnly(t *testing.T) {
+	t.Parallel()
+	e := proofNode(t)
+	why := "this chain answers every block from its latest state"
+	c, err := evm.New("https://node.example", "k3y", nodeaccess.WithRoundTripper(testkit.Refuse{T: t}), evmlatest.Option(why))
+	require.NoError(t, err)
+	_, err = c.Proof(context.Background(), evmtest.Token(), nil, evm.BlockNumber(4))
+	require.ErrorIs(t, err, nodeaccess.ErrInvalidInput)
+	var ie *nodeaccess.InputError
+	require.ErrorAs(t, err, &ie)
+	assert.Equal(t, "block", ie.Arg)
+	assert.Equal(t, "block number 4 refused: "+why, ie.Reason)
+	latest, err := e.srv.Client(evmlatest.Option(why))
+	require.NoError(t, err)
+	p, err := latest.Proof(context.Background(), evmtest.Token(), nil, evm.Latest)
+	require.NoError(t, err)
+	require.NoError(t, p.Verify(e.stateRoot(t, e.head)))
 }
