@@ -455,3 +455,16 @@ func TestProofLatestOnly(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, p.Verify(e.stateRoot(t, e.head)))
 }
+
+// A malformed member is an invalid response naming it, not an unverified
+// one: nothing was proven or disproven.
+func TestProofMalformedAnswer(t *testing.T) {
+	t.Parallel()
+	e := proofNode(t)
+	c, err := e.srv.Client(nodeaccess.WithRoundTripper(lying{edit: func(r map[string]any) { r["balance"] = 12 }}), nodeaccess.WithMaxAttempts(1))
+	require.NoError(t, err)
+	_, err = c.Proof(context.Background(), evmtest.Holder(), nil, evm.Latest)
+	require.ErrorIs(t, err, nodeaccess.ErrInvalidResponse)
+	assert.NotErrorIs(t, err, nodeaccess.ErrUnverified)
+	assert.Contains(t, err.Error(), "balance: want a string, got a number")
+}
