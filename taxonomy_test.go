@@ -8,6 +8,7 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"math/big"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -17,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ethereum/go-ethereum/common"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -204,6 +206,80 @@ func TestEveryPackageErrorMatchesARoot(t *testing.T) {
 			}
 		})
 	}
+}
+
+// rootRefinementCases says how a user gets each root sentinel that refines
+// another (a package-level fmt.Errorf wrap of one in the root package):
+// each must have a case here, produced the way a user gets it, and match
+// the sentinel it refines.
+func rootRefinementCases() map[string]taxCase {
+	return map[string]taxCase{
+		"nodeaccess.ErrUnverified": {is: isErr(nodeaccess.ErrUnverified), produce: func(t *testing.T) error {
+			// A provider that says Holder has one wei more than the
+			// state root commits to.
+			srv := evmtest.NewT(t, evmtest.WithoutScenario())
+			c, err := srv.Client(nodeaccess.WithMaxAttempts(1))
+			require.NoError(t, err)
+			ctx := context.Background()
+			var head struct {
+				StateRoot common.Hash `json:"stateRoot"`
+			}
+			require.NoError(t, c.CallContext(ctx, &head, "eth_getBlockByNumber", evm.Latest, false))
+			p, err := c.Proof(ctx, evmtest.Holder(), nil, evm.Latest)
+			require.NoError(t, err)
+			require.NoError(t, p.Verify(head.StateRoot))
+			p.Balance.Add(p.Balance, big.NewInt(1))
+			return p.Verify(head.StateRoot)
+		}},
+	}
+}
+
+// TestRootRefinementsMatchTheirRoot: every refining sentinel of the root
+// package has a case, and what the case produces matches both it and the
+// root sentinel it refines.
+func TestRootRefinementsMatchTheirRoot(t *testing.T) {
+	fset := token.NewFileSet()
+	files, err := filepath.Glob("*.go")
+	require.NoError(t, err)
+	var found []string
+	for _, path := range files {
+		if strings.HasSuffix(path, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+		require.NoError(t, err)
+		for _, decl := range f.Decls {
+			d, ok := decl.(*ast.GenDecl)
+			if !ok || d.Tok != token.VAR {
+				continue
+			}
+			for _, spec := range d.Specs {
+				vs := spec.(*ast.ValueSpec)
+				for i, n := range vs.Names {
+					if !n.IsExported() || !strings.HasPrefix(n.Name, "Err") || i >= len(vs.Values) {
+						continue
+					}
+					if call, ok := vs.Values[i].(*ast.CallExpr); ok {
+						if sel, ok := call.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "Errorf" {
+							found = append(found, "nodeaccess."+n.Name)
+						}
+					}
+				}
+			}
+		}
+	}
+	cases := rootRefinementCases()
+	for _, name := range found {
+		c, ok := cases[name]
+		require.True(t, ok, "%s refines a root sentinel without a case in rootRefinementCases", name)
+		t.Run(name, func(t *testing.T) {
+			err := c.produce(t)
+			require.Error(t, err)
+			assert.True(t, c.is(err), "the case does not produce %s: %v", name, err)
+			assert.True(t, matchesRoot(err), "%s matches no root sentinel or type: %v", name, err)
+		})
+	}
+	assert.Len(t, cases, len(found), "cases for refinements the sources no longer define")
 }
 
 // exportedErrors lists "pkg.Name" (pkg the directory, such as "hyper" or

@@ -1,7 +1,7 @@
 // Package evm calls an EVM node's JSON-RPC endpoint through a node-access
 // service: eth_call (with state and block overrides, and many calls in one
 // through Multicall3), eth_simulateV1, ots_getInternalOperations,
-// eth_getCode, eth_blockNumber and eth_chainId typed, logs followed through
+// eth_getCode, eth_getProof, eth_blockNumber and eth_chainId typed, logs followed through
 // the chain (Follow), and any other method through CallContext, one by one
 // or many in a JSON-RPC batch.
 //
@@ -168,6 +168,19 @@
 // transaction; an empty list is a valid answer. See the method for details.
 // In a Batch, evm.Add[[]evm.InternalOperation](&b,
 // "ots_getInternalOperations", tx) reads the same list.
+//
+// # Verified reads: proofs
+//
+// Proof runs eth_getProof (EIP-1186): an account and some of its storage
+// slots at a block, with their Merkle proofs. Its answer is the provider's
+// word until AccountProof.Verify checks it against a state root the caller
+// trusts (never one the same provider sent unchecked): then the balance,
+// nonce, code hash, storage root and slot values are what that state
+// holds, and every way of lying about them is an error matching
+// nodeaccess.ErrUnverified:
+//
+//	p, err := c.Proof(ctx, token, []common.Hash{slot}, evm.BlockNumber(n))
+//	err = p.Verify(trustedStateRoot)
 //
 // # Any method
 //

@@ -33,7 +33,9 @@
 //   - eth_call (with go-ethereum's state and block overrides as its third
 //     and fourth parameters; a revert answers code 3 with the revert data),
 //     eth_estimateGas, eth_getCode, eth_getBalance, eth_getStorageAt,
-//     eth_getTransactionCount ("pending" counts the pool);
+//     eth_getTransactionCount ("pending" counts the pool), eth_getProof
+//     (EIP-1186: the proofs come from the block's own state and storage
+//     tries, so they verify against its header's stateRoot);
 //   - eth_simulateV1, with go-ethereum's semantics (see below);
 //   - eth_chainId, eth_blockNumber, eth_syncing, eth_accounts (none),
 //     eth_gasPrice, eth_maxPriorityFeePerGas, eth_feeHistory,
@@ -51,7 +53,7 @@
 // other method answers -32601 ("the method ... does not exist/is not
 // available"): the admin, debug, miner, txpool and personal namespaces,
 // which providers keep to themselves, and the rest of geth's eth namespace
-// (filters and subscriptions, eth_getProof, eth_createAccessList,
+// (filters and subscriptions, eth_createAccessList,
 // eth_getBlockReceipts, eth_sendTransaction and the signing methods, the
 // uncle and raw-transaction methods).
 //
