@@ -200,8 +200,11 @@ func (b *Budget) Stats() BudgetStats {
 // returns at once when ctx's deadline would pass before the units are
 // available (after those of the callers queued ahead), with an error that
 // matches context.DeadlineExceeded. Units above the burst are charged as
-// the burst.
+// the burst. A nil ctx is an *InputError.
 func (b *Budget) Wait(ctx context.Context, units int) error {
+	if ctx == nil {
+		return &InputError{Arg: "ctx", Reason: "nil context.Context (pass context.Background() or a context of the caller's)"}
+	}
 	if units <= 0 {
 		return nil
 	}

@@ -34,9 +34,13 @@ func WithBudget(l Limiter) Option {
 
 // WithCost sets the request units one attempt of operation op costs, from 1
 // to 2^20 (1,048,576), replacing the chain package's default. op is the
-// operation's name as Attempt.Op shows it ("eth_call", "accountStates"); a
-// chain package may name further costs of its own (evm.CostArchiveCall for
-// an archive eth_call).
+// operation's name as Attempt.Op shows it: a typed operation's by its
+// chain package's constant (evm.OpCall, evm.OpArchiveCall for an archive
+// eth_call, ton.OpAccountStates, …), a generic call's by what it sends (a
+// JSON-RPC method, an /info type, a TON method, a beacon API path). The
+// chain's New refuses a name that cannot be an operation of its client
+// (another chain's, or a typo of a typed operation's), saying which it
+// has: such a cost would never apply.
 func WithCost(op string, units int) Option {
 	return option(func(c *config.Config) error {
 		if op == "" {

@@ -30,7 +30,7 @@ func TestNewBudgetRefusesBadValues(t *testing.T) {
 	require.ErrorContains(t, err, "burst 0")
 	for _, o := range []nodeaccess.Option{nodeaccess.WithCost("", 1),
 		nodeaccess.WithCost("eth_call", 0), nodeaccess.WithCost("eth_call", 1<<20+1)} {
-		f, ok := config.Shared(o)
+		_, _, f, ok := config.Open(o)
 		require.True(t, ok)
 		require.Error(t, f(&config.Config{}))
 	}
@@ -203,7 +203,7 @@ func TestBudgetChargesBurstAtMost(t *testing.T) {
 func TestLimiterContract(t *testing.T) {
 	var _ nodeaccess.Limiter = newBudget(t, 1, 1)
 	var l nodeaccess.Limiter = limiterFunc(func(context.Context, int) error { return errors.New("x") })
-	f, _ := config.Shared(nodeaccess.WithBudget(l))
+	_, _, f, _ := config.Open(nodeaccess.WithBudget(l))
 	require.NoError(t, f(&config.Config{}))
 }
 

@@ -9,7 +9,7 @@
 // share (options, errors, the attempt hook):
 //
 //   - [github.com/nodeaccess/nodeaccess/evm]: an EVM node's JSON-RPC (eth_call,
-//     ots_getInternalOperations, eth_getCode). *evm.Client satisfies
+//     ots_getInternalOperations, eth_getCode). Client.ContractCaller is
 //     go-ethereum's bind.ContractCaller, so abigen bindings read through it.
 //   - [github.com/nodeaccess/nodeaccess/hyper]: Hyperliquid's /info
 //     (userVaultEquities on the node, allMids on the public API, exact

@@ -12,7 +12,10 @@ import (
 // Sentinel errors. Every error an SDK call returns can be tested against
 // these with errors.Is, or reaches one of the types below with errors.As;
 // the typed errors below, and the chain packages' own sentinels and types,
-// match the ones that fit them.
+// match the ones that fit them. "The server answered" a status below means
+// either envelope of it: the HTTP status of the answer (*HTTPError), or the
+// code of an error object inside a 2xx answer when that code is an HTTP
+// status (*RPCError: TON's {"ok":false,"code":503}, say).
 var (
 	// ErrInvalidInput: the call's arguments were rejected: by the SDK
 	// before anything was sent (*InputError), or by the server as bad
@@ -65,6 +68,11 @@ type HTTPError struct {
 	// beacon API's {"code":…,"message":…}), with the access key masked as
 	// in Body; "" when the body has none the chain package reads.
 	Message string
+	// Code is the server's own code from the same error body (the beacon
+	// API's {"code":…}, TON's "code", a JSON-RPC error object's code), or 0
+	// when the body has none the chain package reads. It is most often the
+	// status; when it is not, Error shows it ("(code 499)").
+	Code int
 	// RetryAfter is the delay the server asked for in a Retry-After header
 	// (seconds or an HTTP date), or 0 when it sent none, an unreadable one,
 	// or one that means "now". A delay beyond 2^31 seconds (about 68
@@ -85,7 +93,8 @@ type HTTPError struct {
 	Location string
 }
 
-// Error describes the status and the start of the body.
+// Error describes the status, the server's message (else the start of the
+// body), and the server's code where it differs from the status.
 func (e *HTTPError) Error() string {
 	var b strings.Builder
 	b.WriteString("HTTP ")
@@ -108,21 +117,33 @@ func (e *HTTPError) Error() string {
 		b.WriteString(": ")
 		b.WriteString(msg)
 	}
+	if e.Code != 0 && e.Code != e.StatusCode {
+		fmt.Fprintf(&b, " (code %d)", e.Code)
+	}
 	return b.String()
 }
 
 // Unwrap returns the sentinel the status matches: ErrRateLimited for 429,
 // ErrUnauthorized for 401 and 403, ErrNotFound for 404, ErrUnavailable for
 // 5xx; nil for any other status.
-func (e *HTTPError) Unwrap() error {
+func (e *HTTPError) Unwrap() error { return statusFault(e.StatusCode) }
+
+// statusFault is the one classification of a fault by its HTTP status,
+// whichever envelope carries the status: the response's status line
+// (HTTPError) or an error object's code that names an HTTP status (RPCError,
+// such as TON's {"ok":false,"code":503} in an HTTP 200). ErrRateLimited for
+// 429, ErrUnauthorized for 401 and 403, ErrNotFound for 404, ErrUnavailable
+// for 500 to 599; nil for any other code, JSON-RPC's own (-32768 to -32000)
+// and an EVM revert's 3 included.
+func statusFault(code int) error {
 	switch {
-	case e.StatusCode == 429:
+	case code == 429:
 		return ErrRateLimited
-	case e.StatusCode == 401 || e.StatusCode == 403:
+	case code == 401 || code == 403:
 		return ErrUnauthorized
-	case e.StatusCode == 404:
+	case code == 404:
 		return ErrNotFound
-	case e.StatusCode >= 500 && e.StatusCode <= 599:
+	case code >= 500 && code <= 599:
 		return ErrUnavailable
 	}
 	return nil
@@ -166,21 +187,27 @@ func (e *RPCError) ErrorCode() int { return e.Code }
 // ErrorData returns Data.
 func (e *RPCError) ErrorData() any { return e.Data }
 
-// Unwrap returns the sentinel the error object matches: ErrRateLimited for
-// the codes providers use for rate limits (-32005 and 429), and
+// Unwrap returns the sentinel the error object matches. A code that is an
+// HTTP status matches what that status matches in an HTTPError, whichever
+// envelope carried it (TON's {"ok":false,"code":N} in a 2xx answer carries
+// the HTTP status of the fault; some gateways put one in a JSON-RPC error
+// object): ErrRateLimited for 429, ErrUnauthorized for 401 and 403,
+// ErrNotFound for 404, ErrUnavailable for 500 to 599. Of JSON-RPC's own
+// codes: ErrRateLimited for -32005, the code providers use for rate limits;
 // ErrResponseTooLarge for a server's refusal to send an answer larger than
 // its own cap: code -32008 ("Response is too big", the answer to one call,
 // from jsonrpsee servers such as reth and HyperEVM's) or -32011 ("The batch
 // response was too large"), with a message that says the response is too
-// big or over a limit. Nil for any other error object.
+// big or over a limit. Nil for any other error object (an EVM revert's 3,
+// the other -32xxx codes).
 func (e *RPCError) Unwrap() error {
 	switch {
-	case e.Code == -32005 || e.Code == 429:
+	case e.Code == -32005:
 		return ErrRateLimited
 	case (e.Code == -32008 || e.Code == -32011) && refusesSize(e.Message):
 		return ErrResponseTooLarge
 	}
-	return nil
+	return statusFault(e.Code)
 }
 
 // refusesSize reports whether a server's message says that a response is

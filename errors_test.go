@@ -79,6 +79,11 @@ func TestHTTPErrorText(t *testing.T) {
 		{nodeaccess.HTTPError{StatusCode: 400, Status: "400 Bad Request", Body: []byte(strings.Repeat("a", 199) + "éé")},
 			"HTTP 400 Bad Request: " + strings.Repeat("a", 199) + "…"},
 		{nodeaccess.HTTPError{StatusCode: 400, Body: []byte(" \n ")}, "HTTP 400"},
+		// The server's code from its body, where it is not the status.
+		{nodeaccess.HTTPError{StatusCode: 400, Status: "400 Bad Request", Message: "bad", Code: 499, Body: []byte(`{"code":499,"message":"bad"}`)},
+			"HTTP 400 Bad Request: bad (code 499)"},
+		{nodeaccess.HTTPError{StatusCode: 404, Status: "404 Not Found", Message: "no state", Code: 404}, "HTTP 404 Not Found: no state"},
+		{nodeaccess.HTTPError{StatusCode: 500, Code: -32000}, "HTTP 500 (code -32000)"},
 	} {
 		assert.Equal(t, tc.want, tc.err.Error())
 	}
@@ -107,6 +112,28 @@ func TestRPCError(t *testing.T) {
 		} else {
 			assert.Empty(t, matches(err), "code %d", code)
 		}
+	}
+}
+
+// TestRPCErrorCodeIsStatus: an error object whose code is an HTTP status
+// matches what that status matches in an HTTPError, code for code (one
+// classification, whichever envelope carries the status: TON's
+// {"ok":false,"code":503} in an HTTP 200); JSON-RPC's own codes and an EVM
+// revert's 3 are no status and match nothing but what TestRPCError and
+// TestRPCErrorResponseTooLarge say.
+func TestRPCErrorCodeIsStatus(t *testing.T) {
+	t.Parallel()
+	for code := 100; code <= 599; code++ {
+		want := matches(&nodeaccess.HTTPError{StatusCode: code})
+		assert.Equal(t, want, matches(&nodeaccess.RPCError{Code: code, Message: "boom"}), "code %d", code)
+	}
+	for code, want := range map[int]error{429: nodeaccess.ErrRateLimited, 401: nodeaccess.ErrUnauthorized, 403: nodeaccess.ErrUnauthorized,
+		404: nodeaccess.ErrNotFound, 500: nodeaccess.ErrUnavailable, 503: nodeaccess.ErrUnavailable, 542: nodeaccess.ErrUnavailable, 599: nodeaccess.ErrUnavailable} {
+		assert.Equal(t, []error{want}, matches(&nodeaccess.RPCError{Code: code}), "code %d", code)
+	}
+	for _, code := range []int{0, 1, 2, 3, 400, 416, 422, 600, 1000, -32000, -32001, -32002, -32003, -32004, -32006, -32007, -32009, -32010,
+		-32012, -32015, -32600, -32601, -32602, -32603, -32700, -38001, -503, -429} {
+		assert.Empty(t, matches(&nodeaccess.RPCError{Code: code, Message: "boom"}), "code %d", code)
 	}
 }
 

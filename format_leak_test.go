@@ -5,13 +5,15 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/beacon"
 	"github.com/nodeaccess/nodeaccess/evm"
 	"github.com/nodeaccess/nodeaccess/hyper"
+	"github.com/nodeaccess/nodeaccess/hyper/hypercore"
 	"github.com/nodeaccess/nodeaccess/internal/testkit"
 	"github.com/nodeaccess/nodeaccess/ton"
-	"github.com/stretchr/testify/require"
 )
 
 // TestNoClientPrintsTheKey: no formatting of any chain client, by pointer
@@ -33,7 +35,9 @@ func TestNoClientPrintsTheKey(t *testing.T) {
 			require.NoError(t, err)
 			b, err := beacon.New("https://node.example", key, opt)
 			require.NoError(t, err)
-			for _, c := range []any{e, es, h, h.EVM(), o, b} {
+			hev, err := hypercore.New("https://node.example", key, opt)
+			require.NoError(t, err)
+			for _, c := range []any{e, es, h, hev, o, b} {
 				testkit.AssertFormatNoKey(t, key, c)
 				testkit.AssertUnprintable(t, key, reflect.ValueOf(c).Elem().Interface())
 			}

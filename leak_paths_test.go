@@ -11,11 +11,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/internal/testkit"
 	"github.com/nodeaccess/nodeaccess/internal/transport"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // inJSON is the key in every spelling a JSON string can carry it (as it is,
@@ -166,7 +167,7 @@ func TestEveryErrorPath(t *testing.T) {
 	closed.Close()
 	for _, key := range testkit.LeakKeys {
 		bases := map[string]func(t *testing.T) (string, nodeaccess.Option){
-			"connection refused": func(*testing.T) (string, nodeaccess.Option) { return closed.URL, nodeaccess.Options() },
+			"connection refused": func(*testing.T) (string, nodeaccess.Option) { return closed.URL, testkit.Bundle() },
 			"RoundTripper quoting the URL": func(*testing.T) (string, nodeaccess.Option) {
 				return "https://node.example", nodeaccess.WithRoundTripper(urlQuoter{})
 			},
@@ -177,7 +178,7 @@ func TestEveryErrorPath(t *testing.T) {
 					w.Header().Set("Content-Type", "application/json")
 					answer(t, key, w, r)
 				})
-				return srv.URL, nodeaccess.Options()
+				return srv.URL, testkit.Bundle()
 			}
 		}
 		for name, answer := range valueAnswers {
@@ -187,7 +188,7 @@ func TestEveryErrorPath(t *testing.T) {
 						w.Header().Set("Content-Type", "application/json")
 						answer(jsonSpelling(key, r, i), w, r)
 					})
-					return srv.URL, nodeaccess.Options()
+					return srv.URL, testkit.Bundle()
 				}
 			}
 		}
@@ -199,7 +200,7 @@ func TestEveryErrorPath(t *testing.T) {
 					var rec testkit.Recorder
 					ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 					defer cancel()
-					err := call(ctx, u, key, nodeaccess.Options(opt, rec.Option(), nodeaccess.WithBackoff(time.Millisecond, time.Millisecond)))
+					err := call(ctx, u, key, testkit.Bundle(opt, rec.Option(), nodeaccess.WithBackoff(time.Millisecond, time.Millisecond)))
 					for _, a := range rec.Attempts() {
 						testkit.AssertNoKey(t, key, "hook", fmt.Sprintf("%+v %v", a, a.Err))
 					}

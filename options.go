@@ -6,85 +6,46 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-	"slices"
 	"strings"
 	"time"
 
 	"github.com/nodeaccess/nodeaccess/internal/config"
 )
 
-// Option is a setting every client takes, whatever its chain: the HTTP
-// client, retries, timeouts, hooks, the budget. Each chain package's New
-// takes these and the options of its own package (evm.WithMaxBatchSize,
-// ton.WithJSONRPC, …); an option of one chain package given to another's
-// New does not compile. An option with a bad value makes the constructor
-// fail; it never panics. The zero Option sets nothing.
+// Option configures a client when it is made: a setting every client
+// takes, whatever its chain (the functions of this package: the HTTP
+// client, retries, timeouts, hooks, the budget), or one of a chain
+// package's own (evm.WithMaxBatchSize, ton.WithJSONRPC, …), which that
+// package's New alone takes: another's refuses it with an error that names
+// the option. Each chain package calls it Option too (evm.Option is
+// nodeaccess.Option), so one slice of options serves clients of several
+// chains:
 //
-// To give the same settings to clients of several chains, bundle them
-// with Options.
+//	shared := []nodeaccess.Option{nodeaccess.WithBudget(b), nodeaccess.WithLogger(l)}
+//	ec, err := evm.New(evmURL, key, shared...)
+//	tc, err := ton.New(tonURL, key, append(shared, ton.WithJSONRPC())...)
+//
+// An option with a bad value makes New fail; it never panics. The zero
+// Option sets nothing.
 type Option struct {
 	apply config.Func
+	// owner is the package whose New alone takes the option, "" for one
+	// every client takes; name is how errors call it.
+	owner, name string
 }
 
-// The interfaces below are what each chain package's New takes: an Option
-// of this package, or one of that chain package's own options. Only this
-// package and the chain package make values of them.
-type (
-	// EVMOption is an option of evm.New: an Option, or an option of
-	// package evm (evm.WithMaxBatchSize, evm.WithPathSuffix).
-	EVMOption interface{ evmOption() }
-	// HyperOption is an option of hyper.New: an Option, or an option of
-	// package hyper (hyper.WithPublicURL, hyper.WithEVM, …).
-	HyperOption interface{ hyperOption() }
-	// TONOption is an option of ton.New: an Option, or an option of package
-	// ton (ton.WithJSONRPC).
-	TONOption interface{ tonOption() }
-	// BeaconOption is an option of beacon.New: an Option, or an option of
-	// package beacon (beacon.WithEncoding, beacon.WithPreset).
-	BeaconOption interface{ beaconOption() }
-)
-
-func (Option) evmOption()    {}
-func (Option) hyperOption()  {}
-func (Option) tonOption()    {}
-func (Option) beaconOption() {}
-
 func init() {
-	config.Shared = func(o any) (config.Func, bool) {
+	config.Make = func(owner, name string, f config.Func) any {
+		return Option{apply: f, owner: owner, name: name}
+	}
+	config.Open = func(o any) (string, string, config.Func, bool) {
 		opt, ok := o.(Option)
-		if !ok {
-			return nil, false
-		}
-		if opt.apply == nil {
-			return func(*config.Config) error { return nil }, true
-		}
-		return opt.apply, true
+		return opt.owner, opt.name, opt.apply, ok
 	}
 }
 
-// option makes an Option of f.
+// option makes an Option of f that every client takes.
 func option(f config.Func) Option { return Option{apply: f} }
-
-// Options bundles opts into one Option that applies them in order, so that
-// one value carries the settings shared by clients of several chains:
-//
-//	common := nodeaccess.Options(nodeaccess.WithBudget(b), nodeaccess.WithLogger(l))
-//	ec, err := evm.New(evmURL, key, common)
-//	tc, err := ton.New(tonURL, key, common, ton.WithJSONRPC())
-func Options(opts ...Option) Option {
-	opts = slices.Clone(opts)
-	return option(func(c *config.Config) error {
-		for _, o := range opts {
-			if o.apply == nil {
-				continue
-			}
-			if err := o.apply(c); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-}
 
 // WithHTTPClient makes the client send through a copy of hc instead of the
 // SDK's own transport; hc itself is never modified. hc's Transport, Jar and

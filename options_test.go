@@ -42,7 +42,7 @@ func TestOptionsRejectBadValues(t *testing.T) {
 		{nodeaccess.WithUserAgent("app\x7f/1"), `WithUserAgent: "app\x7f/1"`},
 	} {
 		var cfg config.Config
-		f, _ := config.Shared(tc.opt)
+		_, _, f, _ := config.Open(tc.opt)
 		err := f(&cfg)
 		require.Error(t, err, tc.want)
 		assert.Contains(t, err.Error(), tc.want)
@@ -65,7 +65,7 @@ func TestOptionsSetConfig(t *testing.T) {
 		t.Helper()
 		var cfg config.Config
 		for _, o := range opts {
-			f, ok := config.Shared(o)
+			_, _, f, ok := config.Open(o)
 			require.True(t, ok)
 			require.NoError(t, f(&cfg))
 		}

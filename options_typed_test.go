@@ -2,70 +2,81 @@ package nodeaccess_test
 
 import (
 	"context"
-	"go/ast"
-	"go/parser"
-	"go/token"
-	"go/types"
 	"net/http"
 	"net/http/httptest"
-	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
-	"github.com/nodeaccess/nodeaccess"
-	"github.com/nodeaccess/nodeaccess/evm"
-	"github.com/nodeaccess/nodeaccess/hyper"
-	"github.com/nodeaccess/nodeaccess/ton"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/beacon"
+	"github.com/nodeaccess/nodeaccess/evm"
+	"github.com/nodeaccess/nodeaccess/hyper"
+	"github.com/nodeaccess/nodeaccess/hyper/hypercore"
+	"github.com/nodeaccess/nodeaccess/internal/testkit"
+	"github.com/nodeaccess/nodeaccess/ton"
 )
 
-// TestOptionsAreTypedPerChain: an option of one chain package given to
-// another chain's New does not compile, while the nodeaccess options, and
-// a bundle of them, go to every chain. Each case is type-checked as a
-// program a user would write, against the packages' export data.
-func TestOptionsAreTypedPerChain(t *testing.T) {
-	imp := readmeImporter(t)
-	for _, tc := range []struct {
-		call string
-		want string // "" compiles; else a part of the compiler's message
-	}{
-		{`evm.New(u, k, nodeaccess.WithMaxAttempts(2), evm.WithMaxBatchSize(10), evm.WithPathSuffix("evm"))`, ""},
-		{`ton.New(u, k, nodeaccess.WithMaxAttempts(2), ton.WithJSONRPC())`, ""},
-		{`beacon.New(u, k, nodeaccess.WithTimeout(time.Minute), beacon.WithEncoding(beacon.EncodingSSZ), beacon.WithPreset(beacon.MinimalPreset()))`, ""},
-		{`hyper.New(u, k, nodeaccess.WithHook(nil), hyper.WithPublicURL(hyper.TestnetAPIURL), hyper.WithEVM(evm.WithMaxBatchSize(10), nodeaccess.WithMaxAttempts(1)))`, ""},
-		{`evm.New(u, k, nodeaccess.Options(nodeaccess.WithMaxAttempts(2), nodeaccess.WithTimeout(time.Second)))`, ""},
-		{`ton.New(u, k, evm.WithMaxBatchSize(10))`, "does not implement nodeaccess.TONOption"},
-		{`ton.New(u, k, evm.WithPathSuffix("evm"))`, "does not implement nodeaccess.TONOption"},
-		{`evm.New(u, k, ton.WithJSONRPC())`, "does not implement nodeaccess.EVMOption"},
-		{`evm.New(u, k, hyper.WithPublicURL(hyper.TestnetAPIURL))`, "does not implement nodeaccess.EVMOption"},
-		{`evm.New(u, k, beacon.WithEncoding(beacon.EncodingSSZ))`, "does not implement nodeaccess.EVMOption"},
-		{`beacon.New(u, k, evm.WithPathSuffix("evm"))`, "does not implement nodeaccess.BeaconOption"},
-		{`hyper.New(u, k, evm.WithMaxBatchSize(10))`, "does not implement nodeaccess.HyperOption"},
-		{`hyper.New(u, k, ton.WithJSONRPC())`, "does not implement nodeaccess.HyperOption"},
-		{`hyper.New(u, k, hyper.WithEVM(ton.WithJSONRPC()))`, "does not implement nodeaccess.EVMOption"},
-		{`nodeaccess.Options(evm.WithMaxBatchSize(10))`, "cannot use evm.WithMaxBatchSize"},
-	} {
-		src := "package p\n\nimport (\n\t\"time\"\n\t\"github.com/nodeaccess/nodeaccess\"\n\t\"github.com/nodeaccess/nodeaccess/beacon\"\n" +
-			"\t\"github.com/nodeaccess/nodeaccess/evm\"\n\t\"github.com/nodeaccess/nodeaccess/hyper\"\n\t\"github.com/nodeaccess/nodeaccess/ton\"\n)\n\n" +
-			"var _ = time.Second\nvar _ = beacon.EncodingSSZ\nvar _ = evm.Latest\nvar _ = hyper.TestnetAPIURL\nvar _ = ton.MasterchainShard\nvar _ nodeaccess.Option\n\n" +
-			"func f(u, k string) { " + tc.call + " }\n"
-		fset := token.NewFileSet()
-		f, err := parser.ParseFile(fset, "p.go", src, 0)
-		require.NoError(t, err, tc.call)
-		var msgs []string
-		conf := types.Config{Importer: imp, Error: func(err error) { msgs = append(msgs, err.Error()) }}
-		_, _ = conf.Check("p", fset, []*ast.File{f}, nil)
-		if tc.want == "" {
-			assert.Empty(t, msgs, tc.call)
-			continue
-		}
-		assert.True(t, len(msgs) > 0 && strings.Contains(strings.Join(msgs, "\n"), tc.want), "%s: %q", tc.call, msgs)
+// chainOptions are an option of each chain package, by package.
+func chainOptions() map[string]nodeaccess.Option {
+	return map[string]nodeaccess.Option{
+		"evm":    evm.WithMaxBatchSize(10),
+		"hyper":  hyper.WithPublicURL(hyper.TestnetAPIURL),
+		"ton":    ton.WithJSONRPC(),
+		"beacon": beacon.WithEncoding(beacon.EncodingSSZ),
 	}
 }
 
-// Options applies the options it bundles in order (a later one wins, as
+// newOf makes a client of chain with opts.
+func newOf(chain string, opts ...nodeaccess.Option) error {
+	var err error
+	switch chain {
+	case "evm":
+		_, err = evm.New("https://node.example", "k3y", opts...)
+	case "hyper":
+		_, err = hyper.New("https://node.example", "k3y", opts...)
+	case "ton":
+		_, err = ton.New("https://node.example", "k3y", opts...)
+	case "beacon":
+		_, err = beacon.New("https://node.example", "k3y", opts...)
+	}
+	return err
+}
+
+// TestOptionsOneTypeRefusedWhereTheyDoNotApply: every package's options are
+// one type, so one slice of shared options spreads into every New; an
+// option of one chain package given to another's New is refused, naming
+// the option and both packages (hypercore.New takes evm's, for HyperEVM,
+// and refuses any other chain's).
+func TestOptionsOneTypeRefusedWhereTheyDoNotApply(t *testing.T) {
+	t.Parallel()
+	common := []nodeaccess.Option{nodeaccess.WithMaxAttempts(2), nodeaccess.WithTimeout(time.Second)}
+	var evmOpts []evm.Option = common
+	require.NoError(t, newOf("evm", append(evmOpts, evm.WithMaxBatchSize(10))...))
+	for owner, opt := range chainOptions() {
+		require.NoError(t, newOf(owner, append(common, opt)...), owner)
+		for chain := range chainOptions() {
+			if chain == owner {
+				continue
+			}
+			err := newOf(chain, append(common, opt)...)
+			var ie *nodeaccess.InputError
+			require.ErrorAs(t, err, &ie, "%s option to %s.New", owner, chain)
+			assert.Equal(t, "option", ie.Arg)
+			assert.Contains(t, err.Error(), "is an option of package "+owner+", not of "+chain)
+			assert.Contains(t, err.Error(), owner+".With")
+		}
+	}
+	_, err := hypercore.New("https://node.example", "k3y", evm.WithMaxBatchSize(10), hypercore.WithHistory(), nodeaccess.WithMaxAttempts(1))
+	require.NoError(t, err)
+	_, err = hypercore.New("https://node.example", "k3y", ton.WithJSONRPC())
+	require.ErrorContains(t, err, "ton.WithJSONRPC, is an option of package ton, not of evm")
+}
+
+// testkit.Bundle applies the options it bundles in order (a later one wins, as
 // among New's own arguments), and a bad one among them fails the
 // constructor as it would alone.
 func TestOptionsBundle(t *testing.T) {
@@ -80,9 +91,9 @@ func TestOptionsBundle(t *testing.T) {
 		opt  nodeaccess.Option
 		want int64
 	}{
-		{nodeaccess.Options(fast, nodeaccess.WithMaxAttempts(1), nodeaccess.WithMaxAttempts(3)), 3},
-		{nodeaccess.Options(fast, nodeaccess.WithMaxAttempts(3), nodeaccess.WithMaxAttempts(1)), 1},
-		{nodeaccess.Options(nodeaccess.Options(fast, nodeaccess.WithMaxAttempts(2)), nodeaccess.Option{}), 2},
+		{testkit.Bundle(fast, nodeaccess.WithMaxAttempts(1), nodeaccess.WithMaxAttempts(3)), 3},
+		{testkit.Bundle(fast, nodeaccess.WithMaxAttempts(3), nodeaccess.WithMaxAttempts(1)), 1},
+		{testkit.Bundle(testkit.Bundle(fast, nodeaccess.WithMaxAttempts(2)), nodeaccess.Option{}), 2},
 	} {
 		n.Store(0)
 		c, err := evm.New(srv.URL, "k3y", tc.opt)
@@ -92,14 +103,14 @@ func TestOptionsBundle(t *testing.T) {
 		assert.Equal(t, tc.want, n.Load())
 	}
 
-	_, err := evm.New(srv.URL, "k3y", nodeaccess.Options(nodeaccess.WithMaxAttempts(2), nodeaccess.WithMaxAttempts(0)))
+	_, err := evm.New(srv.URL, "k3y", testkit.Bundle(nodeaccess.WithMaxAttempts(2), nodeaccess.WithMaxAttempts(0)))
 	require.Error(t, err)
 	assert.ErrorIs(t, err, nodeaccess.ErrInvalidInput)
 	assert.Contains(t, err.Error(), "WithMaxAttempts: 0 is outside 1..20")
 
-	c, err := hyper.New(srv.URL, "k3y", nodeaccess.Options(), nodeaccess.Option{}, nodeaccess.Options(nodeaccess.Option{}))
+	c, err := hyper.New(srv.URL, "k3y", testkit.Bundle(), nodeaccess.Option{}, testkit.Bundle(nodeaccess.Option{}))
 	require.NoError(t, err)
-	assert.NotNil(t, c.EVM())
-	_, err = ton.New(srv.URL, "k3y", nodeaccess.Options(nodeaccess.WithTimeout(time.Second), nodeaccess.WithMaxAttempts(1)))
+	assert.NotNil(t, c)
+	_, err = ton.New(srv.URL, "k3y", testkit.Bundle(nodeaccess.WithTimeout(time.Second), nodeaccess.WithMaxAttempts(1)))
 	require.NoError(t, err)
 }

@@ -77,6 +77,7 @@ var readmeImports = map[string]string{
 	"hexutil":        "github.com/ethereum/go-ethereum/common/hexutil",
 	"hyper":          "github.com/nodeaccess/nodeaccess/hyper",
 	"hypertest":      "github.com/nodeaccess/nodeaccess/hyper/hypertest",
+	"hypercore":      "github.com/nodeaccess/nodeaccess/hyper/hypercore",
 	"io":             "io",
 	"log":            "log",
 	"nodeaccess":     "github.com/nodeaccess/nodeaccess",
@@ -359,7 +360,7 @@ func TestReadmeCheckCatches(t *testing.T) {
 		"c, err := ton.New(\"https://ton.example\", key)\n" +
 		"if err != nil { ... }\n" +
 		"for tx, err := range c.AllPendingTransactions(ctx, ton.PendingTransactionsQuery{Accounts: []string{acct}}) { … }\n" +
-		"page, err := c.BlockTransactionsExt(ctx, ton.BlockTransactionsQuery{Block: block}) // \"…\" in a comment\n" +
+		"page, err := c.BlockTransactions(ctx, ton.BlockTransactionsQuery{Block: block}) // \"…\" in a comment\n" +
 		"fmt.Println(\"EQ…\")\n" +
 		"```\n\n" +
 		"```go\n" + // line 15

@@ -13,14 +13,16 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/beacon"
 	"github.com/nodeaccess/nodeaccess/evm"
 	"github.com/nodeaccess/nodeaccess/hyper"
+	"github.com/nodeaccess/nodeaccess/hyper/hypercore"
 	"github.com/nodeaccess/nodeaccess/internal/testkit"
 	"github.com/nodeaccess/nodeaccess/ton"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // keyedCalls are the keyed operations of every chain, each making one call
@@ -112,24 +114,24 @@ var keyedCalls = map[string]func(ctx context.Context, base, key string, opt node
 		if err != nil {
 			return err
 		}
-		return c.Info(ctx, map[string]string{"type": "clearinghouseState", "user": "0x00000000000000000000000000000000000000aa"}, nil)
+		return c.Info(ctx, nil, map[string]string{"type": "clearinghouseState", "user": "0x00000000000000000000000000000000000000aa"})
 	},
-	"hyper EVM eth_call": func(ctx context.Context, base, key string, opt nodeaccess.Option) error {
-		c, err := hyper.New(base, key, opt)
+	"hypercore eth_call": func(ctx context.Context, base, key string, opt nodeaccess.Option) error {
+		c, err := hypercore.New(base, key, opt)
 		if err != nil {
 			return err
 		}
-		_, err = c.EVM().Call(ctx, evm.CallMsg{To: common.HexToAddress("0xaa")}, evm.Latest)
+		_, err = c.Call(ctx, evm.CallMsg{To: common.HexToAddress("0xaa")}, evm.Latest)
 		return err
 	},
-	"hyper Core read": func(ctx context.Context, base, key string, opt nodeaccess.Option) error {
-		c, err := hyper.New(base, key, opt)
+	"hypercore read": func(ctx context.Context, base, key string, opt nodeaccess.Option) error {
+		c, err := hypercore.New(base, key, opt)
 		if err != nil {
 			return err
 		}
 		var b evm.Batch
-		block := c.Core(&b).L1BlockNumber()
-		if err := c.EVM().SendBatch(ctx, &b); err != nil {
+		block := hypercore.Reads(&b).L1BlockNumber()
+		if err := c.SendBatch(ctx, &b); err != nil {
 			return err
 		}
 		_, err = block.Result()
@@ -140,7 +142,7 @@ var keyedCalls = map[string]func(ctx context.Context, base, key string, opt node
 		if err != nil {
 			return err
 		}
-		_, err = c.BlockTransactionsExt(ctx, ton.BlockTransactionsQuery{Block: ton.MasterchainBlock(1)})
+		_, err = c.BlockTransactions(ctx, ton.BlockTransactionsQuery{Block: ton.MasterchainBlock(1)})
 		return err
 	},
 	"ton v2 JSON-RPC getBlockTransactionsExt": func(ctx context.Context, base, key string, opt nodeaccess.Option) error {
@@ -148,7 +150,7 @@ var keyedCalls = map[string]func(ctx context.Context, base, key string, opt node
 		if err != nil {
 			return err
 		}
-		_, err = c.BlockTransactionsExt(ctx, ton.BlockTransactionsQuery{Block: ton.MasterchainBlock(1)})
+		_, err = c.BlockTransactions(ctx, ton.BlockTransactionsQuery{Block: ton.MasterchainBlock(1)})
 		return err
 	},
 	"ton v3 accountStates": func(ctx context.Context, base, key string, opt nodeaccess.Option) error {
@@ -173,7 +175,7 @@ var keyedCalls = map[string]func(ctx context.Context, base, key string, opt node
 			return err
 		}
 		var out map[string]any
-		return c.Call(ctx, "v2/getMasterchainInfo", nil, &out)
+		return c.Call(ctx, &out, "v2/getMasterchainInfo", nil)
 	},
 	"ton Call v3": func(ctx context.Context, base, key string, opt nodeaccess.Option) error {
 		c, err := ton.New(base, key, opt)
@@ -181,7 +183,7 @@ var keyedCalls = map[string]func(ctx context.Context, base, key string, opt node
 			return err
 		}
 		var out map[string]any
-		return c.Call(ctx, "v3/masterchainInfo", nil, &out)
+		return c.Call(ctx, &out, "v3/masterchainInfo", nil)
 	},
 	"ton Follow": func(ctx context.Context, base, key string, opt nodeaccess.Option) error {
 		c, err := ton.New(base, key, opt)
@@ -219,7 +221,7 @@ var keyedCalls = map[string]func(ctx context.Context, base, key string, opt node
 			return err
 		}
 		var out struct{ Data json.RawMessage }
-		return c.Get(ctx, "/eth/v1/beacon/headers/head", nil, &out)
+		return c.Get(ctx, &out, "/eth/v1/beacon/headers/head", nil)
 	},
 }
 
@@ -251,7 +253,7 @@ func TestNoChainFollowsARedirectToAnotherOrigin(t *testing.T) {
 					"*http.Client":     {nodeaccess.WithHTTPClient(&http.Client{})},
 					"RoundTripper":     {nodeaccess.WithRoundTripper(http.DefaultTransport)},
 				} {
-					err := call(context.Background(), node.URL, key, nodeaccess.Options(opts...))
+					err := call(context.Background(), node.URL, key, testkit.Bundle(opts...))
 					var he *nodeaccess.HTTPError
 					require.ErrorAs(t, err, &he, "%s, %s, %d", name, what, status)
 					assert.Equal(t, status, he.StatusCode, "%s, %s", name, what)

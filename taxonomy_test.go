@@ -17,17 +17,19 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/beacon"
 	"github.com/nodeaccess/nodeaccess/beacon/beacontest"
 	"github.com/nodeaccess/nodeaccess/evm"
 	"github.com/nodeaccess/nodeaccess/evm/evmtest"
 	"github.com/nodeaccess/nodeaccess/hyper"
+	"github.com/nodeaccess/nodeaccess/hyper/hypercore"
 	"github.com/nodeaccess/nodeaccess/hyper/hypertest"
 	"github.com/nodeaccess/nodeaccess/ton"
 	"github.com/nodeaccess/nodeaccess/ton/tontest"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // The promise of docs/options-and-errors.md: every error an operation
@@ -110,15 +112,15 @@ func taxonomyCases() map[string]taxCase {
 		"evm/evmtest.ErrTxFailed": {exempt: "a test's own transaction that was mined and failed (its receipt comes with it): " +
 			"a result of the local chain's helper Transact, not of a call to a node-access service; no root sentinel means it"},
 
-		"hyper.ErrPrecompile": {op: true, is: isErr(hyper.ErrPrecompile), produce: func(t *testing.T) error {
+		"hyper/hypercore.ErrPrecompile": {op: true, is: isErr(hypercore.ErrPrecompile), produce: func(t *testing.T) error {
 			// A read of a perp that does not exist: the local HyperEVM
 			// answers as HyperEVM does, out of gas.
 			srv := hypertest.NewT(t)
-			c, err := srv.Client()
+			c, err := hypercore.New(srv.URL, srv.Key())
 			require.NoError(t, err)
 			var b evm.Batch
-			r := c.Core(&b).AssetInfo(9999)
-			require.NoError(t, c.EVM().SendBatch(context.Background(), &b))
+			r := hypercore.Reads(&b).AssetInfo(9999)
+			require.NoError(t, c.SendBatch(context.Background(), &b))
 			_, err = r.Result()
 			return err
 		}},
@@ -135,7 +137,7 @@ func taxonomyCases() map[string]taxCase {
 			srv := tontest.NewT(t, tontest.WithLag(time.Hour))
 			c, err := srv.Client(nodeaccess.WithMaxAttempts(1))
 			require.NoError(t, err)
-			_, err = c.BlockTransactionsExt(context.Background(), ton.BlockTransactionsQuery{Block: tontest.DefaultBlock()})
+			_, err = c.BlockTransactions(context.Background(), ton.BlockTransactionsQuery{Block: tontest.DefaultBlock()})
 			return err
 		}},
 		"ton.ErrUnreadableTransaction": {op: true, is: isErr(ton.ErrUnreadableTransaction), produce: func(t *testing.T) error {
@@ -384,7 +386,7 @@ func evmNoMulticall(t *testing.T) error {
 	srv := evmtest.NewT(t, evmtest.WithoutMulticall3(), evmtest.WithoutScenario())
 	c, err := srv.Client(nodeaccess.WithMaxAttempts(1))
 	require.NoError(t, err)
-	_, err = c.Multicall(context.Background(), []evm.Call3{{Target: evmtest.Token()}}, evm.Latest, nil)
+	_, err = c.Multicall(context.Background(), []evm.Call3{{Target: evmtest.Token()}}, evm.Latest, evm.MulticallOptions{})
 	return err
 }
 
@@ -394,7 +396,7 @@ func evmMulticallFailed(t *testing.T) error {
 	srv := evmtest.NewT(t, evmtest.WithoutScenario())
 	c, err := srv.Client(nodeaccess.WithMaxAttempts(1))
 	require.NoError(t, err)
-	_, err = c.Multicall(context.Background(), []evm.Call3{{Target: evmtest.Token(), Data: []byte{0xde, 0xad, 0xbe, 0xef}}}, evm.Latest, nil)
+	_, err = c.Multicall(context.Background(), []evm.Call3{{Target: evmtest.Token(), Data: []byte{0xde, 0xad, 0xbe, 0xef}}}, evm.Latest, evm.MulticallOptions{})
 	return err
 }
 

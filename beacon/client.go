@@ -3,7 +3,6 @@ package beacon
 import (
 	"fmt"
 
-	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/internal/transport"
 )
 
@@ -26,12 +25,12 @@ type Client struct {
 // The state calls default to a per-attempt timeout of 15 minutes and a
 // body cap of 4 GiB, not the nodeaccess defaults for ordinary calls;
 // nodeaccess.WithTimeout and nodeaccess.WithMaxResponseBytes replace them.
-func New(baseURL, key string, opts ...nodeaccess.BeaconOption) (*Client, error) {
-	fs, err := transport.Options("beacon", opts, ownOption)
+func New(baseURL, key string, opts ...Option) (*Client, error) {
+	fs, err := transport.Options("beacon", opts)
 	if err != nil {
 		return nil, err
 	}
-	t, err := transport.New(transport.Settings{Chain: "beacon", BaseURL: baseURL, Key: key, Options: fs})
+	t, err := transport.New(transport.Settings{FromURL: "beacon.NewFromURL", Ops: ops, Chain: "beacon", BaseURL: baseURL, Key: key, Options: fs})
 	if err != nil {
 		return nil, err
 	}
@@ -67,7 +66,7 @@ func New(baseURL, key string, opts ...nodeaccess.BeaconOption) (*Client, error) 
 // (url.PathEscape). For a base URL with a path of its own ("https://host/v1"
 // and a key), call New. The refusal is an error over a *nodeaccess.InputError
 // whose message quotes no part of the URL.
-func NewFromURL(endpoint string, opts ...nodeaccess.BeaconOption) (*Client, error) {
+func NewFromURL(endpoint string, opts ...Option) (*Client, error) {
 	ep, err := transport.ParseEndpoint("beacon.NewFromURL", endpoint, "beacon/{key}")
 	if err != nil {
 		return nil, fmt.Errorf("beacon: %w", err)

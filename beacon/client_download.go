@@ -41,6 +41,9 @@ const downloadBuf = 256 << 10
 // discard that part. WithProgress reports the bytes as they are written;
 // WithProver builds the state's Prover from them in the same pass.
 func (c *Client) DownloadState(ctx context.Context, id StateID, w io.Writer, opts ...ReadOption) (Body, error) {
+	if err := transport.NilContext(ctx); err != nil {
+		return Body{}, c.t.Wrap(opState, err)
+	}
 	cfg := newReadConfig(opts)
 	if w == nil {
 		return Body{}, c.t.Wrap(opState, &nodeaccess.InputError{Arg: "w", Reason: "nil io.Writer"})

@@ -33,11 +33,14 @@ import (
 // apply (timeout, body cap); a large answer, such as every validator of a
 // mainnet state, needs nodeaccess.WithMaxResponseBytes.
 //
-// Errors: an error response is a *nodeaccess.HTTPError whose Message is
-// the node's message from the beacon API's {"code","message"} body; an
+// Errors: an error response is a *nodeaccess.HTTPError whose Message and
+// Code are the node's, from the beacon API's {"code","message"} body; an
 // answer that is not JSON, or does not fit out, matches
 // nodeaccess.ErrInvalidResponse.
-func (c *Client) Get(ctx context.Context, path string, query url.Values, out any) error {
+func (c *Client) Get(ctx context.Context, out any, path string, query url.Values) error {
+	if err := transport.NilContext(ctx); err != nil {
+		return c.t.Wrap("get", err)
+	}
 	op := "/" + strings.TrimPrefix(path, "/")
 	segs, err := c.pathSegments(path, query)
 	if err != nil {

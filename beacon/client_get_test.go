@@ -46,7 +46,7 @@ func TestGetRealHeader(t *testing.T) {
 		AddMatcher(testkit.ExactGET(t, "/beacon/"+testKey+"/eth/v1/beacon/headers/585321", "", map[string]string{"Accept": "application/json", "User-Agent": "nodeaccess-go/" + nodeaccess.Version})).
 		Reply(200).SetHeader("Content-Type", "application/json").BodyString(body)
 	var got headerAnswer
-	require.NoError(t, c.Get(context.Background(), "/eth/v1/beacon/headers/585321", nil, &got))
+	require.NoError(t, c.Get(context.Background(), &got, "/eth/v1/beacon/headers/585321", nil))
 	assert.True(t, got.Finalized)
 	assert.True(t, got.Data.Canonical)
 	assert.Equal(t, beacon.Slot(585321), got.Data.Header.Message.Slot)
@@ -74,13 +74,13 @@ func TestGetWire(t *testing.T) {
 		Reply(200).SetHeader("Content-Type", "application/json").BodyString(`{"data":{"version":"Lighthouse/v8.0.0"}}`)
 	var raw json.RawMessage
 	q := url.Values{"status": {"active_ongoing"}, "id": {"0x01", "7"}}
-	require.NoError(t, c.Get(context.Background(), "eth/v1/beacon/states/head/validators", q, &raw))
+	require.NoError(t, c.Get(context.Background(), &raw, "eth/v1/beacon/states/head/validators", q))
 	assert.JSONEq(t, `{"data":[]}`, string(raw))
-	require.NoError(t, c.Get(context.Background(), "/eth/v1/node/a b/é", nil, nil))
+	require.NoError(t, c.Get(context.Background(), nil, "/eth/v1/node/a b/é", nil))
 	var v struct {
 		Data struct{ Version string } `json:"data"`
 	}
-	require.NoError(t, c.Get(context.Background(), "/eth/v1/node/version", nil, &v))
+	require.NoError(t, c.Get(context.Background(), &v, "/eth/v1/node/version", nil))
 	assert.Equal(t, "Lighthouse/v8.0.0", v.Data.Version)
 }
 
@@ -106,7 +106,7 @@ func TestGetBadInput(t *testing.T) {
 		{"/eth/v1/node", url.Values{"k": {"a" + testKey}}, `beacon: /eth/v1/node: invalid input: query: holds the access key`},
 		{"/eth/v1/node", url.Values{testKey: {"1"}}, `beacon: /eth/v1/node: invalid input: query: holds the access key`},
 	} {
-		err := c.Get(context.Background(), tc.path, tc.query, nil)
+		err := c.Get(context.Background(), nil, tc.path, tc.query)
 		require.Error(t, err, tc.path)
 		assert.ErrorIs(t, err, nodeaccess.ErrInvalidInput, tc.path)
 		var ie *nodeaccess.InputError
@@ -135,7 +135,7 @@ func TestGetErrors(t *testing.T) {
 	c := newClient(t, srv.URL, nodeaccess.WithMaxAttempts(1))
 	ctx := context.Background()
 
-	err := c.Get(ctx, "/eth/v1/beacon/headers/missing", nil, nil)
+	err := c.Get(ctx, nil, "/eth/v1/beacon/headers/missing", nil)
 	var he *nodeaccess.HTTPError
 	require.ErrorAs(t, err, &he)
 	assert.Equal(t, 404, he.StatusCode)
@@ -148,12 +148,48 @@ func TestGetErrors(t *testing.T) {
 	assert.Equal(t, "beacon: /eth/v1/beacon/headers/missing: HTTP 404 Not Found: NOT_FOUND: block 9 (key REDACTED)", err.Error())
 
 	var out struct{ Data beacon.BeaconBlockHeader }
-	err = c.Get(ctx, "/eth/v1/beacon/headers/html", nil, &out)
+	err = c.Get(ctx, &out, "/eth/v1/beacon/headers/html", nil)
 	assert.ErrorIs(t, err, nodeaccess.ErrInvalidResponse)
-	err = c.Get(ctx, "/eth/v1/beacon/headers/head", nil, &out)
+	err = c.Get(ctx, &out, "/eth/v1/beacon/headers/head", nil)
 	assert.ErrorIs(t, err, nodeaccess.ErrInvalidResponse)
 	assert.Contains(t, err.Error(), "decoding the answer into *struct")
 	testkit.AssertErrNoKey(t, testKey, err)
+}
+
+// The node's code from its {"code","message"} body is the HTTPError's
+// Code, for the state calls and Get alike; the error's text shows it where
+// it is not the status (a 400 whose body says 499), and not where it is.
+func TestErrorBodyCode(t *testing.T) {
+	for _, tc := range []struct {
+		status int
+		body   string
+		code   int
+		text   string // the HTTPError's text
+	}{
+		{400, `{"code":499,"message":"request cancelled"}`, 499, "HTTP 400 Bad Request: request cancelled (code 499)"},
+		{500, `{"message":"regen failed","code":503,"stacktraces":[]}`, 503, "HTTP 500 Internal Server Error: regen failed (code 503)"},
+		{400, `{"code":400,"message":"Invalid state ID: 9"}`, 400, "HTTP 400 Bad Request: Invalid state ID: 9"},
+		{400, `{"code":"499","message":"code as a string"}`, 499, "HTTP 400 Bad Request: code as a string (code 499)"},
+		{400, `{"code":1e3,"message":"not an integer"}`, 0, "HTTP 400 Bad Request: not an integer"},
+		{400, `{"code":4294967296,"message":"over 32 bits"}`, 0, "HTTP 400 Bad Request: over 32 bits"},
+		{400, `{"message":"no code"}`, 0, "HTTP 400 Bad Request: no code"},
+	} {
+		srv, _ := serve(t, func(w http.ResponseWriter, r *http.Request, _ int) {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(tc.status)
+			_, _ = w.Write([]byte(tc.body))
+		})
+		c := newClient(t, srv.URL, nodeaccess.WithMaxAttempts(1))
+		_, _, serr := c.State(context.Background(), beacon.SlotID(9))
+		gerr := c.Get(context.Background(), nil, "/eth/v1/beacon/headers/9", nil)
+		for _, err := range []error{serr, gerr} {
+			var he *nodeaccess.HTTPError
+			require.ErrorAs(t, err, &he, tc.body)
+			assert.Equal(t, tc.code, he.Code, tc.body)
+			assert.Equal(t, tc.text, he.Error())
+			assert.True(t, strings.HasSuffix(err.Error(), tc.text), err.Error())
+		}
+	}
 }
 
 // The generic call goes through the client's transport like the typed
@@ -174,8 +210,8 @@ func TestGetCost(t *testing.T) {
 			Slot beacon.Slot `json:"slot,string"`
 		} `json:"data"`
 	}
-	require.NoError(t, c.Get(context.Background(), "eth/v2/debug/beacon/states/head", nil, &head))
-	require.NoError(t, c.Get(context.Background(), "/eth/v2/debug/beacon/states/finalized", nil, &fin))
+	require.NoError(t, c.Get(context.Background(), &head, "eth/v2/debug/beacon/states/head", nil))
+	require.NoError(t, c.Get(context.Background(), &fin, "/eth/v2/debug/beacon/states/finalized", nil))
 	assert.Equal(t, "fulu", head.Version)
 	hi, _ := srv.Lookup(beacon.Head)
 	fi, _ := srv.Lookup(beacon.Finalized)

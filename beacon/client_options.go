@@ -6,6 +6,7 @@ import (
 
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/internal/config"
+	"github.com/nodeaccess/nodeaccess/internal/transport"
 )
 
 // Defaults of the state calls. nodeaccess.WithTimeout and
@@ -70,29 +71,29 @@ const (
 type encodingKey struct{}
 type presetKey struct{}
 
-// option is an option of this package. The embedded interface is never
-// set: it only makes option a nodeaccess.BeaconOption.
-type option struct {
-	nodeaccess.BeaconOption
-	apply config.Func
-}
+// Option configures a Client when New makes it: a setting every client
+// takes (the With… functions of package nodeaccess), or one of this
+// package's With… functions, which another package's New refuses. It is
+// nodeaccess.Option, so one slice of options serves clients of several
+// chains.
+type Option = nodeaccess.Option
 
-func ownOption(o nodeaccess.BeaconOption) (config.Func, bool) {
-	op, ok := o.(option)
-	return op.apply, ok
+// option makes an option of this package, called pkg.name in errors.
+func option(name string, f config.Func) Option {
+	return transport.Option("beacon", "beacon."+name, f)
 }
 
 // WithEncoding sets the body format the client asks for (EncodingAuto by
 // default). Whatever was asked, each response is decoded by its own
 // Content-Type, so a node that answers JSON to a request for SSZ still works.
-func WithEncoding(e Encoding) nodeaccess.BeaconOption {
-	return option{apply: func(c *config.Config) error {
+func WithEncoding(e Encoding) Option {
+	return option("WithEncoding", func(c *config.Config) error {
 		if e > EncodingJSON {
 			return fmt.Errorf("beacon: WithEncoding: unknown encoding %d", uint8(e))
 		}
 		c.SetExt(encodingKey{}, e)
 		return nil
-	}}
+	})
 }
 
 // WithPreset sets the preset states are decoded with: MainnetPreset (the
@@ -100,8 +101,8 @@ func WithEncoding(e Encoding) nodeaccess.BeaconOption {
 // consensus-specs test vectors), or a custom one, which is checked here
 // (see Preset). The zero Preset means MainnetPreset, as it does in
 // State.Preset and as a ReadOption.
-func WithPreset(p Preset) nodeaccess.BeaconOption {
-	return option{apply: func(c *config.Config) error {
+func WithPreset(p Preset) Option {
+	return option("WithPreset", func(c *config.Config) error {
 		if p == (Preset{}) {
 			p = MainnetPreset()
 		}
@@ -110,5 +111,5 @@ func WithPreset(p Preset) nodeaccess.BeaconOption {
 		}
 		c.SetExt(presetKey{}, p)
 		return nil
-	}}
+	})
 }

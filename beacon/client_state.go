@@ -41,8 +41,13 @@ const opState = "getStateV2"
 //
 // Memory: the decoded state (about the size of the SSZ body, ~300 MB for
 // mainnet) plus the decoder's working space; the body is never buffered
-// whole.
+// whole. The Content-Length is a claim that sizes nothing: the lists grow
+// as their bytes arrive, and the process's peak is about twice the SSZ
+// size (ReadState from a saved file allocates each list once).
 func (c *Client) State(ctx context.Context, id StateID, opts ...ReadOption) (*State, Body, error) {
+	if err := transport.NilContext(ctx); err != nil {
+		return nil, Body{}, c.t.Wrap(opState, err)
+	}
 	cfg := newReadConfig(opts)
 	req, err := c.request(opState, id)
 	if err != nil {
@@ -104,7 +109,7 @@ func (c *Client) decodeState(r *transport.Response, cfg *readConfig) (*State, Bo
 	)
 	switch enc {
 	case EncodingSSZ:
-		st, err = decodeSSZ(pr, v, dc.preset, dc.sizeHint)
+		st, err = decodeSSZ(pr, v, dc.preset, dc.sizeHint, false)
 	default:
 		st, flags, err = decodeJSON(pr, dc, v, hasFork)
 	}

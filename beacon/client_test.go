@@ -9,13 +9,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"gopkg.in/h2non/gock.v1"
+
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/beacon"
 	"github.com/nodeaccess/nodeaccess/beacon/beacontest"
 	"github.com/nodeaccess/nodeaccess/internal/testkit"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
-	"gopkg.in/h2non/gock.v1"
 )
 
 const (
@@ -31,9 +32,9 @@ var fast = nodeaccess.WithBackoff(time.Millisecond, 2*time.Millisecond)
 
 // gockClient returns a client whose requests gock answers (see
 // testkit.GockHTTPClient: unmatched requests and unused mocks fail the test).
-func gockClient(t *testing.T, opts ...nodeaccess.BeaconOption) *beacon.Client {
+func gockClient(t *testing.T, opts ...nodeaccess.Option) *beacon.Client {
 	t.Helper()
-	opts = append([]nodeaccess.BeaconOption{nodeaccess.WithHTTPClient(testkit.GockHTTPClient(t))}, opts...)
+	opts = append([]nodeaccess.Option{nodeaccess.WithHTTPClient(testkit.GockHTTPClient(t))}, opts...)
 	c, err := beacon.New(testBase, testKey, opts...)
 	require.NoError(t, err)
 	return c
@@ -50,7 +51,7 @@ func mockState(t *testing.T, id, accept string) *gock.Response {
 var serve = testkit.Serve
 
 // newClient returns a client for a test server, failing the test on error.
-func newClient(t testing.TB, base string, opts ...nodeaccess.BeaconOption) *beacon.Client {
+func newClient(t testing.TB, base string, opts ...nodeaccess.Option) *beacon.Client {
 	t.Helper()
 	c, err := beacon.New(base, testKey, opts...)
 	require.NoError(t, err)
@@ -99,7 +100,7 @@ func TestNew(t *testing.T) {
 	_, _, err = c.State(context.Background(), beacon.Head)
 	assert.ErrorIs(t, err, beacon.ErrInvalidState, "a minimal state read with the mainnet preset, the default")
 
-	for name, opts := range map[string][]nodeaccess.BeaconOption{
+	for name, opts := range map[string][]nodeaccess.Option{
 		"unknown encoding":  {beacon.WithEncoding(beacon.Encoding(3))},
 		"incomplete preset": {beacon.WithPreset(beacon.Preset{Name: "incomplete"})},
 		"bad nodeaccess op": {nodeaccess.WithTimeout(-1)},

@@ -28,7 +28,9 @@ type Body struct {
 	// Bytes is the body's size. ReadState takes it as the input's size
 	// when it is above 0 (for SSZ, the input must be exactly that long),
 	// and otherwise asks the reader, when the reader can tell (a file, an
-	// in-memory reader).
+	// in-memory reader). A reader that tells it holds less than Bytes (a
+	// file cut short since it was saved) is refused; over one that cannot
+	// tell, Bytes is a claim that nothing is allocated for.
 	Bytes int64
 	// ContentType is the response's Content-Type header; ReadState does
 	// not read it.
@@ -63,9 +65,12 @@ type Flags struct {
 // SSZ is read strictly as the SSZ specification defines it: offsets in
 // order and in range, lists within the preset's limits, vectors of the
 // preset's length, booleans 0 or 1, bitlists with their length bit, no
-// trailing bytes. With the input's size known (b.Bytes, a file, an
+// trailing bytes. With the input's size told by the reader (a file, an
 // in-memory reader) every list is allocated once with its exact length,
-// about 1.05 × the SSZ size in all. A *bytes.Buffer is decoded in place,
+// about 1.05 × the SSZ size in all. Over a stream that cannot tell, b.Bytes
+// checks the offsets but is only a claim: the lists grow as their bytes
+// arrive, so an input that claims more than it holds costs no more than a
+// small multiple of what it holds. A *bytes.Buffer is decoded in place,
 // its validators on all cores, and drained.
 //
 // JSON is the beacon API's envelope {version, execution_optimistic,
@@ -86,14 +91,13 @@ type Flags struct {
 // the envelope, an error matching ErrUnsupportedVersion; input that is not
 // a valid state a *DecodeError (matching ErrInvalidState) naming the field
 // and the byte offset, which also matches io.ErrUnexpectedEOF when the
-// input ends early; a failure of r itself is returned wrapped.
+// input ends early (a reader that tells it holds fewer bytes than b.Bytes
+// ends early before anything is decoded, and the error says both sizes);
+// a failure of r itself is returned wrapped.
 func ReadState(r io.Reader, b Body, opts ...ReadOption) (*State, *Flags, error) {
 	cfg := newReadConfig(opts)
 	if err := cfg.preset.validate(); err != nil {
 		return nil, nil, err
-	}
-	if b.Bytes > 0 {
-		cfg.sizeHint = b.Bytes
 	}
 	switch b.Encoding {
 	case EncodingSSZ:
@@ -114,7 +118,10 @@ func ReadState(r io.Reader, b Body, opts ...ReadOption) (*State, *Flags, error) 
 			}
 			return st, nil, err
 		}
-		st, err := readSSZ(r, v, cfg.preset, cfg.sizeHint, cfg.progress)
+		if cfg.sizeHint, cfg.sizeKnown, err = inputSize(r, b.Bytes, "ssz"); err != nil {
+			return nil, nil, err
+		}
+		st, err := readSSZ(r, v, cfg.preset, cfg.sizeHint, cfg.sizeKnown, cfg.progress)
 		return st, nil, err
 	case EncodingJSON:
 		if b.Fork != "" {
@@ -123,6 +130,10 @@ func ReadState(r io.Reader, b Body, opts ...ReadOption) (*State, *Flags, error) 
 				return nil, nil, err
 			}
 			cfg.version, cfg.hasVersion = v, true
+		}
+		var err error
+		if cfg.sizeHint, cfg.sizeKnown, err = inputSize(r, b.Bytes, "json"); err != nil {
+			return nil, nil, err
 		}
 		return readJSON(r, cfg.decodeConfig, cfg.progress)
 	}

@@ -42,7 +42,7 @@
 //			} `json:"header"`
 //		} `json:"data"`
 //	}
-//	err := c.Get(ctx, "/eth/v1/beacon/headers/head", nil, &hdr)
+//	err := c.Get(ctx, &hdr, "/eth/v1/beacon/headers/head", nil)
 //
 // Its operation name, for errors, hooks and nodeaccess.WithCost, is the
 // path; each attempt costs 1 request unit unless WithCost says otherwise.
@@ -243,17 +243,22 @@
 // Nothing reads a state's body into one buffer first: State decodes it while
 // it arrives, so a call holds the decoded state (about the SSZ size; the
 // validators are most of it) and the decoder's working space, not the body
-// besides it; the Content-Length sizes the big lists once (a list is given
-// at most 1 GiB before its bytes arrive, so a node that announces more and
-// stalls costs no more). DownloadState holds a 256 KiB buffer whatever the
-// size.
+// besides it. A Content-Length is a claim: it checks the offsets, but no
+// list is allocated for it before its bytes arrive; the big lists grow by
+// doubling as they come (a peak of about twice the SSZ size), so a node
+// that announces more than it sends costs no more than a small multiple of
+// what it sent. A file or an in-memory reader given to ReadState tells its
+// size, and the lists are then allocated once, exactly (DownloadState to a
+// file, then ReadState, peaks at the decoded state's size). DownloadState
+// holds a 256 KiB buffer whatever the size.
 //
 // # Errors
 //
 // Every error an operation returns is a *nodeaccess.OpError ("beacon:
 // getStateV2: …"); a constructor's is a plain error over an
 // *nodeaccess.InputError. An error response is a *nodeaccess.HTTPError
-// whose Message is the node's message from its {"code","message"} body; it
+// whose Message and Code are the node's, from its {"code","message"} body
+// (the text shows the code where it is not the status); it
 // matches what its status matches (nodeaccess.ErrNotFound for a state that
 // is not there, the error naming the state id; ErrRateLimited,
 // ErrUnavailable, …), and ErrDebugDisabled as well when the node does not

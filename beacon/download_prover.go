@@ -76,7 +76,7 @@ func (c *Client) startProverTee(cfg *readConfig, enc Encoding, fork string, size
 	t := &proverTee{pw: pw, done: make(chan struct{})}
 	go func() {
 		defer close(t.done)
-		t.p, t.err = streamProver(pr, v, preset, size, at)
+		t.p, t.err = streamProver(pr, v, preset, size, false, at) // a Content-Length is only claimed
 		if t.err != nil {
 			pr.CloseWithError(t.err) // the writer stops with the decoder's error
 		} else {

@@ -34,8 +34,8 @@ func integrityError(want, got Root) error {
 }
 
 // stateError gives an error response to a state call its meaning in the
-// beacon API: the *nodeaccess.HTTPError gets the node's message from the
-// {"code","message"} body (masked by mask), and the error names the state
+// beacon API: the *nodeaccess.HTTPError gets the node's message (masked by
+// mask) and code from the {"code","message"} body, and the error names the state
 // id, or says that the node does not serve the debug routes
 // (ErrDebugDisabled):
 //
@@ -52,8 +52,8 @@ func stateError(err error, id StateID, mask func(string) string, asked Encoding)
 	if !errors.As(err, &he) {
 		return err
 	}
-	msg, hasBody := errorMessage(he.Body, mask)
-	he.Message = msg
+	msg, code, hasBody := errorMessage(he.Body, mask)
+	he.Message, he.Code = msg, code
 	disabled := false
 	switch he.StatusCode {
 	case 405, 501:
@@ -83,7 +83,7 @@ func stateError(err error, id StateID, mask func(string) string, asked Encoding)
 func withMessage(err error, mask func(string) string) error {
 	var he *nodeaccess.HTTPError
 	if errors.As(err, &he) {
-		he.Message, _ = errorMessage(he.Body, mask)
+		he.Message, he.Code, _ = errorMessage(he.Body, mask)
 	}
 	return err
 }
@@ -91,17 +91,18 @@ func withMessage(err error, mask func(string) string) error {
 // maxMessage caps the message kept from an error body.
 const maxMessage = 1000
 
-// errorMessage reads the message of a beacon error body
-// {"code":404,"message":"…","stacktraces":[…]}; ok is false when b is not a
-// JSON object with a non-empty string "message". b may be cut short (the
+// errorMessage reads the message and the code of a beacon error body
+// {"code":404,"message":"…","stacktraces":[…]}; code is 0 when the body has
+// no integer "code" (of 32 bits), and ok is false when b is not a JSON
+// object with a non-empty string "message". b may be cut short (the
 // transport keeps the first 4 KiB), so the members are read one by one and
 // what came before the cut counts. The message goes through mask and is
 // then cut to maxMessage: in that order, so that a cut through the access
 // key leaves no piece of it.
-func errorMessage(b []byte, mask func(string) string) (msg string, ok bool) {
+func errorMessage(b []byte, mask func(string) string) (msg string, code int, ok bool) {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return "", false
+		return "", 0, false
 	}
 	for dec.More() {
 		t, err := dec.Token()
@@ -113,16 +114,24 @@ func errorMessage(b []byte, mask func(string) string) (msg string, ok bool) {
 		if err := dec.Decode(&raw); err != nil {
 			break
 		}
-		if key == "message" {
+		switch key {
+		case "message":
 			var s string
 			if json.Unmarshal(raw, &s) == nil {
 				msg = s
+			}
+		case "code": // a number, or a number in a string
+			var n int32
+			if json.Unmarshal(raw, &n) == nil {
+				code = int(n)
+			} else if len(raw) > 2 && raw[0] == '"' && json.Unmarshal(raw[1:len(raw)-1], &n) == nil {
+				code = int(n)
 			}
 		}
 	}
 	msg = strings.Join(strings.Fields(msg), " ")
 	if msg == "" {
-		return "", false
+		return "", code, false
 	}
-	return transport.Cut(mask(msg), maxMessage), true
+	return transport.Cut(mask(msg), maxMessage), code, true
 }

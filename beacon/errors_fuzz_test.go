@@ -45,7 +45,7 @@ func FuzzErrorMessage(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		if msg, _ := errorMessage(b, c.t.Mask); strings.Contains(msg, key) {
+		if msg, _, _ := errorMessage(b, c.t.Mask); strings.Contains(msg, key) {
 			t.Fatalf("message %q shows the key", msg)
 		} else if cut, ok := strings.CutSuffix(msg, "…"); ok && c.t.Mask(string(b)) != string(b) {
 			// A body that holds the key (in any spelling the mask knows)
@@ -58,7 +58,7 @@ func FuzzErrorMessage(f *testing.F) {
 				}
 			}
 		}
-		msg, ok := errorMessage(b, noMask)
+		msg, _, ok := errorMessage(b, noMask)
 		if !ok {
 			if msg != "" {
 				t.Fatalf("not ok but message %q", msg)
@@ -94,7 +94,7 @@ func TestErrorMessage(t *testing.T) {
 		{errorBodySeeds[8], "", false},
 		{errorBodySeeds[11], "", false},
 	} {
-		msg, ok := errorMessage([]byte(tc.body), noMask)
+		msg, _, ok := errorMessage([]byte(tc.body), noMask)
 		if msg != tc.msg || ok != tc.ok {
 			t.Errorf("%.60s: got %q %v, want %q %v", tc.body, msg, ok, tc.msg, tc.ok)
 		}

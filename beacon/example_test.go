@@ -242,12 +242,12 @@ func ExampleClient_Get() {
 			Version string `json:"version"`
 		} `json:"data"`
 	}
-	if err := c.Get(context.Background(), "/eth/v1/node/version", nil, &version); err != nil {
+	if err := c.Get(context.Background(), &version, "/eth/v1/node/version", nil); err != nil {
 		log.Fatal(err)
 	}
 	fmt.Println(version.Data.Version)
 
-	err = c.Get(context.Background(), "/eth/v1/node/peers", url.Values{"state": {"connected"}}, nil)
+	err = c.Get(context.Background(), nil, "/eth/v1/node/peers", url.Values{"state": {"connected"}})
 	var he *nodeaccess.HTTPError
 	fmt.Println(errors.Is(err, nodeaccess.ErrNotFound), errors.As(err, &he) && he.Message == "NOT_FOUND: no such route")
 	// Output:

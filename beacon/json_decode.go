@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"math/bits"
-	"os"
 
 	"github.com/nodeaccess/nodeaccess/beacon/internal/progress"
 )
@@ -14,12 +13,13 @@ import (
 // data object or the one the envelope must name, and fn, when set, gets
 // the progress.
 //
-// Memory: the decoded state plus, for a stream of unknown size, one extra
-// copy of the validator list while it is assembled from chunks; with the
-// size known the validator list is allocated once, its capacity an upper
-// bound derived from the size (a size larger than the input costs no more
-// than 1 GiB up front; a list that came out less than half as long as its
-// capacity is copied to its exact length). When the size is unknown,
+// Memory: the decoded state plus, for a stream whose size the reader does
+// not tell (a size only claimed, a Content-Length, sizes nothing), one
+// extra copy of the validator list while it is assembled from chunks; with
+// the size told (a file, an in-memory reader) the validator list is
+// allocated once, its capacity an upper bound derived from the size (at
+// most 1 GiB up front; a list that came out less than half as long as its
+// capacity is copied to its exact length). When the size is not told,
 // runtime.GC runs after a list of 8 MiB or more was assembled from its
 // chunks (on mainnet once, after the validators), so that the next lists
 // are not allocated on top of the chunks. A "data" that comes before
@@ -38,8 +38,9 @@ func readJSON(r io.Reader, cfg decodeConfig, fn func(read, total int64)) (*State
 }
 
 // decodeJSON decodes with cfg; a bare object is decoded as fork bare when
-// hasBare (AssumeVersion, or UnmarshalJSON's receiver), and an envelope's
-// version is checked against cfg's AssumeVersion only.
+// hasBare (the fork named outside the body: Body.Fork, or the node's
+// Eth-Consensus-Version header), and an envelope's version is checked
+// against cfg's version only.
 func decodeJSON(r io.Reader, cfg decodeConfig, bare Version, hasBare bool) (*State, *Flags, error) {
 	if err := cfg.preset.validate(); err != nil {
 		return nil, nil, err
@@ -51,9 +52,9 @@ func decodeJSON(r io.Reader, cfg decodeConfig, bare Version, hasBare bool) (*Sta
 		return nil, nil, unsupportedVersion(bare.String())
 	}
 	d := newJSONDecoder(r, cfg.sizeHint)
-	d.size = cfg.sizeHint
-	if d.size < 0 {
-		d.size = inputSize(r)
+	d.size = -1
+	if cfg.sizeKnown { // a size the reader told, not only claimed
+		d.size = cfg.sizeHint
 	}
 	d.preset = cfg.preset
 	if err := d.expect('{', "'{' (a JSON object)"); err != nil {
@@ -78,12 +79,13 @@ func decodeJSON(r io.Reader, cfg decodeConfig, bare Version, hasBare bool) (*Sta
 		// fields of any fork until the version settles it.
 		pend *unsettled
 	)
-	// decided checks the envelope's version against AssumeVersion and
+	// decided checks the envelope's version against the fork named outside
+	// the body and
 	// against a state already decoded.
 	decided := func(off int64) error {
 		if cfg.hasVersion && envVersion != cfg.version {
 			return &DecodeError{Format: "json", Path: "version", Offset: off,
-				Reason: fmt.Sprintf("the envelope's version is %s but AssumeVersion(%s) was given", envVersion, cfg.version)}
+				Reason: fmt.Sprintf("the envelope's version is %s but the body's fork was named %s (Body.Fork, or the node's Eth-Consensus-Version header)", envVersion, cfg.version)}
 		}
 		return nil
 	}
@@ -175,7 +177,7 @@ func decodeJSON(r io.Reader, cfg decodeConfig, bare Version, hasBare bool) (*Sta
 			if mode == modeUnknown && k != nil {
 				if _, ok := stateFieldForks[string(k)]; ok {
 					if !hasBare {
-						return nil, nil, d.errAt(keyOff, "a bare state object (no beacon API envelope) needs AssumeVersion")
+						return nil, nil, d.errAt(keyOff, "a bare state object (no beacon API envelope) needs its fork named: set Body.Fork")
 					}
 					mode = modeBare
 					st = &State{Version: bare, Preset: cfg.preset}
@@ -205,7 +207,7 @@ func decodeJSON(r io.Reader, cfg decodeConfig, bare Version, hasBare bool) (*Sta
 		return nil, nil, &DecodeError{Format: "json", Path: "data", Offset: -1, Reason: "missing field (no state in the input)"}
 	case !hasEnv && !cfg.hasVersion:
 		return nil, nil, &DecodeError{Format: "json", Path: "version", Offset: -1,
-			Reason: `missing field: the envelope has "data" but no "version" to name its fork (give AssumeVersion to decode such input)`}
+			Reason: `missing field: the envelope has "data" but no "version" to name its fork (name the fork in Body.Fork to decode such input)`}
 	case pend != nil:
 		if err := d.settle(st, envVersion, pend); err != nil {
 			return nil, nil, err
@@ -221,25 +223,6 @@ func decodeJSON(r io.Reader, cfg decodeConfig, bare Version, hasBare bool) (*Sta
 
 // envelopeKeys are the members of the beacon API's state envelope.
 var envelopeKeys = [...]string{"version", "execution_optimistic", "finalized", "data"}
-
-// inputSize returns the number of bytes left in r when r can tell, or -1.
-func inputSize(r io.Reader) int64 {
-	switch x := r.(type) {
-	case interface{ Len() int }: // *bytes.Reader, *strings.Reader, *bytes.Buffer
-		return int64(x.Len())
-	case *os.File:
-		st, err := x.Stat()
-		if err != nil || !st.Mode().IsRegular() {
-			return -1
-		}
-		pos, err := x.Seek(0, io.SeekCurrent)
-		if err != nil || pos > st.Size() {
-			return -1
-		}
-		return st.Size() - pos
-	}
-	return -1
-}
 
 // stateFieldForks maps every state field's JSON name to the forks that
 // have it (a bit per Version).

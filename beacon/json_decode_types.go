@@ -74,12 +74,13 @@ func (d *jsonDecoder) field(s *State, f field) error {
 var minValidatorJSON = int64(len(`{"pubkey":"0x","withdrawal_credentials":"0x","effective_balance":0,"slashed":true,`+
 	`"activation_eligibility_epoch":0,"activation_epoch":0,"exit_epoch":0,"withdrawable_epoch":0},`) + 2*48 + 2*32)
 
-// maxValidatorPrealloc caps the capacity a size hint can reserve for the
-// validator list: 2^23 validators, 1 GiB (mainnet has ~2.2M), as the SSZ
-// decoder's maxPreallocBytes (a quarter of that on 32-bit platforms). A
-// hint is often a server's Content-Length, and a lying one must not make
-// DecodeJSON reserve tens of gigabytes. A list longer than that still
-// decodes, the rest in chunks.
+// maxValidatorPrealloc caps the capacity the input's size can reserve for
+// the validator list: 2^23 validators, 1 GiB (mainnet has ~2.2M), as the
+// SSZ decoder's maxPreallocBytes (a quarter of that on 32-bit platforms).
+// Only a size the reader told reserves anything (a Content-Length is a
+// claim that sizes nothing), and the capacity takes at most 128 bytes for
+// each of minValidatorJSON's (~335) that are left of it. A list longer
+// than that still decodes, the rest in chunks.
 const maxValidatorPrealloc = maxPreallocBytes / 128
 
 // validatorCap is the capacity to give the validator list: when the input's
@@ -173,9 +174,10 @@ func (b *bigList[T]) finish() []T {
 	case !b.sized && len(b.cur) < cap(b.cur):
 		return append([]T(nil), b.cur...)[:len(b.cur):len(b.cur)]
 	case b.sized && uint64(cap(b.cur)) > 2*uint64(len(b.cur)):
-		// The capacity given up front was more than twice what came: a
-		// size hint larger than the input (a lying Content-Length).
-		// Keep an exact copy so the State does not hold the excess.
+		// The capacity given up front was more than twice what came:
+		// the rest of the input held more than validators (long
+		// unknown members, indentation). Keep an exact copy so the
+		// State does not hold the excess.
 		out := make([]T, len(b.cur))
 		copy(out, b.cur)
 		b.cur = nil

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"regexp"
 	"strings"
@@ -101,10 +102,10 @@ func TestJSONDecodeErrors(t *testing.T) {
 		{"fulu data as gloas", strings.Replace(fulu, `"version":"fulu"`, `"version":"gloas"`, 1), nil, "latest_execution_payload_header", "not a field of a gloas state (it is bellatrix to fulu)"},
 		{"capella field in bellatrix header", jsonReplaceOnce(t, bellatrix, `"transactions_root":`, `"withdrawals_root":"0x00","transactions_root":`), nil, "latest_execution_payload_header.withdrawals_root", "not a field of a bellatrix execution payload header"},
 		{"fulu data as phase0", strings.Replace(fulu, `"version":"fulu"`, `"version":"phase0"`, 1), nil, "previous_epoch_participation", "not a field of a phase0 state"},
-		{"version mismatch", fulu, []any{assumeVersion(beacon.Deneb)}, "version", "version is fulu but AssumeVersion(deneb)"},
+		{"version mismatch", fulu, []any{assumeVersion(beacon.Deneb)}, "version", "version is fulu but the body's fork was named deneb (Body.Fork, or the node's Eth-Consensus-Version header)"},
 		{"no version", jsonReplaceOnce(t, fulu, `^\{"version":"fulu",`, `{`), nil, "version", `has "data" but no "version"`},
 		{"data first, version wrong", jsonReplaceOnce(t, fulu, `^\{"version":"fulu",`, `{`)[:len(fulu)-len(`"version":"fulu",`)-1] + `,"version":"electra"}`, nil, "proposer_lookahead", "not a field of an electra state (it is fulu and later)"},
-		{"bare without version", string(jsonEncodeJSON(t, jsonTestState(beacon.Fulu))), nil, "", "needs AssumeVersion"},
+		{"bare without version", string(jsonEncodeJSON(t, jsonTestState(beacon.Fulu))), nil, "", "needs its fork named: set Body.Fork"},
 		{"no data", `{"version":"fulu","finalized":true}`, nil, "data", "missing field"},
 		{"empty bare object", `{}`, []any{assumeVersion(beacon.Fulu)}, "genesis_time", "missing field"},
 		{"data twice", strings.TrimSuffix(fulu, "}") + `,"data":{}}`, nil, "", "data given twice"},
@@ -290,10 +291,20 @@ func TestJSONTolerated(t *testing.T) {
 		check(t, got)
 	})
 	t.Run("size hint larger than the input", func(t *testing.T) {
-		got, _ := decode(t, env, sizeHint(int64(5*len(env))))
+		// Over a stream, which cannot tell its size, the hint is a claim
+		// that sizes nothing: tolerated.
+		got, _, err := decodeJSON(hardReader{strings.NewReader(env)}, jsonMinimal, sizeHint(int64(5*len(env))))
+		if err != nil {
+			t.Fatalf("DecodeJSON: %v", err)
+		}
 		check(t, got)
 		got, _ = decode(t, env, sizeHint(int64(len(env))))
 		check(t, got)
+		// A reader that tells it holds less than the hint was cut short.
+		_, _, err = decodeJSON(strings.NewReader(env), jsonMinimal, sizeHint(int64(5*len(env))))
+		if !errors.Is(err, io.ErrUnexpectedEOF) || !strings.Contains(err.Error(), fmt.Sprintf("it holds %d bytes, and Body.Bytes says %d", len(env), 5*len(env))) {
+			t.Fatalf("a hint over a reader that holds less: err = %v", err)
+		}
 	})
 	t.Run("assume matching version", func(t *testing.T) {
 		got, _ := decode(t, env, assumeVersion(beacon.Deneb))

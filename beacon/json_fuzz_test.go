@@ -14,7 +14,7 @@ import (
 // envelope and bare form, and mutations of them. It must never panic; what
 // decodes must encode, and decode again to an equal state, and the same
 // through SSZ; it must hash. The low bits
-// of mode choose the options: 0 none, 1+v AssumeVersion(v); mode&16 the
+// of mode choose the options: 0 none, 1+v the fork v in Body.Fork; mode&16 the
 // minimal preset instead of a tiny one (which keeps inputs small, so the
 // fuzzer mutates them quickly). Inputs over fuzzMaxInput are skipped: no
 // recorded JSON state is in testdata, and a mainnet-preset one is

@@ -37,7 +37,7 @@ func shuffledOrder(top []int, rng *rand.Rand) func(string, []string) []int {
 // their four members in each of the 24 orders (Lodestar sends
 // {data, version, execution_optimistic, finalized}), with the members of
 // the state object and of every object inside it in the specs' order and
-// shuffled: the same state and flags come out, with no AssumeVersion,
+// shuffled: the same state and flags come out, with no Body.Fork,
 // through DecodeJSON (from a sized input and from a stream) and ReadState.
 func TestJSONAnyMemberOrder(t *testing.T) {
 	p := beacon.MinimalPreset()

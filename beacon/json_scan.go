@@ -44,8 +44,10 @@ type jsonDecoder struct {
 	// hint is the input's total size as SizeHint gave it, or -1: a longer
 	// input is an error.
 	hint int64
-	// size is the input's size as far as it is known (SizeHint, or what
-	// the reader tells), or -1: it only sizes the validator list.
+	// size is the input's size when the reader told it (a file, an
+	// in-memory reader), or -1: it only sizes the validator list. A size
+	// that is only claimed (Body.Bytes over a stream, a Content-Length)
+	// sizes nothing.
 	size int64
 	// preset is the preset the state is decoded with.
 	preset Preset

@@ -10,11 +10,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/beacon"
 	"github.com/nodeaccess/nodeaccess/internal/testkit"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // leakKeys: a plain key and one whose escaped forms differ from it.
@@ -35,8 +36,8 @@ func unicodeEscaped(key string) string {
 type leakWatch struct{ testkit.Recorder }
 
 // options makes a client report to w, with quick retries.
-func (w *leakWatch) options() []nodeaccess.BeaconOption {
-	return []nodeaccess.BeaconOption{w.Option(), fast}
+func (w *leakWatch) options() []nodeaccess.Option {
+	return []nodeaccess.Option{w.Option(), fast}
 }
 
 // check fails unless err is an error whose renderings, typed fields, hook

@@ -65,7 +65,8 @@ func concatGIndices(gs ...GIndex) (GIndex, error) {
 type Proof struct {
 	// Leaf is the 32-byte node proven: a field's hash tree root, or the
 	// chunk that holds a packed value (a balance shares its chunk with
-	// three others; see BalanceProof).
+	// three others: validator i's balance is the (i%4)th little-endian
+	// uint64 of the Leaf proven at Prover.GIndexOf("balances", i)).
 	Leaf Root
 	// Branch is the siblings of the path, bottom-up.
 	Branch []Root

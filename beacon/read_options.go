@@ -28,8 +28,13 @@ type readConfig struct {
 }
 
 type decodeConfig struct {
-	preset     Preset
+	preset Preset
+	// sizeHint is the input's size (-1: unknown): Body.Bytes, a
+	// Content-Length, or what the reader told; sizeKnown says that the
+	// reader told it (or held at least as much), so that lists may be
+	// allocated from it before their bytes arrive.
 	sizeHint   int64
+	sizeKnown  bool
 	version    Version
 	hasVersion bool
 	// unsupported, when set, makes the error of a fork name in the body

@@ -1,10 +1,8 @@
 package beacon
 
 import (
-	"bytes"
 	"fmt"
 	"io"
-	"io/fs"
 	"strings"
 
 	"github.com/nodeaccess/nodeaccess/beacon/internal/progress"
@@ -28,43 +26,41 @@ import (
 // says, so fetching it again would not help. A failure of the reader itself
 // is returned wrapped, not as a DecodeError.
 //
-// With the size known, every list is allocated once with its exact length,
-// so a state costs its Go size (about 1.05 × the SSZ size) plus the read
-// buffer, whatever the validator count. The size is trusted for that, up to
-// a point: a list is given up to 1 GiB of memory (2^23 validators; 256 MiB
-// on 32-bit platforms) before its bytes arrive, so a lying size (a server's
-// Content-Length, then a stall) costs at most that beyond the bytes that
-// did arrive; a longer list grows by doubling as its bytes arrive, to its
-// exact length. Without a size, a length claimed by an offset is not
-// trusted: lists grow in bounded steps as their bytes arrive, so a short
-// hostile input cannot make the decoder allocate more than a small multiple
-// of its length.
+// With the size known (a file, an in-memory reader: one that tells its
+// size, which a Body's size must not exceed), every list is allocated once
+// with its exact length, so a state costs its Go size (about 1.05 × the
+// SSZ size) plus the read buffer, whatever the validator count. A list
+// whose Go size is over 1 GiB (2^23 validators; 256 MiB on 32-bit
+// platforms) is given that much at first and grows as its bytes arrive. A
+// size that is only claimed (a server's Content-Length, a Body's size over
+// a stream) and a length an offset claims are checked but not trusted:
+// lists grow by doubling as their bytes arrive, to their exact length, so
+// an input that claims more than it holds cannot make the decoder allocate
+// more than a small multiple of what it holds.
 
 // readSSZ decodes an SSZ state of fork v from r, whose size is size (-1:
-// unknown, then taken from r when it can tell), reporting progress to fn
-// when set.
-func readSSZ(r io.Reader, v Version, preset Preset, size int64, fn func(read, total int64)) (*State, error) {
-	if size < 0 {
-		size = remainingSize(r)
-	}
+// unknown), reporting progress to fn when set. known says that r told the
+// size (inputSize): lists are then allocated once from it; a size that is
+// only claimed checks offsets, and lists grow as their bytes arrive.
+func readSSZ(r io.Reader, v Version, preset Preset, size int64, known bool, fn func(read, total int64)) (*State, error) {
 	if fn != nil {
 		pr := progress.New(r, fn, size)
-		st, err := decodeSSZ(pr, v, preset, size)
+		st, err := decodeSSZ(pr, v, preset, size, known)
 		if err == nil {
 			pr.Finish()
 		}
 		return st, err
 	}
-	return decodeSSZ(r, v, preset, size)
+	return decodeSSZ(r, v, preset, size, known)
 }
 
-// decodeSSZ is readSSZ once the size is known (-1: unknown).
-func decodeSSZ(r io.Reader, v Version, preset Preset, size int64) (*State, error) {
+// decodeSSZ is readSSZ without progress.
+func decodeSSZ(r io.Reader, v Version, preset Preset, size int64, known bool) (*State, error) {
 	n := readBufSize
 	if size >= 0 && size < int64(n) {
 		n = max(int(size)+1, 4096) // +1: room to see a trailing byte
 	}
-	d := &decoder{r: sszReader{src: r, buf: make([]byte, n), size: size}, sized: size >= 0}
+	d := &decoder{r: sszReader{src: r, buf: make([]byte, n), size: size}, sized: known}
 	return d.decode(v, preset)
 }
 
@@ -77,40 +73,15 @@ func unmarshalSSZ(b []byte, v Version, preset Preset) (*State, error) {
 	return d.decode(v, preset)
 }
 
-// remainingSize returns how many bytes r still holds when r can tell
-// cheaply (an in-memory reader, a regular file), or -1.
-func remainingSize(r io.Reader) int64 {
-	switch x := r.(type) {
-	case *bytes.Reader:
-		return int64(x.Len())
-	case *bytes.Buffer:
-		return int64(x.Len())
-	case *strings.Reader:
-		return int64(x.Len())
-	case interface {
-		Stat() (fs.FileInfo, error)
-		io.Seeker
-	}:
-		fi, err := x.Stat()
-		if err != nil || !fi.Mode().IsRegular() {
-			return -1
-		}
-		pos, err := x.Seek(0, io.SeekCurrent)
-		if err != nil || pos > fi.Size() {
-			return -1
-		}
-		return fi.Size() - pos
-	}
-	return -1
-}
-
 // decoder decodes one state from an sszReader.
 type decoder struct {
 	r sszReader
 	v Version
 	p Preset
-	// sized is true when the input's size is known: every length has
-	// then been checked against it and can be allocated exactly.
+	// sized is true when the input told its size (r.size holds): every
+	// length has then been checked against it and can be allocated
+	// exactly. A size that is only claimed (r.size without sized) checks
+	// the offsets, and lists grow as their bytes arrive.
 	sized bool
 	// maxPrealloc is the most bytes a list is given before its bytes
 	// arrive; 0 means maxPreallocBytes (tests set less).

@@ -99,12 +99,12 @@ func decValidatorElem(b []byte, dst []Validator) (int, string) {
 }
 
 // maxPreallocBytes caps the Go memory a list is given before its bytes
-// arrive: 1 GiB (2^23 validators, as the JSON decoder's
-// maxValidatorPrealloc; mainnet's ~2.2M take ~275 MB), 256 MiB on 32-bit
-// platforms. A size hint is often a server's Content-Length: a lying one
-// must not make the decoder reserve gigabytes for a body that then stalls.
-// A longer list still decodes: it grows by doubling as its bytes arrive, to
-// its exact length.
+// arrive, even with the input's size known: 1 GiB (2^23 validators, as the
+// JSON decoder's maxValidatorPrealloc; mainnet's ~2.2M take ~275 MB), 256
+// MiB on 32-bit platforms, so that one allocation stays within what a
+// platform gives at once. A longer list still decodes: it grows by
+// doubling as its bytes arrive, to its exact length. (A size that is only
+// claimed is given nothing before its bytes arrive: see decodeElems.)
 const maxPreallocBytes = min(1<<30, math.MaxInt/8+1)
 
 // goSize is the size of a T in memory.
@@ -114,10 +114,11 @@ func goSize[T any]() uint64 {
 }
 
 // decodeElems decodes count elements of size bytes each into a new slice
-// (count < 0: elements up to the end of the input, at most limit). With a
-// known input size the slice is allocated once, exactly (up to
-// maxPreallocBytes before the bytes arrive); otherwise it starts at
-// stepBytes' worth and doubles as the bytes arrive. A list whose bytes, in
+// (count < 0: elements up to the end of the input, at most limit). With
+// the input's size known (d.sized) the slice is allocated once, exactly
+// (up to maxPreallocBytes before the bytes arrive); otherwise count is only
+// a claim, and the slice starts at stepBytes' worth and doubles as the
+// bytes arrive. A list whose bytes, in
 // the input or in memory, would not fit an int (on 32-bit platforms) is a
 // *DecodeError.
 func decodeElems[T any](d *decoder, path string, count int64, limit uint64, size int, dec elemDecoder[T]) ([]T, error) {

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"strconv"
 
 	"github.com/nodeaccess/nodeaccess"
@@ -26,7 +25,9 @@ import (
 // and the byte offset in the whole state.
 //
 // The state must not change while it is read: a StateReader keeps the
-// offsets it read when it was opened. It holds no buffer between calls
+// offsets it read when it was opened. (A read of more than 64 KiB first
+// reads its last byte, so that a file cut short since costs an error, not
+// an allocation for bytes that are gone.) It holds no buffer between calls
 // and is safe for concurrent use (io.ReaderAt allows parallel calls).
 type StateReader struct {
 	r    io.ReaderAt
@@ -46,15 +47,20 @@ type StateReader struct {
 // an *io.SectionReader can tell). A Preset among opts reads a state of
 // that preset (MinimalPreset()); the mainnet preset otherwise.
 //
-// OpenState reads only the offsets of the variable-size fields and checks
-// them as the decoder does: the first one is the size of the fork's fixed
-// part, they never decrease, none is beyond the state's size, and the
-// lists of fixed-size elements (the validator registry, the balances, …)
-// hold a whole number of elements, no more than the preset's limit. A
-// state that fails is a *DecodeError (matching ErrInvalidState); a bad b
-// is a *nodeaccess.InputError; a fork this package does not decode an
-// error matching ErrUnsupportedVersion; a failure of r is returned
-// wrapped.
+// The state's size is checked before anything else: against the size a
+// file, a *bytes.Reader or a *strings.Reader tells, and over any other
+// reader (an *io.SectionReader's size is only the one it was given) by
+// reading the state's last byte. OpenState then reads only the offsets of
+// the variable-size fields and checks them as the decoder does: the first
+// one is the size of the fork's fixed part, they never decrease, none is
+// beyond the state's size, and the lists of fixed-size elements (the
+// validator registry, the balances, …) hold a whole number of elements, no
+// more than the preset's limit. A state that fails is a *DecodeError
+// (matching ErrInvalidState; one that holds fewer bytes than its size
+// says also matches io.ErrUnexpectedEOF, and names both sizes when r tells
+// its own); a bad b is a *nodeaccess.InputError; a fork this package does
+// not decode an error matching ErrUnsupportedVersion; a failure of r is
+// returned wrapped.
 func OpenState(r io.ReaderAt, b Body, opts ...ReadOption) (*StateReader, error) {
 	if r == nil {
 		return nil, &nodeaccess.InputError{Arg: "r", Reason: "nil io.ReaderAt"}
@@ -67,15 +73,19 @@ func OpenState(r io.ReaderAt, b Body, opts ...ReadOption) (*StateReader, error) 
 	if err := cfg.preset.validate(); err != nil {
 		return nil, err
 	}
-	size := b.Bytes
-	if size <= 0 {
-		if size = readerAtSize(r); size < 0 {
-			return nil, &nodeaccess.InputError{Arg: "Body.Bytes", Reason: "unknown: give the state's size (the io.ReaderAt cannot tell it)"}
-		}
+	held, exact := readerAtSize(r)
+	size, what := b.Bytes, "Body.Bytes gives the state"
+	switch {
+	case size <= 0 && held < 0:
+		return nil, &nodeaccess.InputError{Arg: "Body.Bytes", Reason: "unknown: give the state's size (the io.ReaderAt cannot tell it)"}
+	case size <= 0:
+		size, what = held, "its Size gives the state"
+	case exact && size > held:
+		return nil, shortInput("ssz", held, size, "Body.Bytes")
 	}
 	sr := &StateReader{r: r, size: size, v: v, p: cfg.preset}
 	sr.fields = (&State{Version: v, Preset: cfg.preset}).fields()
-	if err := sr.layout(); err != nil {
+	if err := sr.layout(!exact, what); err != nil {
 		return nil, err
 	}
 	return sr, nil
@@ -93,24 +103,13 @@ func sszBody(b Body) (Version, error) {
 	return ParseVersion(b.Fork)
 }
 
-// readerAtSize returns the size of what r holds when r can tell, or -1.
-func readerAtSize(r io.ReaderAt) int64 {
-	switch x := r.(type) {
-	case interface{ Size() int64 }: // bytes.Reader, strings.Reader, io.SectionReader
-		return x.Size()
-	case interface{ Stat() (fs.FileInfo, error) }:
-		if fi, err := x.Stat(); err == nil && fi.Mode().IsRegular() {
-			return fi.Size()
-		}
-	}
-	return -1
-}
-
 // offsetWindow is how close offsets must lie to be read in one ReadAt.
 const offsetWindow = 4 << 10
 
-// layout reads the variable fields' offsets and sets start and end.
-func (sr *StateReader) layout() error {
+// layout reads the variable fields' offsets and sets start and end; with
+// probe, it first checks that the input holds its size, which what says
+// where it comes from.
+func (sr *StateReader) layout(probe bool, what string) error {
 	n := len(sr.fields)
 	sr.start, sr.end = make([]int64, n), make([]int64, n)
 	fixed := stateFixedSize(sr.fields)
@@ -141,6 +140,13 @@ func (sr *StateReader) layout() error {
 			j++
 		}
 		buf := make([]byte, sr.start[vars[j-1]]+offsetSize-from)
+		if probe {
+			// First, that the input holds the size it was given.
+			if err := holdsAt(sr.r, buf, sr.size, "ssz", "", what); err != nil {
+				return err
+			}
+			probe = false
+		}
 		if err := sr.readAt(buf, from, sr.fields[vars[k]].name); err != nil {
 			return err
 		}
@@ -289,9 +295,17 @@ func readRange[T any](sr *StateReader, name string, from, to ValidatorIndex, siz
 	if from > to || uint64(to) > n {
 		return nil, &nodeaccess.InputError{Arg: "from, to", Reason: fmt.Sprintf("[%d, %d) is not a range of the %d %s", from, to, n, name)}
 	}
-	out := make([]T, to-from)
 	block := max(1, readBufSize/size)
-	buf := make([]byte, min(len(out), block)*size)
+	buf := make([]byte, min(uint64(to-from), uint64(block))*uint64(size))
+	if uint64(to-from) > uint64(block) {
+		// More than one read: the last byte is there (the input may have
+		// been cut since it was opened) before the elements are allocated.
+		end := sr.start[i] + int64(uint64(to)*uint64(size))
+		if err := holdsAt(sr.r, buf, end, "ssz", fmt.Sprintf("%s[%d]", name, uint64(to)-1), "up to its end"); err != nil {
+			return nil, err
+		}
+	}
+	out := make([]T, to-from)
 	for k := 0; k < len(out); k += block {
 		m := min(block, len(out)-k)
 		at := sr.start[i] + int64(uint64(from)+uint64(k))*int64(size)
@@ -331,6 +345,11 @@ func (sr *StateReader) Fields(names ...string) (*State, error) {
 // decodeField decodes f from the state's bytes [start, end) with the
 // decoder of ReadState.
 func (sr *StateReader) decodeField(f *field, start, end int64) error {
+	if end-start > readBufSize {
+		if err := holdsAt(sr.r, make([]byte, 1), end, "ssz", f.name, "up to its end"); err != nil {
+			return err
+		}
+	}
 	b := make([]byte, end-start)
 	if err := sr.readAt(b, start, f.name); err != nil {
 		return err

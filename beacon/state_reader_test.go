@@ -214,15 +214,19 @@ func TestStateReaderErrors(t *testing.T) {
 	var de *beacon.DecodeError
 	require.ErrorAs(t, err, &de)
 	require.ErrorIs(t, err, beacon.ErrInvalidState)
-	// A reader shorter than its claimed size: the read that reaches past
-	// its end is a truncation.
-	sr, err := open(data[:len(data)-10], body)
-	require.NoError(t, err, "the offsets are all in range of the claimed size")
-	_, err = sr.Fields("historical_summaries")
+	// A reader shorter than its claimed size is refused when it is
+	// opened, as a truncation: with both sizes when the reader tells its
+	// own, by reading the claimed last byte when it does not.
+	_, err = open(data[:len(data)-10], body)
 	require.ErrorIs(t, err, io.ErrUnexpectedEOF)
 	require.ErrorAs(t, err, &de)
+	require.ErrorContains(t, err, fmt.Sprintf("it holds %d bytes, and Body.Bytes says %d", len(data)-10, len(data)))
+	_, err = beacon.OpenState(onlyReaderAt{bytes.NewReader(data[:len(data)-10])}, body, p)
+	require.ErrorIs(t, err, io.ErrUnexpectedEOF)
+	require.ErrorAs(t, err, &de)
+	require.ErrorContains(t, err, fmt.Sprintf("it holds fewer than the %d bytes Body.Bytes gives the state", len(data)))
 
-	sr, err = open(data, body)
+	sr, err := open(data, body)
 	require.NoError(t, err)
 	_, err = sr.Validators(3, 2)
 	require.ErrorAs(t, err, new(*nodeaccess.InputError))
@@ -297,5 +301,5 @@ func TestStateReaderReaderFails(t *testing.T) {
 	_, err := beacon.OpenState(failingReaderAt{}, beacon.Body{Encoding: beacon.EncodingSSZ, Fork: "fulu", Bytes: 3 << 20})
 	require.ErrorIs(t, err, errDisk)
 	require.NotErrorAs(t, err, new(*beacon.DecodeError))
-	require.Contains(t, err.Error(), fmt.Sprint(524464), "the byte the read was at")
+	require.Contains(t, err.Error(), fmt.Sprint(3<<20-1), "the byte the read was at (the claimed last one, read first)")
 }

@@ -121,7 +121,7 @@ func isDecimal(s string) bool {
 }
 
 func badStateID(s, why string) error {
-	return &nodeaccess.InputError{Arg: "stateID", Reason: strconv.Quote(transport.Cut(s, maxQuoted)) + " " + why}
+	return &nodeaccess.InputError{Arg: "stateID", Reason: transport.Quote(s) + " " + why}
 }
 
 func zeroStateIDError() error {

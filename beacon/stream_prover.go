@@ -50,26 +50,26 @@ func ReadProver(r io.Reader, b Body, saved io.ReaderAt, opts ...ReadOption) (*Pr
 	if err := cfg.preset.validate(); err != nil {
 		return nil, err
 	}
-	size := b.Bytes
-	if size <= 0 {
-		size = remainingSize(r)
+	size, known, err := inputSize(r, b.Bytes, "ssz")
+	if err != nil {
+		return nil, err
 	}
 	if cfg.progress != nil {
 		pr := progress.New(r, cfg.progress, size)
-		p, err := streamProver(pr, v, cfg.preset, size, saved)
+		p, err := streamProver(pr, v, cfg.preset, size, known, saved)
 		if err == nil {
 			pr.Finish()
 		}
 		return p, err
 	}
-	return streamProver(r, v, cfg.preset, size, saved)
+	return streamProver(r, v, cfg.preset, size, known, saved)
 }
 
 // streamProver is ReadProver once the arguments are checked (size -1:
-// unknown).
-func streamProver(r io.Reader, v Version, p Preset, size int64, saved io.ReaderAt) (*Prover, error) {
+// unknown; known: r told it, as for readSSZ).
+func streamProver(r io.Reader, v Version, p Preset, size int64, known bool, saved io.ReaderAt) (*Prover, error) {
 	lists := map[string]tnode{}
-	d := &decoder{r: sszReader{src: r, buf: make([]byte, readBufSize), size: size}, sized: size >= 0,
+	d := &decoder{r: sszReader{src: r, buf: make([]byte, readBufSize), size: size}, sized: known,
 		list: func(d *decoder, f *field, scope int64) (bool, error) {
 			if codecOf(f) == nil {
 				return false, nil
@@ -209,7 +209,7 @@ func (s *listStream) tree(depth, first, max int) (t *savedTree, more bool, err e
 			want = n
 		}
 	}
-	if s.left() < 0 {
+	if s.left() < 0 || !s.d.sized {
 		want = -1 // room is made as the leaves come
 	}
 	t = newSavedTree(want, depth, s.src, first)
@@ -274,11 +274,18 @@ func (s *listStream) read(k int, n int64) ([]byte, error) {
 	if l := s.left(); l >= 0 {
 		n = min(n, l)
 	}
-	buf := get(&s.raw[k], int(n))
+	var buf []byte
+	if s.d.sized {
+		buf = get(&s.raw[k], int(n))
+	} else {
+		// n is only claimed: the buffer grows as the bytes arrive.
+		buf = s.raw[k][:0]
+		defer func() { s.raw[k] = buf[:0] }()
+	}
 	sz := int64(s.src.codec.size())
 	block := readBufSize / sz * sz // read as the decoder reads a list, for the same errors
 	got := 0
-	for got < len(buf) {
+	for int64(got) < n {
 		if s.scope < 0 {
 			eof, err := s.d.r.atEOF()
 			if err != nil {
@@ -289,7 +296,7 @@ func (s *listStream) read(k int, n int64) ([]byte, error) {
 			}
 		}
 		in := s.d.r.pos - s.src.off // the list's bytes read so far
-		m := min(int64(len(buf)-got), block-in%block)
+		m := min(n-int64(got), block-in%block)
 		if s.scope < 0 {
 			m = min(m, max(1, int64(s.d.r.buffered())))
 		}
@@ -304,7 +311,12 @@ func (s *listStream) read(k int, n int64) ([]byte, error) {
 			}
 			return buf[:got], err
 		}
-		got += copy(buf[got:], b)
+		if s.d.sized {
+			got += copy(buf[got:], b)
+		} else {
+			buf = append(buf, b...)
+			got = len(buf)
+		}
 	}
 	if in := s.d.r.pos - s.src.off; in%sz != 0 { // an input of unknown size that ends inside an element
 		return buf[:got-int(in%sz)], &DecodeError{Format: "ssz", Path: fmt.Sprintf("%s[%d]", s.f.name, in/sz), Offset: s.src.off + in/sz*sz, Reason: "the input ends early (truncated)", Err: io.ErrUnexpectedEOF}

@@ -3,6 +3,8 @@ package beacon
 import (
 	"errors"
 	"fmt"
+
+	"github.com/nodeaccess/nodeaccess/internal/transport"
 )
 
 // Version is a consensus fork of the beacon chain. Versions are ordered:
@@ -65,7 +67,7 @@ var ErrUnsupportedVersion = errors.New("unsupported version")
 // the server or the caller, or the String of a Version this package does
 // not know).
 func unsupportedVersion(name string) error {
-	return fmt.Errorf("beacon: %w %q (this package decodes phase0 to %s)", ErrUnsupportedVersion, quoteCap(name), newestFork)
+	return fmt.Errorf("beacon: %w %s (this package decodes phase0 to %s)", ErrUnsupportedVersion, transport.Quote(name), newestFork)
 }
 
 // ParseVersion parses a fork name as the beacon API sends it in the

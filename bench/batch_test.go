@@ -100,7 +100,7 @@ type way struct {
 // hook reports.
 func wayClient(tb testing.TB, path string, units *unitCount) *evm.Client {
 	tb.Helper()
-	opts := []nodeaccess.EVMOption{evm.WithPathSuffix(path)}
+	opts := []evm.Option{evm.WithPathSuffix(path)}
 	if units != nil {
 		opts = append(opts, nodeaccess.WithHook(units.add))
 	}

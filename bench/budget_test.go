@@ -108,20 +108,20 @@ type clients struct {
 // newClients returns an EVM and a TON client of url, sharing one budget of
 // the plan's rate and half its bucket when budget is true.
 func newClients(url, key string, budget bool) (clients, error) {
-	opts := nodeaccess.WithMaxRetryAfter(time.Minute)
+	opts := []nodeaccess.Option{nodeaccess.WithMaxRetryAfter(time.Minute)}
 	var b *nodeaccess.Budget
 	if budget {
 		var err error
 		if b, err = nodeaccess.NewBudget(planRate, planBurst/2); err != nil {
 			return clients{}, err
 		}
-		opts = nodeaccess.Options(opts, nodeaccess.WithBudget(b))
+		opts = append(opts, nodeaccess.WithBudget(b))
 	}
-	e, err := evm.New(url, key, opts, evm.WithPathSuffix("evm"))
+	e, err := evm.New(url, key, append(opts, evm.WithPathSuffix("evm"))...)
 	if err != nil {
 		return clients{}, err
 	}
-	tc, err := ton.New(url, key, opts)
+	tc, err := ton.New(url, key, opts...)
 	if err != nil {
 		return clients{}, err
 	}

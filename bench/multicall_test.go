@@ -231,10 +231,10 @@ func mcWays(tb testing.TB, path string, units *unitCount) []way {
 
 	return []way{
 		{"nodeaccess-multicall-1x1000", func(ctx context.Context) error {
-			return checkAll(na.Multicall(ctx, calls, evm.Latest, nil))
+			return checkAll(na.Multicall(ctx, calls, evm.Latest, evm.MulticallOptions{}))
 		}},
 		{"nodeaccess-multicall-10x100", func(ctx context.Context) error {
-			return checkAll(na.Multicall(ctx, calls, evm.Latest, &evm.MulticallOptions{MaxCalls: 100}))
+			return checkAll(na.Multicall(ctx, calls, evm.Latest, evm.MulticallOptions{MaxCalls: 100}))
 		}},
 		{"nodeaccess-one-by-one", func(ctx context.Context) error {
 			msg := evm.CallMsg{To: callTo, Data: callData}
@@ -273,7 +273,7 @@ func TestMulticallWays(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = na.Multicall(ctx, []evm.Call3{{Target: callTo, Data: callData}, {Target: callTo, Data: callData[:4]}}, evm.Latest, nil)
+	_, err = na.Multicall(ctx, []evm.Call3{{Target: callTo, Data: callData}, {Target: callTo, Data: callData[:4]}}, evm.Latest, evm.MulticallOptions{})
 	if err == nil || !strings.Contains(err.Error(), "call 1 is not the benchmark's") {
 		t.Fatalf("an aggregate with another call: %v, want the server's refusal", err)
 	}

@@ -27,16 +27,15 @@ type maxBatchKey struct{}
 // limit in the refusal is followed for the client's later batches too).
 // Rate limits count requests, some of them each call of a batch: on
 // HyperEVM, Hyperliquid's public RPC allows 100 requests per minute per IP
-// and caps an answer at 1 MiB (the hyper package's WithEVM lists its
-// limits).
-func WithMaxBatchSize(n int) nodeaccess.EVMOption {
-	return option{apply: func(c *config.Config) error {
+// and caps an answer at 1 MiB (hypercore.New lists its limits).
+func WithMaxBatchSize(n int) Option {
+	return option("WithMaxBatchSize", func(c *config.Config) error {
 		if n < 1 {
 			return fmt.Errorf("evm: WithMaxBatchSize: %d calls is below 1", n)
 		}
 		c.SetExt(maxBatchKey{}, n)
 		return nil
-	}}
+	})
 }
 
 // BatchResult is one call's outcome in a Batch. Read it once SendBatch has
@@ -189,7 +188,7 @@ func Add[T any](b *Batch, method string, args ...any) *BatchResult[T] {
 	case *BatchResult[[]InternalOperation]:
 		d.decode = decodeInternalOperationsB
 	}
-	b.add(batchCall{method: method, params: ac.params, block: ac.block, isCall: method == opCall, anyMethod: true, bad: err, slot: r, respell: ac.calls})
+	b.add(batchCall{method: method, params: ac.params, block: ac.block, isCall: method == OpCall, anyMethod: true, bad: err, slot: r, respell: ac.calls})
 	return r
 }
 
@@ -249,7 +248,7 @@ func (b *Batch) add(call batchCall) {
 // that error, and the calls after it go on at the size before the halving.
 //
 // Request units are counted per call: each HTTP attempt costs the sum of
-// its calls' units (an archive eth_call 2, see CostArchiveCall), and with a
+// its calls' units (an archive eth_call 2, see OpArchiveCall), and with a
 // budget it waits for that sum first, so that every unit is charged, above
 // the budget's burst too: a nodeaccess.Budget grants them all at once or
 // none (nothing is sent then, and nothing spent); see nodeaccess.Limiter
@@ -258,6 +257,9 @@ func (b *Batch) add(call batchCall) {
 // each call's method and units. The access key is masked in every error,
 // as for single calls.
 func (c *Client) SendBatch(ctx context.Context, b *Batch) error {
+	if err := transport.NilContext(ctx); err != nil {
+		return c.t.Wrap("batch", err)
+	}
 	const op = "batch"
 	if b == nil {
 		return c.t.Wrap(op, &nodeaccess.InputError{Arg: "batch", Reason: "nil *Batch"})

@@ -17,10 +17,11 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
-	"github.com/nodeaccess/nodeaccess"
-	"github.com/nodeaccess/nodeaccess/evm"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/evm"
 )
 
 // batchReq is one call of a batch as the fake node reads it.
@@ -38,7 +39,7 @@ type batchNode struct {
 	answer func(n int, reqs []batchReq) (status int, body string)
 }
 
-func newBatchNode(t *testing.T, answer func(n int, reqs []batchReq) (int, string), opts ...nodeaccess.EVMOption) (*batchNode, *evm.Client) {
+func newBatchNode(t testing.TB, answer func(n int, reqs []batchReq) (int, string), opts ...nodeaccess.Option) (*batchNode, *evm.Client) {
 	t.Helper()
 	bn := &batchNode{answer: answer}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -225,7 +226,7 @@ func TestBatchSplitsAboveMaxSize(t *testing.T) {
 	} {
 		t.Run(fmt.Sprintf("%d by %d", tc.calls, tc.max), func(t *testing.T) {
 			t.Parallel()
-			var opts []nodeaccess.EVMOption
+			var opts []nodeaccess.Option
 			if tc.max > 0 {
 				opts = append(opts, evm.WithMaxBatchSize(tc.max))
 			}

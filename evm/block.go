@@ -7,7 +7,9 @@ import (
 	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
+
 	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/internal/transport"
 )
 
 // Block selects the chain state a call reads. It is one of three kinds, each
@@ -100,21 +102,21 @@ func ParseBlock(s string) (Block, error) {
 		if len(digits) == 64 {
 			h, err := parseHash(s)
 			if err != nil {
-				return nil, &nodeaccess.InputError{Arg: "block", Reason: fmt.Sprintf("%q is not a block hash: %v", s, err)}
+				return nil, &nodeaccess.InputError{Arg: "block", Reason: fmt.Sprintf("%s is not a block hash: %v", transport.Quote(s), err)}
 			}
 			return BlockHash{Hash: h}, nil
 		}
 		n, err := strconv.ParseUint(digits, 16, 64)
 		if err != nil || digits == "" {
-			return nil, &nodeaccess.InputError{Arg: "block", Reason: fmt.Sprintf("%q is not a hex block number or a 32-byte block hash", s)}
+			return nil, &nodeaccess.InputError{Arg: "block", Reason: transport.Quote(s) + " is not a hex block number or a 32-byte block hash"}
 		}
 		return BlockNumber(n), nil
 	}
 	n, err := strconv.ParseUint(s, 10, 64)
 	if err != nil {
-		reason := fmt.Sprintf("%q is not a block tag, number or hash", s)
+		reason := transport.Quote(s) + " is not a block tag, number or hash"
 		if strings.HasPrefix(s, "-") {
-			reason = fmt.Sprintf("negative block number %q", s)
+			reason = "negative block number " + transport.Quote(s)
 		}
 		return nil, &nodeaccess.InputError{Arg: "block", Reason: reason}
 	}
@@ -127,10 +129,10 @@ func ParseBlock(s string) (Block, error) {
 func parseHash(s string) (common.Hash, error) {
 	var h common.Hash
 	if len(s) != 66 || (s[:2] != "0x" && s[:2] != "0X") {
-		return h, &nodeaccess.InputError{Arg: "hash", Reason: fmt.Sprintf("%q is not 0x followed by 64 hex digits", s)}
+		return h, &nodeaccess.InputError{Arg: "hash", Reason: transport.Quote(s) + " is not 0x followed by 64 hex digits"}
 	}
 	if _, err := hex.Decode(h[:], []byte(s[2:])); err != nil {
-		return common.Hash{}, &nodeaccess.InputError{Arg: "hash", Reason: fmt.Sprintf("%q is not hex: %v", s, err)}
+		return common.Hash{}, &nodeaccess.InputError{Arg: "hash", Reason: fmt.Sprintf("%s is not hex: %v", transport.Quote(s), err)}
 	}
 	return h, nil
 }
@@ -146,7 +148,7 @@ func appendBlockJSON(dst []byte, b Block) ([]byte, error) {
 		return append(dst, `"latest"`...), nil
 	case Tag:
 		if !b.known() {
-			return dst, &nodeaccess.InputError{Arg: "block", Reason: fmt.Sprintf("tag %q is not latest, safe, finalized, earliest or pending", strings.Clone(string(b)))} // a copy: b stays on the caller's stack
+			return dst, &nodeaccess.InputError{Arg: "block", Reason: "tag " + transport.Quote(string(b)) + " is not latest, safe, finalized, earliest or pending"} // a copy: b stays on the caller's stack
 		}
 		dst = append(dst, '"')
 		dst = append(dst, b...)

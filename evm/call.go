@@ -14,7 +14,10 @@ import (
 // (errors.As) that matches ErrReverted (errors.Is) and carries the revert
 // data and its decoded reason or panic code.
 func (c *Client) Call(ctx context.Context, msg CallMsg, block Block) ([]byte, error) {
-	const op = opCall
+	if err := transport.NilContext(ctx); err != nil {
+		return nil, c.t.Wrap(OpCall, err)
+	}
+	const op = OpCall
 	bp := transport.GetBuf()
 	defer transport.PutBuf(bp)
 	params, err := callParams((*bp)[:0], &msg, block, c.callData)

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/internal/config"
 )
 
@@ -40,8 +39,8 @@ type callDataKey struct{}
 //
 // A name other than "data" and "input", no name, or one given twice is
 // refused by New with an error over a *nodeaccess.InputError.
-func WithCallDataMembers(names ...string) nodeaccess.EVMOption {
-	return option{apply: func(c *config.Config) error {
+func WithCallDataMembers(names ...string) Option {
+	return option("WithCallDataMembers", func(c *config.Config) error {
 		var spell callDataSpelling
 		var data, input bool
 		for _, n := range names {
@@ -68,7 +67,7 @@ func WithCallDataMembers(names ...string) nodeaccess.EVMOption {
 		}
 		c.SetExt(callDataKey{}, spell)
 		return nil
-	}}
+	})
 }
 
 // dataMember starts the call data member of a call object in the default

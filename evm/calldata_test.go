@@ -8,11 +8,12 @@ import (
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/ethclient"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/evm"
 	"github.com/nodeaccess/nodeaccess/internal/testkit"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 func ptr[T any](v T) *T { return &v }
@@ -71,14 +72,14 @@ func TestCallMsgNonceChainIDTypeRefused(t *testing.T) {
 func TestWithCallDataMembers(t *testing.T) {
 	const to = `"to":"0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48"`
 	for _, tc := range []struct {
-		opts []nodeaccess.EVMOption
+		opts []nodeaccess.Option
 		data string
 	}{
 		{nil, `"data":"0xabcd"`},
-		{[]nodeaccess.EVMOption{evm.WithCallDataMembers("data")}, `"data":"0xabcd"`},
-		{[]nodeaccess.EVMOption{evm.WithCallDataMembers("input")}, `"input":"0xabcd"`},
-		{[]nodeaccess.EVMOption{evm.WithCallDataMembers("data", "input")}, `"data":"0xabcd","input":"0xabcd"`},
-		{[]nodeaccess.EVMOption{evm.WithCallDataMembers("input", "data")}, `"data":"0xabcd","input":"0xabcd"`},
+		{[]nodeaccess.Option{evm.WithCallDataMembers("data")}, `"data":"0xabcd"`},
+		{[]nodeaccess.Option{evm.WithCallDataMembers("input")}, `"input":"0xabcd"`},
+		{[]nodeaccess.Option{evm.WithCallDataMembers("data", "input")}, `"data":"0xabcd","input":"0xabcd"`},
+		{[]nodeaccess.Option{evm.WithCallDataMembers("input", "data")}, `"data":"0xabcd","input":"0xabcd"`},
 	} {
 		t.Run(tc.data, func(t *testing.T) {
 			msg := evm.CallMsg{To: token, Data: []byte{0xab, 0xcd}}
@@ -108,7 +109,7 @@ func TestWithCallDataMembers(t *testing.T) {
 					dataMember(tc.data, "0x82ad56cb000000000000000000000000000000000000000000000000000000000000002000000000000000000000000000000000000000000000000000000000000000010000000000000000000000000000000000000000000000000000000000000020000000000000000000000000ca11bde05977b3631167028862be2a173976ca11000000000000000000000000000000000000000000000000000000000000000100000000000000000000000000000000000000000000000000000000000000600000000000000000000000000000000000000000000000000000000000000002abcd000000000000000000000000000000000000000000000000000000000000")+
 					`},"latest"]}`,
 				`{"jsonrpc":"2.0","id":3,"result":"0x"}`)
-			_, err = c.Multicall(context.Background(), []evm.Call3{{Target: evm.Multicall3Address(), Data: msg.Data, AllowFailure: true}}, evm.Latest, nil)
+			_, err = c.Multicall(context.Background(), []evm.Call3{{Target: evm.Multicall3Address(), Data: msg.Data, AllowFailure: true}}, evm.Latest, evm.MulticallOptions{})
 			require.ErrorIs(t, err, evm.ErrMulticallNotDeployed)
 		})
 	}
@@ -165,7 +166,7 @@ func TestInputSpellingMatchesEthclient(t *testing.T) {
 			got := captureParams(t, func(url string) {
 				c, err := evm.New(url, testKey, evm.WithCallDataMembers("input"))
 				require.NoError(t, err)
-				_, err = c.CallContract(context.Background(), msg, nil)
+				_, err = c.ContractCaller().CallContract(context.Background(), msg, nil)
 				require.NoError(t, err)
 			})
 			wantObj := want[0].(map[string]any)

@@ -107,7 +107,7 @@ func TestCallMsgRefused(t *testing.T) {
 	}
 	// The go-ethereum path refuses the same way.
 	to := token
-	_, err = c.CallContract(context.Background(), ethereum.CallMsg{To: &to, GasPrice: big.NewInt(1), GasFeeCap: big.NewInt(2)}, nil)
+	_, err = c.ContractCaller().CallContract(context.Background(), ethereum.CallMsg{To: &to, GasPrice: big.NewInt(1), GasFeeCap: big.NewInt(2)}, nil)
 	testkit.RequireInputError(t, err, "gasPrice")
 }
 
@@ -155,7 +155,7 @@ func TestCallContractMatchesEthclient(t *testing.T) {
 			got := captureParams(t, func(url string) {
 				c, err := evm.New(url, testKey)
 				require.NoError(t, err)
-				_, err = c.CallContract(context.Background(), msg, nil)
+				_, err = c.ContractCaller().CallContract(context.Background(), msg, nil)
 				require.NoError(t, err)
 			})
 			wantObj := want[0].(map[string]any)

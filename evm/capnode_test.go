@@ -14,9 +14,10 @@ import (
 	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/stretchr/testify/require"
+
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/evm"
-	"github.com/stretchr/testify/require"
 )
 
 // multicall3ABI is aggregate3 as Multicall3's ABI declares it, for
@@ -86,7 +87,7 @@ type rpcCall struct {
 }
 
 // newCapNode starts a capNode and returns it with a client of it.
-func newCapNode(t *testing.T, max int, whole, lax bool, opts ...nodeaccess.EVMOption) (*capNode, *evm.Client) {
+func newCapNode(t *testing.T, max int, whole, lax bool, opts ...nodeaccess.Option) (*capNode, *evm.Client) {
 	t.Helper()
 	tooBig, err := os.ReadFile(tooBigFile)
 	require.NoError(t, err)

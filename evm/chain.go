@@ -7,19 +7,18 @@ import (
 	"math/big"
 
 	"github.com/nodeaccess/nodeaccess/internal/jsontext"
-)
-
-const (
-	opBlockNumber = "eth_blockNumber"
-	opChainID     = "eth_chainId"
+	"github.com/nodeaccess/nodeaccess/internal/transport"
 )
 
 // BlockNumber runs eth_blockNumber: the number of the most recent block the
 // node has.
 func (c *Client) BlockNumber(ctx context.Context) (uint64, error) {
-	n, err := rpc(ctx, c, opBlockNumber, []byte("[]"), 0, decodeUint64)
+	if err := transport.NilContext(ctx); err != nil {
+		return 0, c.t.Wrap(OpBlockNumber, err)
+	}
+	n, err := rpc(ctx, c, OpBlockNumber, []byte("[]"), 0, decodeUint64)
 	if err != nil {
-		return 0, c.t.Wrap(opBlockNumber, err)
+		return 0, c.t.Wrap(OpBlockNumber, err)
 	}
 	return n, nil
 }
@@ -28,9 +27,12 @@ func (c *Client) BlockNumber(ctx context.Context) (uint64, error) {
 // signs transactions with (1 for Ethereum mainnet). It is asked for on
 // every call, as go-ethereum's ethclient does.
 func (c *Client) ChainID(ctx context.Context) (*big.Int, error) {
-	id, err := rpc(ctx, c, opChainID, []byte("[]"), 0, decodeBigQuantity)
+	if err := transport.NilContext(ctx); err != nil {
+		return nil, c.t.Wrap(OpChainID, err)
+	}
+	id, err := rpc(ctx, c, OpChainID, []byte("[]"), 0, decodeBigQuantity)
 	if err != nil {
-		return nil, c.t.Wrap(opChainID, err)
+		return nil, c.t.Wrap(OpChainID, err)
 	}
 	return id, nil
 }

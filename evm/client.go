@@ -30,23 +30,23 @@ type Client struct {
 
 type pathSuffixKey struct{}
 
-// option is an option of this package. The embedded interface is never
-// set: it only makes option a nodeaccess.EVMOption.
-type option struct {
-	nodeaccess.EVMOption
-	apply config.Func
-}
+// Option configures a Client when New makes it: a setting every client
+// takes (the With… functions of package nodeaccess), or one of this
+// package's With… functions, which another package's New refuses. It is
+// nodeaccess.Option, so one slice of options serves clients of several
+// chains.
+type Option = nodeaccess.Option
 
-func ownOption(o nodeaccess.EVMOption) (config.Func, bool) {
-	op, ok := o.(option)
-	return op.apply, ok
+// option makes an option of this package, called pkg.name in errors.
+func option(name string, f config.Func) Option {
+	return transport.Option("evm", "evm."+name, f)
 }
 
 // WithPathSuffix puts the JSON-RPC endpoint below the key: with suffix "evm"
 // the client posts to {base}/{key}/evm instead of {base}/{key}, which is
 // where node-access services serve Hyperliquid's EVM.
-func WithPathSuffix(suffix string) nodeaccess.EVMOption {
-	return option{apply: func(c *config.Config) error {
+func WithPathSuffix(suffix string) Option {
+	return option("WithPathSuffix", func(c *config.Config) error {
 		s := strings.Trim(suffix, "/")
 		for _, seg := range strings.Split(s, "/") {
 			if seg == "" || seg == "." || seg == ".." || strings.ContainsAny(seg, "?#{}% \t\r\n") {
@@ -55,19 +55,19 @@ func WithPathSuffix(suffix string) nodeaccess.EVMOption {
 		}
 		c.SetExt(pathSuffixKey{}, s)
 		return nil
-	}}
+	})
 }
 
 // New returns a client for the node at baseURL with the access key key; it
 // posts JSON-RPC to {baseURL}/{key}. Options from the nodeaccess package
 // (retries, timeouts, HTTP client, hooks, budget) and of this package
 // (WithPathSuffix, WithMaxBatchSize, WithCallDataMembers) apply.
-func New(baseURL, key string, opts ...nodeaccess.EVMOption) (*Client, error) {
-	fs, err := transport.Options("evm", opts, ownOption)
+func New(baseURL, key string, opts ...Option) (*Client, error) {
+	fs, err := transport.Options("evm", opts)
 	if err != nil {
 		return nil, err
 	}
-	t, err := transport.New(transport.Settings{Chain: "evm", BaseURL: baseURL, Key: key, Options: fs})
+	t, err := transport.New(transport.Settings{FromURL: "evm.NewFromURL", Ops: ops, Chain: "evm", BaseURL: baseURL, Key: key, Options: fs})
 	if err != nil {
 		return nil, err
 	}
@@ -111,13 +111,13 @@ func New(baseURL, key string, opts ...nodeaccess.EVMOption) (*Client, error) {
 // path of its own ("https://host/v2" and a key), call New. The refusal is an
 // error over a *nodeaccess.InputError whose message quotes no part of the
 // URL.
-func NewFromURL(endpoint string, opts ...nodeaccess.EVMOption) (*Client, error) {
+func NewFromURL(endpoint string, opts ...Option) (*Client, error) {
 	ep, err := transport.ParseEndpoint("evm.NewFromURL", endpoint, "{key}", "{key}/evm")
 	if err != nil {
 		return nil, fmt.Errorf("evm: %w", err)
 	}
 	if ep.Shape == "{key}/evm" {
-		opts = append([]nodeaccess.EVMOption{WithPathSuffix("evm")}, opts...)
+		opts = append([]Option{WithPathSuffix("evm")}, opts...)
 	}
 	return New(ep.Base, ep.Key, opts...)
 }

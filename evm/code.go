@@ -11,7 +11,10 @@ import (
 // Code runs eth_getCode: the code of account at block; empty (non-nil) for
 // an account without code.
 func (c *Client) Code(ctx context.Context, account common.Address, block Block) ([]byte, error) {
-	const op = "eth_getCode"
+	if err := transport.NilContext(ctx); err != nil {
+		return nil, c.t.Wrap(OpCode, err)
+	}
+	const op = OpCode
 	bp := transport.GetBuf()
 	defer transport.PutBuf(bp)
 	params, err := codeParams((*bp)[:0], account, block)

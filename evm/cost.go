@@ -5,18 +5,6 @@ import (
 	"time"
 )
 
-// CostArchiveCall is the name nodeaccess.WithCost takes for the cost of an
-// archive eth_call: one at a block 128 or more blocks behind the head, at
-// "earliest", or at a block hash, which providers bill double. It costs 2
-// request units unless set; every other call costs 1 unless
-// nodeaccess.WithCost names its method ("eth_call" for an eth_call that is
-// not archive, "eth_getBalance", ...). The client places a block number
-// against the head it learns with eth_blockNumber (charged like any call)
-// at most every few seconds, and only when it has a budget
-// (nodeaccess.WithBudget); without one, a block number counts as archive,
-// so that the count is never too low.
-const CostArchiveCall = "eth_call/archive"
-
 const (
 	// archiveDepth is how far behind the head a block must be for an
 	// eth_call on it to count as an archive request: archiveDepth blocks
@@ -39,7 +27,7 @@ const (
 //     cannot be learnt, a block number counts as archive, so that the count
 //     is never too low.
 func (c *Client) callUnits(ctx context.Context, b Block) int {
-	ordinary, archive := c.t.Cost(opCall, 1), c.t.Cost(CostArchiveCall, 2)
+	ordinary, archive := c.t.Cost(OpCall, 1), c.t.Cost(OpArchiveCall, 2)
 	var n uint64
 	switch b := b.(type) {
 	case Tag:

@@ -10,9 +10,10 @@ import (
 	"testing"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/stretchr/testify/require"
+
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/evm"
-	"github.com/stretchr/testify/require"
 )
 
 // costNode is a JSON-RPC node that answers eth_blockNumber with head (or an
@@ -65,13 +66,13 @@ func (n *costNode) count(method string) int {
 
 // costClient returns a client of node and a func that returns (and forgets)
 // the units of each attempt its hook saw, by operation.
-func costClient(t *testing.T, node *costNode, opts ...nodeaccess.EVMOption) (*evm.Client, func() map[string][]int) {
+func costClient(t *testing.T, node *costNode, opts ...nodeaccess.Option) (*evm.Client, func() map[string][]int) {
 	t.Helper()
 	srv := httptest.NewServer(node)
 	t.Cleanup(srv.Close)
 	var mu sync.Mutex
 	seen := map[string][]int{}
-	opts = append([]nodeaccess.EVMOption{nodeaccess.WithHook(func(_ context.Context, a nodeaccess.Attempt) {
+	opts = append([]nodeaccess.Option{nodeaccess.WithHook(func(_ context.Context, a nodeaccess.Attempt) {
 		mu.Lock()
 		seen[a.Op] = append(seen[a.Op], a.Units)
 		mu.Unlock()
@@ -181,7 +182,7 @@ func TestCostOverrides(t *testing.T) {
 	require.Equal(t, map[string][]int{"eth_call": {1}, "eth_getCode": {1}, "ots_getInternalOperations": {1}}, seen())
 
 	c, seen = costClient(t, node,
-		nodeaccess.WithCost("eth_call", 3), nodeaccess.WithCost(evm.CostArchiveCall, 7),
+		nodeaccess.WithCost("eth_call", 3), nodeaccess.WithCost(evm.OpArchiveCall, 7),
 		nodeaccess.WithCost("eth_getCode", 4), nodeaccess.WithCost("ots_getInternalOperations", 5))
 	_, err = c.Call(ctx, callTo, evm.Latest)
 	require.NoError(t, err)

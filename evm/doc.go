@@ -72,7 +72,7 @@
 // units: 1 for every call, except an eth_call at a block about 128 or more
 // blocks behind the head (an archive request, which providers bill
 // double), at "earliest" or at a block hash, which costs 2
-// (CostArchiveCall). nodeaccess.WithCost changes the cost of a method by
+// (OpArchiveCall). nodeaccess.WithCost changes the cost of a method by
 // its name. An eth_simulateV1 costs 1 as well, whatever it holds; providers
 // that price by method charge it above an eth_call (set its cost with
 // nodeaccess.WithCost("eth_simulateV1", n) to count as yours does).
@@ -214,12 +214,13 @@
 //
 // # The go-ethereum adapter
 //
-// *Client has CodeAt and CallContract (and their pending and block-hash
-// variants), so it satisfies go-ethereum's bind.ContractCaller,
-// bind.PendingContractCaller and bind.BlockHashContractCaller: pass it to
-// an abigen binding's NewXxxCaller to run the binding's read calls through
-// the node-access service. They take go-ethereum's ethereum.CallMsg and
-// *big.Int block numbers and map onto Call and Code. A *RevertError is a
+// Client.ContractCaller returns the client as go-ethereum's
+// bind.ContractCaller, bind.PendingContractCaller and
+// bind.BlockHashContractCaller: pass it to an abigen binding's NewXxxCaller
+// to run the binding's read calls through the node-access service. Its
+// methods take go-ethereum's ethereum.CallMsg and *big.Int block numbers and
+// map onto Call and Code, the client's one way to call and one way to get
+// code. A *RevertError is a
 // go-ethereum rpc.Error and rpc.DataError (ErrorCode, ErrorData). The
 // client sends no transactions.
 //

@@ -35,7 +35,7 @@ func ExampleClient_Multicall() {
 	}
 	calls = append(calls, evm.Call3{Target: evmtest.Token(), Data: common.FromHex("0x12345678"), AllowFailure: true})
 
-	res, err := c.Multicall(context.Background(), calls, evm.Latest, nil)
+	res, err := c.Multicall(context.Background(), calls, evm.Latest, evm.MulticallOptions{})
 	if err != nil {
 		log.Fatal(err)
 	}

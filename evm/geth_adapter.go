@@ -8,66 +8,71 @@ import (
 
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
+
 	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/evm/internal/gethcaller"
+	"github.com/nodeaccess/nodeaccess/internal/transport"
 )
 
-// The go-ethereum adapter.
-//
-// The methods in this file exist so that code written for go-ethereum runs
-// on a *Client unchanged. CodeAt and CallContract make it a
-// bind.ContractCaller, PendingCodeAt and PendingCallContract a
-// bind.PendingContractCaller, CodeAtHash and CallContractAtHash a
-// bind.BlockHashContractCaller: pass it to an abigen binding's
-// NewXxxCaller and the binding's read calls go through the node-access
-// service. Each maps onto Code or Call: the *big.Int block of go-ethereum
-// (nil is latest; -1 pending, -2 latest, -3 finalized, -4 safe, -5
-// earliest, as go-ethereum's rpc package numbers its tags) becomes a
+// ContractCaller is what go-ethereum's abigen bindings read through: the
+// methods of bind.ContractCaller, bind.PendingContractCaller and
+// bind.BlockHashContractCaller. Client.ContractCaller returns one.
+type ContractCaller interface {
+	CodeAt(ctx context.Context, contract common.Address, blockNumber *big.Int) ([]byte, error)
+	CallContract(ctx context.Context, call ethereum.CallMsg, blockNumber *big.Int) ([]byte, error)
+	PendingCodeAt(ctx context.Context, contract common.Address) ([]byte, error)
+	PendingCallContract(ctx context.Context, call ethereum.CallMsg) ([]byte, error)
+	CodeAtHash(ctx context.Context, contract common.Address, blockHash common.Hash) ([]byte, error)
+	CallContractAtHash(ctx context.Context, call ethereum.CallMsg, blockHash common.Hash) ([]byte, error)
+}
+
+// ContractCaller returns the client as go-ethereum's abigen bindings read
+// through it: pass it to a binding's NewXxxCaller, and the binding's read
+// calls go through the node-access service as Call and Code, with the
+// client's key, retries, budget and errors. The *big.Int block of
+// go-ethereum (nil is latest; -1 pending, -2 latest, -3 finalized, -4 safe,
+// -5 earliest, as go-ethereum's rpc package numbers its tags) becomes a
 // Block, and every field of an ethereum.CallMsg is carried over to a
 // CallMsg, none dropped (a nil To is a contract creation; GasFeeCap is
 // MaxFeePerGas, GasTipCap MaxPriorityFeePerGas, BlobGasFeeCap
 // MaxFeePerBlobGas). ErrorCode and ErrorData make a *RevertError a
 // go-ethereum rpc.Error and rpc.DataError, as the revert errors of
-// go-ethereum's own client are. Code of this package's own is better served
-// by Call and Code, which take a Block and state and block overrides.
-
-// CodeAt returns the code of contract at blockNumber (nil: latest), as Code
-// does.
-func (c *Client) CodeAt(ctx context.Context, contract common.Address, blockNumber *big.Int) ([]byte, error) {
-	b, err := blockFromBig(blockNumber)
-	if err != nil {
-		return nil, c.t.Wrap("eth_getCode", err)
-	}
-	return c.Code(ctx, contract, b)
+// go-ethereum's own client are.
+func (c *Client) ContractCaller() ContractCaller {
+	return gethcaller.Caller{Call: c.gethCall, Code: c.gethCode}
 }
 
-// CallContract runs eth_call for a go-ethereum CallMsg at blockNumber (nil:
-// latest), as Call does.
-func (c *Client) CallContract(ctx context.Context, call ethereum.CallMsg, blockNumber *big.Int) ([]byte, error) {
-	b, err := blockFromBig(blockNumber)
+// gethBlock is the Block of a binding's read.
+func gethBlock(at gethcaller.At) (Block, error) {
+	switch {
+	case at.Pending:
+		return Pending, nil
+	case at.Hash != nil:
+		return BlockHash{Hash: *at.Hash}, nil
+	}
+	return blockFromBig(at.Number)
+}
+
+func (c *Client) gethCall(ctx context.Context, call ethereum.CallMsg, at gethcaller.At) ([]byte, error) {
+	if err := transport.NilContext(ctx); err != nil {
+		return nil, c.t.Wrap(OpCall, err)
+	}
+	b, err := gethBlock(at)
 	if err != nil {
-		return nil, c.t.Wrap("eth_call", err)
+		return nil, c.t.Wrap(OpCall, err)
 	}
 	return c.Call(ctx, fromGeth(call), b)
 }
 
-// PendingCodeAt returns the code of contract in the pending state.
-func (c *Client) PendingCodeAt(ctx context.Context, contract common.Address) ([]byte, error) {
-	return c.Code(ctx, contract, Pending)
-}
-
-// PendingCallContract runs eth_call against the pending state.
-func (c *Client) PendingCallContract(ctx context.Context, call ethereum.CallMsg) ([]byte, error) {
-	return c.Call(ctx, fromGeth(call), Pending)
-}
-
-// CodeAtHash returns the code of contract at the block with hash blockHash.
-func (c *Client) CodeAtHash(ctx context.Context, contract common.Address, blockHash common.Hash) ([]byte, error) {
-	return c.Code(ctx, contract, BlockHash{Hash: blockHash})
-}
-
-// CallContractAtHash runs eth_call at the block with hash blockHash.
-func (c *Client) CallContractAtHash(ctx context.Context, call ethereum.CallMsg, blockHash common.Hash) ([]byte, error) {
-	return c.Call(ctx, fromGeth(call), BlockHash{Hash: blockHash})
+func (c *Client) gethCode(ctx context.Context, contract common.Address, at gethcaller.At) ([]byte, error) {
+	if err := transport.NilContext(ctx); err != nil {
+		return nil, c.t.Wrap(OpCode, err)
+	}
+	b, err := gethBlock(at)
+	if err != nil {
+		return nil, c.t.Wrap(OpCode, err)
+	}
+	return c.Code(ctx, contract, b)
 }
 
 // ErrorCode returns the node's JSON-RPC code (3 on go-ethereum, reth and

@@ -40,24 +40,13 @@ func decodeHex[T string | []byte](s T) ([]byte, error) {
 	return out, nil
 }
 
-// jsonKind names the kind of a JSON value from its first byte.
+// jsonKind names the kind of a JSON value where hex was wanted: a string
+// that is there is a malformed one.
 func jsonKind(raw []byte) string {
-	if len(raw) == 0 {
-		return "nothing"
-	}
-	switch raw[0] {
-	case '"':
+	if len(raw) > 0 && raw[0] == '"' {
 		return "a malformed string"
-	case '{':
-		return "an object"
-	case '[':
-		return "an array"
-	case 'n':
-		return "null"
-	case 't', 'f':
-		return "a boolean"
 	}
-	return "a number"
+	return jsontext.Kind(raw)
 }
 
 // parseQuantity reads a hex quantity ("0x0", "0x1b4"); leading zeros are

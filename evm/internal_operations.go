@@ -74,7 +74,10 @@ type InternalOperation struct {
 // Erigon (-32000) and anvil (-32603); go-ethereum does not serve the method
 // (-32601). An empty list is a valid answer, not an error.
 func (c *Client) InternalOperations(ctx context.Context, tx common.Hash) ([]InternalOperation, error) {
-	const op = "ots_getInternalOperations"
+	if err := transport.NilContext(ctx); err != nil {
+		return nil, c.t.Wrap(OpInternalOperations, err)
+	}
+	const op = OpInternalOperations
 	bp := transport.GetBuf()
 	defer transport.PutBuf(bp)
 	params := append((*bp)[:0], `["0x`...)
@@ -91,19 +94,25 @@ func (c *Client) InternalOperations(ctx context.Context, tx common.Hash) ([]Inte
 // decodeInternalOperations decodes the result of ots_getInternalOperations:
 // a JSON array of {type, from, to, value}. null decodes as an empty list.
 func decodeInternalOperations(raw []byte) ([]InternalOperation, error) {
-	var wire []struct {
-		Type  *json.Number    `json:"type"`
-		From  json.RawMessage `json:"from"`
-		To    json.RawMessage `json:"to"`
-		Value *string         `json:"value"`
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	if err := dec.Decode(&wire); err != nil {
+	var list []json.RawMessage
+	if err := json.Unmarshal(raw, &list); err != nil {
 		return nil, fmt.Errorf("internal operations: %v", err)
 	}
-	ops := make([]InternalOperation, len(wire))
-	for i, w := range wire {
+	ops := make([]InternalOperation, len(list))
+	for i, item := range list {
+		// Every member is load-bearing: one that cannot be read refuses
+		// the answer, naming the operation.
+		var w struct {
+			Type  *json.Number    `json:"type"`
+			From  json.RawMessage `json:"from"`
+			To    json.RawMessage `json:"to"`
+			Value *string         `json:"value"`
+		}
+		dec := json.NewDecoder(bytes.NewReader(item))
+		dec.UseNumber()
+		if err := dec.Decode(&w); err != nil {
+			return nil, fmt.Errorf("internal operation %d: %v", i, err)
+		}
 		if w.Type == nil || isAbsent(w.From) || isAbsent(w.To) || w.Value == nil {
 			return nil, fmt.Errorf("internal operation %d lacks one of type, from, to, value", i)
 		}

@@ -17,11 +17,11 @@ import (
 type latestOnlyKey struct{}
 
 func init() {
-	evmlatest.Option = func(why string) nodeaccess.EVMOption {
-		return option{apply: func(c *config.Config) error {
+	evmlatest.Option = func(why string) nodeaccess.Option {
+		return option("latestOnly", func(c *config.Config) error {
 			c.SetExt(latestOnlyKey{}, why)
 			return nil
-		}}
+		})
 	}
 }
 

@@ -51,9 +51,8 @@ type Call3Result struct {
 	Revert *RevertError
 }
 
-// MulticallOptions are the settings of a Multicall. A nil
-// *MulticallOptions is the zero value: Multicall3Address, one aggregate, no
-// fallback.
+// MulticallOptions are the settings of one Multicall; its zero value is
+// the defaults: Multicall3Address, one aggregate, no fallback.
 type MulticallOptions struct {
 	// Address is the Multicall3 contract to call; the zero address means
 	// Multicall3Address().
@@ -165,13 +164,12 @@ const multicallFailed = "Multicall3: call failed"
 // fallback. Give options for another Multicall3 address, aggregates of at
 // most MaxCalls calls, or a fallback to one call at a time on a chain
 // without Multicall3.
-func (c *Client) Multicall(ctx context.Context, calls []Call3, block Block, opts *MulticallOptions) ([]Call3Result, error) {
-	const op = opCall
-	var o MulticallOptions
-	if opts != nil {
-		o = *opts
+func (c *Client) Multicall(ctx context.Context, calls []Call3, block Block, opts MulticallOptions) ([]Call3Result, error) {
+	if err := transport.NilContext(ctx); err != nil {
+		return nil, c.t.Wrap(OpCall, err)
 	}
-	return c.multicall(ctx, op, calls, block, o)
+	const op = OpCall
+	return c.multicall(ctx, op, calls, block, opts)
 }
 
 // multicall is Multicall with its options copied.

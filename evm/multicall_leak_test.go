@@ -62,7 +62,7 @@ func TestMulticallKeyNeverShows(t *testing.T) {
 				c, err := evm.New(srv.URL, key, rec.Option(), nodeaccess.WithMaxAttempts(1))
 				require.NoError(t, err)
 				in := []evm.Call3{{Target: token, AllowFailure: true}, {Target: mcOther, AllowFailure: mode != "required" && mode != "marked"}}
-				res, err := c.Multicall(context.Background(), in, evm.Latest, nil)
+				res, err := c.Multicall(context.Background(), in, evm.Latest, evm.MulticallOptions{})
 				switch mode {
 				case "allowed":
 					require.NoError(t, err)

@@ -120,7 +120,7 @@ func TestAggregateMarksRequiredFailed(t *testing.T) {
 		node.calls, node.results = gcalls, results
 		node.mu.Unlock()
 		msg := fmt.Sprintf("case %d: MaxCalls %d, calls %+v, results %+v", k, maxCalls, calls, results)
-		got, err := c.Multicall(t.Context(), calls, Latest, &MulticallOptions{MaxCalls: maxCalls})
+		got, err := c.Multicall(t.Context(), calls, Latest, MulticallOptions{MaxCalls: maxCalls})
 		if firstBad >= 0 {
 			failed++
 			assert.Nil(t, got, msg)

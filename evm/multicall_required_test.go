@@ -31,9 +31,9 @@ func TestMulticallRequiredMarkedFailed(t *testing.T) {
 				calls[i].AllowFailure = false
 			}
 			opts := evm.MulticallOptions{MaxCalls: maxCalls}
-			want, wantErr := direct.Multicall(t.Context(), calls, evm.Latest, &opts)
+			want, wantErr := direct.Multicall(t.Context(), calls, evm.Latest, opts)
 			before := len(lax.requests())
-			got, err := c.Multicall(t.Context(), calls, evm.Latest, &opts)
+			got, err := c.Multicall(t.Context(), calls, evm.Latest, opts)
 			sent := lax.requests()[before:]
 			if wantErr == nil {
 				require.NoError(t, err, msg)

@@ -4,10 +4,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/nodeaccess/nodeaccess"
-	"github.com/nodeaccess/nodeaccess/evm"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/evm"
 )
 
 // identityCalls returns n calls to the identity precompile, each returning
@@ -34,24 +35,24 @@ func identityCalls(n, size, big, bigSize int) []evm.Call3 {
 func TestMulticallAnswerTooBigIsSplit(t *testing.T) {
 	t.Parallel()
 	calls := identityCalls(40, 100, -1, 0)
-	want, err := simNode(t).client.Multicall(t.Context(), calls, evm.Latest, nil)
+	want, err := simNode(t).client.Multicall(t.Context(), calls, evm.Latest, evm.MulticallOptions{})
 	require.NoError(t, err)
 	for _, tc := range []struct {
 		name     string
 		max      int
-		opts     []nodeaccess.EVMOption
+		opts     []nodeaccess.Option
 		maxCalls int
 		sizes    []int
 	}{
 		{"-32008", 6000, nil, 0, []int{40, 20, 10, 10, 10, 10}},
 		{"-32008, MaxCalls 16", 6000, nil, 16, []int{16, 8, 8, 8, 8, 8}},
-		{"the client's cap", 1 << 30, []nodeaccess.EVMOption{nodeaccess.WithMaxResponseBytes(6000)}, 0, []int{40, 20, 10, 10, 10, 10}},
+		{"the client's cap", 1 << 30, []nodeaccess.Option{nodeaccess.WithMaxResponseBytes(6000)}, 0, []int{40, 20, 10, 10, 10, 10}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			hook, attempts := attemptsSeen()
 			node, c := newCapNode(t, tc.max, false, false, append(tc.opts, hook)...)
-			got, err := c.Multicall(t.Context(), calls, evm.Latest, &evm.MulticallOptions{MaxCalls: tc.maxCalls})
+			got, err := c.Multicall(t.Context(), calls, evm.Latest, evm.MulticallOptions{MaxCalls: tc.maxCalls})
 			require.NoError(t, err)
 			assert.Equal(t, tc.sizes, node.requests())
 			assert.Equal(t, want, got)
@@ -75,16 +76,16 @@ func TestMulticallOneAnswerTooBig(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		max  int
-		opts []nodeaccess.EVMOption
+		opts []nodeaccess.Option
 		want string
 	}{
 		{"-32008", 6000, nil, "json-rpc error -32008: Response is too big"},
-		{"the client's cap", 1 << 30, []nodeaccess.EVMOption{nodeaccess.WithMaxResponseBytes(6000)}, "response too large"},
+		{"the client's cap", 1 << 30, []nodeaccess.Option{nodeaccess.WithMaxResponseBytes(6000)}, "response too large"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			node, c := newCapNode(t, tc.max, false, false, tc.opts...)
-			res, err := c.Multicall(t.Context(), calls, evm.Latest, nil)
+			res, err := c.Multicall(t.Context(), calls, evm.Latest, evm.MulticallOptions{})
 			assert.Nil(t, res)
 			require.ErrorIs(t, err, nodeaccess.ErrResponseTooLarge)
 			assert.NotErrorIs(t, err, evm.ErrReverted)
@@ -104,7 +105,7 @@ func TestMulticallRequiredFailsAnswerTooBig(t *testing.T) {
 	t.Parallel()
 	calls := append(identityCalls(20, 100, -1, 0), evm.Call3{Target: simContract, Data: simPack(t, "failRequire")})
 	node, c := newCapNode(t, 6000, false, false)
-	_, err := c.Multicall(t.Context(), calls, evm.Latest, nil)
+	_, err := c.Multicall(t.Context(), calls, evm.Latest, evm.MulticallOptions{})
 	var me *evm.MulticallError
 	require.ErrorAs(t, err, &me)
 	assert.Equal(t, 20, me.Index)

@@ -58,7 +58,7 @@ func TestMulticallWire(t *testing.T) {
 		w("1") + w("40") + w("20") + w("2a") +
 		w("1") + w("40") + w("0")
 	mockRPC(t, "/"+testKey, mcRequest("0"), `{"jsonrpc":"2.0","id":1,"result":"0x`+out+`"}`)
-	res, err := c.Multicall(context.Background(), mcCalls, evm.BlockNumber(0x10), nil)
+	res, err := c.Multicall(context.Background(), mcCalls, evm.BlockNumber(0x10), evm.MulticallOptions{})
 	require.NoError(t, err)
 	assert.Equal(t, []evm.Call3Result{
 		{Success: true, ReturnData: common.FromHex(w("2a"))},
@@ -80,7 +80,7 @@ func TestMulticallWireRequiredFails(t *testing.T) {
 		w("1") + w("40") + w("20") + w("2a") +
 		w("0") + w("40") + w(fmt.Sprintf("%x", len(nope)/2)) + rpad(nope)
 	mockRPC(t, "/"+testKey, mcRequest("1"), `{"jsonrpc":"2.0","id":2,"result":"0x`+out+`"}`)
-	_, err := c.Multicall(context.Background(), mcCalls, evm.BlockNumber(0x10), nil)
+	_, err := c.Multicall(context.Background(), mcCalls, evm.BlockNumber(0x10), evm.MulticallOptions{})
 	var me *evm.MulticallError
 	require.ErrorAs(t, err, &me)
 	require.Equal(t, 1, me.Index)
@@ -104,7 +104,7 @@ func TestMulticallWireMalformed(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			c := gockClient(t, nodeaccess.WithMaxAttempts(1))
 			mockRPC(t, "/"+testKey, mcRequest("0"), `{"jsonrpc":"2.0","id":1,"result":`+tc.result+`}`)
-			res, err := c.Multicall(context.Background(), mcCalls, evm.BlockNumber(0x10), nil)
+			res, err := c.Multicall(context.Background(), mcCalls, evm.BlockNumber(0x10), evm.MulticallOptions{})
 			assert.Nil(t, res)
 			require.ErrorIs(t, err, nodeaccess.ErrInvalidResponse)
 			assert.Contains(t, err.Error(), tc.want)
@@ -116,7 +116,7 @@ func TestMulticallWireMalformed(t *testing.T) {
 // A negative MaxCalls is refused before anything is sent.
 func TestMulticallBadOptions(t *testing.T) {
 	c := gockClient(t)
-	_, err := c.Multicall(context.Background(), mcCalls, evm.Latest, &evm.MulticallOptions{MaxCalls: -1})
+	_, err := c.Multicall(context.Background(), mcCalls, evm.Latest, evm.MulticallOptions{MaxCalls: -1})
 	var ie *nodeaccess.InputError
 	require.ErrorAs(t, err, &ie)
 	assert.Equal(t, "MulticallOptions.MaxCalls", ie.Arg)
@@ -132,7 +132,7 @@ func TestMulticallWireRequiredFailsRerunFails(t *testing.T) {
 		`{"jsonrpc":"2.0","id":1,"error":{"code":3,"message":"execution reverted: Multicall3: call failed","data":"0x08c379a0`+
 			w("20")+w("17")+rpad(reason)+`"}}`)
 	mockRPC(t, "/"+testKey, mcRequest("1"), `{"jsonrpc":"2.0","id":2,"error":{"code":-32000,"message":"header not found"}}`)
-	_, err := c.Multicall(context.Background(), mcCalls, evm.BlockNumber(0x10), nil)
+	_, err := c.Multicall(context.Background(), mcCalls, evm.BlockNumber(0x10), evm.MulticallOptions{})
 	var me *evm.MulticallError
 	require.ErrorAs(t, err, &me)
 	assert.Equal(t, -1, me.Index)
@@ -148,7 +148,7 @@ func TestMulticallCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	for _, opts := range []evm.MulticallOptions{{}, {MaxCalls: 1}, {Fallback: true}} {
-		res, err := c.Multicall(ctx, mcCalls, evm.Latest, &opts)
+		res, err := c.Multicall(ctx, mcCalls, evm.Latest, opts)
 		assert.Nil(t, res)
 		assert.ErrorIs(t, err, context.Canceled, "%+v", opts)
 	}
@@ -164,7 +164,7 @@ func TestMulticallCancelledBeforeRerun(t *testing.T) {
 	mockRPC(t, "/"+testKey, mcRequest("0"),
 		`{"jsonrpc":"2.0","id":1,"error":{"code":3,"message":"execution reverted","data":"0x08c379a0`+
 			w("20")+w("17")+rpad(reason)+`"}}`)
-	_, err := c.Multicall(ctx, mcCalls, evm.BlockNumber(0x10), nil)
+	_, err := c.Multicall(ctx, mcCalls, evm.BlockNumber(0x10), evm.MulticallOptions{})
 	require.ErrorIs(t, err, context.Canceled)
 	var me *evm.MulticallError
 	assert.False(t, errors.As(err, &me), "%v", err)

@@ -52,7 +52,7 @@ func TestNodeCallMsgEveryField(t *testing.T) {
 		out, err := c.Call(ctx, evm.CallMsg{Create: true, Data: initWord}, evm.Latest)
 		require.NoError(t, err)
 		assert.Equal(t, simWord(42), out)
-		out, err = c.CallContract(ctx, ethereum.CallMsg{From: evmtest.Holder(), Data: initWord}, nil)
+		out, err = c.ContractCaller().CallContract(ctx, ethereum.CallMsg{From: evmtest.Holder(), Data: initWord}, nil)
 		require.NoError(t, err)
 		assert.Equal(t, simWord(42), out)
 	})
@@ -76,7 +76,7 @@ func TestNodeCallMsgEveryField(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, simConcat(simWord(0), simWord(9_000_000_000)), out)
 		to := probeFees
-		out, err = c.CallContract(ctx, ethereum.CallMsg{From: evmtest.Holder(), To: &to, GasFeeCap: fee, GasTipCap: fee}, nil)
+		out, err = c.ContractCaller().CallContract(ctx, ethereum.CallMsg{From: evmtest.Holder(), To: &to, GasFeeCap: fee, GasTipCap: fee}, nil)
 		require.NoError(t, err)
 		assert.Equal(t, simConcat(simWord(0), simWord(9_000_000_000)), out)
 	})

@@ -12,11 +12,12 @@ import (
 
 	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/evm"
 	"github.com/nodeaccess/nodeaccess/evm/evmtest"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // Multicall against go-ethereum's EVM running the canonical Multicall3
@@ -25,11 +26,11 @@ import (
 
 // unitsSeen returns a client of the shared node whose hook records the
 // operation and units of each attempt, and a func that returns them.
-func unitsSeen(t *testing.T, srv *evmtest.Server, opts ...nodeaccess.EVMOption) (*evm.Client, func() []string) {
+func unitsSeen(t *testing.T, srv *evmtest.Server, opts ...nodeaccess.Option) (*evm.Client, func() []string) {
 	t.Helper()
 	var mu sync.Mutex
 	var seen []string
-	opts = append([]nodeaccess.EVMOption{nodeaccess.WithMaxAttempts(1), nodeaccess.WithHook(func(_ context.Context, a nodeaccess.Attempt) {
+	opts = append([]nodeaccess.Option{nodeaccess.WithMaxAttempts(1), nodeaccess.WithHook(func(_ context.Context, a nodeaccess.Attempt) {
 		mu.Lock()
 		seen = append(seen, a.Op+"="+string(rune('0'+a.Units)))
 		mu.Unlock()
@@ -75,7 +76,7 @@ func TestNodeMulticall(t *testing.T) {
 	env := simNode(t)
 	c, seen := unitsSeen(t, env.srv)
 	calls := multicallMix(t)
-	res, err := c.Multicall(t.Context(), calls, evm.Latest, nil)
+	res, err := c.Multicall(t.Context(), calls, evm.Latest, evm.MulticallOptions{})
 	require.NoError(t, err)
 	assert.Equal(t, []string{"eth_call=1"}, seen(), "one eth_call, one request unit")
 	require.Len(t, res, len(calls))
@@ -116,12 +117,12 @@ func TestNodeMulticall(t *testing.T) {
 
 	// The state of the block asked for: the aggregate reads block 1 as a
 	// call does.
-	res, err = c.Multicall(t.Context(), []evm.Call3{{Target: simContract, Data: simPack(t, "value")}}, evm.BlockNumber(1), nil)
+	res, err = c.Multicall(t.Context(), []evm.Call3{{Target: simContract, Data: simPack(t, "value")}}, evm.BlockNumber(1), evm.MulticallOptions{})
 	require.NoError(t, err)
 	assert.Equal(t, simWord(simInitialValue), res[0].ReturnData)
 	assert.Equal(t, []string{"eth_call=2"}, seen(), "charged as an eth_call at a block number: archive without a budget to learn the head")
 
-	res, err = c.Multicall(t.Context(), nil, evm.Latest, nil)
+	res, err = c.Multicall(t.Context(), nil, evm.Latest, evm.MulticallOptions{})
 	require.NoError(t, err)
 	assert.Empty(t, res)
 	assert.Empty(t, seen(), "no calls, no request")
@@ -146,13 +147,13 @@ func TestNodeMulticallManyBalances(t *testing.T) {
 		calls = append(calls, evm.Call3{Target: evmtest.Token(), Data: balanceOf(t, holder)})
 		wantRes = append(wantRes, evm.Call3Result{Success: true, ReturnData: out})
 	}
-	res, err := c.Multicall(t.Context(), calls, evm.Latest, nil)
+	res, err := c.Multicall(t.Context(), calls, evm.Latest, evm.MulticallOptions{})
 	require.NoError(t, err)
 	assert.Equal(t, wantRes, res)
 	assert.Equal(t, []string{"eth_call=1"}, seen())
 
 	for _, max := range []int{1, 7, 100, 249, 250, 1000} {
-		res, err := c.Multicall(t.Context(), calls, evm.Latest, &evm.MulticallOptions{MaxCalls: max})
+		res, err := c.Multicall(t.Context(), calls, evm.Latest, evm.MulticallOptions{MaxCalls: max})
 		require.NoError(t, err)
 		assert.Equal(t, wantRes, res, "MaxCalls %d", max)
 		assert.Len(t, seen(), (len(calls)+max-1)/max, "MaxCalls %d: one eth_call per aggregate", max)
@@ -176,7 +177,7 @@ func TestNodeMulticallRequiredCallFails(t *testing.T) {
 		{"split", evm.MulticallOptions{MaxCalls: 3}, 3}, // [0 1 2] ok, [3 4 5] fails twice
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			res, err := c.Multicall(t.Context(), calls, evm.Latest, &tc.opts)
+			res, err := c.Multicall(t.Context(), calls, evm.Latest, tc.opts)
 			assert.Nil(t, res)
 			var me *evm.MulticallError
 			require.ErrorAs(t, err, &me)
@@ -212,7 +213,7 @@ func TestNodeMulticallNotDeployed(t *testing.T) {
 	c, seen := unitsSeen(t, srv)
 	calls := multicallMix(t)
 
-	_, err := c.Multicall(t.Context(), calls, evm.Latest, nil)
+	_, err := c.Multicall(t.Context(), calls, evm.Latest, evm.MulticallOptions{})
 	require.ErrorIs(t, err, evm.ErrMulticallNotDeployed)
 	assert.ErrorIs(t, err, nodeaccess.ErrNotFound)
 	var op *nodeaccess.OpError
@@ -222,22 +223,22 @@ func TestNodeMulticallNotDeployed(t *testing.T) {
 	assert.Equal(t, []string{"eth_call=1"}, seen())
 
 	// A nil Block reads latest, and the error says so.
-	_, err = c.Multicall(t.Context(), calls, nil, nil)
+	_, err = c.Multicall(t.Context(), calls, nil, evm.MulticallOptions{})
 	require.ErrorIs(t, err, evm.ErrMulticallNotDeployed)
 	assert.Contains(t, err.Error(), "at block latest:")
 	seen()
 
 	// Another address with no code is the same.
 	other := common.HexToAddress("0x00000000000000000000000000000000000ca113")
-	_, err = c.Multicall(t.Context(), calls, evm.Latest, &evm.MulticallOptions{Address: other})
+	_, err = c.Multicall(t.Context(), calls, evm.Latest, evm.MulticallOptions{Address: other})
 	require.ErrorIs(t, err, evm.ErrMulticallNotDeployed)
 	assert.Contains(t, err.Error(), other.Hex())
 	seen()
 
-	got, err := c.Multicall(t.Context(), calls, evm.Latest, &evm.MulticallOptions{Fallback: true})
+	got, err := c.Multicall(t.Context(), calls, evm.Latest, evm.MulticallOptions{Fallback: true})
 	require.NoError(t, err)
 	assert.Len(t, seen(), 1+len(calls), "the aggregate that found nothing, then one eth_call per call")
-	want, err := env.client.Multicall(t.Context(), calls, evm.Latest, nil)
+	want, err := env.client.Multicall(t.Context(), calls, evm.Latest, evm.MulticallOptions{})
 	require.NoError(t, err)
 	require.Len(t, got, len(want))
 	for i := range want {
@@ -251,7 +252,7 @@ func TestNodeMulticallNotDeployed(t *testing.T) {
 
 	// A required call that fails, one by one: named at once.
 	calls[2].AllowFailure = false
-	_, err = c.Multicall(t.Context(), calls, evm.Latest, &evm.MulticallOptions{Fallback: true})
+	_, err = c.Multicall(t.Context(), calls, evm.Latest, evm.MulticallOptions{Fallback: true})
 	var me *evm.MulticallError
 	require.ErrorAs(t, err, &me)
 	assert.Equal(t, 2, me.Index)

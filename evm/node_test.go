@@ -46,9 +46,9 @@ import (
 // *evm.Client is what abigen bindings need for read calls, including calls
 // against the pending state and at a block hash.
 var (
-	_ bind.ContractCaller          = (*evm.Client)(nil)
-	_ bind.PendingContractCaller   = (*evm.Client)(nil)
-	_ bind.BlockHashContractCaller = (*evm.Client)(nil)
+	_ bind.ContractCaller          = (*evm.Client)(nil).ContractCaller()
+	_ bind.PendingContractCaller   = (*evm.Client)(nil).ContractCaller()
+	_ bind.BlockHashContractCaller = (*evm.Client)(nil).ContractCaller()
 )
 
 const (
@@ -433,16 +433,16 @@ func TestNodeCode(t *testing.T) {
 		assert.Equal(t, want, code, "block %v", b)
 	}
 
-	code, err := env.client.CodeAt(ctx, simContract, nil)
+	code, err := env.client.ContractCaller().CodeAt(ctx, simContract, nil)
 	require.NoError(t, err)
 	assert.Equal(t, want, code)
-	code, err = env.client.CodeAt(ctx, simContract, big.NewInt(2))
+	code, err = env.client.ContractCaller().CodeAt(ctx, simContract, big.NewInt(2))
 	require.NoError(t, err)
 	assert.Equal(t, want, code)
-	code, err = env.client.PendingCodeAt(ctx, simContract)
+	code, err = env.client.ContractCaller().PendingCodeAt(ctx, simContract)
 	require.NoError(t, err)
 	assert.Equal(t, want, code)
-	code, err = env.client.CodeAtHash(ctx, simContract, env.hashes[0])
+	code, err = env.client.ContractCaller().CodeAtHash(ctx, simContract, env.hashes[0])
 	require.NoError(t, err)
 	assert.Equal(t, want, code)
 
@@ -451,7 +451,7 @@ func TestNodeCode(t *testing.T) {
 		code, err := env.client.Code(ctx, a, evm.Latest)
 		require.NoError(t, err)
 		assert.Equal(t, []byte{}, code, "account %s", a)
-		code, err = env.client.CodeAt(ctx, a, nil)
+		code, err = env.client.ContractCaller().CodeAt(ctx, a, nil)
 		require.NoError(t, err)
 		assert.Equal(t, []byte{}, code, "account %s", a)
 	}
@@ -467,7 +467,7 @@ func TestNodeCode(t *testing.T) {
 func TestNodeAbigenBinding(t *testing.T) {
 	t.Parallel()
 	env := simNode(t)
-	caller, err := testcontract.NewProbeCaller(simContract, env.client)
+	caller, err := testcontract.NewProbeCaller(simContract, env.client.ContractCaller())
 	require.NoError(t, err)
 	ctx := t.Context()
 
@@ -513,7 +513,7 @@ func TestNodeAbigenBinding(t *testing.T) {
 
 	// A working call on an address without code: the binding asks CodeAt,
 	// gets no code and says so.
-	stranger, err := testcontract.NewProbeCaller(simStranger, env.client)
+	stranger, err := testcontract.NewProbeCaller(simStranger, env.client.ContractCaller())
 	require.NoError(t, err)
 	_, err = stranger.Value(&bind.CallOpts{Context: ctx})
 	assert.ErrorIs(t, err, bind.ErrNoCode)
@@ -568,7 +568,7 @@ func TestNodeCallMsgFields(t *testing.T) {
 	t.Run("the same through CallContract", func(t *testing.T) {
 		t.Parallel()
 		to := simContract
-		out, err := env.client.CallContract(ctx, ethereum.CallMsg{
+		out, err := env.client.ContractCaller().CallContract(ctx, ethereum.CallMsg{
 			From: env.funded, To: &to, Gas: 100_000, Value: big.NewInt(99), Data: simPack(t, "echo"),
 		}, nil)
 		require.NoError(t, err)

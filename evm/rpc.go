@@ -11,9 +11,6 @@ import (
 	"github.com/nodeaccess/nodeaccess/internal/transport"
 )
 
-// opCall is eth_call's method name.
-const opCall = "eth_call"
-
 // CallContext sends one call of any JSON-RPC method, with args as its
 // params, and decodes its result into result, as go-ethereum's
 // rpc.Client.CallContext does: each argument is encoded with
@@ -37,7 +34,7 @@ const opCall = "eth_call"
 // the path, retries, hooks (whose Op is the method), the budget, errors
 // with the key masked. It costs the method's request units: 1 unless
 // nodeaccess.WithCost names the method. An eth_call sent this way is
-// charged as Call charges it (CostArchiveCall at an old block; a block
+// charged as Call charges it (OpArchiveCall at an old block; a block
 // argument that is neither a Block nor a string ParseBlock reads is
 // counted as archive, so that the count is never too low), and a revert
 // is a *RevertError, as from Call.
@@ -49,6 +46,9 @@ const opCall = "eth_call"
 // that does not decode into result is an error matching
 // nodeaccess.ErrInvalidResponse.
 func (c *Client) CallContext(ctx context.Context, result any, method string, args ...any) error {
+	if err := transport.NilContext(ctx); err != nil {
+		return c.t.Wrap("rpc", err)
+	}
 	op := opName(method)
 	if err := c.keyInMethod(method); err != nil {
 		return c.t.Wrap("rpc", err)
@@ -66,12 +66,12 @@ func (c *Client) CallContext(ctx context.Context, result any, method string, arg
 		return c.t.Wrap(op, c.maskInput(err))
 	}
 	units := 0 // the method's cost
-	if method == opCall {
+	if method == OpCall {
 		units = c.callUnits(ctx, ac.block)
 	}
 	res, err := c.t.CallRPC(ctx, &transport.RPC{Op: op, Target: c.target, Method: method, Params: ac.params, Units: units})
 	if err != nil {
-		if method == opCall {
+		if method == OpCall {
 			err = asRevert(err, c.t.Mask)
 		}
 		return c.t.Wrap(op, err)
@@ -209,7 +209,7 @@ func anyParams(method string, args []any, spell callDataSpelling) (anyCall, erro
 		ac.params = appendOverrides(ac.params, m.StateOverride, m.BlockOverride)
 	}
 	ac.params = append(ac.params, ']')
-	if method == opCall {
+	if method == OpCall {
 		ac.block = callBlockArg(args)
 	}
 	return ac, nil
@@ -226,7 +226,7 @@ func appendCallMsgArg(dst []byte, m *CallMsg, method string, i, n int, spell cal
 	if err := m.check(); err != nil {
 		return dst, err
 	}
-	if (m.StateOverride != nil || m.BlockOverride != nil) && (method != opCall || i != 0 || n > 2) {
+	if (m.StateOverride != nil || m.BlockOverride != nil) && (method != OpCall || i != 0 || n > 2) {
 		return dst, &nodeaccess.InputError{Arg: "StateOverride", Reason: "a CallMsg's overrides are sent only by an eth_call of the message and at most a block; give them as params of their own here"}
 	}
 	return m.appendJSON(dst, spell)
@@ -235,7 +235,7 @@ func appendCallMsgArg(dst []byte, m *CallMsg, method string, i, n int, spell cal
 // callMsgArg returns the message of an eth_call whose args are a CallMsg
 // (or non-nil *CallMsg) and at most a block, or nil.
 func callMsgArg(method string, args []any) *CallMsg {
-	if method != opCall || len(args) == 0 || len(args) > 2 {
+	if method != OpCall || len(args) == 0 || len(args) > 2 {
 		return nil
 	}
 	switch m := args[0].(type) {

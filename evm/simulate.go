@@ -13,9 +13,6 @@ import (
 	"github.com/nodeaccess/nodeaccess/internal/transport"
 )
 
-// opSimulate is eth_simulateV1's method name.
-const opSimulate = "eth_simulateV1"
-
 // Simulation is what eth_simulateV1 runs: blocks of calls, one after the
 // other on the state of a base block, each call a transaction of its
 // simulated block whose changes the calls after it see. It is the
@@ -156,10 +153,13 @@ type SimulatedCall struct {
 // sim is checked before anything is sent: no blocks, a bad call (as Call
 // checks it), a call with overrides of its own, bad overrides, block
 // numbers that do not increase (a block without a number is the one after
-// the block before it) or times that do not increase are
-// *nodeaccess.InputErrors naming the block and call.
+// the block before it) or times that do not increase: each is a
+// *nodeaccess.InputError naming the block and call.
 func (c *Client) SimulateV1(ctx context.Context, sim Simulation, block Block) ([]SimulatedBlock, error) {
-	const op = opSimulate
+	const op = OpSimulate
+	if err := transport.NilContext(ctx); err != nil {
+		return nil, c.t.Wrap(op, err)
+	}
 	bp := transport.GetBuf()
 	defer transport.PutBuf(bp)
 	params, err := simulateParams((*bp)[:0], &sim, block, c.callData)

@@ -36,7 +36,7 @@ func FuzzSimulationParams(f *testing.F) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			ac, err := anyParams(opSimulate, []any{sim, Latest}, spellData)
+			ac, err := anyParams(OpSimulate, []any{sim, Latest}, spellData)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -50,7 +50,7 @@ func FuzzSimulationParams(f *testing.F) {
 			if !json.Valid(got) {
 				t.Fatalf("%s is not JSON", got)
 			}
-			direct, err := anyParams(opSimulate, []any{&sim, Latest}, spell)
+			direct, err := anyParams(OpSimulate, []any{&sim, Latest}, spell)
 			if err != nil || !bytes.Equal(direct.params, want) {
 				t.Fatalf("spelling %d: CallContext sends\n%s (%v)\nwant\n%s", spell, direct.params, err, want)
 			}

@@ -10,11 +10,12 @@ import (
 	"testing"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/evm"
 	"github.com/nodeaccess/nodeaccess/internal/testkit"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // oneCallAnswer is an eth_simulateV1 answer of one block with one failed
@@ -25,10 +26,10 @@ func oneCallAnswer(errMember string) string {
 
 // simulateOne runs a one-call simulation against a server answering
 // answer.
-func simulateOne(t *testing.T, answer string, opts ...nodeaccess.EVMOption) ([]evm.SimulatedBlock, error) {
+func simulateOne(t *testing.T, answer string, opts ...nodeaccess.Option) ([]evm.SimulatedBlock, error) {
 	t.Helper()
 	url, _ := replay(t, answer)
-	c, err := evm.New(url, testKey, append([]nodeaccess.EVMOption{nodeaccess.WithMaxAttempts(1)}, opts...)...)
+	c, err := evm.New(url, testKey, append([]nodeaccess.Option{nodeaccess.WithMaxAttempts(1)}, opts...)...)
 	require.NoError(t, err)
 	return c.SimulateV1(context.Background(), evm.Simulation{Blocks: []evm.SimBlock{{Calls: []evm.CallMsg{{To: token}}}}}, evm.Latest)
 }
@@ -230,9 +231,9 @@ func TestSimulateV1CostAndHooks(t *testing.T) {
 	request, response := readSimulateFixture(t, "ethSimulate-simple.io")
 	sim, _ := fixtureSimulation(t, request)
 	for _, tc := range []struct {
-		opts  []nodeaccess.EVMOption
+		opts  []nodeaccess.Option
 		units int
-	}{{nil, 1}, {[]nodeaccess.EVMOption{nodeaccess.WithCost("eth_simulateV1", 40)}, 40}} {
+	}{{nil, 1}, {[]nodeaccess.Option{nodeaccess.WithCost("eth_simulateV1", 40)}, 40}} {
 		var mu sync.Mutex
 		var seen []nodeaccess.Attempt
 		hook := nodeaccess.WithHook(func(_ context.Context, a nodeaccess.Attempt) {

@@ -13,10 +13,11 @@ import (
 	"testing"
 
 	"github.com/ethereum/go-ethereum/common"
-	"github.com/nodeaccess/nodeaccess"
-	"github.com/nodeaccess/nodeaccess/evm"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/evm"
 )
 
 // tooBigFile is HyperEVM's answer to a call whose answer is over its cap
@@ -119,7 +120,7 @@ func echoData(i, n int) []byte {
 
 // attemptsSeen returns a hook that records each attempt, and a func that
 // returns them.
-func attemptsSeen() (nodeaccess.EVMOption, func() []nodeaccess.Attempt) {
+func attemptsSeen() (nodeaccess.Option, func() []nodeaccess.Attempt) {
 	var mu sync.Mutex
 	var seen []nodeaccess.Attempt
 	return nodeaccess.WithHook(func(_ context.Context, a nodeaccess.Attempt) {
@@ -150,12 +151,12 @@ func TestBatchAnswerTooBigIsSentSmaller(t *testing.T) {
 		name   string
 		max    int
 		whole  bool
-		opts   []nodeaccess.EVMOption
+		opts   []nodeaccess.Option
 		sizes  []int
 		rpcErr bool
 	}{
 		{"refused whole, -32008", 3000, true, nil, halving, true},
-		{"over the client's cap", 1 << 30, false, []nodeaccess.EVMOption{nodeaccess.WithMaxResponseBytes(3000)}, halving, false},
+		{"over the client's cap", 1 << 30, false, []nodeaccess.Option{nodeaccess.WithMaxResponseBytes(3000)}, halving, false},
 		{"jsonrpsee, -32008 for the call", 3000, false, nil, []int{16}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

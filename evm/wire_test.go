@@ -8,12 +8,13 @@ import (
 	"testing"
 
 	"github.com/ethereum/go-ethereum/common"
-	"github.com/nodeaccess/nodeaccess"
-	"github.com/nodeaccess/nodeaccess/evm"
-	"github.com/nodeaccess/nodeaccess/internal/testkit"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"gopkg.in/h2non/gock.v1"
+
+	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/evm"
+	"github.com/nodeaccess/nodeaccess/internal/testkit"
 )
 
 const (
@@ -23,9 +24,9 @@ const (
 
 // gockClient returns a client whose requests gock answers (see
 // testkit.GockHTTPClient: unmatched requests and unused mocks fail the test).
-func gockClient(t *testing.T, opts ...nodeaccess.EVMOption) *evm.Client {
+func gockClient(t *testing.T, opts ...nodeaccess.Option) *evm.Client {
 	t.Helper()
-	opts = append([]nodeaccess.EVMOption{nodeaccess.WithHTTPClient(testkit.GockHTTPClient(t))}, opts...)
+	opts = append([]nodeaccess.Option{nodeaccess.WithHTTPClient(testkit.GockHTTPClient(t))}, opts...)
 	c, err := evm.New(testBase, testKey, opts...)
 	require.NoError(t, err)
 	return c
@@ -141,7 +142,7 @@ func TestCodeWire(t *testing.T) {
 	mockRPC(t, "/"+testKey,
 		`{"jsonrpc":"2.0","id":1,"method":"eth_getCode","params":["0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48","0x10"]}`,
 		`{"jsonrpc":"2.0","id":1,"result":"0x"}`)
-	code, err := c.CodeAt(context.Background(), token, big.NewInt(16))
+	code, err := c.ContractCaller().CodeAt(context.Background(), token, big.NewInt(16))
 	require.NoError(t, err)
 	assert.NotNil(t, code)
 	assert.Empty(t, code)
@@ -339,12 +340,12 @@ func TestBadInputSendsNothing(t *testing.T) {
 	check(err, "value")
 	_, err = c.Call(ctx, evm.CallMsg{To: token, GasPrice: big.NewInt(-5)}, evm.Latest)
 	check(err, "gasPrice")
-	_, err = c.CallContract(ctx, gethCallMsg(token), big.NewInt(-7))
+	_, err = c.ContractCaller().CallContract(ctx, gethCallMsg(token), big.NewInt(-7))
 	check(err, "block")
 	assert.Equal(t, "evm: eth_call: invalid input: block: negative block number -7", err.Error())
-	_, err = c.CodeAt(ctx, token, big.NewInt(-9))
+	_, err = c.ContractCaller().CodeAt(ctx, token, big.NewInt(-9))
 	check(err, "block")
-	_, err = c.CodeAt(ctx, token, new(big.Int).Lsh(big.NewInt(1), 64))
+	_, err = c.ContractCaller().CodeAt(ctx, token, new(big.Int).Lsh(big.NewInt(1), 64))
 	check(err, "block")
 }
 
@@ -387,7 +388,7 @@ func TestBadInputNothingReachesGock(t *testing.T) {
 	c := gockClient(t)
 	_, err := c.Call(context.Background(), evm.CallMsg{To: token, GasPrice: big.NewInt(1), MaxFeePerGas: big.NewInt(2)}, evm.Latest)
 	require.ErrorIs(t, err, nodeaccess.ErrInvalidInput)
-	_, err = c.CallContract(context.Background(), gethCallMsg(token), big.NewInt(-9))
+	_, err = c.ContractCaller().CallContract(context.Background(), gethCallMsg(token), big.NewInt(-9))
 	require.ErrorIs(t, err, nodeaccess.ErrInvalidInput)
 	assert.Empty(t, gock.GetUnmatchedRequests())
 }

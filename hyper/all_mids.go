@@ -8,6 +8,7 @@ import (
 	"io"
 
 	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/internal/transport"
 )
 
 const maxDexName = 32
@@ -15,12 +16,12 @@ const maxDexName = 32
 // checkDex validates a dex name before it is sent.
 func checkDex(name string) error {
 	if len(name) > maxDexName {
-		return &nodeaccess.InputError{Arg: "dex", Reason: fmt.Sprintf("%s is longer than %d bytes", quote(name), maxDexName)}
+		return &nodeaccess.InputError{Arg: "dex", Reason: fmt.Sprintf("%s is longer than %d bytes", transport.Quote(name), maxDexName)}
 	}
 	for i := 0; i < len(name); i++ {
 		ch := name[i]
 		if !(ch >= 'a' && ch <= 'z' || ch >= 'A' && ch <= 'Z' || ch >= '0' && ch <= '9' || ch == '-' || ch == '_') {
-			return &nodeaccess.InputError{Arg: "dex", Reason: fmt.Sprintf("%s is not a dex name: want ASCII letters, digits, '-' or '_'", quote(name))}
+			return &nodeaccess.InputError{Arg: "dex", Reason: fmt.Sprintf("%s is not a dex name: want ASCII letters, digits, '-' or '_'", transport.Quote(name))}
 		}
 	}
 	return nil
@@ -41,6 +42,9 @@ func checkDex(name string) error {
 // and looks a key up in one map access; see Mids. The request weighs 2 in
 // the public API's weight budget.
 func (c *Client) AllMids(ctx context.Context, dex string) (*Mids, error) {
+	if err := transport.NilContext(ctx); err != nil {
+		return nil, c.node.Wrap("allMids", err)
+	}
 	const op = "allMids"
 	if c.node.Mask(dex) != dex { // checked first, so that no message quotes it
 		return nil, c.node.Wrap(op, &nodeaccess.InputError{Arg: "dex", Reason: "the dex name holds the access key"})
@@ -94,14 +98,14 @@ func decodeMids(dex string, body []byte) (*Mids, error) {
 		}
 		var raw json.RawMessage
 		if err := dec.Decode(&raw); err != nil {
-			return nil, fmt.Errorf("allMids: value of %s: %v", quote(key), err)
+			return nil, fmt.Errorf("allMids: value of %s: %v", transport.Quote(key), err)
 		}
 		price, err := parseDecimal(raw)
 		if err != nil {
-			return nil, fmt.Errorf("allMids: price of %s: %v", quote(key), err)
+			return nil, fmt.Errorf("allMids: price of %s: %v", transport.Quote(key), err)
 		}
 		if price.IsNegative() {
-			return nil, fmt.Errorf("allMids: price of %s is negative", quote(key))
+			return nil, fmt.Errorf("allMids: price of %s is negative", transport.Quote(key))
 		}
 		m := classify(key)
 		m.Price = price

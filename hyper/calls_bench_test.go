@@ -58,7 +58,7 @@ func BenchmarkPublicInfo(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		var mids map[string]string
-		if err := c.PublicInfo(ctx, req, &mids); err != nil {
+		if err := c.PublicInfo(ctx, &mids, req); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -5,10 +5,11 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/nodeaccess/nodeaccess"
-	"github.com/nodeaccess/nodeaccess/hyper"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/hyper"
 )
 
 func TestNewRefusesBadArguments(t *testing.T) {
@@ -16,27 +17,27 @@ func TestNewRefusesBadArguments(t *testing.T) {
 		name string
 		base string
 		key  string
-		opts []nodeaccess.HyperOption
+		opts []nodeaccess.Option
 		want string
 	}{
 		{"scheme", "ftp://node.example", testKey, nil, `hyper: invalid input: baseURL: base URL "ftp://node.example": scheme must be http or https`},
 		{"empty key", testBase, "", nil, "hyper: invalid input: key: access key is empty"},
 		{"key with a slash", testBase, "a/b", nil, "hyper: invalid input: key: access key contains '/' at byte 1; pass only the key, not a path"},
-		{"empty public URL", testBase, testKey, []nodeaccess.HyperOption{hyper.WithPublicURL("")},
+		{"empty public URL", testBase, testKey, []nodeaccess.Option{hyper.WithPublicURL("")},
 			"hyper: invalid input: option: WithPublicURL: the public API URL does not parse"},
-		{"public URL without scheme", testBase, testKey, []nodeaccess.HyperOption{hyper.WithPublicURL("api.hyperliquid.xyz")},
+		{"public URL without scheme", testBase, testKey, []nodeaccess.Option{hyper.WithPublicURL("api.hyperliquid.xyz")},
 			`hyper: invalid input: option: WithPublicURL: the public API URL must be absolute http or https with a host (scheme "")`},
-		{"public URL with another scheme", testBase, testKey, []nodeaccess.HyperOption{hyper.WithPublicURL("wss://api.hyperliquid.xyz/ws")},
+		{"public URL with another scheme", testBase, testKey, []nodeaccess.Option{hyper.WithPublicURL("wss://api.hyperliquid.xyz/ws")},
 			`hyper: invalid input: option: WithPublicURL: the public API URL must be absolute http or https with a host (scheme "wss")`},
-		{"public URL with user info", testBase, testKey, []nodeaccess.HyperOption{hyper.WithPublicURL("https://u:p@api.hyperliquid.xyz")},
+		{"public URL with user info", testBase, testKey, []nodeaccess.Option{hyper.WithPublicURL("https://u:p@api.hyperliquid.xyz")},
 			`hyper: invalid input: option: WithPublicURL: the public API URL for host "api.hyperliquid.xyz" has user info, a query or a fragment`},
-		{"public URL with a query", testBase, testKey, []nodeaccess.HyperOption{hyper.WithPublicURL("https://api.hyperliquid.xyz/?x=1")},
+		{"public URL with a query", testBase, testKey, []nodeaccess.Option{hyper.WithPublicURL("https://api.hyperliquid.xyz/?x=1")},
 			`hyper: invalid input: option: WithPublicURL: the public API URL for host "api.hyperliquid.xyz" has user info, a query or a fragment`},
-		{"public URL with a fragment", testBase, testKey, []nodeaccess.HyperOption{hyper.WithPublicURL("https://api.hyperliquid.xyz/#x")},
+		{"public URL with a fragment", testBase, testKey, []nodeaccess.Option{hyper.WithPublicURL("https://api.hyperliquid.xyz/#x")},
 			`hyper: invalid input: option: WithPublicURL: the public API URL for host "api.hyperliquid.xyz" has user info, a query or a fragment`},
-		{"public URL that does not parse", testBase, testKey, []nodeaccess.HyperOption{hyper.WithPublicURL("https://api.hyperliquid.xyz/%zz")},
+		{"public URL that does not parse", testBase, testKey, []nodeaccess.Option{hyper.WithPublicURL("https://api.hyperliquid.xyz/%zz")},
 			"hyper: invalid input: option: WithPublicURL: the public API URL does not parse"},
-		{"bad shared option", testBase, testKey, []nodeaccess.HyperOption{hyper.WithPublicURL(hyper.TestnetAPIURL), nodeaccess.WithMaxAttempts(0)},
+		{"bad shared option", testBase, testKey, []nodeaccess.Option{hyper.WithPublicURL(hyper.TestnetAPIURL), nodeaccess.WithMaxAttempts(0)},
 			"hyper: invalid input: option: nodeaccess: WithMaxAttempts: 0 is outside 1..20"},
 	}
 	for _, tc := range cases {
@@ -48,14 +49,6 @@ func TestNewRefusesBadArguments(t *testing.T) {
 			assert.Equal(t, tc.want, err.Error())
 		})
 	}
-}
-
-// New gives the EVM client the nodeaccess options and keeps its own: the
-// EVM client is built with this package's options among New's.
-func TestEVMClientTakesTheSharedOptions(t *testing.T) {
-	c, err := hyper.New(testBase, testKey, hyper.WithPublicURL(hyper.TestnetAPIURL), hyper.WithPublicURL("https://proxy.example"), nil, nodeaccess.WithMaxAttempts(1))
-	require.NoError(t, err)
-	assert.Equal(t, "evm.Client{https://node.example/REDACTED/evm}", c.EVM().String())
 }
 
 // One client shared by many goroutines (run with -race).

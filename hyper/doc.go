@@ -31,15 +31,14 @@
 //	xyz, err := c.AllMids(ctx, "xyz")    // a builder-deployed perp dex
 //	btc, ok := mids.Get("BTC")        // btc.Price is the mid price
 //	var state json.RawMessage
-//	err = c.Info(ctx, map[string]string{"type": "clearinghouseState", "user": user.Hex()}, &state)
+//	err = c.Info(ctx, &state, map[string]string{"type": "clearinghouseState", "user": user.Hex()})
 //	var meta struct{ Universe []struct{ Name string } }
-//	err = c.PublicInfo(ctx, map[string]string{"type": "meta"}, &meta)
+//	err = c.PublicInfo(ctx, &meta, map[string]string{"type": "meta"})
 //	out, err := c.EVM().Call(ctx, evm.CallMsg{To: token, Data: calldata}, evm.Latest)
 //
 // Request units and budgets: each request names its type, and
 // nodeaccess.WithCost(type, n) sets its cost. The node's requests cost 1
-// unit by default and, with the EVM client's, are charged to the
-// node-access plan's budget, nodeaccess.WithBudget, when one is set. The
+// unit by default and are charged to the node-access plan's budget, nodeaccess.WithBudget, when one is set. The
 // public API has a limit of its own, published by Hyperliquid: a weight of
 // 1200 per minute and IP, each request type weighing 2, 20 or 60 (see
 // PublicInfo). Every Client keeps to it by default with a budget of its
@@ -47,27 +46,17 @@
 // clients (the limit is per IP) or puts another limiter in its place, and
 // WithPublicBudget(nil) turns it off.
 //
-// EVM returns an *evm.Client at {base}/{key}/evm for HyperEVM, made with the
-// same key and shared options; WithEVM gives it options of its own
-// (evm.WithMaxBatchSize, say). Options are those of New only (nodeaccess
-// options, and this package's WithPublicURL, WithPublicBudget, WithEVM
-// and WithEVMHistory): no call takes options of its own.
+// Options are those of New only (the options every client takes, and this
+// package's WithPublicURL and WithPublicBudget): no call takes options of
+// its own.
 //
-// HyperEVM serves the latest state only: Hyperliquid's RPC answers a state
-// read (eth_call, eth_getCode, eth_getBalance, ...) at a past or future
-// block, or at pending, safe or finalized, from the latest state, without an
-// error. The EVM client therefore refuses such a read before sending it, with
-// an error over a *nodeaccess.InputError that says why; a provider whose
-// HyperEVM endpoint serves history (nanoreth, the archive node, behind the
-// archival RPCs Hyperliquid lists) is used with WithEVMHistory. Blocks,
-// transactions, receipts and logs of past blocks are served either way.
-// HyperEVM's limits (its eth_call gas cap, the public RPC's request rate,
-// the 1 MiB answer cap) are listed at WithEVM, where batch and Multicall
-// sizes are chosen.
+// HyperEVM, at {base}/{key}/evm, and the reads of HyperCore's state through
+// its precompiles are package hypercore's (hypercore.New, hypercore.Reads),
+// so that a program of /info alone links no part of the EVM.
 //
 // NewFromURL takes the node's whole endpoint as providers show it, in
 // exactly three shapes: https://host/<KEY>, https://host/<KEY>/info and
-// https://host/<KEY>/evm. It refuses any other path (a segment before the
+// https://host/<KEY>/evm (as hypercore.NewFromURL does). It refuses any other path (a segment before the
 // key, or another after it), so that no segment is taken for the key by a
 // guess and shown unmasked; call New for a base URL with a path.
 //
@@ -77,7 +66,7 @@
 // as the server wrote them (never a float): 688536.0314879999 stays that
 // number. Numbers are read whether the server sends them as JSON strings or
 // as JSON numbers. The lock-up end of a vault deposit is a time.Time in UTC.
-// Addresses are common.Address; ParseAddress reads one from text as a
+// Addresses are common.Address; evm.ParseAddress reads one from text as a
 // person types it and refuses anything but "0x" and 40 hex digits (with a
 // valid EIP-55 checksum when the case is mixed).
 //
@@ -89,6 +78,16 @@
 // and iterates in key order; KeyPerp is the kind of the
 // perp symbols only, never of an outcome side, and a key led by a marker the
 // SDK does not know is KeyUnknown, not a perp.
+//
+// # What an item the SDK cannot fully read costs
+//
+// A member that identifies an item or carries its value (an index, a
+// name, decimals, an address, an equity, a price) that cannot be read makes
+// the answer an error matching nodeaccess.ErrInvalidResponse, naming the
+// item. Any other member (isCanonical, tokenId, fullName, maxLeverage, a
+// vault's lockedUntilTimestamp, …) that cannot be read costs neither: its
+// field is left as when not sent, and the item names it in Unread.
+// marginMode is kept as sent.
 //
 // # Markets: a name for every key
 //
@@ -114,28 +113,6 @@
 // A fetch weighs 80 + 20 per builder dex in the public API's weight
 // budget; AllMids stays one request of weight 2, and needs no metadata.
 //
-// # HyperCore from HyperEVM
-//
-// Core reads HyperCore's state through the client's EVM: positions, spot
-// balances, vault equities, withdrawable USD, delegations, mark, oracle and
-// spot prices, the L1 block number, perp, spot and token metadata, best bid
-// and offer, margin summaries. Each read is an eth_call to a read
-// precompile with an explicit gas limit, added to an evm.Batch, so that
-// many reads go in one JSON-RPC batch and each gets its own result or
-// error (ErrPrecompile for an input the precompile refuses); prices and
-// amounts come out as exact decimals, scaled by the size decimals of the
-// Market or Token the read takes:
-//
-//	var b evm.Batch
-//	core := c.Core(&b)
-//	mark := core.Price(btc)                // btc, _ := markets.Market("BTC")
-//	equity := core.VaultEquity(user, vault) // the userVaultEquities position, in millionths of a USD
-//	err := c.EVM().SendBatch(ctx, &b)
-//	px, err := mark.Result()
-//
-// A vault equity read both ways agrees to the millionth: the precompile's
-// Equity equals userVaultEquities' Equity.Round(6) (see Core.VaultEquity).
-//
 // # Errors
 //
 // Errors are those of the nodeaccess package, wrapped once in a
@@ -157,7 +134,4 @@
 //     into Info's out) matches nodeaccess.ErrInvalidResponse.
 //   - AllMids for a dex the public API does not know matches
 //     nodeaccess.ErrNotFound.
-//   - A HyperCore read whose input the precompile refuses (an asset, token,
-//     dex or vault that does not exist), which HyperEVM answers as running
-//     out of gas, matches ErrPrecompile and the node's *nodeaccess.RPCError.
 package hyper

@@ -2,16 +2,16 @@ package hyper_test
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"testing"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/hyper"
 	"github.com/nodeaccess/nodeaccess/internal/testkit"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // NewFromURL takes https://host/<KEY>, https://host/<KEY>/info and
@@ -19,31 +19,24 @@ import (
 // ever taken for it (issue 11: "/<KEY>/rpc" was read as the key "rpc", and
 // the real key printed).
 func TestNewFromURLShapes(t *testing.T) {
-	// The node's /info and the EVM below the key, whichever shape the
-	// client came from.
-	wire := []string{"{key}/info", "{key}/evm"}
+	// The node's /info below the key, whichever shape the client came from
+	// (hypercore.NewFromURL takes the same shapes for HyperEVM).
+	wire := []string{"{key}/info"}
 	testkit.CheckNewFromURL(t, testkit.NewFromURLCheck{
 		New: func(endpoint string, opt nodeaccess.Option) (fmt.Stringer, error) {
 			c, err := hyper.NewFromURL(endpoint, opt)
 			if err != nil {
 				return nil, err
 			}
-			return withEVM{c}, nil
+			return c, nil
 		},
 		Shapes: map[string][]string{"{key}": wire, "{key}/info": wire, "{key}/evm": wire},
 		Call: func(ctx context.Context, c fmt.Stringer) error {
-			hc := c.(withEVM).Client
-			_, err1 := hc.UserVaultEquities(ctx, common.HexToAddress("0x1"))
-			_, err2 := hc.EVM().InternalOperations(ctx, common.Hash{})
-			return errors.Join(err1, err2)
+			_, err := c.(*hyper.Client).UserVaultEquities(ctx, common.HexToAddress("0x1"))
+			return err
 		},
 	})
 }
-
-// withEVM prints a hyper.Client and its EVM client.
-type withEVM struct{ *hyper.Client }
-
-func (w withEVM) String() string { return w.Client.String() + " " + w.EVM().String() }
 
 // The refusal as users read it: the reason and the shapes, never a part of
 // the URL.
@@ -72,6 +65,5 @@ func TestNewFromURLIsNew(t *testing.T) {
 		c, err := hyper.NewFromURL(ep, hyper.WithPublicURL(hyper.TestnetAPIURL))
 		require.NoError(t, err, ep)
 		assert.Equal(t, "hyper.Client{node https://node.example/REDACTED/info, public https://api.hyperliquid-testnet.xyz/info}", c.String(), ep)
-		assert.Equal(t, "evm.Client{https://node.example/REDACTED/evm}", c.EVM().String(), ep)
 	}
 }

@@ -6,11 +6,12 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/hyper"
 	"github.com/nodeaccess/nodeaccess/internal/testkit"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // The server's own message of an error body is HTTPError.Message, on the
@@ -51,10 +52,10 @@ func TestHTTPErrorMessage(t *testing.T) {
 			return err
 		},
 		"node Info": func(c *hyper.Client) error {
-			return c.Info(context.Background(), map[string]string{"type": "openOrders", "user": recordedUser.Hex()}, nil)
+			return c.Info(context.Background(), nil, map[string]string{"type": "openOrders", "user": recordedUser.Hex()})
 		},
 		"public PublicInfo": func(c *hyper.Client) error {
-			return c.PublicInfo(context.Background(), map[string]string{"type": "spotMeta"}, nil)
+			return c.PublicInfo(context.Background(), nil, map[string]string{"type": "spotMeta"})
 		},
 	}
 	for _, tc := range cases {
@@ -86,7 +87,7 @@ func TestHTTPErrorMessageMasksTheKey(t *testing.T) {
 		require.NoError(t, err)
 		for _, err := range []error{
 			func() error { _, err := c.UserVaultEquities(context.Background(), recordedUser); return err }(),
-			c.PublicInfo(context.Background(), map[string]string{"type": "meta"}, nil),
+			c.PublicInfo(context.Background(), nil, map[string]string{"type": "meta"}),
 		} {
 			var he *nodeaccess.HTTPError
 			require.ErrorAs(t, err, &he)
@@ -114,7 +115,7 @@ func TestErrorsAreOfOnePattern(t *testing.T) {
 		},
 		"422 on the public API": func(t *testing.T) error {
 			c := faultClient(t, nil, newScript(t, reply{422, "text/plain", deserialize}))
-			err := c.PublicInfo(context.Background(), map[string]string{"type": "nope"}, nil)
+			err := c.PublicInfo(context.Background(), nil, map[string]string{"type": "nope"})
 			require.ErrorIs(t, err, hyper.ErrUnsupportedRequest)
 			return err
 		},

@@ -4,9 +4,10 @@ import (
 	"os"
 	"testing"
 
-	"github.com/nodeaccess/nodeaccess/internal/testkit"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/nodeaccess/nodeaccess/internal/testkit"
 )
 
 // The recorded bodies, with every character of every string spelt as a

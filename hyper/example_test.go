@@ -5,13 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"log"
-	"math/big"
 	"net/http"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+
 	"github.com/nodeaccess/nodeaccess"
-	"github.com/nodeaccess/nodeaccess/evm"
 	"github.com/nodeaccess/nodeaccess/hyper"
 	"github.com/nodeaccess/nodeaccess/hyper/hypertest"
 	"github.com/nodeaccess/nodeaccess/nodeaccesstest"
@@ -95,7 +94,7 @@ func ExampleClient_AllMids() {
 	}
 	// Output:
 	// BTC: 89926.5
-	// 486 keys: 223 perps, 1 spot pair, 258 spot index keys, 4 outcome sides
+	// 426 keys: 223 perps, 1 spot pair, 198 spot index keys, 4 outcome sides
 	// 0G 0.898545
 	// 2Z 0.12065
 	// AAVE 197.01
@@ -147,14 +146,14 @@ func ExampleClient_Info() {
 		VaultAddress string `json:"vaultAddress"`
 		Equity       string `json:"equity"`
 	}
-	if err := c.Info(context.Background(), req, &vaults); err != nil {
+	if err := c.Info(context.Background(), &vaults, req); err != nil {
 		log.Fatal(err)
 	}
 	for _, v := range vaults {
 		fmt.Println(v.VaultAddress, v.Equity)
 	}
 	// A type the node does not serve is Hyperliquid's 422.
-	err = c.Info(context.Background(), map[string]string{"type": "allMids"}, nil)
+	err = c.Info(context.Background(), nil, map[string]string{"type": "allMids"})
 	fmt.Println(errors.Is(err, hyper.ErrUnsupportedRequest))
 	// Output:
 	// 0x07fd993f0fa3a185f7207adccd29f7a87404689d 688536.0314879999
@@ -182,12 +181,14 @@ func ExampleClient_Markets() {
 		log.Fatal(err)
 	}
 	for _, key := range []string{"BTC", "@107", "PURR/USDC", "#20", "#21", "@258"} {
+		m, ok := markets.Market(key)
+		if !ok { // such as a pair listed after the metadata was fetched
+			fmt.Printf("%-9s not in the metadata\n", key)
+			continue
+		}
 		priceMid, _ := mids.Get(key)
 		price := priceMid.Price
-		m, ok := markets.Market(key)
 		switch {
-		case !ok:
-			fmt.Printf("%-9s %s: not in the metadata\n", key, price)
 		case m.Kind == hyper.KeyOutcome:
 			fmt.Printf("%-9s %s: %q, side %d %q\n", key, price, m.Name, m.Side, m.SideName)
 		default:
@@ -203,7 +204,7 @@ func ExampleClient_Markets() {
 	// PURR/USDC 0.0664375: PURR/USDC, asset 10000, 0 size decimals
 	// #20       0.5125: "Who will win the HL 100 meter dash?", side 0 "Hypurr"
 	// #21       0.4875: "Who will win the HL 100 meter dash?", side 1 "Usain Bolt"
-	// @258      0.015253: not in the metadata
+	// @258      not in the metadata
 	// HYPE/USDC is @107
 }
 
@@ -219,96 +220,17 @@ func ExampleClient_PublicInfo() {
 	}
 
 	var mids map[string]string
-	err = c.PublicInfo(context.Background(), map[string]string{"type": "allMids", "dex": "xyz"}, &mids)
+	err = c.PublicInfo(context.Background(), &mids, map[string]string{"type": "allMids", "dex": "xyz"})
 	if err != nil {
 		log.Fatal(err)
 	}
 	fmt.Println(mids)
 	// The key in a request to the public API is refused before sending.
-	err = c.PublicInfo(context.Background(), map[string]string{"type": "userRole", "user": "YOUR-ACCESS-KEY"}, nil)
+	err = c.PublicInfo(context.Background(), nil, map[string]string{"type": "userRole", "user": "YOUR-ACCESS-KEY"})
 	fmt.Println(err)
 	// Output:
 	// map[xyz:CL:60.123 xyz:GOLD:4210.25]
 	// hyper: userRole: invalid input: req: the request holds the access key; the public API takes no key
-}
-
-// HyperEVM through the evm package, at {base}/{key}/evm: here a raw
-// eth_call to the read precompile of the L1 block number, which the local
-// node answers (Core reads it typed).
-func ExampleClient_EVM() {
-	srv := localHyperliquid()
-	defer srv.Close()
-	c, err := hyper.New(srv.URL, "YOUR-ACCESS-KEY", hyper.WithPublicURL(srv.Public.URL))
-	if err != nil {
-		log.Fatal(err)
-	}
-
-	l1Block := common.HexToAddress("0x0000000000000000000000000000000000000809")
-	out, err := c.EVM().Call(context.Background(), evm.CallMsg{To: l1Block, Gas: 100_000}, evm.Latest)
-	if err != nil {
-		log.Fatal(err)
-	}
-	fmt.Println("L1 block:", new(big.Int).SetBytes(out))
-	// Output:
-	// L1 block: 800000000
-}
-
-// HyperCore's state read from HyperEVM: many reads in one JSON-RPC batch,
-// each with its own value or error, prices scaled by the metadata's size
-// decimals; and a vault equity read both ways.
-func ExampleClient_Core() {
-	srv := localHyperliquid()
-	defer srv.Close()
-	c, err := hyper.New(srv.URL, "YOUR-ACCESS-KEY", hyper.WithPublicURL(srv.Public.URL))
-	if err != nil {
-		log.Fatal(err)
-	}
-	ctx := context.Background()
-	markets, err := c.Markets(ctx)
-	if err != nil {
-		log.Fatal(err)
-	}
-	btc, _ := markets.Market("BTC")
-	hype, _ := markets.Market("HYPE/USDC")
-	user := common.HexToAddress("0x2b804617c6f63c040377e95bb276811747006f4b")
-	vault := common.HexToAddress("0x07fd993f0fa3a185f7207adccd29f7a87404689d")
-
-	var b evm.Batch
-	core := c.Core(&b)
-	mark := core.Price(btc)
-	spot := core.Price(hype)
-	token := core.TokenInfo(hype.Base.Index)
-	equity := core.VaultEquity(user, vault)
-	ghost := core.AssetInfo(9999) // no such perp: this read fails alone
-	if err := c.EVM().SendBatch(ctx, &b); err != nil {
-		log.Fatal(err)
-	}
-	px, err := mark.Result()
-	fmt.Println("BTC mark:", px, err)
-	px, err = spot.Result()
-	fmt.Println("HYPE/USDC:", px, err)
-	t, err := token.Result()
-	fmt.Println("token 150:", t.Name, t.WeiDecimals, t.Spots, err)
-	_, err = ghost.Result()
-	fmt.Println("perp 9999:", errors.Is(err, hyper.ErrPrecompile))
-
-	// The same vault equity from /info: the precompile's is in millionths
-	// of a USD, the API's rounded to that.
-	pre, err := equity.Result()
-	if err != nil {
-		log.Fatal(err)
-	}
-	api, err := c.UserVaultEquities(ctx, user)
-	if err != nil {
-		log.Fatal(err)
-	}
-	fmt.Println("precompile:", pre.Equity, "API:", api[0].Equity, "equal at 6 decimals:", pre.Equity.Equal(api[0].Equity.Round(6)))
-	// Output:
-	// BTC mark: 89926.5 <nil>
-	// HYPE/USDC: 28.718 <nil>
-	// token 150: HYPE 8 [107 207] <nil>
-	// perp 9999: true
-	// precompile: 688536.031488 API: 688536.0314879999 equal at 6 decimals: true
 }
 
 // The client's two endpoints; the key never shows.
@@ -319,10 +241,8 @@ func ExampleNew() {
 		log.Fatal(err)
 	}
 	fmt.Println(c)
-	fmt.Println(c.EVM())
 	// Output:
 	// hyper.Client{node https://hyperliquid.node.example/REDACTED/info, public https://api.hyperliquid-testnet.xyz/info}
-	// evm.Client{https://hyperliquid.node.example/REDACTED/evm}
 }
 
 // The node's whole endpoint URL as providers show it: the key alone, or
@@ -368,23 +288,4 @@ func ExampleErrUnsupportedRequest() {
 	// Output:
 	// true
 	// true 422 Failed to deserialize the JSON body into the target type
-}
-
-// Addresses as users type them: ParseAddress checks the text before a
-// call such as UserVaultEquities sends anything.
-func ExampleParseAddress() {
-	for _, s := range []string{
-		"0x07Fd993f0fA3A185F7207ADcCD29f7A87404689D",
-		"0x07fd993f0fa3a185f7207adccd29f7a87404689d",
-		"0x07fD993f0fA3A185F7207ADcCD29f7A87404689D",
-		"07fd993f0fa3a185f7207adccd29f7a87404689d",
-	} {
-		a, err := hyper.ParseAddress(s)
-		fmt.Println(a.Hex(), err)
-	}
-	// Output:
-	// 0x07Fd993f0fA3A185F7207ADcCD29f7A87404689D <nil>
-	// 0x07Fd993f0fA3A185F7207ADcCD29f7A87404689D <nil>
-	// 0x0000000000000000000000000000000000000000 invalid input: address: the mixed case does not match the address's EIP-55 checksum: check it for a typo
-	// 0x0000000000000000000000000000000000000000 invalid input: address: want 0x and 40 hex digits (42 characters), got 40 characters
 }

@@ -11,10 +11,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/nodeaccess/nodeaccess"
-	"github.com/nodeaccess/nodeaccess/hyper"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/hyper"
 )
 
 // reply is one canned HTTP answer.
@@ -66,7 +67,7 @@ func (s *script) requests() []recorded {
 
 // faultClient returns a client whose node is node and whose public API is
 // public (either may be nil), with fast retries.
-func faultClient(t *testing.T, node, public *script, opts ...nodeaccess.HyperOption) *hyper.Client {
+func faultClient(t *testing.T, node, public *script, opts ...nodeaccess.Option) *hyper.Client {
 	t.Helper()
 	nodeURL, publicURL := "http://127.0.0.1:1", "http://127.0.0.1:1"
 	if node != nil {
@@ -75,7 +76,7 @@ func faultClient(t *testing.T, node, public *script, opts ...nodeaccess.HyperOpt
 	if public != nil {
 		publicURL = public.srv.URL
 	}
-	opts = append([]nodeaccess.HyperOption{nodeaccess.WithBackoff(time.Millisecond, 2*time.Millisecond), hyper.WithPublicURL(publicURL)}, opts...)
+	opts = append([]nodeaccess.Option{nodeaccess.WithBackoff(time.Millisecond, 2*time.Millisecond), hyper.WithPublicURL(publicURL)}, opts...)
 	c, err := hyper.New(nodeURL, testKey, opts...)
 	require.NoError(t, err)
 	return c

@@ -61,9 +61,9 @@ func TestRecordedVaultEquities(t *testing.T) {
 	// And the values spelled out.
 	want := []VaultEquity{
 		{common.HexToAddress("0x07fd993f0fa3a185f7207adccd29f7a87404689d"), decimal.RequireFromString("688536.0314879999"),
-			time.Date(2025, 1, 24, 5, 48, 51, 869_000_000, time.UTC)},
+			time.Date(2025, 1, 24, 5, 48, 51, 869_000_000, time.UTC), nil},
 		{common.HexToAddress("0x7f6ce756bdee0db22a8fbda15aa48023aae5a8be"), decimal.RequireFromString("100.003834"),
-			time.Date(2025, 6, 13, 23, 27, 19, 300_000_000, time.UTC)},
+			time.Date(2025, 6, 13, 23, 27, 19, 300_000_000, time.UTC), nil},
 	}
 	for i := range want {
 		assert.Equal(t, want[i].VaultAddress, got[i].VaultAddress)

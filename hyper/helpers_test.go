@@ -7,11 +7,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/require"
+	"gopkg.in/h2non/gock.v1"
+
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/hyper"
 	"github.com/nodeaccess/nodeaccess/internal/testkit"
-	"github.com/stretchr/testify/require"
-	"gopkg.in/h2non/gock.v1"
 )
 
 const (
@@ -23,9 +24,9 @@ const (
 // gockClient returns a client whose requests gock answers (see
 // testkit.GockHTTPClient: unmatched requests and unused mocks fail the test,
 // and a request no mock matches never reaches the network).
-func gockClient(t *testing.T, opts ...nodeaccess.HyperOption) *hyper.Client {
+func gockClient(t *testing.T, opts ...nodeaccess.Option) *hyper.Client {
 	t.Helper()
-	opts = append([]nodeaccess.HyperOption{nodeaccess.WithHTTPClient(testkit.GockHTTPClient(t))}, opts...)
+	opts = append([]nodeaccess.Option{nodeaccess.WithHTTPClient(testkit.GockHTTPClient(t))}, opts...)
 	c, err := hyper.New(testBase, testKey, opts...)
 	require.NoError(t, err)
 	return c

@@ -34,7 +34,7 @@ import (
 // answers 422 (ErrUnsupportedRequest) to a type it does not serve: allMids
 // is one, and node-access services serve only part of /info; PublicInfo
 // sends a request to the public API instead.
-func (c *Client) Info(ctx context.Context, req, out any) error {
+func (c *Client) Info(ctx context.Context, out, req any) error {
 	return c.call(ctx, onNode, req, out)
 }
 
@@ -52,13 +52,16 @@ func (c *Client) Info(ctx context.Context, req, out any) error {
 // 20 for every other type. Some types (userFills, candleSnapshot, …) weigh
 // more per item they return, which is not known before the answer: raise
 // their weight with nodeaccess.WithCost(type, n) where that matters.
-func (c *Client) PublicInfo(ctx context.Context, req, out any) error {
+func (c *Client) PublicInfo(ctx context.Context, out, req any) error {
 	return c.call(ctx, onPublic, req, out)
 }
 
 // call checks and marshals req, sends it to where and decodes the answer
 // into out.
 func (c *Client) call(ctx context.Context, where endpoint, req, out any) error {
+	if err := transport.NilContext(ctx); err != nil {
+		return c.node.Wrap("info", err)
+	}
 	typ, body, err := c.requestBody(where, req, out)
 	if err != nil {
 		if typ == "" {
@@ -126,7 +129,7 @@ func (c *Client) requestBody(where endpoint, req, out any) (string, []byte, erro
 // digits, as every type of Hyperliquid's /info is written.
 func checkType(typ string) error {
 	bad := func(why string) error {
-		return &nodeaccess.InputError{Arg: "req", Reason: `the "type" ` + quote(typ) + " " + why}
+		return &nodeaccess.InputError{Arg: "req", Reason: `the "type" ` + transport.Quote(typ) + " " + why}
 	}
 	if typ == "" {
 		return bad("is empty")

@@ -8,12 +8,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/nodeaccess/nodeaccess"
-	"github.com/nodeaccess/nodeaccess/hyper"
-	"github.com/nodeaccess/nodeaccess/internal/testkit"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"gopkg.in/h2non/gock.v1"
+
+	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/hyper"
+	"github.com/nodeaccess/nodeaccess/internal/testkit"
 )
 
 // clearinghouseState is a request type the SDK has no method for, as a
@@ -43,7 +44,7 @@ func TestInfoWire(t *testing.T) {
 		c := gockClient(t)
 		mockInfo(t, nodeInfo, body, answer)
 		var got state
-		require.NoError(t, c.Info(context.Background(), req, &got))
+		require.NoError(t, c.Info(context.Background(), &got, req))
 		assert.Equal(t, "1234.5", got.MarginSummary.AccountValue)
 		assert.Equal(t, "10.25", got.Withdrawable)
 		assert.Equal(t, int64(1737697731869), got.Time)
@@ -52,7 +53,7 @@ func TestInfoWire(t *testing.T) {
 		c := gockClient(t)
 		mockInfo(t, mainnetAPIURL+"/info", body, answer)
 		var got json.RawMessage
-		require.NoError(t, c.PublicInfo(context.Background(), req, &got))
+		require.NoError(t, c.PublicInfo(context.Background(), &got, req))
 		assert.JSONEq(t, answer, string(got))
 	})
 	t.Run("a map, a RawMessage, nil out", func(t *testing.T) {
@@ -60,12 +61,12 @@ func TestInfoWire(t *testing.T) {
 		mockInfo(t, nodeInfo, `{"type":"spotMeta"}`, `{"universe":[]}`)
 		mockInfo(t, mainnetAPIURL+"/info", `{"dex":"xyz","type":"meta"}`, `{"universe":[{"name":"xyz:CL"}]}`)
 		mockInfo(t, mainnetAPIURL+"/info", `{"type":"perpDexs"}`, `[null,{"name":"xyz"}]`)
-		require.NoError(t, c.Info(context.Background(), json.RawMessage(`{"type":"spotMeta"}`), nil))
+		require.NoError(t, c.Info(context.Background(), nil, json.RawMessage(`{"type":"spotMeta"}`)))
 		var meta struct{ Universe []struct{ Name string } }
-		require.NoError(t, c.PublicInfo(context.Background(), map[string]string{"type": "meta", "dex": "xyz"}, &meta))
+		require.NoError(t, c.PublicInfo(context.Background(), &meta, map[string]string{"type": "meta", "dex": "xyz"}))
 		assert.Equal(t, "xyz:CL", meta.Universe[0].Name)
 		var dexes []*struct{ Name string }
-		require.NoError(t, c.PublicInfo(context.Background(), map[string]any{"type": "perpDexs"}, &dexes))
+		require.NoError(t, c.PublicInfo(context.Background(), &dexes, map[string]any{"type": "perpDexs"}))
 		require.Len(t, dexes, 2)
 		assert.Nil(t, dexes[0])
 		assert.Equal(t, "xyz", dexes[1].Name)
@@ -79,17 +80,17 @@ func TestInfoWire(t *testing.T) {
 			VaultAddress string `json:"vaultAddress"`
 			Equity       string `json:"equity"`
 		}
-		require.NoError(t, c.Info(context.Background(), struct {
+		require.NoError(t, c.Info(context.Background(), &vaults, struct {
 			Type string `json:"type"`
 			User string `json:"user"`
-		}{"userVaultEquities", "0x2b804617c6f63c040377e95bb276811747006f4b"}, &vaults))
+		}{"userVaultEquities", "0x2b804617c6f63c040377e95bb276811747006f4b"}))
 		require.Len(t, vaults, 2)
 		assert.Equal(t, "688536.0314879999", vaults[0].Equity)
 		var mids map[string]string
-		require.NoError(t, c.PublicInfo(context.Background(), struct {
+		require.NoError(t, c.PublicInfo(context.Background(), &mids, struct {
 			Type string `json:"type"`
 			Dex  string `json:"dex"`
-		}{"allMids", "xyz"}, &mids))
+		}{"allMids", "xyz"}))
 		assert.Equal(t, map[string]string{"xyz:CL": "60.123"}, mids)
 	})
 }
@@ -100,8 +101,8 @@ func TestInfoNamesTheType(t *testing.T) {
 	c := gockClient(t, nodeaccess.WithHook(seen.Hook))
 	mockInfo(t, nodeInfo, `{"type":"openOrders","user":"0x01"}`, `[]`)
 	mockInfo(t, mainnetAPIURL+"/info", `{"coin":"BTC","type":"l2Book"}`, `{"coin":"BTC","levels":[[],[]]}`)
-	require.NoError(t, c.Info(context.Background(), map[string]string{"type": "openOrders", "user": "0x01"}, nil))
-	require.NoError(t, c.PublicInfo(context.Background(), map[string]string{"type": "l2Book", "coin": "BTC"}, nil))
+	require.NoError(t, c.Info(context.Background(), nil, map[string]string{"type": "openOrders", "user": "0x01"}))
+	require.NoError(t, c.PublicInfo(context.Background(), nil, map[string]string{"type": "l2Book", "coin": "BTC"}))
 	got := seen.Attempts()
 	require.Len(t, got, 2)
 	assert.Equal(t, []string{"hyper", "openOrders", "https://node.example/REDACTED/info"}, []string{got[0].Chain, got[0].Op, got[0].URL})
@@ -127,10 +128,10 @@ func TestInfoCosts(t *testing.T) {
 			require.NoError(t, err)
 			c := faultClient(t, srv, srv, nodeaccess.WithBudget(plan), hyper.WithPublicBudget(public))
 			req := map[string]string{"type": typ}
-			require.NoError(t, c.PublicInfo(context.Background(), req, nil))
+			require.NoError(t, c.PublicInfo(context.Background(), nil, req))
 			assert.Equal(t, int64(w), public.Stats().Units, "public weight")
 			assert.Zero(t, plan.Stats().Units, "the public API is not part of the plan")
-			require.NoError(t, c.Info(context.Background(), req, nil))
+			require.NoError(t, c.Info(context.Background(), nil, req))
 			assert.Equal(t, int64(1), plan.Stats().Units, "a node request costs 1 unit")
 			assert.Equal(t, int64(w), public.Stats().Units)
 
@@ -140,8 +141,8 @@ func TestInfoCosts(t *testing.T) {
 			public2, err := nodeaccess.NewBudget(1000, 1000)
 			require.NoError(t, err)
 			c = faultClient(t, srv, srv, nodeaccess.WithBudget(plan2), hyper.WithPublicBudget(public2), nodeaccess.WithCost(typ, 7))
-			require.NoError(t, c.PublicInfo(context.Background(), req, nil))
-			require.NoError(t, c.Info(context.Background(), req, nil))
+			require.NoError(t, c.PublicInfo(context.Background(), nil, req))
+			require.NoError(t, c.Info(context.Background(), nil, req))
 			assert.Equal(t, []int64{7, 7}, []int64{public2.Stats().Units, plan2.Stats().Units})
 		})
 	}
@@ -193,7 +194,7 @@ func TestInfoBadInputSendsNothing(t *testing.T) {
 				if public {
 					call = c.PublicInfo
 				}
-				err := call(context.Background(), tc.req, tc.out)
+				err := call(context.Background(), tc.out, tc.req)
 				oe, _ := testkit.RequireInputError(t, err, tc.arg)
 				assert.Equal(t, "hyper", oe.Chain)
 				assert.Equal(t, tc.want, err.Error())
@@ -219,7 +220,7 @@ func TestInfoRefusesTheKeyInPublicRequests(t *testing.T) {
 			map[string]any{"type": "meta", "nested": []string{"x", key}},
 			json.RawMessage(`{"type":"meta","k":"` + testkit.ASCIIJSON(key) + `"}`),
 		} {
-			err := c.PublicInfo(ctx, req, nil)
+			err := c.PublicInfo(ctx, nil, req)
 			require.ErrorIs(t, err, nodeaccess.ErrInvalidInput, "%v", req)
 			var ie *nodeaccess.InputError
 			require.ErrorAs(t, err, &ie)
@@ -233,7 +234,7 @@ func TestInfoRefusesTheKeyInPublicRequests(t *testing.T) {
 		// operation: refused on both endpoints, without relying on the
 		// masking of errors.
 		for _, call := range []func(context.Context, any, any) error{c.Info, c.PublicInfo} {
-			err := call(ctx, map[string]string{"type": key}, nil)
+			err := call(ctx, nil, map[string]string{"type": key})
 			require.ErrorIs(t, err, nodeaccess.ErrInvalidInput)
 			assert.Equal(t, `hyper: info: invalid input: req: the "type" member holds the access key`, err.Error())
 			var oe *nodeaccess.OpError
@@ -246,7 +247,7 @@ func TestInfoRefusesTheKeyInPublicRequests(t *testing.T) {
 		assert.Empty(t, srv.requests())
 
 		// The node may be sent the key in a body.
-		require.NoError(t, c.Info(ctx, map[string]string{"type": "userRole", "user": key}, nil))
+		require.NoError(t, c.Info(ctx, nil, map[string]string{"type": "userRole", "user": key}))
 		reqs := srv.requests()
 		require.Len(t, reqs, 1)
 		assert.NotEqual(t, "/info", reqs[0].path, "went to the node")
@@ -259,7 +260,7 @@ func TestInfoFailures(t *testing.T) {
 	t.Run("422 on the node", func(t *testing.T) {
 		node := newScript(t, reply{422, "text/plain", deserialize})
 		c := faultClient(t, node, nil)
-		err := c.Info(context.Background(), map[string]string{"type": "allMids"}, nil)
+		err := c.Info(context.Background(), nil, map[string]string{"type": "allMids"})
 		require.ErrorIs(t, err, hyper.ErrUnsupportedRequest)
 		var he *nodeaccess.HTTPError
 		require.ErrorAs(t, err, &he)
@@ -272,7 +273,7 @@ func TestInfoFailures(t *testing.T) {
 		public := newScript(t, reply{500, "application/json", "null"}, reply{200, "application/json", `{"universe":[]}`})
 		c := faultClient(t, nil, public)
 		var meta map[string]any
-		require.NoError(t, c.PublicInfo(context.Background(), map[string]string{"type": "meta"}, &meta))
+		require.NoError(t, c.PublicInfo(context.Background(), &meta, map[string]string{"type": "meta"}))
 		assert.Contains(t, meta, "universe")
 		assert.Len(t, public.requests(), 2)
 	})
@@ -282,7 +283,7 @@ func TestInfoFailures(t *testing.T) {
 		var out struct {
 			Withdrawable string `json:"withdrawable"`
 		}
-		err := c.Info(context.Background(), map[string]string{"type": "clearinghouseState"}, &out)
+		err := c.Info(context.Background(), &out, map[string]string{"type": "clearinghouseState"})
 		require.ErrorIs(t, err, nodeaccess.ErrInvalidResponse)
 		assert.Contains(t, err.Error(), "hyper: clearinghouseState: invalid response: json: cannot unmarshal number into Go struct field")
 	})
@@ -290,17 +291,64 @@ func TestInfoFailures(t *testing.T) {
 		node := newScript(t, reply{200, "text/html", htmlPage})
 		c := faultClient(t, node, nil)
 		var raw json.RawMessage
-		err := c.Info(context.Background(), map[string]string{"type": "meta"}, &raw)
+		err := c.Info(context.Background(), &raw, map[string]string{"type": "meta"})
 		require.ErrorIs(t, err, nodeaccess.ErrInvalidResponse)
 		assert.Contains(t, err.Error(), "body is HTML or XML, not JSON")
 		// nil out drops the answer unread.
-		require.NoError(t, c.Info(context.Background(), map[string]string{"type": "meta"}, nil))
+		require.NoError(t, c.Info(context.Background(), nil, map[string]string{"type": "meta"}))
 	})
 	t.Run("context", func(t *testing.T) {
 		c := gockClient(t)
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
-		err := c.PublicInfo(ctx, map[string]string{"type": "meta"}, nil)
+		err := c.PublicInfo(ctx, nil, map[string]string{"type": "meta"})
 		assert.True(t, errors.Is(err, context.Canceled), "%v", err)
 	})
+}
+
+// spellings returns the key written character by character as HTML
+// entities (decimal and hex), as JSON \u escapes, and percent-encoded: the
+// spellings a request body may carry that encoding/json escapes again on
+// the way out ("&" becomes \u0026, "\" becomes \\).
+func spellings(key string) []string {
+	var dec, hex, uesc, pct strings.Builder
+	for _, r := range key {
+		fmt.Fprintf(&dec, "&#%d;", r)
+		fmt.Fprintf(&hex, "&#x%X;", r)
+		fmt.Fprintf(&uesc, `\u%04X`, r)
+		for _, b := range []byte(string(r)) {
+			fmt.Fprintf(&pct, "%%%02X", b)
+		}
+	}
+	return []string{dec.String(), hex.String(), uesc.String(), pct.String()}
+}
+
+// TestPublicInfoChecksWhatIsSent puts the key in a public request in the
+// spellings that the body's JSON encoding escapes once more, and as a raw
+// JSON body whose strings are \u-escaped: each says the key to a server
+// that decodes what it receives, and each is refused with nothing sent
+// (issue 30: these reached the public host, the check having read the body
+// before its encoding).
+func TestPublicInfoChecksWhatIsSent(t *testing.T) {
+	for _, key := range []string{"k3yAlnum0", "0123456789abcdefABCDEF"} {
+		srv := newScript(t, reply{200, "application/json", `{}`})
+		c, err := hyper.New(srv.srv.URL, key, hyper.WithPublicURL(srv.srv.URL))
+		require.NoError(t, err)
+		var reqs []any
+		for _, s := range spellings(key) {
+			reqs = append(reqs, map[string]string{"type": "userRole", "user": s})
+		}
+		var esc strings.Builder
+		for _, r := range key {
+			fmt.Fprintf(&esc, `\u%04x`, r)
+		}
+		reqs = append(reqs, json.RawMessage(`{"type":"meta","user":"`+esc.String()+`"}`))
+		for _, req := range reqs {
+			err := c.PublicInfo(context.Background(), nil, req)
+			require.ErrorIs(t, err, nodeaccess.ErrInvalidInput, "%v", req)
+			assert.Contains(t, err.Error(), "access key")
+			testkit.AssertErrNoKey(t, key, err)
+		}
+		assert.Empty(t, srv.requests(), "nothing went to the public API")
+	}
 }

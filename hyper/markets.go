@@ -5,6 +5,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+
+	"github.com/nodeaccess/nodeaccess/hyper/internal/assets"
 )
 
 // Markets is Hyperliquid's market metadata at one time, as Client.Markets
@@ -185,15 +187,12 @@ func (m *Markets) outcome(n int) (Market, bool) {
 		Outcome: o, Side: side, SideName: o.Sides[side]}, true
 }
 
-// The asset ids of Hyperliquid's API docs ("Asset IDs"): a perp of the
-// first perp dex is its index; a spot pair 10000 + its index; a perp of
-// builder dex d 100000 + 10000*d + its index; an outcome side
-// 100000000 + its encoding.
+// The asset ids of Hyperliquid's API docs (assets.Spot …).
 const (
-	spotAsset    = 10000
-	builderAsset = 100000
-	dexStride    = 10000
-	outcomeAsset = 100000000
+	spotAsset    = assets.Spot
+	builderAsset = assets.Builder
+	dexStride    = assets.DexStride
+	outcomeAsset = assets.Outcome
 )
 
 // Market is what a key of allMids names, resolved from the metadata by

@@ -4,6 +4,8 @@ import (
 	"context"
 	"sync"
 	"time"
+
+	"github.com/nodeaccess/nodeaccess/internal/transport"
 )
 
 // How long Client.Markets keeps a snapshot: marketsMaxAge in any case, and
@@ -62,6 +64,9 @@ func (mc *marketsCache) fresh() *Markets {
 // ("hyper: spotMeta: …"), and the client keeps its previous snapshot for the
 // next call to try again; keep the *Markets you have to go on using it.
 func (c *Client) Markets(ctx context.Context) (*Markets, error) {
+	if err := transport.NilContext(ctx); err != nil {
+		return nil, c.node.Wrap("markets", err)
+	}
 	mc := c.markets
 	if m := mc.fresh(); m != nil {
 		return m, nil

@@ -13,9 +13,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/nodeaccess/nodeaccess"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/nodeaccess/nodeaccess"
 )
 
 // metaServer is a public API that answers the metadata requests from the
@@ -89,9 +90,9 @@ func (c *clock) add(d time.Duration) {
 	c.t = c.t.Add(d)
 }
 
-func metaClient(t *testing.T, ms *metaServer, opts ...nodeaccess.HyperOption) (*Client, *clock) {
+func metaClient(t *testing.T, ms *metaServer, opts ...nodeaccess.Option) (*Client, *clock) {
 	t.Helper()
-	opts = append([]nodeaccess.HyperOption{WithPublicURL(ms.srv.URL), WithPublicBudget(nil), nodeaccess.WithMaxAttempts(1)}, opts...)
+	opts = append([]nodeaccess.Option{WithPublicURL(ms.srv.URL), WithPublicBudget(nil), nodeaccess.WithMaxAttempts(1)}, opts...)
 	c, err := New("https://node.example", "k3y", opts...)
 	require.NoError(t, err)
 	clk := &clock{t: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}

@@ -233,7 +233,6 @@ func TestDecodeMetadataErrors(t *testing.T) {
 		{spotDec, `{"universe":[{"tokens":[1,0],"name":"a","index":4},{"tokens":[1,0],"name":"b","index":4}],"tokens":[]}`, "spotMeta: pair index 4 appears twice"},
 		{spotDec, `{"universe":[],"tokens":[{"name":"A","szDecimals":1,"index":2}]}`, "spotMeta: token 2 lacks its name, szDecimals or weiDecimals"},
 		{spotDec, `{"universe":[],"tokens":[{"name":"A","szDecimals":1,"weiDecimals":8,"index":2,"evmContract":{"address":"0x12"}}]}`, `spotMeta: token 2: evmContract: "0x12" is not a 42-character hex address`},
-		{spotDec, `{"universe":[],"tokens":[{"name":"A","szDecimals":1,"weiDecimals":8,"index":2,"deployerTradingFeeShare":"x"}]}`, `spotMeta: token 2: deployerTradingFeeShare: "x" is not a decimal number`},
 		{spotDec, `{"universe":[],"tokens":[{"name":"A","szDecimals":-1,"weiDecimals":8,"index":2}]}`, "spotMeta: token 2: decimals -1 and 8 out of range"},
 		{perpDec, `{"universe":[{"name":"BTC"}]}`, "meta: perp 0 lacks its name or szDecimals"},
 		{perpDec, `{"universe":null}`, `meta: want a "universe" array`},
@@ -251,7 +250,7 @@ func TestDecodeMetadataErrors(t *testing.T) {
 		assert.EqualError(t, tc.dec([]byte(tc.body)), tc.want, tc.body)
 	}
 	// encoding/json's own words differ between Go releases.
-	assert.ErrorContains(t, perpDec([]byte(`{"universe":[{"name":"A","szDecimals":"5"}]}`)), "meta: json: cannot unmarshal string")
+	assert.ErrorContains(t, perpDec([]byte(`{"universe":[{"name":"A","szDecimals":"5"}]}`)), "meta: perp 0: json: cannot unmarshal string")
 }
 
 func spotDec(b []byte) error { _, _, err := decodeSpotMeta(b); return err }

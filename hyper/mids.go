@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/shopspring/decimal"
+
+	"github.com/nodeaccess/nodeaccess/internal/transport"
 )
 
 // KeyKind is the form of a key of allMids. A key of a form the SDK does not
@@ -166,7 +168,7 @@ func newMids(dex string, entries []Mid) (*Mids, error) {
 	slices.SortFunc(entries, func(a, b Mid) int { return strings.Compare(a.Key, b.Key) })
 	for i := 1; i < len(entries); i++ {
 		if entries[i].Key == entries[i-1].Key {
-			return nil, fmt.Errorf("allMids: key %s appears twice", quote(entries[i].Key))
+			return nil, fmt.Errorf("allMids: key %s appears twice", transport.Quote(entries[i].Key))
 		}
 	}
 	m := &Mids{dex: dex, entries: entries, byKey: make(map[string]int, len(entries))}

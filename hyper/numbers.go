@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/nodeaccess/nodeaccess/internal/jsontext"
+
 	"github.com/shopspring/decimal"
 )
 
@@ -132,22 +134,5 @@ func short(raw []byte) string {
 	return string(raw)
 }
 
-// jsonKind names the kind of a JSON value from its first byte.
-func jsonKind(raw []byte) string {
-	if len(raw) == 0 {
-		return "nothing"
-	}
-	switch raw[0] {
-	case '"':
-		return "a string"
-	case '{':
-		return "an object"
-	case '[':
-		return "an array"
-	case 'n':
-		return "null"
-	case 't', 'f':
-		return "a boolean"
-	}
-	return "a number"
-}
+// jsonKind names the kind of a JSON value (jsontext.Kind).
+func jsonKind(raw []byte) string { return jsontext.Kind(raw) }

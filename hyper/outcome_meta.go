@@ -1,7 +1,10 @@
 package hyper
 
 import (
+	"encoding/json"
 	"fmt"
+
+	"github.com/nodeaccess/nodeaccess/internal/jsontext"
 )
 
 // Outcome is a HIP-4 outcome market, an entry of the public API's
@@ -26,6 +29,22 @@ type Outcome struct {
 	// Question is the name of the question this outcome is a named or
 	// fallback outcome of, "" when it belongs to none.
 	Question string
+	// Unread names the secondary members the SDK could not read (see the
+	// package documentation): the fields they fill are left as when not
+	// sent. Nil when every member was read.
+	Unread []string
+}
+
+// wireOutcome is one element of outcomeMeta's outcomes.
+type wireOutcome struct {
+	Outcome   *int    `json:"outcome"`
+	Name      *string `json:"name"`
+	SideSpecs []struct {
+		Name *string `json:"name"`
+	} `json:"sideSpecs"`
+	// Secondary: one that cannot be read is named in Unread.
+	Description jsontext.Soft[string] `json:"description"`
+	QuoteToken  jsontext.Soft[string] `json:"quoteToken"`
 }
 
 // decodeOutcomeMeta decodes an outcomeMeta body: {"outcomes":[outcome…],
@@ -35,15 +54,7 @@ type Outcome struct {
 // id given twice are errors.
 func decodeOutcomeMeta(body []byte) ([]Outcome, error) {
 	var wire struct {
-		Outcomes *[]struct {
-			Outcome     *int    `json:"outcome"`
-			Name        *string `json:"name"`
-			Description string  `json:"description"`
-			SideSpecs   []struct {
-				Name *string `json:"name"`
-			} `json:"sideSpecs"`
-			QuoteToken string `json:"quoteToken"`
-		} `json:"outcomes"`
+		Outcomes  *[]json.RawMessage `json:"outcomes"`
 		Questions []struct {
 			Name     string `json:"name"`
 			Fallback *int   `json:"fallbackOutcome"`
@@ -59,7 +70,11 @@ func decodeOutcomeMeta(body []byte) ([]Outcome, error) {
 	}
 	out := make([]Outcome, len(*wire.Outcomes))
 	pos := make(map[int]int, len(out))
-	for i, w := range *wire.Outcomes {
+	for i, raw := range *wire.Outcomes {
+		var w wireOutcome
+		if err := json.Unmarshal(raw, &w); err != nil {
+			return nil, fmt.Errorf("outcomeMeta: outcome %d: %v", i, err)
+		}
 		switch {
 		case w.Outcome == nil || *w.Outcome < 0 || *w.Outcome > maxOutcome:
 			return nil, fmt.Errorf("outcomeMeta: outcome %d has no id from 0 to %d", i, maxOutcome)
@@ -69,7 +84,10 @@ func decodeOutcomeMeta(body []byte) ([]Outcome, error) {
 		if _, dup := pos[*w.Outcome]; dup {
 			return nil, fmt.Errorf("outcomeMeta: outcome %d appears twice", *w.Outcome)
 		}
-		o := Outcome{ID: *w.Outcome, Name: *w.Name, Description: w.Description, QuoteToken: w.QuoteToken, Sides: make([]string, len(w.SideSpecs))}
+		o := Outcome{ID: *w.Outcome, Name: *w.Name, Description: w.Description.V, QuoteToken: w.QuoteToken.V, Sides: make([]string, len(w.SideSpecs))}
+		u := (*jsontext.Unread)(&o.Unread)
+		u.Check("description", w.Description.Err)
+		u.Check("quoteToken", w.QuoteToken.Err)
 		for j, s := range w.SideSpecs {
 			if s.Name == nil {
 				return nil, fmt.Errorf("outcomeMeta: outcome %d: side %d has no name", o.ID, j)

@@ -6,6 +6,9 @@ import (
 	"fmt"
 
 	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/nodeaccess/nodeaccess/internal/jsontext"
+	"github.com/nodeaccess/nodeaccess/internal/transport"
 )
 
 // Perp is a perpetual: an entry of a perp dex's universe (the public API's
@@ -38,6 +41,10 @@ type Perp struct {
 	MarginMode string
 	// IsDelisted is true for a perp no longer traded; it keeps its index.
 	IsDelisted bool
+	// Unread names the secondary members the SDK could not read (see the
+	// package documentation): the fields they fill are left as when not
+	// sent. Nil when every member was read.
+	Unread []string
 }
 
 // PerpDex is a perp dex with its perps: the first perp dex (Index 0, Name
@@ -61,6 +68,23 @@ type PerpDex struct {
 	CollateralToken int
 	// Perps is the dex's universe, in its order: Perps[i].Index == i.
 	Perps []Perp
+	// Unread names the secondary members the SDK could not read (see the
+	// package documentation): the fields they fill are left as when not
+	// sent. Nil when every member was read.
+	Unread []string
+}
+
+// wirePerp is one element of meta's universe.
+type wirePerp struct {
+	Name       *string `json:"name"`
+	SzDecimals *int    `json:"szDecimals"`
+	// Secondary: one that cannot be read is named in Unread (the
+	// margin mode is kept as sent).
+	MaxLeverage   jsontext.Soft[int]  `json:"maxLeverage"`
+	MarginTableID jsontext.Soft[int]  `json:"marginTableId"`
+	OnlyIsolated  jsontext.Soft[bool] `json:"onlyIsolated"`
+	MarginMode    jsontext.Enum       `json:"marginMode"`
+	IsDelisted    jsontext.Soft[bool] `json:"isDelisted"`
 }
 
 // decodePerpMeta decodes a meta body: {"universe":[perp…],
@@ -70,16 +94,8 @@ type PerpDex struct {
 // are ignored. A perp without its name or szDecimals is an error.
 func decodePerpMeta(body []byte) ([]Perp, int, error) {
 	var wire struct {
-		Universe *[]struct {
-			Name          *string `json:"name"`
-			SzDecimals    *int    `json:"szDecimals"`
-			MaxLeverage   int     `json:"maxLeverage"`
-			MarginTableID int     `json:"marginTableId"`
-			OnlyIsolated  bool    `json:"onlyIsolated"`
-			MarginMode    string  `json:"marginMode"`
-			IsDelisted    bool    `json:"isDelisted"`
-		} `json:"universe"`
-		CollateralToken *int `json:"collateralToken"`
+		Universe        *[]json.RawMessage `json:"universe"`
+		CollateralToken *int               `json:"collateralToken"`
 	}
 	if err := unmarshalObject("meta", body, &wire); err != nil {
 		return nil, 0, err
@@ -88,15 +104,25 @@ func decodePerpMeta(body []byte) ([]Perp, int, error) {
 		return nil, 0, fmt.Errorf(`meta: want a "universe" array`)
 	}
 	perps := make([]Perp, len(*wire.Universe))
-	for i, w := range *wire.Universe {
+	for i, raw := range *wire.Universe {
+		var w wirePerp
+		if err := json.Unmarshal(raw, &w); err != nil {
+			return nil, 0, fmt.Errorf("meta: perp %d: %v", i, err)
+		}
 		switch {
 		case w.Name == nil || w.SzDecimals == nil:
 			return nil, 0, fmt.Errorf("meta: perp %d lacks its name or szDecimals", i)
 		case *w.SzDecimals < 0 || *w.SzDecimals > maxDecimals:
 			return nil, 0, fmt.Errorf("meta: perp %d: szDecimals %d out of range", i, *w.SzDecimals)
 		}
-		perps[i] = Perp{Index: i, Name: *w.Name, SzDecimals: *w.SzDecimals, MaxLeverage: w.MaxLeverage, MarginTableID: w.MarginTableID,
-			OnlyIsolated: w.OnlyIsolated, MarginMode: w.MarginMode, IsDelisted: w.IsDelisted}
+		p := Perp{Index: i, Name: *w.Name, SzDecimals: *w.SzDecimals, MaxLeverage: w.MaxLeverage.V, MarginTableID: w.MarginTableID.V,
+			OnlyIsolated: w.OnlyIsolated.V, MarginMode: string(w.MarginMode), IsDelisted: w.IsDelisted.V}
+		u := (*jsontext.Unread)(&p.Unread)
+		u.Check("maxLeverage", w.MaxLeverage.Err)
+		u.Check("marginTableId", w.MarginTableID.Err)
+		u.Check("onlyIsolated", w.OnlyIsolated.Err)
+		u.Check("isDelisted", w.IsDelisted.Err)
+		perps[i] = p
 	}
 	collateral := 0
 	if wire.CollateralToken != nil {
@@ -121,9 +147,10 @@ func decodePerpDexs(body []byte) ([]PerpDex, error) {
 		return nil, fmt.Errorf("perpDexs: want a JSON array, got %s", jsonKind(b))
 	}
 	var wire []*struct {
-		Name     string          `json:"name"`
-		FullName string          `json:"fullName"`
-		Deployer json.RawMessage `json:"deployer"`
+		Name     string                `json:"name"`
+		Deployer json.RawMessage       `json:"deployer"`
+		FullName jsontext.Soft[string] `json:"fullName"` // secondary
+
 	}
 	if err := json.Unmarshal(b, &wire); err != nil {
 		return nil, fmt.Errorf("perpDexs: %v", err)
@@ -135,10 +162,11 @@ func decodePerpDexs(body []byte) ([]PerpDex, error) {
 			continue
 		}
 		if err := checkDex(w.Name); err != nil || seen[w.Name] {
-			return nil, fmt.Errorf("perpDexs: entry %d: the name %s is not a dex name, or appears twice", i, quote(w.Name))
+			return nil, fmt.Errorf("perpDexs: entry %d: the name %s is not a dex name, or appears twice", i, transport.Quote(w.Name))
 		}
 		seen[w.Name] = true
-		d := PerpDex{Index: i, Name: w.Name, FullName: w.FullName}
+		d := PerpDex{Index: i, Name: w.Name, FullName: w.FullName.V}
+		(*jsontext.Unread)(&d.Unread).Check("fullName", w.FullName.Err)
 		if err := decodeAddress(w.Deployer, &d.Deployer); err != nil {
 			return nil, fmt.Errorf("perpDexs: entry %d: deployer: %v", i, err)
 		}

@@ -83,15 +83,15 @@ type publicBudget struct {
 // nodeaccess.WithBudget, a budget of the node-access plan, applies to the
 // node's requests and the EVM client's only: the public API is not part of
 // the plan.
-func WithPublicBudget(l nodeaccess.Limiter) nodeaccess.HyperOption {
-	return option{apply: func(c *config.Config) error {
+func WithPublicBudget(l nodeaccess.Limiter) Option {
+	return option("WithPublicBudget", func(c *config.Config) error {
 		if b, ok := l.(*nodeaccess.Budget); l == nil || ok && b == nil {
 			c.SetExt(publicBudgetKey{}, publicBudget{off: true})
 			return nil
 		}
 		c.SetExt(publicBudgetKey{}, publicBudget{l: l})
 		return nil
-	}}
+	})
 }
 
 // publicOptions are the options of the public API's transport: the user's
@@ -113,6 +113,6 @@ func publicOptions(cfg *config.Config, opts []config.Func) []config.Func {
 
 // shared returns what a nodeaccess option does.
 func shared(o nodeaccess.Option) config.Func {
-	f, _ := config.Shared(o)
+	_, _, f, _ := config.Open(o)
 	return f
 }

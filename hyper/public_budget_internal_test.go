@@ -3,9 +3,10 @@ package hyper
 import (
 	"testing"
 
-	"github.com/nodeaccess/nodeaccess"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/nodeaccess/nodeaccess"
 )
 
 // TestPublicBudgetDefaultRate: the default public budget is the one

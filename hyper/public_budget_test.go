@@ -6,11 +6,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/hyper"
 	"github.com/nodeaccess/nodeaccess/hyper/hypertest"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // attempts records the hook's attempts.
@@ -19,7 +20,7 @@ type attempts struct {
 	all []nodeaccess.Attempt
 }
 
-func (a *attempts) hook() nodeaccess.HyperOption {
+func (a *attempts) hook() nodeaccess.Option {
 	return nodeaccess.WithHook(func(_ context.Context, at nodeaccess.Attempt) {
 		a.mu.Lock()
 		a.all = append(a.all, at)
@@ -103,7 +104,7 @@ func TestPublicBudgetSeparateFromPlan(t *testing.T) {
 func TestPublicBudgetOff(t *testing.T) {
 	srv := hypertest.NewT(t)
 	var nilBudget *nodeaccess.Budget
-	for name, off := range map[string]nodeaccess.HyperOption{"nil": hyper.WithPublicBudget(nil), "nil *Budget": hyper.WithPublicBudget(nilBudget)} {
+	for name, off := range map[string]nodeaccess.Option{"nil": hyper.WithPublicBudget(nil), "nil *Budget": hyper.WithPublicBudget(nilBudget)} {
 		t.Run(name, func(t *testing.T) {
 			var rec attempts
 			slow, err := nodeaccess.NewBudget(1, 10)

@@ -7,6 +7,9 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/shopspring/decimal"
+
+	"github.com/nodeaccess/nodeaccess/hyper/internal/assets"
+	"github.com/nodeaccess/nodeaccess/internal/jsontext"
 )
 
 // Token is a token of HyperCore: an entry of the spot metadata's tokens
@@ -49,6 +52,10 @@ type Token struct {
 	// Deployer is the token's deployer as tokenInfo returns it; the zero
 	// address in Markets (spotMeta does not say).
 	Deployer common.Address
+	// Unread names the secondary members the SDK could not read (see the
+	// package documentation): the fields they fill are left as when not
+	// sent. Nil when every member was read.
+	Unread []string
 }
 
 // SpotPair is a spot market: an entry of spotMeta's universe, or the
@@ -67,6 +74,34 @@ type SpotPair struct {
 	Base, Quote int
 	// IsCanonical is spotMeta's isCanonical; false from the precompile.
 	IsCanonical bool
+	// Unread names the pair's secondary members the SDK could not read
+	// (see the package documentation); nil when every member was read.
+	Unread []string
+}
+
+// wireSpotPair is one element of spotMeta's universe.
+type wireSpotPair struct {
+	Tokens      []int               `json:"tokens"`
+	Name        *string             `json:"name"`
+	Index       *int                `json:"index"`
+	IsCanonical jsontext.Soft[bool] `json:"isCanonical"`
+}
+
+// wireToken is one element of spotMeta's tokens.
+type wireToken struct {
+	Name        *string `json:"name"`
+	SzDecimals  *int    `json:"szDecimals"`
+	WeiDecimals *int    `json:"weiDecimals"`
+	Index       *int    `json:"index"`
+	EVMContract *struct {
+		Address json.RawMessage `json:"address"`
+		Extra   int             `json:"evm_extra_wei_decimals"`
+	} `json:"evmContract"`
+	// Secondary: one that cannot be read is named in Unread.
+	TokenID     jsontext.Soft[string]  `json:"tokenId"`
+	IsCanonical jsontext.Soft[bool]    `json:"isCanonical"`
+	FullName    jsontext.Soft[*string] `json:"fullName"`
+	FeeShare    json.RawMessage        `json:"deployerTradingFeeShare"`
 }
 
 // decodeSpotMeta decodes a spotMeta body: {"universe":[pair…],
@@ -76,26 +111,8 @@ type SpotPair struct {
 // exactly two tokens, and an index given twice are errors.
 func decodeSpotMeta(body []byte) ([]SpotPair, []Token, error) {
 	var wire struct {
-		Universe *[]struct {
-			Tokens      []int   `json:"tokens"`
-			Name        *string `json:"name"`
-			Index       *int    `json:"index"`
-			IsCanonical bool    `json:"isCanonical"`
-		} `json:"universe"`
-		Tokens *[]struct {
-			Name        *string `json:"name"`
-			SzDecimals  *int    `json:"szDecimals"`
-			WeiDecimals *int    `json:"weiDecimals"`
-			Index       *int    `json:"index"`
-			TokenID     string  `json:"tokenId"`
-			IsCanonical bool    `json:"isCanonical"`
-			EVMContract *struct {
-				Address json.RawMessage `json:"address"`
-				Extra   int             `json:"evm_extra_wei_decimals"`
-			} `json:"evmContract"`
-			FullName *string         `json:"fullName"`
-			FeeShare json.RawMessage `json:"deployerTradingFeeShare"`
-		} `json:"tokens"`
+		Universe *[]json.RawMessage `json:"universe"`
+		Tokens   *[]json.RawMessage `json:"tokens"`
 	}
 	if err := unmarshalObject("spotMeta", body, &wire); err != nil {
 		return nil, nil, err
@@ -105,7 +122,11 @@ func decodeSpotMeta(body []byte) ([]SpotPair, []Token, error) {
 	}
 	pairs := make([]SpotPair, len(*wire.Universe))
 	seen := make(map[int]bool, len(pairs))
-	for i, w := range *wire.Universe {
+	for i, raw := range *wire.Universe {
+		var w wireSpotPair
+		if err := json.Unmarshal(raw, &w); err != nil {
+			return nil, nil, fmt.Errorf("spotMeta: pair %d: %v", i, err)
+		}
 		switch {
 		case w.Index == nil || *w.Index < 0:
 			return nil, nil, fmt.Errorf("spotMeta: pair %d has no index", i)
@@ -117,11 +138,16 @@ func decodeSpotMeta(body []byte) ([]SpotPair, []Token, error) {
 			return nil, nil, fmt.Errorf("spotMeta: pair %d has no name", *w.Index)
 		}
 		seen[*w.Index] = true
-		pairs[i] = SpotPair{Index: *w.Index, Name: *w.Name, Base: w.Tokens[0], Quote: w.Tokens[1], IsCanonical: w.IsCanonical}
+		pairs[i] = SpotPair{Index: *w.Index, Name: *w.Name, Base: w.Tokens[0], Quote: w.Tokens[1], IsCanonical: w.IsCanonical.V}
+		(*jsontext.Unread)(&pairs[i].Unread).Check("isCanonical", w.IsCanonical.Err)
 	}
 	tokens := make([]Token, len(*wire.Tokens))
 	clear(seen)
-	for i, w := range *wire.Tokens {
+	for i, raw := range *wire.Tokens {
+		var w wireToken
+		if err := json.Unmarshal(raw, &w); err != nil {
+			return nil, nil, fmt.Errorf("spotMeta: token %d: %v", i, err)
+		}
 		switch {
 		case w.Index == nil || *w.Index < 0:
 			return nil, nil, fmt.Errorf("spotMeta: token %d has no index", i)
@@ -133,9 +159,12 @@ func decodeSpotMeta(body []byte) ([]SpotPair, []Token, error) {
 			return nil, nil, fmt.Errorf("spotMeta: token %d: decimals %d and %d out of range", *w.Index, *w.SzDecimals, *w.WeiDecimals)
 		}
 		seen[*w.Index] = true
-		t := Token{Index: *w.Index, Name: *w.Name, SzDecimals: *w.SzDecimals, WeiDecimals: *w.WeiDecimals, TokenID: w.TokenID, IsCanonical: w.IsCanonical}
-		if w.FullName != nil {
-			t.FullName = *w.FullName
+		t := Token{Index: *w.Index, Name: *w.Name, SzDecimals: *w.SzDecimals, WeiDecimals: *w.WeiDecimals, TokenID: w.TokenID.V, IsCanonical: w.IsCanonical.V}
+		u := (*jsontext.Unread)(&t.Unread)
+		u.Check("tokenId", w.TokenID.Err)
+		u.Check("isCanonical", w.IsCanonical.Err)
+		if u.Check("fullName", w.FullName.Err) && w.FullName.V != nil {
+			t.FullName = *w.FullName.V
 		}
 		if w.EVMContract != nil {
 			if err := decodeAddress(w.EVMContract.Address, &t.EVMContract); err != nil {
@@ -148,19 +177,17 @@ func decodeSpotMeta(body []byte) ([]SpotPair, []Token, error) {
 		}
 		if len(w.FeeShare) > 0 && string(w.FeeShare) != "null" {
 			d, err := parseDecimal(w.FeeShare)
-			if err != nil {
-				return nil, nil, fmt.Errorf("spotMeta: token %d: deployerTradingFeeShare: %v", t.Index, err)
+			if u.Check("deployerTradingFeeShare", err) {
+				t.DeployerTradingFeeShare = d
 			}
-			t.DeployerTradingFeeShare = d
 		}
 		tokens[i] = t
 	}
 	return pairs, tokens, nil
 }
 
-// maxDecimals bounds the decimals the metadata decoders accept: a uint64
-// has at most 20 digits.
-const maxDecimals = 40
+// maxDecimals bounds the decimals the metadata decoders accept.
+const maxDecimals = assets.MaxDecimals
 
 // unmarshalObject decodes body, which must be a JSON object, into v.
 func unmarshalObject(what string, body []byte, v any) error {

@@ -9,9 +9,11 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/shopspring/decimal"
+
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/internal/jsontext"
-	"github.com/shopspring/decimal"
+	"github.com/nodeaccess/nodeaccess/internal/transport"
 )
 
 // VaultEquity is a user's position in one vault, as userVaultEquities
@@ -27,6 +29,10 @@ type VaultEquity struct {
 	// when the server sent none: the position is locked up at now while
 	// now.Before(LockedUntil).
 	LockedUntil time.Time
+	// Unread names the secondary members the SDK could not read (see the
+	// package documentation): the fields they fill are left as when not
+	// sent. Nil when every member was read.
+	Unread []string
 }
 
 // UserVaultEquities asks the node for the vaults user has deposited into
@@ -34,8 +40,11 @@ type VaultEquity struct {
 // {"type":"userVaultEquities","user":"0x…"}, the address in lower-case hex).
 // A user without deposits gets an empty, non-nil slice. The zero address is
 // refused as input (it is what an unset common.Address holds), and nothing
-// is sent. An address typed by a person is read with ParseAddress first.
+// is sent. An address typed by a person is read with evm.ParseAddress first.
 func (c *Client) UserVaultEquities(ctx context.Context, user common.Address) ([]VaultEquity, error) {
+	if err := transport.NilContext(ctx); err != nil {
+		return nil, c.node.Wrap("userVaultEquities", err)
+	}
 	const op = "userVaultEquities"
 	if user == (common.Address{}) {
 		return nil, c.node.Wrap(op, &nodeaccess.InputError{Arg: "user", Reason: "the zero address is not a user (is the address unset?)"})
@@ -90,8 +99,10 @@ func decodeVaultEquities(body []byte) ([]VaultEquity, error) {
 			return nil, fmt.Errorf("vault equity %d: equity: %v", i, err)
 		}
 		out[i].Equity = d
-		if out[i].LockedUntil, err = parseUnixMilli(w.LockedUntil); err != nil {
-			return nil, fmt.Errorf("vault equity %d: lockedUntilTimestamp: %v", i, err)
+		// Secondary: one that cannot be read is named in Unread.
+		t, err := parseUnixMilli(w.LockedUntil)
+		if (*jsontext.Unread)(&out[i].Unread).Check("lockedUntilTimestamp", err) {
+			out[i].LockedUntil = t
 		}
 	}
 	return out, nil

@@ -3,20 +3,23 @@ package hyper_test
 import (
 	"context"
 	"math/big"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
-	"github.com/nodeaccess/nodeaccess"
-	"github.com/nodeaccess/nodeaccess/evm"
-	"github.com/nodeaccess/nodeaccess/hyper"
-	"github.com/nodeaccess/nodeaccess/internal/testkit"
 	"github.com/shopspring/decimal"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"gopkg.in/h2non/gock.v1"
+
+	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/evm"
+	"github.com/nodeaccess/nodeaccess/hyper"
+	"github.com/nodeaccess/nodeaccess/hyper/hypercore"
+	"github.com/nodeaccess/nodeaccess/internal/testkit"
 )
 
 // The user of the recorded userVaultEquities body.
@@ -50,7 +53,7 @@ func TestUserVaultEquitiesLowerCasesTheUser(t *testing.T) {
 		t.Run(s, func(t *testing.T) {
 			c := gockClient(t)
 			mockInfo(t, nodeInfo, body, `[]`)
-			user, err := hyper.ParseAddress(s)
+			user, err := evm.ParseAddress(s)
 			require.NoError(t, err)
 			got, err := c.UserVaultEquities(context.Background(), user)
 			require.NoError(t, err)
@@ -102,13 +105,13 @@ func TestAllMidsWire(t *testing.T) {
 func TestPublicURLOptions(t *testing.T) {
 	cases := []struct {
 		name string
-		opts []nodeaccess.HyperOption
+		opts []nodeaccess.Option
 		url  string
 	}{
 		{"default mainnet", nil, "https://api.hyperliquid.xyz/info"},
-		{"testnet", []nodeaccess.HyperOption{hyper.WithPublicURL(hyper.TestnetAPIURL)}, "https://api.hyperliquid-testnet.xyz/info"},
-		{"any URL, trailing slash dropped", []nodeaccess.HyperOption{hyper.WithPublicURL("https://proxy.example/hl/")}, "https://proxy.example/hl/info"},
-		{"last one wins", []nodeaccess.HyperOption{hyper.WithPublicURL(hyper.TestnetAPIURL), hyper.WithPublicURL("http://127.0.0.1:8080")}, "http://127.0.0.1:8080/info"},
+		{"testnet", []nodeaccess.Option{hyper.WithPublicURL(hyper.TestnetAPIURL)}, "https://api.hyperliquid-testnet.xyz/info"},
+		{"any URL, trailing slash dropped", []nodeaccess.Option{hyper.WithPublicURL("https://proxy.example/hl/")}, "https://proxy.example/hl/info"},
+		{"last one wins", []nodeaccess.Option{hyper.WithPublicURL(hyper.TestnetAPIURL), hyper.WithPublicURL("http://127.0.0.1:8080")}, "http://127.0.0.1:8080/info"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -145,14 +148,15 @@ func TestHookSeesBothEndpoints(t *testing.T) {
 	assert.Equal(t, []string{"hyper", "allMids", "https://api.hyperliquid.xyz/info"}, []string{got[1].Chain, got[1].Op, got[1].URL})
 }
 
-// The EVM client lives at {base}/{key}/evm and takes the shared options,
-// while this package's own options (which evm.New would refuse) stay out.
+// The HyperEVM client (hypercore.New) lives at {base}/{key}/evm and takes
+// the options every client takes, beside the /info client made with the
+// same ones.
 func TestEVMWire(t *testing.T) {
 	var seen testkit.Recorder
-	c := gockClient(t, hyper.WithPublicURL(hyper.TestnetAPIURL), nodeaccess.WithMaxAttempts(2), nodeaccess.WithHook(seen.Hook),
-		hyper.WithPublicURL("https://proxy.example"))
-	e := c.EVM()
-	require.NotNil(t, e)
+	shared := []nodeaccess.Option{nodeaccess.WithHTTPClient(testkit.GockHTTPClient(t)), nodeaccess.WithMaxAttempts(2), nodeaccess.WithHook(seen.Hook)}
+	c := gockClient(t, append(shared, hyper.WithPublicURL(hyper.TestnetAPIURL), hyper.WithPublicURL("https://proxy.example"))...)
+	e, err := hypercore.New(testBase, testKey, shared...)
+	require.NoError(t, err)
 	assert.Equal(t, "evm.Client{https://node.example/REDACTED/evm}", e.String())
 
 	token := common.HexToAddress("0xb88339CB7199b77E23DB6E890353E22632Ba630f")
@@ -210,11 +214,11 @@ func TestBadInputSendsNothing(t *testing.T) {
 		"vault.eth": `invalid input: address: want 0x and 40 hex digits (42 characters), got 9 characters`,
 	}
 	for s, want := range users {
-		a, err := hyper.ParseAddress(s)
+		a, err := evm.ParseAddress(s)
 		var ie *nodeaccess.InputError
 		require.ErrorAs(t, err, &ie, s)
 		assert.Equal(t, "address", ie.Arg)
-		assert.Equal(t, want, err.Error())
+		assert.Equal(t, strings.Replace(want, "address: ", "address: "+strconv.Quote(s)+": ", 1), err.Error())
 		assert.Zero(t, a)
 	}
 	_, err := c.UserVaultEquities(ctx, common.Address{})
@@ -248,11 +252,12 @@ func TestCancelledContextSendsNothing(t *testing.T) {
 	assert.ErrorIs(t, err, context.Canceled)
 }
 
-// evm.WithMaxBatchSize reaches the EVM client alone: a batch of three calls
+// evm.WithMaxBatchSize reaches the HyperEVM client: a batch of three calls
 // goes as two requests of at most two calls to {base}/{key}/evm.
 func TestEVMBatchSizeOption(t *testing.T) {
 	var seen testkit.Recorder
-	c := gockClient(t, hyper.WithEVM(evm.WithMaxBatchSize(2)), nodeaccess.WithHook(seen.Hook))
+	hev, err := hypercore.New(testBase, testKey, nodeaccess.WithHTTPClient(testkit.GockHTTPClient(t)), evm.WithMaxBatchSize(2), nodeaccess.WithHook(seen.Hook))
+	require.NoError(t, err)
 	a := common.HexToAddress("0xb88339CB7199b77E23DB6E890353E22632Ba630f")
 	evmURL := testBase + "/" + testKey + "/evm"
 	gock.New(evmURL).Post("/").
@@ -271,7 +276,7 @@ func TestEVMBatchSizeOption(t *testing.T) {
 	r0 := evm.Add[hexutil.Bytes](&b, "eth_getCode", a, evm.Latest)
 	r1 := evm.Add[hexutil.Bytes](&b, "eth_getCode", common.HexToAddress("0x01"), evm.Latest)
 	r2 := evm.Add[hexutil.Bytes](&b, "eth_getCode", common.HexToAddress("0x02"), evm.Latest)
-	require.NoError(t, c.EVM().SendBatch(context.Background(), &b))
+	require.NoError(t, hev.SendBatch(context.Background(), &b))
 	for i, want := range [][]byte{{0x60, 0x01}, {}, {0x60, 0x02}} {
 		got, err := []*evm.BatchResult[hexutil.Bytes]{r0, r1, r2}[i].Result()
 		require.NoError(t, err, i)
@@ -283,7 +288,7 @@ func TestEVMBatchSizeOption(t *testing.T) {
 	assert.True(t, gock.IsDone())
 
 	// A bad size is refused by New, naming the option.
-	_, err := hyper.New(testBase, testKey, hyper.WithEVM(evm.WithMaxBatchSize(0)))
+	_, err = hypercore.New(testBase, testKey, evm.WithMaxBatchSize(0))
 	require.Error(t, err)
 	assert.ErrorIs(t, err, nodeaccess.ErrInvalidInput)
 	assert.Contains(t, err.Error(), "WithMaxBatchSize: 0 calls is below 1")

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"maps"
 	"math/big"
 	"net/http"
 	"net/url"
@@ -14,6 +13,7 @@ import (
 	"github.com/nodeaccess/nodeaccess/ton/internal/wire"
 
 	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/internal/jsontext"
 	"github.com/nodeaccess/nodeaccess/internal/transport"
 )
 
@@ -134,6 +134,11 @@ type AccountState struct {
 	// Raw is the entry as the server sent it (extra_currencies and other
 	// members the SDK does not type are there).
 	Raw json.RawMessage
+	// Unread names the secondary members the SDK could not read
+	// ("code_hash", "data_boc"; see the package documentation): the fields
+	// they fill are left as when not sent, and their values are in Raw.
+	// Nil when every member was read.
+	Unread []string
 }
 
 // checkPage validates limit and offset.
@@ -157,7 +162,7 @@ func parseAccounts(arg string, in []string) ([]Address, error) {
 	for i, s := range in {
 		name := fmt.Sprintf("%s[%d]", arg, i)
 		if strings.TrimSpace(s) == "" {
-			return nil, &nodeaccess.InputError{Arg: name, Reason: wire.Quote(s, 40) + " is empty (the indexer would read it as no filter and list other accounts)"}
+			return nil, &nodeaccess.InputError{Arg: name, Reason: transport.Quote(s) + " is empty (the indexer would read it as no filter and list other accounts)"}
 		}
 		a, err := ParseAddress(s)
 		if err != nil {
@@ -200,7 +205,7 @@ func (q *AccountStatesQuery) check() ([]Address, error) {
 		return nil, err
 	}
 	if q.Sort != "" && q.Sort != SortAsc && q.Sort != SortDesc {
-		return nil, &nodeaccess.InputError{Arg: "sort", Reason: wire.Quote(string(q.Sort), 40) + " is not asc or desc"}
+		return nil, &nodeaccess.InputError{Arg: "sort", Reason: transport.Quote(string(q.Sort)) + " is not asc or desc"}
 	}
 	return parseAccounts("accounts", q.Accounts)
 }
@@ -256,40 +261,30 @@ func (q *AccountStatesQuery) values(accounts []Address) url.Values {
 // server's error (a *nodeaccess.HTTPError with status 422), not
 // ErrInvalidInput.
 func (c *Client) AccountStates(ctx context.Context, q AccountStatesQuery) (*AccountStatesPage, error) {
+	if err := transport.NilContext(ctx); err != nil {
+		return nil, c.t.Wrap("accountStates", err)
+	}
 	const op = "accountStates"
 	accounts, err := q.check()
 	if err != nil {
 		return nil, c.t.Wrap(op, err)
 	}
-	gs := groups(accounts, maxLimit)
-	if len(gs) == 1 {
-		p, err := c.accountStates(ctx, &q, gs[0])
-		if err != nil {
-			return nil, c.t.Wrap(op, err)
-		}
-		return p, nil
+	pages, err := indexerPages(accounts, func(g []Address) (*AccountStatesPage, error) { return c.accountStates(ctx, &q, g) })
+	if err != nil {
+		return nil, c.t.Wrap(op, err)
 	}
-	pages := make([]*AccountStatesPage, len(gs))
+	if len(pages) == 1 {
+		return pages[0], nil
+	}
 	states, book := 0, 0
-	for i, g := range gs {
-		p, err := c.accountStates(ctx, &q, g)
-		if err != nil {
-			return nil, c.t.Wrap(op, err)
-		}
-		pages[i] = p
+	for _, p := range pages {
 		states, book = states+len(p.States), book+len(p.AddressBook)
 	}
 	// One page of all the requests' answers, each part sized once.
 	page := &AccountStatesPage{States: make([]AccountState, 0, states), AddressBook: make(map[Address]AddressBookEntry, book)}
 	for _, p := range pages {
 		page.States = append(page.States, p.States...)
-		maps.Copy(page.AddressBook, p.AddressBook)
-		if p.UnknownAddresses != nil {
-			if page.UnknownAddresses == nil {
-				page.UnknownAddresses = map[string]AddressBookEntry{}
-			}
-			maps.Copy(page.UnknownAddresses, p.UnknownAddresses)
-		}
+		mergeBook(page.AddressBook, &page.UnknownAddresses, p.AddressBook, p.UnknownAddresses)
 	}
 	return page, nil
 }
@@ -300,14 +295,11 @@ func (c *Client) accountStates(ctx context.Context, q *AccountStatesQuery, accou
 	const op = "accountStates"
 	resp, err := c.send(ctx, &transport.Request{Op: op, Method: http.MethodGet, Target: c.states, Query: q.values(accounts), RetryIf: retryStates})
 	if err != nil {
-		if he := httpError(err); he != nil && he.StatusCode == http.StatusUnprocessableEntity && refusesInput(he.Message) {
-			err = refused(err)
-		}
-		return nil, err
+		return nil, refuseStates(err)
 	}
 	page, err := decode(c, &resp, decodeAccountStates)
 	if err != nil {
-		return nil, err
+		return nil, refuseStates(err)
 	}
 	asked := make(map[Address]bool, len(accounts))
 	for _, a := range accounts {
@@ -325,6 +317,15 @@ func (c *Client) accountStates(ctx context.Context, q *AccountStatesQuery, accou
 		}
 	}
 	return page, nil
+}
+
+// refuseStates marks the indexer's 422 refusals of the parameters in err
+// (refusesInput), in either envelope, as refusals of the input.
+func refuseStates(err error) error {
+	if status, msg, ok := serverFault(err); ok && status == http.StatusUnprocessableEntity && refusesInput(msg) {
+		return refused(err)
+	}
+	return err
 }
 
 // retryStates retries what every TON call retries (5xx), and a 422 whose
@@ -352,22 +353,25 @@ func refusesInput(msg string) bool {
 }
 
 type wireAccountState struct {
+	// Load-bearing: a member that cannot be read refuses the page.
 	Account             wire.Addr `json:"account"`
 	Address             wire.Addr `json:"address"`
 	Hash                wire.Hash `json:"hash"`
 	AccountStateHash    wire.Hash `json:"account_state_hash"`
 	Balance             wire.Num  `json:"balance"`
-	AccountStatus       *string   `json:"account_status"`
-	Status              *string   `json:"status"`
 	LastTransLT         wire.Num  `json:"last_trans_lt"`
 	LastTransactionLT   wire.Num  `json:"last_transaction_lt"`
 	LastTransHash       wire.Hash `json:"last_trans_hash"`
 	LastTransactionHash wire.Hash `json:"last_transaction_hash"`
-	FrozenHash          wire.Hash `json:"frozen_hash"`
-	CodeHash            wire.Hash `json:"code_hash"`
-	DataHash            wire.Hash `json:"data_hash"`
-	CodeBOC             wire.BOC  `json:"code_boc"`
-	DataBOC             wire.BOC  `json:"data_boc"`
+	// Secondary: one that cannot be read is named in Unread (a status is
+	// kept as sent instead).
+	AccountStatus *jsontext.Enum           `json:"account_status"`
+	Status        *jsontext.Enum           `json:"status"`
+	FrozenHash    jsontext.Soft[wire.Hash] `json:"frozen_hash"`
+	CodeHash      jsontext.Soft[wire.Hash] `json:"code_hash"`
+	DataHash      jsontext.Soft[wire.Hash] `json:"data_hash"`
+	CodeBOC       jsontext.Soft[wire.BOC]  `json:"code_boc"`
+	DataBOC       jsontext.Soft[wire.BOC]  `json:"data_boc"`
 }
 
 // decodeAccountStates decodes an accountStates body: a paging server's
@@ -397,7 +401,7 @@ func decodeAccountStates(body []byte) (*AccountStatesPage, error) {
 	page := &AccountStatesPage{States: make([]AccountState, len(entries))}
 	for i, raw := range entries {
 		if err := decodeAccountState(raw, &page.States[i]); err != nil {
-			return nil, fmt.Errorf("account state %d: %v", i, err)
+			return nil, fmt.Errorf("%s: %v", itemName("account state", i, raw), err)
 		}
 	}
 	var err error
@@ -442,8 +446,22 @@ func decodeAccountState(raw json.RawMessage, out *AccountState) error {
 		}
 	}
 	out.LastTransactionHash = either(w.LastTransHash, w.LastTransactionHash)
-	out.FrozenHash, out.CodeHash, out.DataHash = Hash(w.FrozenHash.H), Hash(w.CodeHash.H), Hash(w.DataHash.H)
-	out.CodeBOC, out.DataBOC = w.CodeBOC, w.DataBOC
+	u := (*jsontext.Unread)(&out.Unread)
+	for _, h := range []struct {
+		name string
+		v    jsontext.Soft[wire.Hash]
+		out  *Hash
+	}{{"frozen_hash", w.FrozenHash, &out.FrozenHash}, {"code_hash", w.CodeHash, &out.CodeHash}, {"data_hash", w.DataHash, &out.DataHash}} {
+		if u.Check(h.name, h.v.Err) {
+			*h.out = Hash(h.v.V.H)
+		}
+	}
+	if u.Check("code_boc", w.CodeBOC.Err) {
+		out.CodeBOC = w.CodeBOC.V
+	}
+	if u.Check("data_boc", w.DataBOC.Err) {
+		out.DataBOC = w.DataBOC.V
+	}
 	out.Raw = raw
 	return nil
 }

@@ -157,17 +157,16 @@ func TestAccountStatesEmptyAndBad(t *testing.T) {
 	assert.NotNil(t, page.AddressBook)
 
 	for name, body := range map[string]string{
-		"no array":          `{"address_book":{}}`,
-		"not an object":     `[]`,
-		"missing account":   `{"accounts":[{"balance":"1"}]}`,
-		"negative balance":  `{"accounts":[{"address":"` + acctUpper + `","balance":"-1"}]}`,
-		"float balance":     `{"accounts":[{"address":"` + acctUpper + `","balance":1.5}]}`,
-		"huge balance":      `{"accounts":[{"address":"` + acctUpper + `","balance":"` + strings.Repeat("9", 41) + `"}]}`,
-		"bad lt":            `{"accounts":[{"address":"` + acctUpper + `","balance":"1","last_transaction_lt":"x"}]}`,
-		"bad hash":          `{"accounts":[{"address":"` + acctUpper + `","balance":"1","code_hash":"abc"}]}`,
-		"bad boc":           `{"accounts":[{"address":"` + acctUpper + `","balance":"1","code_boc":"!!"}]}`,
-		"book not object":   `{"accounts":[],"address_book":[]}`,
-		"status not string": `{"accounts":[{"address":"` + acctUpper + `","balance":"1","status":1}]}`,
+		"no array":         `{"address_book":{}}`,
+		"not an object":    `[]`,
+		"missing account":  `{"accounts":[{"balance":"1"}]}`,
+		"negative balance": `{"accounts":[{"address":"` + acctUpper + `","balance":"-1"}]}`,
+		"float balance":    `{"accounts":[{"address":"` + acctUpper + `","balance":1.5}]}`,
+		"huge balance":     `{"accounts":[{"address":"` + acctUpper + `","balance":"` + strings.Repeat("9", 41) + `"}]}`,
+		"bad lt":           `{"accounts":[{"address":"` + acctUpper + `","balance":"1","last_transaction_lt":"x"}]}`,
+		"bad hash":         `{"accounts":[{"address":"` + acctUpper + `","balance":"1","account_state_hash":"abc"}]}`,
+		"bad last hash":    `{"accounts":[{"address":"` + acctUpper + `","balance":"1","last_transaction_hash":"!!"}]}`,
+		"book not object":  `{"accounts":[],"address_book":[]}`,
 	} {
 		t.Run(name, func(t *testing.T) {
 			c := gockClient(t)
@@ -177,6 +176,29 @@ func TestAccountStatesEmptyAndBad(t *testing.T) {
 			assert.NotErrorIs(t, err, nodeaccess.ErrInvalidInput)
 		})
 	}
+
+	// Secondary members the SDK cannot read cost neither the state nor
+	// the page: they are named in Unread, kept in Raw, the status as sent.
+	for name, tc := range map[string]struct{ body, unread string }{
+		"bad code hash": {`{"accounts":[{"address":"` + acctUpper + `","balance":"1","code_hash":"abc"}]}`, "code_hash"},
+		"bad boc":       {`{"accounts":[{"address":"` + acctUpper + `","balance":"1","code_boc":"!!"}]}`, "code_boc"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			c := gockClient(t)
+			mockGET(t, pathStates, "include_boc=false", 200, tc.body)
+			page, err := c.AccountStates(context.Background(), ton.AccountStatesQuery{})
+			require.NoError(t, err)
+			require.Len(t, page.States, 1)
+			assert.Equal(t, []string{tc.unread}, page.States[0].Unread)
+			assert.EqualValues(t, 1, page.States[0].Balance.Int64())
+		})
+	}
+	c = gockClient(t)
+	mockGET(t, pathStates, "include_boc=false", 200, `{"accounts":[{"address":"`+acctUpper+`","balance":"1","status":1}]}`)
+	page, err = c.AccountStates(context.Background(), ton.AccountStatesQuery{})
+	require.NoError(t, err)
+	assert.Equal(t, ton.AccountStatus("1"), page.States[0].Status, "a status that is no string is kept as sent")
+	assert.Nil(t, page.States[0].Unread)
 }
 
 // Bug 5: a null balance (the indexer's model allows it) is nil, "no

@@ -35,13 +35,13 @@ func TestBlockHashesWire(t *testing.T) {
 
 	c := gockClient(t)
 	mockGET(t, pathBlock, "count=40&file_hash="+url.QueryEscape(fixtureFile)+"&root_hash="+url.QueryEscape(fixtureRoot)+"&seqno=39984096&shard=-9223372036854775808&workchain=-1", 200, fixture)
-	got, err := c.BlockTransactionsExt(ctx, hashedQuery(t))
+	got, err := c.BlockTransactions(ctx, hashedQuery(t))
 	require.NoError(t, err)
 	assert.Equal(t, hashOf(t, fixtureRoot), got.Block.RootHash)
 
 	r := gockClient(t, ton.WithJSONRPC())
 	mockPOST(t, pathRPC, `{"jsonrpc":"2.0","id":1,"method":"getBlockTransactionsExt","params":{"workchain":-1,"shard":"-9223372036854775808","seqno":39984096,"count":40,"root_hash":"`+fixtureRoot+`","file_hash":"`+fixtureFile+`"}}`, 200, fixture)
-	_, err = r.BlockTransactionsExt(ctx, hashedQuery(t))
+	_, err = r.BlockTransactions(ctx, hashedQuery(t))
 	require.NoError(t, err)
 }
 
@@ -58,7 +58,7 @@ func TestBlockHashesMismatch(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			c := gockClient(t)
 			mockGET(t, pathBlock, "count=40&file_hash="+url.QueryEscape(fixtureFile)+"&root_hash="+url.QueryEscape(fixtureRoot)+"&seqno=39984096&shard=-9223372036854775808&workchain=-1", 200, body)
-			_, err := c.BlockTransactionsExt(ctx, hashedQuery(t))
+			_, err := c.BlockTransactions(ctx, hashedQuery(t))
 			require.Error(t, err)
 			assert.True(t, errors.Is(err, nodeaccess.ErrInvalidResponse), err.Error())
 			assert.Contains(t, err.Error(), "answer is for root_hash")
@@ -67,7 +67,7 @@ func TestBlockHashesMismatch(t *testing.T) {
 	// Without hashes in the query, any block hashes are accepted.
 	c := gockClient(t)
 	mockGET(t, pathBlock, mcQuery, 200, strings.Replace(fixture, fixtureRoot, other, 1))
-	_, err := c.BlockTransactionsExt(ctx, mcBlockQuery())
+	_, err := c.BlockTransactions(ctx, mcBlockQuery())
 	require.NoError(t, err)
 }
 

@@ -15,10 +15,11 @@ import (
 	"github.com/nodeaccess/nodeaccess/ton/internal/wire"
 
 	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/internal/jsontext"
 	"github.com/nodeaccess/nodeaccess/internal/transport"
 )
 
-// defaultBlockCount is the number of transactions BlockTransactionsExt asks
+// defaultBlockCount is the number of transactions BlockTransactions asks
 // for when BlockTransactionsQuery.Count is 0 (toncenter's default).
 const defaultBlockCount = 40
 
@@ -47,7 +48,7 @@ type BlockTransactionsQuery struct {
 	// RootHash and FileHash, when both are set, are sent as root_hash and
 	// file_hash: the server then skips looking the block up by seqno,
 	// which it otherwise does on every call. Both or neither: one alone is
-	// refused (the servers would ignore it). A BlockTransactions answer's
+	// refused (the servers would ignore it). A BlockTransactionsPage answer's
 	// Block carries both; AllBlockTransactions sends them from its second
 	// page on. A server answering for a block with other hashes is an
 	// error matching nodeaccess.ErrInvalidResponse.
@@ -73,8 +74,8 @@ type BlockCursor struct {
 	LT uint64
 }
 
-// BlockTransactions is one page of a block's transactions.
-type BlockTransactions struct {
+// BlockTransactionsPage is one page of a block's transactions.
+type BlockTransactionsPage struct {
 	// Block identifies the block, with its root and file hashes.
 	Block BlockID
 	// RequestedCount is the count the server worked with (req_count), 0
@@ -90,7 +91,7 @@ type BlockTransactions struct {
 
 // Next returns the cursor of the next page: ok is false when the block is
 // complete (or the page is empty, which gives no position to continue from).
-func (b *BlockTransactions) Next() (cursor BlockCursor, ok bool) {
+func (b *BlockTransactionsPage) Next() (cursor BlockCursor, ok bool) {
 	if !b.Incomplete || len(b.Transactions) == 0 {
 		return BlockCursor{}, false
 	}
@@ -142,6 +143,11 @@ type BlockTransaction struct {
 	// (toncenter's v2 servers send the transaction itself, with account
 	// added).
 	Transaction json.RawMessage
+	// Unread names the secondary members the SDK could not read, its
+	// messages' included ("utime", "out_msgs[0].opcode"; see the package
+	// documentation): the fields they fill are left as when not sent, and
+	// their values are in Transaction. Nil when every member was read.
+	Unread []string
 }
 
 // check validates q before anything is sent.
@@ -168,13 +174,16 @@ func (q *BlockTransactionsQuery) count() int {
 	return q.Count
 }
 
-// BlockTransactionsExt runs getBlockTransactionsExt: one page of the
+// BlockTransactions runs getBlockTransactionsExt: one page of the
 // transactions of q.Block. It sends GET {base}/api/v2/{key}/getBlockTransactionsExt
 // with workchain, shard (signed decimal), seqno and count, plus after_lt and
 // after_hash when q.After is set; with WithJSONRPC it posts the same
 // parameters to {base}/api/v2/{key}/jsonRPC. While the result is Incomplete,
 // pass its Next cursor as q.After for the rest, or use AllBlockTransactions.
-func (c *Client) BlockTransactionsExt(ctx context.Context, q BlockTransactionsQuery) (*BlockTransactions, error) {
+func (c *Client) BlockTransactions(ctx context.Context, q BlockTransactionsQuery) (*BlockTransactionsPage, error) {
+	if err := transport.NilContext(ctx); err != nil {
+		return nil, c.t.Wrap("getBlockTransactionsExt", err)
+	}
 	const op = "getBlockTransactionsExt"
 	if err := q.check(); err != nil {
 		return nil, c.t.Wrap(op, err)
@@ -195,7 +204,7 @@ func (c *Client) BlockTransactionsExt(ctx context.Context, q BlockTransactionsQu
 
 // checkAnswer refuses an answer for a block other than the one asked for by
 // hash: a server that sends hashes must send the requested ones.
-func (q *BlockTransactionsQuery) checkAnswer(out *BlockTransactions) error {
+func (q *BlockTransactionsQuery) checkAnswer(out *BlockTransactionsPage) error {
 	if q.RootHash == (Hash{}) {
 		return nil
 	}
@@ -212,7 +221,7 @@ func (q *BlockTransactionsQuery) checkAnswer(out *BlockTransactions) error {
 // reading the transactions themselves (tonlib's blocks.getTransactions
 // answers blocks.shortTxId), so a transaction getBlockTransactionsExt
 // cannot read is listed here.
-func (c *Client) blockTxIDs(ctx context.Context, q BlockTransactionsQuery) (*BlockTransactions, error) {
+func (c *Client) blockTxIDs(ctx context.Context, q BlockTransactionsQuery) (*BlockTransactionsPage, error) {
 	const op = "getBlockTransactions"
 	resp, err := c.sendBlockQuery(ctx, op, c.idsREST, &q)
 	if err != nil {
@@ -311,29 +320,28 @@ type wireTxID struct {
 }
 
 type wireBlockTx struct {
-	Account wire.Addr `json:"account"`
-	Address *struct {
-		AccountAddress wire.Addr `json:"account_address"`
-	} `json:"address"`
-	Hash          wire.Hash         `json:"hash"`
-	LT            wire.Num          `json:"lt"`
-	TransactionID *wireTxID         `json:"transaction_id"`
-	Transaction   json.RawMessage   `json:"transaction"`
-	Utime         wire.Num          `json:"utime"`
-	Data          wire.BOC          `json:"data"`
-	Fee           wire.Num          `json:"fee"`
-	StorageFee    wire.Num          `json:"storage_fee"`
-	OtherFee      wire.Num          `json:"other_fee"`
-	TotalFees     wire.Num          `json:"total_fees"`
-	InMsg         json.RawMessage   `json:"in_msg"`
-	OutMsgs       []json.RawMessage `json:"out_msgs"`
-	PrevTransLT   wire.Num          `json:"prev_trans_lt"`
-	PrevTransHash wire.Hash         `json:"prev_trans_hash"`
+	Account       wire.Addr       `json:"account"`
+	Address       *wire.MsgAddr   `json:"address"`
+	Hash          wire.Hash       `json:"hash"`
+	LT            wire.Num        `json:"lt"`
+	TransactionID *wireTxID       `json:"transaction_id"`
+	Transaction   json.RawMessage `json:"transaction"`
+	Fee           wire.Num        `json:"fee"`
+	// Secondary: one that cannot be read is named in Unread.
+	Utime         jsontext.Soft[wire.Num] `json:"utime"`
+	Data          jsontext.Soft[wire.BOC] `json:"data"`
+	StorageFee    jsontext.Soft[wire.Num] `json:"storage_fee"`
+	OtherFee      jsontext.Soft[wire.Num] `json:"other_fee"`
+	TotalFees     wire.Num                `json:"total_fees"`
+	InMsg         json.RawMessage         `json:"in_msg"`
+	OutMsgs       []json.RawMessage       `json:"out_msgs"`
+	PrevTransLT   wire.Num                `json:"prev_trans_lt"`
+	PrevTransHash wire.Hash               `json:"prev_trans_hash"`
 }
 
 // decodeBlockTransactions decodes a getBlockTransactionsExt body, wrapped
 // ({"ok":true,"result":…}, JSON-RPC) or bare.
-func decodeBlockTransactions(body []byte) (*BlockTransactions, error) {
+func decodeBlockTransactions(body []byte) (*BlockTransactionsPage, error) {
 	res, err := v2Result(body)
 	if err != nil {
 		return nil, err
@@ -350,7 +358,7 @@ func decodeBlockTransactions(body []byte) (*BlockTransactions, error) {
 	if w.ID == nil || w.Transactions == nil {
 		return nil, fmt.Errorf(`block transactions: "id" or "transactions" is missing`)
 	}
-	out := &BlockTransactions{Incomplete: w.Incomplete != nil && *w.Incomplete}
+	out := &BlockTransactionsPage{Incomplete: w.Incomplete != nil && *w.Incomplete}
 	if out.Block, err = w.ID.decode(); err != nil {
 		return nil, fmt.Errorf("block id: %v", err)
 	}
@@ -364,7 +372,7 @@ func decodeBlockTransactions(body []byte) (*BlockTransactions, error) {
 	out.Transactions = make([]BlockTransaction, len(w.Transactions))
 	for i, raw := range w.Transactions {
 		if err := decodeBlockTx(raw, &out.Transactions[i]); err != nil {
-			return nil, fmt.Errorf("transaction %d: %v", i, err)
+			return nil, fmt.Errorf("%s: %v", itemName("transaction", i, raw), err)
 		}
 	}
 	return out, nil
@@ -410,12 +418,12 @@ func decodeBlockTx(raw json.RawMessage, out *BlockTransaction) error {
 	switch {
 	case w.Account.Set:
 		out.Account = Address(w.Account.A)
-	case w.Address != nil && w.Address.AccountAddress.Set:
-		out.Account = Address(w.Address.AccountAddress.A)
+	case w.Address != nil && w.Address.Set:
+		out.Account = Address(w.Address.A)
 	case inner.Account.Set:
 		out.Account = Address(inner.Account.A)
-	case inner.Address != nil && inner.Address.AccountAddress.Set:
-		out.Account = Address(inner.Address.AccountAddress.A)
+	case inner.Address != nil && inner.Address.Set:
+		out.Account = Address(inner.Address.A)
 	default:
 		return fmt.Errorf("account is missing")
 	}
@@ -439,8 +447,12 @@ func decodeBlockTx(raw json.RawMessage, out *BlockTransaction) error {
 	if out.LT, err = lt.Uint64("lt"); err != nil {
 		return err
 	}
-	if out.Time, err = wire.UnixTime(typed.Utime, "utime"); err != nil {
-		return err
+	u := (*jsontext.Unread)(&out.Unread)
+	if u.Check("utime", typed.Utime.Err) {
+		t, err := wire.UnixTime(typed.Utime.V, "utime")
+		if u.Check("utime", err) {
+			out.Time = t
+		}
 	}
 	fee, feeName := typed.Fee, "fee"
 	if !fee.Set {
@@ -449,16 +461,25 @@ func decodeBlockTx(raw json.RawMessage, out *BlockTransaction) error {
 	if out.Fee, err = fee.OptAmount(feeName); err != nil {
 		return err
 	}
-	if out.StorageFee, err = typed.StorageFee.OptAmount("storage_fee"); err != nil {
-		return err
+	for _, f := range []struct {
+		name string
+		v    jsontext.Soft[wire.Num]
+		out  **big.Int
+	}{{"storage_fee", typed.StorageFee, &out.StorageFee}, {"other_fee", typed.OtherFee, &out.OtherFee}} {
+		if u.Check(f.name, f.v.Err) {
+			v, err := f.v.V.OptAmount(f.name)
+			if u.Check(f.name, err) {
+				*f.out = v
+			}
+		}
 	}
-	if out.OtherFee, err = typed.OtherFee.OptAmount("other_fee"); err != nil {
-		return err
+	if u.Check("data", typed.Data.Err) {
+		out.Data = typed.Data.V
 	}
-	out.Data = typed.Data
 	if out.InMsg, out.OutMsgs, err = decodeMessages(typed.InMsg, typed.OutMsgs); err != nil {
 		return err
 	}
+	nestedUnread(u, out.InMsg, out.OutMsgs)
 	out.PrevTransactionLT, out.PrevTransactionHash, err = decodePrevTx(typed.PrevTransLT, typed.PrevTransHash)
 	return err
 }

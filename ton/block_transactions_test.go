@@ -47,7 +47,7 @@ func TestBlockTransactionsRESTWire(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			c := gockClient(t)
 			mockGET(t, pathBlock, tc.query, 200, string(testdata(t, blockFixture)))
-			got, err := c.BlockTransactionsExt(context.Background(), tc.q)
+			got, err := c.BlockTransactions(context.Background(), tc.q)
 			require.NoError(t, err)
 			assert.Len(t, got.Transactions, 3)
 		})
@@ -66,9 +66,9 @@ func TestBlockTransactionsJSONRPCWire(t *testing.T) {
 	mockPOST(t, pathRPC, `{"jsonrpc":"2.0","id":2,"method":"getBlockTransactionsExt","params":{"workchain":0,"shard":"6917529027641081856","seqno":7,"count":5,"after_lt":48756940000002,"after_hash":"`+slashPlusID+`"}}`,
 		200, fixture)
 	ctx := context.Background()
-	a, err := c.BlockTransactionsExt(ctx, mcBlockQuery())
+	a, err := c.BlockTransactions(ctx, mcBlockQuery())
 	require.NoError(t, err)
-	b, err := c.BlockTransactionsExt(ctx, ton.BlockTransactionsQuery{
+	b, err := c.BlockTransactions(ctx, ton.BlockTransactionsQuery{
 		Block: ton.BlockRef{Workchain: 0, Shard: 6917529027641081856, Seqno: 7}, Count: 5,
 		After: &ton.BlockCursor{Account: ton.Address{ID: [32]byte(id)}, LT: 48756940000002},
 	})
@@ -79,7 +79,7 @@ func TestBlockTransactionsJSONRPCWire(t *testing.T) {
 
 // checkFixtureBlock compares a decoded page with the recorded body, read
 // here independently as generic JSON.
-func checkFixtureBlock(t *testing.T, got *ton.BlockTransactions) {
+func checkFixtureBlock(t *testing.T, got *ton.BlockTransactionsPage) {
 	t.Helper()
 	var file struct {
 		Result struct {
@@ -150,7 +150,7 @@ func checkFixtureBlock(t *testing.T, got *ton.BlockTransactions) {
 func TestBlockTransactionsRecordedBody(t *testing.T) {
 	c := gockClient(t)
 	mockGET(t, pathBlock, mcQuery, 200, string(testdata(t, blockFixture)))
-	got, err := c.BlockTransactionsExt(context.Background(), mcBlockQuery())
+	got, err := c.BlockTransactions(context.Background(), mcBlockQuery())
 	require.NoError(t, err)
 	checkFixtureBlock(t, got)
 }
@@ -199,7 +199,7 @@ func TestBlockTransactionsInterfaceShape(t *testing.T) {
 	} {
 		c := gockClient(t)
 		mockGET(t, pathBlock, mcQuery, 200, body)
-		got, err := c.BlockTransactionsExt(context.Background(), mcBlockQuery())
+		got, err := c.BlockTransactions(context.Background(), mcBlockQuery())
 		require.NoError(t, err)
 		checkFixtureBlock(t, got)
 	}
@@ -214,7 +214,7 @@ func TestBlockTransactionsMinimalEntries(t *testing.T) {
 		{"address":{"account_address":"EQBbamQ89OMv8DkcR2RW_tW9sX7xClXLt8KYDHbUqtB4deEw"},"transaction_id":{"lt":"8","hash":"0kwvliWmBxHEXXWVNhNfBZsQFGaWejcojKq79d3Im-A"}}]}`
 	c := gockClient(t)
 	mockGET(t, pathBlock, "count=2&seqno=12&shard=-2305843009213693952&workchain=0", 200, body)
-	got, err := c.BlockTransactionsExt(context.Background(), ton.BlockTransactionsQuery{Block: ton.BlockRef{Shard: -2305843009213693952, Seqno: 12}, Count: 2})
+	got, err := c.BlockTransactions(context.Background(), ton.BlockTransactionsQuery{Block: ton.BlockRef{Shard: -2305843009213693952, Seqno: 12}, Count: 2})
 	require.NoError(t, err)
 	acct := mustAddress("0:5b6a643cf4e32ff0391c476456fed5bdb17ef10a55cbb7c2980c76d4aad07875")
 	assert.Equal(t, ton.BlockID{BlockRef: ton.BlockRef{Workchain: 0, Shard: -2305843009213693952, Seqno: 12}}, got.Block)
@@ -262,7 +262,7 @@ func TestBlockTransactionsBadBodies(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			c := gockClient(t)
 			mockGET(t, pathBlock, mcQuery, 200, body)
-			_, err := c.BlockTransactionsExt(context.Background(), mcBlockQuery())
+			_, err := c.BlockTransactions(context.Background(), mcBlockQuery())
 			require.Error(t, err)
 			assert.ErrorIs(t, err, nodeaccess.ErrInvalidResponse)
 			assert.NotErrorIs(t, err, nodeaccess.ErrInvalidInput)
@@ -276,7 +276,7 @@ func TestBlockTransactionsBigFee(t *testing.T) {
 		`","transaction_id":{"lt":"18446744073709551615","hash":"AKRX7V8G5q2Jr9gxsZkkWu8xsnORTIB08SWuMt59Src="},"fee":"1329227995784915872903807060280344575","storage_fee":123,"utime":"1724744427"}]}`
 	c := gockClient(t)
 	mockGET(t, pathBlock, "count=40&seqno=1&shard=-9223372036854775808&workchain=0", 200, body)
-	got, err := c.BlockTransactionsExt(context.Background(), ton.BlockTransactionsQuery{Block: ton.BlockRef{Shard: ton.MasterchainShard, Seqno: 1}})
+	got, err := c.BlockTransactions(context.Background(), ton.BlockTransactionsQuery{Block: ton.BlockRef{Shard: ton.MasterchainShard, Seqno: 1}})
 	require.NoError(t, err)
 	max120, _ := new(big.Int).SetString("1329227995784915872903807060280344575", 10) // 2^120-1
 	assert.Equal(t, max120, got.Transactions[0].Fee)
@@ -295,7 +295,7 @@ func TestBlockTransactionsZeroUtime(t *testing.T) {
 		{"account":"` + acctLower + `","transaction_id":{"lt":"4","hash":"AKRX7V8G5q2Jr9gxsZkkWu8xsnORTIB08SWuMt59Src="},"utime":1}]}}`
 	c := gockClient(t)
 	mockGET(t, pathBlock, mcQuery, 200, body)
-	got, err := c.BlockTransactionsExt(context.Background(), mcBlockQuery())
+	got, err := c.BlockTransactions(context.Background(), mcBlockQuery())
 	require.NoError(t, err)
 	require.Len(t, got.Transactions, 4)
 	for i := range 3 {

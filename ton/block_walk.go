@@ -8,6 +8,7 @@ import (
 	"iter"
 
 	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/internal/transport"
 )
 
 // AllBlockTransactions walks every transaction of q.Block from q.After on:
@@ -38,6 +39,11 @@ import (
 // cannot go past it: it yields the ErrUnreadableTransaction error without
 // an id, then the reason, and stops.
 func (c *Client) AllBlockTransactions(ctx context.Context, q BlockTransactionsQuery) iter.Seq2[BlockTransaction, error] {
+	if err := transport.NilContext(ctx); err != nil {
+		return func(yield func(BlockTransaction, error) bool) {
+			yield(BlockTransaction{}, c.t.Wrap("getBlockTransactionsExt", err))
+		}
+	}
 	const op = "getBlockTransactionsExt"
 	type key struct {
 		a  Address
@@ -53,7 +59,7 @@ func (c *Client) AllBlockTransactions(ctx context.Context, q BlockTransactionsQu
 		seen := map[key]struct{}{}
 		for {
 			q.Count = size
-			page, err := c.BlockTransactionsExt(ctx, q)
+			page, err := c.BlockTransactions(ctx, q)
 			if err != nil {
 				if !errors.Is(err, ErrUnreadableTransaction) {
 					yield(BlockTransaction{}, err)

@@ -14,10 +14,11 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/nodeaccess/nodeaccess"
-	"github.com/nodeaccess/nodeaccess/ton"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/ton"
 )
 
 // blockTx is one transaction of blockServer's block.
@@ -97,7 +98,7 @@ func TestAllBlockTransactions(t *testing.T) {
 	for _, rpc := range []bool{false, true} {
 		b := &blockServer{txs: txs}
 		srv := httptest.NewServer(b)
-		opts := []nodeaccess.TONOption{nodeaccess.WithMaxAttempts(1)}
+		opts := []nodeaccess.Option{nodeaccess.WithMaxAttempts(1)}
 		if rpc {
 			opts = append(opts, ton.WithJSONRPC())
 		}

@@ -14,11 +14,12 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/internal/testkit"
 	"github.com/nodeaccess/nodeaccess/ton"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 const unpackBody = `{"ok":false,"error":"Error occured while creating tonlib_api::raw_transaction: Failed to unpack balance (2)","code":500}`
@@ -89,11 +90,11 @@ func (u *unreadableServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		end < len(u.txs), strings.Join(items, ","))
 }
 
-func walkAll(t *testing.T, u *unreadableServer, count int, opts ...nodeaccess.TONOption) (lts []uint64, errs []error) {
+func walkAll(t *testing.T, u *unreadableServer, count int, opts ...nodeaccess.Option) (lts []uint64, errs []error) {
 	t.Helper()
 	srv := httptest.NewServer(u)
 	t.Cleanup(srv.Close)
-	c, err := ton.New(srv.URL, testKey, append([]nodeaccess.TONOption{nodeaccess.WithMaxAttempts(1)}, opts...)...)
+	c, err := ton.New(srv.URL, testKey, append([]nodeaccess.Option{nodeaccess.WithMaxAttempts(1)}, opts...)...)
 	require.NoError(t, err)
 	for tx, err := range c.AllBlockTransactions(context.Background(), ton.BlockTransactionsQuery{Block: ton.BlockRef{Workchain: 0, Shard: ton.MasterchainShard, Seqno: 7}, Count: count}) {
 		lts = append(lts, tx.LT)
@@ -109,7 +110,7 @@ func walkAll(t *testing.T, u *unreadableServer, count int, opts ...nodeaccess.TO
 func TestAllBlockTransactionsUnreadableRequests(t *testing.T) {
 	for _, rpc := range []bool{false, true} {
 		u := &unreadableServer{txs: []blockTx{{1, 1}, {1, 2}, {2, 3}, {3, 4}, {3, 5}, {4, 6}}, bad: 3}
-		var opts []nodeaccess.TONOption
+		var opts []nodeaccess.Option
 		if rpc {
 			opts = append(opts, ton.WithJSONRPC())
 		}
@@ -221,14 +222,14 @@ func TestJSONRPCPageSize(t *testing.T) {
 	for _, count := range counts {
 		q := mcBlockQuery()
 		q.Count = count
-		_, err := c.BlockTransactionsExt(context.Background(), q)
+		_, err := c.BlockTransactions(context.Background(), q)
 		require.NoError(t, err)
 	}
 	rest := gockClient(t)
 	mockGET(t, pathBlock, "count=10000&seqno=39984096&shard=-9223372036854775808&workchain=-1", 200, fixture)
 	q := mcBlockQuery()
 	q.Count = 10000
-	_, err := rest.BlockTransactionsExt(context.Background(), q)
+	_, err := rest.BlockTransactions(context.Background(), q)
 	require.NoError(t, err)
 }
 
@@ -251,7 +252,7 @@ func TestAllBlockTransactionsUnreadableKeyNeverLeaks(t *testing.T) {
 				w.WriteHeader(500)
 				_, _ = io.WriteString(w, `{"ok":false,"error":"Error occured while creating tonlib_api::raw_transaction: Failed to unpack balance (2) `+echo+`","code":500}`)
 			}))
-			opts := []nodeaccess.TONOption{nodeaccess.WithMaxAttempts(1)}
+			opts := []nodeaccess.Option{nodeaccess.WithMaxAttempts(1)}
 			if rpc {
 				opts = append(opts, ton.WithJSONRPC())
 			}

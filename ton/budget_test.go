@@ -7,12 +7,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/nodeaccesstest"
 	"github.com/nodeaccess/nodeaccess/ton"
 	"github.com/nodeaccess/nodeaccess/ton/tontest"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // TestEveryOperationCostsOne: every TON operation costs 1 request unit (the
@@ -31,7 +32,7 @@ func TestEveryOperationCostsOne(t *testing.T) {
 	}))
 	require.NoError(t, err)
 	ctx := context.Background()
-	_, err = c.BlockTransactionsExt(ctx, ton.BlockTransactionsQuery{Block: tontest.DefaultBlock(), Count: 1})
+	_, err = c.BlockTransactions(ctx, ton.BlockTransactionsQuery{Block: tontest.DefaultBlock(), Count: 1})
 	require.NoError(t, err)
 	_, err = c.AccountStates(ctx, ton.AccountStatesQuery{Accounts: []string{tontest.DefaultAccount}})
 	require.NoError(t, err)
@@ -50,7 +51,7 @@ func TestEveryOperationCostsOne(t *testing.T) {
 // the race detector for up to about 300 ms), and the plan's spare units
 // absorb that.
 func TestBudgetKeepsWithinPlan(t *testing.T) {
-	run := func(opts ...nodeaccess.TONOption) (nodeaccesstest.PlanStats, int64) {
+	run := func(opts ...nodeaccess.Option) (nodeaccesstest.PlanStats, int64) {
 		srv := tontest.NewT(t)
 		srv.EnforcePlan(nodeaccesstest.Plan{UnitsPerSecond: 100, Burst: 30})
 		c, err := srv.Client(append(opts, nodeaccess.WithMaxAttempts(1))...)

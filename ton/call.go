@@ -12,8 +12,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/nodeaccess/nodeaccess/ton/internal/wire"
-
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/internal/transport"
 )
@@ -65,7 +63,10 @@ import (
 // between slashes made of ASCII letters, digits and "-._~", and not "." or
 // ".."), params that do not marshal, or a path, parameter or body that
 // holds the access key, are an *nodeaccess.InputError, and nothing is sent.
-func (c *Client) Call(ctx context.Context, path string, params, out any) error {
+func (c *Client) Call(ctx context.Context, out any, path string, params any) error {
+	if err := transport.NilContext(ctx); err != nil {
+		return c.t.Wrap("call", err)
+	}
 	ep, err := c.endpoint(path)
 	if err != nil {
 		return c.t.Wrap("call", err)
@@ -106,7 +107,7 @@ func (c *Client) endpoint(path string) (endpoint, error) {
 		return endpoint{}, &nodeaccess.InputError{Arg: "path", Reason: "it holds the access key"}
 	}
 	bad := func(why string) (endpoint, error) {
-		return endpoint{}, &nodeaccess.InputError{Arg: "path", Reason: wire.Quote(path, 200) + " " + why}
+		return endpoint{}, &nodeaccess.InputError{Arg: "path", Reason: transport.Quote(path) + " " + why}
 	}
 	version, name, _ := strings.Cut(path, "/")
 	var ep endpoint
@@ -200,7 +201,7 @@ func (c *Client) request(ep endpoint, params any) (*transport.Request, error) {
 func rpcParams(query url.Values, body []byte) ([]byte, error) {
 	if body != nil {
 		if t := bytes.TrimSpace(body); len(t) == 0 || t[0] != '{' {
-			return nil, &nodeaccess.InputError{Arg: "params", Reason: "JSON-RPC params must be a JSON object, not " + wire.Quote(string(t), 40)}
+			return nil, &nodeaccess.InputError{Arg: "params", Reason: "JSON-RPC params must be a JSON object, not " + transport.Quote(string(t))}
 		}
 		return body, nil
 	}

@@ -30,19 +30,19 @@ type Client struct {
 
 type jsonRPCKey struct{}
 
-// option is an option of this package. The embedded interface is never
-// set: it only makes option a nodeaccess.TONOption.
-type option struct {
-	nodeaccess.TONOption
-	apply config.Func
+// Option configures a Client when New makes it: a setting every client
+// takes (the With… functions of package nodeaccess), or one of this
+// package's With… functions, which another package's New refuses. It is
+// nodeaccess.Option, so one slice of options serves clients of several
+// chains.
+type Option = nodeaccess.Option
+
+// option makes an option of this package, called pkg.name in errors.
+func option(name string, f config.Func) Option {
+	return transport.Option("ton", "ton."+name, f)
 }
 
-func ownOption(o nodeaccess.TONOption) (config.Func, bool) {
-	op, ok := o.(option)
-	return op.apply, ok
-}
-
-// WithJSONRPC makes the client's API v2 calls (BlockTransactionsExt,
+// WithJSONRPC makes the client's API v2 calls (BlockTransactions,
 // AllBlockTransactions, and Call with a "v2/" path) use the JSON-RPC form of
 // API v2, POST {base}/api/v2/{key}/jsonRPC, instead of the REST form (GET
 // {base}/api/v2/{key}/getBlockTransactionsExt, say). Both return the same
@@ -53,23 +53,23 @@ func ownOption(o nodeaccess.TONOption) (config.Func, bool) {
 // call under a short timeout, which a large count, fetched from the lite
 // server 256 at a time, runs out of; 256 is one lite-server call. A block with more transactions comes back Incomplete,
 // and AllBlockTransactions goes on with the next page as in the REST form.
-func WithJSONRPC() nodeaccess.TONOption {
-	return option{apply: func(c *config.Config) error {
+func WithJSONRPC() Option {
+	return option("WithJSONRPC", func(c *config.Config) error {
 		c.SetExt(jsonRPCKey{}, true)
 		return nil
-	}}
+	})
 }
 
 // New returns a client for the TON node at baseURL with the access key key.
 // API v2 calls go to {baseURL}/api/v2/{key}/… and API v3 calls to
 // {baseURL}/{key}/api/v3/…, as node-access services lay them out. Options
 // from the nodeaccess package and WithJSONRPC apply.
-func New(baseURL, key string, opts ...nodeaccess.TONOption) (*Client, error) {
-	fs, err := transport.Options("ton", opts, ownOption)
+func New(baseURL, key string, opts ...Option) (*Client, error) {
+	fs, err := transport.Options("ton", opts)
 	if err != nil {
 		return nil, err
 	}
-	t, err := transport.New(transport.Settings{Chain: "ton", BaseURL: baseURL, Key: key, Options: fs})
+	t, err := transport.New(transport.Settings{Ops: ops, Chain: "ton", BaseURL: baseURL, Key: key, Options: fs})
 	if err != nil {
 		return nil, err
 	}
@@ -134,38 +134,43 @@ func retry5xx(status int, body []byte) bool {
 	return !ok || !unreadableTransaction(msg)
 }
 
-// maxErrorBody bounds the 2xx bodies transientInBody parses: TON error
-// bodies are short, and the large bodies of real answers are not parsed
-// twice.
+// maxErrorBody bounds the 2xx bodies faultInBody parses: TON error bodies
+// are short, and the large bodies of real answers are not parsed twice.
 const maxErrorBody = 4 << 10
 
-// transientInBody retries a 2xx answer whose body is a TON error with a
-// transient code, 429 or 5xx ({"ok":false,"result":"Ratelimit exceed",
-// "code":429} in an HTTP 200, as some gateways send it), like the same
-// error with that status; after the last attempt it is the call's
-// *nodeaccess.RPCError (code 429 matches nodeaccess.ErrRateLimited).
-// Other error bodies are left to the operation's decoder.
-func (c *Client) transientInBody(body []byte) error {
+// faultInBody retries a 2xx answer whose body is a TON error whose code is
+// a status r retries (transport.Retried: 429, 502, 503, 504, and r.RetryIf,
+// by default retry5xx: every 5xx but tonlib's failure to convert a
+// transaction), as it would retry that status: {"ok":false,"result":
+// "Ratelimit exceed","code":429} or {"ok":false,"error":"…","code":503} in
+// an HTTP 200, as some gateways send them. After the last attempt it is the
+// call's *nodeaccess.RPCError, which matches the status's sentinel (code
+// 429 nodeaccess.ErrRateLimited, a 5xx nodeaccess.ErrUnavailable). Other
+// error bodies are left to the operation's decoder, which returns the same
+// RPCError without retrying.
+func (c *Client) faultInBody(r *transport.Request, body []byte) error {
 	if len(body) > maxErrorBody || !bytes.Contains(body, []byte(`"error"`)) && !bytes.Contains(body, []byte(`"ok"`)) {
 		return nil
 	}
 	code, msg, ok := parseErrorBody(body)
-	if !ok || code != 429 && (code < 500 || code > 599) || unreadableTransaction(msg) {
+	if !ok || !transport.Retried(r, code, body) {
 		return nil
 	}
 	return transport.Retryable(&nodeaccess.RPCError{Code: code, Message: c.scrub(msg)})
 }
 
 // send sends r with the retries every TON call has (r.RetryIf, retry5xx
-// when unset, and transientInBody) and returns the 2xx response; a non-2xx
-// answer is the transport's *nodeaccess.HTTPError, with the server's
-// message in Message when its body is one of the TON error forms
-// (withServerMessage). The typed calls and Call all go through it.
+// when unset), for a fault in either envelope: a non-2xx status, or a TON
+// error in a 2xx body whose code is that status (faultInBody); it returns
+// the 2xx response. A non-2xx answer is the transport's
+// *nodeaccess.HTTPError, with the server's message in Message and its code
+// in Code when its body is one of the TON error forms (withServerMessage). The typed calls and
+// Call all go through it.
 func (c *Client) send(ctx context.Context, r *transport.Request) (transport.Response, error) {
 	if r.RetryIf == nil {
 		r.RetryIf = retry5xx
 	}
-	r.Check = c.transientInBody
+	r.Check = func(body []byte) error { return c.faultInBody(r, body) }
 	resp, err := c.t.Do(ctx, r)
 	if err != nil {
 		return resp, c.withServerMessage(err)

@@ -8,7 +8,7 @@
 // A Client is made from the node's base URL and the access key. The two API
 // versions put the key in different places, and the client follows them:
 //
-//	GET  {base}/api/v2/{key}/getBlockTransactionsExt   BlockTransactionsExt
+//	GET  {base}/api/v2/{key}/getBlockTransactionsExt   BlockTransactions
 //	GET  {base}/api/v2/{key}/getBlockTransactions      AllBlockTransactions, past a transaction the server cannot read
 //	POST {base}/api/v2/{key}/jsonRPC                   the same two, with WithJSONRPC
 //	GET  {base}/{key}/api/v3/accountStates             AccountStates
@@ -18,9 +18,9 @@
 //	     {base}/{key}/api/v3/<path>                    Call(ctx, "v3/<path>", params, &out)
 //
 //	c, err := ton.New("https://ton.node.example", key)
-//	page, err := c.BlockTransactionsExt(ctx, ton.BlockTransactionsQuery{Block: ton.MasterchainBlock(39984096)})
+//	page, err := c.BlockTransactions(ctx, ton.BlockTransactionsQuery{Block: ton.MasterchainBlock(39984096)})
 //	var info struct{ Last struct{ Seqno uint32 } }
-//	err = c.Call(ctx, "v2/getMasterchainInfo", nil, &info)
+//	err = c.Call(ctx, &info, "v2/getMasterchainInfo", nil)
 //
 // # What the SDK sends and what it reads
 //
@@ -68,6 +68,19 @@
 // left untyped (the detailed transaction, the full v3 entries, each
 // message) stay available as json.RawMessage.
 //
+// # What an item the SDK cannot fully read costs
+//
+// A member that identifies an item or carries its value (an address, a
+// hash, a logical time, a seqno, a message's value, a balance, a total
+// fee) that cannot be read makes the whole answer an error matching
+// nodeaccess.ErrInvalidResponse, naming the item by its position and hash.
+// Any other member that cannot be read (an opcode, extra currencies, a
+// comment, a time, a code hash, …) costs neither the item nor the page:
+// its field is left as when not sent, its value stays in the item's raw
+// JSON, and the item names it in Unread (a transaction's Unread includes
+// its messages' as "in_msg.…" and "out_msgs[i].…"). Finality and account
+// status are kept as sent, whatever their shape.
+//
 // # Following the chain
 //
 // Follow walks every transaction each masterchain block commits, its own
@@ -99,7 +112,13 @@
 // page before held fewer items than the limit (or more), that page was the
 // whole answer and the walk ends without an error; when it held exactly the
 // limit, more may hide behind it, and the walk ends with ErrRepeatedPage. No
-// walk loops forever or yields an item twice. A page shorter than the limit
+// walk yields an item twice, and every request after a walk's first yields
+// an item not yielded before or ends the walk. AllAccountStates with
+// Accounts knows a state by its account alone, as the indexer answers one
+// state per account: an account whose state changes between two requests
+// is yielded once, with its first state, and a group of n accounts costs at
+// most n+1 requests however often states change (see AllAccountStates for
+// servers that list historical states). A page shorter than the limit
 // does not end a walk, since a server may cap limit silently; the request
 // that proves the end costs one more than stopping at a short page.
 // PendingTransactions sorts its page (by account, lt, hash): the indexer's
@@ -125,13 +144,23 @@
 // nothing is sent.
 //
 // A non-2xx answer is a *nodeaccess.HTTPError (status, Retry-After, the
-// start of the body) whose Message is the server's message when the body
-// is one of TON's error forms: v2's {"ok":false,"error":"…","code":N}, its
+// start of the body) whose Message and Code are the server's message and
+// code when the body is one of TON's error forms (the text shows the code
+// where it is not the status): v2's {"ok":false,"error":"…","code":N}, its
 // rate-limit body {"ok":false,"result":"Ratelimit exceed","code":429}, v3's
 // {"error":"…"}, or a JSON-RPC error object. A TON error inside a 2xx body
-// (the JSON-RPC form may answer so) is a *nodeaccess.RPCError with the
-// body's code (0 when it has none) and message; one whose code is
-// transient (429 or a 5xx) is retried first, like that status.
+// (the JSON-RPC form may answer so, and gateways do) is a
+// *nodeaccess.RPCError with the body's code (0 when it has none) and
+// message. Its code is an HTTP status, and the fault is treated as that
+// status in every call and walker: retried when the status would be (429,
+// a 5xx, and the 422s below that are retried), and matching the same
+// sentinel (429 nodeaccess.ErrRateLimited, 401 and 403
+// nodeaccess.ErrUnauthorized, 404 nodeaccess.ErrNotFound, a 5xx such as
+// 503, 504 or toncenter's 542 nodeaccess.ErrUnavailable), and read as the
+// status is below (a 404 "emulated traces not found" is an empty page, a
+// 422 refusal matches nodeaccess.ErrInvalidInput), whether the body is
+// v2's {"ok":false,…} or a JSON-RPC error object. So Follow asks again for
+// a block whose fault came in a 200, as for one that came as the status.
 //
 // 429 and every 5xx are retried within the client's attempts, but for
 // tonlib's failure to convert a transaction (500 "Error occured while

@@ -13,9 +13,11 @@ import (
 
 // ErrRepeatedPage matches the error that ends a walk (AllAccountStates,
 // AllPendingTransactions, AllBlockTransactions) when a next page holds an
-// item an earlier page already yielded: what a server that ignores offset
-// (or after_lt/after_hash) answers, whether it repeats its page or its data
-// shifted between the calls. The v3 walkers end so only after a page that
+// item an earlier page already yielded (for AllAccountStates over a server
+// that answers one state per account, a state of an account already
+// yielded, changed or not): what a server that ignores offset (or
+// after_lt/after_hash) answers, whether it repeats its page or its data
+// changed between the calls. The v3 walkers end so only after a page that
 // held exactly the limit, behind which more items may hide; after a shorter
 // page, the repeat ends them without an error (a server that does not page
 // answered everything it had). The error also matches
@@ -167,7 +169,8 @@ func parseErrorBody(body []byte) (code int, msg string, ok bool) {
 // A 5xx whose message says the lite server does not have the block yet, or
 // cannot read a transaction, is wrapped with ErrNotYetAvailable or
 // ErrUnreadableTransaction (classify); so is such an error sent in a 2xx
-// body, which transientInBody turned into the call's *nodeaccess.RPCError.
+// body, which faultInBody or the decoder turned into the call's
+// *nodeaccess.RPCError.
 func (c *Client) withServerMessage(err error) error {
 	switch e := err.(type) {
 	case *nodeaccess.HTTPError:
@@ -175,7 +178,7 @@ func (c *Client) withServerMessage(err error) error {
 		if !ok {
 			return err
 		}
-		e.Message = c.scrub(msg)
+		e.Message, e.Code = c.scrub(msg), code
 		if code < 500 || code > 599 {
 			code = e.StatusCode // else a 5xx body code classifies, as the body names it
 		}

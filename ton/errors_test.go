@@ -12,10 +12,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/nodeaccess/nodeaccess"
-	"github.com/nodeaccess/nodeaccess/ton"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/ton"
 )
 
 // answer is one canned response.
@@ -49,7 +50,7 @@ type op struct {
 
 var ops = []op{
 	{"getBlockTransactionsExt", func(c *ton.Client) error {
-		_, err := c.BlockTransactionsExt(context.Background(), mcBlockQuery())
+		_, err := c.BlockTransactions(context.Background(), mcBlockQuery())
 		return err
 	}},
 	{"accountStates", func(c *ton.Client) error {
@@ -64,11 +65,11 @@ var ops = []op{
 		var info struct {
 			Last json.RawMessage `json:"last"`
 		}
-		return c.Call(context.Background(), "v2/getMasterchainInfo", nil, &info)
+		return c.Call(context.Background(), &info, "v2/getMasterchainInfo", nil)
 	}},
 	{"masterchainBlockShards", func(c *ton.Client) error { // Call, v3
 		var raw json.RawMessage
-		return c.Call(context.Background(), "v3/masterchainBlockShards", url.Values{"seqno": {"1"}}, &raw)
+		return c.Call(context.Background(), &raw, "v3/masterchainBlockShards", url.Values{"seqno": {"1"}})
 	}},
 }
 
@@ -79,31 +80,32 @@ func TestErrorBodyForms(t *testing.T) {
 		msg      string // HTTPError.Message
 		text     string // the error's text after "ton: <op>: "
 		sentinel error
+		code     int // HTTPError.Code: the body's code
 	}{
 		{"v2 incorrect address", answer{416, `{"ok":false,"error":"Incorrect address","code":416}`}, "Incorrect address",
-			"HTTP 416 Requested Range Not Satisfiable: Incorrect address", nil},
+			"HTTP 416 Requested Range Not Satisfiable: Incorrect address", nil, 416},
 		{"v2 validation", answer{422, `{"ok":false,"error":"Validation error: seqno: value is not a valid integer","code":422}`},
-			"Validation error: seqno: value is not a valid integer", "HTTP 422 Unprocessable Entity: Validation error: seqno: value is not a valid integer", nil},
+			"Validation error: seqno: value is not a valid integer", "HTTP 422 Unprocessable Entity: Validation error: seqno: value is not a valid integer", nil, 422},
 		{"v2 lite server not ready", answer{500, `{"ok":false,"error":"LITE_SERVER_NOTREADY: block is not applied","code":500}`},
-			"LITE_SERVER_NOTREADY: block is not applied", "service unavailable: block not yet available: HTTP 500 Internal Server Error: LITE_SERVER_NOTREADY: block is not applied", ton.ErrNotYetAvailable},
+			"LITE_SERVER_NOTREADY: block is not applied", "service unavailable: block not yet available: HTTP 500 Internal Server Error: LITE_SERVER_NOTREADY: block is not applied", ton.ErrNotYetAvailable, 500},
 		{"v2 lite server timeout", answer{504, `{"ok":false,"error":"Lite Server Timeout","code":504}`}, "Lite Server Timeout",
-			"HTTP 504 Gateway Timeout: Lite Server Timeout", nodeaccess.ErrUnavailable},
+			"HTTP 504 Gateway Timeout: Lite Server Timeout", nodeaccess.ErrUnavailable, 504},
 		{"v2 542", answer{542, `{"ok":false,"error":"LITE_SERVER_UNKNOWN: cannot load block","code":542}`}, "LITE_SERVER_UNKNOWN: cannot load block",
-			"HTTP 542 status code 542: LITE_SERVER_UNKNOWN: cannot load block", nodeaccess.ErrUnavailable},
+			"HTTP 542 status code 542: LITE_SERVER_UNKNOWN: cannot load block", nodeaccess.ErrUnavailable, 542},
 		{"v2 rate limit, message in result", answer{429, `{"ok":false,"result":"Ratelimit exceed","code":429}`}, "Ratelimit exceed",
-			"HTTP 429 Too Many Requests: Ratelimit exceed", nodeaccess.ErrRateLimited},
+			"HTTP 429 Too Many Requests: Ratelimit exceed", nodeaccess.ErrRateLimited, 429},
 		{"v2 code differs from status", answer{503, `{"ok":false,"error":"busy","code":"500"}`}, "busy",
-			"HTTP 503 Service Unavailable: busy", nodeaccess.ErrUnavailable},
+			"HTTP 503 Service Unavailable: busy (code 500)", nodeaccess.ErrUnavailable, 500},
 		{"v2 without a message", answer{500, `{"ok":false,"code":500}`}, "the server sent no message",
-			"HTTP 500 Internal Server Error: the server sent no message", nodeaccess.ErrUnavailable},
-		{"v3 400", answer{400, `{"error":"invalid address"}`}, "invalid address", "HTTP 400 Bad Request: invalid address", nil},
-		{"v3 404", answer{404, `{"error":"account not indexed"}`}, "account not indexed", "HTTP 404 Not Found: account not indexed", nodeaccess.ErrNotFound},
-		{"v3 409", answer{409, `{"error":"conflict"}`}, "conflict", "HTTP 409 Conflict: conflict", nil},
+			"HTTP 500 Internal Server Error: the server sent no message", nodeaccess.ErrUnavailable, 500},
+		{"v3 400", answer{400, `{"error":"invalid address"}`}, "invalid address", "HTTP 400 Bad Request: invalid address", nil, 0},
+		{"v3 404", answer{404, `{"error":"account not indexed"}`}, "account not indexed", "HTTP 404 Not Found: account not indexed", nodeaccess.ErrNotFound, 0},
+		{"v3 409", answer{409, `{"error":"conflict"}`}, "conflict", "HTTP 409 Conflict: conflict", nil, 0},
 		{"v3 422 limit", answer{422, `{"error":"limit should be less than or equal to 1000"}`}, "limit should be less than or equal to 1000",
-			"HTTP 422 Unprocessable Entity: limit should be less than or equal to 1000", nil},
-		{"v3 500", answer{500, `{"error":"internal error"}`}, "internal error", "HTTP 500 Internal Server Error: internal error", nodeaccess.ErrUnavailable},
+			"HTTP 422 Unprocessable Entity: limit should be less than or equal to 1000", nil, 0},
+		{"v3 500", answer{500, `{"error":"internal error"}`}, "internal error", "HTTP 500 Internal Server Error: internal error", nodeaccess.ErrUnavailable, 0},
 		{"JSON-RPC error object", answer{400, `{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"bad params"}}`}, "bad params",
-			"HTTP 400 Bad Request: bad params", nil},
+			"HTTP 400 Bad Request: bad params (code -32602)", nil, -32602},
 	}
 	for _, tc := range cases {
 		for _, o := range ops {
@@ -131,6 +133,7 @@ func TestErrorBodyForms(t *testing.T) {
 				assert.Equal(t, tc.answer.status, he.StatusCode)
 				assert.Equal(t, tc.answer.body, string(he.Body))
 				assert.Equal(t, tc.msg, he.Message)
+				assert.Equal(t, tc.code, he.Code)
 				var re *nodeaccess.RPCError
 				assert.False(t, errors.As(err, &re), "a non-2xx answer is an HTTPError alone")
 				if sentinel != nil {
@@ -173,13 +176,13 @@ func TestErrorIn200Body(t *testing.T) {
 	for _, tc := range cases {
 		for _, rpc := range []bool{false, true} {
 			srv, n := cannedServer(t, answer{200, tc.body})
-			var opts []nodeaccess.TONOption
+			var opts []nodeaccess.Option
 			if rpc {
 				opts = append(opts, ton.WithJSONRPC())
 			}
 			c, err := ton.New(srv.URL, testKey, opts...)
 			require.NoError(t, err)
-			_, err = c.BlockTransactionsExt(context.Background(), mcBlockQuery())
+			_, err = c.BlockTransactions(context.Background(), mcBlockQuery())
 			var re *nodeaccess.RPCError
 			require.True(t, errors.As(err, &re), tc.body)
 			assert.Equal(t, tc.code, re.Code)
@@ -224,13 +227,13 @@ func TestRetries(t *testing.T) {
 	for _, tc := range cases {
 		for _, rpc := range []bool{false, true} {
 			srv, n := cannedServer(t, tc.answers...)
-			opts := []nodeaccess.TONOption{fast}
+			opts := []nodeaccess.Option{fast}
 			if rpc {
 				opts = append(opts, ton.WithJSONRPC())
 			}
 			c, err := ton.New(srv.URL, testKey, opts...)
 			require.NoError(t, err)
-			_, err = c.BlockTransactionsExt(context.Background(), mcBlockQuery())
+			_, err = c.BlockTransactions(context.Background(), mcBlockQuery())
 			assert.Equal(t, tc.ok, err == nil, "%s: %v", tc.name, err)
 			assert.Equal(t, tc.attempts, n.Load(), tc.name)
 		}

@@ -62,7 +62,7 @@ func ExampleMessage_ParseJettonTransfer() {
 	}
 	m := ton.Message{Body: body}
 	t, ok := m.ParseJettonTransfer()
-	fmt.Println(ok, fmt.Sprintf("%#x", t.Op), t.Amount, t.Sender, t.HasComment, fmt.Sprintf("%q", t.Comment))
+	fmt.Println(ok, t.Op, t.Amount, t.Sender, t.HasComment, fmt.Sprintf("%q", t.Comment))
 	// Output:
-	// true 0x178d4519 111269393861727 0:c3f1da8ecda8f8cd42bace224ea3f1b6971eaa7f54c492d4d190527b4f573f7c true ""
+	// true internal_transfer 111269393861727 0:c3f1da8ecda8f8cd42bace224ea3f1b6971eaa7f54c492d4d190527b4f573f7c true ""
 }

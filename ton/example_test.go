@@ -48,7 +48,7 @@ func localTON(opts ...tontest.Option) *tontest.Server {
 
 // Read one page of a masterchain block's transactions, and the next page
 // while the block is incomplete.
-func ExampleClient_BlockTransactionsExt() {
+func ExampleClient_BlockTransactions() {
 	node := localTON() // your provider's base URL and access key in real use
 	defer node.Close()
 	c, err := ton.New(node.URL, node.Key())
@@ -58,7 +58,7 @@ func ExampleClient_BlockTransactionsExt() {
 	ctx := context.Background()
 	q := ton.BlockTransactionsQuery{Block: ton.MasterchainBlock(39984096), Count: 2}
 	for {
-		page, err := c.BlockTransactionsExt(ctx, q)
+		page, err := c.BlockTransactions(ctx, q)
 		if err != nil {
 			log.Fatal(err)
 		}
@@ -318,7 +318,7 @@ func ExampleNew() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	_, err = c.BlockTransactionsExt(context.Background(), ton.BlockTransactionsQuery{Block: ton.MasterchainBlock(1)})
+	_, err = c.BlockTransactions(context.Background(), ton.BlockTransactionsQuery{Block: ton.MasterchainBlock(1)})
 	var he *nodeaccess.HTTPError
 	if errors.As(err, &he) {
 		fmt.Println(he.StatusCode, he.Message)
@@ -342,7 +342,7 @@ func ExampleMessage() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	page, err := c.BlockTransactionsExt(context.Background(), ton.BlockTransactionsQuery{Block: ton.MasterchainBlock(39984096)})
+	page, err := c.BlockTransactions(context.Background(), ton.BlockTransactionsQuery{Block: ton.MasterchainBlock(39984096)})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -387,9 +387,9 @@ func ExampleClient_Call() {
 			LT      string      `json:"lt"`
 		} `json:"transactions"`
 	}
-	err = c.Call(ctx, "v2/getBlockTransactions", url.Values{
+	err = c.Call(ctx, &ids, "v2/getBlockTransactions", url.Values{
 		"workchain": {"-1"}, "shard": {strconv.FormatInt(int64(ton.MasterchainShard), 10)}, "seqno": {"39984096"}, "count": {"2"},
-	}, &ids)
+	})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -401,11 +401,11 @@ func ExampleClient_Call() {
 			Balance string `json:"balance"`
 		} `json:"account_states"`
 	}
-	if err := c.Call(ctx, "v3/accountStates", url.Values{"address": {alice.Raw()}}, &states); err != nil {
+	if err := c.Call(ctx, &states, "v3/accountStates", url.Values{"address": {alice.Raw()}}); err != nil {
 		log.Fatal(err)
 	}
 	fmt.Println(states.States[0].Balance)
-	err = c.Call(ctx, "v2/getMasterchainInfo", nil, nil)
+	err = c.Call(ctx, nil, "v2/getMasterchainInfo", nil)
 	fmt.Println(errors.Is(err, nodeaccess.ErrNotFound)) // the local server has no such method
 	// Output:
 	// 48756940000001 -1:3333333333333333333333333333333333333333333333333333333333333333

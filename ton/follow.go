@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/internal/transport"
 )
 
 // defaultPoll is how often Follow asks for the newest masterchain block
@@ -131,6 +132,11 @@ type FollowedTransaction struct {
 // block (about 1) and p the extra pages of large blocks; catching up
 // runs as fast as the plan (and nodeaccess.WithBudget) lets it.
 func (c *Client) Follow(ctx context.Context, q FollowQuery) iter.Seq2[FollowedTransaction, error] {
+	if err := transport.NilContext(ctx); err != nil {
+		return func(yield func(FollowedTransaction, error) bool) {
+			yield(FollowedTransaction{}, c.t.Wrap("follow", err))
+		}
+	}
 	return func(yield func(FollowedTransaction, error) bool) {
 		f := &follower{c: c, poll: q.Poll, yield: yield}
 		if f.poll <= 0 {
@@ -271,7 +277,7 @@ func (f *follower) pollHead(ctx context.Context) error {
 	var info struct {
 		Last *wireBlockID `json:"last"`
 	}
-	if err := f.c.Call(ctx, "v2/getMasterchainInfo", nil, &info); err != nil {
+	if err := f.c.Call(ctx, &info, "v2/getMasterchainInfo", nil); err != nil {
 		return err
 	}
 	if info.Last == nil {
@@ -345,7 +351,7 @@ func (f *follower) blockItems(ctx context.Context, id BlockID) (BlockID, []block
 	}
 	seen := map[key]bool{}
 	for {
-		page, err := f.c.BlockTransactionsExt(ctx, q)
+		page, err := f.c.BlockTransactions(ctx, q)
 		if errors.Is(err, ErrUnreadableTransaction) {
 			return f.slowItems(ctx, id, q)
 		}

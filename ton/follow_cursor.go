@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/nodeaccess/nodeaccess"
-	"github.com/nodeaccess/nodeaccess/ton/internal/wire"
+	"github.com/nodeaccess/nodeaccess/internal/transport"
 )
 
 // FollowCursor is a position in the chain as Follow walks it: a round (the
@@ -55,7 +55,7 @@ func (c FollowCursor) MarshalText() ([]byte, error) { return []byte(c.String()),
 func (c *FollowCursor) UnmarshalText(b []byte) error {
 	s := string(b)
 	bad := func(why string) error {
-		return &nodeaccess.InputError{Arg: "cursor", Reason: wire.Quote(s, 120) + ": " + why}
+		return &nodeaccess.InputError{Arg: "cursor", Reason: transport.Quote(s) + ": " + why}
 	}
 	parts := strings.Split(s, "/")
 	if len(parts) != 1 && len(parts) != 2 && len(parts) != 4 {

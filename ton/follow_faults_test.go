@@ -16,18 +16,21 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/internal/testkit"
 	"github.com/nodeaccess/nodeaccess/nodeaccesstest"
 	"github.com/nodeaccess/nodeaccess/ton"
 	"github.com/nodeaccess/nodeaccess/ton/tontest"
-	"github.com/stretchr/testify/require"
 )
 
 // faulty answers every n-th request itself, in turn with each of the
 // failures a follower meets at the head: a lagging lite server's 500 "not
 // in db", its "older than block's masterchain ref", toncenter's 542, a 503,
-// a 429 and a 429 inside a 200. The others go to the server.
+// a 429, and the same faults inside an HTTP 200, as gateways also send
+// them: in TON's {"ok":false,…} form and in a JSON-RPC error object. The
+// others go to the server.
 type faulty struct {
 	every, count atomic.Int64
 	only         string // when set, only requests whose path ends so
@@ -44,6 +47,12 @@ var followFaults = []struct {
 	{503, `{"ok":false,"error":"no working liteservers","code":503}`},
 	{429, `{"ok":false,"result":"Ratelimit exceed","code":429}`},
 	{200, `{"ok":false,"result":"Ratelimit exceed","code":429}`},
+	{200, `{"ok":false,"error":"LITE_SERVER_NOTREADY: cannot find block (0,4000000000000000) seqno=7: seqno not in db","code":500}`},
+	{200, `{"ok":false,"error":"LITE_SERVER_UNKNOWN: timeout","code":542}`},
+	{200, `{"ok":false,"error":"no working liteservers","code":503}`},
+	{200, `{"ok":false,"error":"lite server timeout","code":504,"jsonrpc":"2.0","id":"1"}`},
+	{200, `{"jsonrpc":"2.0","id":1,"error":{"code":503,"message":"no working liteservers"}}`},
+	{200, `{"jsonrpc":"2.0","id":1,"error":{"code":542,"message":"LITE_SERVER_UNKNOWN: timeout"}}`},
 }
 
 func (f *faulty) RoundTrip(r *http.Request) (*http.Response, error) {
@@ -62,21 +71,29 @@ func (f *faulty) RoundTrip(r *http.Request) (*http.Response, error) {
 // TestFollowRetriesFaultsNeverSkips: with every third request failing in
 // one of the ways lagging lite servers and rate limits fail (and the
 // client's own retries off, so that the follower meets each), the follower
-// still yields exactly the chain's transactions, in order.
+// still yields exactly the chain's transactions, in order, in the REST
+// and the JSON-RPC form of API v2: a fault inside an HTTP 200 is asked for
+// again as the same fault as an HTTP status is.
 func TestFollowRetriesFaultsNeverSkips(t *testing.T) {
 	for _, attempts := range []int{1, 3} {
-		srv, head := splitMergeChain(t)
-		plain, err := srv.Client()
-		require.NoError(t, err)
-		want := prevWalk(t, plain, head)
-		f := &faulty{next: http.DefaultTransport}
-		f.every.Store(3)
-		c, err := srv.Client(nodeaccess.WithRoundTripper(f), nodeaccess.WithMaxAttempts(attempts),
-			nodeaccess.WithBackoff(time.Millisecond, time.Millisecond), nodeaccess.WithMaxRetryAfter(time.Second))
-		require.NoError(t, err)
-		got, _ := follow(t, c, ton.FollowQuery{From: ton.FollowCursor{Seqno: 1}, Poll: time.Millisecond}, len(want), head, nil)
-		require.Equal(t, want, got, "%d attempts", attempts)
-		require.Greater(t, f.count.Load(), int64(3*len(followFaults)), "every fault was met")
+		for _, rpc := range []bool{false, true} {
+			srv, head := splitMergeChain(t)
+			plain, err := srv.Client()
+			require.NoError(t, err)
+			want := prevWalk(t, plain, head)
+			f := &faulty{next: http.DefaultTransport}
+			f.every.Store(3)
+			opts := []nodeaccess.Option{nodeaccess.WithRoundTripper(f), nodeaccess.WithMaxAttempts(attempts),
+				nodeaccess.WithBackoff(time.Millisecond, time.Millisecond), nodeaccess.WithMaxRetryAfter(time.Second)}
+			if rpc {
+				opts = append(opts, ton.WithJSONRPC())
+			}
+			c, err := srv.Client(opts...)
+			require.NoError(t, err)
+			got, _ := follow(t, c, ton.FollowQuery{From: ton.FollowCursor{Seqno: 1}, Poll: time.Millisecond}, len(want), head, nil)
+			require.Equal(t, want, got, "%d attempts, JSON-RPC %v", attempts, rpc)
+			require.Greater(t, f.count.Load(), int64(3*len(followFaults)), "every fault was met")
+		}
 	}
 }
 
@@ -255,7 +272,7 @@ func TestFollowRefusesAShardListThatJumps(t *testing.T) {
 			Seqno uint64 `json:"seqno"`
 		} `json:"shards"`
 	}
-	require.NoError(t, plain.Call(context.Background(), "v2/shards", url.Values{"seqno": {"10"}}, &prev))
+	require.NoError(t, plain.Call(context.Background(), &prev, "v2/shards", url.Values{"seqno": {"10"}}))
 	last := prev.Shards[0].Seqno // round 11 keeps the shard order of round 10
 	for _, top := range []uint64{last + 257, last + 1000, 1 << 31, math.MaxUint32 - 1, math.MaxUint32} {
 		j := &shardJump{seqno: "11", top: top}
@@ -311,7 +328,7 @@ func TestFollowRefusesOverlappingPages(t *testing.T) {
 	}
 	require.NoError(t, srv.SetBlock(block))
 	for _, overlap := range []bool{false, true} {
-		var opts []nodeaccess.TONOption
+		var opts []nodeaccess.Option
 		if overlap {
 			opts = append(opts, nodeaccess.WithRoundTripper(inclusiveAfter{}))
 		}

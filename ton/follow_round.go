@@ -138,7 +138,7 @@ func (f *follower) confirm(ctx context.Context, top BlockID, first uint32, merge
 		AfterSplit *bool         `json:"after_split"`
 		Prev       []wireBlockID `json:"prev_blocks"`
 	}
-	if err := f.c.Call(ctx, "v2/getBlockHeader", v, &h); err != nil {
+	if err := f.c.Call(ctx, &h, "v2/getBlockHeader", v); err != nil {
 		return err
 	}
 	bad := func(why string) error {
@@ -180,7 +180,7 @@ func (f *follower) shards(ctx context.Context, seqno uint32) ([]BlockID, error) 
 	var res struct {
 		Shards []wireBlockID `json:"shards"`
 	}
-	if err := f.c.Call(ctx, "v2/shards", url.Values{"seqno": {strconv.FormatUint(uint64(seqno), 10)}}, &res); err != nil {
+	if err := f.c.Call(ctx, &res, "v2/shards", url.Values{"seqno": {strconv.FormatUint(uint64(seqno), 10)}}); err != nil {
 		return nil, err
 	}
 	out := make([]BlockID, 0, len(res.Shards))

@@ -10,10 +10,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/ton"
 	"github.com/nodeaccess/nodeaccess/ton/tontest"
-	"github.com/stretchr/testify/require"
 )
 
 // The basechain shards of tontest's chain, and the children of the first.
@@ -68,7 +69,7 @@ func prevWalk(t *testing.T, c *ton.Client, head uint32) []walkedTx {
 		var res struct {
 			Shards []id `json:"shards"`
 		}
-		require.NoError(t, c.Call(ctx, "v2/shards", url.Values{"seqno": {strconv.Itoa(int(n))}}, &res))
+		require.NoError(t, c.Call(ctx, &res, "v2/shards", url.Values{"seqno": {strconv.Itoa(int(n))}}))
 		out := map[ton.BlockRef]bool{}
 		for _, s := range res.Shards {
 			out[ref(s)] = true
@@ -99,8 +100,8 @@ func prevWalk(t *testing.T, c *ton.Client, head uint32) []walkedTx {
 			var h struct {
 				Prev []id `json:"prev_blocks"`
 			}
-			require.NoError(t, c.Call(ctx, "v2/getBlockHeader", url.Values{"workchain": {strconv.Itoa(int(b.Workchain))},
-				"shard": {strconv.FormatInt(int64(b.Shard), 10)}, "seqno": {strconv.Itoa(int(b.Seqno))}}, &h))
+			require.NoError(t, c.Call(ctx, &h, "v2/getBlockHeader", url.Values{"workchain": {strconv.Itoa(int(b.Workchain))},
+				"shard": {strconv.FormatInt(int64(b.Shard), 10)}, "seqno": {strconv.Itoa(int(b.Seqno))}}))
 			for _, p := range h.Prev {
 				queue = append(queue, ref(p))
 			}
@@ -158,8 +159,8 @@ func follow(t *testing.T, c *ton.Client, q ton.FollowQuery, n int, head uint32, 
 func TestFollowExactlyOnceAcrossSplitAndMerge(t *testing.T) {
 	for _, form := range []struct {
 		name string
-		opts []nodeaccess.TONOption
-	}{{"REST", nil}, {"JSON-RPC", []nodeaccess.TONOption{ton.WithJSONRPC()}}} {
+		opts []nodeaccess.Option
+	}{{"REST", nil}, {"JSON-RPC", []nodeaccess.Option{ton.WithJSONRPC()}}} {
 		t.Run(form.name, func(t *testing.T) {
 			srv, head := splitMergeChain(t)
 			c, err := srv.Client(form.opts...)

@@ -6,11 +6,12 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/stretchr/testify/require"
+	"gopkg.in/h2non/gock.v1"
+
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/internal/testkit"
 	"github.com/nodeaccess/nodeaccess/ton"
-	"github.com/stretchr/testify/require"
-	"gopkg.in/h2non/gock.v1"
 )
 
 const (
@@ -20,9 +21,9 @@ const (
 
 // gockClient returns a client whose requests gock answers (see
 // testkit.GockHTTPClient: unmatched requests and unused mocks fail the test).
-func gockClient(t *testing.T, opts ...nodeaccess.TONOption) *ton.Client {
+func gockClient(t *testing.T, opts ...nodeaccess.Option) *ton.Client {
 	t.Helper()
-	opts = append([]nodeaccess.TONOption{nodeaccess.WithHTTPClient(testkit.GockHTTPClient(t))}, opts...)
+	opts = append([]nodeaccess.Option{nodeaccess.WithHTTPClient(testkit.GockHTTPClient(t))}, opts...)
 	c, err := ton.New(testBase, testKey, opts...)
 	require.NoError(t, err)
 	return c

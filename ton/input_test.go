@@ -6,16 +6,17 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/internal/testkit"
 	"github.com/nodeaccess/nodeaccess/ton"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 func TestBadInputSendsNothing(t *testing.T) {
 	for _, rpc := range []bool{false, true} {
-		opts := []nodeaccess.TONOption{nodeaccess.WithRoundTripper(testkit.Refuse{T: t})}
+		opts := []nodeaccess.Option{nodeaccess.WithRoundTripper(testkit.Refuse{T: t})}
 		if rpc {
 			opts = append(opts, ton.WithJSONRPC())
 		}
@@ -31,7 +32,7 @@ func TestBadInputSendsNothing(t *testing.T) {
 			testkit.AssertErrNoKey(t, testKey, err)
 		}
 		block := func(q ton.BlockTransactionsQuery) error {
-			_, err := c.BlockTransactionsExt(ctx, q)
+			_, err := c.BlockTransactions(ctx, q)
 			return err
 		}
 		states := func(q ton.AccountStatesQuery) error {
@@ -123,7 +124,7 @@ func TestBasePathKept(t *testing.T) {
 	mockGET(t, "/ton/"+testKey+"/api/v3/accountStates", "include_boc=false", 200, `{"accounts":[]}`)
 	mockGET(t, "/ton/"+testKey+"/api/v3/pendingTransactions", "", 200, `{"transactions":[]}`)
 	ctx := context.Background()
-	_, err = c.BlockTransactionsExt(ctx, mcBlockQuery())
+	_, err = c.BlockTransactions(ctx, mcBlockQuery())
 	require.NoError(t, err)
 	_, err = c.AccountStates(ctx, ton.AccountStatesQuery{})
 	require.NoError(t, err)

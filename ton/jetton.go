@@ -1,18 +1,47 @@
 package ton
 
 import (
-	"encoding/hex"
+	"fmt"
 	"math/big"
 	"strconv"
 )
 
-// The jetton operations of TEP-74 that ParseJettonTransfer reads: the first
-// 32 bits of the message body.
+// JettonOp is a jetton operation of TEP-74: the first 32 bits of a jetton
+// message's body, as JettonTransfer.Op gives it.
+type JettonOp uint32
+
+// The jetton operations ParseJettonTransfer reads.
 const (
-	opJettonTransfer     = 0x0f8a7ea5 // transfer: owner → its jetton wallet
-	opJettonInternal     = 0x178d4519 // internal_transfer: jetton wallet → jetton wallet
-	opJettonNotification = 0x7362d09c // transfer_notification: jetton wallet → its owner
-	opTextComment        = 0          // a forward payload (or body) holding a text comment
+	// JettonOpTransfer (0x0f8a7ea5, transfer): the owner asks its jetton
+	// wallet to send jettons.
+	JettonOpTransfer JettonOp = 0x0f8a7ea5
+	// JettonOpInternalTransfer (0x178d4519, internal_transfer): a jetton
+	// wallet credits another; the message a deposit scanner keys on.
+	JettonOpInternalTransfer JettonOp = 0x178d4519
+	// JettonOpTransferNotification (0x7362d09c, transfer_notification):
+	// the receiver's jetton wallet tells its owner.
+	JettonOpTransferNotification JettonOp = 0x7362d09c
+)
+
+// String returns the operation's TEP-74 name ("internal_transfer"), or its
+// hex for another value ("0x12345678").
+func (op JettonOp) String() string {
+	switch op {
+	case JettonOpTransfer:
+		return "transfer"
+	case JettonOpInternalTransfer:
+		return "internal_transfer"
+	case JettonOpTransferNotification:
+		return "transfer_notification"
+	}
+	return fmt.Sprintf("0x%08x", uint32(op))
+}
+
+const (
+	opJettonTransfer     = JettonOpTransfer
+	opJettonInternal     = JettonOpInternalTransfer
+	opJettonNotification = JettonOpTransferNotification
+	opTextComment        = 0 // a forward payload (or body) holding a text comment
 )
 
 // maxSnakeCells bounds the cells a comment may run over: far more than a
@@ -44,9 +73,9 @@ const maxSnakeCells = 64
 // for the owner gives the wallet's address): anyone can deploy a contract
 // that sends these messages, and counterfeit jetton masters exist.
 type JettonTransfer struct {
-	// Op is the operation: 0x0f8a7ea5 transfer, 0x178d4519
-	// internal_transfer, 0x7362d09c transfer_notification.
-	Op uint32
+	// Op is the operation: JettonOpTransfer, JettonOpInternalTransfer or
+	// JettonOpTransferNotification.
+	Op JettonOp
 	// QueryID is the query id the sender chose (query_id).
 	QueryID uint64
 	// Amount is the number of jetton units moved, exactly (VarUInteger 16:
@@ -121,22 +150,47 @@ type MsgAddress struct {
 // workchain where there is one, the bit length and the bits in hex
 // ("addr_extern:8:ab", "addr_var:0:256:a1a2…"), with the anycast prefix
 // after the constructor ("addr_std+anycast:4:a"); "" for the zero
-// MsgAddress.
+// MsgAddress. A bit string of n bits is written as n/4 hex digits, rounded
+// up, from its first bit on: when n is not a multiple of 4, the last
+// digit's low bits past the string are zero (the 5 bits 10101 are "a8",
+// the 1 bit 1 is "8"); the bit length before it says how many count. Only
+// the bits Bits and Anycast hold are written.
 func (a MsgAddress) String() string {
 	if a.Std != nil && a.Anycast == nil {
 		return a.Std.Raw()
 	}
 	s := a.Form
 	if a.Anycast != nil {
-		s += "+anycast:" + strconv.Itoa(a.AnycastBits) + ":" + hex.EncodeToString(a.Anycast)
+		s += "+anycast:" + strconv.Itoa(a.AnycastBits) + ":" + bitsHex(a.Anycast, a.AnycastBits)
 	}
 	switch a.Form {
 	case "addr_extern":
-		s += ":" + strconv.Itoa(a.BitLen) + ":" + hex.EncodeToString(a.Bits)
+		s += ":" + strconv.Itoa(a.BitLen) + ":" + bitsHex(a.Bits, a.BitLen)
 	case "addr_std", "addr_var":
-		s += ":" + strconv.Itoa(int(a.Workchain)) + ":" + strconv.Itoa(a.BitLen) + ":" + hex.EncodeToString(a.Bits)
+		s += ":" + strconv.Itoa(int(a.Workchain)) + ":" + strconv.Itoa(a.BitLen) + ":" + bitsHex(a.Bits, a.BitLen)
 	}
 	return s
+}
+
+// bitsHex writes the first n bits of b (packed from the high bit of the
+// first byte) as ceil(n/4) hex digits, the bits past n in the last digit
+// zero whatever b holds there. Only the bits b holds are written (a
+// hand-made MsgAddress may claim more than it has).
+func bitsHex(b []byte, n int) string {
+	n = min(n, 8*len(b))
+	if n <= 0 {
+		return ""
+	}
+	const digits = "0123456789abcdef"
+	out := make([]byte, (n+3)/4)
+	for i := range out {
+		v := b[i/2] >> (4 * (1 - i%2)) & 0xf
+		if rest := n - 4*i; rest < 4 {
+			v &= 0xf << (4 - rest) & 0xf
+		}
+		out[i] = digits[v]
+	}
+	return string(out)
 }
 
 // ParseJettonTransfer reads the message's body as one of the three jetton
@@ -200,7 +254,7 @@ func readJetton(s *cellSlice) (JettonTransfer, error) {
 	if err != nil {
 		return t, err
 	}
-	t.Op = uint32(op)
+	t.Op = JettonOp(op)
 	switch t.Op {
 	case opJettonTransfer, opJettonInternal, opJettonNotification:
 	default:

@@ -186,8 +186,8 @@ func TestMsgAddressString(t *testing.T) {
 		std(t, "0:a1a2dca202d48faacd016cf0fce75332b3dfcb74c54cecdf9ab6c158bd431ce3").String())
 	require.Equal(t, "addr_none", addrNone.String())
 	require.Equal(t, "addr_extern:8:ab", ton.MsgAddress{Form: "addr_extern", BitLen: 8, Bits: []byte{0xab}}.String())
-	require.Equal(t, "addr_var:-5:12:abc0", ton.MsgAddress{Form: "addr_var", Workchain: -5, BitLen: 12, Bits: []byte{0xab, 0xc0}}.String())
-	require.Equal(t, "addr_std+anycast:4:a0:0:256:"+strings.Repeat("00", 32),
+	require.Equal(t, "addr_var:-5:12:abc", ton.MsgAddress{Form: "addr_var", Workchain: -5, BitLen: 12, Bits: []byte{0xab, 0xc0}}.String())
+	require.Equal(t, "addr_std+anycast:4:a:0:256:"+strings.Repeat("00", 32),
 		ton.MsgAddress{Form: "addr_std", BitLen: 256, Bits: make([]byte, 32), Anycast: []byte{0xa0}, AnycastBits: 4}.String())
 	require.Equal(t, "", ton.MsgAddress{}.String())
 }

@@ -10,10 +10,11 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/internal/testkit"
 	"github.com/nodeaccess/nodeaccess/ton"
-	"github.com/stretchr/testify/require"
 )
 
 // cutKeys are the keys of the cut tests: the leak test's keys and a long
@@ -72,7 +73,7 @@ func TestKeyStraddlingTheMessageCap(t *testing.T) {
 	defer hs.Close()
 	for _, key := range cutKeys {
 		clients := map[string]*ton.Client{}
-		for name, opts := range map[string][]nodeaccess.TONOption{"REST": nil, "RPC": {ton.WithJSONRPC()}} {
+		for name, opts := range map[string][]nodeaccess.Option{"REST": nil, "RPC": {ton.WithJSONRPC()}} {
 			c, err := ton.New(hs.URL, key, append(opts, nodeaccess.WithMaxAttempts(1))...)
 			require.NoError(t, err)
 			clients[name] = c
@@ -153,11 +154,11 @@ func TestKeyInRejectedServerValues(t *testing.T) {
 		{"last_transaction_lt", "9", func(v string) string {
 			return `{"accounts":[{"address":"` + acctLower + `","balance":"1","last_transaction_lt":` + jsonString(v) + `}]}`
 		}, "accountStates"},
-		{"code_hash", "!", func(v string) string {
-			return `{"accounts":[{"address":"` + acctLower + `","balance":"1","code_hash":` + jsonString(v) + `}]}`
+		{"account_state_hash", "!", func(v string) string {
+			return `{"accounts":[{"address":"` + acctLower + `","balance":"1","account_state_hash":` + jsonString(v) + `}]}`
 		}, "accountStates"},
-		{"pending trace_external_hash", "!", func(v string) string {
-			return `{"transactions":[{"account":"` + acctLower + `","hash":"` + hash + `","lt":"1","trace_external_hash":` + jsonString(v) + `}]}`
+		{"pending hash", "!", func(v string) string {
+			return `{"transactions":[{"account":"` + acctLower + `","hash":` + jsonString(v) + `,"lt":"1"}]}`
 		}, "pendingTransactions"},
 		{"pending lt", "2", func(v string) string {
 			return `{"transactions":[{"account":"` + acctLower + `","hash":"` + hash + `","lt":` + jsonString(v) + `}]}`
@@ -165,9 +166,9 @@ func TestKeyInRejectedServerValues(t *testing.T) {
 		{"pending account", "0", func(v string) string {
 			return `{"transactions":[{"account":` + jsonString(v) + `,"hash":"` + hash + `","lt":"1"}]}`
 		}, "pendingTransactions"},
-		{"block utime", "3", func(v string) string {
+		{"block lt", "3", func(v string) string {
 			return `{"ok":true,"result":{"id":{"workchain":-1,"shard":"-9223372036854775808","seqno":1},"transactions":[` +
-				`{"account":"` + acctLower + `","transaction_id":{"lt":"1","hash":"` + hash + `"},"utime":` + jsonString(v) + `}]}}`
+				`{"account":"` + acctLower + `","transaction_id":{"lt":` + jsonString(v) + `,"hash":"` + hash + `"}}]}}`
 		}, "getBlockTransactionsExt"},
 		{"block fee", "4", func(v string) string {
 			return `{"ok":true,"result":{"id":{"workchain":-1,"shard":"-9223372036854775808","seqno":1},"transactions":[` +

@@ -12,11 +12,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/internal/testkit"
 	"github.com/nodeaccess/nodeaccess/ton"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // echoServer answers every request with status and a body built by body
@@ -64,7 +65,7 @@ func TestKeyNeverLeaks(t *testing.T) {
 				base := echoServer(t, tc.status, tc.body)
 				var attempts []nodeaccess.Attempt
 				var mu sync.Mutex
-				opts := []nodeaccess.TONOption{
+				opts := []nodeaccess.Option{
 					nodeaccess.WithBackoff(time.Millisecond, time.Millisecond),
 					nodeaccess.WithHook(func(_ context.Context, a nodeaccess.Attempt) { mu.Lock(); attempts = append(attempts, a); mu.Unlock() }),
 				}

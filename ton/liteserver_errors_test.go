@@ -6,11 +6,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/internal/testkit"
 	"github.com/nodeaccess/nodeaccess/ton"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 const keyEcho = "k3y-ECHO"
@@ -59,13 +60,13 @@ func TestNotYetAvailable(t *testing.T) {
 		} {
 			t.Run(b.name+"/"+form.name, func(t *testing.T) {
 				srv, n := cannedServer(t, answer{form.status, form.body})
-				opts := []nodeaccess.TONOption{fast}
+				opts := []nodeaccess.Option{fast}
 				if form.rpc {
 					opts = append(opts, ton.WithJSONRPC())
 				}
 				c, err := ton.New(srv.URL, keyEcho, opts...)
 				require.NoError(t, err)
-				_, err = c.BlockTransactionsExt(context.Background(), mcBlockQuery())
+				_, err = c.BlockTransactions(context.Background(), mcBlockQuery())
 				require.Error(t, err)
 				assert.Equal(t, int32(3), n.Load(), "retried within the default attempts")
 				assert.ErrorIs(t, err, ton.ErrNotYetAvailable)
@@ -84,7 +85,7 @@ func TestNotYetAvailable(t *testing.T) {
 	srv, n := cannedServer(t, answer{500, bodies[0].body}, answer{500, bodies[3].body}, answer{200, fixture})
 	c, err := ton.New(srv.URL, testKey, fast)
 	require.NoError(t, err)
-	page, err := c.BlockTransactionsExt(context.Background(), mcBlockQuery())
+	page, err := c.BlockTransactions(context.Background(), mcBlockQuery())
 	require.NoError(t, err)
 	assert.Len(t, page.Transactions, 3)
 	assert.Equal(t, int32(3), n.Load())
@@ -111,13 +112,13 @@ func TestUnreadableTransactionNotRetried(t *testing.T) {
 	} {
 		t.Run(form.name, func(t *testing.T) {
 			srv, n := cannedServer(t, answer{form.status, form.body})
-			opts := []nodeaccess.TONOption{nodeaccess.WithBackoff(time.Millisecond, time.Millisecond)}
+			opts := []nodeaccess.Option{nodeaccess.WithBackoff(time.Millisecond, time.Millisecond)}
 			if form.rpc {
 				opts = append(opts, ton.WithJSONRPC())
 			}
 			c, err := ton.New(srv.URL, keyEcho, opts...)
 			require.NoError(t, err)
-			_, err = c.BlockTransactionsExt(context.Background(), mcBlockQuery())
+			_, err = c.BlockTransactions(context.Background(), mcBlockQuery())
 			require.Error(t, err)
 			assert.Equal(t, int32(1), n.Load(), "not retried")
 			assert.ErrorIs(t, err, ton.ErrUnreadableTransaction)
@@ -148,7 +149,7 @@ func TestOtherTransientAnswers(t *testing.T) {
 		srv, n := cannedServer(t, answer{tc.status, string(testdata(t, tc.file))})
 		c, err := ton.New(srv.URL, testKey, nodeaccess.WithBackoff(time.Millisecond, time.Millisecond))
 		require.NoError(t, err)
-		_, err = c.BlockTransactionsExt(context.Background(), mcBlockQuery())
+		_, err = c.BlockTransactions(context.Background(), mcBlockQuery())
 		assert.Equal(t, int32(3), n.Load(), tc.file)
 		assert.ErrorIs(t, err, nodeaccess.ErrUnavailable, tc.file)
 		assert.NotErrorIs(t, err, ton.ErrNotYetAvailable, tc.file)
@@ -158,7 +159,7 @@ func TestOtherTransientAnswers(t *testing.T) {
 	srv, _ := cannedServer(t, answer{422, `{"ok":false,"error":"seqno not in db","code":422}`})
 	c, err := ton.New(srv.URL, testKey)
 	require.NoError(t, err)
-	_, err = c.BlockTransactionsExt(context.Background(), mcBlockQuery())
+	_, err = c.BlockTransactions(context.Background(), mcBlockQuery())
 	assert.NotErrorIs(t, err, ton.ErrNotYetAvailable)
 	assert.NotErrorIs(t, err, nodeaccess.ErrUnavailable)
 }

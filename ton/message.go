@@ -7,6 +7,8 @@ import (
 	"math/big"
 	"time"
 
+	"github.com/nodeaccess/nodeaccess/internal/jsontext"
+	"github.com/nodeaccess/nodeaccess/internal/transport"
 	"github.com/nodeaccess/nodeaccess/ton/internal/wire"
 )
 
@@ -103,6 +105,13 @@ type Message struct {
 	Comment string
 	// Raw is the message as the server sent it, for members not typed.
 	Raw json.RawMessage
+	// Unread names the secondary members of the message the SDK could not
+	// read ("value_extra_currencies", "opcode", …; see the package
+	// documentation): the fields they fill are left as when not sent, and
+	// their values are in Raw as sent. Nil when every member was read. A
+	// load-bearing member (source, destination, value, hash, created_lt)
+	// that cannot be read is an error of the page instead.
+	Unread []string
 }
 
 // addrPtr returns the address of a message member, nil when not sent.
@@ -115,64 +124,58 @@ func addrPtr(f wire.MsgAddr) *Address {
 }
 
 type wireMessage struct {
-	Source          wire.MsgAddr `json:"source"`
-	Destination     wire.MsgAddr `json:"destination"`
-	Value           wire.Num     `json:"value"`
-	ExtraCurrencies wire.Extra   `json:"extra_currencies"`
-	ValueExtra      wire.Extra   `json:"value_extra_currencies"`
-	FwdFee          wire.Num     `json:"fwd_fee"`
-	IHRFee          wire.Num     `json:"ihr_fee"`
-	ExtraFlags      wire.Num     `json:"extra_flags"`
-	CreatedLt       wire.Num     `json:"created_lt"`
-	CreatedAt       wire.Num     `json:"created_at"`
-	Opcode          wire.Opcode  `json:"opcode"`
-	DecodedOpcode   *string      `json:"decoded_opcode"`
-	Bounce          *bool        `json:"bounce"`
-	Bounced         *bool        `json:"bounced"`
-	Hash            wire.Hash    `json:"hash"`
-	HashNorm        wire.Hash    `json:"hash_norm"`
-	BodyHash        wire.Hash    `json:"body_hash"`
-	Message         *string      `json:"message"`
-	MsgData         *struct {
-		Type string   `json:"@type"`
-		Text *string  `json:"text"`
-		Body wire.BOC `json:"body"`
-	} `json:"msg_data"`
-	Content *struct {
-		Hash    wire.Hash `json:"hash"`
-		Body    wire.BOC  `json:"body"`
-		Decoded *struct {
-			Type    string  `json:"type"`
-			Comment *string `json:"comment"`
-		} `json:"decoded"`
-	} `json:"message_content"`
+	// Load-bearing: a member that cannot be read refuses the page.
+	Source      wire.MsgAddr `json:"source"`
+	Destination wire.MsgAddr `json:"destination"`
+	Value       wire.Num     `json:"value"`
+	CreatedLt   wire.Num     `json:"created_lt"`
+	Hash        wire.Hash    `json:"hash"`
+	// Secondary: one that cannot be read is named in Message.Unread.
+	ExtraCurrencies jsontext.Soft[wire.Extra]      `json:"extra_currencies"`
+	ValueExtra      jsontext.Soft[wire.Extra]      `json:"value_extra_currencies"`
+	FwdFee          jsontext.Soft[wire.Num]        `json:"fwd_fee"`
+	IHRFee          jsontext.Soft[wire.Num]        `json:"ihr_fee"`
+	ExtraFlags      jsontext.Soft[wire.Num]        `json:"extra_flags"`
+	CreatedAt       jsontext.Soft[wire.Num]        `json:"created_at"`
+	Opcode          jsontext.Soft[wire.Opcode]     `json:"opcode"`
+	DecodedOpcode   jsontext.Soft[*string]         `json:"decoded_opcode"`
+	Bounce          jsontext.Soft[*bool]           `json:"bounce"`
+	Bounced         jsontext.Soft[*bool]           `json:"bounced"`
+	HashNorm        jsontext.Soft[wire.Hash]       `json:"hash_norm"`
+	BodyHash        jsontext.Soft[wire.Hash]       `json:"body_hash"`
+	Message         jsontext.Soft[*string]         `json:"message"`
+	MsgData         jsontext.Soft[*wireMsgData]    `json:"msg_data"`
+	Content         jsontext.Soft[*wireMsgContent] `json:"message_content"`
 }
 
-// decodeMessage decodes one message in any shape Message lists.
+// wireMsgData is v2's msg_data.
+type wireMsgData struct {
+	Type string   `json:"@type"`
+	Text *string  `json:"text"`
+	Body wire.BOC `json:"body"`
+}
+
+// wireMsgContent is v3's message_content.
+type wireMsgContent struct {
+	Hash    wire.Hash `json:"hash"`
+	Body    wire.BOC  `json:"body"`
+	Decoded *struct {
+		Type    string  `json:"type"`
+		Comment *string `json:"comment"`
+	} `json:"decoded"`
+}
+
+// decodeMessage decodes one message in any shape Message lists. A
+// load-bearing member it cannot read is an error; a secondary one is named
+// in the message's Unread.
 func decodeMessage(raw json.RawMessage) (*Message, error) {
 	var w wireMessage
 	if err := json.Unmarshal(raw, &w); err != nil {
 		return nil, err
 	}
-	m := &Message{Source: addrPtr(w.Source), Destination: addrPtr(w.Destination), Hash: Hash(w.Hash.H), HashNorm: Hash(w.HashNorm.H),
-		BodyHash: Hash(w.BodyHash.H), Opcode: w.Opcode.Ptr(), Raw: raw}
-	if w.DecodedOpcode != nil {
-		m.DecodedOpcode = *w.DecodedOpcode
-	}
+	m := &Message{Source: addrPtr(w.Source), Destination: addrPtr(w.Destination), Hash: Hash(w.Hash.H), Raw: raw}
 	var err error
 	if m.Value, err = w.Value.OptAmount("value"); err != nil {
-		return nil, err
-	}
-	if m.ExtraCurrencies, err = wire.PickExtra(w.ExtraCurrencies, w.ValueExtra); err != nil {
-		return nil, err
-	}
-	if m.ExtraFlags, err = w.ExtraFlags.OptAmount("extra_flags"); err != nil {
-		return nil, err
-	}
-	if m.FwdFee, err = w.FwdFee.OptAmount("fwd_fee"); err != nil {
-		return nil, err
-	}
-	if m.IHRFee, err = w.IHRFee.OptAmount("ihr_fee"); err != nil {
 		return nil, err
 	}
 	if w.CreatedLt.Set {
@@ -180,37 +183,83 @@ func decodeMessage(raw json.RawMessage) (*Message, error) {
 			return nil, err
 		}
 	}
-	if m.CreatedAt, err = wire.UnixTime(w.CreatedAt, "created_at"); err != nil {
-		return nil, err
+	u := (*jsontext.Unread)(&m.Unread)
+	v2Extra, v3Extra := w.ExtraCurrencies, w.ValueExtra
+	if u.Check("extra_currencies", v2Extra.Err) && u.Check("value_extra_currencies", v3Extra.Err) {
+		var extra map[uint32]*big.Int
+		if extra, err = wire.PickExtra(v2Extra.V, v3Extra.V); u.Check("value_extra_currencies", err) {
+			m.ExtraCurrencies = extra
+		}
 	}
-	m.Bounce = w.Bounce != nil && *w.Bounce
-	m.Bounced = w.Bounced != nil && *w.Bounced
-	if d := w.MsgData; d != nil {
+	amount := func(name string, f jsontext.Soft[wire.Num]) *big.Int {
+		if !u.Check(name, f.Err) {
+			return nil
+		}
+		v, err := f.V.OptAmount(name)
+		if !u.Check(name, err) {
+			return nil
+		}
+		return v
+	}
+	m.ExtraFlags = amount("extra_flags", w.ExtraFlags)
+	m.FwdFee = amount("fwd_fee", w.FwdFee)
+	m.IHRFee = amount("ihr_fee", w.IHRFee)
+	if u.Check("created_at", w.CreatedAt.Err) {
+		t, err := wire.UnixTime(w.CreatedAt.V, "created_at")
+		if u.Check("created_at", err) {
+			m.CreatedAt = t
+		}
+	}
+	if u.Check("opcode", w.Opcode.Err) {
+		m.Opcode = w.Opcode.V.Ptr()
+	}
+	if u.Check("decoded_opcode", w.DecodedOpcode.Err) && w.DecodedOpcode.V != nil {
+		m.DecodedOpcode = *w.DecodedOpcode.V
+	}
+	if u.Check("bounce", w.Bounce.Err) {
+		m.Bounce = w.Bounce.V != nil && *w.Bounce.V
+	}
+	if u.Check("bounced", w.Bounced.Err) {
+		m.Bounced = w.Bounced.V != nil && *w.Bounced.V
+	}
+	if u.Check("hash_norm", w.HashNorm.Err) {
+		m.HashNorm = Hash(w.HashNorm.V.H)
+	}
+	if u.Check("body_hash", w.BodyHash.Err) {
+		m.BodyHash = Hash(w.BodyHash.V.H)
+	}
+	u.Check("message", w.Message.Err)
+	if d := w.MsgData.V; u.Check("msg_data", w.MsgData.Err) && d != nil {
 		m.Body = d.Body
 		if d.Type == "msg.dataText" {
 			switch {
-			case w.Message != nil && *w.Message != "":
+			case w.Message.V != nil && *w.Message.V != "":
 				// The Python server's own decoding of the same text.
-				m.Comment, m.HasComment = *w.Message, true
+				m.Comment, m.HasComment = *w.Message.V, true
 			case d.Text != nil:
 				text, err := wire.DecodeBase64(*d.Text)
 				if err != nil && *d.Text != "" {
-					return nil, fmt.Errorf("msg_data text is not base64")
+					u.Check("msg_data", fmt.Errorf("msg_data text is not base64"))
+					break
 				}
 				m.Comment, m.HasComment = string(text), true
 			}
 		}
 	}
-	if c := w.Content; c != nil {
-		m.Body = c.Body
-		if m.BodyHash != (Hash{}) && c.Hash.Set && Hash(c.Hash.H) != m.BodyHash {
-			return nil, fmt.Errorf("body_hash and message_content.hash differ")
-		}
-		if c.Hash.Set {
-			m.BodyHash = Hash(c.Hash.H)
-		}
-		if d := c.Decoded; d != nil && d.Type == "text_comment" && d.Comment != nil {
-			m.Comment, m.HasComment = *d.Comment, true
+	if c := w.Content.V; u.Check("message_content", w.Content.Err) && c != nil {
+		switch {
+		case m.BodyHash != (Hash{}) && c.Hash.Set && Hash(c.Hash.H) != m.BodyHash:
+			// Two hashes of one body that differ: neither is taken.
+			m.BodyHash = Hash{}
+			u.Check("message_content", fmt.Errorf("body_hash and message_content.hash differ"))
+		default:
+			m.Body = c.Body
+			if c.Hash.Set {
+				m.BodyHash = Hash(c.Hash.H)
+			}
+			if d := c.Decoded; d != nil && d.Type == "text_comment" && d.Comment != nil {
+				m.Comment, m.HasComment = *d.Comment, true
+			}
 		}
 	}
 	return m, nil
@@ -241,6 +290,17 @@ func decodeMessages(in json.RawMessage, outs []json.RawMessage) (*Message, []Mes
 	return inMsg, out, nil
 }
 
+// nestedUnread adds the unread members of a transaction's messages to its
+// own, each under the message's member name.
+func nestedUnread(u *jsontext.Unread, in *Message, outs []Message) {
+	if in != nil {
+		u.Nested("in_msg", in.Unread)
+	}
+	for i := range outs {
+		u.Nested(fmt.Sprintf("out_msgs[%d]", i), outs[i].Unread)
+	}
+}
+
 // decodePrevTx reads the previous transaction's lt and hash from v3's
 // prev_trans_lt and prev_trans_hash (v2 transactions carry none).
 func decodePrevTx(lt wire.Num, hash wire.Hash) (uint64, Hash, error) {
@@ -252,4 +312,42 @@ func decodePrevTx(lt wire.Num, hash wire.Hash) (uint64, Hash, error) {
 		return 0, Hash{}, err
 	}
 	return v, Hash(hash.H), nil
+}
+
+// itemName names item i of a page in an error: its index and, where the
+// entry holds one that reads as text, its hash (a transaction's) or its
+// account (a state's), quoted as sent.
+func itemName(kind string, i int, raw json.RawMessage) string {
+	var id struct {
+		Hash    json.RawMessage `json:"hash"`
+		Account json.RawMessage `json:"account"`
+		Address json.RawMessage `json:"address"`
+		TxID    *struct {
+			Hash json.RawMessage `json:"hash"`
+		} `json:"transaction_id"`
+	}
+	name := fmt.Sprintf("%s %d", kind, i)
+	if json.Unmarshal(raw, &id) != nil {
+		return name
+	}
+	text := func(b json.RawMessage) string {
+		var s string
+		if json.Unmarshal(b, &s) != nil {
+			return ""
+		}
+		return s
+	}
+	hash := text(id.Hash)
+	if hash == "" && id.TxID != nil {
+		hash = text(id.TxID.Hash)
+	}
+	switch {
+	case hash != "":
+		return name + " (hash " + transport.Quote(hash) + ")"
+	case text(id.Account) != "":
+		return name + " (account " + transport.Quote(text(id.Account)) + ")"
+	case text(id.Address) != "":
+		return name + " (account " + transport.Quote(text(id.Address)) + ")"
+	}
+	return name
 }

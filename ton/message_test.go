@@ -100,7 +100,7 @@ func TestMessagesV2GetTransactionsShape(t *testing.T) {
 func TestMessagesV2BlockShape(t *testing.T) {
 	c := gockClient(t)
 	mockGET(t, pathBlock, mcQuery, 200, string(testdata(t, blockFixture)))
-	got, err := c.BlockTransactionsExt(context.Background(), mcBlockQuery())
+	got, err := c.BlockTransactions(context.Background(), mcBlockQuery())
 	require.NoError(t, err)
 	require.Len(t, got.Transactions, 3)
 
@@ -232,20 +232,34 @@ func TestMessageShapesAgree(t *testing.T) {
 }
 
 func TestMessageBadValues(t *testing.T) {
+	// A load-bearing member (source, destination, value, hash,
+	// created_lt) that cannot be read is an error.
 	for body, want := range map[string]string{
-		`{"value":"-1"}`:                                   `value "-1" is not a non-negative amount`,
-		`{"fwd_fee":"1.5"}`:                                `"1.5" is not an integer`,
-		`{"ihr_fee":"1e3"}`:                                `"1e3" is not an integer`,
-		`{"value":"` + string(make40()) + `"}`:             `is not a non-negative amount`,
-		`{"created_lt":"18446744073709551616"}`:            `created_lt "18446744073709551616" is not an unsigned 64-bit integer`,
-		`{"source":"nope"}`:                                `"nope"`,
-		`{"source":{"account_address":7}}`:                 `address is not a string`,
-		`{"msg_data":{"@type":"msg.dataText","text":"*"}}`: `msg_data text is not base64`,
-		`{"body_hash":"JwaRlXkBSbE/FgE1Cic6QMP4p4grFvQ05deNWMgRx2E=","message_content":{"hash":"pSgu2pfIEFeWo31xHfheCFt4EG+mSA2vEvMSq/K/PXo="}}`: `body_hash and message_content.hash differ`,
+		`{"value":"-1"}`:                        `value "-1" is not a non-negative amount`,
+		`{"value":"` + string(make40()) + `"}`:  `is not a non-negative amount`,
+		`{"created_lt":"18446744073709551616"}`: `created_lt "18446744073709551616" is not an unsigned 64-bit integer`,
+		`{"source":"nope"}`:                     `"nope"`,
+		`{"source":{"account_address":7}}`:      `address is not a string`,
 	} {
 		_, err := ton.DecodeMessage([]byte(body))
 		require.Error(t, err, body)
 		assert.Contains(t, err.Error(), want, body)
+	}
+	// A secondary one is named in Unread, its field left as when not sent.
+	for body, want := range map[string]string{
+		`{"fwd_fee":"1.5"}`: "fwd_fee",
+		`{"ihr_fee":"1e3"}`: "ihr_fee",
+		`{"msg_data":{"@type":"msg.dataText","text":"*"}}`: "msg_data",
+		`{"body_hash":"JwaRlXkBSbE/FgE1Cic6QMP4p4grFvQ05deNWMgRx2E=","message_content":{"hash":"pSgu2pfIEFeWo31xHfheCFt4EG+mSA2vEvMSq/K/PXo="}}`: "message_content",
+	} {
+		m, err := ton.DecodeMessage([]byte(body))
+		require.NoError(t, err, body)
+		assert.Equal(t, []string{want}, m.Unread, body)
+		assert.Nil(t, m.FwdFee, body)
+		assert.Nil(t, m.IHRFee, body)
+		assert.False(t, m.HasComment, body)
+		assert.Equal(t, ton.Hash{}, m.BodyHash, body)
+		assert.JSONEq(t, body, string(m.Raw), body)
 	}
 }
 
@@ -302,7 +316,7 @@ func TestMessagesCppServerShape(t *testing.T) {
 			"body_hash":"lqKW0iTyhcZ77pPDD4owkVfw2qNdxbh+QQt4YwoJz8c=","msg_data":{"@type":"msg.dataText","text":"aGlp"}}]}`
 	c := gockClient(t)
 	mockGET(t, pathBlock, mcQuery, 200, string(testdata(t, blockFixture)))
-	page, err := c.BlockTransactionsExt(context.Background(), mcBlockQuery())
+	page, err := c.BlockTransactions(context.Background(), mcBlockQuery())
 	require.NoError(t, err)
 	py := page.Transactions[1]
 

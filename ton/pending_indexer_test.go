@@ -152,12 +152,17 @@ func TestFinalityForms(t *testing.T) {
 		assert.Equal(t, string(tc.want), fmt.Sprint(f), tc.wire)
 		assert.Equal(t, tc.known, slices.Contains(knownFinalities, f), tc.wire)
 	}
-	for _, bad := range []string{`true`, `1.5`, `{}`, `[]`} {
+	// Any other value decodes without error and is kept as sent (issue
+	// 30: each made the whole page an error).
+	for _, odd := range []string{`true`, `1.5`, `{}`, `[]`, `{"mc":1}`, `["x"]`, `1e3`, ` { "mc" : 1 } `} {
 		c := gockClient(t)
-		mockGET(t, pathPending, "", 200, tx(bad))
-		_, err := c.PendingTransactions(context.Background(), ton.PendingTransactionsQuery{})
-		assert.ErrorIs(t, err, nodeaccess.ErrInvalidResponse, bad)
-		assert.ErrorContains(t, err, "is neither a string nor an integer", bad)
+		mockGET(t, pathPending, "", 200, tx(odd))
+		page, err := c.PendingTransactions(context.Background(), ton.PendingTransactionsQuery{})
+		require.NoError(t, err, odd)
+		f := page.Transactions[0].Finality
+		assert.Equal(t, ton.Finality(strings.ReplaceAll(strings.TrimSpace(odd), " ", "")), f, odd)
+		assert.False(t, slices.Contains(knownFinalities, f), odd)
+		assert.Nil(t, page.Transactions[0].Unread, odd)
 	}
 }
 

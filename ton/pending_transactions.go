@@ -6,7 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"maps"
 	"math/big"
 	"net/http"
 	"net/url"
@@ -16,7 +15,7 @@ import (
 
 	"github.com/nodeaccess/nodeaccess/ton/internal/wire"
 
-	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/internal/jsontext"
 	"github.com/nodeaccess/nodeaccess/internal/transport"
 )
 
@@ -64,8 +63,10 @@ type PendingTransactionsPage struct {
 // Finality says how final a v3 transaction is. The indexer writes it as a
 // string ("pending", "confirmed", "finalized"); its published schema
 // declares the integers 0, 1 and 2: both decode to the constants below. A
-// value the SDK does not know decodes without error and is kept as sent
-// (an integer n beyond 2 as "unknown_n", the indexer's own spelling for it).
+// value the SDK does not know decodes without error and is kept as sent:
+// an integer n beyond 2 as "unknown_n" (the indexer's own spelling for it),
+// any other JSON value as its text ("1.5", `{"mc":1}`, "true"), which none
+// of the constants is.
 type Finality string
 
 // The finality states the indexer sends.
@@ -138,6 +139,11 @@ type PendingTransaction struct {
 	// Raw is the entry as the server sent it: the indexer's full v3
 	// transaction (in_msg, out_msgs, description, block_ref, …).
 	Raw json.RawMessage
+	// Unread names the secondary members the SDK could not read, its
+	// messages' included ("now", "out_msgs[0].opcode"; see the package
+	// documentation): the fields they fill are left as when not sent, and
+	// their values are in Raw. Nil when every member was read.
+	Unread []string
 }
 
 // check validates q and returns its accounts, parsed.
@@ -173,25 +179,22 @@ func (q *PendingTransactionsQuery) values(accounts []Address) url.Values {
 // account or with one it cannot read, is an error matching
 // nodeaccess.ErrInvalidInput.
 func (c *Client) PendingTransactions(ctx context.Context, q PendingTransactionsQuery) (*PendingTransactionsPage, error) {
+	if err := transport.NilContext(ctx); err != nil {
+		return nil, c.t.Wrap("pendingTransactions", err)
+	}
 	const op = "pendingTransactions"
 	accounts, err := q.check()
 	if err != nil {
 		return nil, c.t.Wrap(op, err)
 	}
+	pages, err := indexerPages(accounts, func(g []Address) (*PendingTransactionsPage, error) { return c.pendingTransactions(ctx, &q, g) })
+	if err != nil {
+		return nil, c.t.Wrap(op, err)
+	}
 	page := &PendingTransactionsPage{Transactions: []PendingTransaction{}, AddressBook: map[Address]AddressBookEntry{}}
-	for _, g := range groups(accounts, maxLimit) {
-		p, err := c.pendingTransactions(ctx, &q, g)
-		if err != nil {
-			return nil, c.t.Wrap(op, err)
-		}
+	for _, p := range pages {
 		page.Transactions = append(page.Transactions, p.Transactions...)
-		maps.Copy(page.AddressBook, p.AddressBook)
-		if p.UnknownAddresses != nil {
-			if page.UnknownAddresses == nil {
-				page.UnknownAddresses = map[string]AddressBookEntry{}
-			}
-			maps.Copy(page.UnknownAddresses, p.UnknownAddresses)
-		}
+		mergeBook(page.AddressBook, &page.UnknownAddresses, p.AddressBook, p.UnknownAddresses)
 	}
 	slices.SortStableFunc(page.Transactions, comparePending)
 	return page, nil
@@ -200,13 +203,16 @@ func (c *Client) PendingTransactions(ctx context.Context, q PendingTransactionsQ
 // pendingTransactions sends one request, for accounts.
 func (c *Client) pendingTransactions(ctx context.Context, q *PendingTransactionsQuery, accounts []Address) (*PendingTransactionsPage, error) {
 	resp, err := c.send(ctx, &transport.Request{Op: "pendingTransactions", Method: http.MethodGet, Target: c.pending, Query: q.values(accounts)})
-	if err != nil {
-		if nothingPending(err) {
-			return &PendingTransactionsPage{}, nil
+	if err == nil {
+		var page *PendingTransactionsPage
+		if page, err = decode(c, &resp, decodePendingTransactions); err == nil {
+			return page, nil
 		}
-		return nil, refuse422(err)
 	}
-	return decode(c, &resp, decodePendingTransactions)
+	if nothingPending(err) {
+		return &PendingTransactionsPage{}, nil
+	}
+	return nil, refuse422(err)
 }
 
 // comparePending orders pending transactions by account (workchain, then
@@ -230,29 +236,33 @@ const nothingPendingMessage = "emulated traces not found"
 
 // nothingPending reports whether err is the indexer's 404 for an account
 // with nothing pending: a TON error body whose message is "emulated traces
-// not found" (in any case, surrounding spaces ignored). Every other 404 (a
-// wrong path, a gateway's {"error":"Not Found"}, an HTML page) stays an
-// error matching nodeaccess.ErrNotFound.
+// not found" (in any case, surrounding spaces ignored), as a 404 or with
+// code 404 in a 2xx body. Every other 404 (a wrong path, a gateway's
+// {"error":"Not Found"}, an HTML page) stays an error matching
+// nodeaccess.ErrNotFound.
 func nothingPending(err error) bool {
-	he, ok := err.(*nodeaccess.HTTPError)
-	return ok && he.StatusCode == 404 && strings.EqualFold(strings.TrimSpace(he.Message), nothingPendingMessage)
+	status, msg, ok := serverFault(err)
+	return ok && status == http.StatusNotFound && strings.EqualFold(strings.TrimSpace(msg), nothingPendingMessage)
 }
 
 type wirePending struct {
+	// Load-bearing: a member that cannot be read refuses the page.
 	Account       wire.Addr         `json:"account"`
 	Hash          wire.Hash         `json:"hash"`
 	LT            wire.Num          `json:"lt"`
-	Now           wire.Num          `json:"now"`
-	MCBlockSeqno  wire.Num          `json:"mc_block_seqno"`
-	TraceID       *string           `json:"trace_id"`
-	TraceExtHash  wire.Hash         `json:"trace_external_hash"`
-	Emulated      *bool             `json:"emulated"`
-	Finality      wire.Finality     `json:"finality"`
 	TotalFees     wire.Num          `json:"total_fees"`
 	InMsg         json.RawMessage   `json:"in_msg"`
 	OutMsgs       []json.RawMessage `json:"out_msgs"`
 	PrevTransLT   wire.Num          `json:"prev_trans_lt"`
 	PrevTransHash wire.Hash         `json:"prev_trans_hash"`
+	// Secondary: one that cannot be read is named in Unread (finality is
+	// kept as sent instead).
+	Now          jsontext.Soft[wire.Num]  `json:"now"`
+	MCBlockSeqno jsontext.Soft[wire.Num]  `json:"mc_block_seqno"`
+	TraceID      jsontext.Soft[*string]   `json:"trace_id"`
+	TraceExtHash jsontext.Soft[wire.Hash] `json:"trace_external_hash"`
+	Emulated     jsontext.Soft[*bool]     `json:"emulated"`
+	Finality     wire.Finality            `json:"finality"`
 }
 
 // decodePendingTransactions decodes a pendingTransactions body:
@@ -278,7 +288,7 @@ func decodePendingTransactions(body []byte) (*PendingTransactionsPage, error) {
 	page := &PendingTransactionsPage{Transactions: make([]PendingTransaction, len(txs))}
 	for i, raw := range txs {
 		if err := decodePending(raw, &page.Transactions[i]); err != nil {
-			return nil, fmt.Errorf("transaction %d: %v", i, err)
+			return nil, fmt.Errorf("%s: %v", itemName("transaction", i, raw), err)
 		}
 	}
 	var err error
@@ -301,20 +311,6 @@ func decodePending(raw json.RawMessage, out *PendingTransaction) error {
 	if out.LT, err = w.LT.Uint64("lt"); err != nil {
 		return err
 	}
-	if out.Now, err = wire.UnixTime(w.Now, "now"); err != nil {
-		return err
-	}
-	if w.MCBlockSeqno.Set {
-		if out.MCBlockSeqno, err = w.MCBlockSeqno.Uint32("mc_block_seqno"); err != nil {
-			return err
-		}
-	}
-	if w.TraceID != nil {
-		out.TraceID = *w.TraceID
-	}
-	out.TraceExternalHash = Hash(w.TraceExtHash.H)
-	out.Emulated = w.Emulated != nil && *w.Emulated
-	out.Finality = Finality(w.Finality)
 	if out.TotalFees, err = w.TotalFees.OptAmount("total_fees"); err != nil {
 		return err
 	}
@@ -324,6 +320,30 @@ func decodePending(raw json.RawMessage, out *PendingTransaction) error {
 	if out.PrevTransactionLT, out.PrevTransactionHash, err = decodePrevTx(w.PrevTransLT, w.PrevTransHash); err != nil {
 		return err
 	}
+	u := (*jsontext.Unread)(&out.Unread)
+	if u.Check("now", w.Now.Err) {
+		t, err := wire.UnixTime(w.Now.V, "now")
+		if u.Check("now", err) {
+			out.Now = t
+		}
+	}
+	if u.Check("mc_block_seqno", w.MCBlockSeqno.Err) && w.MCBlockSeqno.V.Set {
+		n, err := w.MCBlockSeqno.V.Uint32("mc_block_seqno")
+		if u.Check("mc_block_seqno", err) {
+			out.MCBlockSeqno = n
+		}
+	}
+	if u.Check("trace_id", w.TraceID.Err) && w.TraceID.V != nil {
+		out.TraceID = *w.TraceID.V
+	}
+	if u.Check("trace_external_hash", w.TraceExtHash.Err) {
+		out.TraceExternalHash = Hash(w.TraceExtHash.V.H)
+	}
+	if u.Check("emulated", w.Emulated.Err) {
+		out.Emulated = w.Emulated.V != nil && *w.Emulated.V
+	}
+	out.Finality = Finality(w.Finality)
+	nestedUnread(u, out.InMsg, out.OutMsgs)
 	out.Raw = raw
 	return nil
 }

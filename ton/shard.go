@@ -6,9 +6,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/nodeaccess/nodeaccess/ton/internal/wire"
-
 	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/internal/transport"
 )
 
 // ShardID is a shard identifier: a signed 64-bit number whose bits are the
@@ -75,7 +74,7 @@ func parseShardHex(s, digits string) (ShardID, error) {
 }
 
 func shardErr(s, why string) (ShardID, error) {
-	return 0, &nodeaccess.InputError{Arg: "shard", Reason: wire.Quote(s, 40) + " " + why}
+	return 0, &nodeaccess.InputError{Arg: "shard", Reason: transport.Quote(s) + " " + why}
 }
 
 func isHex(s string) bool {
@@ -133,7 +132,7 @@ func ParseBlockRef(s string) (BlockRef, error) {
 	inner := strings.TrimSuffix(strings.TrimPrefix(s, "("), ")")
 	parts := strings.Split(inner, ",")
 	bad := func(why string) (BlockRef, error) {
-		return BlockRef{}, &nodeaccess.InputError{Arg: "block", Reason: wire.Quote(s, 80) + ": " + why}
+		return BlockRef{}, &nodeaccess.InputError{Arg: "block", Reason: transport.Quote(s) + ": " + why}
 	}
 	if len(parts) != 3 {
 		return bad("want (workchain,shard,seqno)")

@@ -10,8 +10,12 @@ import (
 // time and genesis validators root: its genesis (phase0, slot 0) and three
 // fulu states at the slots a node reports as finalized, justified and head,
 // each with defaultValidators validators. The head state's checkpoints name
-// the epochs of the finalized and justified states, and its state_roots ring
-// holds their hash tree roots, as a real head state's does.
+// the epochs and the block roots of the finalized and justified states, its
+// block_roots and state_roots rings hold their block and state roots, and
+// the justified state's current justified checkpoint is the finalized one,
+// as on a real chain. Each fulu state is the post-state of the block at its
+// slot: its latest block header's state_root is zero, as the specs leave it
+// until the next slot.
 //
 // Sizes and times (measured on a 2-core amd64 machine): the head state is
 // 5,021,637 bytes of SSZ and 12,798,603 bytes of JSON (the other fulu
@@ -57,7 +61,12 @@ var mainnetGenesisValidatorsRoot = beacon.Root{
 // slots are 0, 13,199,936 (the first of epoch 412498, the head state's
 // finalized checkpoint), 13,199,968 (the first of epoch 412499, its
 // current justified checkpoint) and 13,200,031 (the last of epoch 412500);
-// each fulu state has 16384 validators.
+// each fulu state has 16384 validators. The later states refer to the
+// earlier ones as a chain's do: the head's finalized and current justified
+// checkpoints are the finalized and justified states' blocks (epoch and
+// block root), and its block_roots and state_roots hold those blocks' and
+// states' roots at their slots; the justified state's current justified
+// checkpoint, and its rings, refer to the finalized state the same way.
 func DefaultStates() []*beacon.State {
 	p := beacon.MainnetPreset()
 	genesis := NewState(beacon.Phase0, p, defaultValidators, 100)
@@ -73,12 +82,34 @@ func DefaultStates() []*beacon.State {
 	shape(justified, defaultJustifiedSlot)
 	head := NewState(defaultFork, p, defaultValidators, 103)
 	shape(head, defaultHeadSlot)
-	for _, st := range []*beacon.State{finalized, justified} {
-		if r, err := beacon.HashTreeRoot(st); err == nil { // generated states are valid
-			head.StateRoots[uint64(st.Slot)%p.SlotsPerHistoricalRoot] = r
-		}
-	}
+	fin := link(finalized, justified, head)
+	justified.CurrentJustifiedCheckpoint.Root = fin
+	head.PreviousJustifiedCheckpoint.Root = fin
+	head.FinalizedCheckpoint.Root = fin
+	head.CurrentJustifiedCheckpoint.Root = link(justified, head)
 	return []*beacon.State{genesis, finalized, justified, head}
+}
+
+// link puts the roots of st, a post-block state, into the rings of the
+// later states and returns its block's root: the latest block header with
+// its state_root filled in with st's root, as the next slot fills it.
+func link(st *beacon.State, later ...*beacon.State) beacon.Root {
+	root, err := beacon.HashTreeRoot(st)
+	if err != nil {
+		panic("beacontest: a default state does not hash: " + err.Error()) // generated states are valid
+	}
+	h := st.LatestBlockHeader
+	h.StateRoot = root
+	block, err := beacon.HashTreeRoot(h)
+	if err != nil {
+		panic("beacontest: a default block header does not hash: " + err.Error())
+	}
+	i := uint64(st.Slot) % st.Preset.SlotsPerHistoricalRoot
+	for _, l := range later {
+		l.StateRoots[i] = root
+		l.BlockRoots[i] = block
+	}
+	return block
 }
 
 // shape moves a generated state to slot: the header, the fork epoch, the
@@ -92,6 +123,9 @@ func shape(st *beacon.State, slot beacon.Slot) {
 	epoch := beacon.Epoch(uint64(slot) / spe)
 	st.Slot = slot
 	st.LatestBlockHeader.Slot = slot
+	if slot > 0 {
+		st.LatestBlockHeader.StateRoot = beacon.Root{} // the post-state of the block at slot
+	}
 	st.GenesisTime = mainnetGenesisTime
 	st.GenesisValidatorsRoot = mainnetGenesisValidatorsRoot
 	if st.Version == beacon.Fulu {

@@ -61,7 +61,10 @@
 // Without WithStates, a Server holds DefaultStates: four mainnet-preset
 // states of one chain with 16384 validators each, a phase0 genesis at slot
 // 0 and three fulu states at the slots a node reports as finalized,
-// justified and head, which the names above pick. The head state is about
+// justified and head, which the names above pick. They refer to each other
+// as a chain's states do: the head's checkpoints are the finalized and
+// justified states' blocks, and its block_roots and state_roots hold their
+// roots (see DefaultStates). The head state is about
 // 5 MB of SSZ and 12.8 MB of JSON, so a progress bar moves. Server.Lookup
 // and Server.States give the slots, roots and forks; Server.Body the exact
 // bytes a request would get. WithStates() with no state starts with none

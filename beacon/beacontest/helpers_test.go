@@ -7,10 +7,11 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/beacon"
 	"github.com/nodeaccess/nodeaccess/beacon/beacontest"
-	"github.com/stretchr/testify/require"
 )
 
 // testKey is the key the tests' servers accept; it starts like the leak
@@ -73,7 +74,7 @@ func start(t testing.TB, opts ...beacontest.Option) *beacontest.Server {
 }
 
 // client returns the server's beacon client with opts.
-func client(t testing.TB, srv *beacontest.Server, opts ...nodeaccess.BeaconOption) *beacon.Client {
+func client(t testing.TB, srv *beacontest.Server, opts ...nodeaccess.Option) *beacon.Client {
 	t.Helper()
 	c, err := srv.Client(opts...)
 	require.NoError(t, err)

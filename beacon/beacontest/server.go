@@ -81,8 +81,8 @@ func New(opts ...Option) (*Server, error) {
 // Client returns a beacon.Client for the server: its URL and key, and the
 // head state's preset (beacon.WithPreset), then opts (which may replace
 // the preset).
-func (s *Server) Client(opts ...nodeaccess.BeaconOption) (*beacon.Client, error) {
-	all := append([]nodeaccess.BeaconOption{beacon.WithPreset(s.set.headPreset())}, opts...)
+func (s *Server) Client(opts ...nodeaccess.Option) (*beacon.Client, error) {
+	all := append([]nodeaccess.Option{beacon.WithPreset(s.set.headPreset())}, opts...)
 	return beacon.New(s.URL, s.Key(), all...)
 }
 

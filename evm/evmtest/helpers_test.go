@@ -9,10 +9,11 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/evm"
 	"github.com/nodeaccess/nodeaccess/evm/evmtest"
-	"github.com/stretchr/testify/require"
 )
 
 // testKey is the key of the servers the tests start.
@@ -53,9 +54,9 @@ func fresh(t *testing.T, opts ...evmtest.Option) *evmtest.Server {
 
 // client returns an evm.Client for s that does not retry, unless opts say
 // otherwise.
-func client(t *testing.T, s *evmtest.Server, opts ...nodeaccess.EVMOption) *evm.Client {
+func client(t *testing.T, s *evmtest.Server, opts ...nodeaccess.Option) *evm.Client {
 	t.Helper()
-	c, err := s.Client(append([]nodeaccess.EVMOption{nodeaccess.WithMaxAttempts(1)}, opts...)...)
+	c, err := s.Client(append([]nodeaccess.Option{nodeaccess.WithMaxAttempts(1)}, opts...)...)
 	require.NoError(t, err)
 	return c
 }

@@ -62,6 +62,6 @@ func TestMulticall3InGenesis(t *testing.T) {
 	code, err = without.Code(t.Context(), evm.Multicall3Address(), evm.Latest)
 	require.NoError(t, err)
 	assert.Empty(t, code)
-	_, err = without.Multicall(t.Context(), []evm.Call3{{Target: evmtest.Token()}}, evm.Latest, nil)
+	_, err = without.Multicall(t.Context(), []evm.Call3{{Target: evmtest.Token()}}, evm.Latest, evm.MulticallOptions{})
 	assert.ErrorIs(t, err, evm.ErrMulticallNotDeployed)
 }

@@ -6,11 +6,12 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/evm"
 	"github.com/nodeaccess/nodeaccess/evm/evmtest"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // The default scenario, spelled out: hashes, addresses and values do not
@@ -52,7 +53,7 @@ func TestScenarioInternalOperations(t *testing.T) {
 			[]evm.InternalOperation{}},
 	}
 	for _, path := range []string{"{key}", "{key}/evm"} {
-		var opts []nodeaccess.EVMOption
+		var opts []nodeaccess.Option
 		if path == "{key}/evm" {
 			opts = append(opts, evm.WithPathSuffix("evm"))
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/ethereum/go-ethereum/rpc"
+
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/evm"
 	"github.com/nodeaccess/nodeaccess/evm/evmtest/internal/node"
@@ -178,7 +179,7 @@ func (s *Server) Format(f fmt.State, _ rune) { _, _ = f.Write([]byte(s.String())
 // Client returns an evm.Client for this server: evm.New(s.URL, s.Key(),
 // opts...). It posts to {URL}/{Key}; add evm.WithPathSuffix("evm") for
 // {URL}/{Key}/evm, the path of Hyperliquid's EVM on node-access services.
-func (s *Server) Client(opts ...nodeaccess.EVMOption) (*evm.Client, error) {
+func (s *Server) Client(opts ...nodeaccess.Option) (*evm.Client, error) {
 	return evm.New(s.URL, s.Key(), opts...)
 }
 

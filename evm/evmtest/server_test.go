@@ -9,13 +9,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/evm"
 	"github.com/nodeaccess/nodeaccess/evm/evmtest"
 	"github.com/nodeaccess/nodeaccess/internal/testkit"
 	"github.com/nodeaccess/nodeaccess/nodeaccesstest"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // Both paths serve the whole JSON-RPC API: eth, net, web3 and ots.
@@ -75,7 +76,7 @@ func TestWrongKey(t *testing.T) {
 
 	// Through the client: a typed 403 that never shows the key.
 	for _, k := range []string{testKey + "x", testKey[:len(testKey)-1]} {
-		for _, opts := range [][]nodeaccess.EVMOption{nil, {evm.WithPathSuffix("evm")}} {
+		for _, opts := range [][]nodeaccess.Option{nil, {evm.WithPathSuffix("evm")}} {
 			c, err := evm.New(s.URL, k, append(opts, nodeaccess.WithMaxAttempts(1))...)
 			require.NoError(t, err)
 			_, err = c.Code(t.Context(), evmtest.Token(), evm.Latest)

@@ -18,8 +18,9 @@
 //	                         it; refused without NODEACCESS_BEACON_URL)
 //	NODEACCESS_BEACON_STATE  the state id: head (default), genesis, finalized,
 //	                         justified, a slot, or a 0x state root
-//	NODEACCESS_BEACON_OUT    where to save the SSZ file (or -out; default: a
-//	                         new file in the temporary directory)
+//	NODEACCESS_BEACON_OUT    where to save the SSZ file (or -out; default:
+//	                         none kept: a new file in the temporary directory,
+//	                         removed when the program ends)
 //	NODEACCESS_BEACON_VALIDATOR  the index of the validator to prove (0)
 //
 // What it shows:
@@ -79,7 +80,7 @@ import (
 )
 
 func main() {
-	out := flag.String("out", "", "the SSZ file to write (default: $NODEACCESS_BEACON_OUT, else a new file in the temporary directory)")
+	out := flag.String("out", "", "the SSZ file to write (default: $NODEACCESS_BEACON_OUT, else none kept: a file in the temporary directory, removed at the end)")
 	flag.Parse()
 	// Ctrl-C, kill and a closed terminal end the program through ctx, so
 	// that the new file is removed; SIGKILL cannot be caught.
@@ -123,8 +124,9 @@ func run(ctx context.Context, out io.Writer, getenv func(string) string) error {
 	if err != nil {
 		return err
 	}
-	defer o.discard() // the new file only, unless it was put in place
-	warm(id)          // a local server encodes the state before the heap is measured
+	// The new file only, unless it was put where the user asked.
+	defer func() { _ = o.discard() }()
+	warm(id) // a local server encodes the state before the heap is measured
 	mem := startHeapWatch()
 	defer mem.stop()
 	fmt.Fprintf(out, "Downloading state %s as SSZ to %s\n", id, o.path)
@@ -196,6 +198,13 @@ func run(ctx context.Context, out io.Writer, getenv func(string) string) error {
 	}
 	if err := o.commit(); err != nil {
 		return o.nothingSaved(err)
+	}
+	if !o.keep {
+		if err := o.discard(); err != nil {
+			return fmt.Errorf("removing the scratch file: %w", err)
+		}
+		fmt.Fprintf(out, "State file: none kept (the %s in %s is removed; name a file with -out or NODEACCESS_BEACON_OUT to keep the state)\n", size(d.Bytes), o.path)
+		return nil
 	}
 	fmt.Fprintf(out, "State file: %s (%s)\n", o.path, size(d.Bytes))
 	return nil

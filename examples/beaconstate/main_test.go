@@ -100,23 +100,30 @@ func TestLocal(t *testing.T) {
 	assertDir(t, filepath.Dir(path), "state.ssz") // no temporary file left beside it
 }
 
-// With no output path it writes a new file in the temporary directory and
-// says where.
+// With no output path it writes a new file in the temporary directory,
+// says where, proves from it, and removes it: a run leaves no file behind
+// (a mainnet state is about 300 MB), after success or failure.
 func TestLocalDefaultOut(t *testing.T) {
-	_, ssz := defaultHead(t)
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp) // os.TempDir
+	head := beacontest.DefaultStates()[3]
 	got, err := runWith(t, map[string]string{"NODEACCESS_BEACON_STATE": "13200031"})
 	require.NoError(t, err)
-	m := regexp.MustCompile(`(?m)^State file: (.+) \(5\.0 MB\)$`).FindStringSubmatch(got)
+	m := regexp.MustCompile(`(?m)^Downloading state 13200031 as SSZ to (.+)$`).FindStringSubmatch(got)
 	require.NotNil(t, m, got)
 	path := m[1]
-	t.Cleanup(func() { _ = os.Remove(path) })
-	assert.Equal(t, os.TempDir(), filepath.Dir(path))
+	assert.Equal(t, tmp, filepath.Dir(path))
 	assert.Regexp(t, `^beacon-state-\d+\.ssz$`, filepath.Base(path))
-	assert.Contains(t, got, "Downloading state 13200031 as SSZ to "+path+"\n")
-	file, err := os.ReadFile(path)
-	require.NoError(t, err)
-	assert.True(t, bytes.Equal(ssz, file))
-	assertMode(t, path, 0o644)
+	assert.Regexp(t, fmt.Sprintf(`\nValidator 0: public key %s, balance %d gwei; proven against the state root`, head.Validators[0].PublicKey, head.Balances[0]), got)
+	assert.True(t, strings.HasSuffix(got, "\nState file: none kept (the 5.0 MB in "+path+" is removed; name a file with -out or NODEACCESS_BEACON_OUT to keep the state)\n"), got)
+	assert.NoFileExists(t, path)
+	assertDir(t, tmp)
+
+	// A failed run removes its file too.
+	_, err = runWith(t, map[string]string{"NODEACCESS_BEACON_STATE": "5"})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "(nothing was saved to "+tmp+string(filepath.Separator)+"beacon-state-")
+	assertDir(t, tmp)
 }
 
 // Configured from the environment it calls that endpoint (here a local

@@ -18,7 +18,9 @@ const newFileMode fs.FileMode = 0o644
 // program created; commit puts it at path once the state checked out, and
 // discard removes it otherwise. No other file is ever truncated or removed:
 // a regular file already at path is replaced by the rename (atomically)
-// only after success, and stays as it was after any failure.
+// only after success, and stays as it was after any failure. Without an
+// output path f is the program's scratch space, and discard removes it
+// after success too.
 type outFile struct {
 	f *os.File
 	// path is where f ends up: the output path the user named, or f's own
@@ -27,15 +29,19 @@ type outFile struct {
 	// mode is the permission f gets: that of the file it replaces, else
 	// newFileMode.
 	mode fs.FileMode
-	// done is set once f is at path: discard then leaves it.
+	// keep is set when the user named the path: the file stays there.
+	keep bool
+	// done is set once f is at path to stay, or removed: discard then
+	// leaves it.
 	done bool
 }
 
 // createOut makes the file to download into. With an empty path it is a new
-// file, beacon-state-*.ssz, in the temporary directory, which is also where
-// it stays. Otherwise it is a hidden temporary file, .beacon-state-*, in the
-// directory of path (so that the rename stays on one file system); path
-// itself is not touched here.
+// file, beacon-state-*.ssz, in the temporary directory, which discard
+// removes when the program is done with it (a mainnet state is about 300 MB:
+// one per run would fill the directory). Otherwise it is a hidden temporary
+// file, .beacon-state-*, in the directory of path (so that the rename stays
+// on one file system), kept there as path; path itself is not touched here.
 //
 // A path that exists must be a regular file itself: anything else is
 // refused before anything is created or sent, since the rename would
@@ -52,7 +58,7 @@ func createOut(path string) (*outFile, error) {
 		}
 		return &outFile{f: f, path: f.Name(), mode: newFileMode}, nil
 	}
-	o := &outFile{path: filepath.Clean(path), mode: newFileMode}
+	o := &outFile{path: filepath.Clean(path), mode: newFileMode, keep: true}
 	fi, err := os.Lstat(o.path)
 	switch {
 	case err == nil && fi.Mode().IsRegular():
@@ -73,7 +79,8 @@ func createOut(path string) (*outFile, error) {
 }
 
 // commit flushes the file to disk, gives it its mode and renames it to its
-// path. After an error, discard removes it.
+// path, where it stays if the user named the path. After an error, discard
+// removes it.
 func (o *outFile) commit() error {
 	if err := o.f.Sync(); err != nil {
 		return err
@@ -89,18 +96,19 @@ func (o *outFile) commit() error {
 			return err
 		}
 	}
-	o.done = true
+	o.done = o.keep
 	return nil
 }
 
 // discard closes and removes the file the program created, unless commit
-// put it in place. It never touches any other file.
-func (o *outFile) discard() {
+// put it where the user asked for it. It never touches any other file.
+func (o *outFile) discard() error {
 	if o.done {
-		return
+		return nil
 	}
-	_ = o.f.Close() // already closed after a failed commit: that error says so
-	_ = os.Remove(o.f.Name())
+	o.done = true
+	_ = o.f.Close() // already closed after commit or a failed one: that error says so
+	return os.Remove(o.f.Name())
 }
 
 // nothingSaved adds to err that no state was saved: the path holds what it

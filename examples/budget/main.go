@@ -69,15 +69,15 @@ func run(ctx context.Context, out io.Writer, getenv func(string) string) error {
 		return err
 	}
 	var refused atomic.Int64
-	// The settings both clients share, bundled into one option.
-	common := nodeaccess.Options(
+	// The settings both clients share: one slice, spread into each New.
+	common := []nodeaccess.Option{
 		nodeaccess.WithBudget(budget),
 		nodeaccess.WithHook(func(_ context.Context, a nodeaccess.Attempt) {
 			if a.StatusCode == 429 {
 				refused.Add(1)
 			}
 		}),
-	)
+	}
 	tc, hc, stop, err := clients(getenv, out, rate, common)
 	if err != nil {
 		return err
@@ -125,17 +125,17 @@ func run(ctx context.Context, out io.Writer, getenv func(string) string) error {
 
 // clients returns the two clients: real endpoints from the environment, or
 // local servers that enforce the plan.
-func clients(getenv func(string) string, out io.Writer, rate float64, common nodeaccess.Option) (*ton.Client, *hyper.Client, func(), error) {
+func clients(getenv func(string) string, out io.Writer, rate float64, common []nodeaccess.Option) (*ton.Client, *hyper.Client, func(), error) {
 	tonURL, hyperURL := getenv("NODEACCESS_TON_URL"), getenv("NODEACCESS_HYPER_URL")
 	if tonURL != "" || hyperURL != "" {
 		if tonURL == "" || hyperURL == "" {
 			return nil, nil, nil, errors.New("set both NODEACCESS_TON_URL and NODEACCESS_HYPER_URL, or neither")
 		}
-		tc, err := ton.New(tonURL, getenv("NODEACCESS_TON_KEY"), common)
+		tc, err := ton.New(tonURL, getenv("NODEACCESS_TON_KEY"), common...)
 		if err != nil {
 			return nil, nil, nil, err
 		}
-		hc, err := hyper.New(hyperURL, getenv("NODEACCESS_HYPER_KEY"), common)
+		hc, err := hyper.New(hyperURL, getenv("NODEACCESS_HYPER_KEY"), common...)
 		if err != nil {
 			return nil, nil, nil, err
 		}
@@ -157,12 +157,12 @@ func clients(getenv func(string) string, out io.Writer, rate float64, common nod
 	ts.EnforcePlan(plan)
 	hs.EnforcePlan(plan)
 	fmt.Fprintf(out, "No NODEACCESS_TON_URL or NODEACCESS_HYPER_URL set: using local servers that enforce a plan of %g units per second.\n", rate)
-	tc, err := ts.Client(common)
+	tc, err := ts.Client(common...)
 	if err != nil {
 		stop()
 		return nil, nil, nil, err
 	}
-	hc, err := hs.Client(common)
+	hc, err := hs.Client(common...)
 	if err != nil {
 		stop()
 		return nil, nil, nil, err

@@ -66,7 +66,7 @@ func run(ctx context.Context, out io.Writer, getenv func(string) string) error {
 	defer cfg.stop()
 	fmt.Fprintln(out, cfg.describe)
 
-	token, err := erc20.NewERC20Caller(cfg.token, cfg.client)
+	token, err := erc20.NewERC20Caller(cfg.token, cfg.client.ContractCaller())
 	if err != nil {
 		return err
 	}

@@ -40,7 +40,7 @@ func multicallBalances(ctx context.Context, out io.Writer, cfg config, decimals 
 		data := append(common.FromHex("0x70a08231"), common.LeftPadBytes(h[:], 32)...)
 		calls[i] = evm.Call3{Target: cfg.token, Data: data, AllowFailure: true}
 	}
-	res, err := cfg.client.Multicall(ctx, calls, cfg.block, nil)
+	res, err := cfg.client.Multicall(ctx, calls, cfg.block, evm.MulticallOptions{})
 	if errors.Is(err, evm.ErrMulticallNotDeployed) {
 		fmt.Fprintf(out, "Multicall3 is not deployed at %s on this chain: no balances in one request.\n", evm.Multicall3Address().Hex())
 		return nil

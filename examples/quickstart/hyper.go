@@ -7,7 +7,9 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+
 	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/evm"
 	"github.com/nodeaccess/nodeaccess/hyper"
 	"github.com/nodeaccess/nodeaccess/hyper/hypertest"
 )
@@ -27,7 +29,7 @@ func hyperClient(getenv func(string) string) (c *hyper.Client, where string, use
 		}
 		return c, "local hypertest: node " + srv.URL + ", public API " + srv.Public.URL, hypertest.DefaultUser(), srv.Close, nil
 	}
-	var opts []nodeaccess.HyperOption
+	var opts []nodeaccess.Option
 	if p := getenv("NODEACCESS_HYPER_PUBLIC_URL"); p != "" {
 		opts = append(opts, hyper.WithPublicURL(p))
 	}
@@ -43,8 +45,8 @@ func hyperClient(getenv func(string) string) (c *hyper.Client, where string, use
 	if s == "" {
 		s = hypertest.DefaultUser().Hex()
 	}
-	if user, err = hyper.ParseAddress(s); err != nil {
-		return nil, "", user, nil, fmt.Errorf("NODEACCESS_HYPER_USER: %q: %w", s, err) // ParseAddress never quotes its input
+	if user, err = evm.ParseAddress(s); err != nil {
+		return nil, "", user, nil, fmt.Errorf("NODEACCESS_HYPER_USER: %w", err)
 	}
 	return c, c.String(), user, func() {}, nil
 }

@@ -112,12 +112,15 @@ func nextSteps(getenv func(string) string) string {
 			"\n    (and the matching _KEY, or the key inside the URL); go doc ./examples/quickstart lists every variable.\n")
 	}
 	b.WriteString("  - Test your own code against these local servers: evmtest.NewT(t), hypertest, tontest, beacontest\n" +
-		"    (README.md, \"Local servers for your tests\").\n" +
-		"  - Run the other examples: go run ./examples/erc20, ./examples/vaults, ./examples/tonblock,\n" +
-		"    ./examples/beaconstate, ./examples/budget (README.md, \"Examples\").\n" +
-		"  - Run the tests: go test ./...\n")
+		"    (README.md#testing-your-code, docs/local-servers.md).\n" +
+		"  - Run the other examples: go run ./examples/erc20, ./examples/vaults, ./examples/tonfollow,\n" +
+		"    ./examples/tonblock, ./examples/budget, ./examples/beaconstate (examples/README.md).\n" +
+		"  - Run the tests: " + testCommand + "\n")
 	return b.String()
 }
+
+// testCommand runs the tests as CI runs them: the README's second command.
+const testCommand = "go test -race -count=1 -timeout 30m ./..."
 
 // firstLine says where the calls go.
 func firstLine(getenv func(string) string) string {

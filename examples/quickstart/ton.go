@@ -77,7 +77,7 @@ func runTON(ctx context.Context, out io.Writer, getenv func(string) string) erro
 		fmt.Fprintln(out, "getBlockTransactionsExt: skipped (set NODEACCESS_TON_SEQNO)")
 	} else {
 		q := ton.BlockTransactionsQuery{Block: *t.block, Count: 5}
-		page, err := t.rest.BlockTransactionsExt(ctx, q)
+		page, err := t.rest.BlockTransactions(ctx, q)
 		if err != nil {
 			return err
 		}
@@ -85,7 +85,7 @@ func runTON(ctx context.Context, out io.Writer, getenv func(string) string) erro
 		for _, tx := range page.Transactions {
 			fmt.Fprintf(out, "  lt %d  %s  fee %s TON\n", tx.LT, tx.Account.Friendly(true, false), nanoTON(tx.Fee))
 		}
-		again, err := t.rpc.BlockTransactionsExt(ctx, q)
+		again, err := t.rpc.BlockTransactions(ctx, q)
 		if err != nil {
 			return err
 		}

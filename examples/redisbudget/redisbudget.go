@@ -10,7 +10,8 @@
 // asked for, and every process waits it out before spending again.
 //
 //	rdb := redis.NewClient(&redis.Options{Addr: "localhost:6379"})
-//	plan := redisbudget.New(rdb, "plan:acme", 50, 10) // 50 units/s, bursts of 10
+//	plan, err := redisbudget.New(rdb, "plan:acme", 50, 10) // 50 units/s, bursts of 10
+//	if err != nil { … }
 //	c, err := evm.New(url, key, nodeaccess.WithBudget(plan))
 package redisbudget
 

@@ -143,7 +143,7 @@ func walk(ctx context.Context, out io.Writer, c *ton.Client, q ton.BlockTransact
 	total := new(big.Int)
 	unknownFees := 0
 	for n := 1; ; n++ {
-		page, err := c.BlockTransactionsExt(ctx, q)
+		page, err := c.BlockTransactions(ctx, q)
 		if err != nil {
 			return err
 		}

@@ -186,7 +186,7 @@ func printTransfer(out io.Writer, m *ton.Message, tx *ton.FollowedTransaction) {
 	if !ok {
 		return
 	}
-	kind := map[uint32]string{0x0f8a7ea5: "transfer", 0x178d4519: "internal_transfer", 0x7362d09c: "transfer_notification"}[t.Op]
+	kind := t.Op.String()
 	to := "jetton wallet " + tx.Account.Friendly(true, false).String()
 	if t.Destination.Std != nil {
 		to = "owner " + t.Destination.Std.Friendly(false, false).String()

@@ -7,8 +7,10 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
-	"github.com/nodeaccess/nodeaccess/hyper"
 	"github.com/shopspring/decimal"
+
+	"github.com/nodeaccess/nodeaccess/hyper"
+	"github.com/nodeaccess/nodeaccess/hyper/hypercore"
 )
 
 // timeLayout shows lock-up ends to the millisecond the server sent.
@@ -100,7 +102,7 @@ func alignPoints(nums []string) []string {
 // precompile read it, in millionths of a USD, and whether it agrees with the
 // /info answer rounded to 6 decimals (the precompile reads the state at the
 // start of the EVM block, /info the state now: a moving equity may differ).
-func printPrecompileEquities(out io.Writer, vaults []hyper.VaultEquity, reads []*hyper.Read[hyper.VaultEquity]) {
+func printPrecompileEquities(out io.Writer, vaults []hyper.VaultEquity, reads []*hypercore.Read[hyper.VaultEquity]) {
 	fmt.Fprintln(out, "The same vaults from HyperEVM's vault equity precompile (0x…0802):")
 	for i, v := range vaults {
 		pre, err := reads[i].Result()

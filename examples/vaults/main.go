@@ -51,9 +51,11 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/evm"
 	"github.com/nodeaccess/nodeaccess/hyper"
+	"github.com/nodeaccess/nodeaccess/hyper/hypercore"
 	"github.com/nodeaccess/nodeaccess/hyper/hypertest"
 )
 
@@ -72,7 +74,7 @@ func run(ctx context.Context, out io.Writer, getenv func(string) string) error {
 	if err != nil {
 		return err
 	}
-	c, intro, stop, err := connect(getenv)
+	c, hev, intro, stop, err := connect(getenv)
 	if err != nil {
 		return err
 	}
@@ -91,12 +93,12 @@ func run(ctx context.Context, out io.Writer, getenv func(string) string) error {
 		// vault equity precompile, all in one JSON-RPC batch, each read with
 		// its own result or error.
 		var b evm.Batch
-		core := c.Core(&b)
-		reads := make([]*hyper.Read[hyper.VaultEquity], len(vaults))
+		core := hypercore.Reads(&b)
+		reads := make([]*hypercore.Read[hyper.VaultEquity], len(vaults))
 		for i, v := range vaults {
 			reads[i] = core.VaultEquity(cfg.user, v.VaultAddress)
 		}
-		if err := c.EVM().SendBatch(ctx, &b); err != nil {
+		if err := hev.SendBatch(ctx, &b); err != nil {
 			return err
 		}
 		fmt.Fprintln(out)
@@ -126,9 +128,9 @@ type config struct {
 func readConfig(getenv func(string) string) (config, error) {
 	cfg := config{user: hypertest.DefaultUser(), at: time.Now().UTC(), coins: []string{"BTC", "ETH", "HYPE", "@107", "#21"}}
 	if s := getenv("NODEACCESS_HYPER_USER"); s != "" {
-		u, err := hyper.ParseAddress(s)
+		u, err := evm.ParseAddress(s)
 		if err != nil {
-			return cfg, fmt.Errorf("NODEACCESS_HYPER_USER: %q: %w", s, err) // ParseAddress never quotes its input
+			return cfg, fmt.Errorf("NODEACCESS_HYPER_USER: %w", err)
 		}
 		cfg.user = u
 	}
@@ -155,35 +157,42 @@ const localKey = "local-demo-key"
 
 // connect returns a client for the configured endpoint, or for a local
 // Hyperliquid started here (stop closes it), and the line that says which.
-func connect(getenv func(string) string) (c *hyper.Client, intro string, stop func(), err error) {
+func connect(getenv func(string) string) (c *hyper.Client, hev *evm.Client, intro string, stop func(), err error) {
 	stop = func() {}
 	base, key, public := getenv("NODEACCESS_HYPER_URL"), getenv("NODEACCESS_HYPER_KEY"), getenv("NODEACCESS_HYPER_PUBLIC_URL")
-	var opts []nodeaccess.HyperOption
+	var opts []nodeaccess.Option
 	if public != "" {
 		opts = append(opts, hyper.WithPublicURL(public))
 	}
 	switch {
 	case base == "" && key != "":
-		return nil, "", stop, errors.New("NODEACCESS_HYPER_KEY is set but NODEACCESS_HYPER_URL is not: set both, or neither to use a local server")
+		return nil, nil, "", stop, errors.New("NODEACCESS_HYPER_KEY is set but NODEACCESS_HYPER_URL is not: set both, or neither to use a local server")
 	case base == "":
 		srv, err := hypertest.New(hypertest.WithKey(localKey))
 		if err != nil {
-			return nil, "", stop, err
+			return nil, nil, "", stop, err
 		}
-		if c, err = srv.Client(opts...); err != nil {
+		if c, err = srv.Client(opts...); err == nil {
+			hev, err = hypercore.New(srv.URL, localKey)
+		}
+		if err != nil {
 			srv.Close()
-			return nil, "", stop, err
+			return nil, nil, "", stop, err
 		}
 		intro = fmt.Sprintf("No NODEACCESS_HYPER_URL set: using a local Hyperliquid server at %s (key REDACTED), public API at %s.",
 			srv.URL, srv.Public.URL)
-		return c, intro, srv.Close, nil
+		return c, hev, intro, srv.Close, nil
 	case key != "":
-		c, err = hyper.New(base, key, opts...)
+		if c, err = hyper.New(base, key, opts...); err == nil {
+			hev, err = hypercore.New(base, key)
+		}
 	default:
-		c, err = hyper.NewFromURL(base, opts...)
+		if c, err = hyper.NewFromURL(base, opts...); err == nil {
+			hev, err = hypercore.NewFromURL(base)
+		}
 	}
 	if err != nil {
-		return nil, "", stop, err
+		return nil, nil, "", stop, err
 	}
-	return c, fmt.Sprintf("Calling %s.", c), stop, nil
+	return c, hev, fmt.Sprintf("Calling %s.", c), stop, nil
 }

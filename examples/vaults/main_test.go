@@ -8,11 +8,12 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
-	"github.com/nodeaccess/nodeaccess/hyper"
-	"github.com/nodeaccess/nodeaccess/hyper/hypertest"
 	"github.com/shopspring/decimal"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/nodeaccess/nodeaccess/hyper"
+	"github.com/nodeaccess/nodeaccess/hyper/hypertest"
 )
 
 // runWith runs the program with env and returns its output lines.
@@ -45,7 +46,7 @@ func TestVaultsLocal(t *testing.T) {
 		"  0x07Fd993f0fA3A185F7207ADcCD29f7A87404689D  688536.031488 USD, equals /info's 688536.0314879999 rounded to 6 decimals",
 		"  0x7F6CE756BDEe0db22A8FbDA15aA48023AAE5a8bE  100.003834 USD, equals /info's 100.003834 rounded to 6 decimals",
 		"",
-		"Mid prices from the public API (486 keys), named from its metadata:",
+		"Mid prices from the public API (426 keys), named from its metadata:",
 		"  BTC   89926.5     perp BTC, asset 0, 5 size decimals",
 		"  ETH    3102.75    perp ETH, asset 1, 4 size decimals",
 		"  HYPE     28.7295  perp HYPE, asset 159, 2 size decimals",
@@ -69,7 +70,7 @@ func TestVaultsLocalNow(t *testing.T) {
 	assert.True(t, strings.HasSuffix(lines[4], "unlocked since 2025-01-24 05:48:51.869 UTC"), lines[4])
 	assert.True(t, strings.HasSuffix(lines[5], "unlocked since 2025-06-13 23:27:19.300 UTC"), lines[5])
 	assert.Equal(t, []string{
-		"Mid prices from the public API (486 keys), named from its metadata:",
+		"Mid prices from the public API (426 keys), named from its metadata:",
 		"  PURR/USDC   0.0664375  spot PURR/USDC (PURR/USDC), asset 10000, 0 size decimals",
 		"  @107       28.718      spot HYPE/USDC (@107), asset 10107, 2 size decimals",
 		"  HYPE/USDC  28.718      spot HYPE/USDC (@107), asset 10107, 2 size decimals",
@@ -161,7 +162,7 @@ func TestVaultsErrors(t *testing.T) {
 		env  map[string]string
 		want string
 	}{
-		{map[string]string{"NODEACCESS_HYPER_USER": "0x12"}, `NODEACCESS_HYPER_USER: "0x12": invalid input: address: want 0x and 40 hex digits (42 characters), got 4 characters`},
+		{map[string]string{"NODEACCESS_HYPER_USER": "0x12"}, `NODEACCESS_HYPER_USER: invalid input: address: "0x12": want 0x and 40 hex digits (42 characters), got 4 characters`},
 		{map[string]string{"NODEACCESS_HYPER_AT": "yesterday"}, `NODEACCESS_HYPER_AT "yesterday" is not an RFC 3339 time`},
 		{map[string]string{"NODEACCESS_HYPER_KEY": "k"}, "NODEACCESS_HYPER_KEY is set but NODEACCESS_HYPER_URL is not"},
 		{map[string]string{"NODEACCESS_HYPER_URL": "ftp://host/k"}, "hyper: "},

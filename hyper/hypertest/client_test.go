@@ -11,15 +11,17 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
-	"github.com/nodeaccess/nodeaccess"
-	"github.com/nodeaccess/nodeaccess/hyper"
-	"github.com/nodeaccess/nodeaccess/hyper/hypertest"
 	"github.com/shopspring/decimal"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/evm"
+	"github.com/nodeaccess/nodeaccess/hyper"
+	"github.com/nodeaccess/nodeaccess/hyper/hypertest"
 )
 
-func client(t *testing.T, srv *hypertest.Server, opts ...nodeaccess.HyperOption) *hyper.Client {
+func client(t *testing.T, srv *hypertest.Server, opts ...nodeaccess.Option) *hyper.Client {
 	t.Helper()
 	c, err := srv.Client(opts...)
 	require.NoError(t, err)
@@ -51,7 +53,7 @@ func TestClientDefaultVaults(t *testing.T) {
 	assert.Equal(t, time.Date(2025, 6, 13, 23, 27, 19, 300e6, time.UTC), got[1].LockedUntil)
 
 	// The same through the address as text, and nothing for another user.
-	user, err := hyper.ParseAddress(defaultUserText)
+	user, err := evm.ParseAddress(defaultUserText)
 	require.NoError(t, err)
 	again, err := c.UserVaultEquities(context.Background(), user)
 	require.NoError(t, err)
@@ -69,10 +71,10 @@ func TestClientDefaultMids(t *testing.T) {
 
 	mids, err := c.AllMids(ctx, "")
 	require.NoError(t, err)
-	assert.Equal(t, 486, mids.Len())
+	assert.Equal(t, 426, mids.Len())
 	assert.Equal(t, 223, countKind(mids, hyper.KeyPerp))
 	assert.Equal(t, 1, countKind(mids, hyper.KeySpotPair))
-	assert.Equal(t, 258, countKind(mids, hyper.KeySpotIndex))
+	assert.Equal(t, 198, countKind(mids, hyper.KeySpotIndex))
 	assert.Equal(t, 4, countKind(mids, hyper.KeyOutcome))
 	assert.Zero(t, countKind(mids, hyper.KeyUnknown))
 	for _, m := range mids.All() {
@@ -90,7 +92,7 @@ func TestClientDefaultMids(t *testing.T) {
 		outcomes = append(outcomes, fmt.Sprintf("%s=%d/%d@%s", m.Key, o, side, m.Price))
 	}
 	assert.Equal(t, []string{"#10=1/0@0.735", "#11=1/1@0.265", "#20=2/0@0.5125", "#21=2/1@0.4875"}, outcomes)
-	for key, text := range map[string]string{"BTC": "89926.5", "@1": "21.522", "@10": "0.00003066", "@149": "1.0", "@107": "28.718"} {
+	for key, text := range map[string]string{"BTC": "89926.5", "@1": "21.522", "@10": "0.00003066", "@203": "1.0", "@107": "28.718"} {
 		pMid, ok := mids.Get(key)
 		p := pMid.Price
 		require.True(t, ok, key)
@@ -98,7 +100,7 @@ func TestClientDefaultMids(t *testing.T) {
 	}
 	// DefaultMids is what is served.
 	def := hypertest.DefaultMids("")
-	assert.Len(t, def, 486)
+	assert.Len(t, def, 426)
 	for key, m := range mids.All() {
 		assertDecimal(t, def[key], m.Price)
 	}
@@ -221,7 +223,7 @@ func TestSetterErrors(t *testing.T) {
 	// Nothing changed.
 	assert.Equal(t, `[]`, postJSON(t, srv.URL+"/"+testKey+"/info", `{"type":"userVaultEquities","user":"0x00000000000000000000000000000000000000aa"}`).body)
 	assert.Equal(t, xyzBody, postJSON(t, srv.Public.URL+"/info", `{"type":"allMids","dex":"xyz"}`).body)
-	assert.Equal(t, `{"#10":"0.735","#11":"0.265","#20":"0.5125","#21":"0.4875",`+readData(t, "allMids_2025-12.json")[1:], postJSON(t, srv.Public.URL+"/info", `{"type":"allMids"}`).body)
+	assert.Equal(t, `{"#10":"0.735","#11":"0.265","#20":"0.5125","#21":"0.4875",`+readData(t, "allMids_2025-12_filtered.json")[1:], postJSON(t, srv.Public.URL+"/info", `{"type":"allMids"}`).body)
 }
 
 func TestOptions(t *testing.T) {
@@ -339,39 +341,39 @@ func TestClientSetInfo(t *testing.T) {
 	require.NoError(t, srv.SetInfo(json.RawMessage(`{"dex":"xyz","type":"meta"}`), []byte(xyzMeta)))
 
 	var got json.RawMessage
-	require.NoError(t, c.PublicInfo(ctx, map[string]string{"type": "meta"}, &got))
+	require.NoError(t, c.PublicInfo(ctx, &got, map[string]string{"type": "meta"}))
 	assert.Equal(t, meta, string(got))
-	require.NoError(t, c.Info(ctx, metaReq{Type: "meta"}, &got), "the node serves it too")
+	require.NoError(t, c.Info(ctx, &got, metaReq{Type: "meta"}), "the node serves it too")
 	assert.Equal(t, meta, string(got))
 	var typed struct{ Universe []struct{ Name string } }
-	require.NoError(t, c.PublicInfo(ctx, metaReq{Type: "meta", Dex: "xyz"}, &typed))
+	require.NoError(t, c.PublicInfo(ctx, &typed, metaReq{Type: "meta", Dex: "xyz"}))
 	assert.Equal(t, "xyz:CL", typed.Universe[0].Name)
 	assert.Equal(t, xyzMeta, postJSON(t, srv.Public.URL+"/info", ` { "type" : "meta", "dex" : "xyz" } `).body)
 
 	// Another request of the type, or a type not set: Hyperliquid's 422.
-	err := c.PublicInfo(ctx, metaReq{Type: "meta", Dex: "flx"}, &got)
+	err := c.PublicInfo(ctx, &got, metaReq{Type: "meta", Dex: "flx"})
 	assert.ErrorIs(t, err, hyper.ErrUnsupportedRequest)
-	err = c.Info(ctx, map[string]string{"type": "l2Book", "coin": "BTC"}, &got)
+	err = c.Info(ctx, &got, map[string]string{"type": "l2Book", "coin": "BTC"})
 	assert.ErrorIs(t, err, hyper.ErrUnsupportedRequest)
 	// meta matches by its dex alone: "", null and absent are one request.
-	require.NoError(t, c.PublicInfo(ctx, map[string]any{"type": "meta", "dex": nil, "x": 1}, &got))
+	require.NoError(t, c.PublicInfo(ctx, &got, map[string]any{"type": "meta", "dex": nil, "x": 1}))
 	assert.Equal(t, meta, string(got))
-	require.NoError(t, c.PublicInfo(ctx, map[string]any{"type": "meta", "dex": ""}, &got))
+	require.NoError(t, c.PublicInfo(ctx, &got, map[string]any{"type": "meta", "dex": ""}))
 	assert.Equal(t, meta, string(got))
 
 	// allMids set this way stays the public API's alone.
 	require.NoError(t, srv.SetInfo(map[string]any{"type": "allMids", "dex": nil}, []byte(`{"BTC":1}`)))
 	var mids map[string]json.Number
-	require.NoError(t, c.PublicInfo(ctx, map[string]string{"type": "allMids"}, &mids))
+	require.NoError(t, c.PublicInfo(ctx, &mids, map[string]string{"type": "allMids"}))
 	assert.Equal(t, map[string]json.Number{"BTC": "1"}, mids)
-	err = c.Info(ctx, map[string]string{"type": "allMids"}, &mids)
+	err = c.Info(ctx, &mids, map[string]string{"type": "allMids"})
 	assert.ErrorIs(t, err, hyper.ErrUnsupportedRequest)
 
 	// Taken back.
 	require.NoError(t, srv.SetInfo(map[string]string{"type": "meta"}, nil))
-	err = c.PublicInfo(ctx, map[string]string{"type": "meta"}, &got)
+	err = c.PublicInfo(ctx, &got, map[string]string{"type": "meta"})
 	assert.ErrorIs(t, err, hyper.ErrUnsupportedRequest)
-	require.NoError(t, c.PublicInfo(ctx, metaReq{Type: "meta", Dex: "xyz"}, &got))
+	require.NoError(t, c.PublicInfo(ctx, &got, metaReq{Type: "meta", Dex: "xyz"}))
 }
 
 // countKind is the number of mids of kind k.

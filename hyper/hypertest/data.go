@@ -15,7 +15,7 @@ import (
 	"github.com/nodeaccess/nodeaccess/hyper"
 )
 
-//go:embed data/userVaultEquities_2025-08.json data/allMids_2025-12.json data/spotMeta_2025-08.json data/meta_2025-12.json
+//go:embed data/userVaultEquities_2025-08.json data/allMids_2025-12_filtered.json data/spotMeta_2025-08.json data/meta_2025-12.json
 //go:embed data/meta_xyz_2026-02.json data/perpDexs_hypertest.json data/outcomeMeta_handbuilt.json
 var recorded embed.FS
 
@@ -51,7 +51,7 @@ var outcomeMids = map[string]string{"#10": "0.735", "#11": "0.265", "#20": "0.51
 // The default data, as the server serves it.
 var (
 	defaultEquities = mustRead("data/userVaultEquities_2025-08.json")
-	defaultMids     = withOutcomes(mustRead("data/allMids_2025-12.json"))
+	defaultMids     = withOutcomes(mustRead("data/allMids_2025-12_filtered.json"))
 	builderDexMids  = map[string]string{"xyz:CL": "60.123", "xyz:GOLD": "4210.25"}
 )
 
@@ -77,11 +77,12 @@ func mustRead(name string) []byte {
 }
 
 // DefaultMids returns the mid prices the public API serves by default for
-// dex: for "" the recorded allMids body (482 keys, data/SOURCES.md) with the
-// four hand-written HIP-4 outcome sides "#10", "#11", "#20" and "#21"
-// (outcomes 1 and 2, sides 0 and 1; not market data), 486 keys in all; the hand-written two keys
-// for BuilderDex; nil for any other name. The values are the wire's decimal
-// strings.
+// dex: for "" the recorded allMids body cut to the spot pairs its spot
+// metadata lists (422 keys, data/SOURCES.md) with the four hand-written
+// HIP-4 outcome sides "#10", "#11", "#20" and "#21" (outcomes 1 and 2,
+// sides 0 and 1; not market data), 426 keys in all; the hand-written two
+// keys for BuilderDex; nil for any other name. The values are the wire's
+// decimal strings. Every key resolves through the default metadata.
 func DefaultMids(dex string) map[string]string {
 	switch dex {
 	case "":

@@ -82,10 +82,12 @@
 //     the recorded body with two vaults, equities 688536.0314879999 and
 //     100.003834, locked until 2025-01-24T05:48:51.869Z and
 //     2025-06-13T23:27:19.3Z;
-//   - allMids of the first perp dex "": the recorded body (data/SOURCES.md), 482
-//     keys (perps such as "BTC": "89926.5", "PURR/USDC", "@1" to "@258"),
-//     and four hand-written HIP-4 outcome sides ("#10": "0.735", "#11",
-//     "#20", "#21": "0.4875"; not market data), 486 keys in all;
+//   - allMids of the first perp dex "": a recorded body (data/SOURCES.md)
+//     cut to the spot pairs the recorded spot metadata lists, 422 keys
+//     (perps such as "BTC": "89926.5", "PURR/USDC", 198 "@N" keys from "@1"
+//     to "@209"), and four hand-written HIP-4 outcome sides ("#10":
+//     "0.735", "#11", "#20", "#21": "0.4875"; not market data), 426 keys in
+//     all;
 //   - allMids of BuilderDex ("xyz"): two hand-written keys, "xyz:CL" and
 //     "xyz:GOLD", to show the builder-dex key form (not market data);
 //   - the metadata of those mids: spotMeta (recorded, 199 pairs and 342
@@ -94,10 +96,10 @@
 //     "xyz:GOLD"), perpDexs listing the first perp dex and xyz (the
 //     recorded body's first two entries), and a hand-built outcomeMeta
 //     naming outcomes 1 and 2 (side names "Yes" and "No" for outcome 1,
-//     "Hypurr" and "Usain Bolt" for outcome 2). The spot metadata is four
-//     months older than the mids: 60 of the 258 "@N" keys name pairs it
-//     does not list, which hyper's Markets.Market reports unresolved, as a
-//     real client meets markets listed after its metadata was fetched.
+//     "Hypurr" and "Usain Bolt" for outcome 2). Every key the server serves
+//     resolves through its own metadata (hyper's Markets.Market): the
+//     recorded mids are four months newer than the recorded spot metadata,
+//     and the 60 "@N" keys of pairs listed in between are left out.
 //
 // WithoutDefaults starts empty (and with the metadata of an exchange
 // without markets: no tokens, pairs, perps or outcomes, perpDexs [null]); SetVaultEquities, SetMids and SetInfo

@@ -9,12 +9,14 @@ import (
 
 	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/shopspring/decimal"
+
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/evm"
 	"github.com/nodeaccess/nodeaccess/hyper"
+	"github.com/nodeaccess/nodeaccess/hyper/hypercore"
 	"github.com/nodeaccess/nodeaccess/hyper/hypertest"
 	"github.com/nodeaccess/nodeaccess/nodeaccesstest"
-	"github.com/shopspring/decimal"
 )
 
 // The default data: the recorded vaults of DefaultUser and the recorded
@@ -48,7 +50,7 @@ func Example() {
 	// Output:
 	// 0x07Fd993f0fA3A185F7207ADcCD29f7A87404689D 688536.0314879999 2025-01-24T05:48:51.869Z
 	// 0x7F6CE756BDEe0db22A8FbDA15aA48023AAE5a8bE 100.003834 2025-06-13T23:27:19.3Z
-	// 486 mids, BTC 89926.5
+	// 426 mids, BTC 89926.5
 }
 
 // The answer to a request the SDK has no typed call for, sent with the
@@ -77,14 +79,14 @@ func ExampleServer_SetInfo() {
 			MaxLeverage int
 		}
 	}
-	if err := c.PublicInfo(context.Background(), map[string]string{"type": "meta"}, &meta); err != nil {
+	if err := c.PublicInfo(context.Background(), &meta, map[string]string{"type": "meta"}); err != nil {
 		log.Fatal(err)
 	}
 	for _, a := range meta.Universe {
 		fmt.Println(a.Name, a.SzDecimals, a.MaxLeverage)
 	}
 	// A request nothing was set for: Hyperliquid's 422.
-	err = c.PublicInfo(context.Background(), map[string]string{"type": "l2Book", "coin": "BTC"}, &meta)
+	err = c.PublicInfo(context.Background(), &meta, map[string]string{"type": "l2Book", "coin": "BTC"})
 	fmt.Println(errors.Is(err, hyper.ErrUnsupportedRequest))
 	// Output:
 	// BTC 5 40
@@ -184,7 +186,7 @@ func Example_faults() {
 	// 2 <nil>
 	// attempt 1 allMids 429
 	// attempt 2 allMids 200
-	// 486 <nil>
+	// 426 <nil>
 }
 
 // A position of the test's own for a HyperCore read: the precompile's
@@ -234,8 +236,12 @@ func ExampleServer_SetPrecompile() {
 	}
 	btc, _ := markets.Market("BTC")
 	var b evm.Batch
-	pos := c.Core(&b).Position(user, btc)
-	if err := c.EVM().SendBatch(ctx, &b); err != nil {
+	pos := hypercore.Reads(&b).Position(user, btc)
+	hev, err := hypercore.New(srv.URL, srv.Key())
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := hev.SendBatch(ctx, &b); err != nil {
 		log.Fatal(err)
 	}
 	p, err := pos.Result()

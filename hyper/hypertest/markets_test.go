@@ -6,18 +6,25 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/nodeaccess/nodeaccess"
-	"github.com/nodeaccess/nodeaccess/hyper"
-	"github.com/nodeaccess/nodeaccess/hyper/hypertest"
+	"github.com/shopspring/decimal"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/evm"
+	"github.com/nodeaccess/nodeaccess/hyper"
+	"github.com/nodeaccess/nodeaccess/hyper/hypercore"
+	"github.com/nodeaccess/nodeaccess/hyper/hypertest"
 )
 
-// The default metadata is consistent with the default mids: every perp,
-// the named spot pair, the builder dex's and the outcome sides' keys are
-// named; of the 258 "@N" keys, the 60 whose pairs the spot metadata
-// (recorded four months before the mids) does not list stay unresolved.
-func TestDefaultMetadataNamesTheDefaultMids(t *testing.T) {
+// Every key the server serves by default resolves with its own metadata:
+// every allMids key of every dex perpDexs lists (each dex with its meta and
+// its mids) names a market of Markets (every perp, builder-dex perp, spot
+// pair with both its tokens, and outcome side), and the node's HyperEVM
+// prices each perp and spot market from the same data. No key is left
+// unresolved: the recorded mids are cut to the recorded spot metadata
+// (data/SOURCES.md).
+func TestEveryServedKeyResolves(t *testing.T) {
 	srv := start(t)
 	var (
 		mu      sync.Mutex
@@ -35,24 +42,51 @@ func TestDefaultMetadataNamesTheDefaultMids(t *testing.T) {
 	assert.Equal(t, 5, srv.Public.Requests())
 	assert.Zero(t, srv.Requests(), "the node serves no metadata")
 
-	resolved, unresolved := map[hyper.KeyKind]int{}, 0
-	for _, dex := range []string{"", hypertest.BuilderDex} {
-		mids, err := c.AllMids(ctx, dex)
-		require.NoError(t, err)
+	resolved := map[hyper.KeyKind]int{}
+	var unresolved, priced []string
+	var b evm.Batch
+	var prices []*hypercore.Read[decimal.Decimal]
+	require.Len(t, markets.Dexes, 2, "the first perp dex and xyz")
+	for _, dex := range markets.Dexes {
+		assert.NotEmpty(t, dex.Perps, "dex %q has its meta", dex.Name)
+		mids, err := c.AllMids(ctx, dex.Name)
+		require.NoError(t, err, "dex %q has its mids", dex.Name)
+		require.NotZero(t, mids.Len(), dex.Name)
 		for key, mid := range mids.All() {
 			m, ok := markets.Market(key)
 			if !ok {
-				assert.Equal(t, hyper.KeySpotIndex, mid.Kind, key)
-				unresolved++
+				unresolved = append(unresolved, key)
 				continue
 			}
 			resolved[m.Kind]++
 			assert.Equal(t, key, m.Key)
 			assert.Equal(t, mid.Kind, m.Kind)
+			switch m.Kind {
+			case hyper.KeySpotIndex, hyper.KeySpotPair:
+				assert.NotEmpty(t, m.Base.Name, key)
+				assert.NotEmpty(t, m.Quote.Name, key)
+			case hyper.KeyPerp, hyper.KeyBuilderDex:
+				assert.Equal(t, dex.Name, m.Dex, key)
+			}
+			if m.Kind != hyper.KeyOutcome {
+				priced = append(priced, key)
+				prices = append(prices, hypercore.Reads(&b).Price(m))
+			}
 		}
 	}
+	slices.Sort(unresolved)
+	assert.Empty(t, unresolved, "keys served that the served metadata does not name")
 	assert.Equal(t, map[hyper.KeyKind]int{hyper.KeyPerp: 223, hyper.KeySpotPair: 1, hyper.KeySpotIndex: 198, hyper.KeyOutcome: 4, hyper.KeyBuilderDex: 2}, resolved)
-	assert.Equal(t, 60, unresolved)
+
+	hev, err := hypercore.New(srv.URL, srv.Key())
+	require.NoError(t, err)
+	require.NoError(t, hev.SendBatch(ctx, &b))
+	for i, r := range prices {
+		p, err := r.Result()
+		if assert.NoError(t, err, priced[i]) {
+			assert.True(t, p.IsPositive(), "%s: price %s", priced[i], p)
+		}
+	}
 
 	for key, want := range map[string][4]string{
 		"@107":      {"HYPE/USDC", "HYPE", "USDC", ""},

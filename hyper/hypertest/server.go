@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/ethereum/go-ethereum/common"
+
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/hyper"
 	"github.com/nodeaccess/nodeaccess/nodeaccesstest"
@@ -110,8 +111,8 @@ func New(opts ...Option) (*Server, error) {
 // Client returns a hyper.Client for this server: its node at URL with Key,
 // and its public API at Public.URL (hyper.WithPublicURL), with opts after
 // those (so a later hyper.WithPublicURL in opts wins).
-func (s *Server) Client(opts ...nodeaccess.HyperOption) (*hyper.Client, error) {
-	all := make([]nodeaccess.HyperOption, 0, len(opts)+1)
+func (s *Server) Client(opts ...nodeaccess.Option) (*hyper.Client, error) {
+	all := make([]nodeaccess.Option, 0, len(opts)+1)
 	all = append(all, hyper.WithPublicURL(s.Public.URL))
 	all = append(all, opts...)
 	return hyper.New(s.URL, s.Key(), all...)

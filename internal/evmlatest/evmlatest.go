@@ -11,4 +11,4 @@ import "github.com/nodeaccess/nodeaccess"
 // at a block selector other than latest, before anything is sent, with a
 // *nodeaccess.InputError whose reason ends with why. Package evm sets it
 // in its init; it is nil until package evm is linked.
-var Option func(why string) nodeaccess.EVMOption
+var Option func(why string) nodeaccess.Option

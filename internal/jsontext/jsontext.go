@@ -29,3 +29,25 @@ func Unescaped(raw []byte) []byte {
 	}
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
 }
+
+// Kind names the kind of a JSON value from its first byte, for messages:
+// "a string", "an object", "an array", "null", "a boolean", "a number", or
+// "nothing" for no value.
+func Kind(raw []byte) string {
+	if len(raw) == 0 {
+		return "nothing"
+	}
+	switch raw[0] {
+	case '"':
+		return "a string"
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case 'n':
+		return "null"
+	case 't', 'f':
+		return "a boolean"
+	}
+	return "a number"
+}

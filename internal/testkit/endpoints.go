@@ -11,9 +11,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/nodeaccess/nodeaccess"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/nodeaccess/nodeaccess"
 )
 
 // pathNames are the literal segments of the shapes the chain packages'
@@ -163,7 +164,7 @@ func CheckNewFromURL(t testing.TB, c NewFromURLCheck) {
 				got = nil
 				mu.Unlock()
 				var rec Recorder
-				opt := nodeaccess.Options(rec.Option(), nodeaccess.WithMaxAttempts(2), nodeaccess.WithBackoff(time.Millisecond, 2*time.Millisecond))
+				opt := Bundle(rec.Option(), nodeaccess.WithMaxAttempts(2), nodeaccess.WithBackoff(time.Millisecond, 2*time.Millisecond))
 				cl, err := c.New(ep, opt)
 				require.NoError(t, err, "the documented shape %s", shape)
 				AssertNoKey(t, key, "client "+shape, fmt.Sprintf("%v|%+v|%#v|%s|%q", cl, cl, cl, cl, cl)+cl.String())

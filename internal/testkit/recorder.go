@@ -52,5 +52,5 @@ func (r *Recorder) Log() string {
 func (r *Recorder) Option() nodeaccess.Option {
 	opts := &slog.HandlerOptions{Level: slog.LevelDebug}
 	l := slog.New(teeHandler{slog.NewJSONHandler(r, opts), slog.NewTextHandler(r, opts)})
-	return nodeaccess.Options(nodeaccess.WithHook(r.Hook), nodeaccess.WithLogger(l))
+	return Bundle(nodeaccess.WithHook(r.Hook), nodeaccess.WithLogger(l))
 }

@@ -157,7 +157,7 @@ func (c *Client) sendBatch(ctx context.Context, b *Batch, start, end int) (limit
 	var answers []answer
 	if err == nil {
 		defer resp.Release()
-		answers, err = c.splitBatch(&resp, first, m, b.Own)
+		answers, err = c.splitBatch(ctx, &resp, first, m, b.Own)
 	}
 	if err != nil {
 		// The whole request failed, or one error answers all of it.
@@ -183,7 +183,7 @@ func (c *Client) sendBatch(ctx context.Context, b *Batch, start, end int) (limit
 			}
 		default:
 			if err := b.Result(i, a.raw); err != nil {
-				b.Fail(i, c.InvalidBody(&resp, fmt.Errorf("%s result: %w", calls[j].Method, err)))
+				b.Fail(i, c.invalidJSON(&resp, fmt.Errorf("%s result: %w", calls[j].Method, err)))
 			}
 		}
 	}
@@ -196,6 +196,8 @@ type answer struct {
 	raw  []byte
 	err  error
 	seen bool
+	// twice: the answer named this id more than once (err says so).
+	twice bool
 }
 
 // splitBatch reads a batch response for the m calls with ids first..
@@ -209,8 +211,9 @@ type answer struct {
 // its id and no other: a call answered twice, not answered, or answered by
 // a malformed member fails with an ErrInvalidResponse error; members for
 // ids that were not sent, or without an id, are ignored. A bare object is
-// read as an array of one.
-func (c *Client) splitBatch(resp *Response, first uint64, m int, own func(error) bool) (answers []answer, whole error) {
+// read as an array of one. The work is linear in the body, and a body of
+// many members ends early with ctx's error once ctx is done.
+func (c *Client) splitBatch(ctx context.Context, resp *Response, first uint64, m int, own func(error) bool) (answers []answer, whole error) {
 	body := resp.Body
 	if !json.Valid(body) {
 		return nil, c.InvalidBody(resp, fmt.Errorf("batch response is not JSON"))
@@ -232,7 +235,7 @@ func (c *Client) splitBatch(resp *Response, first uint64, m int, own func(error)
 			}
 		}
 	default:
-		return nil, c.InvalidBody(resp, fmt.Errorf("batch response is not a JSON array"))
+		return nil, c.invalidJSON(resp, fmt.Errorf("batch response is not a JSON array"))
 	}
 	if len(members) == 1 {
 		// One error for the whole request: with no id (or null), or, for
@@ -247,7 +250,7 @@ func (c *Client) splitBatch(resp *Response, first uint64, m int, own func(error)
 				case own != nil && own(e) && noID:
 					answers = make([]answer, m)
 					for j := range answers {
-						answers[j].err = c.InvalidBody(resp, fmt.Errorf("batch response has no answer to id %d, only one call's error with no id (%v)", first+uint64(j), e))
+						answers[j].err = c.invalidJSON(resp, fmt.Errorf("batch response has no answer to id %d, only one call's error with no id (%v)", first+uint64(j), e))
 					}
 					return answers, nil
 				case own != nil && own(e):
@@ -258,7 +261,14 @@ func (c *Client) splitBatch(resp *Response, first uint64, m int, own func(error)
 		}
 	}
 	answers = make([]answer, m)
-	for _, mem := range members {
+	for k, mem := range members {
+		if k%1024 == 1023 {
+			// The members' count is the server's: an answer of millions
+			// gives the caller's deadline its say.
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
 		env, err := parseEnvelope(mem)
 		if err != nil {
 			continue // not an object: it answers no call we can name
@@ -269,25 +279,30 @@ func (c *Client) splitBatch(resp *Response, first uint64, m int, own func(error)
 		}
 		a := &answers[id-first]
 		if a.seen {
-			a.raw, a.err = nil, c.InvalidBody(resp, fmt.Errorf("batch response answers id %d twice", id))
+			if !a.twice {
+				// Once per id, however often it repeats: the work stays
+				// linear in the answer.
+				a.twice = true
+				a.raw, a.err = nil, c.invalidJSON(resp, fmt.Errorf("batch response answers id %d twice", id))
+			}
 			continue
 		}
 		a.seen = true
 		hasErr := env.errObj != nil && !isNull(env.errObj)
 		switch {
 		case string(env.version) != `"2.0"`:
-			a.err = c.InvalidBody(resp, fmt.Errorf("jsonrpc member of the answer to id %d is %s, want \"2.0\"", id, c.orAbsent(env.version)))
+			a.err = c.invalidJSON(resp, fmt.Errorf("jsonrpc member of the answer to id %d is %s, want \"2.0\"", id, c.orAbsent(env.version)))
 		case hasErr:
 			a.err = c.rpcError(resp, env.errObj)
 		case env.result == nil:
-			a.err = c.InvalidBody(resp, fmt.Errorf("answer to id %d has neither result nor error", id))
+			a.err = c.invalidJSON(resp, fmt.Errorf("answer to id %d has neither result nor error", id))
 		default:
 			a.raw = env.result
 		}
 	}
 	for j := range answers {
 		if !answers[j].seen {
-			answers[j].err = c.InvalidBody(resp, fmt.Errorf("batch response has no answer to id %d", first+uint64(j)))
+			answers[j].err = c.invalidJSON(resp, fmt.Errorf("batch response has no answer to id %d", first+uint64(j)))
 		}
 	}
 	return answers, nil

@@ -2,6 +2,7 @@ package transport
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"net/http"
@@ -62,7 +63,7 @@ func FuzzSplitBatch(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
 		resp := &Response{StatusCode: 200, Header: http.Header{"Content-Type": {"application/json"}}, Body: body}
-		answers, whole := c.splitBatch(resp, first, m, own)
+		answers, whole := c.splitBatch(context.Background(), resp, first, m, own)
 		checkErr := func(err error) {
 			var re *nodeaccess.RPCError
 			if !errors.As(err, &re) && !errors.Is(err, nodeaccess.ErrInvalidResponse) {

@@ -153,7 +153,13 @@ func (c *Client) Stream(ctx context.Context, r *Request, decode func(*Response) 
 }
 
 func (c *Client) run(ctx context.Context, r *Request, decode func(*Response) error) (Response, error) {
+	if err := NilContext(ctx); err != nil {
+		return Response{}, err
+	}
 	if err := ctx.Err(); err != nil {
+		return Response{}, err
+	}
+	if err := c.keyless(r); err != nil {
 		return Response{}, err
 	}
 	units := c.units(r)
@@ -429,13 +435,22 @@ func (c *Client) httpFailure(r *Request, resp *http.Response) outcome {
 		URL:         c.maskedURL(r),
 	}
 	o := outcome{err: he, status: resp.StatusCode, bytes: int64(len(head)), retryAfter: he.RetryAfter}
-	switch resp.StatusCode {
-	case 429, 502, 503, 504:
-		o.retryable = true
-	default:
-		o.retryable = r.RetryIf != nil && r.RetryIf(resp.StatusCode, head[:min(len(head), ErrorBodyCap)])
-	}
+	o.retryable = Retried(r, resp.StatusCode, head[:min(len(head), ErrorBodyCap)])
 	return o
+}
+
+// Retried reports whether a fault of status (with body, the start of the
+// error body) is retried for r: the shared statuses (429, 502, 503, 504),
+// or what r.RetryIf adds. A chain whose servers put a status in the code of
+// an error object inside a 2xx body (TON's {"ok":false,"code":503}) asks
+// it from its Check with that code, so that the fault is retried by one
+// rule whichever envelope carries it.
+func Retried(r *Request, status int, body []byte) bool {
+	switch status {
+	case 429, 502, 503, 504:
+		return true
+	}
+	return r.RetryIf != nil && r.RetryIf(status, body)
 }
 
 func methodOf(r *Request) string {

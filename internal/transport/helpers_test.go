@@ -40,7 +40,7 @@ func newClient(t testing.TB, base, key string, opts ...nodeaccess.Option) *Clien
 func funcs(opts ...nodeaccess.Option) []config.Func {
 	out := make([]config.Func, len(opts))
 	for i, o := range opts {
-		out[i], _ = config.Shared(o)
+		_, _, out[i], _ = config.Open(o)
 	}
 	return out
 }

@@ -139,11 +139,11 @@ func (c *Client) rpcError(resp *Response, raw []byte) error {
 		Data    any          `json:"data"`
 	}
 	if err := json.Unmarshal(raw, &obj); err != nil || obj.Code == nil {
-		return c.InvalidBody(resp, fmt.Errorf("malformed error object %s", c.orAbsent(raw)))
+		return c.invalidJSON(resp, fmt.Errorf("malformed error object %s", c.orAbsent(raw)))
 	}
 	code, err := obj.Code.Int64()
 	if err != nil {
-		return c.InvalidBody(resp, fmt.Errorf("error code %s is not an integer", obj.Code.String()))
+		return c.invalidJSON(resp, fmt.Errorf("error code %s is not an integer", obj.Code.String()))
 	}
 	obj.Data = c.red.value(obj.Data)
 	return &nodeaccess.RPCError{Code: int(code), Message: c.red.Text(obj.Message), Data: obj.Data}
@@ -161,6 +161,14 @@ func (c *Client) InvalidBody(resp *Response, why error) error {
 			why = jsonProblem(resp.Body, err)
 		}
 	}
+	return c.invalidJSON(resp, why)
+}
+
+// invalidJSON is InvalidBody for a body already known to be JSON: its work
+// does not grow with the body (it reads the body's start only), so a
+// splitter may report one error per member of a large answer and stay
+// linear in it.
+func (c *Client) invalidJSON(resp *Response, why error) error {
 	why = c.red.Err(why)
 	ct := c.red.Text(resp.Header.Get("Content-Type"))
 	return fmt.Errorf("%w: %w (content-type %q, body starts %q)", nodeaccess.ErrInvalidResponse, why, ct, c.red.Head(resp.Body, 120))

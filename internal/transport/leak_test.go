@@ -294,17 +294,56 @@ func TestClientFormatting(t *testing.T) {
 // URL and the key again gets no key in masked URLs either.
 func TestBaseHoldingTheKey(t *testing.T) {
 	t.Parallel()
-	srv, _ := serve(t, func(w http.ResponseWriter, r *http.Request, _ int) {
-		w.WriteHeader(404)
-		io.WriteString(w, echo(r))
-	})
-	rec := &testkit.Recorder{}
-	c := newClient(t, srv.URL+"/"+url.PathEscape(escKey), escKey, rec.Option(), fast)
-	_, err := call(context.Background(), t, c)
-	assert.ErrorIs(t, err, nodeaccess.ErrNotFound)
-	testkit.AssertErrNoKey(t, escKey, err)
-	assertRecordNoKey(t, escKey, rec)
-	testkit.AssertNoKey(t, escKey, "client", fmt.Sprintf("%v %s %s", c, c.BaseMasked(), rpcTarget(t, c).Masked()))
+	// A base URL that holds the key (the whole endpoint passed as the base)
+	// is refused, in any spelling and any part but the host, and the error
+	// shows no key.
+	for _, base := range []string{
+		"https://node.example/" + url.PathEscape(escKey),
+		"https://node.example/v2/" + url.PathEscape(escKey) + "/",
+		"https://node.example/api?key=" + url.QueryEscape(escKey),
+		"https://" + url.PathEscape(escKey) + "@node.example/",
+		"https://node.example/#" + escKey,
+	} {
+		_, err := New(Settings{Chain: "test", BaseURL: base, Key: escKey, FromURL: "test.NewFromURL"})
+		var ie *nodeaccess.InputError
+		require.ErrorAs(t, err, &ie, base)
+		assert.Equal(t, "baseURL", ie.Arg)
+		testkit.AssertErrNoKey(t, escKey, err)
+		if strings.HasPrefix(base, "https://node.example/") && !strings.ContainsAny(base, "?#") {
+			// Refused for holding the key; the others for their query,
+			// user information or fragment already.
+			assert.Contains(t, err.Error(), "the base URL holds the access key")
+			assert.Contains(t, err.Error(), "test.NewFromURL")
+		}
+	}
+	// The key in the host is the host's own business: the key goes there.
+	_, err := New(Settings{Chain: "test", BaseURL: "https://node0.example", Key: "0"})
+	require.NoError(t, err)
+}
+
+// TestEmptyKeyWithKeyInURL: an empty key beside a base URL whose last path
+// segment looks like one says so and points to the constructor that takes
+// the whole endpoint, quoting no part of the URL.
+func TestEmptyKeyWithKeyInURL(t *testing.T) {
+	t.Parallel()
+	const k = "a1B2c3D4e5F6g7H8i9J0"
+	for _, fromURL := range []string{"evm.NewFromURL", ""} {
+		_, err := New(Settings{Chain: "evm", BaseURL: "https://eth.node.example/v2/" + k, FromURL: fromURL})
+		var ie *nodeaccess.InputError
+		require.ErrorAs(t, err, &ie)
+		assert.Equal(t, "key", ie.Arg)
+		assert.Contains(t, err.Error(), "access key is empty; the base URL's last path segment looks like one")
+		assert.NotContains(t, err.Error(), k)
+		if fromURL != "" {
+			assert.Contains(t, err.Error(), "or the whole endpoint URL to evm.NewFromURL")
+		} else {
+			assert.Contains(t, err.Error(), "and the key as its own argument")
+		}
+	}
+	// A path that looks like no key gets the plain message.
+	_, err := New(Settings{Chain: "evm", BaseURL: "https://eth.node.example/api/v2/rpc"})
+	require.Error(t, err)
+	assert.Equal(t, "evm: invalid input: key: access key is empty", err.Error())
 }
 
 func TestRedactor(t *testing.T) {

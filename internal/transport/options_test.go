@@ -7,10 +7,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/nodeaccess/nodeaccess"
-	"github.com/nodeaccess/nodeaccess/internal/config"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/internal/config"
 )
 
 func TestDefaults(t *testing.T) {
@@ -146,20 +147,19 @@ func TestBackoffBounds(t *testing.T) {
 	assert.True(t, big, "an overflowing shift shrank the bound")
 }
 
-// A value that satisfies a chain's option interface without being an
-// option of nodeaccess or of that chain (a user's type that embeds the
-// interface) is refused by the chain's New, naming its position; nil
-// options are skipped. (An option of another chain does not compile:
-// TestOptionsAreTypedPerChain in the root package.)
-func TestOptionsOfOtherTypesRefused(t *testing.T) {
+// An option owned by another chain package is refused by a chain's New,
+// naming it and both packages; the zero Option sets nothing.
+func TestOptionsOfOtherOwnersRefused(t *testing.T) {
 	t.Parallel()
-	type foreign struct{ nodeaccess.TONOption }
-	own := func(nodeaccess.TONOption) (config.Func, bool) { return nil, false }
-	fs, err := Options("ton", []nodeaccess.TONOption{nil, nodeaccess.WithMaxAttempts(2)}, own)
+	fs, err := Options("ton", []nodeaccess.Option{{}, nodeaccess.WithMaxAttempts(2)})
 	require.NoError(t, err)
 	assert.Len(t, fs, 1)
-	_, err = Options("ton", []nodeaccess.TONOption{nodeaccess.WithMaxAttempts(2), foreign{}}, own)
+	evmOwn := Option("evm", "evm.WithMaxBatchSize", func(*config.Config) error { return nil })
+	_, err = Options("ton", []nodeaccess.Option{nodeaccess.WithMaxAttempts(2), evmOwn})
 	require.Error(t, err)
 	assert.ErrorIs(t, err, nodeaccess.ErrInvalidInput)
-	assert.Equal(t, "ton: invalid input: option: option 1 (transport.foreign) is neither a nodeaccess option nor one of package ton", err.Error())
+	assert.Equal(t, "ton: invalid input: option: option 1, evm.WithMaxBatchSize, is an option of package evm, not of ton", err.Error())
+	fs, err = Options("evm", []nodeaccess.Option{evmOwn})
+	require.NoError(t, err)
+	assert.Len(t, fs, 1)
 }

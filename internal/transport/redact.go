@@ -2,6 +2,7 @@ package transport
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -112,6 +113,11 @@ func (r *redactor) Bytes(b []byte) []byte {
 // masked, including one that starts before byte n and straddles it (which
 // a plain cut would leave partly visible). b is never modified.
 func (r *redactor) Head(b []byte, n int) []byte {
+	if lim := n + r.Longest(); len(b) > lim {
+		// A spelling of the key that starts before n ends before lim: what
+		// lies beyond is never read, so the work does not grow with b.
+		b = b[:lim]
+	}
 	if len(b) <= n {
 		// Masking can lengthen it (a one-character key becomes Mask).
 		m := r.Bytes(b)
@@ -200,3 +206,19 @@ func Cut(s string, n int) string {
 // text they take from a response (a server's message after JSON
 // unescaping) and show in errors of their own.
 func (c *Client) MaskCut(s string, n int) string { return Cut(c.red.Text(s), n) }
+
+// MaxQuoted is the longest bad input an error quotes.
+const MaxQuoted = 100
+
+// Quote is how every error of the SDK shows a bad input it was given (the
+// argument of a Parse function, an UnmarshalText, a query's field): in Go's
+// quoted syntax (%q) when it has at most MaxQuoted bytes, and as its length
+// alone ("a 200-byte value") when it is longer. A long input is never cut
+// short and quoted: a cut could end inside the access key, which a client's
+// masking recognises only whole.
+func Quote(s string) string {
+	if len(s) <= MaxQuoted {
+		return strconv.Quote(s)
+	}
+	return fmt.Sprintf("a %d-byte value", len(s))
+}

@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -26,6 +27,12 @@ type Settings struct {
 	// targets are refused, and a Key given with Keyless is never sent, only
 	// masked wherever it appears (a URL the user built with it by mistake).
 	Keyless bool
+	// FromURL names the chain's constructor that takes a whole endpoint URL
+	// ("evm.NewFromURL"), "" when it has none: errors point to it.
+	FromURL string
+	// Ops is what the client can send, against which the user's costs are
+	// checked; nil checks none.
+	Ops *Ops
 	// Options are the user's options. A chain's own defaults (a longer
 	// timeout, a larger body cap) are not options: they are the
 	// Request.Timeout and Request.MaxBytes of its calls, which the user's
@@ -85,7 +92,15 @@ func New(s Settings) (*Client, error) {
 	}
 	if !s.Keyless {
 		if err := checkKey(s.Key); err != nil {
+			if s.Key == "" && keyLikeLastSegment(base) {
+				err = fmt.Errorf("%w; the base URL's last path segment looks like one: pass the key as its own argument, %s", err, wholeEndpoint(s.FromURL))
+			}
 			return nil, fmt.Errorf("%s: %w", s.Chain, &nodeaccess.InputError{Arg: "key", Reason: err.Error()})
+		}
+		if baseHolds(red, s.BaseURL) {
+			// The key would travel twice, once where the service does not
+			// expect it; and the URL would be shown in errors.
+			return nil, fmt.Errorf("%s: %w", s.Chain, &nodeaccess.InputError{Arg: "baseURL", Reason: "the base URL holds the access key: pass the URL without it (the client puts the key where the service expects it), " + wholeEndpoint(s.FromURL)})
 		}
 	}
 	c := &Client{chain: s.Chain, base: base, red: red, sendKey: s.Key != ""}
@@ -98,6 +113,11 @@ func New(s Settings) (*Client, error) {
 			// which may hold the key.
 			return nil, fmt.Errorf("%s: %w", s.Chain, &nodeaccess.InputError{Arg: "option", Reason: c.red.Text(err.Error())})
 		}
+	}
+	if err := s.Ops.checkCosts(c.cfg.Costs); err != nil {
+		// The name quoted may be the key, given by mistake.
+		err.Reason = c.red.Text(err.Reason)
+		return nil, fmt.Errorf("%s: %w", s.Chain, err)
 	}
 	if c.red.holds(c.cfg.UserAgent) {
 		// The SDK never puts the key in a header.
@@ -220,13 +240,81 @@ func (c *Client) String() string {
 func (c *Client) Format(f fmt.State, verb rune) { _, _ = f.Write([]byte(c.String())) }
 
 // Options returns what a chain package's options do, in order (see
-// config.Collect): own recognises the package's own options. A value that
-// is no option is an InputError naming its position, wrapped as New's
+// config.Collect): one owned by another package, or a value that
+// is no option, is an InputError naming it, wrapped as New's
 // errors are.
-func Options[O any](chain string, opts []O, own func(O) (config.Func, bool)) ([]config.Func, error) {
-	fs, err := config.Collect(chain, opts, own)
+func Options[O any](chain string, opts []O) ([]config.Func, error) {
+	fs, err := config.Collect(chain, opts)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", chain, &nodeaccess.InputError{Arg: "option", Reason: err.Error()})
 	}
 	return fs, nil
+}
+
+// NilContext returns an *nodeaccess.InputError when ctx is nil, as net/http
+// refuses one: every operation checks it first, so that a nil context is
+// reported before anything else and nothing is sent. Nil otherwise.
+func NilContext(ctx context.Context) error {
+	if ctx == nil {
+		return &nodeaccess.InputError{Arg: "ctx", Reason: "nil context.Context (pass context.Background() or a context of the caller's)"}
+	}
+	return nil
+}
+
+// wholeEndpoint says how to pass a whole endpoint URL, key included.
+func wholeEndpoint(fromURL string) string {
+	if fromURL == "" {
+		return "and the key as its own argument"
+	}
+	return "or the whole endpoint URL to " + fromURL
+}
+
+// keyLikeLastSegment reports whether the last segment of u's path looks
+// like an access key: 16 or more letters, digits, '-' or '_', letters and
+// digits both among them (as providers' keys are), which no API path
+// segment is.
+func keyLikeLastSegment(u *url.URL) bool {
+	p := strings.TrimSuffix(u.Path, "/")
+	seg := p[strings.LastIndexByte(p, '/')+1:]
+	if len(seg) < 16 {
+		return false
+	}
+	var letter, digit bool
+	for _, c := range seg {
+		switch {
+		case c >= '0' && c <= '9':
+			digit = true
+		case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+			letter = true
+		case c == '-' || c == '_':
+		default:
+			return false
+		}
+	}
+	return letter && digit
+}
+
+// baseHolds reports whether rawURL holds the key in its user information,
+// path, query or fragment: where the user put it by mistake. The host is
+// not read: the key goes to that host anyway, and a short key may spell a
+// part of any host name.
+func baseHolds(red *redactor, rawURL string) bool {
+	rest := rawURL
+	if i := strings.Index(rest, "://"); i >= 0 {
+		rest = rest[i+3:]
+	}
+	auth, tail := rest, ""
+	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
+		auth, tail = rest[:i], rest[i:]
+	}
+	if i := strings.LastIndexByte(auth, '@'); i >= 0 && red.holds(auth[:i]) {
+		return true
+	}
+	return red.holds(tail)
+}
+
+// Option makes a chain package's own option: one that owner's New alone
+// takes, called name in errors ("evm.WithMaxBatchSize").
+func Option(owner, name string, f config.Func) nodeaccess.Option {
+	return config.Make(owner, name, f).(nodeaccess.Option)
 }

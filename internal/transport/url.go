@@ -25,7 +25,12 @@ func parseBase(raw string) (*url.URL, error) {
 	case u.Host == "":
 		return nil, fmt.Errorf("base URL %q has no host", raw)
 	case u.User != nil:
-		return nil, fmt.Errorf("base URL %q carries user info; pass the access key separately", u.Redacted())
+		// Shown without its user information, not even a user name: a
+		// key split across name and password would show its first part
+		// where url.URL.Redacted shows the name.
+		bare := *u
+		bare.User = nil
+		return nil, fmt.Errorf("base URL %q (user information left out) carries user info; pass the access key separately", bare.String())
 	case u.RawQuery != "" || u.ForceQuery:
 		return nil, fmt.Errorf("base URL %q has a query; pass the access key separately", raw)
 	case u.Fragment != "":

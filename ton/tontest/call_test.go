@@ -7,11 +7,12 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/ton"
 	"github.com/nodeaccess/nodeaccess/ton/tontest"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // ton.Client.Call reaches every endpoint the server serves, in both forms
@@ -31,13 +32,13 @@ func TestCallKnownEndpoints(t *testing.T) {
 			Hash ton.Hash `json:"hash"` // getBlockTransactions' short ids
 		} `json:"transactions"`
 	}
-	for _, opts := range [][]nodeaccess.TONOption{nil, {ton.WithJSONRPC()}} {
+	for _, opts := range [][]nodeaccess.Option{nil, {ton.WithJSONRPC()}} {
 		c := client(t, s, opts...)
-		typed, err := c.BlockTransactionsExt(ctx, ton.BlockTransactionsQuery{Block: block, Count: 2})
+		typed, err := c.BlockTransactions(ctx, ton.BlockTransactionsQuery{Block: block, Count: 2})
 		require.NoError(t, err)
 		var ext, ids page
-		require.NoError(t, c.Call(ctx, "v2/getBlockTransactionsExt", params, &ext))
-		require.NoError(t, c.Call(ctx, "v2/getBlockTransactions", params, &ids))
+		require.NoError(t, c.Call(ctx, &ext, "v2/getBlockTransactionsExt", params))
+		require.NoError(t, c.Call(ctx, &ids, "v2/getBlockTransactions", params))
 		assert.True(t, ext.Incomplete)
 		require.Len(t, ext.Transactions, 2)
 		require.Len(t, ids.Transactions, 2)
@@ -53,13 +54,13 @@ func TestCallKnownEndpoints(t *testing.T) {
 			Balance string      `json:"balance"`
 		} `json:"account_states"`
 	}
-	require.NoError(t, c.Call(ctx, "v3/accountStates", url.Values{"address": {tontest.DefaultAccount}, "sort": {"asc"}}, &states))
+	require.NoError(t, c.Call(ctx, &states, "v3/accountStates", url.Values{"address": {tontest.DefaultAccount}, "sort": {"asc"}}))
 	require.Len(t, states.States, 2)
 	assert.Equal(t, []string{"2717267789", "2715939331"}, []string{states.States[0].Balance, states.States[1].Balance})
 	var pending struct {
 		Transactions []json.RawMessage `json:"transactions"`
 	}
-	require.NoError(t, c.Call(ctx, "v3/pendingTransactions", url.Values{"account": {tontest.DefaultAccount}}, &pending))
+	require.NoError(t, c.Call(ctx, &pending, "v3/pendingTransactions", url.Values{"account": {tontest.DefaultAccount}}))
 	assert.Len(t, pending.Transactions, 1)
 }
 
@@ -68,17 +69,17 @@ func TestCallUnknownEndpoints(t *testing.T) {
 	ctx := context.Background()
 	for _, tc := range []struct {
 		path   string
-		opts   []nodeaccess.TONOption
+		opts   []nodeaccess.Option
 		status int
 		msg    string
 	}{
 		{"v2/getMasterchainInfo", nil, 404, "Not Found"},
 		{"v3/transactions", nil, 404, "Not Found"},
-		{"v3/jetton/masters", []nodeaccess.TONOption{ton.WithJSONRPC()}, 404, "Not Found"},
-		{"v2/getMasterchainInfo", []nodeaccess.TONOption{ton.WithJSONRPC()}, 422, "Unknown method"}, // toncenter's JSON-RPC answer
+		{"v3/jetton/masters", []nodeaccess.Option{ton.WithJSONRPC()}, 404, "Not Found"},
+		{"v2/getMasterchainInfo", []nodeaccess.Option{ton.WithJSONRPC()}, 422, "Unknown method"}, // toncenter's JSON-RPC answer
 	} {
 		before := s.Requests()
-		err := client(t, s, tc.opts...).Call(ctx, tc.path, nil, nil)
+		err := client(t, s, tc.opts...).Call(ctx, nil, tc.path, nil)
 		var he *nodeaccess.HTTPError
 		require.ErrorAs(t, err, &he, tc.path)
 		assert.Equal(t, tc.status, he.StatusCode, tc.path)

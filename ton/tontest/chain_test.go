@@ -8,11 +8,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/ton"
 	"github.com/nodeaccess/nodeaccess/ton/tontest"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 type wireID struct {
@@ -44,7 +45,7 @@ func chainTops(t *testing.T, c *ton.Client, seqno uint32) map[ton.ShardID]wireID
 	var res struct {
 		Shards []wireID `json:"shards"`
 	}
-	require.NoError(t, c.Call(context.Background(), "v2/shards", url.Values{"seqno": {strconv.Itoa(int(seqno))}}, &res))
+	require.NoError(t, c.Call(context.Background(), &res, "v2/shards", url.Values{"seqno": {strconv.Itoa(int(seqno))}}))
 	out := map[ton.ShardID]wireID{}
 	for _, s := range res.Shards {
 		out[s.ref(t).Shard] = s
@@ -54,8 +55,8 @@ func chainTops(t *testing.T, c *ton.Client, seqno uint32) map[ton.ShardID]wireID
 
 func chainHeader(t *testing.T, c *ton.Client, ref ton.BlockRef) wireHeader {
 	var h wireHeader
-	require.NoError(t, c.Call(context.Background(), "v2/getBlockHeader", url.Values{"workchain": {strconv.Itoa(int(ref.Workchain))},
-		"shard": {strconv.FormatInt(int64(ref.Shard), 10)}, "seqno": {strconv.Itoa(int(ref.Seqno))}}, &h))
+	require.NoError(t, c.Call(context.Background(), &h, "v2/getBlockHeader", url.Values{"workchain": {strconv.Itoa(int(ref.Workchain))},
+		"shard": {strconv.FormatInt(int64(ref.Shard), 10)}, "seqno": {strconv.Itoa(int(ref.Seqno))}}))
 	require.Equal(t, ref, h.ID.ref(t))
 	return h
 }
@@ -71,7 +72,7 @@ func chainHeader(t *testing.T, c *ton.Client, ref ton.BlockRef) wireHeader {
 // child; each block's previous block is the one before it; shard blocks
 // end before their masterchain block starts, in logical time.
 func TestChainObeysShardConfigurationRules(t *testing.T) {
-	for _, form := range [][]nodeaccess.TONOption{nil, {ton.WithJSONRPC()}} {
+	for _, form := range [][]nodeaccess.Option{nil, {ton.WithJSONRPC()}} {
 		s := start(t, tontest.WithChain(0), tontest.WithoutDefaults())
 		c := client(t, s, form...)
 		left := ton.ShardID(0x4000000000000000)
@@ -84,7 +85,7 @@ func TestChainObeysShardConfigurationRules(t *testing.T) {
 			Last wireID `json:"last"`
 			Init wireID `json:"init"`
 		}
-		require.NoError(t, c.Call(context.Background(), "v2/getMasterchainInfo", nil, &info))
+		require.NoError(t, c.Call(context.Background(), &info, "v2/getMasterchainInfo", nil))
 		require.Equal(t, ton.MasterchainBlock(8), info.Last.ref(t))
 		require.Equal(t, ton.MasterchainBlock(0), info.Init.ref(t))
 
@@ -156,13 +157,13 @@ func TestChainHasJettonTransfers(t *testing.T) {
 		if ft.InMsg != nil {
 			if jt, ok := ft.InMsg.ParseJettonTransfer(); ok {
 				transfers++
-				assert.Equal(t, uint32(0x178d4519), jt.Op)
+				assert.Equal(t, ton.JettonOpInternalTransfer, jt.Op)
 				assert.Equal(t, "deposit "+strconv.Itoa(int(ft.Block.Seqno)), jt.Comment)
 				assert.Greater(t, jt.Amount.BitLen(), 64)
 				require.Len(t, ft.OutMsgs, 1)
 				n, ok := ft.OutMsgs[0].ParseJettonTransfer()
 				require.True(t, ok)
-				assert.Equal(t, uint32(0x7362d09c), n.Op)
+				assert.Equal(t, ton.JettonOpTransferNotification, n.Op)
 				assert.Equal(t, jt.Amount, n.Amount)
 				assert.Equal(t, jt.Sender, n.Sender)
 				assert.Equal(t, jt.Comment, n.Comment)
@@ -188,7 +189,7 @@ func TestChainOnAClock(t *testing.T) {
 		var info struct {
 			Last wireID `json:"last"`
 		}
-		require.NoError(t, c.Call(context.Background(), "v2/getMasterchainInfo", nil, &info))
+		require.NoError(t, c.Call(context.Background(), &info, "v2/getMasterchainInfo", nil))
 		return info.Last.Seqno
 	}
 	require.Eventually(t, func() bool { return head() >= 5 }, 5*time.Second, 5*time.Millisecond)

@@ -9,11 +9,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/ton"
 	"github.com/nodeaccess/nodeaccess/ton/tontest"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // Walking the default block with ton's AllBlockTransactions, at every page
@@ -25,8 +26,8 @@ func TestClientWalksDefaultBlock(t *testing.T) {
 	require.Len(t, want.Transactions, 3)
 	for _, form := range []struct {
 		name string
-		opts []nodeaccess.TONOption
-	}{{"REST", nil}, {"JSON-RPC", []nodeaccess.TONOption{ton.WithJSONRPC()}}} {
+		opts []nodeaccess.Option
+	}{{"REST", nil}, {"JSON-RPC", []nodeaccess.Option{ton.WithJSONRPC()}}} {
 		c := client(t, s, form.opts...)
 		for count := 1; count <= 4; count++ {
 			var got []ton.BlockTransaction
@@ -48,7 +49,7 @@ func TestClientWalksDefaultBlock(t *testing.T) {
 		}
 	}
 	// One page: the block id with its recorded hashes.
-	page, err := client(t, s).BlockTransactionsExt(context.Background(), ton.BlockTransactionsQuery{Block: tontest.DefaultBlock()})
+	page, err := client(t, s).BlockTransactions(context.Background(), ton.BlockTransactionsQuery{Block: tontest.DefaultBlock()})
 	require.NoError(t, err)
 	assert.Equal(t, "(-1,8000000000000000,39984096):b26/Pw8BYz6VY7RyYB/w2Nf8pKBebsg+H4rT1pH5ZEM=:lLylrj7eZn0TSNxpg4yovJJ4x/ILgeeJ3byS6MFVTJw=", page.Block.String())
 	assert.Equal(t, 40, page.RequestedCount)
@@ -86,7 +87,7 @@ func TestClientUserBlock(t *testing.T) {
 	}
 	s := start(t, tontest.WithoutDefaults())
 	require.NoError(t, s.SetBlock(block))
-	for _, opts := range [][]nodeaccess.TONOption{nil, {ton.WithJSONRPC()}} {
+	for _, opts := range [][]nodeaccess.Option{nil, {ton.WithJSONRPC()}} {
 		var got []ton.BlockTransaction
 		for tx, err := range client(t, s, opts...).AllBlockTransactions(context.Background(), ton.BlockTransactionsQuery{Block: block.ID.BlockRef, Count: 4}) {
 			require.NoError(t, err)
@@ -105,13 +106,13 @@ func TestClientUserBlock(t *testing.T) {
 		}
 	}
 	// The default block is not there; removing the user's block unknowns it.
-	_, err = client(t, s, nodeaccess.WithMaxAttempts(1)).BlockTransactionsExt(context.Background(), ton.BlockTransactionsQuery{Block: tontest.DefaultBlock()})
+	_, err = client(t, s, nodeaccess.WithMaxAttempts(1)).BlockTransactions(context.Background(), ton.BlockTransactionsQuery{Block: tontest.DefaultBlock()})
 	var he *nodeaccess.HTTPError
 	require.ErrorAs(t, err, &he)
 	assert.Equal(t, 500, he.StatusCode)
 	assert.Equal(t, "LITE_SERVER_NOTREADY: cannot find block (-1,8000000000000000) seqno=39984096: seqno not in db", he.Message)
 	s.RemoveBlock(block.ID.BlockRef)
-	_, err = client(t, s, nodeaccess.WithMaxAttempts(1)).BlockTransactionsExt(context.Background(), ton.BlockTransactionsQuery{Block: block.ID.BlockRef})
+	_, err = client(t, s, nodeaccess.WithMaxAttempts(1)).BlockTransactions(context.Background(), ton.BlockTransactionsQuery{Block: block.ID.BlockRef})
 	require.ErrorAs(t, err, &he)
 	assert.Equal(t, 500, he.StatusCode)
 	assert.ErrorIs(t, err, ton.ErrNotYetAvailable)
@@ -265,7 +266,7 @@ func TestConcurrentSetAndServe(t *testing.T) {
 					_, err := c.PendingTransactions(ctx, ton.PendingTransactionsQuery{Accounts: []string{tontest.DefaultAccount}})
 					assert.NoError(t, err)
 				case 3:
-					_, err := c.BlockTransactionsExt(ctx, ton.BlockTransactionsQuery{Block: tontest.DefaultBlock(), Count: 1})
+					_, err := c.BlockTransactions(ctx, ton.BlockTransactionsQuery{Block: tontest.DefaultBlock(), Count: 1})
 					assert.NoError(t, err)
 				}
 			}

@@ -99,7 +99,7 @@ func ExampleNew() {
 		log.Fatal(err)
 	}
 	ctx := context.Background()
-	page, err := c.BlockTransactionsExt(ctx, ton.BlockTransactionsQuery{Block: block.ID.BlockRef})
+	page, err := c.BlockTransactions(ctx, ton.BlockTransactionsQuery{Block: block.ID.BlockRef})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -131,7 +131,7 @@ func ExampleServer_FailNext() {
 		log.Fatal(err)
 	}
 	srv.FailNext(2, nodeaccesstest.RateLimited(0))
-	_, err = c.BlockTransactionsExt(context.Background(), ton.BlockTransactionsQuery{Block: tontest.DefaultBlock()})
+	_, err = c.BlockTransactions(context.Background(), ton.BlockTransactionsQuery{Block: tontest.DefaultBlock()})
 	var he *nodeaccess.HTTPError
 	if errors.As(err, &he) {
 		fmt.Println(he.StatusCode, he.Message)

@@ -11,10 +11,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/ton"
 	"github.com/nodeaccess/nodeaccess/ton/tontest"
-	"github.com/stretchr/testify/require"
 )
 
 const testKey = "t3st-KEY_~."
@@ -47,9 +48,9 @@ func start(t *testing.T, opts ...tontest.Option) *tontest.Server {
 }
 
 // client returns a ton.Client for s with short backoffs.
-func client(t *testing.T, s *tontest.Server, opts ...nodeaccess.TONOption) *ton.Client {
+func client(t *testing.T, s *tontest.Server, opts ...nodeaccess.Option) *ton.Client {
 	t.Helper()
-	c, err := s.Client(append([]nodeaccess.TONOption{nodeaccess.WithBackoff(time.Millisecond, 5*time.Millisecond)}, opts...)...)
+	c, err := s.Client(append([]nodeaccess.Option{nodeaccess.WithBackoff(time.Millisecond, 5*time.Millisecond)}, opts...)...)
 	require.NoError(t, err)
 	return c
 }

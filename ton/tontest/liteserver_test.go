@@ -10,12 +10,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/internal/testkit"
 	"github.com/nodeaccess/nodeaccess/ton"
 	"github.com/nodeaccess/nodeaccess/ton/tontest"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 const (
@@ -129,7 +130,7 @@ func TestAllBlockTransactionsUnreadable(t *testing.T) {
 					block, txs := walkBlock(tc.n, tc.unreadable...)
 					s := start(t, tontest.WithoutDefaults())
 					require.NoError(t, s.SetBlock(block))
-					var opts []nodeaccess.TONOption
+					var opts []nodeaccess.Option
 					if rpc {
 						opts = append(opts, ton.WithJSONRPC())
 					}
@@ -215,7 +216,7 @@ func TestLaggingLiteServer(t *testing.T) {
 	assert.Equal(t, `{"ok":false,"error":"LITE_SERVER_NOTREADY: block (-1,8000000000000000,39984096) is not in db (last known masterchain block: 0)","code":500}`, r.body)
 
 	c := client(t, s, nodeaccess.WithMaxAttempts(2))
-	_, err := c.BlockTransactionsExt(context.Background(), ton.BlockTransactionsQuery{Block: tontest.DefaultBlock()})
+	_, err := c.BlockTransactions(context.Background(), ton.BlockTransactionsQuery{Block: tontest.DefaultBlock()})
 	assert.ErrorIs(t, err, ton.ErrNotYetAvailable)
 	assert.ErrorIs(t, err, nodeaccess.ErrUnavailable)
 	testkit.AssertErrNoKey(t, testKey, err)
@@ -228,7 +229,7 @@ func TestLaggingLiteServer(t *testing.T) {
 
 	// Retries that outlast the lag get the block.
 	patient := client(t, s, nodeaccess.WithMaxAttempts(20), nodeaccess.WithBackoff(100*time.Millisecond, 200*time.Millisecond))
-	page, err := patient.BlockTransactionsExt(context.Background(), ton.BlockTransactionsQuery{Block: tontest.DefaultBlock()})
+	page, err := patient.BlockTransactions(context.Background(), ton.BlockTransactionsQuery{Block: tontest.DefaultBlock()})
 	require.NoError(t, err)
 	assert.Len(t, page.Transactions, 3)
 	assert.GreaterOrEqual(t, time.Since(began), lag)
@@ -239,7 +240,7 @@ func TestLaggingLiteServer(t *testing.T) {
 	require.NoError(t, s.SetBlock(tontest.Block{ID: ton.BlockID{BlockRef: shard, RootHash: ton.Hash{1}, FileHash: ton.Hash{2}}}))
 	r = get(t, s, base+"/getBlockTransactionsExt?workchain=0&shard=-9223372036854775808&seqno=77&root_hash="+url.QueryEscape(ton.Hash{1}.String())+"&file_hash="+url.QueryEscape(ton.Hash{2}.String()))
 	assert.Equal(t, `{"ok":false,"error":"LITE_SERVER_NOTREADY: block (0,8000000000000000,77) is not in db (possibly out of sync: shard_client_seqno=39984096 ls_seqno=39984096)","code":500}`, r.body)
-	_, err = client(t, s, nodeaccess.WithMaxAttempts(1)).BlockTransactionsExt(context.Background(), ton.BlockTransactionsQuery{Block: shard})
+	_, err = client(t, s, nodeaccess.WithMaxAttempts(1)).BlockTransactions(context.Background(), ton.BlockTransactionsQuery{Block: shard})
 	assert.ErrorIs(t, err, ton.ErrNotYetAvailable)
 
 	_, err = tontest.New(tontest.WithLag(0))

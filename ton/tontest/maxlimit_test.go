@@ -37,7 +37,9 @@ func TestWithMaxLimitOnTheWire(t *testing.T) {
 
 // The walkers over a server that caps limit: every item, once, in order,
 // for caps below, at and above the page size asked for; the requests are
-// the pages with items and one empty page.
+// the pages with items and one empty page. One exception: a cap of one
+// account state a page, which no walk can tell from the indexer's latest
+// state of an account that changes.
 func TestWalksOverWithMaxLimit(t *testing.T) {
 	acct := mustAddress("0:" + strings.Repeat("0a", 32))
 	const n = 23
@@ -65,8 +67,19 @@ func TestWalksOverWithMaxLimit(t *testing.T) {
 		for i := range want {
 			want[i] = uint64(1000 + i)
 		}
-		assert.Equal(t, want, lts, "accountStates, cap %d", maxLimit)
-		assert.Len(t, s.Received(), requests, "accountStates, cap %d", maxLimit)
+		if maxLimit == 1 {
+			// Pages of one state each cannot show that the server lists
+			// the account's history: it reads as the indexer whose
+			// account changed between the requests, and the walk yields
+			// the account once, with its first page's state, in two
+			// requests (see AllAccountStates).
+			assert.Equal(t, want[:1], lts, "accountStates, cap 1")
+			assert.Len(t, s.Received(), 2, "accountStates, cap 1")
+		} else {
+			assert.Equal(t, want, lts, "accountStates, cap %d", maxLimit)
+			assert.Len(t, s.Received(), requests, "accountStates, cap %d", maxLimit)
+		}
+		accountRequests := len(s.Received())
 
 		lts = nil
 		for tx, err := range c.AllPendingTransactions(context.Background(), ton.PendingTransactionsQuery{Accounts: []string{acct.String()}, Limit: 10}) {
@@ -74,6 +87,6 @@ func TestWalksOverWithMaxLimit(t *testing.T) {
 			lts = append(lts, tx.LT)
 		}
 		assert.Equal(t, want, lts, "pendingTransactions, cap %d", maxLimit)
-		assert.Len(t, s.Received(), 2*requests, "pendingTransactions, cap %d", maxLimit)
+		assert.Len(t, s.Received(), accountRequests+requests, "pendingTransactions, cap %d", maxLimit)
 	}
 }

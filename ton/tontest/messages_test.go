@@ -8,11 +8,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/ton"
 	"github.com/nodeaccess/nodeaccess/ton/tontest"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // Typed messages given to the server come back as the client types them,
@@ -38,7 +39,7 @@ func TestTypedMessagesRoundTrip(t *testing.T) {
 	}
 	s := start(t, tontest.WithoutDefaults())
 	require.NoError(t, s.SetBlock(block))
-	for _, opts := range [][]nodeaccess.TONOption{nil, {ton.WithJSONRPC()}} {
+	for _, opts := range [][]nodeaccess.Option{nil, {ton.WithJSONRPC()}} {
 		if opts == nil {
 			// The wire form is tonlib's: a list, the id signed.
 			resp, err := http.Get(s.URL + "/api/v2/" + s.Key() + "/getBlockTransactionsExt?workchain=0&shard=-9223372036854775808&seqno=5")
@@ -47,7 +48,7 @@ func TestTypedMessagesRoundTrip(t *testing.T) {
 			resp.Body.Close()
 			assert.Contains(t, string(body), `"extra_currencies":[{"@type":"extraCurrency","id":239,"amount":"5"},{"@type":"extraCurrency","id":-17,"amount":"1606938044258990275541962092341162602522202993782792835301376"}]`)
 		}
-		page, err := client(t, s, opts...).BlockTransactionsExt(context.Background(), ton.BlockTransactionsQuery{Block: block.ID.BlockRef, RootHash: ton.Hash{0xaa}, FileHash: ton.Hash{0xbb}})
+		page, err := client(t, s, opts...).BlockTransactions(context.Background(), ton.BlockTransactionsQuery{Block: block.ID.BlockRef, RootHash: ton.Hash{0xaa}, FileHash: ton.Hash{0xbb}})
 		require.NoError(t, err)
 		require.Len(t, page.Transactions, 1)
 		got := page.Transactions[0]

@@ -144,7 +144,7 @@ func New(opts ...Option) (*Server, error) {
 // Client returns a ton.Client for this server (ton.New with URL and Key),
 // with opts: pass ton.WithJSONRPC() for the JSON-RPC form of API v2, and
 // any nodeaccess option (retries, hooks, timeouts).
-func (s *Server) Client(opts ...nodeaccess.TONOption) (*ton.Client, error) {
+func (s *Server) Client(opts ...nodeaccess.Option) (*ton.Client, error) {
 	return ton.New(s.URL, s.Key(), opts...)
 }
 

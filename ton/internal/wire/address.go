@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/internal/transport"
 )
 
 // Address is a standard TON address: the same fields as ton.Address, which
@@ -50,7 +51,7 @@ func ParseAddress(s string) (Address, error) {
 }
 
 func addrErr(s, why string) error {
-	return &nodeaccess.InputError{Arg: "address", Reason: Quote(s, 100) + ": " + why}
+	return &nodeaccess.InputError{Arg: "address", Reason: transport.Quote(s) + ": " + why}
 }
 
 // canonicalInt reports whether s is an integer as strconv.Itoa writes it:
@@ -210,13 +211,17 @@ type MsgAddr struct{ Addr }
 func (f *MsgAddr) UnmarshalJSON(b []byte) error {
 	if t := bytes.TrimSpace(b); len(t) > 0 && t[0] == '{' {
 		var o struct {
-			AccountAddress Addr `json:"account_address"`
+			AccountAddress json.RawMessage `json:"account_address"`
 		}
 		if err := json.Unmarshal(t, &o); err != nil {
 			return err
 		}
-		f.Addr = o.AccountAddress
-		return nil
+		if o.AccountAddress == nil {
+			// Not tonlib's accountAddress: an address is never guessed
+			// to be none.
+			return fmt.Errorf("address object has no account_address")
+		}
+		return f.Addr.UnmarshalJSON(o.AccountAddress)
 	}
 	var lit string
 	if json.Unmarshal(b, &lit) == nil && nonStdAddr(lit) {

@@ -7,6 +7,8 @@ import (
 	"math"
 	"math/big"
 	"strconv"
+
+	"github.com/nodeaccess/nodeaccess/internal/transport"
 )
 
 // maxExtraBits bounds an extra-currency amount: VarUInteger 32, at most
@@ -84,7 +86,7 @@ func putExtra(m map[uint32]*big.Int, idText string, amount Num) error {
 	}
 	v, ok := new(big.Int).SetString(amount.Text, 10)
 	if !ok || v.Sign() < 0 || v.BitLen() > maxExtraBits {
-		return fmt.Errorf("extra currency %d: amount %s is not a non-negative integer below 2^%d", id, Quote(amount.Text, MaxQuoted), maxExtraBits)
+		return fmt.Errorf("extra currency %d: amount %s is not a non-negative integer below 2^%d", id, transport.Quote(amount.Text), maxExtraBits)
 	}
 	m[id] = v
 	return nil
@@ -95,7 +97,7 @@ func putExtra(m map[uint32]*big.Int, idText string, amount Num) error {
 func currencyID(s string) (uint32, error) {
 	v, err := strconv.ParseInt(s, 10, 64)
 	if err != nil || v < math.MinInt32 || v > math.MaxUint32 {
-		return 0, fmt.Errorf("currency id %s is not a 32-bit integer", Quote(s, MaxQuoted))
+		return 0, fmt.Errorf("currency id %s is not a 32-bit integer", transport.Quote(s))
 	}
 	return uint32(v), nil
 }
@@ -146,7 +148,7 @@ func (f *Opcode) UnmarshalJSON(b []byte) error {
 		if len(s) > 2 && (s[:2] == "0x" || s[:2] == "0X") {
 			v, err := strconv.ParseUint(s[2:], 16, 32)
 			if err != nil {
-				return fmt.Errorf("opcode %s is not 32 bits in hex", Quote(s, MaxQuoted))
+				return fmt.Errorf("opcode %s is not 32 bits in hex", transport.Quote(s))
 			}
 			*f = Opcode{V: uint32(v), Set: true}
 			return nil
@@ -156,7 +158,7 @@ func (f *Opcode) UnmarshalJSON(b []byte) error {
 	}
 	v, err := currencyID(s) // the same range: int32 or uint32
 	if err != nil {
-		return fmt.Errorf("opcode %s is not a 32-bit integer", Quote(s, MaxQuoted))
+		return fmt.Errorf("opcode %s is not a 32-bit integer", transport.Quote(s))
 	}
 	*f = Opcode{V: v, Set: true}
 	return nil

@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/internal/transport"
 )
 
 // ParseHash reads a 32-byte hash as standard or URL-safe base64, padded or
@@ -28,7 +29,7 @@ func ParseHash(s string) ([32]byte, error) {
 		err = fmt.Errorf("length %d", len(s))
 	}
 	if err != nil {
-		return [32]byte{}, &nodeaccess.InputError{Arg: "hash", Reason: Quote(s, 80) + " is not a 32-byte hash in base64 or hex"}
+		return [32]byte{}, &nodeaccess.InputError{Arg: "hash", Reason: transport.Quote(s) + " is not a 32-byte hash in base64 or hex"}
 	}
 	return h, nil
 }

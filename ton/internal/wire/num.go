@@ -6,6 +6,8 @@ import (
 	"math/big"
 	"strconv"
 	"time"
+
+	"github.com/nodeaccess/nodeaccess/internal/transport"
 )
 
 // Num is an integer a server sent either as a JSON number or as a string of
@@ -32,7 +34,7 @@ func (n *Num) UnmarshalJSON(b []byte) error {
 		}
 	}
 	if !isInteger(s) {
-		return fmt.Errorf("%s is not an integer", Quote(s, MaxQuoted))
+		return fmt.Errorf("%s is not an integer", transport.Quote(s))
 	}
 	*n = Num{Text: s, Set: true}
 	return nil
@@ -57,7 +59,7 @@ func isInteger(s string) bool {
 func (n Num) Uint64(field string) (uint64, error) {
 	v, err := strconv.ParseUint(n.Text, 10, 64)
 	if err != nil {
-		return 0, fmt.Errorf("%s %s is not an unsigned 64-bit integer", field, Quote(n.Text, MaxQuoted))
+		return 0, fmt.Errorf("%s %s is not an unsigned 64-bit integer", field, transport.Quote(n.Text))
 	}
 	return v, nil
 }
@@ -66,7 +68,7 @@ func (n Num) Uint64(field string) (uint64, error) {
 func (n Num) Int64(field string) (int64, error) {
 	v, err := strconv.ParseInt(n.Text, 10, 64)
 	if err != nil {
-		return 0, fmt.Errorf("%s %s is not a signed 64-bit integer", field, Quote(n.Text, MaxQuoted))
+		return 0, fmt.Errorf("%s %s is not a signed 64-bit integer", field, transport.Quote(n.Text))
 	}
 	return v, nil
 }
@@ -75,7 +77,7 @@ func (n Num) Int64(field string) (int64, error) {
 func (n Num) Uint32(field string) (uint32, error) {
 	v, err := strconv.ParseUint(n.Text, 10, 32)
 	if err != nil {
-		return 0, fmt.Errorf("%s %s is not an unsigned 32-bit integer", field, Quote(n.Text, MaxQuoted))
+		return 0, fmt.Errorf("%s %s is not an unsigned 32-bit integer", field, transport.Quote(n.Text))
 	}
 	return uint32(v), nil
 }
@@ -84,7 +86,7 @@ func (n Num) Uint32(field string) (uint32, error) {
 func (n Num) Int32(field string) (int32, error) {
 	v, err := strconv.ParseInt(n.Text, 10, 32)
 	if err != nil {
-		return 0, fmt.Errorf("%s %s is not a 32-bit integer", field, Quote(n.Text, MaxQuoted))
+		return 0, fmt.Errorf("%s %s is not a 32-bit integer", field, transport.Quote(n.Text))
 	}
 	return int32(v), nil
 }
@@ -110,7 +112,7 @@ const maxAmountDigits = 40
 // Amount returns a non-negative amount (nanotons) exactly.
 func (n Num) Amount(field string) (*big.Int, error) {
 	if len(n.Text) > maxAmountDigits || n.Text[0] == '-' {
-		return nil, fmt.Errorf("%s %s is not a non-negative amount", field, Quote(n.Text, MaxQuoted))
+		return nil, fmt.Errorf("%s %s is not a non-negative amount", field, transport.Quote(n.Text))
 	}
 	v, _ := new(big.Int).SetString(n.Text, 10)
 	return v, nil

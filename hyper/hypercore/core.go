@@ -1,4 +1,4 @@
-package hyper
+package hypercore
 
 import (
 	"errors"
@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
+
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/evm"
 )
@@ -31,10 +32,10 @@ var ErrPrecompile = errors.New("HyperCore read precompile failed")
 // Multicall3 aggregate it would consume the gas of every call):
 //
 //	var b evm.Batch
-//	core := c.Core(&b)
+//	core := hypercore.Reads(&b)
 //	mark := core.Price(btc)                 // btc from Markets.Market("BTC")
 //	equity := core.VaultEquity(user, vault)
-//	if err := c.EVM().SendBatch(ctx, &b); err != nil { … } // the batch could not be sent
+//	if err := hyperEVM.SendBatch(ctx, &b); err != nil { … } // hyperEVM from New
 //	px, err := mark.Result()                 // this read's value or error
 //
 // The batch may hold other calls too (evm.Add, Batch.Call). Reads run at
@@ -65,18 +66,19 @@ var ErrPrecompile = errors.New("HyperCore read precompile failed")
 // serve the precompiles answer, included), and otherwise the error of the
 // call or of its HTTP request, as evm.BatchResult gives it.
 type Core struct {
-	c *Client
 	b *evm.Batch
 }
 
-// Core returns a Core that adds its reads to b; send b with
-// c.EVM().SendBatch.
-func (c *Client) Core(b *evm.Batch) Core { return Core{c: c, b: b} }
+// Reads returns a Core that adds its reads to b; send b with the HyperEVM
+// client's SendBatch (New).
+func Reads(b *evm.Batch) Core { return Core{b: b} }
+
+// chain names the package in errors: HyperCore's reads are Hyperliquid's.
+const chain = "hyper"
 
 // Read is one HyperCore read of a Core. Read its value once the batch was
 // sent.
 type Read[T any] struct {
-	c      *Client
 	op     string
 	what   string // the input, for messages
 	to     common.Address
@@ -113,11 +115,10 @@ func (r *Read[T]) Result() (T, error) {
 	return v, nil
 }
 
+// wrap names the read in err. The errors come from the EVM client, which
+// masked its key in them, or from the read's own input.
 func (r *Read[T]) wrap(err error) error {
-	if r.c == nil {
-		return &nodeaccess.OpError{Chain: chain, Op: r.op, Err: err}
-	}
-	return r.c.node.Wrap(r.op, err)
+	return &nodeaccess.OpError{Chain: chain, Op: r.op, Err: err}
 }
 
 // precompileError reads the error of the eth_call: the evm client's
@@ -146,9 +147,9 @@ func isPrecompileFailure(re *nodeaccess.RPCError) bool {
 // addRead adds the eth_call of in to the precompile at address pc, whose
 // answer is at most outMax bytes, and returns its Read.
 func addRead[T any](k Core, op, what string, pc uint16, in []byte, outMax int, decode func([]byte) (T, error)) *Read[T] {
-	r := &Read[T]{c: k.c, op: op, what: what, to: precompileAddress(pc), data: in, decode: decode}
-	if k.b == nil || k.c == nil {
-		r.err = r.wrap(&nodeaccess.InputError{Arg: "core", Reason: "not made by Client.Core with a non-nil *evm.Batch"})
+	r := &Read[T]{op: op, what: what, to: precompileAddress(pc), data: in, decode: decode}
+	if k.b == nil {
+		r.err = r.wrap(&nodeaccess.InputError{Arg: "core", Reason: "not made by Reads with a non-nil *evm.Batch"})
 		return r
 	}
 	r.call = k.b.Call(evm.CallMsg{To: r.to, Data: in, Gas: readGas(in, outMax)}, evm.Latest)
@@ -157,7 +158,7 @@ func addRead[T any](k Core, op, what string, pc uint16, in []byte, outMax int, d
 
 // refused returns a Read whose input was refused: nothing is added.
 func refused[T any](k Core, op, arg, reason string) *Read[T] {
-	r := &Read[T]{c: k.c, op: op}
+	r := &Read[T]{op: op}
 	r.err = r.wrap(&nodeaccess.InputError{Arg: arg, Reason: reason})
 	return r
 }

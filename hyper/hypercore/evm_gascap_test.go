@@ -1,4 +1,4 @@
-package hyper_test
+package hypercore_test
 
 import (
 	"bytes"
@@ -11,12 +11,13 @@ import (
 	"testing"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/evm"
 	"github.com/nodeaccess/nodeaccess/evm/evmtest"
-	"github.com/nodeaccess/nodeaccess/hyper"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
+	"github.com/nodeaccess/nodeaccess/hyper/hypercore"
 )
 
 // hyperEVMGasCap is HyperEVM's eth_call gas cap, 30,000,000
@@ -71,7 +72,7 @@ func capGas(t *testing.T, node *evmtest.Server) string {
 // of go-ethereum's default (evmtest's).
 func TestEVMMulticallUnderGasCap(t *testing.T) {
 	node := evmtest.NewT(t, evmtest.WithoutScenario())
-	c, err := hyper.New(capGas(t, node), node.Key(), nodeaccess.WithMaxAttempts(1))
+	c, err := hypercore.New(capGas(t, node), node.Key(), nodeaccess.WithMaxAttempts(1))
 	require.NoError(t, err)
 	balanceOf := append(common.FromHex("0x70a08231"), common.LeftPadBytes(evmtest.Holder().Bytes(), 32)...)
 	calls := make([]evm.Call3, 8000)
@@ -80,13 +81,13 @@ func TestEVMMulticallUnderGasCap(t *testing.T) {
 	}
 	ctx := context.Background()
 
-	_, err = c.EVM().Multicall(ctx, calls, evm.Latest, nil)
+	_, err = c.Multicall(ctx, calls, evm.Latest, evm.MulticallOptions{})
 	var re *nodeaccess.RPCError
 	require.ErrorAs(t, err, &re, "one aggregate over the 30M cap")
 	assert.Contains(t, re.Message, "out of gas")
 	assert.NotErrorIs(t, err, evm.ErrReverted)
 
-	res, err := c.EVM().Multicall(ctx, calls, evm.Latest, &evm.MulticallOptions{MaxCalls: 2000})
+	res, err := c.Multicall(ctx, calls, evm.Latest, evm.MulticallOptions{MaxCalls: 2000})
 	require.NoError(t, err)
 	want := common.LeftPadBytes(evmtest.HolderBalance().Bytes(), 32)
 	for i, r := range res {
@@ -96,6 +97,6 @@ func TestEVMMulticallUnderGasCap(t *testing.T) {
 
 	direct, err := node.Client()
 	require.NoError(t, err)
-	_, err = direct.Multicall(ctx, calls, evm.Latest, nil)
+	_, err = direct.Multicall(ctx, calls, evm.Latest, evm.MulticallOptions{})
 	require.NoError(t, err, "the aggregate fits go-ethereum's default cap of 50M")
 }

@@ -1,13 +1,14 @@
-package hyper
+package evm
 
 import (
 	"encoding/hex"
-	"fmt"
 	"strconv"
 	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
+
 	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/internal/transport"
 )
 
 // ParseAddress reads an address as users and the API write it: "0x" and 40
@@ -20,7 +21,7 @@ import (
 // mistake, such as an access key, so it never quotes its input.
 func ParseAddress(s string) (common.Address, error) {
 	bad := func(why string) (common.Address, error) {
-		return common.Address{}, &nodeaccess.InputError{Arg: "address", Reason: why}
+		return common.Address{}, &nodeaccess.InputError{Arg: "address", Reason: transport.Quote(s) + ": " + why}
 	}
 	if len(s) != 42 {
 		return bad("want 0x and 40 hex digits (42 characters), got " + strconv.Itoa(len(s)) + " characters")
@@ -46,15 +47,4 @@ func ParseAddress(s string) (common.Address, error) {
 // isHex reports whether c is an ASCII hex digit.
 func isHex(c byte) bool {
 	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
-}
-
-// quote quotes s for a message when it is short, and gives only its length
-// otherwise. It never cuts a value: a cut could leave part of an access key
-// (a whole endpoint URL passed as an address, say) where the redaction of
-// whole keys cannot see it.
-func quote(s string) string {
-	if len(s) > 64 {
-		return fmt.Sprintf("a %d-byte value", len(s))
-	}
-	return strconv.Quote(s)
 }

@@ -1,8 +1,12 @@
-package hyper
+package hypercore
 
 import (
 	"fmt"
 	"math"
+
+	"github.com/nodeaccess/nodeaccess/hyper"
+	"github.com/nodeaccess/nodeaccess/hyper/internal/assets"
+	"github.com/nodeaccess/nodeaccess/internal/transport"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/shopspring/decimal"
@@ -15,7 +19,7 @@ import (
 // builder-dex perp as 10000 × its dex's index + its index. The size is in
 // the perp's coin, scaled by perp.SzDecimals; the notional amounts in USD.
 // A user without a position in it reads as the zero Position.
-func (k Core) Position(user common.Address, perp Market) *Read[Position] {
+func (k Core) Position(user common.Address, perp hyper.Market) *Read[Position] {
 	const op = "position"
 	if user == (common.Address{}) {
 		return refused[Position](k, op, "user", zeroUserReason)
@@ -26,7 +30,7 @@ func (k Core) Position(user common.Address, perp Market) *Read[Position] {
 	}
 	in := wordUint(wordAddress(nil, user), idx)
 	sz := perp.SzDecimals
-	return addRead(k, op, fmt.Sprintf(userWhat+", perp %s (%d)", user.Hex(), quote(perp.Key), idx), pcPosition2, in, 5*32, func(b []byte) (Position, error) {
+	return addRead(k, op, fmt.Sprintf(userWhat+", perp %s (%d)", user.Hex(), transport.Quote(perp.Key), idx), pcPosition2, in, 5*32, func(b []byte) (Position, error) {
 		a, err := answerWords(b, 5)
 		if err != nil {
 			return Position{}, err
@@ -54,17 +58,17 @@ func (k Core) Position(user common.Address, perp Market) *Read[Position] {
 // SpotBalance reads user's balance of token (its Index and WeiDecimals are
 // read; a Token from Markets.Tokens, a Market's Base or Quote, or
 // TokenInfo), in the token. A user without the token reads as zero.
-func (k Core) SpotBalance(user common.Address, token Token) *Read[SpotBalance] {
+func (k Core) SpotBalance(user common.Address, token hyper.Token) *Read[SpotBalance] {
 	const op = "spotBalance"
 	switch {
 	case user == (common.Address{}):
 		return refused[SpotBalance](k, op, "user", zeroUserReason)
-	case token.Index < 0 || token.WeiDecimals < 0 || token.WeiDecimals > maxDecimals:
+	case token.Index < 0 || token.WeiDecimals < 0 || token.WeiDecimals > assets.MaxDecimals:
 		return refused[SpotBalance](k, op, "token", fmt.Sprintf("token index %d with %d wei decimals is not a token", token.Index, token.WeiDecimals))
 	}
 	in := wordUint(wordAddress(nil, user), uint64(token.Index))
 	wei := token.WeiDecimals
-	return addRead(k, op, fmt.Sprintf(userWhat+", token %s (%d)", user.Hex(), quote(token.Name), token.Index), pcSpotBalance, in, 3*32,
+	return addRead(k, op, fmt.Sprintf(userWhat+", token %s (%d)", user.Hex(), transport.Quote(token.Name), token.Index), pcSpotBalance, in, 3*32,
 		func(b []byte) (SpotBalance, error) {
 			a, err := answerWords(b, 3)
 			if err != nil {
@@ -96,33 +100,33 @@ func (k Core) SpotBalance(user common.Address, token Token) *Read[SpotBalance] {
 // EVM block being built, the public API reads it now. A vault the user has
 // no deposit in reads as zero; an address that is not a vault fails with
 // ErrPrecompile.
-func (k Core) VaultEquity(user, vault common.Address) *Read[VaultEquity] {
+func (k Core) VaultEquity(user, vault common.Address) *Read[hyper.VaultEquity] {
 	const op = "userVaultEquity"
 	switch {
 	case user == (common.Address{}):
-		return refused[VaultEquity](k, op, "user", zeroUserReason)
+		return refused[hyper.VaultEquity](k, op, "user", zeroUserReason)
 	case vault == (common.Address{}):
-		return refused[VaultEquity](k, op, "vault", "the zero address is not a vault (is the address unset?)")
+		return refused[hyper.VaultEquity](k, op, "vault", "the zero address is not a vault (is the address unset?)")
 	}
 	in := wordAddress(wordAddress(nil, user), vault)
-	return addRead(k, op, fmt.Sprintf(userWhat+", vault %s", user.Hex(), vault.Hex()), pcVaultEquity, in, 2*32, func(b []byte) (VaultEquity, error) {
+	return addRead(k, op, fmt.Sprintf(userWhat+", vault %s", user.Hex(), vault.Hex()), pcVaultEquity, in, 2*32, func(b []byte) (hyper.VaultEquity, error) {
 		a, err := answerWords(b, 2)
 		if err != nil {
-			return VaultEquity{}, err
+			return hyper.VaultEquity{}, err
 		}
 		eq, err := a.uint(0, 64)
 		if err != nil {
-			return VaultEquity{}, err
+			return hyper.VaultEquity{}, err
 		}
 		ms, err := a.uint(1, 64)
 		if err != nil {
-			return VaultEquity{}, err
+			return hyper.VaultEquity{}, err
 		}
 		locked, err := unixMilli(ms)
 		if err != nil {
-			return VaultEquity{}, err
+			return hyper.VaultEquity{}, err
 		}
-		return VaultEquity{VaultAddress: vault, Equity: scaled(eq, usdDecimals), LockedUntil: locked}, nil
+		return hyper.VaultEquity{VaultAddress: vault, Equity: scaled(eq, usdDecimals), LockedUntil: locked}, nil
 	})
 }
 

@@ -1,4 +1,4 @@
-package hyper
+package hypercore
 
 import (
 	"math/big"
@@ -7,6 +7,8 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/shopspring/decimal"
+
+	"github.com/nodeaccess/nodeaccess/hyper"
 )
 
 // Whatever the SDK's ABI decoders accept, go-ethereum's decoder reads to
@@ -21,7 +23,7 @@ func FuzzCoreAnswers(f *testing.F) {
 	f.Add([]byte{})
 	k, _ := testCore(f)
 	user := common.HexToAddress("0x01")
-	perp := Market{Key: "BTC", Kind: KeyPerp, SzDecimals: 5}
+	perp := hyper.Market{Key: "BTC", Kind: hyper.KeyPerp, SzDecimals: 5}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		if p, err := k.Position(user, perp).decode(b); err == nil {
 			g := mustGeth(t, "position", b)

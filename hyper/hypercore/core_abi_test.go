@@ -1,4 +1,4 @@
-package hyper
+package hypercore
 
 import (
 	"encoding/json"
@@ -10,10 +10,12 @@ import (
 
 	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/common"
-	"github.com/nodeaccess/nodeaccess/evm"
 	"github.com/shopspring/decimal"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/nodeaccess/nodeaccess/evm"
+	"github.com/nodeaccess/nodeaccess/hyper"
 )
 
 // handBuilt reads testdata/precompile_handbuilt.json: ABI encodings written
@@ -35,10 +37,8 @@ func handBuilt(t testing.TB) map[string][]byte {
 // its reads' decoders and look at their calls.
 func testCore(t testing.TB) (Core, *evm.Batch) {
 	t.Helper()
-	c, err := New("https://node.example", "k3y")
-	require.NoError(t, err)
 	var b evm.Batch
-	return c.Core(&b), &b
+	return Reads(&b), &b
 }
 
 // The structs of hyper-evm-lib's PrecompileLib.sol as go-ethereum's ABI
@@ -82,7 +82,7 @@ func TestCoreDecodesHandBuiltVectors(t *testing.T) {
 	// (testdata/SOURCES.md).
 	tok, err := k.TokenInfo(0).decode(hb["tokenInfo_0x080C_output_token0"])
 	require.NoError(t, err)
-	assert.Equal(t, Token{Index: 0, Name: "USDC", Spots: []int{}, EVMContract: common.HexToAddress("0x6B9E773128f453f5c2C60935Ee2DE2CBc5390A24"),
+	assert.Equal(t, hyper.Token{Index: 0, Name: "USDC", Spots: []int{}, EVMContract: common.HexToAddress("0x6B9E773128f453f5c2C60935Ee2DE2CBc5390A24"),
 		SzDecimals: 8, WeiDecimals: 8, EVMExtraWeiDecimals: -2}, tok)
 	g, err := gethUnpack(t, "tokenInfo", hb["tokenInfo_0x080C_output_token0"])
 	require.NoError(t, err)
@@ -99,7 +99,7 @@ func TestCoreDecodesHandBuiltVectors(t *testing.T) {
 	assert.Equal(t, []any{uint64(688536031488), uint64(1737697731869)}, []any{field(g, "Equity"), field(g, "LockedUntilTimestamp")})
 
 	// A short position of 0.04319 BTC (5 size decimals).
-	btc := Market{Key: "BTC", Kind: KeyPerp, SzDecimals: 5}
+	btc := hyper.Market{Key: "BTC", Kind: hyper.KeyPerp, SzDecimals: 5}
 	pos, err := k.Position(user, btc).decode(hb["position_0x0800_or_0x0813_output_example"])
 	require.NoError(t, err)
 	g, err = gethUnpack(t, "position", hb["position_0x0800_or_0x0813_output_example"])
@@ -122,14 +122,14 @@ func TestCoreDecodesHandBuiltVectors(t *testing.T) {
 
 	sp, err := k.AssetInfo(10107).decode(hb["spotInfo_0x080b_output_107"])
 	require.NoError(t, err)
-	assert.Equal(t, SpotPair{Index: 107, Name: "@107", Base: 150, Quote: 0}, sp.Spot)
+	assert.Equal(t, hyper.SpotPair{Index: 107, Name: "@107", Base: 150, Quote: 0}, sp.Spot)
 	g, err = gethUnpack(t, "spotInfo", hb["spotInfo_0x080b_output_107"])
 	require.NoError(t, err)
 	assert.Equal(t, [2]uint64{150, 0}, field(g, "Tokens"))
 
 	p, err := k.AssetInfo(0).decode(hb["perpAssetInfo_0x080a_output_BTC"])
 	require.NoError(t, err)
-	assert.Equal(t, Perp{Index: 0, Name: "BTC", SzDecimals: 5, MaxLeverage: 40, MarginTableID: 56}, p.Perp)
+	assert.Equal(t, hyper.Perp{Index: 0, Name: "BTC", SzDecimals: 5, MaxLeverage: 40, MarginTableID: 56}, p.Perp)
 	g, err = gethUnpack(t, "perpAssetInfo", hb["perpAssetInfo_0x080a_output_BTC"])
 	require.NoError(t, err)
 	assert.Equal(t, []any{"BTC", uint32(56), uint8(5), uint8(40), false},
@@ -151,7 +151,7 @@ func TestCoreRecordedOraclePx(t *testing.T) {
 	require.NoError(t, json.Unmarshal(rec.Request.Params[0], &call))
 
 	k, _ := testCore(t)
-	gold := Market{Key: "str:GOLD", Kind: KeyBuilderDex, Dex: "str", DexIndex: 104, Index: 0, SzDecimals: 4}
+	gold := hyper.Market{Key: "str:GOLD", Kind: hyper.KeyBuilderDex, Dex: "str", DexIndex: 104, Index: 0, SzDecimals: 4}
 	r := k.OraclePx(gold)
 	require.NoError(t, r.err)
 	assert.Equal(t, common.HexToAddress(call.To), r.to)
@@ -184,7 +184,7 @@ func TestCoreRefusesMalformedAnswers(t *testing.T) {
 		return b
 	}
 	ff := strings.Repeat("ff", 32)
-	perp := Market{Key: "BTC", Kind: KeyPerp, SzDecimals: 5}
+	perp := hyper.Market{Key: "BTC", Kind: hyper.KeyPerp, SzDecimals: 5}
 	for _, tc := range []struct {
 		name string
 		err  error

@@ -1,4 +1,4 @@
-package hyper_test
+package hypercore_test
 
 import (
 	"context"
@@ -11,11 +11,13 @@ import (
 	"testing"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/stretchr/testify/require"
+
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/evm"
 	"github.com/nodeaccess/nodeaccess/hyper"
+	"github.com/nodeaccess/nodeaccess/hyper/hypercore"
 	"github.com/nodeaccess/nodeaccess/internal/testkit"
-	"github.com/stretchr/testify/require"
 )
 
 // A node whose errors echo the key, in every spelling, in each failure a
@@ -55,22 +57,22 @@ func TestCoreReadErrorsDoNotLeakTheKey(t *testing.T) {
 				_, _ = io.WriteString(w, "["+strings.Join(answers, ",")+"]")
 			}))
 			var o observed
-			c, err := hyper.New(srv.URL, key, append(o.options(), nodeaccess.WithMaxAttempts(1))...)
+			c, err := hypercore.New(srv.URL, key, append(o.options(), nodeaccess.WithMaxAttempts(1))...)
 			require.NoError(t, err)
 			var b evm.Batch
-			core := c.Core(&b)
+			core := hypercore.Reads(&b)
 			btc := hyper.Market{Key: "BTC", Kind: hyper.KeyPerp, SzDecimals: 5}
 			user := common.HexToAddress("0x01")
 			errs := []func() error{
 				reader(core.Price(btc)), reader(core.TokenInfo(1)), reader(core.VaultEquity(user, user)),
 				reader(core.Staking(user)), reader(core.Position(user, btc)), reader(core.AssetInfo(10007)),
 			}
-			require.NoError(t, c.EVM().SendBatch(context.Background(), &b))
+			require.NoError(t, c.SendBatch(context.Background(), &b))
 			for i, read := range errs {
 				err := read()
 				require.Error(t, err, "read %d", i)
 				if status == 200 && i%3 == 0 {
-					require.ErrorIs(t, err, hyper.ErrPrecompile)
+					require.ErrorIs(t, err, hypercore.ErrPrecompile)
 				}
 				testkit.AssertErrNoKey(t, key, err)
 			}
@@ -81,7 +83,7 @@ func TestCoreReadErrorsDoNotLeakTheKey(t *testing.T) {
 }
 
 // reader returns the error of r's Result.
-func reader[T any](r *hyper.Read[T]) func() error {
+func reader[T any](r *hypercore.Read[T]) func() error {
 	return func() error {
 		_, err := r.Result()
 		return err

@@ -1,4 +1,4 @@
-package hyper_test
+package hypercore_test
 
 import (
 	"context"
@@ -11,26 +11,39 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
-	"github.com/nodeaccess/nodeaccess"
-	"github.com/nodeaccess/nodeaccess/evm"
-	"github.com/nodeaccess/nodeaccess/hyper"
-	"github.com/nodeaccess/nodeaccess/hyper/hypertest"
 	"github.com/shopspring/decimal"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/evm"
+	"github.com/nodeaccess/nodeaccess/hyper"
+	"github.com/nodeaccess/nodeaccess/hyper/hypercore"
+	"github.com/nodeaccess/nodeaccess/hyper/hypertest"
 )
 
 // coreClient starts a hypertest server and returns a client for it with
 // the markets it serves.
-func coreClient(t *testing.T, opts ...nodeaccess.HyperOption) (*hypertest.Server, *hyper.Client, *hyper.Markets) {
+func coreClient(t *testing.T, opts ...nodeaccess.Option) (*hypertest.Server, *client, *hyper.Markets) {
 	t.Helper()
 	srv := hypertest.NewT(t)
-	c, err := srv.Client(append([]nodeaccess.HyperOption{hyper.WithPublicBudget(nil)}, opts...)...)
+	c, err := srv.Client(append([]nodeaccess.Option{hyper.WithPublicBudget(nil)}, opts...)...)
+	require.NoError(t, err)
+	ev, err := hypercore.New(srv.URL, srv.Key(), opts...)
 	require.NoError(t, err)
 	markets, err := c.Markets(context.Background())
 	require.NoError(t, err)
-	return srv, c, markets
+	return srv, &client{c, ev}, markets
 }
+
+// client is a node's /info client and its HyperEVM client.
+type client struct {
+	*hyper.Client
+	ev *evm.Client
+}
+
+func (c *client) EVM() *evm.Client                 { return c.ev }
+func (c *client) Core(b *evm.Batch) hypercore.Core { return hypercore.Reads(b) }
 
 func market(t *testing.T, m *hyper.Markets, key string) hyper.Market {
 	t.Helper()
@@ -74,7 +87,7 @@ func TestCoreReadsOnHypertest(t *testing.T) {
 	midBTCEntry, _ := mids.Get("BTC")
 	midHypeEntry, _ := mids.Get("@107")
 	midBTC, midHype := midBTCEntry.Price, midHypeEntry.Price
-	for name, r := range map[string]*hyper.Read[decimal.Decimal]{"markPx BTC": markBTC, "oraclePx BTC": oracleBTC} {
+	for name, r := range map[string]*hypercore.Read[decimal.Decimal]{"markPx BTC": markBTC, "oraclePx BTC": oracleBTC} {
 		v, err := r.Result()
 		require.NoError(t, err, name)
 		assertDec(t, midBTC.String(), v, name) // 89926.5: 1 decimal of 6 - 5
@@ -195,7 +208,7 @@ func TestVaultEquityBothWays(t *testing.T) {
 		require.NotEmpty(t, api)
 		var b evm.Batch
 		core := c.Core(&b)
-		reads := make([]*hyper.Read[hyper.VaultEquity], len(api))
+		reads := make([]*hypercore.Read[hyper.VaultEquity], len(api))
 		for i, v := range api {
 			reads[i] = core.VaultEquity(u, v.VaultAddress)
 		}
@@ -220,7 +233,7 @@ func TestVaultEquityBothWays(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, v.Equity.IsZero() && v.LockedUntil.IsZero())
 	_, err = none.Result()
-	assert.ErrorIs(t, err, hyper.ErrPrecompile)
+	assert.ErrorIs(t, err, hypercore.ErrPrecompile)
 }
 
 // A read the precompile refuses fails alone, with ErrPrecompile over the
@@ -239,7 +252,7 @@ func TestCoreReadErrorsAreTheirOwn(t *testing.T) {
 	_, err = good2.Result()
 	require.NoError(t, err)
 	for name, err := range map[string]error{"markPx": second(bad.Result()), "tokenInfo": second(badToken.Result()), "accountMarginSummary": second(badDex.Result())} {
-		require.ErrorIs(t, err, hyper.ErrPrecompile, name)
+		require.ErrorIs(t, err, hypercore.ErrPrecompile, name)
 		var re *nodeaccess.RPCError
 		require.ErrorAs(t, err, &re, name)
 		assert.Equal(t, -32003, re.Code)
@@ -281,8 +294,8 @@ func TestCoreRefusesBadInput(t *testing.T) {
 		{second(core.TokenInfo(-2).Result()), "token", "token index -2 is out of range"},
 		{second(core.MarginSummary(-1, user).Result()), "dex", "perp dex index -1 is out of range"},
 		{second(core.Withdrawable(common.Address{}).Result()), "user", "the zero address is not a user (is the address unset?)"},
-		{second(hyper.Core{}.L1BlockNumber().Result()), "core", "not made by Client.Core with a non-nil *evm.Batch"},
-		{second(c.Core(nil).L1BlockNumber().Result()), "core", "not made by Client.Core with a non-nil *evm.Batch"},
+		{second(hypercore.Core{}.L1BlockNumber().Result()), "core", "not made by Reads with a non-nil *evm.Batch"},
+		{second(c.Core(nil).L1BlockNumber().Result()), "core", "not made by Reads with a non-nil *evm.Batch"},
 	} {
 		var ie *nodeaccess.InputError
 		require.ErrorAs(t, tc.err, &ie, tc.want)
@@ -303,7 +316,7 @@ func TestCoreRefusesBadInput(t *testing.T) {
 	var ie *nodeaccess.InputError
 	require.ErrorAs(t, err, &ie)
 	assert.Contains(t, fmt.Sprint(err), "hyper: l1BlockNumber: invalid input: batch: not sent")
-	var nilRead *hyper.Read[uint64]
+	var nilRead *hypercore.Read[uint64]
 	_, err = nilRead.Result()
 	require.ErrorAs(t, err, &ie)
 }
@@ -330,8 +343,8 @@ func TestStakingJoinsItsTwoCalls(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []string{"2.5", "0.01", "3", "2"}, []string{s.Delegated.String(), s.Undelegated.String(), s.PendingWithdrawal.String(), strconv.Itoa(s.PendingWithdrawals)})
 	require.Len(t, s.Delegations, 1)
-	assert.Equal(t, hyper.Delegation{Validator: common.HexToAddress("0xdead"), Amount: dec("10"), LockedUntil: time.UnixMilli(1737697731869).UTC()},
-		hyper.Delegation{Validator: s.Delegations[0].Validator, Amount: s.Delegations[0].Amount.Truncate(0), LockedUntil: s.Delegations[0].LockedUntil})
+	assert.Equal(t, hypercore.Delegation{Validator: common.HexToAddress("0xdead"), Amount: dec("10"), LockedUntil: time.UnixMilli(1737697731869).UTC()},
+		hypercore.Delegation{Validator: s.Delegations[0].Validator, Amount: s.Delegations[0].Amount.Truncate(0), LockedUntil: s.Delegations[0].LockedUntil})
 
 	// The delegations' answer malformed: the read fails with that call's error.
 	require.NoError(t, srv.SetPrecompile(common.HexToAddress("0x0804"), in, word(7)))

@@ -1,4 +1,4 @@
-package hyper_test
+package hypercore_test
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math/big"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -16,12 +17,13 @@ import (
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
-	"github.com/nodeaccess/nodeaccess"
-	"github.com/nodeaccess/nodeaccess/evm"
-	"github.com/nodeaccess/nodeaccess/hyper"
-	"github.com/nodeaccess/nodeaccess/internal/testkit"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/nodeaccess/nodeaccess"
+	"github.com/nodeaccess/nodeaccess/evm"
+	"github.com/nodeaccess/nodeaccess/hyper/hypercore"
+	"github.com/nodeaccess/nodeaccess/internal/testkit"
 )
 
 // hyperEVM is a local server that answers as HyperEVM's RPC does
@@ -95,15 +97,15 @@ func (h *hyperEVM) received() []string {
 // TestEVMReadsLatestOnly: every way the EVM client reads state at a
 // block, given a selector other than latest (a past or future number, a
 // hash, pending, safe, finalized, earliest), is refused with an InputError
-// that says why and names WithEVMHistory, and nothing is sent; at latest
+// that says why and names WithHistory, and nothing is sent; at latest
 // (or with no selector) the same reads are sent. Reads that are not of
 // state at a block (eth_getBlockByNumber of an old block, eth_chainId) go
 // out at any block.
 func TestEVMReadsLatestOnly(t *testing.T) {
 	h := newHyperEVM(t)
-	c, err := hyper.New(h.URL, testKey, nodeaccess.WithMaxAttempts(1))
+	c, err := hypercore.New(h.URL, testKey, nodeaccess.WithMaxAttempts(1))
 	require.NoError(t, err)
-	e := c.EVM()
+	e := c
 	ctx := context.Background()
 	token := common.HexToAddress("0x5555555555555555555555555555555555555555")
 	msg := evm.CallMsg{To: token}
@@ -114,7 +116,7 @@ func TestEVMReadsLatestOnly(t *testing.T) {
 		"Call": func(b evm.Block) error { _, err := e.Call(ctx, msg, b); return err },
 		"Code": func(b evm.Block) error { _, err := e.Code(ctx, token, b); return err },
 		"Multicall": func(b evm.Block) error {
-			_, err := e.Multicall(ctx, []evm.Call3{{Target: token}}, b, nil)
+			_, err := e.Multicall(ctx, []evm.Call3{{Target: token}}, b, evm.MulticallOptions{})
 			return err
 		},
 		"SimulateV1": func(b evm.Block) error { _, err := e.SimulateV1(ctx, sim, b); return err },
@@ -145,7 +147,7 @@ func TestEVMReadsLatestOnly(t *testing.T) {
 			err := read(b)
 			_, ie := testkit.RequireInputError(t, err, "block")
 			assert.Contains(t, ie.Reason, "HyperEVM's RPC serves the latest state only", "%s at %s", name, b)
-			assert.Contains(t, ie.Reason, "hyper.WithEVMHistory()", name)
+			assert.Contains(t, ie.Reason, "hypercore.WithHistory()", name)
 			testkit.AssertErrNoKey(t, testKey, err)
 		}
 		require.Empty(t, h.received(), "%s sent a refused read", name)
@@ -175,33 +177,33 @@ func TestEVMReadsLatestOnly(t *testing.T) {
 // block (a number, pending, a hash) are refused as well.
 func TestEVMGethAdapterLatestOnly(t *testing.T) {
 	h := newHyperEVM(t)
-	c, err := hyper.New(h.URL, testKey)
+	c, err := hypercore.New(h.URL, testKey)
 	require.NoError(t, err)
-	e, ctx := c.EVM(), context.Background()
+	e, ctx := c, context.Background()
 	to := common.HexToAddress("0x5555555555555555555555555555555555555555")
-	_, err = e.CallContract(ctx, ethereum.CallMsg{To: &to}, big.NewInt(100))
+	_, err = e.ContractCaller().CallContract(ctx, ethereum.CallMsg{To: &to}, big.NewInt(100))
 	testkit.RequireInputError(t, err, "block")
-	_, err = e.PendingCallContract(ctx, ethereum.CallMsg{To: &to})
+	_, err = e.ContractCaller().PendingCallContract(ctx, ethereum.CallMsg{To: &to})
 	testkit.RequireInputError(t, err, "block")
-	_, err = e.CodeAtHash(ctx, to, common.HexToHash("0x01"))
+	_, err = e.ContractCaller().CodeAtHash(ctx, to, common.HexToHash("0x01"))
 	testkit.RequireInputError(t, err, "block")
 	assert.Empty(t, h.received())
-	_, err = e.CallContract(ctx, ethereum.CallMsg{To: &to}, nil)
+	_, err = e.ContractCaller().CallContract(ctx, ethereum.CallMsg{To: &to}, nil)
 	require.NoError(t, err)
 	assert.Equal(t, []string{"eth_call"}, h.received())
 }
 
-// TestEVMHistory: with WithEVMHistory the EVM client sends a read at any
+// TestEVMHistory: with WithHistory the EVM client sends a read at any
 // block. Against a server that answers as HyperEVM does, the past balance
 // comes back as the latest one: what the refusal protects from.
 func TestEVMHistory(t *testing.T) {
 	h := newHyperEVM(t)
-	c, err := hyper.New(h.URL, testKey, hyper.WithEVMHistory())
+	c, err := hypercore.New(h.URL, testKey, hypercore.WithHistory())
 	require.NoError(t, err)
 	var bal hexutil.Big
-	require.NoError(t, c.EVM().CallContext(context.Background(), &bal, "eth_getBalance", common.Address{}, evm.BlockNumber(1)))
+	require.NoError(t, c.CallContext(context.Background(), &bal, "eth_getBalance", common.Address{}, evm.BlockNumber(1)))
 	assert.Equal(t, latestBalance, bal.String())
-	out, err := c.EVM().Call(context.Background(), evm.CallMsg{}, evm.Pending)
+	out, err := c.Call(context.Background(), evm.CallMsg{}, evm.Pending)
 	require.NoError(t, err)
 	assert.Equal(t, common.FromHex(latestWord), out)
 	assert.Equal(t, []string{"eth_getBalance", "eth_call"}, h.received())
@@ -225,14 +227,47 @@ func TestEVMResponseTooBig(t *testing.T) {
 		_, _ = w.Write(body)
 	}))
 	defer srv.Close()
-	c, err := hyper.New(srv.URL, testKey, nodeaccess.WithMaxAttempts(1))
+	c, err := hypercore.New(srv.URL, testKey, nodeaccess.WithMaxAttempts(1))
 	require.NoError(t, err)
 	var logs json.RawMessage
-	err = c.EVM().CallContext(context.Background(), &logs, "eth_getLogs", map[string]string{"fromBlock": "0x2e99b2", "toBlock": "0x2e99b2"})
+	err = c.CallContext(context.Background(), &logs, "eth_getLogs", map[string]string{"fromBlock": "0x2e99b2", "toBlock": "0x2e99b2"})
 	require.ErrorIs(t, err, nodeaccess.ErrResponseTooLarge)
 	var re *nodeaccess.RPCError
 	require.ErrorAs(t, err, &re)
 	assert.Equal(t, -32008, re.Code)
 	assert.Equal(t, "Response is too big", re.Message)
 	assert.Equal(t, "Exceeded max limit of 1048576", re.Data)
+}
+
+// NewFromURL takes the URLs hyper.NewFromURL takes and gives the HyperEVM
+// client at {base}/{key}/evm.
+func TestNewFromURLIsNew(t *testing.T) {
+	for _, ep := range []string{"https://node.example/" + testKey, "https://node.example/" + testKey + "/",
+		"https://node.example/" + testKey + "/info", "https://node.example/" + testKey + "/evm/"} {
+		c, err := hypercore.NewFromURL(ep)
+		require.NoError(t, err, ep)
+		assert.Equal(t, "evm.Client{https://node.example/REDACTED/evm}", c.String(), ep)
+	}
+	_, err := hypercore.NewFromURL("https://host/" + testKey + "/rpc")
+	require.ErrorIs(t, err, nodeaccess.ErrInvalidInput)
+	assert.NotContains(t, err.Error(), testKey)
+}
+
+// A network failure (connection refused) prints the URL in Go's own error;
+// the key is masked there.
+func TestRefusedConnectionDoesNotLeakTheKey(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	addr := "http://" + l.Addr().String()
+	require.NoError(t, l.Close())
+	for _, key := range testkit.LeakKeys {
+		var o observed
+		c, err := hypercore.New(addr, key, o.options()...)
+		require.NoError(t, err)
+		_, err = c.Call(context.Background(), evm.CallMsg{To: common.HexToAddress("0x01")}, evm.Latest)
+		require.ErrorIs(t, err, nodeaccess.ErrUnavailable)
+		testkit.AssertNoKey(t, key, "evm error", fmt.Sprintf("%v %+v", err, err))
+		testkit.AssertNoKey(t, key, "evm client", fmt.Sprintf("%v %+v %#v", c, c, c))
+		o.check(t, key)
+	}
 }

@@ -1,9 +1,13 @@
-package hyper
+package hypercore
 
 import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/nodeaccess/nodeaccess/hyper"
+	"github.com/nodeaccess/nodeaccess/hyper/internal/assets"
+	"github.com/nodeaccess/nodeaccess/internal/transport"
 
 	"github.com/shopspring/decimal"
 )
@@ -53,25 +57,25 @@ const (
 // 10^(6 - SzDecimals), or a spot pair's price in its quote token (0x…0808;
 // KeySpotIndex or KeySpotPair), scaled by 10^(8 - SzDecimals), the base
 // token's size decimals.
-func (k Core) Price(market Market) *Read[decimal.Decimal] {
+func (k Core) Price(market hyper.Market) *Read[decimal.Decimal] {
 	switch market.Kind {
-	case KeyPerp, KeyBuilderDex:
+	case hyper.KeyPerp, hyper.KeyBuilderDex:
 		return perpPx(k, "markPx", pcMarkPx, market)
-	case KeySpotIndex, KeySpotPair:
+	case hyper.KeySpotIndex, hyper.KeySpotPair:
 	default:
-		return refused[decimal.Decimal](k, "price", "market", fmt.Sprintf("market %s is of kind %s: want a perp or a spot pair", quote(market.Key), market.Kind))
+		return refused[decimal.Decimal](k, "price", "market", fmt.Sprintf("market %s is of kind %s: want a perp or a spot pair", transport.Quote(market.Key), market.Kind))
 	}
 	const op = "spotPx"
 	idx, why := spotArg(market)
 	if why != "" {
 		return refused[decimal.Decimal](k, op, "market", why)
 	}
-	return pxRead(k, op, fmt.Sprintf("spot pair %s (%d)", quote(market.Key), idx), pcSpotPx, wordUint(nil, idx), spotPxDecimals-market.SzDecimals)
+	return pxRead(k, op, fmt.Sprintf("spot pair %s (%d)", transport.Quote(market.Key), idx), pcSpotPx, wordUint(nil, idx), spotPxDecimals-market.SzDecimals)
 }
 
 // OraclePx reads the oracle price of perp, scaled as Price scales its mark
 // price.
-func (k Core) OraclePx(perp Market) *Read[decimal.Decimal] {
+func (k Core) OraclePx(perp hyper.Market) *Read[decimal.Decimal] {
 	return perpPx(k, "oraclePx", pcOraclePx, perp)
 }
 
@@ -97,29 +101,29 @@ func (k Core) L1BlockNumber() *Read[uint64] {
 // the rest). A spot pair's SzDecimals, its base token's, is not in the
 // answer: it is -1 until the caller sets it from TokenInfo, as Price and
 // BBO need it. Dex is empty: the answer names a builder dex by index.
-func (k Core) AssetInfo(asset int) *Read[Market] {
+func (k Core) AssetInfo(asset int) *Read[hyper.Market] {
 	switch {
-	case asset >= 0 && asset < spotAsset:
+	case asset >= 0 && asset < assets.Spot:
 		return readPerpInfo(k, asset, asset)
-	case asset >= spotAsset && asset < builderAsset:
+	case asset >= assets.Spot && asset < assets.Builder:
 		return readSpotInfo(k, asset)
-	case asset >= builderAsset && asset < outcomeAsset:
-		return readPerpInfo(k, asset, asset-builderAsset)
+	case asset >= assets.Builder && asset < assets.Outcome:
+		return readPerpInfo(k, asset, asset-assets.Builder)
 	}
-	return refused[Market](k, "assetInfo", "asset", fmt.Sprintf("asset id %d is not a perp or a spot pair", asset))
+	return refused[hyper.Market](k, "assetInfo", "asset", fmt.Sprintf("asset id %d is not a perp or a spot pair", asset))
 }
 
 // readPerpInfo reads the perp of precompile index perp (10000 × the dex's
 // index + the perp's index in its dex).
-func readPerpInfo(k Core, asset, perp int) *Read[Market] {
+func readPerpInfo(k Core, asset, perp int) *Read[hyper.Market] {
 	const op = "perpAssetInfo"
 	return addRead(k, op, fmt.Sprintf("perp %d", perp), pcPerpAssetInfo, wordUint(nil, uint64(perp)), 5*32+32+maxNameBytes,
-		func(b []byte) (Market, error) {
+		func(b []byte) (hyper.Market, error) {
 			a, err := dynamic(b)
 			if err != nil {
-				return Market{}, err
+				return hyper.Market{}, err
 			}
-			p := Perp{Index: perp % dexStride}
+			p := hyper.Perp{Index: perp % assets.DexStride}
 			var (
 				table, sz, lev uint64
 				errs           [5]error
@@ -130,28 +134,28 @@ func readPerpInfo(k Core, asset, perp int) *Read[Market] {
 			lev, errs[3] = a.uint(3, 8)
 			p.OnlyIsolated, errs[4] = a.bool(4)
 			if err := firstErr(errs[:]); err != nil {
-				return Market{}, err
+				return hyper.Market{}, err
 			}
 			p.MarginTableID, p.SzDecimals, p.MaxLeverage = int(table), int(sz), int(lev)
-			m := Market{Key: p.Name, Kind: KeyPerp, Name: p.Name, Index: p.Index, Asset: asset, DexIndex: perp / dexStride, SzDecimals: p.SzDecimals, Perp: p}
+			m := hyper.Market{Key: p.Name, Kind: hyper.KeyPerp, Name: p.Name, Index: p.Index, Asset: asset, DexIndex: perp / assets.DexStride, SzDecimals: p.SzDecimals, Perp: p}
 			if m.DexIndex > 0 {
-				m.Kind = KeyBuilderDex
+				m.Kind = hyper.KeyBuilderDex
 			}
 			return m, nil
 		})
 }
 
 // readSpotInfo reads the spot pair of asset id asset.
-func readSpotInfo(k Core, asset int) *Read[Market] {
+func readSpotInfo(k Core, asset int) *Read[hyper.Market] {
 	const op = "spotInfo"
-	spot := asset - spotAsset
+	spot := asset - assets.Spot
 	return addRead(k, op, fmt.Sprintf("spot pair %d", spot), pcSpotInfo, wordUint(nil, uint64(spot)), 3*32+32+maxNameBytes,
-		func(b []byte) (Market, error) {
+		func(b []byte) (hyper.Market, error) {
 			a, err := dynamic(b)
 			if err != nil {
-				return Market{}, err
+				return hyper.Market{}, err
 			}
-			p := SpotPair{Index: spot}
+			p := hyper.SpotPair{Index: spot}
 			var (
 				base, quote uint64
 				errs        [3]error
@@ -160,13 +164,13 @@ func readSpotInfo(k Core, asset int) *Read[Market] {
 			base, errs[1] = a.uint(1, 32)
 			quote, errs[2] = a.uint(2, 32)
 			if err := firstErr(errs[:]); err != nil {
-				return Market{}, err
+				return hyper.Market{}, err
 			}
 			p.Base, p.Quote = int(base), int(quote)
-			m := Market{Key: p.Name, Kind: KeySpotIndex, Name: p.Name, Index: spot, Asset: asset, SzDecimals: -1, Spot: p,
-				Base: Token{Index: p.Base}, Quote: Token{Index: p.Quote}}
+			m := hyper.Market{Key: p.Name, Kind: hyper.KeySpotIndex, Name: p.Name, Index: spot, Asset: asset, SzDecimals: -1, Spot: p,
+				Base: hyper.Token{Index: p.Base}, Quote: hyper.Token{Index: p.Quote}}
 			if strings.Contains(p.Name, "/") {
-				m.Kind = KeySpotPair
+				m.Kind = hyper.KeySpotPair
 			}
 			return m, nil
 		})
@@ -175,18 +179,18 @@ func readSpotInfo(k Core, asset int) *Read[Market] {
 // TokenInfo reads the token of index token: its Name, Spots (the pairs it
 // is the base of), Deployer, EVMContract, SzDecimals, WeiDecimals and
 // EVMExtraWeiDecimals.
-func (k Core) TokenInfo(token int) *Read[Token] {
+func (k Core) TokenInfo(token int) *Read[hyper.Token] {
 	const op = "tokenInfo"
 	if token < 0 || int64(token) > math.MaxUint32 {
-		return refused[Token](k, op, "token", fmt.Sprintf("token index %d is out of range", token))
+		return refused[hyper.Token](k, op, "token", fmt.Sprintf("token index %d is out of range", token))
 	}
 	return addRead(k, op, fmt.Sprintf("token %d", token), pcTokenInfo, wordUint(nil, uint64(token)), 8*32+32+maxNameBytes+32+32*maxTokenSpots,
-		func(b []byte) (Token, error) {
+		func(b []byte) (hyper.Token, error) {
 			a, err := dynamic(b)
 			if err != nil {
-				return Token{}, err
+				return hyper.Token{}, err
 			}
-			t := Token{Index: token}
+			t := hyper.Token{Index: token}
 			var (
 				sz, wei uint64
 				extra   int64
@@ -201,7 +205,7 @@ func (k Core) TokenInfo(token int) *Read[Token] {
 			wei, errs[6] = a.uint(6, 8)
 			extra, errs[7] = a.int(7, 8)
 			if err := firstErr(errs[:]); err != nil {
-				return Token{}, err
+				return hyper.Token{}, err
 			}
 			t.SzDecimals, t.WeiDecimals, t.EVMExtraWeiDecimals = int(sz), int(wei), int(extra)
 			return t, nil
@@ -213,20 +217,20 @@ func (k Core) TokenInfo(token int) *Read[Token] {
 // scaled as the market's Price. Hyperliquid documents the asset id of builder-dex perps for
 // orders (100000 + 10000 × dex + index); that the precompile takes it too
 // is not documented.
-func (k Core) BBO(market Market) *Read[BBO] {
+func (k Core) BBO(market hyper.Market) *Read[BBO] {
 	const op = "bbo"
 	var (
 		why string
 		dec int
 	)
 	switch market.Kind {
-	case KeyPerp, KeyBuilderDex:
+	case hyper.KeyPerp, hyper.KeyBuilderDex:
 		_, why = perpArg(market)
 		dec = perpPxDecimals - market.SzDecimals
-	case KeySpotIndex, KeySpotPair:
+	case hyper.KeySpotIndex, hyper.KeySpotPair:
 		_, why = spotArg(market)
 		dec = spotPxDecimals - market.SzDecimals
-	case KeyOutcome:
+	case hyper.KeyOutcome:
 		why = outcomeBBOReason
 	default:
 		why = fmt.Sprintf("a market of kind %s: want a perp or a spot pair", market.Kind)
@@ -237,7 +241,7 @@ func (k Core) BBO(market Market) *Read[BBO] {
 	if why != "" {
 		return refused[BBO](k, op, "market", why)
 	}
-	return addRead(k, op, fmt.Sprintf("market %s (asset %d)", quote(market.Key), market.Asset), pcBBO, wordUint(nil, uint64(market.Asset)), 2*32,
+	return addRead(k, op, fmt.Sprintf("market %s (asset %d)", transport.Quote(market.Key), market.Asset), pcBBO, wordUint(nil, uint64(market.Asset)), 2*32,
 		func(b []byte) (BBO, error) {
 			a, err := answerWords(b, 2)
 			if err != nil {
@@ -256,12 +260,12 @@ func (k Core) BBO(market Market) *Read[BBO] {
 }
 
 // perpPx is the mark price of Price and OraclePx.
-func perpPx(k Core, op string, pc uint16, perp Market) *Read[decimal.Decimal] {
+func perpPx(k Core, op string, pc uint16, perp hyper.Market) *Read[decimal.Decimal] {
 	idx, why := perpArg(perp)
 	if why != "" {
 		return refused[decimal.Decimal](k, op, "perp", why)
 	}
-	return pxRead(k, op, fmt.Sprintf("perp %s (%d)", quote(perp.Key), idx), pc, wordUint(nil, idx), perpPxDecimals-perp.SzDecimals)
+	return pxRead(k, op, fmt.Sprintf("perp %s (%d)", transport.Quote(perp.Key), idx), pc, wordUint(nil, idx), perpPxDecimals-perp.SzDecimals)
 }
 
 // pxRead reads one uint64 word, scaled by decimals, with the call data in.
@@ -281,25 +285,25 @@ func pxRead(k Core, op, what string, pc uint16, in []byte, decimals int) *Read[d
 
 // perpArg is the precompile index of a perp Market (10000 × its dex's
 // index + its index), or why the Market is not one.
-func perpArg(m Market) (uint64, string) {
+func perpArg(m hyper.Market) (uint64, string) {
 	switch {
-	case m.Kind != KeyPerp && m.Kind != KeyBuilderDex:
-		return 0, fmt.Sprintf("market %s is %s, not a perp", quote(m.Key), withArticle(m.Kind))
-	case m.Index < 0 || m.Index >= dexStride || m.DexIndex < 0 || m.SzDecimals < 0 || m.SzDecimals > maxDecimals:
-		return 0, fmt.Sprintf("perp %s: index %d of dex %d with %d size decimals is not a perp", quote(m.Key), m.Index, m.DexIndex, m.SzDecimals)
+	case m.Kind != hyper.KeyPerp && m.Kind != hyper.KeyBuilderDex:
+		return 0, fmt.Sprintf("market %s is %s, not a perp", transport.Quote(m.Key), withArticle(m.Kind))
+	case m.Index < 0 || m.Index >= assets.DexStride || m.DexIndex < 0 || m.SzDecimals < 0 || m.SzDecimals > assets.MaxDecimals:
+		return 0, fmt.Sprintf("perp %s: index %d of dex %d with %d size decimals is not a perp", transport.Quote(m.Key), m.Index, m.DexIndex, m.SzDecimals)
 	}
-	idx := uint64(m.DexIndex)*dexStride + uint64(m.Index)
+	idx := uint64(m.DexIndex)*assets.DexStride + uint64(m.Index)
 	if idx > math.MaxUint32 {
-		return 0, fmt.Sprintf("perp %s: dex index %d is out of range", quote(m.Key), m.DexIndex)
+		return 0, fmt.Sprintf("perp %s: dex index %d is out of range", transport.Quote(m.Key), m.DexIndex)
 	}
 	return idx, ""
 }
 
 // withArticle names kind with its indefinite article: "a perp", "an
 // outcome", "an unknown key".
-func withArticle(k KeyKind) string {
+func withArticle(k hyper.KeyKind) string {
 	s := k.String()
-	if k == KeyUnknown {
+	if k == hyper.KeyUnknown {
 		s += " key"
 	}
 	switch s[0] {
@@ -310,12 +314,12 @@ func withArticle(k KeyKind) string {
 }
 
 // spotArg is the index of a spot pair Market, or why the Market is not one.
-func spotArg(m Market) (uint64, string) {
+func spotArg(m hyper.Market) (uint64, string) {
 	switch {
-	case m.Kind != KeySpotIndex && m.Kind != KeySpotPair:
-		return 0, fmt.Sprintf("market %s is %s, not a spot pair", quote(m.Key), withArticle(m.Kind))
-	case m.Index < 0 || int64(m.Index) > math.MaxUint32 || m.SzDecimals < 0 || m.SzDecimals > maxDecimals:
-		return 0, fmt.Sprintf("spot pair %s: index %d with %d size decimals is not a spot pair", quote(m.Key), m.Index, m.SzDecimals)
+	case m.Kind != hyper.KeySpotIndex && m.Kind != hyper.KeySpotPair:
+		return 0, fmt.Sprintf("market %s is %s, not a spot pair", transport.Quote(m.Key), withArticle(m.Kind))
+	case m.Index < 0 || int64(m.Index) > math.MaxUint32 || m.SzDecimals < 0 || m.SzDecimals > assets.MaxDecimals:
+		return 0, fmt.Sprintf("spot pair %s: index %d with %d size decimals is not a spot pair", transport.Quote(m.Key), m.Index, m.SzDecimals)
 	}
 	return uint64(m.Index), ""
 }
