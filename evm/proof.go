@@ -325,3 +325,20 @@ func nodesMember(name string, raw json.RawMessage) ([][]byte, error) {
 	}
 	return out, nil
 }
+
+// decodeProofArgs decodes the result of an eth_getProof call sent with
+// CallContext or Add into an AccountProof, as Proof decodes its own: every
+// member checked, and, when the call's first two args are an address and
+// its slots (a common.Address and a []common.Hash), the answer checked to
+// be for them (decodeProofFor).
+func decodeProofArgs(raw []byte, method string, args []any) (*AccountProof, error) {
+	if method == opProof && len(args) >= 2 {
+		account, okA := args[0].(common.Address)
+		slots, okS := args[1].([]common.Hash)
+		if okA && okS {
+			return decodeProofFor(raw, account, slots)
+		}
+	}
+	p, _, err := decodeProof(raw)
+	return p, err
+}

@@ -241,11 +241,20 @@ func (l lying) RoundTrip(req *http.Request) (*http.Response, error) {
 		return nil, err
 	}
 	var env map[string]any
+	var batch []map[string]any
 	if err := json.Unmarshal(body, &env); err == nil {
 		if r, ok := env["result"].(map[string]any); ok {
 			l.edit(r)
 			body, _ = json.Marshal(env)
 		}
+	} else if err := json.Unmarshal(body, &batch); err == nil {
+		// A batch: each object result is edited.
+		for _, env := range batch {
+			if r, ok := env["result"].(map[string]any); ok {
+				l.edit(r)
+			}
+		}
+		body, _ = json.Marshal(batch)
 	}
 	res.Body = io.NopCloser(bytes.NewReader(body))
 	res.ContentLength = int64(len(body))
