@@ -42,6 +42,10 @@ const (
 	smallBlockTime = time.Second
 )
 
+// unanchored is why package evm/verified refuses a HyperEVM client.
+const unanchored = "HyperEVM has no light client: no beacon chain signs its blocks, so no state root of it can be trusted " +
+	"without trusting the provider"
+
 // latestOnly is why the client refuses a state read at another block than
 // the latest.
 const latestOnly = "HyperEVM's RPC serves the latest state only and answers any other block selector " +
@@ -84,7 +88,7 @@ func New(baseURL, key string, opts ...evm.Option) (*evm.Client, error) {
 	if _, history := probe.Ext(historyKey{}); !history {
 		all = append(all, evmlatest.Option(latestOnly))
 	}
-	all = append(all, evmlatest.Follow(maxLogsRange, smallBlockTime))
+	all = append(all, evmlatest.Follow(maxLogsRange, smallBlockTime), evmlatest.Unanchored(unanchored))
 	c, err := evm.New(baseURL, key, all...)
 	if err != nil {
 		return nil, err
