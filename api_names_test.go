@@ -40,11 +40,16 @@ var followerNames = map[string]bool{
 
 // verifiedNames are the names issue 32 (verified reads) adds beyond the
 // v1 surface, listed one by one as followerNames are: the typed
-// eth_getProof, its result types, their verification against a state
-// root, and the one sentinel every failed verification matches.
+// eth_getProof, its result types, the one sentinel every failed
+// verification matches, and package evm/verified.
 var verifiedNames = map[string]bool{
-	"evm.Client.Proof": true, "evm.AccountProof": true, "evm.AccountProof.Verify": true,
+	"evm.Client.Proof": true, "evm.AccountProof": true,
 	"evm.StorageProof": true, "nodeaccess.ErrUnverified": true,
+	// evm/verified: the anchor it believes, the client, the proven account
+	// and the proven reads (a verified eth_call among them).
+	"verified.Anchor": true, "verified.Client": true, "verified.New": true, "verified.Account": true,
+	"verified.Client.Account": true, "verified.Client.Balance": true, "verified.Client.StorageAt": true,
+	"verified.Client.Code": true,
 }
 
 // maxServerNames caps each local server package: they must not grow.

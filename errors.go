@@ -47,7 +47,7 @@ var (
 	// matches it: see RPCError.Unwrap). A smaller request may pass.
 	ErrResponseTooLarge = errors.New("response too large")
 	// ErrUnverified: the server's answer does not prove what it says
-	// against the root the caller trusts (evm.AccountProof.Verify: a
+	// against the root the caller trusts (package evm/verified: a
 	// balance, a storage value or a trie node the state root does not
 	// commit to, a proof for another account, slot or root, a node missing
 	// or left over), or answers another question than the one asked. It

@@ -65,6 +65,8 @@ var readmeValues = map[string]string{
 	"i":        "beacon.ValidatorIndex",
 	"r":        "io.Reader",
 	"err":      "error",
+	"anchor":   "verified.Anchor",
+	"slot":     "common.Hash",
 }
 
 // readmeImports are the packages a block may name, by the name it uses.
@@ -91,6 +93,7 @@ var readmeImports = map[string]string{
 	"time":           "time",
 	"ton":            "github.com/nodeaccess/nodeaccess/ton",
 	"tontest":        "github.com/nodeaccess/nodeaccess/ton/tontest",
+	"verified":       "github.com/nodeaccess/nodeaccess/evm/verified",
 }
 
 // readmeBlock is one fenced block of a Markdown file.

@@ -7,8 +7,8 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"io"
 	"io/fs"
-	"math/big"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -27,6 +27,7 @@ import (
 	"github.com/nodeaccess/nodeaccess/beacon/beacontest"
 	"github.com/nodeaccess/nodeaccess/evm"
 	"github.com/nodeaccess/nodeaccess/evm/evmtest"
+	"github.com/nodeaccess/nodeaccess/evm/verified"
 	"github.com/nodeaccess/nodeaccess/hyper"
 	"github.com/nodeaccess/nodeaccess/hyper/hypercore"
 	"github.com/nodeaccess/nodeaccess/hyper/hypertest"
@@ -215,23 +216,46 @@ func TestEveryPackageErrorMatchesARoot(t *testing.T) {
 func rootRefinementCases() map[string]taxCase {
 	return map[string]taxCase{
 		"nodeaccess.ErrUnverified": {is: isErr(nodeaccess.ErrUnverified), produce: func(t *testing.T) error {
-			// A provider that says Holder has one wei more than the
-			// state root commits to.
+			// A provider that says Holder has more wei than the state
+			// root commits to, read through package evm/verified.
 			srv := evmtest.NewT(t, evmtest.WithoutScenario())
-			c, err := srv.Client(nodeaccess.WithMaxAttempts(1))
+			c, err := srv.Client(nodeaccess.WithMaxAttempts(1), nodeaccess.WithRoundTripper(moreBalance{}))
 			require.NoError(t, err)
 			ctx := context.Background()
-			var head struct {
-				StateRoot common.Hash `json:"stateRoot"`
-			}
-			require.NoError(t, c.CallContext(ctx, &head, "eth_getBlockByNumber", evm.Latest, false))
-			p, err := c.Proof(ctx, evmtest.Holder(), nil, evm.Latest)
+			head, err := srv.EthClient().HeaderByNumber(ctx, nil)
 			require.NoError(t, err)
-			require.NoError(t, p.Verify(head.StateRoot))
-			p.Balance.Add(p.Balance, big.NewInt(1))
-			return p.Verify(head.StateRoot)
+			v, err := verified.New(c, headAnchor{head.Hash()})
+			require.NoError(t, err)
+			_, err = v.Balance(ctx, evmtest.Holder(), evm.Latest)
+			return err
 		}},
 	}
+}
+
+// headAnchor backs one block, as its head and finalized block.
+type headAnchor struct{ hash common.Hash }
+
+func (a headAnchor) ExecutionBlocks(context.Context) (common.Hash, common.Hash, error) {
+	return a.hash, a.hash, nil
+}
+
+// moreBalance is a provider that puts a 1 before every balance it sends.
+type moreBalance struct{}
+
+func (moreBalance) RoundTrip(req *http.Request) (*http.Response, error) {
+	res, err := http.DefaultTransport.RoundTrip(req)
+	if err != nil {
+		return nil, err
+	}
+	body, err := io.ReadAll(res.Body)
+	_ = res.Body.Close()
+	if err != nil {
+		return nil, err
+	}
+	body = bytes.ReplaceAll(body, []byte(`"balance":"0x`), []byte(`"balance":"0x1`))
+	res.Body, res.ContentLength = io.NopCloser(bytes.NewReader(body)), int64(len(body))
+	res.Header.Del("Content-Length")
+	return res, nil
 }
 
 // TestRootRefinementsMatchTheirRoot: every refining sentinel of the root

@@ -169,18 +169,14 @@
 // In a Batch, evm.Add[[]evm.InternalOperation](&b,
 // "ots_getInternalOperations", tx) reads the same list.
 //
-// # Verified reads: proofs
+// # Proofs
 //
 // Proof runs eth_getProof (EIP-1186): an account and some of its storage
-// slots at a block, with their Merkle proofs. Its answer is the provider's
-// word until AccountProof.Verify checks it against a state root the caller
-// trusts (never one the same provider sent unchecked): then the balance,
-// nonce, code hash, storage root and slot values are what that state
-// holds, and every way of lying about them is an error matching
-// nodeaccess.ErrUnverified:
-//
-//	p, err := c.Proof(ctx, token, []common.Hash{slot}, evm.BlockNumber(n))
-//	err = p.Verify(trustedStateRoot)
+// slots at a block, with their Merkle proofs. What it returns is the
+// provider's word, unverified: package evm/verified checks such proofs
+// against the state root of a block a light client verified, and returns
+// only what they prove. Proof itself checks only that the answer is for
+// the account and slots asked (nodeaccess.ErrUnverified otherwise).
 //
 // # Any method
 //

@@ -20,8 +20,8 @@ const opProof = "eth_getProof"
 
 // AccountProof is an account and some of its storage slots at a block, with
 // the Merkle proofs (EIP-1186) that tie them to the block's state root, as
-// Proof returns them. Until Verify has checked it against a state root the
-// caller trusts, every field is only the provider's word.
+// Proof returns them: raw and unverified, every field only the provider's
+// word (package evm/verified proves them).
 type AccountProof struct {
 	// Address is the account.
 	Address common.Address
@@ -59,9 +59,10 @@ type StorageProof struct {
 
 // Proof runs eth_getProof (EIP-1186): account's balance, nonce, code hash
 // and storage root, and the values of slots, at block, with the Merkle
-// proofs of each. What it returns is the provider's word until
-// AccountProof.Verify checks it against a state root the caller trusts:
-// call Verify before believing any of it.
+// proofs of each. What it returns is the provider's word, raw and
+// unverified: package evm/verified checks the proofs against the state
+// root of a block its anchor (a light client) verified, and returns only
+// what they prove.
 //
 // Proof checks that the answer is for account and for slots, in the order
 // asked, each once; an answer for anything else is an error matching

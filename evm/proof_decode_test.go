@@ -3,7 +3,6 @@ package evm
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"math/big"
 	"os"
 	"strings"
@@ -11,15 +10,10 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
-	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/internal/testkit"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
-
-// fixtureRoot is the stateRoot of block 5 of evmtest's default scenario,
-// which testdata/proof/evmtest_token_block5.json proves against.
-var fixtureRoot = common.HexToHash("0x1dcb20a2ac98fb2896410e87451b9db537bb19edeaf1cc0f7af7a3677836927e")
 
 // fixtureSlots are the slots that answer was asked for.
 var fixtureSlots = []common.Hash{
@@ -36,17 +30,14 @@ func readProofFixture(t testing.TB, name string) []byte {
 	return bytes.TrimSpace(b)
 }
 
-// The recorded answer decodes to what it says and verifies against its
-// block's root, and against no other.
-func TestProofFixtureVerifies(t *testing.T) {
+// The recorded answer decodes to what it says.
+func TestProofFixtureDecodes(t *testing.T) {
 	raw := readProofFixture(t, "evmtest_token_block5.json")
 	p, err := decodeProofFor(raw, fixtureToken, fixtureSlots)
 	require.NoError(t, err)
-	require.NoError(t, p.Verify(fixtureRoot))
 	assert.Equal(t, big.NewInt(1_200_000_000), p.StorageProof[0].Value)
 	assert.Zero(t, p.StorageProof[1].Value.Sign())
-	err = p.Verify(types.EmptyRootHash)
-	assert.ErrorIs(t, err, nodeaccess.ErrUnverified)
+	assert.Len(t, p.AccountProof, 3)
 }
 
 // EIP-1186's own example elides its nodes: refused, naming the node.
@@ -132,44 +123,6 @@ func TestProofDecodePolicy(t *testing.T) {
 	}
 }
 
-// Verify refuses, before any hashing, a proof no trie of Ethereum's state
-// needs, and values no account holds; never a panic on a nil field.
-func TestProofVerifyBounds(t *testing.T) {
-	raw := readProofFixture(t, "evmtest_token_block5.json")
-	fresh := func() *AccountProof {
-		p, err := decodeProofFor(raw, fixtureToken, fixtureSlots)
-		require.NoError(t, err)
-		return p
-	}
-	big1 := bytes.Repeat([]byte{0xc0}, maxProofNodeBytes+1)
-	for _, tc := range []struct {
-		name string
-		edit func(p *AccountProof)
-		want string
-	}{
-		{"66 account nodes", func(p *AccountProof) { p.AccountProof = make([][]byte, 66) }, "accountProof has 66 nodes, more than the 65"},
-		{"66 storage nodes", func(p *AccountProof) { p.StorageProof[1].Proof = make([][]byte, 66) }, "storageProof[1].proof has 66 nodes"},
-		{"a node of 1025 bytes", func(p *AccountProof) { p.AccountProof[0] = big1 }, "accountProof[0] has 1025 bytes, more than the 1024"},
-		{"a storage node of 1025 bytes", func(p *AccountProof) { p.StorageProof[0].Proof[0] = big1 }, "storageProof[0].proof[0] has 1025 bytes"},
-		{"nil balance", func(p *AccountProof) { p.Balance = nil }, "balance <nil>"},
-		{"negative balance", func(p *AccountProof) { p.Balance = big.NewInt(-1) }, "balance -1"},
-		{"nil value", func(p *AccountProof) { p.StorageProof[1].Value = nil }, "value <nil>"},
-		{"a 257-bit value", func(p *AccountProof) { p.StorageProof[1].Value = new(big.Int).Lsh(big.NewInt(1), 256) }, "is not a 256-bit word"},
-		{"a slot twice", func(p *AccountProof) { p.StorageProof[1] = p.StorageProof[0] }, "storageProof[1] is for slot 0x7dff"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			p := fresh()
-			tc.edit(p)
-			err := p.Verify(fixtureRoot)
-			require.ErrorIs(t, err, nodeaccess.ErrUnverified)
-			assert.ErrorContains(t, err, tc.want)
-		})
-	}
-	var nilProof *AccountProof
-	assert.ErrorIs(t, nilProof.Verify(fixtureRoot), nodeaccess.ErrUnverified)
-	require.NoError(t, fresh().Verify(fixtureRoot))
-}
-
 func FuzzDecodeProof(f *testing.F) {
 	var env struct {
 		Result json.RawMessage `json:"result"`
@@ -191,10 +144,10 @@ func FuzzDecodeProof(f *testing.F) {
 				t.Fatalf("storageProof[%d].value %v", i, sp.Value)
 			}
 		}
-		// Whatever decodes, Verify answers without a panic: proven, or
-		// ErrUnverified.
-		if err := p.Verify(fixtureRoot); err != nil && !errors.Is(err, nodeaccess.ErrUnverified) {
-			t.Fatalf("Verify: %v", err)
+		for i, n := range p.AccountProof {
+			if len(n) == 0 {
+				t.Fatalf("accountProof[%d] is empty", i)
+			}
 		}
 	})
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/ethereum/go-ethereum/rlp"
 	"github.com/ethereum/go-ethereum/trie"
 	"github.com/nodeaccess/nodeaccess/evm"
+	"github.com/nodeaccess/nodeaccess/evm/verified/internal/proofdb"
 )
 
 // The bounds of a proof, checked before any hashing. A key of the state
@@ -26,49 +27,11 @@ const (
 	maxProofNodeBytes = 1024
 )
 
-// proofDB is one proof as go-ethereum's trie.VerifyProof reads it: its
-// nodes by hash. It records the nodes read, so that a node the path does
-// not use (one left over, or given twice) is refused: VerifyProof itself
-// ignores what it does not read.
-type proofDB struct {
-	nodes map[common.Hash][]byte
-	read  map[common.Hash]bool
-}
-
-// newProofDB indexes nodes by their hash; a node given twice is an error.
-func newProofDB(nodes [][]byte) (*proofDB, error) {
-	db := &proofDB{nodes: make(map[common.Hash][]byte, len(nodes)), read: make(map[common.Hash]bool, len(nodes))}
-	for i, n := range nodes {
-		h := crypto.Keccak256Hash(n)
-		if _, ok := db.nodes[h]; ok {
-			return nil, fmt.Errorf("node %d is given twice", i)
-		}
-		db.nodes[h] = n
-	}
-	return db, nil
-}
-
-// Has reports whether the proof has the node of hash key.
-func (db *proofDB) Has(key []byte) (bool, error) {
-	_, ok := db.nodes[common.BytesToHash(key)]
-	return ok, nil
-}
-
-// Get returns the node of hash key, and records that it was read.
-func (db *proofDB) Get(key []byte) ([]byte, error) {
-	h := common.BytesToHash(key)
-	n, ok := db.nodes[h]
-	if !ok {
-		return nil, errors.New("not in the proof")
-	}
-	db.read[h] = true
-	return n, nil
-}
-
 // prove returns the value the trie of root holds at key (nil: none, proven
 // absent), checked by go-ethereum's trie.VerifyProof over nodes: every
-// node must be on the path (none left over), none missing. The empty trie
-// is proven by no node, or by its single empty node.
+// node must be on the path, in the path's order (EIP-1186's: the root
+// first), none missing, none left over. The empty trie is proven by no
+// node, or by its single empty node.
 func prove(root common.Hash, key []byte, nodes [][]byte) ([]byte, error) {
 	if len(nodes) > maxProofNodes {
 		return nil, fmt.Errorf("%d nodes, more than the %d of the longest path a trie of 32-byte keys has", len(nodes), maxProofNodes)
@@ -82,7 +45,7 @@ func prove(root common.Hash, key []byte, nodes [][]byte) ([]byte, error) {
 		if len(nodes) == 0 || len(nodes) == 1 && bytes.Equal(nodes[0], []byte{0x80}) {
 			return nil, nil
 		}
-		return nil, fmt.Errorf("%d nodes for the empty trie (root %s), which has none", len(nodes), root.Hex())
+		return nil, fmt.Errorf("%s for the empty trie (root %s), which has none", nodeCount(len(nodes)), root.Hex())
 	}
 	if len(nodes) == 0 {
 		return nil, fmt.Errorf("no node: the root node (hash %s) is missing", root.Hex())
@@ -90,7 +53,7 @@ func prove(root common.Hash, key []byte, nodes [][]byte) ([]byte, error) {
 	if h := crypto.Keccak256Hash(nodes[0]); h != root {
 		return nil, fmt.Errorf("the first node hashes to %s, not to the root %s: a proof for another root", h.Hex(), root.Hex())
 	}
-	db, err := newProofDB(nodes)
+	db, err := proofdb.New(nodes)
 	if err != nil {
 		return nil, err
 	}
@@ -99,8 +62,11 @@ func prove(root common.Hash, key []byte, nodes [][]byte) ([]byte, error) {
 		return nil, fmt.Errorf("trie.VerifyProof: %v", err)
 	}
 	for i, n := range nodes {
-		if !db.read[crypto.Keccak256Hash(n)] {
-			return nil, fmt.Errorf("node %d is not on the path: a node left over", i)
+		switch {
+		case i >= len(db.Read):
+			return nil, fmt.Errorf("%s after node %d, where the path ends: left over", nodeCount(len(nodes)-i), i-1)
+		case db.Read[i] != crypto.Keccak256Hash(n):
+			return nil, fmt.Errorf("node %d is not the path's node %d: nodes out of the path's order", i, i)
 		}
 	}
 	return v, nil
@@ -220,4 +186,12 @@ func checkSlot(enc []byte, value *big.Int) (*big.Int, error) {
 		return nil, fmt.Errorf("value %s, the storage trie says %s", value, proven)
 	}
 	return proven, nil
+}
+
+// nodeCount says n nodes in words.
+func nodeCount(n int) string {
+	if n == 1 {
+		return "1 node"
+	}
+	return fmt.Sprintf("%d nodes", n)
 }
