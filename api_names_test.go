@@ -49,7 +49,7 @@ var verifiedNames = map[string]bool{
 	// and the proven reads (a verified eth_call among them).
 	"verified.Anchor": true, "verified.Client": true, "verified.New": true, "verified.Account": true,
 	"verified.Client.Account": true, "verified.Client.Balance": true, "verified.Client.StorageAt": true,
-	"verified.Client.Code": true,
+	"verified.Client.Code": true, "verified.Client.Call": true,
 }
 
 // maxServerNames caps each local server package: they must not grow.

@@ -187,11 +187,6 @@ func (l lying) RoundTrip(req *http.Request) (*http.Response, error) {
 // nodes returns the member name of m, an array of hex strings.
 func nodes(m map[string]any, name string) []any { return m[name].([]any) }
 
-// slot returns storage proof i of result r.
-func slot(r map[string]any, i int) map[string]any {
-	return nodes(r, "storageProof")[i].(map[string]any)
-}
-
 // An answer for another question than the one asked (another account,
 // slots in another order, one left out or twice) is refused by Proof
 // itself; the lies a proof must catch are package evm/verified's tests.

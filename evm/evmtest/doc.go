@@ -35,7 +35,10 @@
 //     eth_estimateGas, eth_getCode, eth_getBalance, eth_getStorageAt,
 //     eth_getTransactionCount ("pending" counts the pool), eth_getProof
 //     (EIP-1186: the proofs come from the block's own state and storage
-//     tries, so they verify against its header's stateRoot);
+//     tries, so they verify against its header's stateRoot),
+//     eth_createAccessList (go-ethereum's access list tracer, run until the
+//     list no longer grows; the sender, the callee and the precompiles left
+//     out, as go-ethereum leaves them out);
 //   - eth_simulateV1, with go-ethereum's semantics (see below);
 //   - eth_chainId, eth_blockNumber, eth_syncing, eth_accounts (none),
 //     eth_gasPrice, eth_maxPriorityFeePerGas, eth_feeHistory,
@@ -53,7 +56,7 @@
 // other method answers -32601 ("the method ... does not exist/is not
 // available"): the admin, debug, miner, txpool and personal namespaces,
 // which providers keep to themselves, and the rest of geth's eth namespace
-// (filters and subscriptions, eth_createAccessList,
+// (filters and subscriptions,
 // eth_getBlockReceipts, eth_sendTransaction and the signing methods, the
 // uncle and raw-transaction methods).
 //

@@ -8,6 +8,9 @@ import (
 	"testing"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/ethclient/gethclient"
 	"github.com/nodeaccess/nodeaccess/evm/evmtest"
 	"github.com/stretchr/testify/assert"
@@ -56,4 +59,31 @@ func TestGetProof(t *testing.T) {
 	word, err := s.EthClient().StorageAt(ctx, evmtest.Token(), common.Hash{}, five)
 	require.NoError(t, err)
 	assert.Equal(t, common.BytesToHash(word).Big(), tres.StorageProof[0].Value)
+}
+
+// eth_createAccessList answers what the call touches, as go-ethereum does:
+// the token's balance slot of Holder, the token itself named for its
+// slots though it is the callee; the sender left out.
+func TestCreateAccessList(t *testing.T) {
+	t.Parallel()
+	srv := evmtest.NewT(t)
+	var res struct {
+		AccessList types.AccessList `json:"accessList"`
+		GasUsed    hexutil.Uint64   `json:"gasUsed"`
+		Error      string           `json:"error"`
+	}
+	holder := evmtest.Holder()
+	data := append(crypto.Keccak256([]byte("balanceOf(address)"))[:4], common.LeftPadBytes(holder[:], 32)...)
+	call := map[string]any{"from": holder, "to": evmtest.Token(), "data": hexutil.Bytes(data)}
+	require.NoError(t, srv.EthClient().Client().CallContext(context.Background(), &res, "eth_createAccessList", call, "latest"))
+	slot := crypto.Keccak256Hash(common.LeftPadBytes(holder[:], 32), common.LeftPadBytes([]byte{1}, 32))
+	assert.Equal(t, types.AccessList{{Address: evmtest.Token(), StorageKeys: []common.Hash{slot}}}, res.AccessList)
+	assert.Positive(t, uint64(res.GasUsed))
+	assert.Empty(t, res.Error)
+	// A call that reverts answers its list and the failure.
+	call["from"] = common.HexToAddress("0x5157a2e5000000000000000000000000000000ff")
+	call["data"] = hexutil.Bytes(append(crypto.Keccak256([]byte("transfer(address,uint256)"))[:4], append(common.LeftPadBytes(holder[:], 32), common.LeftPadBytes([]byte{5}, 32)...)...))
+	require.NoError(t, srv.EthClient().Client().CallContext(context.Background(), &res, "eth_createAccessList", call, "latest"))
+	assert.Equal(t, "execution reverted", res.Error)
+	assert.NotEmpty(t, res.AccessList)
 }

@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync/atomic"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/params"
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/evm"
 	"github.com/nodeaccess/nodeaccess/internal/evmlatest"
@@ -30,6 +32,8 @@ type Anchor interface {
 type Client struct {
 	c *evm.Client
 	a Anchor
+	// config is the fork schedule of the chain, learnt by the first Call.
+	config atomic.Pointer[params.ChainConfig]
 }
 
 // New returns a verified client reading through c (its transport: key,

@@ -37,24 +37,6 @@ func checkHeader(r *evm.BatchResult[*types.Header], hash common.Hash) (*types.He
 	return h, nil
 }
 
-// header fetches and checks the header of a.
-func (v *Client) header(ctx context.Context, a *anchored) error {
-	if a.header != nil {
-		return nil
-	}
-	var b evm.Batch
-	r := headerByHash(&b, a.hash)
-	if err := v.c.SendBatch(ctx, &b); err != nil {
-		return err
-	}
-	h, err := checkHeader(r, a.hash)
-	if err != nil {
-		return err
-	}
-	a.header = h
-	return nil
-}
-
 // recent backs a block given by number, or by a hash that is neither the
 // anchor's head nor its finalized block, when it is one of the maxRecent
 // blocks below the head: the head's header is fetched by its hash (with
