@@ -176,6 +176,19 @@
 //		Message: "query returned more than {max} results. Try with this block range [{from}, {to}]."})
 //	err := srv.Reorg(3)
 //
+// # Lies
+//
+// For code that must not believe its provider (package evm/verified),
+// Server.Lie makes the server lie in the ways a proof catches: a balance,
+// a storage value or code altered, a node left out of or added to an
+// account proof, proofs for the block before the one asked for, an access
+// list that leaves out a slot the call reads, the header of another block.
+// The chain itself is unchanged, and Lie(evmtest.Lie{}) tells the truth
+// again:
+//
+//	srv.Lie(evmtest.Lie{Balance: true})
+//	_, err := v.Balance(ctx, holder, evm.Latest) // errors.Is(err, nodeaccess.ErrUnverified)
+//
 // # After Close
 //
 // Close stops the HTTP server, the chain and MineEvery's clock. After it,

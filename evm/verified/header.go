@@ -32,7 +32,7 @@ func checkHeader(r *evm.BatchResult[*types.Header], hash common.Hash) (*types.He
 		return nil, &nodeaccess.OpError{Chain: "evm", Op: "eth_getBlockByHash", Err: fmt.Errorf("%w: the node does not have block %s, which the anchor backs", nodeaccess.ErrNotFound, hash.Hex())}
 	}
 	if got := h.Hash(); got != hash {
-		return nil, unverified("the header the node gives for block %s hashes to %s: a header of another block, or altered", hash.Hex(), got.Hex())
+		return nil, opError("eth_getBlockByHash", unverified("the header the node gives for block %s hashes to %s: a header of another block, or altered", hash.Hex(), got.Hex()))
 	}
 	return h, nil
 }
@@ -67,7 +67,7 @@ func (v *Client) recent(ctx context.Context, head common.Hash, sel evm.Block) (a
 		}
 		n = target.Number.Uint64()
 		if n >= top {
-			return anchored{}, unverified("block %s is number %d, not below the anchor's head %d, and is not the head: it is not on the anchored chain", bh.Hash.Hex(), n, top)
+			return anchored{}, opError("eth_getBlockByHash", unverified("block %s is number %d, not below the anchor's head %d, and is not the head: it is not on the anchored chain", bh.Hash.Hex(), n, top))
 		}
 	} else {
 		n = uint64(sel.(evm.BlockNumber))
@@ -108,16 +108,16 @@ func (v *Client) recent(ctx context.Context, head common.Hash, sel evm.Block) (a
 			return anchored{}, &nodeaccess.OpError{Chain: "evm", Op: "eth_getBlockByNumber", Err: fmt.Errorf("%w: the node does not have block %d, below the anchor's head %d", nodeaccess.ErrNotFound, num, top)}
 		}
 		if got := h.Hash(); got != want {
-			return anchored{}, unverified("the header the node gives for block %d hashes to %s, not to %s, the parent hash of block %d: not the anchored chain", num, got.Hex(), want.Hex(), num+1)
+			return anchored{}, opError("eth_getBlockByNumber", unverified("the header the node gives for block %d hashes to %s, not to %s, the parent hash of block %d: a header of another block, not the anchored chain", num, got.Hex(), want.Hex(), num+1))
 		}
 		if h.Number.Uint64() != num {
-			return anchored{}, unverified("the header of block %d says number %d", num, h.Number.Uint64())
+			return anchored{}, opError("eth_getBlockByNumber", unverified("the header of block %d says number %d", num, h.Number.Uint64()))
 		}
 		lowest, want = h, h.ParentHash
 	}
 	if byHash {
 		if bh.Hash != want {
-			return anchored{}, unverified("block %s (number %d) is not the parent of block %d on the anchored chain (%s is)", bh.Hash.Hex(), n, n+1, want.Hex())
+			return anchored{}, opError("eth_getBlockByHash", unverified("block %s (number %d) is not the parent of block %d on the anchored chain (%s is)", bh.Hash.Hex(), n, n+1, want.Hex()))
 		}
 		return anchored{hash: bh.Hash, header: target}, nil
 	}
