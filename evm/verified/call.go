@@ -229,6 +229,9 @@ func run(ctx context.Context, config *params.ChainConfig, header *types.Header, 
 	if header.Difficulty.Sign() == 0 {
 		random = &header.MixDigest
 	}
+	if err := checkForks(config, header); err != nil {
+		return nil, nil, err
+	}
 	rules := config.Rules(header.Number, random != nil, header.Time)
 	g, err := st.StateDB(rules, header.Number.Uint64())
 	if err != nil {
@@ -400,4 +403,28 @@ func blobFee(config *params.ChainConfig, header *types.Header) (fee *big.Int) {
 		}
 	}()
 	return eip4844.CalcBlobFee(config, header)
+}
+
+// checkForks checks the fork schedule of the chain id the provider gave
+// against the anchored header: each fork that adds a header field
+// (London's base fee, Shanghai's withdrawals root, Cancun's parent beacon
+// root, Prague's requests hash) must be active exactly when the header has
+// the field, so that a chain id of another chain cannot make the call run
+// under other rules unless that chain's forks agree on this block.
+func checkForks(config *params.ChainConfig, h *types.Header) error {
+	for _, f := range []struct {
+		name   string
+		active bool
+		has    bool
+	}{
+		{"London", config.IsLondon(h.Number), h.BaseFee != nil},
+		{"Shanghai", config.IsShanghai(h.Number, h.Time), h.WithdrawalsHash != nil},
+		{"Cancun", config.IsCancun(h.Number, h.Time), h.ParentBeaconRoot != nil},
+		{"Prague", config.IsPrague(h.Number, h.Time), h.RequestsHash != nil},
+	} {
+		if f.active != f.has {
+			return unverified("the chain id the provider gives (%s) has %s active at block %d: %v, but the anchored header says %v", config.ChainID, f.name, h.Number, f.active, f.has)
+		}
+	}
+	return nil
 }

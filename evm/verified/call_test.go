@@ -11,6 +11,8 @@ import (
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/evm"
 	"github.com/nodeaccess/nodeaccess/evm/evmtest"
+	"github.com/nodeaccess/nodeaccess/evm/verified"
+	"github.com/nodeaccess/nodeaccess/internal/testkit"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -137,3 +139,46 @@ func tenAccounts() evm.CallMsg {
 }
 
 var _ = nodeaccess.ErrUnverified
+
+// The chain id is the provider's word: one whose fork schedule the
+// anchored header does not follow is refused as a lie, one of no known
+// chain as input the call cannot run on.
+func TestCallChainID(t *testing.T) {
+	t.Parallel()
+	srv := node(t)
+	ctx := context.Background()
+	call := evm.CallMsg{To: evmtest.Token(), Data: balanceOf(evmtest.Holder())}
+	v := client(t, srv, nodeaccess.WithRoundTripper(rewrite{`"result":"0x539"`, `"result":"0x1"`}))
+	_, err := v.Call(ctx, call, evm.Latest)
+	require.ErrorIs(t, err, nodeaccess.ErrUnverified)
+	assert.Contains(t, err.Error(), "the chain id the provider gives (1) has London active at block")
+	v = client(t, srv, nodeaccess.WithRoundTripper(rewrite{`"result":"0x539"`, `"result":"0x2"`}))
+	_, err = v.Call(ctx, call, evm.Latest)
+	var ie *nodeaccess.InputError
+	require.ErrorAs(t, err, &ie)
+	assert.Contains(t, ie.Reason, "chain id 2: no fork schedule known")
+}
+
+// Overrides cannot be proven: refused before anything is sent.
+func TestCallRefusedInput(t *testing.T) {
+	c, err := evm.New("https://node.example", "k3y", nodeaccess.WithRoundTripper(testkit.Refuse{T: t}))
+	require.NoError(t, err)
+	v, err := verified.New(c, fixedAnchor{})
+	require.NoError(t, err)
+	ctx := context.Background()
+	for _, tc := range []struct {
+		msg evm.CallMsg
+		arg string
+	}{
+		{evm.CallMsg{To: evmtest.Token(), StateOverride: evm.StateOverride{}}, "msg.StateOverride"},
+		{evm.CallMsg{To: evmtest.Token(), BlockOverride: &evm.BlockOverride{}}, "msg.BlockOverride"},
+		{evm.CallMsg{To: evmtest.Token(), Create: true}, "msg.To"},
+	} {
+		_, err := v.Call(ctx, tc.msg, evm.Latest)
+		var ie *nodeaccess.InputError
+		require.ErrorAs(t, err, &ie)
+		assert.Equal(t, tc.arg, ie.Arg)
+	}
+	_, err = v.Call(ctx, evm.CallMsg{To: evmtest.Token()}, evm.Pending)
+	require.ErrorIs(t, err, nodeaccess.ErrInvalidInput)
+}
