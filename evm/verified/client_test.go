@@ -99,3 +99,32 @@ func TestRecentBlocks(t *testing.T) {
 	require.ErrorIs(t, err, nodeaccess.ErrUnverified)
 	assert.Contains(t, err.Error(), "not below the anchor's head")
 }
+
+// A block more than 256 below the head is refused, naming it, once the
+// head's number is known; the 256th is read, its chain of 255 headers
+// checked in one batch.
+func TestRecentBlocksWindow(t *testing.T) {
+	t.Parallel()
+	srv := evmtest.NewT(t, evmtest.WithoutScenario())
+	for range 260 {
+		srv.Commit()
+	}
+	ctx := context.Background()
+	head, err := srv.EthClient().HeaderByNumber(ctx, nil)
+	require.NoError(t, err)
+	top := head.Number.Uint64()
+	c, err := srv.Client()
+	require.NoError(t, err)
+	v, err := verified.New(c, fixedAnchor{head: head.Hash(), finalized: head.Hash()})
+	require.NoError(t, err)
+	before := srv.RequestCount()
+	_, err = v.Balance(ctx, evmtest.Holder(), evm.BlockNumber(top-256))
+	require.NoError(t, err)
+	// The head's header, the 256 headers below it (in batches of at most
+	// 100 calls, evm's default), and the proof.
+	assert.Equal(t, 1+3+1, srv.RequestCount()-before)
+	_, err = v.Balance(ctx, evmtest.Holder(), evm.BlockNumber(top-257))
+	var ie *nodeaccess.InputError
+	require.ErrorAs(t, err, &ie)
+	assert.Contains(t, ie.Reason, "more than 256 blocks below the anchor's head")
+}

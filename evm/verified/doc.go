@@ -16,8 +16,9 @@
 // block, an evm.BlockHash either of them. A block number, or another hash,
 // is read when it is one of the 256 blocks below the head: the head's
 // header is fetched, then the headers between the block and the head in
-// one batch, each checked to hash to the parent hash of the one above it
-// (two round trips more). evm.Pending, evm.Safe, evm.Earliest, a number
+// one evm.Batch (sent in requests of evm.WithMaxBatchSize calls: 3 for 256
+// headers at the default 100), each checked to hash to the parent hash of
+// the one above it. evm.Pending, evm.Safe, evm.Earliest, a number
 // past the head or more than 256 blocks below it are refused with an
 // *nodeaccess.InputError naming the selector. The block's header is
 // fetched by hash (eth_getBlockByHash) and must hash, keccak256 of its RLP

@@ -42,7 +42,8 @@ func checkHeader(r *evm.BatchResult[*types.Header], hash common.Hash) (*types.He
 // blocks below the head: the head's header is fetched by its hash (with
 // the block's, for a hash), then, in one batch, the headers between the
 // block and the head by number, and each must be the parent of the next
-// (its hash the next one's parentHash) up to the head. Two round trips.
+// (its hash the next one's parentHash) up to the head: a round trip for
+// the head, and one per evm.WithMaxBatchSize headers.
 func (v *Client) recent(ctx context.Context, head common.Hash, sel evm.Block) (anchored, error) {
 	var b evm.Batch
 	hr := headerByHash(&b, head)
