@@ -100,6 +100,9 @@ func (v *Client) resolve(ctx context.Context, b evm.Block) (anchored, error) {
 	if err != nil {
 		return anchored{}, fmt.Errorf("the anchor: %w", err)
 	}
+	if head == (common.Hash{}) || fin == (common.Hash{}) {
+		return anchored{}, fmt.Errorf("%w: the anchor has no verified execution block yet (head %s, finalized %s)", nodeaccess.ErrUnavailable, head.Hex(), fin.Hex())
+	}
 	switch b := b.(type) {
 	case nil:
 		return anchored{hash: head}, nil

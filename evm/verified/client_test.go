@@ -2,6 +2,7 @@ package verified_test
 
 import (
 	"context"
+	"errors"
 	"math/big"
 	"testing"
 
@@ -127,4 +128,30 @@ func TestRecentBlocksWindow(t *testing.T) {
 	var ie *nodeaccess.InputError
 	require.ErrorAs(t, err, &ie)
 	assert.Contains(t, ie.Reason, "more than 256 blocks below the anchor's head")
+}
+
+// An anchor that has verified nothing yet (zero hashes), or that fails,
+// makes every read fail before anything is sent: nothing to prove against.
+func TestAnchorNotReady(t *testing.T) {
+	c, err := evm.New("https://node.example", "k3y", nodeaccess.WithRoundTripper(testkit.Refuse{T: t}))
+	require.NoError(t, err)
+	v, err := verified.New(c, fixedAnchor{})
+	require.NoError(t, err)
+	_, err = v.Balance(context.Background(), evmtest.Holder(), evm.Latest)
+	require.ErrorIs(t, err, nodeaccess.ErrUnavailable)
+	assert.Contains(t, err.Error(), "the anchor has no verified execution block yet")
+	v, err = verified.New(c, failingAnchor{})
+	require.NoError(t, err)
+	_, err = v.Call(context.Background(), evm.CallMsg{To: evmtest.Token()}, evm.Finalized)
+	require.ErrorIs(t, err, errAnchor)
+	var oe *nodeaccess.OpError
+	require.ErrorAs(t, err, &oe)
+}
+
+var errAnchor = errors.New("light client: no update yet")
+
+type failingAnchor struct{}
+
+func (failingAnchor) ExecutionBlocks(context.Context) (common.Hash, common.Hash, error) {
+	return common.Hash{}, common.Hash{}, errAnchor
 }

@@ -75,6 +75,9 @@ func (v *Client) prove(ctx context.Context, a *anchored, qs []query, code bool) 
 		if p == nil {
 			return nil, opError("eth_getProof", unverified("no proof (null) for account %s", q.addr.Hex()))
 		}
+		if len(p.StorageProof) != len(q.slots) {
+			return nil, opError("eth_getProof", unverified("account %s: %d storage proofs for %d slots asked for", q.addr.Hex(), len(p.StorageProof), len(q.slots)))
+		}
 		acc, values, err := verifyProof(p, a.header.Root)
 		if err != nil {
 			return nil, opError("eth_getProof", unverified("block %d (%s): %v", a.header.Number.Uint64(), a.hash.Hex(), err))
