@@ -18,9 +18,15 @@ import (
 
 // accessListAnswer is a provider whose eth_createAccessList answers result
 // (any JSON), whatever the call.
-type accessListAnswer struct{ result []byte }
+func accessListAnswer(result []byte) answer { return answer{"eth_createAccessList", result} }
 
-func (a accessListAnswer) RoundTrip(req *http.Request) (*http.Response, error) {
+// answer is a provider whose calls of method, in a batch, answer result.
+type answer struct {
+	method string
+	result []byte
+}
+
+func (a answer) RoundTrip(req *http.Request) (*http.Response, error) {
 	reqBody, err := io.ReadAll(req.Body)
 	if err != nil {
 		return nil, err
@@ -42,7 +48,7 @@ func (a accessListAnswer) RoundTrip(req *http.Request) (*http.Response, error) {
 	var answers []map[string]json.RawMessage
 	if json.Unmarshal(reqBody, &calls) == nil && json.Unmarshal(body, &answers) == nil {
 		for _, c := range calls {
-			if c.Method != "eth_createAccessList" {
+			if c.Method != a.method {
 				continue
 			}
 			for _, an := range answers {
@@ -79,7 +85,7 @@ func FuzzCallAccessList(f *testing.F) {
 		if !json.Valid(result) {
 			return
 		}
-		c, err := srv.Client(nodeaccess.WithRoundTripper(accessListAnswer{result}), nodeaccess.WithMaxAttempts(1))
+		c, err := srv.Client(nodeaccess.WithRoundTripper(accessListAnswer(result)), nodeaccess.WithMaxAttempts(1))
 		require.NoError(t, err)
 		v, err := verified.New(c, chainAnchor{srv})
 		require.NoError(t, err)
@@ -111,7 +117,7 @@ func TestCallAccessListBounded(t *testing.T) {
 	}
 	list, err := json.Marshal(map[string]any{"accessList": []tuple{{Address: "0x000000000000000000000000000000000000e020", StorageKeys: keys}}})
 	require.NoError(t, err)
-	c, err := srv.Client(nodeaccess.WithRoundTripper(accessListAnswer{list}))
+	c, err := srv.Client(nodeaccess.WithRoundTripper(accessListAnswer(list)))
 	require.NoError(t, err)
 	v, err := verified.New(c, chainAnchor{srv})
 	require.NoError(t, err)
@@ -120,4 +126,42 @@ func TestCallAccessListBounded(t *testing.T) {
 	require.ErrorIs(t, err, nodeaccess.ErrInvalidResponse)
 	require.ErrorContains(t, err, "the access list names 10001 accounts and slots, more than the 10000")
 	require.Equal(t, 1, srv.RequestCount()-before, "no proof asked for")
+}
+
+// FuzzHeaderAnswer: whatever eth_getBlockByHash answers for the anchored
+// block, a read never panics and never returns another value than the
+// chain's: the header decodes and hashes to the anchored hash, or the read
+// fails as an invalid response (or not found, for null).
+func FuzzHeaderAnswer(f *testing.F) {
+	srv := node(f)
+	ctx := context.Background()
+	head, _, err := chainAnchor{srv}.ExecutionBlocks(ctx)
+	require.NoError(f, err)
+	var raw json.RawMessage
+	require.NoError(f, srv.EthClient().Client().CallContext(ctx, &raw, "eth_getBlockByHash", head, false))
+	want, err := client(f, srv).Balance(ctx, evmtest.Holder(), evm.BlockHash{Hash: head})
+	require.NoError(f, err)
+	f.Add([]byte(raw))
+	f.Add([]byte(`null`))
+	f.Add([]byte(`{}`))
+	f.Add(bytes.Replace(raw, []byte(`"gasUsed":"0x`), []byte(`"gasUsed":"0x1`), 1))
+	f.Fuzz(func(t *testing.T, result []byte) {
+		if !json.Valid(result) {
+			return
+		}
+		c, err := srv.Client(nodeaccess.WithRoundTripper(answer{"eth_getBlockByHash", result}), nodeaccess.WithMaxAttempts(1))
+		require.NoError(t, err)
+		v, err := verified.New(c, fixedAnchor{head: head, finalized: head})
+		require.NoError(t, err)
+		got, err := v.Balance(ctx, evmtest.Holder(), evm.BlockHash{Hash: head})
+		if err != nil {
+			if !errors.Is(err, nodeaccess.ErrInvalidResponse) && !errors.Is(err, nodeaccess.ErrNotFound) {
+				t.Fatalf("an error that is neither an invalid response nor not found: %v", err)
+			}
+			return
+		}
+		if got.Cmp(want) != 0 {
+			t.Fatalf("Balance %s, the chain's %s", got, want)
+		}
+	})
 }
