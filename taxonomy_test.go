@@ -7,7 +7,6 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"io"
 	"io/fs"
 	"net/http"
 	"net/http/httptest"
@@ -219,7 +218,8 @@ func rootRefinementCases() map[string]taxCase {
 			// A provider that says Holder has more wei than the state
 			// root commits to, read through package evm/verified.
 			srv := evmtest.NewT(t, evmtest.WithoutScenario())
-			c, err := srv.Client(nodeaccess.WithMaxAttempts(1), nodeaccess.WithRoundTripper(moreBalance{}))
+			srv.Lie(evmtest.Lie{Balance: true})
+			c, err := srv.Client(nodeaccess.WithMaxAttempts(1))
 			require.NoError(t, err)
 			ctx := context.Background()
 			head, err := srv.EthClient().HeaderByNumber(ctx, nil)
@@ -237,25 +237,6 @@ type headAnchor struct{ hash common.Hash }
 
 func (a headAnchor) ExecutionBlocks(context.Context) (common.Hash, common.Hash, error) {
 	return a.hash, a.hash, nil
-}
-
-// moreBalance is a provider that puts a 1 before every balance it sends.
-type moreBalance struct{}
-
-func (moreBalance) RoundTrip(req *http.Request) (*http.Response, error) {
-	res, err := http.DefaultTransport.RoundTrip(req)
-	if err != nil {
-		return nil, err
-	}
-	body, err := io.ReadAll(res.Body)
-	_ = res.Body.Close()
-	if err != nil {
-		return nil, err
-	}
-	body = bytes.ReplaceAll(body, []byte(`"balance":"0x`), []byte(`"balance":"0x1`))
-	res.Body, res.ContentLength = io.NopCloser(bytes.NewReader(body)), int64(len(body))
-	res.Header.Del("Content-Length")
-	return res, nil
 }
 
 // TestRootRefinementsMatchTheirRoot: every refining sentinel of the root

@@ -79,3 +79,24 @@ func TestCallAccessListLeftOut(t *testing.T) {
 	assert.Equal(t, want, got)
 	assert.Equal(t, 3, srv.RequestCount()-before, "the slot left out costs one batch more")
 }
+
+// The access key appears in no error of a verified read, lie or refusal.
+func TestErrorsHoldNoKey(t *testing.T) {
+	t.Parallel()
+	const key = "v3rifiedS3cretKey"
+	srv := evmtest.NewT(t, evmtest.WithKey(key))
+	v := client(t, srv, nodeaccess.WithMaxAttempts(1))
+	ctx := context.Background()
+	for _, lie := range []evmtest.Lie{{Balance: true}, {Header: true}, {Code: true}, {DropNode: true}} {
+		srv.Lie(lie)
+		_, err := v.Call(ctx, evm.CallMsg{To: evmtest.Token(), Data: balanceOf(evmtest.Holder())}, evm.Latest)
+		require.Error(t, err)
+		assert.NotContains(t, err.Error(), key)
+		_, err = v.Code(ctx, evmtest.Token(), evm.Latest)
+		require.Error(t, err)
+		assert.NotContains(t, err.Error(), key)
+	}
+	_, err := v.Balance(ctx, evmtest.Holder(), evm.Pending)
+	require.Error(t, err)
+	assert.NotContains(t, err.Error(), key)
+}
