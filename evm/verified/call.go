@@ -64,7 +64,9 @@ var chains = map[uint64]*params.ChainConfig{
 // slots) and of the sender and the callee, and their code; it verifies
 // them all (as Account and Code do) and runs the call over them. A read
 // the access list left out is never guessed: it is fetched with a proof
-// and the call run again, up to 4 batches in all; a call that still reads
+// and the call run again, up to 4 batches in all (a node that answers
+// eth_createAccessList with an error leaves every read to these batches);
+// a call that still reads
 // what is not proven, or that reads the hash of a block other than the
 // parent's (BLOCKHASH), is an error matching nodeaccess.ErrUnverified. So
 // a call costs 2 round trips when the access list is whole (after what the
@@ -129,8 +131,16 @@ func (v *Client) Call(ctx context.Context, msg evm.CallMsg, block evm.Block) ([]
 		config = cfg
 	}
 	list, err := lr.Result()
+	var rpcErr *nodeaccess.RPCError
 	if err != nil {
-		return nil, opError(op, err)
+		if !errors.As(err, &rpcErr) {
+			return nil, opError(op, err)
+		}
+		// The node answers eth_createAccessList with an error of its own
+		// (it does not serve the method, or fails the call rather than
+		// listing what it read): the proofs find what the call reads, a
+		// batch a step, from the sender and the callee.
+		list = accessListResult{}
 	}
 	qs, err := firstQueries(msg, list.AccessList)
 	if err != nil {

@@ -18,12 +18,17 @@ import (
 
 // accessListAnswer is a provider whose eth_createAccessList answers result
 // (any JSON), whatever the call.
-func accessListAnswer(result []byte) answer { return answer{"eth_createAccessList", result} }
+func accessListAnswer(result []byte) answer {
+	return answer{method: "eth_createAccessList", result: result}
+}
 
 // answer is a provider whose calls of method, in a batch, answer result.
 type answer struct {
 	method string
 	result []byte
+	// member is the member result is put in: "result" unless set
+	// ("error": an error object).
+	member string
 }
 
 func (a answer) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -53,7 +58,12 @@ func (a answer) RoundTrip(req *http.Request) (*http.Response, error) {
 			}
 			for _, an := range answers {
 				if bytes.Equal(an["id"], c.ID) {
-					an["result"] = a.result
+					if a.member == "error" {
+						delete(an, "result")
+						an["error"] = a.result
+					} else {
+						an["result"] = a.result
+					}
 				}
 			}
 		}
@@ -149,7 +159,7 @@ func FuzzHeaderAnswer(f *testing.F) {
 		if !json.Valid(result) {
 			return
 		}
-		c, err := srv.Client(nodeaccess.WithRoundTripper(answer{"eth_getBlockByHash", result}), nodeaccess.WithMaxAttempts(1))
+		c, err := srv.Client(nodeaccess.WithRoundTripper(answer{method: "eth_getBlockByHash", result: result}), nodeaccess.WithMaxAttempts(1))
 		require.NoError(t, err)
 		v, err := verified.New(c, fixedAnchor{head: head, finalized: head})
 		require.NoError(t, err)
@@ -164,4 +174,26 @@ func FuzzHeaderAnswer(f *testing.F) {
 			t.Fatalf("Balance %s, the chain's %s", got, want)
 		}
 	})
+}
+
+// A node that answers eth_createAccessList with an error (it does not
+// serve it) still gets a verified call: the proofs find what the call
+// reads, one batch a step, and the result is the chain's.
+func TestCallWithoutAccessList(t *testing.T) {
+	t.Parallel()
+	srv := evmtest.NewT(t)
+	ctx := context.Background()
+	call := evm.CallMsg{To: evmtest.Token(), Data: balanceOf(evmtest.Holder())}
+	want, err := client(t, srv).Call(ctx, call, evm.Latest)
+	require.NoError(t, err)
+	c, err := srv.Client(nodeaccess.WithRoundTripper(answer{method: "eth_createAccessList", member: "error",
+		result: []byte(`{"code":-32601,"message":"the method eth_createAccessList does not exist/is not available"}`)}))
+	require.NoError(t, err)
+	v, err := verified.New(c, chainAnchor{srv})
+	require.NoError(t, err)
+	before := srv.RequestCount()
+	got, err := v.Call(ctx, call, evm.Latest)
+	require.NoError(t, err)
+	require.Equal(t, want, got)
+	require.Equal(t, 3, srv.RequestCount()-before, "the access list, the sender and callee, the slot read")
 }

@@ -182,3 +182,23 @@ func TestCallRefusedInput(t *testing.T) {
 	_, err = v.Call(ctx, evm.CallMsg{To: evmtest.Token()}, evm.Pending)
 	require.ErrorIs(t, err, nodeaccess.ErrInvalidInput)
 }
+
+// BLOCKHASH of the parent is the anchored header's parent hash; of any
+// other block it is not proven here, and the call is refused, not guessed.
+func TestCallBlockHash(t *testing.T) {
+	t.Parallel()
+	srv := node(t)
+	v := client(t, srv)
+	ctx := context.Background()
+	head, err := srv.EthClient().HeaderByNumber(ctx, nil)
+	require.NoError(t, err)
+	getBlockHash := func(n uint64) evm.CallMsg {
+		return evm.CallMsg{To: evm.Multicall3Address(), Data: append(selector("getBlockHash(uint256)"), common.LeftPadBytes(new(big.Int).SetUint64(n).Bytes(), 32)...)}
+	}
+	out, err := v.Call(ctx, getBlockHash(head.Number.Uint64()-1), evm.Latest)
+	require.NoError(t, err)
+	assert.Equal(t, head.ParentHash, common.BytesToHash(out))
+	_, err = v.Call(ctx, getBlockHash(head.Number.Uint64()-2), evm.Latest)
+	require.ErrorIs(t, err, nodeaccess.ErrUnverified)
+	assert.Contains(t, err.Error(), "reads the hash of block")
+}
