@@ -78,6 +78,16 @@ func TestCallAccessListLeftOut(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, want, got)
 	assert.Equal(t, 3, srv.RequestCount()-before, "the slot left out costs one batch more")
+	// An account left out (the ten accounts' call names no slot).
+	srv.Lie(evmtest.Lie{})
+	want, err = v.Call(ctx, tenAccounts(), evm.Latest)
+	require.NoError(t, err)
+	srv.Lie(evmtest.Lie{AccessList: true})
+	before = srv.RequestCount()
+	got, err = v.Call(ctx, tenAccounts(), evm.Latest)
+	require.NoError(t, err)
+	assert.Equal(t, want, got)
+	assert.Equal(t, 3, srv.RequestCount()-before, "the account left out costs one batch more")
 }
 
 // The access key appears in no error of a verified read, lie or refusal.
