@@ -62,7 +62,8 @@ const latestOnly = "HyperEVM's RPC serves the latest state only and answers any 
 //
 // Its Follow and FollowBlocks know HyperEVM's limits: their eth_getLogs
 // windows are at most 50 blocks, and a query that sets no Poll polls every
-// second.
+// second. Package evm/verified refuses it: no light client anchors
+// HyperEVM, so no state root of it can be trusted without the provider.
 //
 // It reads state at the latest block only: a state read at another block
 // selector is an error over a *nodeaccess.InputError saying why, and
