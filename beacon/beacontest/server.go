@@ -82,11 +82,20 @@ func New(opts ...Option) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("beacontest: %w", err)
 	}
-	s := &Server{Server: base, core: &core{set: set, chain: newChain(set.headPreset().SlotsPerEpoch)}}
+	ch, err := newChain(set.headPreset())
+	if err != nil {
+		base.Close()
+		return nil, fmt.Errorf("beacontest: %w", err)
+	}
+	s := &Server{Server: base, core: &core{set: set, chain: ch}}
 	s.HandleFunc(statePattern, s.serveState)
 	s.HandleFunc(headersPattern, s.serveHeader)
 	s.HandleFunc(finalityPattern, s.serveFinality)
 	s.HandleFunc(eventsPattern, s.serveEvents)
+	s.HandleFunc(lcBootstrapPattern, s.serveBootstrap)
+	s.HandleFunc(lcUpdatesPattern, s.serveUpdates)
+	s.HandleFunc(lcFinalityPattern, s.serveFinalityUpdate)
+	s.HandleFunc(lcOptimisticPattern, s.serveOptimisticUpdate)
 	return s, nil
 }
 

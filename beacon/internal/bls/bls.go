@@ -240,6 +240,19 @@ func (sk *SecretKey) Sign(msg []byte) Signature {
 	return sig
 }
 
+// SumSecretKeys returns the sum of sks modulo the group order: the key
+// whose signature of a message is the sum of sks' signatures of it (one
+// scalar multiplication where len(sks) would take as many). A local
+// server signs a sync committee's aggregate with it. The sum of none, or
+// of keys that cancel, is zero, whose signature is the point at infinity.
+func SumSecretKeys(sks []SecretKey) SecretKey {
+	var sum SecretKey
+	for i := range sks {
+		sum.s.Add(&sum.s, &sks[i].s)
+	}
+	return sum
+}
+
 // AggregateSignatures returns the sum of sigs (the point at infinity for
 // none).
 func AggregateSignatures(sigs []Signature) Signature {
