@@ -33,7 +33,10 @@ const writeChunk = 256 << 10
 // It also holds a chain of block headers, apart from the states, and
 // serves it from GET {URL}/beacon/{Key}/eth/v1/beacon/headers/{block_id}
 // and GET {URL}/beacon/{Key}/eth/v1/beacon/states/head/finality_checkpoints:
-// Advance, Reorg and Finalize move it (see the package documentation).
+// Advance, Reorg and Finalize move it (see the package documentation). A
+// sync committee signs that chain, and the light-client endpoints
+// (GET {URL}/beacon/{Key}/eth/v1/beacon/light_client/...) serve it; SetLie
+// makes them lie.
 type Server struct {
 	*nodeaccesstest.Server
 
