@@ -26,7 +26,8 @@ var (
 )
 
 const (
-	lcSize            = 32 // the minimal preset's SYNC_COMMITTEE_SIZE
+	lcHeaderFixedTest = 112 + 4 + 4*32 // a LightClientHeader's fixed part
+	lcSize            = 32             // the minimal preset's SYNC_COMMITTEE_SIZE
 	lcSlotsPerPeriod  = 8 * 8
 	lcGIndexFinalized = 169 // electra's FINALIZED_ROOT_GINDEX
 	lcGIndexCurrent   = 86
@@ -144,6 +145,9 @@ func (c *tCommittee) check(t testing.TB, p uint64) beacon.Root {
 		sc.PublicKeys[j] = b
 	}
 	sc.AggregatePublicKey = beacon.BLSPubKey(unhex(t, c.Aggregate))
+	agg, n := bls.Aggregate(want, []byte{0xff, 0xff, 0xff, 0xff})
+	require.Equal(t, lcSize, n)
+	require.Equal(t, agg.Bytes(), [48]byte(sc.AggregatePublicKey), "aggregate_pubkey is the sum of the keys")
 	r, err := beacon.HashTreeRoot(sc)
 	require.NoError(t, err)
 	return r
@@ -456,6 +460,27 @@ func TestLightClientSSZ(t *testing.T) {
 	}
 	require.Empty(t, body)
 
+	// A bootstrap: offset, committee, branch(6), then the header.
+	ar, _ := list[1].Data.AttestedHeader.block(t)
+	_, arRoot := list[1].Data.AttestedHeader.block(t)
+	var b envelope[tBootstrap]
+	code, _, _ = lcGet(t, srv, "bootstrap/"+arRoot.String(), "application/json", &b)
+	require.Equal(t, 200, code)
+	code, _, body = lcGet(t, srv, "bootstrap/"+arRoot.String(), "application/octet-stream", nil)
+	require.Equal(t, 200, code)
+	fixed := 4 + 48*(lcSize+1) + 6*32
+	require.Equal(t, uint32(fixed), binary.LittleEndian.Uint32(body))
+	require.Equal(t, b.Data.CurrentSyncCommittee.PublicKeys[0], "0x"+hex.EncodeToString(body[4:52]))
+	require.Equal(t, b.Data.CurrentSyncCommittee.Aggregate, "0x"+hex.EncodeToString(body[4+48*lcSize:4+48*(lcSize+1)]))
+	require.Equal(t, roots(t, b.Data.CurrentSyncCommitteeBranch)[5], beacon.Root(body[fixed-32:fixed]))
+	bh, bRoot, _ := sszReader{t, body}.header(fixed, len(body))
+	require.Equal(t, arRoot, bRoot)
+	require.Equal(t, ar, bh)
+	var e beacon.ExecutionPayloadHeader
+	require.NoError(t, json.Unmarshal(b.Data.Header.Execution, &e))
+	require.Equal(t, e.ExtraData, body[len(body)-len(e.ExtraData):], "the execution header ends the body")
+	require.Len(t, body, fixed+lcHeaderFixedTest+584+len(e.ExtraData))
+
 	code, h, body = lcGet(t, srv, "optimistic_update", "application/octet-stream", nil)
 	require.Equal(t, 200, code)
 	require.Equal(t, "electra", h.Get("Eth-Consensus-Version"))
@@ -488,4 +513,43 @@ func BenchmarkLightClientCatchUp320(b *testing.B) {
 			}
 		}
 	}
+}
+
+// TestLightClientMainnetCommittee: the default chain (mainnet preset) is
+// signed by 512 members, 511 of them taking part, and its period is 256
+// epochs.
+func TestLightClientMainnetCommittee(t *testing.T) {
+	srv := start(t)
+	require.NoError(t, srv.Advance(3))
+	var o envelope[tUpdate]
+	code, _, body := lcGet(t, srv, "optimistic_update", "application/json", &o)
+	require.Equal(t, 200, code, "%s", body)
+	bits := unhex(t, o.Data.SyncAggregate.Bits)
+	require.Len(t, bits, 64)
+	keys := make([]bls.PublicKey, 0, 512)
+	for j := range 512 {
+		if bits[j/8]>>(j%8)&1 == 1 {
+			sk, err := bls.InteropSecretKey(uint64(j)) // period 0: members 0 to 511
+			require.NoError(t, err)
+			keys = append(keys, sk.PublicKey())
+		}
+	}
+	require.Len(t, keys, 511)
+	_, ar := o.Data.AttestedHeader.block(t)
+	sig, err := bls.ParseSignature(unhex(t, o.Data.SyncAggregate.Signature))
+	require.NoError(t, err)
+	require.True(t, bls.FastAggregateVerify(keys, signingRoot(ar, lcForkVersion), &sig))
+
+	var b envelope[tBootstrap]
+	code, _, body = lcGet(t, srv, "bootstrap/"+ar.String(), "application/json", &b)
+	require.Equal(t, 200, code, "%s", body)
+	require.Len(t, b.Data.CurrentSyncCommittee.PublicKeys, 512)
+	bh, _ := b.Data.Header.block(t)
+	sc := beacon.SyncCommittee{AggregatePublicKey: beacon.BLSPubKey(unhex(t, b.Data.CurrentSyncCommittee.Aggregate))}
+	for _, k := range b.Data.CurrentSyncCommittee.PublicKeys {
+		sc.PublicKeys = append(sc.PublicKeys, beacon.BLSPubKey(unhex(t, k)))
+	}
+	leaf, err := beacon.HashTreeRoot(sc)
+	require.NoError(t, err)
+	require.True(t, beacon.Proof{Leaf: leaf, Branch: roots(t, b.Data.CurrentSyncCommitteeBranch), GIndex: lcGIndexCurrent}.Verify(bh.StateRoot))
 }
