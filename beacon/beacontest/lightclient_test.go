@@ -553,3 +553,39 @@ func TestLightClientMainnetCommittee(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, beacon.Proof{Leaf: leaf, Branch: roots(t, b.Data.CurrentSyncCommitteeBranch), GIndex: lcGIndexCurrent}.Verify(bh.StateRoot))
 }
+
+// TestLightClientAfterReorg: after a reorganisation the updates are of the
+// new branch, signed and proven as before; a replaced block still has its
+// bootstrap (the server knows it), proven against its own state.
+func TestLightClientAfterReorg(t *testing.T) {
+	srv := start(t, beacontest.WithStates(smallState(beacon.Electra, 100, 1, 2, 1)))
+	require.NoError(t, srv.Advance(20))
+	var before envelope[tUpdate]
+	code, _, _ := lcGet(t, srv, "optimistic_update", "application/json", &before)
+	require.Equal(t, 200, code)
+	require.NoError(t, srv.Reorg(2))
+	var after envelope[tUpdate]
+	code, _, _ = lcGet(t, srv, "optimistic_update", "application/json", &after)
+	require.Equal(t, 200, code)
+	oldH, oldRoot := before.Data.AttestedHeader.block(t)
+	newH, _ := after.Data.AttestedHeader.block(t)
+	require.Equal(t, oldH.Slot, newH.Slot)
+	require.NotEqual(t, oldH.StateRoot, newH.StateRoot, "the new branch's block has another state")
+	_, ok := after.Data.sigOK(t)
+	require.True(t, ok)
+	require.True(t, after.Data.AttestedHeader.execOK(t))
+
+	var list []envelope[tUpdate]
+	code, _, _ = lcGet(t, srv, "updates?start_period=0&count=1", "application/json", &list)
+	require.Equal(t, 200, code)
+	require.Empty(t, checkUpdate(t, &list[0].Data))
+	require.Equal(t, after.Data.AttestedHeader.Beacon, list[0].Data.AttestedHeader.Beacon)
+
+	var b envelope[tBootstrap]
+	code, _, _ = lcGet(t, srv, "bootstrap/"+oldRoot.String(), "application/json", &b)
+	require.Equal(t, 200, code)
+	bh, br := b.Data.Header.block(t)
+	require.Equal(t, oldRoot, br)
+	leaf := b.Data.CurrentSyncCommittee.check(t, 0)
+	require.True(t, beacon.Proof{Leaf: leaf, Branch: roots(t, b.Data.CurrentSyncCommitteeBranch), GIndex: lcGIndexCurrent}.Verify(bh.StateRoot))
+}
