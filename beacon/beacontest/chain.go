@@ -32,20 +32,21 @@ type chainBlock struct {
 // chain is the chain of block headers a Server serves, apart from its
 // states. It is safe for concurrent use.
 type chain struct {
-	mu     sync.Mutex
-	blocks map[beacon.Root]*chainBlock // every block made, the replaced ones too
-	canon  []*chainBlock               // the canonical chain, genesis first
-	slot   beacon.Slot                 // the current slot: the head block's or later
-	fin    beacon.Checkpoint           // the finalized checkpoint (zero before Finalize)
-	finIdx int                         // canon index of its block
-	branch uint64                      // counts the branches Reorg made
-	spe    uint64                      // slots per epoch
-	lcc    lcConfig                    // the light-client preset (lightclient.go)
-	keys   *lcKeys                     // its keys, committees and state template
-	lie    Lie                         // how the light-client endpoints lie
-	subs   map[chan event]bool         // the event stream's listeners (events.go)
-	closed chan struct{}               // closed by Server.Close: the streams end
-	once   sync.Once
+	mu      sync.Mutex
+	blocks  map[beacon.Root]*chainBlock // every block made, the replaced ones too
+	canon   []*chainBlock               // the canonical chain, genesis first
+	slot    beacon.Slot                 // the current slot: the head block's or later
+	fin     beacon.Checkpoint           // the finalized checkpoint (zero before Finalize)
+	finIdx  int                         // canon index of its block
+	branch  uint64                      // counts the branches Reorg made
+	spe     uint64                      // slots per epoch
+	lcc     lcConfig                    // the light-client preset (lightclient.go)
+	keys    *lcKeys                     // its keys, committees and state template
+	lie     Lie                         // how the light-client endpoints lie
+	lcCache map[lcCacheKey]*updateData  // the updates made (lightclient_serve.go)
+	subs    map[chan event]bool         // the event stream's listeners (events.go)
+	closed  chan struct{}               // closed by Server.Close: the streams end
+	once    sync.Once
 }
 
 func newChain(p beacon.Preset) (*chain, error) {
@@ -54,7 +55,7 @@ func newChain(p beacon.Preset) (*chain, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &chain{blocks: make(map[beacon.Root]*chainBlock), spe: lcc.spe, lcc: lcc, keys: keys, closed: make(chan struct{})}
+	c := &chain{blocks: make(map[beacon.Root]*chainBlock), spe: lcc.spe, lcc: lcc, keys: keys, lcCache: map[lcCacheKey]*updateData{}, closed: make(chan struct{})}
 	c.add(0)
 	return c, nil
 }

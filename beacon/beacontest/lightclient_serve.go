@@ -76,7 +76,39 @@ func (c *chain) bootstrap(b *chainBlock, lie Lie) (*bootstrapData, error) {
 		CurrentSyncCommitteeBranch: br[0]}, nil
 }
 
+// lcCacheKey names an update: its blocks and its lies.
+type lcCacheKey struct {
+	attested, signer beacon.Root
+	lie              Lie
+}
+
+// maxLCCache bounds the updates kept (about 30 kB each on mainnet).
+const maxLCCache = 1024
+
+// update returns the update p picks, made once and kept (the blocks never
+// change): a client catching up asks for the same periods again.
 func (c *chain) update(p lcPick, lie Lie) (*updateData, error) {
+	key := lcCacheKey{p.attested.root, p.signer.root, lie}
+	c.mu.Lock()
+	u, ok := c.lcCache[key]
+	c.mu.Unlock()
+	if ok {
+		return u, nil
+	}
+	u, err := c.makeUpdate(p, lie)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	if len(c.lcCache) >= maxLCCache {
+		clear(c.lcCache)
+	}
+	c.lcCache[key] = u
+	c.mu.Unlock()
+	return u, nil
+}
+
+func (c *chain) makeUpdate(p lcPick, lie Lie) (*updateData, error) {
 	g := lcVersion.LightClientGIndices()
 	br, err := c.prove(p.attested, false, g.FinalizedRoot, g.NextSyncCommittee)
 	if err != nil {
