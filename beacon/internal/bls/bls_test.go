@@ -184,10 +184,17 @@ func FuzzParseSignature(f *testing.F) {
 }
 
 // FuzzVerifyBits: any participation bits and signature bytes against a
-// fixed committee never panic, and a nil error means the signature verifies.
+// fixed committee never panic, a nil error means the signature verifies,
+// and Committee answers as Keys does.
 func FuzzVerifyBits(f *testing.F) {
 	msg := []byte("fuzz")
 	k, sigs, _ := committee(f, 10, msg)
+	raw := make([][PublicKeySize]byte, 10)
+	for i := range raw {
+		raw[i] = k.keys[i].Bytes()
+	}
+	whole, _ := Aggregate(k.keys, allBits(10))
+	comm := NewCommittee(raw, whole.Bytes())
 	good := AggregateSignatures(sigs[:3])
 	gb := good.Bytes()
 	f.Add([]byte{0b111, 0}, gb[:])
@@ -201,6 +208,9 @@ func FuzzVerifyBits(f *testing.F) {
 		n, err := k.VerifyBits(bits, msg, &sig)
 		if err == nil && (n == 0 || !Verify(func() *PublicKey { a, _ := Aggregate(k.keys, bits); return &a }(), msg, &sig)) {
 			t.Fatalf("bits %x sig %x: accepted with %d participants", bits, sigB, n)
+		}
+		if n2, err2 := comm.VerifyBits(bits, msg, &sig); n2 != n || (err2 == nil) != (err == nil) {
+			t.Fatalf("bits %x sig %x: Keys %d, %v; Committee %d, %v", bits, sigB, n, err, n2, err2)
 		}
 	})
 }
