@@ -485,6 +485,14 @@ func TestLightClientSSZ(t *testing.T) {
 	require.Equal(t, 200, code)
 	require.Equal(t, "electra", h.Get("Eth-Consensus-Version"))
 	require.Equal(t, uint32(4+4+96+8), binary.LittleEndian.Uint32(body))
+
+	// A short signature shortens the SSZ container by one byte, and the
+	// offset of the header with it.
+	srv.SetLie(beacontest.LieShortSignature)
+	code, _, short := lcGet(t, srv, "optimistic_update", "application/octet-stream", nil)
+	require.Equal(t, 200, code)
+	require.Len(t, short, len(body)-1)
+	require.Equal(t, uint32(4+4+95+8), binary.LittleEndian.Uint32(short))
 }
 
 // TestLightClientCatchUp: a client a year behind (on the minimal preset,
