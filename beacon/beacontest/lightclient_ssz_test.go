@@ -117,4 +117,3 @@ func TestLightClientSSZ(t *testing.T) {
 	require.Len(t, short, len(body)-1)
 	require.Equal(t, uint32(4+4+95+8), binary.LittleEndian.Uint32(short))
 }
-
