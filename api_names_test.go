@@ -40,16 +40,11 @@ var followerNames = map[string]bool{
 
 // verifiedNames are the names issue 32 (verified reads) adds beyond the
 // v1 surface, listed one by one as followerNames are: the typed
-// eth_getProof, its result types, the one sentinel every failed
-// verification matches, and package evm/verified.
+// eth_getProof, its result types, their verification against a state
+// root, and the one sentinel every failed verification matches.
 var verifiedNames = map[string]bool{
-	"evm.Client.Proof": true, "evm.AccountProof": true,
+	"evm.Client.Proof": true, "evm.AccountProof": true, "evm.AccountProof.Verify": true,
 	"evm.StorageProof": true, "nodeaccess.ErrUnverified": true,
-	// evm/verified: the anchor it believes, the client, the proven account
-	// and the proven reads (a verified eth_call among them).
-	"verified.Anchor": true, "verified.Client": true, "verified.New": true, "verified.Account": true,
-	"verified.Client.Account": true, "verified.Client.Balance": true, "verified.Client.StorageAt": true,
-	"verified.Client.Code": true, "verified.Client.Call": true,
 }
 
 // maxServerNames caps each local server package: they must not grow.
@@ -57,8 +52,10 @@ var maxServerNames = map[string]int{
 	// Issue 33's followers: evmtest's MineEvery, Reorg, LimitLogs and
 	// LogsLimit, beacontest's Advance, Reorg and Finalize (the chain of
 	// block headers the beacon follower follows, moved by the tests).
-	"beacon/beacontest": 19 + 3,
-	"evm/evmtest":       39 + 4 + 2, // issue 32: Lie, Server.Lie
+	// Issue 32's verified reads: evmtest's and beacontest's Lie and
+	// Server.Lie (each server lying on demand, in one shape).
+	"beacon/beacontest": 19 + 3 + 2,
+	"evm/evmtest":       39 + 4 + 2,
 	"hyper/hypertest":   15,
 	"nodeaccesstest":    30,
 	"ton/tontest":       24,

@@ -240,6 +240,19 @@ func (sk *SecretKey) Sign(msg []byte) Signature {
 	return sig
 }
 
+// SumSecretKeys returns the sum of sks modulo the group order: the key
+// whose signature of a message is the sum of sks' signatures of it (one
+// scalar multiplication where len(sks) would take as many). A local
+// server signs a sync committee's aggregate with it. The sum of none, or
+// of keys that cancel, is zero, whose signature is the point at infinity.
+func SumSecretKeys(sks []SecretKey) SecretKey {
+	var sum SecretKey
+	for i := range sks {
+		sum.s.Add(&sum.s, &sks[i].s)
+	}
+	return sum
+}
+
 // AggregateSignatures returns the sum of sigs (the point at infinity for
 // none).
 func AggregateSignatures(sigs []Signature) Signature {
@@ -261,6 +274,7 @@ func AggregateSignatures(sigs []Signature) Signature {
 // leaves it out is not affected.
 type Keys struct {
 	keys []PublicKey
+	bad  []int // the indices of keys that failed to decode, ascending
 	errs map[int]error
 }
 
@@ -274,6 +288,7 @@ func NewKeys(raw [][PublicKeySize]byte) *Keys {
 				k.errs = map[int]error{}
 			}
 			k.errs[i] = fmt.Errorf("key %d: %w", i, err)
+			k.bad = append(k.bad, i)
 			continue
 		}
 		k.keys[i] = pk
@@ -288,14 +303,18 @@ func (k *Keys) Len() int { return len(k.keys) }
 // SSZ Bitvector of Len bits): FastAggregateVerify of the participants. It
 // returns the number of participants, and an error naming an invalid
 // participant key, a wrong number of bits, or a signature that does not
-// verify (ErrSignature).
+// verify (ErrSignature). Bits past Len (in the last byte) must be clear,
+// as in an SSZ Bitvector.
 func (k *Keys) VerifyBits(bits []byte, msg []byte, sig *Signature) (int, error) {
-	if len(bits)*8 < len(k.keys) || len(bits) > (len(k.keys)+7)/8 {
+	if len(bits) != (len(k.keys)+7)/8 {
 		return 0, fmt.Errorf("%w: %d bytes of participation bits for %d keys", ErrSignature, len(bits), len(k.keys))
 	}
-	for i, err := range k.errs {
+	if r := len(k.keys) % 8; r != 0 && bits[len(bits)-1]>>r != 0 {
+		return 0, fmt.Errorf("%w: participation bits set past the %d keys", ErrSignature, len(k.keys))
+	}
+	for _, i := range k.bad {
 		if bits[i/8]>>(i%8)&1 == 1 {
-			return 0, err
+			return 0, k.errs[i]
 		}
 	}
 	agg, n := Aggregate(k.keys, bits)
