@@ -47,15 +47,17 @@ type chain struct {
 	subs    map[chan event]bool         // the event stream's listeners (events.go)
 	closed  chan struct{}               // closed by Server.Close: the streams end
 	once    sync.Once
+	// execution gives the blocks' execution payload headers (WithExecution).
+	execution func(beacon.Slot) *beacon.ExecutionPayloadHeader
 }
 
-func newChain(p beacon.Preset) (*chain, error) {
+func newChain(p beacon.Preset, execution func(beacon.Slot) *beacon.ExecutionPayloadHeader) (*chain, error) {
 	lcc := newLCConfig(p)
 	keys, err := lcc.pool()
 	if err != nil {
 		return nil, err
 	}
-	c := &chain{blocks: make(map[beacon.Root]*chainBlock), spe: lcc.spe, lcc: lcc, keys: keys, lcCache: map[lcCacheKey]*updateData{}, closed: make(chan struct{})}
+	c := &chain{blocks: make(map[beacon.Root]*chainBlock), spe: lcc.spe, lcc: lcc, keys: keys, lcCache: map[lcCacheKey]*updateData{}, closed: make(chan struct{}), execution: execution}
 	c.add(0)
 	return c, nil
 }
@@ -81,7 +83,13 @@ func (c *chain) add(slot beacon.Slot) {
 		h.ParentRoot = c.canon[n-1].root
 		parentExec = c.canon[n-1].lc.exec.BlockHash
 	}
-	b := &chainBlock{h: h, branch: c.branch, lc: lcBlock{exec: execHeader(slot, c.branch, parentExec), fin: c.fin}}
+	exec := execHeader(slot, c.branch, parentExec)
+	if c.execution != nil {
+		if e := c.execution(slot); e != nil {
+			exec = *e
+		}
+	}
+	b := &chainBlock{h: h, branch: c.branch, lc: lcBlock{exec: exec, fin: c.fin}}
 	_, b.h.BodyRoot = branchOf(bodyLeavesOf(slot, c.branch, &b.lc.exec, false), bodyExecLeaf)
 	b.h.StateRoot = c.keys.stateRoot(c.lcc, b.h, &b.lc)
 	root, _ := beacon.HashTreeRoot(b.h) // a header always has a root

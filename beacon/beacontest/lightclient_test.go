@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"github.com/ethereum/go-ethereum/common"
 	"net/http"
 	"strconv"
 	"strings"
@@ -491,4 +492,38 @@ func TestLightClientAfterReorg(t *testing.T) {
 	require.Equal(t, oldRoot, br)
 	leaf := b.Data.CurrentSyncCommittee.check(t, 0)
 	require.True(t, beacon.Proof{Leaf: leaf, Branch: roots(t, b.Data.CurrentSyncCommitteeBranch), GIndex: lcGIndexCurrent}.Verify(bh.StateRoot))
+}
+
+// TestWithExecution: the blocks carry the execution payload headers the
+// option gives (a nil one made up), proven by their execution branches, so
+// that a light client following the server verifies those execution blocks.
+func TestWithExecution(t *testing.T) {
+	given := func(slot beacon.Slot) *beacon.ExecutionPayloadHeader {
+		if slot%2 == 1 {
+			return nil
+		}
+		return &beacon.ExecutionPayloadHeader{BlockHash: common.Hash{0xee, byte(slot)}, BlockNumber: 1000 + uint64(slot), StateRoot: beacon.Root{0x5e, byte(slot)}}
+	}
+	srv := start(t, beacontest.WithStates(smallState(beacon.Electra, 100, 1, 2, 1)), beacontest.WithExecution(given))
+	for i := range 2 {
+		require.NoError(t, srv.Advance(1))
+		var o envelope[tUpdate]
+		code, _, body := lcGet(t, srv, "optimistic_update", "application/json", &o)
+		require.Equal(t, 200, code, "%s", body)
+		require.True(t, o.Data.AttestedHeader.execOK(t), "the execution branch proves the given header")
+		var e beacon.ExecutionPayloadHeader
+		require.NoError(t, json.Unmarshal(o.Data.AttestedHeader.Execution, &e))
+		slot, _ := o.Data.AttestedHeader.block(t)
+		require.Equal(t, beacon.Slot(i), slot.Slot)
+		if want := given(slot.Slot); want != nil {
+			require.Equal(t, want.BlockHash, e.BlockHash)
+			require.Equal(t, want.BlockNumber, e.BlockNumber)
+			require.Equal(t, want.StateRoot, e.StateRoot)
+		} else {
+			require.Equal(t, uint64(slot.Slot), e.BlockNumber, "made up: the slot's number")
+			require.NotEqual(t, common.Hash{}, e.BlockHash)
+		}
+	}
+	_, err := beacontest.New(beacontest.WithExecution(nil))
+	require.ErrorContains(t, err, "WithExecution: nil function")
 }

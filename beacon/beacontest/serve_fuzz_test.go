@@ -84,7 +84,7 @@ func FuzzServeState(f *testing.F) {
 // header with 200 or a beacon error body (400, 404 or 406); they never
 // panic, and an updates answer holds at most 128 updates.
 func FuzzServeLightClient(f *testing.F) {
-	ch, err := newChain(beacon.MinimalPreset())
+	ch, err := newChain(beacon.MinimalPreset(), nil)
 	if err != nil {
 		f.Fatal(err)
 	}

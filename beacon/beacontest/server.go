@@ -85,7 +85,7 @@ func New(opts ...Option) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("beacontest: %w", err)
 	}
-	ch, err := newChain(set.headPreset())
+	ch, err := newChain(set.headPreset(), cfg.execution)
 	if err != nil {
 		base.Close()
 		return nil, fmt.Errorf("beacontest: %w", err)
