@@ -158,7 +158,9 @@
 // the chain had when the block was made, the current and next sync
 // committees and an execution payload header; its body_root is that of a
 // body whose execution payload has that header. Every branch is a Merkle
-// branch of those (beacon.Prover makes the state's). Lie makes the
+// branch of those (beacon.Prover makes the state's), and the state route
+// serves that state by its root (/eth/v2/debug/beacon/states/{state_root}),
+// so that what a light client verifies can be proven from. Lie makes the
 // endpoints lie in the ways a light client must refuse (see Lie).
 //
 // # Faults

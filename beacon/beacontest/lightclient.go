@@ -1,6 +1,7 @@
 package beacontest
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
 	"fmt"
@@ -324,4 +325,31 @@ func (k *lcKeys) sign(c lcConfig, h beacon.BeaconBlockHeader, sigSlot beacon.Slo
 		agg.sig = agg.sig[:bls.SignatureSize-1]
 	}
 	return agg, nil
+}
+
+// stateBody encodes the state of the chain's block whose state_root id
+// names (the state the light-client data proves against), made from the
+// template: errNotFound for any other id.
+func (c *chain) stateBody(id beacon.StateID, enc beacon.Encoding) ([]byte, Info, error) {
+	r, ok := rootOf(id)
+	if !ok {
+		return nil, Info{}, errNotFound
+	}
+	c.mu.Lock()
+	var st *beacon.State
+	for _, b := range c.blocks {
+		if b.h.StateRoot == r {
+			st = c.keys.state(c.lcc, b.h, &b.lc)
+			break
+		}
+	}
+	c.mu.Unlock()
+	if st == nil {
+		return nil, Info{}, errNotFound
+	}
+	var buf bytes.Buffer
+	if err := beacon.WriteState(&buf, st, enc, nil); err != nil {
+		return nil, Info{}, fmt.Errorf("beacontest: encoding the state of block %d: %w", st.Slot, err)
+	}
+	return buf.Bytes(), Info{Slot: st.Slot, Root: r, Version: st.Version, Preset: presetOf(st), Validators: len(st.Validators)}, nil
 }

@@ -1,6 +1,7 @@
 package beacontest_test
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -526,4 +527,43 @@ func TestWithExecution(t *testing.T) {
 	}
 	_, err := beacontest.New(beacontest.WithExecution(nil))
 	require.ErrorContains(t, err, "WithExecution: nil function")
+}
+
+// TestChainStatesByRoot: the state a chain block's state_root names is
+// served (both encodings), hashes to that root (beacon.Client.State checks a
+// state asked for by its root) and holds the light-client data the
+// branches prove: a validator's balance proven from it is proven against
+// the header's state root.
+func TestChainStatesByRoot(t *testing.T) {
+	srv := start(t, beacontest.WithStates(smallState(beacon.Electra, 100, 1, 2, 1)))
+	require.NoError(t, srv.Advance(3))
+	code, _, body := raw(t, http.MethodGet, srv.URL+"/beacon/"+testKey+"/eth/v1/beacon/headers/head")
+	require.Equal(t, 200, code, "%s", body)
+	var head struct {
+		Data struct {
+			Header struct {
+				Message struct {
+					Slot      string `json:"slot"`
+					StateRoot string `json:"state_root"`
+				} `json:"message"`
+			} `json:"header"`
+		} `json:"data"`
+	}
+	require.NoError(t, json.Unmarshal(body, &head))
+	sr := root(t, head.Data.Header.Message.StateRoot)
+	for _, enc := range []beacon.Encoding{beacon.EncodingSSZ, beacon.EncodingJSON} {
+		c, err := srv.Client(beacon.WithEncoding(enc))
+		require.NoError(t, err)
+		st, _, err := c.State(context.Background(), beacon.RootID(sr), beacon.StateOptions{})
+		require.NoError(t, err, "the state hashes to the header's state root")
+		require.Equal(t, beacon.Slot(u64(t, head.Data.Header.Message.Slot)), st.Slot)
+		pr, err := beacon.NewProver(st)
+		require.NoError(t, err)
+		proof, bal, err := pr.ProveBalance(5)
+		require.NoError(t, err)
+		require.Equal(t, st.Balances[5], bal)
+		require.True(t, proof.Verify(sr))
+	}
+	code, _, _ = raw(t, http.MethodGet, srv.URL+"/beacon/"+testKey+"/eth/v2/debug/beacon/states/0x"+strings.Repeat("ab", 32))
+	require.Equal(t, 404, code, "a root no block has")
 }

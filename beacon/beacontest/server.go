@@ -186,6 +186,9 @@ func (s *Server) serveState(w http.ResponseWriter, r *http.Request) {
 	}
 	body, info, err := s.set.body(id, enc)
 	if errors.Is(err, errNotFound) {
+		body, info, err = s.chain.stateBody(id, enc)
+	}
+	if errors.Is(err, errNotFound) {
 		writeError(w, http.StatusNotFound, "NOT_FOUND: "+notFound(id))
 		return
 	}
