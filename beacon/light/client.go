@@ -14,6 +14,10 @@ import (
 	"github.com/nodeaccess/nodeaccess/beacon/internal/bridge"
 )
 
+// staleSlots is how far behind the clock the optimistic header may be
+// before ExecutionBlocks syncs.
+const staleSlots = 2
+
 // maxRequestUpdates is MAX_REQUEST_LIGHT_CLIENT_UPDATES: the most updates
 // one request may ask for.
 const maxRequestUpdates = 128
@@ -86,11 +90,16 @@ func (lc *Client) sync(ctx context.Context) error {
 	}
 	now := cfg.currentSlot(lc.now())
 	for {
-		start := cfg.period(lc.s.finalized.Beacon.Slot)
+		// Updates are needed while the store has no committee for the
+		// current period's signatures: its next committee unknown, or its
+		// finalized period more than one behind.
+		start, cur := cfg.period(lc.s.finalized.Beacon.Slot), cfg.period(now)
 		if lc.s.next != nil {
 			start++
+			if start >= cur {
+				break
+			}
 		}
-		cur := cfg.period(now)
 		if start > cur {
 			break
 		}
@@ -164,14 +173,15 @@ func (lc *Client) Optimistic() (Header, bool) {
 
 // ExecutionBlocks returns the hashes of the execution blocks of the
 // verified optimistic header (head) and finalized header (finalized),
-// after a Sync when the client has none yet or its optimistic header is a
-// slot or more behind the chain's clock. A header of a fork before Capella
+// after a Sync when the client has none yet or its optimistic header is
+// more than two slots behind the chain's clock (a head is one slot behind
+// at best: its signature comes in the next slot's block). A header of a fork before Capella
 // carries no execution block: that is an error matching
 // nodeaccess.ErrUnverified (check "header").
 func (lc *Client) ExecutionBlocks(ctx context.Context) (head, finalized common.Hash, err error) {
 	lc.mu.Lock()
 	defer lc.mu.Unlock()
-	if lc.s == nil || lc.s.optimistic.Beacon.Slot < lc.cfg.currentSlot(lc.now()) {
+	if lc.s == nil || lc.s.optimistic.Beacon.Slot+staleSlots < lc.cfg.currentSlot(lc.now()) {
 		if err := lc.sync(ctx); err != nil {
 			return common.Hash{}, common.Hash{}, err
 		}
