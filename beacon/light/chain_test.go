@@ -176,7 +176,7 @@ func (c *testChain) header(slot beacon.Slot, form beacon.Version, state map[beac
 	h := Header{form: form, Beacon: beacon.BeaconBlockHeader{Slot: slot, ProposerIndex: beacon.ValidatorIndex(slot % 7)}}
 	h.Beacon.ParentRoot = sha256.Sum256([]byte{byte(slot), byte(slot >> 8), 'p'})
 	h.Beacon.StateRoot = newSparse(state).root()
-	h.ExecutionBranch = make([]beacon.Root, executionDepth(form))
+	h.ExecutionBranch = zeroBranch(executionDepth(form))
 	switch {
 	case headerForm(form) == beacon.Altair:
 		h.Beacon.BodyRoot = sha256.Sum256([]byte{byte(slot), byte(slot >> 8), 'b'})

@@ -83,6 +83,9 @@ func branchJSON(raw json.RawMessage, what string, depth int) ([]beacon.Root, err
 	if len(b) != depth {
 		return nil, encodingError("%s: %d roots, want %d", what, len(b), depth)
 	}
+	if depth == 0 {
+		return nil, nil
+	}
 	return b, nil
 }
 

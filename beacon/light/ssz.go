@@ -92,6 +92,9 @@ func headerPart(name string, v beacon.Version) part {
 
 // branch decodes a Vector[Bytes32, depth] (its size is checked by split).
 func branch(b []byte) []beacon.Root {
+	if len(b) == 0 {
+		return nil
+	}
 	r := make([]beacon.Root, len(b)/32)
 	for i := range r {
 		copy(r[i][:], b[32*i:])
@@ -262,7 +265,7 @@ func (c *Config) decodeUpdateSSZ(b []byte, v beacon.Version, k kind) (*Update, e
 
 // zeroHeader is LightClientHeader() of form v.
 func zeroHeader(v beacon.Version) Header {
-	h := Header{form: v, ExecutionBranch: make([]beacon.Root, executionDepth(v))}
+	h := Header{form: v, ExecutionBranch: zeroBranch(executionDepth(v))}
 	if f := headerForm(v); f >= beacon.Capella && f < beacon.Gloas {
 		h.Execution = &beacon.ExecutionPayloadHeader{}
 	}
@@ -307,4 +310,12 @@ func (c *Config) decodeUpdatesSSZ(b []byte, max int) ([]*Update, error) {
 		b = b[8+n:]
 	}
 	return out, nil
+}
+
+// zeroBranch is a branch of n zero roots (nil for none).
+func zeroBranch(n int) []beacon.Root {
+	if n == 0 {
+		return nil
+	}
+	return make([]beacon.Root, n)
 }
