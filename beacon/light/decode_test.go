@@ -38,11 +38,11 @@ func TestDecodeEveryFork(t *testing.T) {
 					want.FinalizedHeader, want.FinalityBranch = zeroHeader(f), make([]beacon.Root, finalityDepth(f))
 				}
 				uj, err := c.cfg.decodeUpdateJSON(mustJSON(t, updateWire(u, k)), "", k)
-				require.NoError(t, err, "%s", k)
+				require.NoError(t, err, "%s", k.name())
 				us, err := c.cfg.decodeUpdateSSZ(updateSSZ(u, k), f, k)
-				require.NoError(t, err, "%s", k)
-				assert.Equal(t, &want, uj, "%s", k)
-				assert.Equal(t, &want, us, "%s", k)
+				require.NoError(t, err, "%s", k.name())
+				assert.Equal(t, &want, uj, "%s", k.name())
+				assert.Equal(t, &want, us, "%s", k.name())
 			}
 		})
 	}

@@ -51,7 +51,7 @@ func FuzzDecodeSSZ(f *testing.F) {
 		}
 		u, err := c.cfg.decodeUpdateSSZ(body, v, kind(k-1))
 		if err == nil && !bytes.Equal(updateSSZ(u, kind(k-1)), body) {
-			t.Fatalf("%s %s: re-encoded differently", kind(k-1), v)
+			t.Fatalf("%s %s: re-encoded differently", kind(k-1).name(), v)
 		}
 	})
 }
@@ -75,7 +75,7 @@ func FuzzDecodeJSON(f *testing.F) {
 			}
 			u2, err := c.cfg.decodeUpdateJSON(mustJSON(t, updateWire(u, k)), "", k)
 			if err != nil || !equalJSON(t, updateWire(u, k), updateWire(u2, k)) {
-				t.Fatalf("%s does not round-trip: %v", k, err)
+				t.Fatalf("%s does not round-trip: %v", k.name(), err)
 			}
 		}
 	})

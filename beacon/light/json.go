@@ -233,7 +233,7 @@ func (c *Config) decodeBootstrapJSON(raw []byte, header string) (*Bootstrap, err
 
 // decodeUpdateJSON decodes one versioned update container k.
 func (c *Config) decodeUpdateJSON(raw []byte, header string, k kind) (*Update, error) {
-	what := k.String()
+	what := k.name()
 	v, data, err := envelope(raw, header, what)
 	if err != nil {
 		return nil, err
@@ -276,8 +276,8 @@ func (c *Config) decodeUpdateJSON(raw []byte, header string, k kind) (*Update, e
 	if err != nil {
 		return nil, err
 	}
-	var bits hexBytes
-	if err := value(agg["sync_committee_bits"], what+".sync_aggregate.sync_committee_bits", &bits); err != nil {
+	bits, err := hexJSON(agg["sync_committee_bits"], what+".sync_aggregate.sync_committee_bits")
+	if err != nil {
 		return nil, err
 	}
 	if len(bits) != int(c.SyncCommitteeSize)/8 {
@@ -313,22 +313,22 @@ func (c *Config) decodeUpdatesJSON(raw []byte, max int) ([]*Update, error) {
 	return out, nil
 }
 
-// hexBytes is "0x" and an even number of hex digits.
-type hexBytes []byte
-
-func (h *hexBytes) UnmarshalText(b []byte) error {
-	s := string(b)
+// hexJSON decodes a string of "0x" and an even number of hex digits.
+func hexJSON(raw json.RawMessage, what string) ([]byte, error) {
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		return nil, encodingError("%s: not a string", what)
+	}
 	if !strings.HasPrefix(s, "0x") || len(s)%2 != 0 {
-		return encodingError("not 0x-prefixed hex of whole bytes")
+		return nil, encodingError("%s: not 0x-prefixed hex of whole bytes", what)
 	}
 	out := make([]byte, (len(s)-2)/2)
 	for i := range out {
 		n, err := strconv.ParseUint(s[2+2*i:4+2*i], 16, 8)
 		if err != nil {
-			return encodingError("invalid hex digit in %q", cut(s))
+			return nil, encodingError("%s: invalid hex digit in %q", what, cut(s))
 		}
 		out[i] = byte(n)
 	}
-	*h = out
-	return nil
+	return out, nil
 }

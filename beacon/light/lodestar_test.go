@@ -2,7 +2,9 @@ package light
 
 import (
 	"encoding/json"
+
 	"flag"
+	"github.com/ethereum/go-ethereum/common/hexutil"
 	"os"
 	"strconv"
 	"testing"
@@ -52,7 +54,7 @@ type lodestarVectors struct {
 	Objects   []struct {
 		Kind                 string         `json:"kind"`
 		Version              string         `json:"version"`
-		SSZ                  hexBytes       `json:"ssz"`
+		SSZ                  hexutil.Bytes  `json:"ssz"`
 		Header               *lodestarRoots `json:"header"`
 		AttestedHeader       *lodestarRoots `json:"attested_header"`
 		FinalizedHeader      *lodestarRoots `json:"finalized_header"`

@@ -133,5 +133,3 @@ func (s *testServer) count(prefix string) int {
 	}
 	return n
 }
-
-

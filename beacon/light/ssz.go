@@ -20,7 +20,7 @@ const (
 	kindOptimistic             // LightClientOptimisticUpdate
 )
 
-func (k kind) String() string {
+func (k kind) name() string {
 	return [...]string{"update", "finality update", "optimistic update"}[k]
 }
 
@@ -229,7 +229,7 @@ func (c *Config) decodeUpdateSSZ(b []byte, v beacon.Version, k kind) (*Update, e
 	default:
 		parts = []part{headerPart("attested_header", v), agg, slot}
 	}
-	what := k.String()
+	what := k.name()
 	p, err := split(b, what, parts)
 	if err != nil {
 		return nil, err
