@@ -73,8 +73,9 @@ func Chain(name string) (Config, error) {
 		c = mk("sepolia", "d8ea171f3c94aea21ebc42a1ed61052acf3f9209c00e4efbaaddac09ed9b8078", 1655733600,
 			[8]beacon.Epoch{0, 50, 100, 56832, 132608, 222464, 272640, 353024}, 274176, 15, 275712, 21)
 		for v := range c.ForkVersions {
-			c.ForkVersions[v] = beacon.ForkVersion{0x90, 0, 0, byte(0x69 + v)}
+			c.ForkVersions[v] = beacon.ForkVersion{0x90, 0, 0, byte(0x6f + v)} // 0x90000070 altair … 0x90000076 gloas
 		}
+		c.ForkVersions[beacon.Phase0] = beacon.ForkVersion{0x90, 0, 0, 0x69}
 	case "hoodi":
 		c = mk("hoodi", "212f13fc4df078b6cb7db228f1c8307566dcecf900867401a92023d7ba99cb5f", 1742213400,
 			[8]beacon.Epoch{0, 0, 0, 0, 0, 2048, 50688, far}, 52480, 15, 54016, 21)
