@@ -156,3 +156,24 @@ func assertCheck(t *testing.T, err error, check string) {
 	assert.ErrorIs(t, err, nodeaccess.ErrUnverified)
 	assert.ErrorIs(t, err, nodeaccess.ErrInvalidResponse)
 }
+
+// ExecutionBlocks syncs when the optimistic header is more than two slots
+// behind the clock, and not otherwise.
+func TestExecutionBlocksSyncsWhenStale(t *testing.T) {
+	c := newTestChain(t, false)
+	s, root, now := syncedServer(t, c, 3)
+	lc := s.client(t, root, beacon.EncodingJSON)
+	lc.now = c.clock(now)
+	_, _, err := lc.ExecutionBlocks(context.Background()) // first call: syncs
+	require.NoError(t, err)
+	assert.Equal(t, 1, s.count(routeOptimistic))
+	opt, _ := lc.Optimistic()
+	lc.now = c.clock(opt.Beacon.Slot + staleSlots)
+	_, _, err = lc.ExecutionBlocks(context.Background())
+	require.NoError(t, err)
+	assert.Equal(t, 1, s.count(routeOptimistic), "fresh: no request")
+	lc.now = c.clock(opt.Beacon.Slot + staleSlots + 1)
+	_, _, err = lc.ExecutionBlocks(context.Background())
+	require.NoError(t, err)
+	assert.Equal(t, 2, s.count(routeOptimistic), "stale: synced")
+}

@@ -205,3 +205,43 @@ func TestClientRefusesLies(t *testing.T) {
 	assert.Equal(t, s.updates[1].FinalizedHeader.Beacon, fin.Beacon, "the verified updates before it are kept")
 	assert.False(t, strings.Contains(err.Error(), "lc-test-key"))
 }
+
+// A header is checked by its slot's fork, whatever form a later fork's
+// update sends it in: a capella block in deneb's form hashes its payload
+// header as capella's, a block of any fork in gloas's form proves its
+// execution block hash with the normalized branch of its own fork's
+// index, and a block before capella carries no execution data in any form.
+func TestHeaderFormsAcrossForks(t *testing.T) {
+	c := newTestChain(t, false)
+	cases := []struct {
+		slot beacon.Slot
+		form beacon.Version
+	}{
+		{2*64 + 5, beacon.Deneb}, {2*64 + 5, beacon.Electra}, {3*64 + 5, beacon.Fulu},
+		{5*64 + 5, beacon.Gloas}, {3*64 + 5, beacon.Gloas}, {2*64 + 5, beacon.Gloas},
+		{5, beacon.Gloas}, {64 + 5, beacon.Deneb}, {5, beacon.Capella},
+	}
+	for _, tc := range cases {
+		h := c.header(tc.slot, tc.form, nil)
+		require.NoError(t, c.cfg.validHeader(&h, "h"), "slot %d (%s) in %s's form", tc.slot, c.cfg.slotFork(tc.slot), tc.form)
+		if c.cfg.slotFork(tc.slot) >= beacon.Capella {
+			bad := h
+			bad.ExecutionBlockHash[0] ^= 1
+			if bad.Execution != nil {
+				e := *bad.Execution
+				e.BlockHash[0] ^= 1
+				bad.Execution = &e
+			}
+			assertCheck(t, c.cfg.validHeader(&bad, "h"), "header")
+		} else {
+			bad := h
+			bad.ExecutionBlockHash = beacon.Root{1}
+			assertCheck(t, c.cfg.validHeader(&bad, "h"), "header")
+		}
+	}
+	// A form older than the slot's fork cannot carry it.
+	h := c.header(6*64+5, beacon.Gloas, nil)
+	h.form = beacon.Fulu
+	h.Execution = &beacon.ExecutionPayloadHeader{}
+	assertCheck(t, c.cfg.validHeader(&h, "h"), "header")
+}
