@@ -60,10 +60,11 @@ func TestDecodeLies(t *testing.T) {
 		{"branch one short", `"finality_branch":["0x`, `"finality_branch":["0x`, ""},
 		{"unknown member", `"signature_slot"`, `"extra":1,"signature_slot"`, `unknown member "extra"`},
 		{"another fork's version", `"version":"deneb"`, `"version":"electra"`, "next_sync_committee_branch: 5 roots, want 6"},
-		{"capella header in deneb", `"blob_gas_used"`, `"blob_gas_usedx"`, "no \"blob_gas_used\""},
+		{"capella header in deneb", `"blob_gas_used":"131072",`, ``, `no "blob_gas_used"`},
 		{"slot not a decimal string", `"signature_slot":"`, `"signature_slot":"0`, "signature_slot"},
 		{"bits too short", `"sync_committee_bits":"0xffffffff"`, `"sync_committee_bits":"0xffffff"`, "3 bytes, want 4"},
 		{"phase0", `"version":"deneb"`, `"version":"phase0"`, "phase0 has no light-client data"},
+		{"member given twice", `"signature_slot"`, `"signature_slot":"1","signature_slot"`, `"signature_slot" given twice`},
 	}
 	for _, tc := range jsonCases {
 		t.Run("json "+tc.name, func(t *testing.T) {

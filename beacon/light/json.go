@@ -15,22 +15,41 @@ import (
 // exact size, a committee of exactly SYNC_COMMITTEE_SIZE keys, branches of
 // exactly their form's depth.
 
-// object decodes raw as a JSON object with exactly the members names.
+// object decodes raw as a JSON object with exactly the members names, each
+// once.
 func object(raw []byte, what string, names ...string) (map[string]json.RawMessage, error) {
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &m); err != nil || m == nil {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
 		return nil, encodingError("%s: not a JSON object", what)
+	}
+	m := make(map[string]json.RawMessage, len(names))
+	for dec.More() {
+		tok, err := dec.Token()
+		k, ok := tok.(string)
+		if err != nil || !ok {
+			return nil, encodingError("%s: not a JSON object", what)
+		}
+		if !contains(names, k) {
+			return nil, encodingError("%s: unknown member %q", what, cut(k))
+		}
+		if _, dup := m[k]; dup {
+			return nil, encodingError("%s: %q given twice", what, k)
+		}
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil, encodingError("%s.%s: %v", what, k, err)
+		}
+		m[k] = v
+	}
+	if _, err := dec.Token(); err != nil {
+		return nil, encodingError("%s: not a JSON object", what)
+	}
+	if dec.More() {
+		return nil, encodingError("%s: data after the object", what)
 	}
 	for _, n := range names {
 		if _, ok := m[n]; !ok {
 			return nil, encodingError("%s: no %q", what, n)
-		}
-	}
-	if len(m) != len(names) {
-		for k := range m {
-			if !contains(names, k) {
-				return nil, encodingError("%s: unknown member %q", what, cut(k))
-			}
 		}
 	}
 	return m, nil
