@@ -47,5 +47,6 @@ func (c *Client) fetchRaw(ctx context.Context, path string, query url.Values) (b
 		Body:    append([]byte(nil), resp.Body...),
 		SSZ:     enc == EncodingSSZ,
 		Version: strings.TrimSpace(resp.Header.Get("Eth-Consensus-Version")),
+		Mask:    c.t.Mask,
 	}, nil
 }

@@ -210,14 +210,26 @@ func (lc *Client) Bootstrap(ctx context.Context, root beacon.Root) (*Bootstrap, 
 	if err != nil {
 		return nil, err
 	}
+	var b *Bootstrap
 	if !r.SSZ {
-		return lc.cfg.decodeBootstrapJSON(r.Body, r.Version)
+		b, err = lc.cfg.decodeBootstrapJSON(r.Body, r.Version)
+	} else {
+		var v beacon.Version
+		if v, err = sszVersion(r.Version); err == nil {
+			b, err = lc.cfg.decodeBootstrapSSZ(r.Body, v)
+		}
 	}
-	v, err := sszVersion(r.Version)
-	if err != nil {
-		return nil, err
+	return b, masked(err, r.Mask)
+}
+
+// masked replaces the access key in the detail of a decoding error, which
+// may quote the body.
+func masked(err error, mask func(string) string) error {
+	var ve *VerifyError
+	if errors.As(err, &ve) && mask != nil {
+		ve.Detail = mask(ve.Detail)
 	}
-	return lc.cfg.decodeBootstrapSSZ(r.Body, v)
+	return err
 }
 
 // Updates fetches and decodes the best updates of count sync committee
@@ -233,10 +245,13 @@ func (lc *Client) Updates(ctx context.Context, start, count uint64) ([]*Update, 
 	if err != nil {
 		return nil, err
 	}
+	var us []*Update
 	if r.SSZ {
-		return lc.cfg.decodeUpdatesSSZ(r.Body, int(count))
+		us, err = lc.cfg.decodeUpdatesSSZ(r.Body, int(count))
+	} else {
+		us, err = lc.cfg.decodeUpdatesJSON(r.Body, int(count))
 	}
-	return lc.cfg.decodeUpdatesJSON(r.Body, int(count))
+	return us, masked(err, r.Mask)
 }
 
 // latest fetches the finality or optimistic update.
@@ -249,14 +264,16 @@ func (lc *Client) latest(ctx context.Context, k kind) (*Update, error) {
 	if err != nil {
 		return nil, err
 	}
+	var u *Update
 	if !r.SSZ {
-		return lc.cfg.decodeUpdateJSON(r.Body, r.Version, k)
+		u, err = lc.cfg.decodeUpdateJSON(r.Body, r.Version, k)
+	} else {
+		var v beacon.Version
+		if v, err = sszVersion(r.Version); err == nil {
+			u, err = lc.cfg.decodeUpdateSSZ(r.Body, v, k)
+		}
 	}
-	v, err := sszVersion(r.Version)
-	if err != nil {
-		return nil, err
-	}
-	return lc.cfg.decodeUpdateSSZ(r.Body, v, k)
+	return u, masked(err, r.Mask)
 }
 
 // sszVersion parses the Eth-Consensus-Version of an SSZ body, which names

@@ -177,3 +177,20 @@ func TestExecutionBlocksSyncsWhenStale(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 2, s.count(routeOptimistic), "stale: synced")
 }
+
+// A body that quotes the access key (as an unknown member's name, as a
+// fork name) gets an error that does not.
+func TestDecodeErrorMasksKey(t *testing.T) {
+	c := newTestChain(t, false)
+	s, root, now := syncedServer(t, c, 1)
+	lc := s.client(t, root, beacon.EncodingJSON)
+	lc.now = c.clock(now)
+	s.raw[routeBootstrap+root.Hex()] = []byte(`{"version":"altair","data":{"lc-test-key":1}}`)
+	err := lc.Sync(context.Background())
+	assertCheck(t, err, "encoding")
+	assert.NotContains(t, err.Error(), "lc-test-key")
+	s.raw[routeBootstrap+root.Hex()] = []byte(`{"version":"lc-test-key","data":{}}`)
+	err = lc.Sync(context.Background())
+	assertCheck(t, err, "encoding")
+	assert.NotContains(t, err.Error(), "lc-test-key")
+}

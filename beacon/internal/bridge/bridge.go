@@ -20,6 +20,9 @@ type Raw struct {
 	Body    []byte
 	SSZ     bool   // the body is SSZ (else JSON), as its Content-Type said
 	Version string // the Eth-Consensus-Version header
+	// Mask replaces the client's access key in a text (for errors that
+	// quote the body).
+	Mask func(string) string
 }
 
 // Fetch sends GET path?query through c (a *beacon.Client), with the
