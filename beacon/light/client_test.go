@@ -194,3 +194,33 @@ func TestDecodeErrorMasksKey(t *testing.T) {
 	assertCheck(t, err, "encoding")
 	assert.NotContains(t, err.Error(), "lc-test-key")
 }
+
+// Arguments that cannot be used are input errors, and nothing is sent.
+func TestInputErrors(t *testing.T) {
+	c := newTestChain(t, false)
+	s, root, _ := syncedServer(t, c, 1)
+	lc := s.client(t, root, beacon.EncodingJSON)
+	for _, n := range []uint64{0, 129} {
+		_, err := lc.Updates(context.Background(), 0, n)
+		assert.ErrorIs(t, err, nodeaccess.ErrInvalidInput)
+	}
+	_, err := lc.MarshalBinary()
+	assert.ErrorIs(t, err, nodeaccess.ErrInvalidInput)
+	assert.Empty(t, s.requests)
+
+	_, err = New(nil, c.cfg, root)
+	assert.ErrorIs(t, err, nodeaccess.ErrInvalidInput)
+	_, err = New(lc.bc, c.cfg, beacon.Root{})
+	assert.ErrorIs(t, err, nodeaccess.ErrInvalidInput)
+	for name, f := range map[string]func(*Config){
+		"no slots":        func(c *Config) { c.SlotsPerEpoch = 0 },
+		"committee of 12": func(c *Config) { c.SyncCommitteeSize = 12 },
+		"no altair":       func(c *Config) { c.ForkEpochs[beacon.Altair] = beacon.FarFutureEpoch },
+		"epochs go down":  func(c *Config) { c.ForkEpochs[beacon.Deneb] = 1 },
+	} {
+		cfg := testConfig()
+		f(&cfg)
+		_, err := New(lc.bc, cfg, root)
+		assert.ErrorIs(t, err, nodeaccess.ErrInvalidInput, name)
+	}
+}
