@@ -15,8 +15,8 @@ import (
 // object of the fork they claim, a saved store that was changed, a state
 // that is not the verified header's. It matches nodeaccess.ErrUnverified
 // (and so nodeaccess.ErrInvalidResponse): the provider's answer cannot be
-// believed. No value comes with such an error, and the Client's store is
-// left as it was.
+// believed. No value comes with such an error, and nothing of the data
+// that failed is kept (Sync keeps the updates verified before it).
 //
 // Check is one of:
 //
