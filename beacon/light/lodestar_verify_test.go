@@ -7,7 +7,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
 )
 
 // Lodestar's light client (testdata/gen/verify.mjs: @lodestar/light-client
