@@ -41,10 +41,19 @@ var followerNames = map[string]bool{
 // verifiedNames are the names issue 32 (verified reads) adds beyond the
 // v1 surface, listed one by one as followerNames are: the typed
 // eth_getProof, its result types, their verification against a state
-// root, and the one sentinel every failed verification matches.
+// root, the one sentinel every failed verification matches, and package
+// beacon/light (the light client that verifies the roots: its client, its
+// chain configuration, the light-client data it fetches, the typed error
+// of a failed check, and the check of a state against a verified header).
 var verifiedNames = map[string]bool{
 	"evm.Client.Proof": true, "evm.AccountProof": true, "evm.AccountProof.Verify": true,
 	"evm.StorageProof": true, "nodeaccess.ErrUnverified": true,
+	"light.Client": true, "light.New": true, "light.Client.Sync": true, "light.Client.Finalized": true,
+	"light.Client.Optimistic": true, "light.Client.ExecutionBlocks": true, "light.Client.Bootstrap": true,
+	"light.Client.Updates": true, "light.Client.MarshalBinary": true, "light.Client.UnmarshalBinary": true,
+	"light.Config": true, "light.Chain": true, "light.Header": true, "light.Bootstrap": true, "light.Update": true,
+	"light.VerifyError": true, "light.VerifyError.Error": true, "light.VerifyError.Unwrap": true,
+	"light.CheckState": true,
 }
 
 // maxServerNames caps each local server package: they must not grow.

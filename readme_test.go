@@ -85,6 +85,7 @@ var readmeImports = map[string]string{
 	"hypertest":      "github.com/nodeaccess/nodeaccess/hyper/hypertest",
 	"hypercore":      "github.com/nodeaccess/nodeaccess/hyper/hypercore",
 	"io":             "io",
+	"light":          "github.com/nodeaccess/nodeaccess/beacon/light",
 	"log":            "log",
 	"nodeaccess":     "github.com/nodeaccess/nodeaccess",
 	"nodeaccesstest": "github.com/nodeaccess/nodeaccess/nodeaccesstest",

@@ -7,21 +7,16 @@ import (
 	"github.com/nodeaccess/nodeaccess/beacon"
 )
 
-// ErrUnverified is matched (errors.Is) by every error of light-client data
-// that does not verify: a bootstrap that is not the trusted block's, an
-// update whose signature, participation, slots, periods or branches the
-// consensus specs refuse, a header whose execution branch proves another
-// payload, bytes or JSON that are not a light-client object of the fork
-// they claim (a signature cut short, a branch of another fork's depth), a
-// saved store that was changed. The error is a *VerifyError that names the
-// check; it also matches nodeaccess.ErrInvalidResponse, as it means the
-// provider's answer cannot be believed. No value comes with such an error,
-// and the Store is left as it was.
-var ErrUnverified = fmt.Errorf("light client: unverified: %w", nodeaccess.ErrInvalidResponse)
-
 // VerifyError says which check of the consensus specs' light-client sync
-// protocol (or of the encoding) failed. It matches ErrUnverified and
-// nodeaccess.ErrInvalidResponse.
+// protocol (or of the encoding) failed: a bootstrap that is not the
+// trusted block's, an update whose signature, participation, slots,
+// periods or branches the consensus specs refuse, a header whose execution
+// branch proves another payload, bytes or JSON that are not a light-client
+// object of the fork they claim, a saved store that was changed, a state
+// that is not the verified header's. It matches nodeaccess.ErrUnverified
+// (and so nodeaccess.ErrInvalidResponse): the provider's answer cannot be
+// believed. No value comes with such an error, and nothing of the data
+// that failed is kept (Sync keeps the updates verified before it).
 //
 // Check is one of:
 //
@@ -55,7 +50,9 @@ var ErrUnverified = fmt.Errorf("light client: unverified: %w", nodeaccess.ErrInv
 //   - "signature": the sync committee's aggregate signature does not
 //     verify, is not a valid point, or names an invalid key;
 //   - "saved store": MarshalBinary's output that was changed or belongs to
-//     another chain.
+//     another chain;
+//   - "state root": a beacon state that does not hash to the verified
+//     header's state root (Want the header's, Got the state's).
 type VerifyError struct {
 	// Check names the failed check (see the list above).
 	Check string
@@ -75,8 +72,9 @@ func (e *VerifyError) Error() string {
 	return s
 }
 
-// Unwrap returns ErrUnverified (which wraps nodeaccess.ErrInvalidResponse).
-func (e *VerifyError) Unwrap() error { return ErrUnverified }
+// Unwrap returns nodeaccess.ErrUnverified (which wraps
+// nodeaccess.ErrInvalidResponse).
+func (e *VerifyError) Unwrap() error { return nodeaccess.ErrUnverified }
 
 // unverified returns a *VerifyError.
 func unverified(check, format string, args ...any) *VerifyError {
