@@ -40,14 +40,19 @@ var followerNames = map[string]bool{
 
 // verifiedNames are the names issue 32 (verified reads) adds beyond the
 // v1 surface, listed one by one as followerNames are: the typed
-// eth_getProof, its result types, their verification against a state
-// root, the one sentinel every failed verification matches, and package
-// beacon/light (the light client that verifies the roots: its client, its
-// chain configuration, the light-client data it fetches, the typed error
-// of a failed check, and the check of a state against a verified header).
+// eth_getProof and its result types, the one sentinel every failed
+// verification matches, package evm/verified (the anchor it believes, the
+// client, the proven account and the proven reads, a verified eth_call
+// among them) and package beacon/light (the light client that verifies the
+// anchor: its client, its chain configuration, the light-client data it
+// fetches, the typed error of a failed check, and the check of a state
+// against a verified header).
 var verifiedNames = map[string]bool{
-	"evm.Client.Proof": true, "evm.AccountProof": true, "evm.AccountProof.Verify": true,
+	"evm.Client.Proof": true, "evm.AccountProof": true,
 	"evm.StorageProof": true, "nodeaccess.ErrUnverified": true,
+	"verified.Anchor": true, "verified.Client": true, "verified.New": true, "verified.Account": true,
+	"verified.Client.Account": true, "verified.Client.Balance": true, "verified.Client.StorageAt": true,
+	"verified.Client.Code": true, "verified.Client.Call": true,
 	"light.Client": true, "light.New": true, "light.Client.Sync": true, "light.Client.Finalized": true,
 	"light.Client.Optimistic": true, "light.Client.ExecutionBlocks": true, "light.Client.Bootstrap": true,
 	"light.Client.Updates": true, "light.Client.MarshalBinary": true, "light.Client.UnmarshalBinary": true,

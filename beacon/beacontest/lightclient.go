@@ -11,6 +11,7 @@ import (
 	"github.com/nodeaccess/nodeaccess/beacon"
 	"github.com/nodeaccess/nodeaccess/beacon/internal/bls"
 	"github.com/nodeaccess/nodeaccess/beacon/internal/merkle"
+	"github.com/nodeaccess/nodeaccess/beacon/light"
 )
 
 // The light-client configuration of every Server (see the package
@@ -352,4 +353,30 @@ func (c *chain) stateBody(id beacon.StateID, enc beacon.Encoding) ([]byte, Info,
 		return nil, Info{}, fmt.Errorf("beacontest: encoding the state of block %d: %w", st.Slot, err)
 	}
 	return buf.Bytes(), Info{Slot: st.Slot, Root: r, Version: st.Version, Preset: presetOf(st), Validators: len(st.Validators)}, nil
+}
+
+// LightConfig returns the configuration a light client needs to follow the
+// server (package beacon/light): its genesis validators root, every fork
+// up to Electra at epoch 0 with mainnet's fork versions (Fulu and Gloas not
+// scheduled), and the preset values of its sync committee (see the package
+// documentation). Genesis is at Unix time 0 with one-second slots, so that
+// no slot the server makes is in a light client's future.
+func (s *Server) LightConfig() light.Config {
+	c := s.chain.lcc
+	cfg := light.Config{
+		Name:                         "beacontest",
+		GenesisValidatorsRoot:        lcGenesisValidatorsRoot,
+		SecondsPerSlot:               1,
+		SlotsPerEpoch:                c.spe,
+		EpochsPerSyncCommitteePeriod: c.epochsPerPeriod,
+		SyncCommitteeSize:            uint64(c.size),
+		MaxBlobsPerBlockElectra:      9,
+	}
+	for v := beacon.Phase0; v <= beacon.Gloas; v++ {
+		cfg.ForkVersions[v] = beacon.ForkVersion{byte(v), 0, 0, 0}
+		if v > beacon.Electra {
+			cfg.ForkEpochs[v] = beacon.FarFutureEpoch
+		}
+	}
+	return cfg
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
+	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/beacon"
 	"github.com/nodeaccess/nodeaccess/beacon/internal/bridge"
 )
@@ -104,6 +105,12 @@ func (lc *Client) sync(ctx context.Context) error {
 			break
 		}
 		ups, err := lc.Updates(ctx, start, min(cur-start+1, maxRequestUpdates))
+		if errors.Is(err, nodeaccess.ErrNotFound) {
+			// Nodes answer 404 for a range that holds no update yet (the
+			// current period's first slots, a node behind the clock):
+			// nothing newer.
+			break
+		}
 		if err != nil {
 			return err
 		}
@@ -129,12 +136,14 @@ func (lc *Client) sync(ctx context.Context) error {
 	return nil
 }
 
-// apply processes u into the store; a stale update changes nothing and is
-// no error.
+// apply processes u into the store. A stale update, and one signed in a
+// period the store has no committee for yet (the chain has not finalized
+// into the period before it: the sync protocol then waits), change nothing
+// and are no error: nothing of them is taken.
 func (lc *Client) apply(u *Update, now beacon.Slot) error {
 	ns, err := lc.cfg.process(lc.s, u, now)
 	var ve *VerifyError
-	if errors.As(err, &ve) && ve.Check == "stale" {
+	if errors.As(err, &ve) && (ve.Check == "stale" || ve.Check == "period") {
 		return nil
 	}
 	if err != nil {

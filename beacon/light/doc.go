@@ -53,8 +53,10 @@
 //
 // The client follows what its node serves: it does not keep a
 // best_valid_update of its own, nor force an update when the chain does
-// not finalize for a whole sync committee period (it then waits, refusing
-// nothing it cannot verify). A sync committee signs with a majority of
+// not finalize for a whole sync committee period: Sync then takes nothing
+// it cannot verify and returns no error, and Finalized stays where it was
+// until a new client starts from a newer trusted root. A node answering
+// 404 for a range of periods holding no update yet is nothing newer. A sync committee signs with a majority of
 // its 512 members assumed honest: that is the light-client protocol's
 // trust, weaker than a full node's. The trusted root is the caller's
 // choice, and the saved store carries a checksum, not a signature: keep
