@@ -68,7 +68,7 @@ var maxServerNames = map[string]int{
 	// block headers the beacon follower follows, moved by the tests).
 	// Issue 32's verified reads: evmtest's and beacontest's Lie and
 	// Server.Lie (each server lying on demand, in one shape).
-	"beacon/beacontest": 19 + 3 + 3, // and WithExecution (its blocks an evmtest chain's)
+	"beacon/beacontest": 19 + 3 + 4, // and WithExecution (its blocks an evmtest chain's), Server.LightConfig
 	"evm/evmtest":       39 + 4 + 2,
 	"hyper/hypertest":   15,
 	"nodeaccesstest":    30,

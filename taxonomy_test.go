@@ -24,6 +24,7 @@ import (
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/beacon"
 	"github.com/nodeaccess/nodeaccess/beacon/beacontest"
+	"github.com/nodeaccess/nodeaccess/beacon/light"
 	"github.com/nodeaccess/nodeaccess/evm"
 	"github.com/nodeaccess/nodeaccess/evm/evmtest"
 	"github.com/nodeaccess/nodeaccess/evm/verified"
@@ -98,6 +99,7 @@ func taxonomyCases() map[string]taxCase {
 		"beacon.ErrInvalidState":       {op: true, produce: beaconGarbage, is: isErr(beacon.ErrInvalidState)},
 		"beacon.DecodeError":           {op: true, produce: beaconGarbage, is: asErr[*beacon.DecodeError]()},
 		"beacon.ErrUnsupportedVersion": {op: true, produce: beaconUnknownFork, is: isErr(beacon.ErrUnsupportedVersion)},
+		"beacon/light.VerifyError":     {produce: lightForgedSignature, is: asErr[*light.VerifyError]()},
 
 		"evm.ErrReverted": {op: true, produce: evmRevert, is: isErr(evm.ErrReverted)},
 		"evm.RevertError": {op: true, produce: evmRevert, is: asErr[*evm.RevertError]()},
@@ -454,6 +456,25 @@ func beaconIntegrity(t *testing.T) error {
 // beaconGarbage: an SSZ body that is no state.
 func beaconGarbage(t *testing.T) error {
 	return beaconAnswer(t, http.StatusOK, "application/octet-stream", "fulu", []byte("not a state"))
+}
+
+// lightForgedSignature: a light client following a node whose sync
+// committee signs another message than the header.
+func lightForgedSignature(t *testing.T) error {
+	srv := beacontest.NewT(t)
+	require.NoError(t, srv.Advance(3))
+	srv.Lie(beacontest.Lie{Signature: true})
+	bc, err := srv.Client(nodeaccess.WithMaxAttempts(1))
+	require.NoError(t, err)
+	var h struct {
+		Data struct {
+			Root beacon.Root `json:"root"`
+		} `json:"data"`
+	}
+	require.NoError(t, bc.Get(context.Background(), &h, "/eth/v1/beacon/headers/genesis", nil))
+	lc, err := light.New(bc, srv.LightConfig(), h.Data.Root)
+	require.NoError(t, err)
+	return lc.Sync(context.Background())
 }
 
 // beaconUnknownFork: a fork this package does not know.
