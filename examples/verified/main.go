@@ -6,12 +6,14 @@
 //
 //   - an account's balance and a storage slot, proven (EIP-1186) against
 //     the state root of the execution block the light client verified;
+//
 //   - an ERC-20 balanceOf through a verified eth_call: run here on
 //     go-ethereum's EVM over proven state (package evm/verified);
+//
 //   - a validator's balance, proven from the beacon state whose root the
 //     sync committee signed.
 //
-//	go run ./examples/verified
+//     go run ./examples/verified
 //
 // With no configuration it starts two local servers in-process and says so
 // in its first line: an EVM node (evmtest) and a beacon node (beacontest)
