@@ -104,7 +104,8 @@ func (lc *Client) sync(ctx context.Context) error {
 		if start > cur {
 			break
 		}
-		ups, err := lc.Updates(ctx, start, min(cur-start+1, maxRequestUpdates))
+		count := min(cur-start+1, maxRequestUpdates)
+		ups, err := lc.Updates(ctx, start, count)
 		if errors.Is(err, nodeaccess.ErrNotFound) {
 			// Nodes answer 404 for a range that holds no update yet (the
 			// current period's first slots, a node behind the clock):
@@ -122,6 +123,9 @@ func (lc *Client) sync(ctx context.Context) error {
 		}
 		if lc.s.finalized.Beacon.Slot == before && (lc.s.next != nil) == knew {
 			break // the node has nothing newer
+		}
+		if uint64(len(ups)) < count {
+			break // the node's answer reached its newest period
 		}
 	}
 	for _, k := range []kind{kindFinality, kindOptimistic} {
