@@ -38,13 +38,38 @@ var followerNames = map[string]bool{
 	"beacon.FollowCursor.MarshalText": true, "beacon.FollowCursor.UnmarshalText": true,
 }
 
+// verifiedNames are the names issue 32 (verified reads) adds beyond the
+// v1 surface, listed one by one as followerNames are: the typed
+// eth_getProof and its result types, the one sentinel every failed
+// verification matches, package evm/verified (the anchor it believes, the
+// client, the proven account and the proven reads, a verified eth_call
+// among them) and package beacon/light (the light client that verifies the
+// anchor: its client, its chain configuration, the light-client data it
+// fetches, the typed error of a failed check, and the check of a state
+// against a verified header).
+var verifiedNames = map[string]bool{
+	"evm.Client.Proof": true, "evm.AccountProof": true,
+	"evm.StorageProof": true, "nodeaccess.ErrUnverified": true,
+	"verified.Anchor": true, "verified.Client": true, "verified.New": true, "verified.Account": true,
+	"verified.Client.Account": true, "verified.Client.Balance": true, "verified.Client.StorageAt": true,
+	"verified.Client.Code": true, "verified.Client.Call": true,
+	"light.Client": true, "light.New": true, "light.Client.Sync": true, "light.Client.Finalized": true,
+	"light.Client.Optimistic": true, "light.Client.ExecutionBlocks": true, "light.Client.Bootstrap": true,
+	"light.Client.Updates": true, "light.Client.MarshalBinary": true, "light.Client.UnmarshalBinary": true,
+	"light.Config": true, "light.Chain": true, "light.Header": true, "light.Bootstrap": true, "light.Update": true,
+	"light.VerifyError": true, "light.VerifyError.Error": true, "light.VerifyError.Unwrap": true,
+	"light.CheckState": true,
+}
+
 // maxServerNames caps each local server package: they must not grow.
 var maxServerNames = map[string]int{
 	// Issue 33's followers: evmtest's MineEvery, Reorg, LimitLogs and
 	// LogsLimit, beacontest's Advance, Reorg and Finalize (the chain of
 	// block headers the beacon follower follows, moved by the tests).
-	"beacon/beacontest": 19 + 3,
-	"evm/evmtest":       39 + 4,
+	// Issue 32's verified reads: evmtest's and beacontest's Lie and
+	// Server.Lie (each server lying on demand, in one shape).
+	"beacon/beacontest": 19 + 3 + 4, // and WithExecution (its blocks an evmtest chain's), Server.LightConfig
+	"evm/evmtest":       39 + 4 + 2,
 	"hyper/hypertest":   15,
 	"nodeaccesstest":    30,
 	"ton/tontest":       24,
@@ -121,6 +146,7 @@ func recvName(e ast.Expr) string {
 func TestExportedNameBudget(t *testing.T) {
 	total := 0
 	followers := map[string]bool{}
+	verified := map[string]bool{}
 	for _, dir := range libraryPackages {
 		names := exportedNames(t, dir)
 		pkg := filepath.Base(dir)
@@ -133,14 +159,23 @@ func TestExportedNameBudget(t *testing.T) {
 				followers[pkg+"."+name] = true
 				continue
 			}
+			if verifiedNames[pkg+"."+name] {
+				verified[pkg+"."+name] = true
+				continue
+			}
 			n++
 		}
-		t.Logf("%-16s %3d (and %d of issue 33's followers)", dir, n, len(names)-n)
+		t.Logf("%-16s %3d (and %d of issue 33's followers and issue 32's verified reads)", dir, n, len(names)-n)
 		total += n
 	}
 	for name := range followerNames {
 		if !followers[name] {
 			t.Errorf("followerNames lists %s, which no library package exports: take it off the list", name)
+		}
+	}
+	for name := range verifiedNames {
+		if !verified[name] {
+			t.Errorf("verifiedNames lists %s, which no library package exports: take it off the list", name)
 		}
 	}
 	if total > maxLibraryNames {

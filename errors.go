@@ -46,6 +46,13 @@ var (
 	// refused to send an answer over a cap of its own (an *RPCError that
 	// matches it: see RPCError.Unwrap). A smaller request may pass.
 	ErrResponseTooLarge = errors.New("response too large")
+	// ErrUnverified: the server's answer does not prove what it says
+	// against the root the caller trusts (package evm/verified: a
+	// balance, a storage value or a trie node the state root does not
+	// commit to, a proof for another account, slot or root, a node missing
+	// or left over), or answers another question than the one asked. It
+	// is a kind of ErrInvalidResponse, which it also matches.
+	ErrUnverified = fmt.Errorf("unverified: %w", ErrInvalidResponse)
 )
 
 // HTTPError is a response with a status outside 2xx. The access key never

@@ -28,6 +28,17 @@ func matches(err error) []error {
 	return out
 }
 
+// ErrUnverified is a kind of ErrInvalidResponse (an answer that does not
+// prove what it says is an answer that is not what the operation returns),
+// and of no other root sentinel.
+func TestErrUnverifiedRefinesInvalidResponse(t *testing.T) {
+	t.Parallel()
+	assert.Equal(t, []error{nodeaccess.ErrInvalidResponse}, matches(nodeaccess.ErrUnverified))
+	assert.Equal(t, []error{nodeaccess.ErrInvalidResponse}, matches(fmt.Errorf("evm: %w: balance", nodeaccess.ErrUnverified)))
+	assert.NotErrorIs(t, nodeaccess.ErrInvalidResponse, nodeaccess.ErrUnverified)
+	assert.Equal(t, "unverified: invalid response", nodeaccess.ErrUnverified.Error())
+}
+
 func TestHTTPErrorIs(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {

@@ -17,7 +17,7 @@ import (
 // libraryPackages are the packages users import for their work. Their godoc
 // is read on pkg.go.dev and in go doc, away from this repository: it says
 // what a name does, and sends no reader to the repository's files.
-var libraryPackages = []string{".", "beacon", "evm", "hyper", "hyper/hypercore", "ton"}
+var libraryPackages = []string{".", "beacon", "beacon/light", "evm", "evm/verified", "hyper", "hyper/hypercore", "ton"}
 
 var (
 	// urlRE is a URL, which a reader can follow wherever they read.

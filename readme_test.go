@@ -65,6 +65,8 @@ var readmeValues = map[string]string{
 	"i":        "beacon.ValidatorIndex",
 	"r":        "io.Reader",
 	"err":      "error",
+	"anchor":   "verified.Anchor",
+	"slot":     "common.Hash",
 }
 
 // readmeImports are the packages a block may name, by the name it uses.
@@ -83,6 +85,7 @@ var readmeImports = map[string]string{
 	"hypertest":      "github.com/nodeaccess/nodeaccess/hyper/hypertest",
 	"hypercore":      "github.com/nodeaccess/nodeaccess/hyper/hypercore",
 	"io":             "io",
+	"light":          "github.com/nodeaccess/nodeaccess/beacon/light",
 	"log":            "log",
 	"nodeaccess":     "github.com/nodeaccess/nodeaccess",
 	"nodeaccesstest": "github.com/nodeaccess/nodeaccess/nodeaccesstest",
@@ -91,6 +94,7 @@ var readmeImports = map[string]string{
 	"time":           "time",
 	"ton":            "github.com/nodeaccess/nodeaccess/ton",
 	"tontest":        "github.com/nodeaccess/nodeaccess/ton/tontest",
+	"verified":       "github.com/nodeaccess/nodeaccess/evm/verified",
 }
 
 // readmeBlock is one fenced block of a Markdown file.

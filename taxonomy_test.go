@@ -17,14 +17,17 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ethereum/go-ethereum/common"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/nodeaccess/nodeaccess"
 	"github.com/nodeaccess/nodeaccess/beacon"
 	"github.com/nodeaccess/nodeaccess/beacon/beacontest"
+	"github.com/nodeaccess/nodeaccess/beacon/light"
 	"github.com/nodeaccess/nodeaccess/evm"
 	"github.com/nodeaccess/nodeaccess/evm/evmtest"
+	"github.com/nodeaccess/nodeaccess/evm/verified"
 	"github.com/nodeaccess/nodeaccess/hyper"
 	"github.com/nodeaccess/nodeaccess/hyper/hypercore"
 	"github.com/nodeaccess/nodeaccess/hyper/hypertest"
@@ -96,6 +99,7 @@ func taxonomyCases() map[string]taxCase {
 		"beacon.ErrInvalidState":       {op: true, produce: beaconGarbage, is: isErr(beacon.ErrInvalidState)},
 		"beacon.DecodeError":           {op: true, produce: beaconGarbage, is: asErr[*beacon.DecodeError]()},
 		"beacon.ErrUnsupportedVersion": {op: true, produce: beaconUnknownFork, is: isErr(beacon.ErrUnsupportedVersion)},
+		"beacon/light.VerifyError":     {produce: lightForgedSignature, is: asErr[*light.VerifyError]()},
 
 		"evm.ErrReverted": {op: true, produce: evmRevert, is: isErr(evm.ErrReverted)},
 		"evm.RevertError": {op: true, produce: evmRevert, is: asErr[*evm.RevertError]()},
@@ -204,6 +208,85 @@ func TestEveryPackageErrorMatchesARoot(t *testing.T) {
 			}
 		})
 	}
+}
+
+// rootRefinementCases says how a user gets each root sentinel that refines
+// another (a package-level fmt.Errorf wrap of one in the root package):
+// each must have a case here, produced the way a user gets it, and match
+// the sentinel it refines.
+func rootRefinementCases() map[string]taxCase {
+	return map[string]taxCase{
+		"nodeaccess.ErrUnverified": {is: isErr(nodeaccess.ErrUnverified), produce: func(t *testing.T) error {
+			// A provider that says Holder has more wei than the state
+			// root commits to, read through package evm/verified.
+			srv := evmtest.NewT(t, evmtest.WithoutScenario())
+			srv.Lie(evmtest.Lie{Balance: true})
+			c, err := srv.Client(nodeaccess.WithMaxAttempts(1))
+			require.NoError(t, err)
+			ctx := context.Background()
+			head, err := srv.EthClient().HeaderByNumber(ctx, nil)
+			require.NoError(t, err)
+			v, err := verified.New(c, headAnchor{head.Hash()})
+			require.NoError(t, err)
+			_, err = v.Balance(ctx, evmtest.Holder(), evm.Latest)
+			return err
+		}},
+	}
+}
+
+// headAnchor backs one block, as its head and finalized block.
+type headAnchor struct{ hash common.Hash }
+
+func (a headAnchor) ExecutionBlocks(context.Context) (common.Hash, common.Hash, error) {
+	return a.hash, a.hash, nil
+}
+
+// TestRootRefinementsMatchTheirRoot: every refining sentinel of the root
+// package has a case, and what the case produces matches both it and the
+// root sentinel it refines.
+func TestRootRefinementsMatchTheirRoot(t *testing.T) {
+	fset := token.NewFileSet()
+	files, err := filepath.Glob("*.go")
+	require.NoError(t, err)
+	var found []string
+	for _, path := range files {
+		if strings.HasSuffix(path, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+		require.NoError(t, err)
+		for _, decl := range f.Decls {
+			d, ok := decl.(*ast.GenDecl)
+			if !ok || d.Tok != token.VAR {
+				continue
+			}
+			for _, spec := range d.Specs {
+				vs := spec.(*ast.ValueSpec)
+				for i, n := range vs.Names {
+					if !n.IsExported() || !strings.HasPrefix(n.Name, "Err") || i >= len(vs.Values) {
+						continue
+					}
+					if call, ok := vs.Values[i].(*ast.CallExpr); ok {
+						if sel, ok := call.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "Errorf" {
+							found = append(found, "nodeaccess."+n.Name)
+						}
+					}
+				}
+			}
+		}
+	}
+	cases := rootRefinementCases()
+	for _, name := range found {
+		c, ok := cases[name]
+		require.True(t, ok, "%s refines a root sentinel without a case in rootRefinementCases", name)
+		t.Run(name, func(t *testing.T) {
+			err := c.produce(t)
+			require.Error(t, err)
+			assert.True(t, c.is(err), "the case does not produce %s: %v", name, err)
+			assert.True(t, matchesRoot(err), "%s matches no root sentinel or type: %v", name, err)
+		})
+	}
+	assert.Len(t, cases, len(found), "cases for refinements the sources no longer define")
 }
 
 // exportedErrors lists "pkg.Name" (pkg the directory, such as "hyper" or
@@ -373,6 +456,25 @@ func beaconIntegrity(t *testing.T) error {
 // beaconGarbage: an SSZ body that is no state.
 func beaconGarbage(t *testing.T) error {
 	return beaconAnswer(t, http.StatusOK, "application/octet-stream", "fulu", []byte("not a state"))
+}
+
+// lightForgedSignature: a light client following a node whose sync
+// committee signs another message than the header.
+func lightForgedSignature(t *testing.T) error {
+	srv := beacontest.NewT(t)
+	require.NoError(t, srv.Advance(3))
+	srv.Lie(beacontest.Lie{Signature: true})
+	bc, err := srv.Client(nodeaccess.WithMaxAttempts(1))
+	require.NoError(t, err)
+	var h struct {
+		Data struct {
+			Root beacon.Root `json:"root"`
+		} `json:"data"`
+	}
+	require.NoError(t, bc.Get(context.Background(), &h, "/eth/v1/beacon/headers/genesis", nil))
+	lc, err := light.New(bc, srv.LightConfig(), h.Data.Root)
+	require.NoError(t, err)
+	return lc.Sync(context.Background())
 }
 
 // beaconUnknownFork: a fork this package does not know.

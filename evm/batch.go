@@ -187,6 +187,18 @@ func Add[T any](b *Batch, method string, args ...any) *BatchResult[T] {
 		}
 	case *BatchResult[[]InternalOperation]:
 		d.decode = decodeInternalOperationsB
+	case *BatchResult[*AccountProof]:
+		d.decode = func(raw []byte, _ func(string) string) (*AccountProof, error) {
+			return decodeProofArgs(raw, method, args)
+		}
+	case *BatchResult[AccountProof]:
+		d.decode = func(raw []byte, _ func(string) string) (AccountProof, error) {
+			p, err := decodeProofArgs(raw, method, args)
+			if err != nil {
+				return AccountProof{}, err
+			}
+			return *p, nil
+		}
 	}
 	b.add(batchCall{method: method, params: ac.params, block: ac.block, isCall: method == OpCall, anyMethod: true, bad: err, slot: r, respell: ac.calls})
 	return r

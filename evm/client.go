@@ -26,6 +26,9 @@ type Client struct {
 	// latestOnly, when not empty, is why the client reads state at the
 	// latest block only (latest.go).
 	latestOnly string
+	// unanchored, when not empty, is why no light client anchors the
+	// client's chain (evm/verified refuses the client).
+	unanchored string
 	// follow is the chain's eth_getLogs range limit and block time, when
 	// its constructor knows them (HyperEVM's: latest.go); zero: none.
 	follow followProfile
@@ -92,6 +95,9 @@ func New(baseURL, key string, opts ...Option) (*Client, error) {
 	}
 	if why, ok := t.Config().Ext(latestOnlyKey{}); ok {
 		c.latestOnly = why.(string)
+	}
+	if why, ok := t.Config().Ext(unanchoredKey{}); ok {
+		c.unanchored = why.(string)
 	}
 	if p, ok := t.Config().Ext(followProfileKey{}); ok {
 		c.follow = p.(followProfile)

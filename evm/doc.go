@@ -1,7 +1,7 @@
 // Package evm calls an EVM node's JSON-RPC endpoint through a node-access
 // service: eth_call (with state and block overrides, and many calls in one
 // through Multicall3), eth_simulateV1, ots_getInternalOperations,
-// eth_getCode, eth_blockNumber and eth_chainId typed, logs followed through
+// eth_getCode, eth_getProof, eth_blockNumber and eth_chainId typed, logs followed through
 // the chain (Follow), and any other method through CallContext, one by one
 // or many in a JSON-RPC batch.
 //
@@ -168,6 +168,15 @@
 // transaction; an empty list is a valid answer. See the method for details.
 // In a Batch, evm.Add[[]evm.InternalOperation](&b,
 // "ots_getInternalOperations", tx) reads the same list.
+//
+// # Proofs
+//
+// Proof runs eth_getProof (EIP-1186): an account and some of its storage
+// slots at a block, with their Merkle proofs. What it returns is the
+// provider's word, unverified: package evm/verified checks such proofs
+// against the state root of a block a light client verified, and returns
+// only what they prove. Proof itself checks only that the answer is for
+// the account and slots asked (nodeaccess.ErrUnverified otherwise).
 //
 // # Any method
 //

@@ -17,6 +17,10 @@ import (
 
 type latestOnlyKey struct{}
 
+// unanchoredKey holds why no light client anchors the client's chain
+// (evmlatest.Unanchored).
+type unanchoredKey struct{}
+
 // followProfileKey holds a chain's eth_getLogs range limit and block
 // time (evmlatest.Follow).
 type followProfileKey struct{}
@@ -32,6 +36,18 @@ func init() {
 			c.SetExt(latestOnlyKey{}, why)
 			return nil
 		})
+	}
+	evmlatest.Unanchored = func(why string) nodeaccess.Option {
+		return option("unanchored", func(c *config.Config) error {
+			c.SetExt(unanchoredKey{}, why)
+			return nil
+		})
+	}
+	evmlatest.WhyUnanchored = func(c any) string {
+		if cl, ok := c.(*Client); ok && cl != nil {
+			return cl.unanchored
+		}
+		return ""
 	}
 	evmlatest.Follow = func(maxRange uint64, blockTime time.Duration) nodeaccess.Option {
 		return option("followProfile", func(c *config.Config) error {

@@ -23,7 +23,10 @@ import (
 // elsewhere), a Simulation argument as SimulateV1 sends it, and a
 // *[]SimulatedBlock result is decoded as SimulateV1 decodes it (and
 // checked against the first Simulation argument, when there is one), a
-// *[]InternalOperation result as InternalOperations decodes it. A JSON null result leaves result as encoding/json does (a
+// *[]InternalOperation result as InternalOperations decodes it, an
+// *AccountProof (or **AccountProof) result as Proof decodes it (checked
+// to answer the address and []common.Hash of slots given as the first two
+// args). A JSON null result leaves result as encoding/json does (a
 // pointer it points to becomes nil). It is how to call what this package
 // does not type:
 //
@@ -89,6 +92,17 @@ func (c *Client) CallContext(ctx context.Context, result any, method string, arg
 	case *[]InternalOperation:
 		if *r, err = decodeInternalOperations(res.Raw); err != nil {
 			return c.t.Wrap(op, c.t.InvalidBody(&res.Response, fmt.Errorf("%s result: %w", op, err)))
+		}
+		return nil
+	case *AccountProof, **AccountProof:
+		p, err := decodeProofArgs(res.Raw, method, args)
+		if err != nil {
+			return c.t.Wrap(op, c.t.InvalidBody(&res.Response, fmt.Errorf("%s result: %w", op, err)))
+		}
+		if pp, ok := r.(**AccountProof); ok {
+			*pp = p
+		} else {
+			*r.(*AccountProof) = *p
 		}
 		return nil
 	}

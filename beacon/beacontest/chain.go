@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"sync"
 
+	"github.com/ethereum/go-ethereum/common"
 	"github.com/nodeaccess/nodeaccess/beacon"
 )
 
@@ -22,34 +23,47 @@ const (
 
 // chainBlock is a block of the chain: its header and root.
 type chainBlock struct {
-	h    beacon.BeaconBlockHeader
-	root beacon.Root
+	h      beacon.BeaconBlockHeader
+	root   beacon.Root
+	branch uint64  // the branch Reorg made it on
+	lc     lcBlock // its execution payload header and finalized checkpoint
 }
 
 // chain is the chain of block headers a Server serves, apart from its
 // states. It is safe for concurrent use.
 type chain struct {
-	mu     sync.Mutex
-	blocks map[beacon.Root]*chainBlock // every block made, the replaced ones too
-	canon  []*chainBlock               // the canonical chain, genesis first
-	slot   beacon.Slot                 // the current slot: the head block's or later
-	fin    beacon.Checkpoint           // the finalized checkpoint (zero before Finalize)
-	finIdx int                         // canon index of its block
-	branch uint64                      // counts the branches Reorg made
-	spe    uint64                      // slots per epoch
-	subs   map[chan event]bool         // the event stream's listeners (events.go)
-	closed chan struct{}               // closed by Server.Close: the streams end
-	once   sync.Once
+	mu      sync.Mutex
+	blocks  map[beacon.Root]*chainBlock // every block made, the replaced ones too
+	canon   []*chainBlock               // the canonical chain, genesis first
+	slot    beacon.Slot                 // the current slot: the head block's or later
+	fin     beacon.Checkpoint           // the finalized checkpoint (zero before Finalize)
+	finIdx  int                         // canon index of its block
+	branch  uint64                      // counts the branches Reorg made
+	spe     uint64                      // slots per epoch
+	lcc     lcConfig                    // the light-client preset (lightclient.go)
+	keys    *lcKeys                     // its keys, committees and state template
+	lie     Lie                         // how the light-client endpoints lie
+	lcCache map[lcCacheKey]*updateData  // the updates made (lightclient_serve.go)
+	subs    map[chan event]bool         // the event stream's listeners (events.go)
+	closed  chan struct{}               // closed by Server.Close: the streams end
+	once    sync.Once
+	// execution gives the blocks' execution payload headers (WithExecution).
+	execution func(beacon.Slot) *beacon.ExecutionPayloadHeader
 }
 
-func newChain(spe uint64) *chain {
-	c := &chain{blocks: make(map[beacon.Root]*chainBlock), spe: max(spe, 1), closed: make(chan struct{})}
+func newChain(p beacon.Preset, execution func(beacon.Slot) *beacon.ExecutionPayloadHeader) (*chain, error) {
+	lcc := newLCConfig(p)
+	keys, err := lcc.pool()
+	if err != nil {
+		return nil, err
+	}
+	c := &chain{blocks: make(map[beacon.Root]*chainBlock), spe: lcc.spe, lcc: lcc, keys: keys, lcCache: map[lcCacheKey]*updateData{}, closed: make(chan struct{}), execution: execution}
 	c.add(0)
-	return c
+	return c, nil
 }
 
 // filler is a made-up root of the chain: what a header commits to of a
-// state or a body the server does not hold.
+// body the server does not hold.
 func filler(kind string, slot beacon.Slot, branch uint64) beacon.Root {
 	var b [16]byte
 	binary.LittleEndian.PutUint64(b[:8], uint64(slot))
@@ -62,15 +76,24 @@ func filler(kind string, slot beacon.Slot, branch uint64) beacon.Root {
 func (c *chain) add(slot beacon.Slot) {
 	h := beacon.BeaconBlockHeader{
 		Slot:          slot,
-		ProposerIndex: beacon.ValidatorIndex((uint64(slot)*7919 + c.branch) % 16384),
-		StateRoot:     filler("state", slot, c.branch),
-		BodyRoot:      filler("body", slot, c.branch),
+		ProposerIndex: beacon.ValidatorIndex((uint64(slot)*7919 + c.branch) % uint64(len(c.keys.pks))),
 	}
+	var parentExec common.Hash
 	if n := len(c.canon); n > 0 {
 		h.ParentRoot = c.canon[n-1].root
+		parentExec = c.canon[n-1].lc.exec.BlockHash
 	}
-	root, _ := beacon.HashTreeRoot(h) // a header always has a root
-	b := &chainBlock{h: h, root: root}
+	exec := execHeader(slot, c.branch, parentExec)
+	if c.execution != nil {
+		if e := c.execution(slot); e != nil {
+			exec = *e
+		}
+	}
+	b := &chainBlock{h: h, branch: c.branch, lc: lcBlock{exec: exec, fin: c.fin}}
+	_, b.h.BodyRoot = branchOf(bodyLeavesOf(slot, c.branch, &b.lc.exec, false), bodyExecLeaf)
+	b.h.StateRoot = c.keys.stateRoot(c.lcc, b.h, &b.lc)
+	root, _ := beacon.HashTreeRoot(b.h) // a header always has a root
+	b.root = root
 	c.blocks[root] = b
 	c.canon = append(c.canon, b)
 }

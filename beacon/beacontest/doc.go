@@ -104,6 +104,65 @@
 //	err = srv.Reorg(2)           // the newest 2 blocks are replaced by 2 others
 //	err = srv.Finalize(1)        // epoch 1's checkpoint (slot 32 on mainnet) is finalized
 //
+// # The light-client endpoints
+//
+// The chain of block headers is also a light-client chain: a sync
+// committee of deterministic keys signs it, and the server answers
+//
+//	GET {URL}/beacon/{Key}/eth/v1/beacon/light_client/bootstrap/{block_root}
+//	GET {URL}/beacon/{Key}/eth/v1/beacon/light_client/updates?start_period={p}&count={n}
+//	GET {URL}/beacon/{Key}/eth/v1/beacon/light_client/finality_update
+//	GET {URL}/beacon/{Key}/eth/v1/beacon/light_client/optimistic_update
+//
+// as JSON ({"version":"electra","data":{...}}; updates is an array of
+// those) or SSZ (Accept: application/octet-stream), with
+// Eth-Consensus-Version: electra. In SSZ, updates is a sequence of chunks:
+// the chunk's length as 8 little-endian bytes (the 4-byte fork digest and
+// the update together), the fork digest, the update. A bootstrap is served
+// for any block the server made (404 for another root, 400 for a root
+// that does not parse); period p's update is attested by the newest
+// canonical block of the period whose child is in the period too and
+// signed at that child's slot; updates lists them from the first period
+// asked that has one, without a gap, at most count and 128 (404 when no
+// period asked has one; 400 for a missing or malformed start_period or
+// count). finality_update and optimistic_update are the head block's
+// signature of its parent: 404 while the chain has one block, and
+// finality_update also until Finalize.
+//
+// A light client follows the server with this configuration:
+//
+//   - Every epoch is electra: fork version 0x05000000 (ELECTRA_FORK_VERSION
+//     of mainnet; a state's fork.previous_version is 0x04000000), the
+//     electra gindices (finalized root 169, sync committees 86 and 87,
+//     execution payload 25 in the body).
+//   - genesis_validators_root is sha256("beacontest genesis validators
+//     root"), 0xad214bfd6971b70b25a18308751fa09df1d71271fdc88b4139ffd92ce58d2e36;
+//     the fork digest is 0x2882c45f.
+//   - The preset follows the head state at New: with the minimal preset's
+//     32 sync committee members, SYNC_COMMITTEE_SIZE is 32 and
+//     EPOCHS_PER_SYNC_COMMITTEE_PERIOD 8 (64 slots a period, so a year of
+//     periods is cheap to make: srv.Advance(320*64)); otherwise (the
+//     default chain) the mainnet values, 512 and 256. SLOTS_PER_EPOCH is the
+//     head state's.
+//   - Member j of period p's committee is validator (p mod 4)*size + j,
+//     whose secret key is the interop key of the consensus clients' test
+//     networks: sha256 of the index as 32 little-endian bytes, read as a
+//     little-endian integer, modulo the group order.
+//   - Every member but member (signature_slot mod size) takes part; the
+//     signature is over compute_signing_root(attested header,
+//     compute_domain(DOMAIN_SYNC_COMMITTEE, 0x05000000,
+//     genesis_validators_root)).
+//
+// Each header's state_root is the hash tree root of an electra state of
+// that preset holding the block's slot, header, the finalized checkpoint
+// the chain had when the block was made, the current and next sync
+// committees and an execution payload header; its body_root is that of a
+// body whose execution payload has that header. Every branch is a Merkle
+// branch of those (beacon.Prover makes the state's), and the state route
+// serves that state by its root (/eth/v2/debug/beacon/states/{state_root}),
+// so that what a light client verifies can be proven from. Lie makes the
+// endpoints lie in the ways a light client must refuse (see Lie).
+//
 // # Faults
 //
 // Server embeds *nodeaccesstest.Server, whose FailNext makes the next

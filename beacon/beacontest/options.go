@@ -14,6 +14,7 @@ type settings struct {
 	key       string
 	states    []*beacon.State
 	statesSet bool // WithStates was given, with or without states
+	execution func(beacon.Slot) *beacon.ExecutionPayloadHeader
 }
 
 // WithKey sets the access key the server accepts (default: a random one of
@@ -45,6 +46,28 @@ func WithStates(states ...*beacon.State) Option {
 		}
 		s.states = append(s.states, states...)
 		s.statesSet = true
+		return nil
+	}}
+}
+
+// WithExecution makes f give the execution payload header of each block the
+// chain makes (New's genesis block, Advance's and Reorg's blocks): f is
+// called with the block's slot, under the server's lock (it must not call
+// the server), and its header is the block's as given; nil makes one up, as
+// the server does without this option. With the blocks of an evmtest
+// server, a light client following this server verifies that server's
+// execution blocks, so that package evm/verified reads evmtest anchored to
+// this chain (see examples/verified):
+//
+//	beacontest.WithExecution(func(beacon.Slot) *beacon.ExecutionPayloadHeader {
+//		return &beacon.ExecutionPayloadHeader{BlockHash: evmHead.Hash(), BlockNumber: evmHead.Number.Uint64()}
+//	})
+func WithExecution(f func(slot beacon.Slot) *beacon.ExecutionPayloadHeader) Option {
+	return Option{func(s *settings) error {
+		if f == nil {
+			return errors.New("beacontest: WithExecution: nil function")
+		}
+		s.execution = f
 		return nil
 	}}
 }

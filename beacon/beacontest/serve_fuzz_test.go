@@ -79,3 +79,54 @@ func FuzzServeState(f *testing.F) {
 		}
 	})
 }
+
+// The light-client handlers answer any block root, period range and Accept
+// header with 200 or a beacon error body (400, 404 or 406); they never
+// panic, and an updates answer holds at most 128 updates.
+func FuzzServeLightClient(f *testing.F) {
+	ch, err := newChain(beacon.MinimalPreset(), nil)
+	if err != nil {
+		f.Fatal(err)
+	}
+	s := &Server{core: &core{chain: ch}}
+	if err := s.Advance(140); err != nil {
+		f.Fatal(err)
+	}
+	head := ch.canon[len(ch.canon)-1].root.String()
+	for _, seed := range [][4]string{
+		{head, "0", "3", ""}, {"0x12", "1", "1", "application/octet-stream"}, {head, "18446744073709551615", "18446744073709551615", "*/*"},
+		{"", "", "", "text/html"}, {head, "2", "0", "application/json"}, {"0x" + string(make([]byte, 64)), "-1", "1e3", ""},
+	} {
+		f.Add(seed[0], seed[1], seed[2], seed[3])
+	}
+	f.Fuzz(func(t *testing.T, root, start, count, accept string) {
+		for i, serve := range []http.HandlerFunc{s.serveBootstrap, s.serveUpdates} {
+			r := httptest.NewRequest(http.MethodGet, "/lc", nil)
+			r.SetPathValue("block_root", root)
+			r.URL.RawQuery = "start_period=" + start + "&count=" + count
+			if accept != "" {
+				r.Header.Set("Accept", accept)
+			}
+			w := httptest.NewRecorder()
+			serve(w, r)
+			body := w.Body.Bytes()
+			switch w.Code {
+			case http.StatusOK:
+				if i == 1 && w.Header().Get("Content-Type") == mediaJSON {
+					var list []json.RawMessage
+					if err := json.Unmarshal(body, &list); err != nil || len(list) == 0 || len(list) > maxLCUpdates {
+						t.Fatalf("%q %q: %d updates (%v)", start, count, len(list), err)
+					}
+				}
+				continue
+			case http.StatusBadRequest, http.StatusNotFound, http.StatusNotAcceptable:
+			default:
+				t.Fatalf("%q %q %q: status %d: %s", root, start, count, w.Code, body)
+			}
+			var eb errorBody
+			if err := json.Unmarshal(body, &eb); err != nil || eb.Code != w.Code || eb.Message == "" {
+				t.Fatalf("error body %q (%v)", body, err)
+			}
+		}
+	})
+}

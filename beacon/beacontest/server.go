@@ -33,7 +33,10 @@ const writeChunk = 256 << 10
 // It also holds a chain of block headers, apart from the states, and
 // serves it from GET {URL}/beacon/{Key}/eth/v1/beacon/headers/{block_id}
 // and GET {URL}/beacon/{Key}/eth/v1/beacon/states/head/finality_checkpoints:
-// Advance, Reorg and Finalize move it (see the package documentation).
+// Advance, Reorg and Finalize move it (see the package documentation). A
+// sync committee signs that chain, and the light-client endpoints
+// (GET {URL}/beacon/{Key}/eth/v1/beacon/light_client/...) serve it; Lie
+// makes them lie.
 type Server struct {
 	*nodeaccesstest.Server
 
@@ -82,11 +85,20 @@ func New(opts ...Option) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("beacontest: %w", err)
 	}
-	s := &Server{Server: base, core: &core{set: set, chain: newChain(set.headPreset().SlotsPerEpoch)}}
+	ch, err := newChain(set.headPreset(), cfg.execution)
+	if err != nil {
+		base.Close()
+		return nil, fmt.Errorf("beacontest: %w", err)
+	}
+	s := &Server{Server: base, core: &core{set: set, chain: ch}}
 	s.HandleFunc(statePattern, s.serveState)
 	s.HandleFunc(headersPattern, s.serveHeader)
 	s.HandleFunc(finalityPattern, s.serveFinality)
 	s.HandleFunc(eventsPattern, s.serveEvents)
+	s.HandleFunc(lcBootstrapPattern, s.serveBootstrap)
+	s.HandleFunc(lcUpdatesPattern, s.serveUpdates)
+	s.HandleFunc(lcFinalityPattern, s.serveFinalityUpdate)
+	s.HandleFunc(lcOptimisticPattern, s.serveOptimisticUpdate)
 	return s, nil
 }
 
@@ -173,6 +185,9 @@ func (s *Server) serveState(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	body, info, err := s.set.body(id, enc)
+	if errors.Is(err, errNotFound) {
+		body, info, err = s.chain.stateBody(id, enc)
+	}
 	if errors.Is(err, errNotFound) {
 		writeError(w, http.StatusNotFound, "NOT_FOUND: "+notFound(id))
 		return

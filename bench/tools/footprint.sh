@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # footprint.sh measures what importing one library package brings: for each
 # program in testdata/footprint (one per package: the root, evm, hyper,
-# hyper/hypercore, ton, beacon, each calling one operation), the
+# hyper/hypercore, ton, beacon, evm/verified, each calling one operation), the
 # non-standard packages and modules it links (go list -deps), the size of
 # its binary (go build -ldflags="-s -w") and its cold build, from an EMPTY
 # build cache (a new GOCACHE; the module cache must already hold the
@@ -21,7 +21,7 @@ trap 'rm -rf "$work"' EXIT
 cd "$repo"
 
 printf '%-11s %9s %8s %12s %10s %10s\n' program packages modules "binary (B)" "wall (s)" "cpu (s)"
-for p in nodeaccess evm hyper hypercore ton beacon; do
+for p in nodeaccess evm hyper hypercore ton beacon verified; do
   dir="./testdata/footprint/$p"
   pkgs=$(go list -deps -f '{{if not .Standard}}{{.ImportPath}}{{end}}' "$dir" | grep -vc "/testdata/footprint/$p\$" || true)
   mods=$(go list -deps -f '{{if not .Standard}}{{with .Module}}{{.Path}}{{end}}{{end}}' "$dir" | sort -u | grep -vc '^$' || true)

@@ -279,13 +279,13 @@ func TestServedMethods(t *testing.T) {
 		"eth_getHeaderByHash", "eth_getBlockTransactionCountByNumber", "eth_getBlockTransactionCountByHash",
 		"eth_getTransactionByHash", "eth_getTransactionReceipt", "eth_getLogs", "eth_sendRawTransaction",
 		"net_version", "net_listening", "net_peerCount", "web3_clientVersion", "web3_sha3", "ots_getInternalOperations",
-		"eth_simulateV1",
+		"eth_simulateV1", "eth_getProof", "eth_createAccessList",
 	}
 	for _, m := range served {
 		_, _, body := post(t, s, "/"+testKey, rpcBody(m, `[]`))
 		assert.NotContains(t, body, `"code":-32601`, m)
 	}
-	for _, m := range []string{"eth_getProof", "eth_createAccessList", "eth_getBlockReceipts",
+	for _, m := range []string{"eth_getBlockReceipts",
 		"eth_sendTransaction", "eth_sign", "eth_signTransaction", "eth_newFilter", "eth_getFilterChanges",
 		"eth_getUncleByBlockNumberAndIndex", "eth_getRawTransactionByHash"} {
 		_, _, body := post(t, s, "/"+testKey, rpcBody(m, `[]`))

@@ -33,7 +33,12 @@
 //   - eth_call (with go-ethereum's state and block overrides as its third
 //     and fourth parameters; a revert answers code 3 with the revert data),
 //     eth_estimateGas, eth_getCode, eth_getBalance, eth_getStorageAt,
-//     eth_getTransactionCount ("pending" counts the pool);
+//     eth_getTransactionCount ("pending" counts the pool), eth_getProof
+//     (EIP-1186: the proofs come from the block's own state and storage
+//     tries, so they verify against its header's stateRoot),
+//     eth_createAccessList (go-ethereum's access list tracer, run until the
+//     list no longer grows; the sender, the callee and the precompiles left
+//     out, as go-ethereum leaves them out);
 //   - eth_simulateV1, with go-ethereum's semantics (see below);
 //   - eth_chainId, eth_blockNumber, eth_syncing, eth_accounts (none),
 //     eth_gasPrice, eth_maxPriorityFeePerGas, eth_feeHistory,
@@ -51,7 +56,7 @@
 // other method answers -32601 ("the method ... does not exist/is not
 // available"): the admin, debug, miner, txpool and personal namespaces,
 // which providers keep to themselves, and the rest of geth's eth namespace
-// (filters and subscriptions, eth_getProof, eth_createAccessList,
+// (filters and subscriptions,
 // eth_getBlockReceipts, eth_sendTransaction and the signing methods, the
 // uncle and raw-transaction methods).
 //
@@ -170,6 +175,19 @@
 //	srv.LimitLogs(evmtest.LogsLimit{MaxResults: 10000, Code: -32005,
 //		Message: "query returned more than {max} results. Try with this block range [{from}, {to}]."})
 //	err := srv.Reorg(3)
+//
+// # Lies
+//
+// For code that must not believe its provider (package evm/verified),
+// Server.Lie makes the server lie in the ways a proof catches: a balance,
+// a storage value or code altered, a node left out of or added to an
+// account proof, proofs for the block before the one asked for, an access
+// list that leaves out a slot the call reads, the header of another block.
+// The chain itself is unchanged, and Lie(evmtest.Lie{}) tells the truth
+// again:
+//
+//	srv.Lie(evmtest.Lie{Balance: true})
+//	_, err := v.Balance(ctx, holder, evm.Latest) // errors.Is(err, nodeaccess.ErrUnverified)
 //
 // # After Close
 //

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"sync"
+	"sync/atomic"
 
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/ethclient"
@@ -52,6 +53,8 @@ type state struct {
 	// stopMining stops MineEvery's goroutine; nil when none runs.
 	stopMining chan struct{}
 	closeOnce  sync.Once
+	// lie is how the server lies (Lie); nil: it tells the truth.
+	lie atomic.Pointer[Lie]
 }
 
 // ErrClosed is returned by the Server's methods that change the chain
@@ -137,9 +140,10 @@ func New(opts ...Option) (*Server, error) {
 		c.Close()
 		return nil, fmt.Errorf("evmtest: %w", err)
 	}
-	base.Handle("POST /{key}", c.RPC())
-	base.Handle("POST /{key}/evm", c.RPC())
 	s := &Server{Server: base, core: &core{&state{chain: c, ec: ethclient.NewClient(rpc.DialInProc(c.RPC()))}}}
+	h := http.HandlerFunc(liar{lie: &s.lie, next: c.RPC(), s: s.state}.serve)
+	base.Handle("POST /{key}", h)
+	base.Handle("POST /{key}/evm", h)
 	if !set.noScenario {
 		if s.scenario, err = s.runScenario(context.Background()); err != nil {
 			s.Close()

@@ -42,6 +42,10 @@ const (
 	smallBlockTime = time.Second
 )
 
+// unanchored is why package evm/verified refuses a HyperEVM client.
+const unanchored = "HyperEVM has no light client: no beacon chain signs its blocks, so no state root of it can be trusted " +
+	"without trusting the provider"
+
 // latestOnly is why the client refuses a state read at another block than
 // the latest.
 const latestOnly = "HyperEVM's RPC serves the latest state only and answers any other block selector " +
@@ -58,7 +62,8 @@ const latestOnly = "HyperEVM's RPC serves the latest state only and answers any 
 //
 // Its Follow and FollowBlocks know HyperEVM's limits: their eth_getLogs
 // windows are at most 50 blocks, and a query that sets no Poll polls every
-// second.
+// second. Package evm/verified refuses it: no light client anchors
+// HyperEVM, so no state root of it can be trusted without the provider.
 //
 // It reads state at the latest block only: a state read at another block
 // selector is an error over a *nodeaccess.InputError saying why, and
@@ -84,7 +89,7 @@ func New(baseURL, key string, opts ...evm.Option) (*evm.Client, error) {
 	if _, history := probe.Ext(historyKey{}); !history {
 		all = append(all, evmlatest.Option(latestOnly))
 	}
-	all = append(all, evmlatest.Follow(maxLogsRange, smallBlockTime))
+	all = append(all, evmlatest.Follow(maxLogsRange, smallBlockTime), evmlatest.Unanchored(unanchored))
 	c, err := evm.New(baseURL, key, all...)
 	if err != nil {
 		return nil, err

@@ -24,3 +24,15 @@ var Option func(why string) nodeaccess.Option
 // of a query that sets none). Package evm sets it in its init; it is nil
 // until package evm is linked.
 var Follow func(maxRange uint64, blockTime time.Duration) nodeaccess.Option
+
+// Unanchored returns the option of package evm that marks a client as one
+// of a chain no light client anchors (HyperEVM): package evm/verified
+// refuses to make a verified client of it, with an error that ends with
+// why. Package evm sets it in its init; it is nil until package evm is
+// linked.
+var Unanchored func(why string) nodeaccess.Option
+
+// WhyUnanchored returns why the *evm.Client c cannot be verified (what
+// Unanchored was given), "" when nothing says so (and for any other
+// value). Package evm sets it in its init.
+var WhyUnanchored func(c any) string

@@ -171,6 +171,11 @@ func (c *Client) InvalidBody(resp *Response, why error) error {
 func (c *Client) invalidJSON(resp *Response, why error) error {
 	why = c.red.Err(why)
 	ct := c.red.Text(resp.Header.Get("Content-Type"))
+	if errors.Is(why, nodeaccess.ErrInvalidResponse) {
+		// A refinement of ErrInvalidResponse (ErrUnverified) says so
+		// itself: its message is not prefixed with it a second time.
+		return fmt.Errorf("%w (content-type %q, body starts %q)", why, ct, c.red.Head(resp.Body, 120))
+	}
 	return fmt.Errorf("%w: %w (content-type %q, body starts %q)", nodeaccess.ErrInvalidResponse, why, ct, c.red.Head(resp.Body, 120))
 }
 

@@ -2,11 +2,9 @@ package node
 
 import (
 	"context"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"math/big"
-	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
@@ -152,21 +150,11 @@ func (api *ethAPI) GetStorageAt(address common.Address, hexKey string, block *rp
 	if err != nil {
 		return nil, err
 	}
-	s := hexKey
-	if strings.HasPrefix(s, "0x") || strings.HasPrefix(s, "0X") {
-		s = s[2:]
-	}
-	if len(s)%2 == 1 {
-		s = "0" + s
-	}
-	if len(s) > 64 {
-		return nil, &invalidParamsError{fmt.Sprintf("storage key too long (want at most 32 bytes): %q", hexKey)}
-	}
-	key, err := hex.DecodeString(s)
+	key, _, err := storageKey(hexKey)
 	if err != nil {
-		return nil, &invalidParamsError{fmt.Sprintf("invalid hex in storage key: %q", hexKey)}
+		return nil, err
 	}
-	v := st.GetState(address, common.BytesToHash(key))
+	v := st.GetState(address, key)
 	return v[:], st.Error()
 }
 

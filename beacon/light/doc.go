@@ -1,0 +1,64 @@
+// Package light is a light client of Ethereum's beacon chain over the
+// beacon API: it starts from a block root the caller trusts and from there
+// believes only what the chain's sync committees sign, as the consensus
+// specs' light-client sync protocol says, for every fork from Altair to
+// Gloas. What it verifies, the finalized and optimistic block headers and
+// the execution block each commits to, is the anchor verified reads stand
+// on: a beacon state checked against a verified state root (CheckState),
+// and execution-layer reads checked against a verified block hash
+// (ExecutionBlocks).
+//
+// # Starting and following
+//
+// A Client reads through a beacon.Client (the same key, retries, hooks,
+// budget and encoding) and needs the chain's configuration (Chain for
+// mainnet, Sepolia and Hoodi; a Config filled in for any other network)
+// and the root of a recent finalized block from a source the caller
+// trusts, such as their own node or a checkpoint-sync provider:
+//
+//	bc, err := beacon.New("https://eth-beacon.node.example", key)
+//	cfg, err := light.Chain("mainnet")
+//	lc, err := light.New(bc, cfg, trustedRoot)
+//	err = lc.Sync(ctx)               // bootstrap, updates, finality and optimistic updates
+//	fin, ok := lc.Finalized()        // verified: fin.Beacon, fin.ExecutionBlockHash, fin.Execution
+//	head, final, err := lc.ExecutionBlocks(ctx)
+//
+// Sync bootstraps from the trusted root the first time (GET
+// /eth/v1/beacon/light_client/bootstrap/{root}; the header must hash to
+// the root, and its sync committee must be proven against its state
+// root), then asks for the best update of each sync committee period it
+// has not verified (updates?start_period&count, at most 128 periods per
+// request, so a year of periods takes 3 requests), then for the latest
+// finality and optimistic updates. Each update is checked as
+// validate_light_client_update says: enough participants, slot order,
+// sync committee periods, the finality and next sync committee branches,
+// the headers' execution branches, and the BLS aggregate signature of the
+// participants over the attested header's signing root in the domain
+// DOMAIN_SYNC_COMMITTEE of the fork of the signature's slot and the
+// chain's genesis validators root. It is then applied as
+// process_light_client_update says.
+//
+// MarshalBinary saves the verified store and UnmarshalBinary takes it up
+// again, so that a restart does not bootstrap again.
+//
+// # Errors
+//
+// Every lie of a provider is an error matching nodeaccess.ErrUnverified
+// (and nodeaccess.ErrInvalidResponse): a *VerifyError that names the
+// check, and the roots it compared when it compares roots. Nothing of
+// data that does not verify is kept. Transport failures are the
+// beacon.Client's errors, unchanged.
+//
+// # What is not covered
+//
+// The client follows what its node serves: it does not keep a
+// best_valid_update of its own, nor force an update when the chain does
+// not finalize for a whole sync committee period: Sync then takes nothing
+// it cannot verify and returns no error, and Finalized stays where it was
+// until a new client starts from a newer trusted root. A node answering
+// 404 for a range of periods holding no update yet is nothing newer. A sync committee signs with a majority of
+// its 512 members assumed honest: that is the light-client protocol's
+// trust, weaker than a full node's. The trusted root is the caller's
+// choice, and the saved store carries a checksum, not a signature: keep
+// both where the trust lies.
+package light
