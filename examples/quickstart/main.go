@@ -114,7 +114,8 @@ func nextSteps(getenv func(string) string) string {
 	b.WriteString("  - Test your own code against these local servers: evmtest.NewT(t), hypertest, tontest, beacontest\n" +
 		"    (README.md#testing-your-code, docs/local-servers.md).\n" +
 		"  - Run the other examples: go run ./examples/erc20, ./examples/evmfollow, ./examples/vaults,\n" +
-		"    ./examples/tonfollow, ./examples/tonblock, ./examples/budget, ./examples/beaconstate (examples/README.md).\n" +
+		"    ./examples/tonfollow, ./examples/tonblock, ./examples/budget, ./examples/beaconstate,\n" +
+		"    ./examples/verified (examples/README.md).\n" +
 		"  - Run the tests: " + testCommand + "\n")
 	return b.String()
 }
