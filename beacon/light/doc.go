@@ -6,7 +6,9 @@
 // the execution block each commits to, is the anchor verified reads stand
 // on: a beacon state checked against a verified state root (CheckState),
 // and execution-layer reads checked against a verified block hash
-// (ExecutionBlocks).
+// (ExecutionBlocks). Header verifies the header of a slot the caller names
+// (or of the newest block before it, when the slot is empty) by parent
+// roots from the finalized or optimistic header, for CheckState too.
 //
 // # Starting and following
 //
@@ -22,6 +24,7 @@
 //	err = lc.Sync(ctx)               // bootstrap, updates, finality and optimistic updates
 //	fin, ok := lc.Finalized()        // verified: fin.Beacon, fin.ExecutionBlockHash, fin.Execution
 //	head, final, err := lc.ExecutionBlocks(ctx)
+//	h, err := lc.Header(ctx, slot)   // verified by parent roots, at most 8192 slots back
 //
 // Sync bootstraps from the trusted root the first time (GET
 // /eth/v1/beacon/light_client/bootstrap/{root}; the header must hash to
