@@ -45,8 +45,9 @@ var followerNames = map[string]bool{
 // client, the proven account and the proven reads, a verified eth_call
 // among them) and package beacon/light (the light client that verifies the
 // anchor: its client, its chain configuration, the light-client data it
-// fetches, the typed error of a failed check, and the check of a state
-// against a verified header).
+// fetches, the typed error of a failed check, the verified header of a
+// slot the user names, and the check of a state against a verified
+// header).
 var verifiedNames = map[string]bool{
 	"evm.Client.Proof": true, "evm.AccountProof": true,
 	"evm.StorageProof": true, "nodeaccess.ErrUnverified": true,
@@ -58,7 +59,7 @@ var verifiedNames = map[string]bool{
 	"light.Client.Updates": true, "light.Client.MarshalBinary": true, "light.Client.UnmarshalBinary": true,
 	"light.Config": true, "light.Chain": true, "light.Header": true, "light.Bootstrap": true, "light.Update": true,
 	"light.VerifyError": true, "light.VerifyError.Error": true, "light.VerifyError.Unwrap": true,
-	"light.CheckState": true,
+	"light.CheckState": true, "light.Client.Header": true,
 }
 
 // maxServerNames caps each local server package: they must not grow.

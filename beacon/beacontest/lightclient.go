@@ -360,7 +360,11 @@ func (c *chain) stateBody(id beacon.StateID, enc beacon.Encoding) ([]byte, Info,
 // up to Electra at epoch 0 with mainnet's fork versions (Fulu and Gloas not
 // scheduled), and the preset values of its sync committee (see the package
 // documentation). Genesis is at Unix time 0 with one-second slots, so that
-// no slot the server makes is in a light client's future.
+// no slot the server makes is in a light client's future. A light client
+// on the wall clock then takes every finalized header for more than a
+// sync committee period old: where the server's newest updates do not
+// finalize, its Sync forces the best update it verified, and its
+// Finalized header is one signed, not finalized.
 func (s *Server) LightConfig() light.Config {
 	c := s.chain.lcc
 	cfg := light.Config{

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -78,6 +79,7 @@ func TestFollowsBeacontest(t *testing.T) {
 			trusted := blockRoot(t, bc, "genesis")
 			lc, err := light.New(bc, srv.LightConfig(), trusted)
 			require.NoError(t, err)
+			light.SetClock(lc, chainClock(t, srv))
 			require.NoError(t, lc.Sync(ctx))
 
 			fin, ok := lc.Finalized()
@@ -120,6 +122,7 @@ func TestFollowsBeacontest(t *testing.T) {
 			grow(t, srv, 2)
 			again, err := light.New(bc, srv.LightConfig(), trusted)
 			require.NoError(t, err)
+			light.SetClock(again, chainClock(t, srv))
 			require.NoError(t, again.UnmarshalBinary(saved))
 			before := srv.RequestCount()
 			require.NoError(t, again.Sync(ctx))
@@ -177,27 +180,85 @@ func TestBeacontestLiesRefused(t *testing.T) {
 	}
 }
 
-// TestSyncWaitsWithoutFinality: while the chain does not finalize into a
-// new period, Sync takes nothing it cannot verify and is no error. The
-// client keeps no best_valid_update and makes no forced update (see the
-// package documentation), so a chain that went a whole period without
-// finality leaves it where it was: its updates of the later periods are
-// signed by committees it never learned.
-func TestSyncWaitsWithoutFinality(t *testing.T) {
-	ctx := context.Background()
-	srv := minimalServer(t, 1)
+// chainClock is a clock one slot past srv's head: beacontest's slots
+// are made by Advance, not by time, and its LightConfig's genesis is so
+// far in the past that the wall clock would take every finalized header
+// for one UPDATE_TIMEOUT old and force updates a live chain never needs.
+func chainClock(t *testing.T, srv *beacontest.Server) func() time.Time {
 	bc, err := srv.Client()
+	require.NoError(t, err)
+	return func() time.Time {
+		var h struct {
+			Data struct {
+				Header struct {
+					Message beacon.BeaconBlockHeader `json:"message"`
+				} `json:"header"`
+			} `json:"data"`
+		}
+		require.NoError(t, bc.Get(context.Background(), &h, "/eth/v1/beacon/headers/head", nil))
+		return time.Unix(int64(h.Data.Header.Message.Slot)+1, 0)
+	}
+}
+
+// TestForcedUpdateWithoutFinality: while the chain does not finalize, Sync
+// takes nothing it cannot verify and is no error; once the chain's clock
+// is more than UPDATE_TIMEOUT (a period, 64 slots here) past the finalized
+// header, the best verified update of the period is forced (its attested
+// header taken as finalized, its next committee learned), and the client
+// follows a chain that does not finalize for periods on, one forced update
+// a period; a lie is still refused and forces nothing; when finality
+// resumes the client takes it.
+func TestForcedUpdateWithoutFinality(t *testing.T) {
+	ctx := context.Background()
+	srv := minimalServer(t, 1) // head 67, finalized 48
+	bc, err := srv.Client(nodeaccess.WithMaxAttempts(1))
 	require.NoError(t, err)
 	lc, err := light.New(bc, srv.LightConfig(), blockRoot(t, bc, "genesis"))
 	require.NoError(t, err)
+	light.SetClock(lc, chainClock(t, srv))
 	require.NoError(t, lc.Sync(ctx))
 	fin, _ := lc.Finalized()
-	require.NoError(t, srv.Advance(3*64), "three periods without finality")
-	require.NoError(t, lc.Sync(ctx), "an update of a period without a committee yet is waited for, not refused")
+	require.Equal(t, beacon.Slot(48), fin.Beacon.Slot)
+
+	require.NoError(t, srv.Advance(44), "no finality up to slot 111: the clock at 112, 48+64")
+	require.NoError(t, lc.Sync(ctx))
 	still, _ := lc.Finalized()
-	require.Equal(t, fin.Beacon, still.Beacon)
+	require.Equal(t, fin.Beacon, still.Beacon, "no forced update before UPDATE_TIMEOUT has passed")
+	saved, err := lc.MarshalBinary()
+	require.NoError(t, err)
+
+	require.NoError(t, srv.Advance(1), "the clock at 113")
+	srv.Lie(beacontest.Lie{Signature: true})
+	err = lc.Sync(ctx)
+	srv.Lie(beacontest.Lie{})
+	require.ErrorIs(t, err, nodeaccess.ErrUnverified)
+	still, _ = lc.Finalized()
+	require.Equal(t, fin.Beacon, still.Beacon, "a lie forces nothing")
+
+	require.NoError(t, lc.Sync(ctx))
+	ups, err := lc.Updates(ctx, 1, 1)
+	require.NoError(t, err)
+	forced, _ := lc.Finalized()
+	require.Equal(t, ups[0].AttestedHeader.Beacon, forced.Beacon, "the period's best update, its attested header taken as finalized")
+	require.Equal(t, beacon.Slot(1), forced.Beacon.Slot/64, "in period 1")
+	again, err := light.New(bc, srv.LightConfig(), blockRoot(t, bc, "genesis"))
+	require.NoError(t, err)
+	light.SetClock(again, chainClock(t, srv))
+	require.NoError(t, again.UnmarshalBinary(saved))
+	require.NoError(t, again.Sync(ctx))
+	restored, _ := again.Finalized()
+	require.Equal(t, forced.Beacon, restored.Beacon, "a saved store carries no best_valid_update: the node's best update of the period is fetched again and forced")
+
+	require.NoError(t, srv.Advance(3*64), "three periods more without finality")
+	require.NoError(t, lc.Sync(ctx))
+	forced, _ = lc.Finalized()
+	ups, err = lc.Updates(ctx, 3, 1)
+	require.NoError(t, err)
+	require.Equal(t, ups[0].AttestedHeader.Beacon, forced.Beacon, "one forced update a period, up to the period before the head's")
+
 	grow(t, srv, 1)
 	require.NoError(t, lc.Sync(ctx))
-	still, _ = lc.Finalized()
-	require.Equal(t, fin.Beacon, still.Beacon, "no forced update")
+	fin, _ = lc.Finalized()
+	require.Equal(t, blockRoot(t, bc, "finalized"), mustRoot(t, fin.Beacon), "finality resumed")
+	require.Equal(t, beacon.Slot(352), fin.Beacon.Slot)
 }

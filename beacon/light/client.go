@@ -66,6 +66,14 @@ func New(c *beacon.Client, cfg Config, trusted beacon.Root) (*Client, error) {
 // 128, per request: a year of periods in 3 requests), then the latest
 // finality update and optimistic update, and applies each that verifies.
 //
+// When the chain has not finalized for UPDATE_TIMEOUT slots (a sync
+// committee period: 8192 slots on mainnet) by the chain's clock, the best
+// update verified since the finalized header last moved is forced, as
+// process_light_client_store_force_update says: its attested header is
+// taken as finalized, and the client moves on into the next period. A
+// forced update is only ever one whose signature verified, but what it
+// takes as finalized was signed, not finalized.
+//
 // An update that does not verify ends the call with a *VerifyError; the
 // updates verified before it are kept, and nothing of the failing one is.
 // A finality or optimistic update that brings nothing new (check "stale")
@@ -92,12 +100,13 @@ func (lc *Client) sync(ctx context.Context) error {
 	now := cfg.currentSlot(lc.now())
 	for {
 		// Updates are needed while the store has no committee for the
-		// current period's signatures: its next committee unknown, or its
-		// finalized period more than one behind.
+		// current period's signatures (its next committee unknown, or its
+		// finalized period more than one behind), and when finality has
+		// stalled: the best update of the next period is the one to force.
 		start, cur := cfg.period(lc.s.finalized.Beacon.Slot), cfg.period(now)
 		if lc.s.next != nil {
 			start++
-			if start >= cur {
+			if start > cur || start == cur && !cfg.stalled(lc.s, now) {
 				break
 			}
 		}
@@ -121,6 +130,14 @@ func (lc *Client) sync(ctx context.Context) error {
 				return err
 			}
 		}
+		// Finality stalled for UPDATE_TIMEOUT slots: the best update
+		// verified moves the store on (its attested header taken as
+		// finalized), into the next period and its committee.
+		s, err := lc.cfg.force(lc.s, now)
+		if err != nil {
+			return err
+		}
+		lc.s = s
 		if lc.s.finalized.Beacon.Slot == before && (lc.s.next != nil) == knew {
 			break // the node has nothing newer
 		}

@@ -6,7 +6,9 @@
 // the execution block each commits to, is the anchor verified reads stand
 // on: a beacon state checked against a verified state root (CheckState),
 // and execution-layer reads checked against a verified block hash
-// (ExecutionBlocks).
+// (ExecutionBlocks). Header verifies the header of a slot the caller names
+// (or of the newest block before it, when the slot is empty) by parent
+// roots from the finalized or optimistic header, for CheckState too.
 //
 // # Starting and following
 //
@@ -22,6 +24,7 @@
 //	err = lc.Sync(ctx)               // bootstrap, updates, finality and optimistic updates
 //	fin, ok := lc.Finalized()        // verified: fin.Beacon, fin.ExecutionBlockHash, fin.Execution
 //	head, final, err := lc.ExecutionBlocks(ctx)
+//	h, err := lc.Header(ctx, slot)   // verified by parent roots, at most 8192 slots back
 //
 // Sync bootstraps from the trusted root the first time (GET
 // /eth/v1/beacon/light_client/bootstrap/{root}; the header must hash to
@@ -36,10 +39,19 @@
 // participants over the attested header's signing root in the domain
 // DOMAIN_SYNC_COMMITTEE of the fork of the signature's slot and the
 // chain's genesis validators root. It is then applied as
-// process_light_client_update says.
+// process_light_client_update says, the store keeping its
+// best_valid_update (ranked as is_better_update says). When the chain's
+// clock is more than UPDATE_TIMEOUT (a sync committee period) past the
+// finalized header, Sync forces that best update, as
+// process_light_client_store_force_update says: its attested header is
+// taken as finalized and the client moves on into the next period, so a
+// chain that stops finalizing does not leave it stuck. A forced header
+// was signed by the sync committee, not finalized; and only an update
+// that verified is ever forced.
 //
 // MarshalBinary saves the verified store and UnmarshalBinary takes it up
-// again, so that a restart does not bootstrap again.
+// again, so that a restart does not bootstrap again. The saved store does
+// not carry the best update: a restored client asks its node for it again.
 //
 // # Errors
 //
@@ -51,12 +63,10 @@
 //
 // # What is not covered
 //
-// The client follows what its node serves: it does not keep a
-// best_valid_update of its own, nor force an update when the chain does
-// not finalize for a whole sync committee period: Sync then takes nothing
-// it cannot verify and returns no error, and Finalized stays where it was
-// until a new client starts from a newer trusted root. A node answering
-// 404 for a range of periods holding no update yet is nothing newer. A sync committee signs with a majority of
+// A node answering 404 for a range of periods holding no update yet is
+// nothing newer. The clock matters: a client whose clock runs ahead of
+// its node's chain by more than a period takes the chain for stalled and
+// forces updates. A sync committee signs with a majority of
 // its 512 members assumed honest: that is the light-client protocol's
 // trust, weaker than a full node's. The trusted root is the caller's
 // choice, and the saved store carries a checksum, not a signature: keep

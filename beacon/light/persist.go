@@ -47,7 +47,9 @@ func fromSaved(h savedHeader) Header {
 // MarshalBinary saves the client's store (its verified finalized and
 // optimistic headers, its sync committees, its chain) so that a client
 // made again with UnmarshalBinary goes on from there without bootstrapping
-// again. Before the first Sync there is nothing to save: an error.
+// again. Before the first Sync there is nothing to save: an error. The
+// store's best update (the one a forced update would take) is not saved:
+// a restored client asks its node for the period's best update again.
 //
 // The saved bytes carry a SHA-256 checksum and the chain they belong to;
 // UnmarshalBinary refuses them changed. They are no signature: keep them

@@ -8,9 +8,9 @@ import (
 // Client.State, ReadState) or hashed as it streamed (*beacon.Prover:
 // DownloadOptions.Prover, ReadProver, NewProver), is the post-state of the
 // block of h: that its hash tree root is h.Beacon.StateRoot. h must be a
-// header the light client verified (Client.Finalized or
-// Client.Optimistic); any other Header is refused before anything is
-// hashed.
+// header the light client verified (Client.Finalized,
+// Client.Optimistic or Client.Header); any other Header is refused before
+// anything is hashed.
 //
 // A state of another root fails with a *VerifyError of check "state root"
 // (matching nodeaccess.ErrUnverified) that names the root wanted (the
@@ -20,7 +20,7 @@ import (
 // in about the time HashTreeRoot takes; a Prover's root is already known.
 func CheckState[T *beacon.State | *beacon.Prover](st T, h Header) error {
 	if !h.verified {
-		return errInput("h", "not a header the light client verified (take it from Client.Finalized or Client.Optimistic)")
+		return errInput("h", "not a header the light client verified (take it from Client.Finalized, Client.Optimistic or Client.Header)")
 	}
 	var got beacon.Root
 	switch x := any(st).(type) {

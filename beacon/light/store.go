@@ -7,13 +7,15 @@ import (
 	"github.com/nodeaccess/nodeaccess/beacon/internal/bls"
 )
 
-// store is the specs' LightClientStore, less best_valid_update (the
-// client follows the node's updates and finality updates, and does not
-// force an update when finality stalls for a whole period).
+// store is the specs' LightClientStore. best is best_valid_update: the
+// best update verified since the store last moved its finalized header,
+// which a forced update applies once finality has stalled for
+// UPDATE_TIMEOUT slots. It is never changed once taken (force copies it).
 type store struct {
 	finalized, optimistic Header
 	current, next         *committee // next nil: not known
 	prevMax, curMax       int
+	best                  *Update // nil: none
 }
 
 // bootstrap is initialize_light_client_store: the bootstrap's header must
@@ -147,14 +149,18 @@ func zeroCommittee(sc *beacon.SyncCommittee) bool {
 	return true
 }
 
-// process is process_light_client_update (without best_valid_update): it
-// returns the new store, s itself being left as it was.
+// process is process_light_client_update: it returns the new store, s
+// itself being left as it was. Only an update that validates (its
+// signature verified) can become the store's best_valid_update.
 func (c *Config) process(s *store, u *Update, now beacon.Slot) (*store, error) {
 	n, err := c.validate(s, u, now)
 	if err != nil {
 		return nil, err
 	}
 	ns := *s
+	if ns.best == nil || c.isBetter(u, ns.best) {
+		ns.best = u
+	}
 	ns.curMax = max(ns.curMax, n)
 	if n > max(ns.prevMax, ns.curMax)/2 && u.AttestedHeader.Beacon.Slot > ns.optimistic.Beacon.Slot {
 		ns.optimistic = u.AttestedHeader
@@ -166,8 +172,84 @@ func (c *Config) process(s *store, u *Update, now beacon.Slot) (*store, error) {
 		if err := c.apply(&ns, u); err != nil {
 			return nil, err
 		}
+		ns.best = nil
 	}
 	return &ns, nil
+}
+
+// updateTimeout is UPDATE_TIMEOUT, SLOTS_PER_EPOCH *
+// EPOCHS_PER_SYNC_COMMITTEE_PERIOD: how long finality may stall before a
+// forced update.
+func (c *Config) updateTimeout() beacon.Slot {
+	return beacon.Slot(c.SlotsPerEpoch * c.EpochsPerSyncCommitteePeriod)
+}
+
+// stalled reports whether the current slot is more than UPDATE_TIMEOUT
+// past the finalized header: a forced update is due.
+func (c *Config) stalled(s *store, now beacon.Slot) bool {
+	return now > s.finalized.Beacon.Slot+c.updateTimeout()
+}
+
+// force is process_light_client_store_force_update: once the current slot
+// is more than UPDATE_TIMEOUT past the finalized header and the store
+// holds a best_valid_update, that update is applied, its attested header
+// standing for its finalized header when the latter is not newer than the
+// store's. It returns s itself when nothing is forced, else a new store.
+func (c *Config) force(s *store, now beacon.Slot) (*store, error) {
+	if s.best == nil || !c.stalled(s, now) {
+		return s, nil
+	}
+	u := *s.best
+	if u.FinalizedHeader.Beacon.Slot <= s.finalized.Beacon.Slot {
+		u.FinalizedHeader = u.AttestedHeader
+	}
+	ns := *s
+	if err := c.apply(&ns, &u); err != nil {
+		return nil, err
+	}
+	ns.best = nil
+	return &ns, nil
+}
+
+// isBetter is is_better_update: whether a ranks above b as the update to
+// force.
+func (c *Config) isBetter(a, b *Update) bool {
+	size := len(a.SyncCommitteeBits) * 8
+	na, nb := participants(a.SyncCommitteeBits), participants(b.SyncCommitteeBits)
+	// Supermajority (2/3) of the committee signed.
+	if sa, sb := na*3 >= size*2, nb*3 >= size*2; sa != sb {
+		return sa
+	} else if !sa && na != nb {
+		return na > nb
+	}
+	// A next sync committee of the signature's period.
+	relevant := func(u *Update) bool {
+		return !allZero(u.NextSyncCommitteeBranch) && c.period(u.AttestedHeader.Beacon.Slot) == c.period(u.SignatureSlot)
+	}
+	if ra, rb := relevant(a), relevant(b); ra != rb {
+		return ra
+	}
+	// Finality, then finality within the attested header's period.
+	fa, fb := !allZero(a.FinalityBranch), !allZero(b.FinalityBranch)
+	if fa != fb {
+		return fa
+	}
+	if fa {
+		committeeFinal := func(u *Update) bool {
+			return c.period(u.FinalizedHeader.Beacon.Slot) == c.period(u.AttestedHeader.Beacon.Slot)
+		}
+		if ca, cb := committeeFinal(a), committeeFinal(b); ca != cb {
+			return ca
+		}
+	}
+	// Tie breakers: more participants, older data, earlier signature.
+	if na != nb {
+		return na > nb
+	}
+	if aa, ab := a.AttestedHeader.Beacon.Slot, b.AttestedHeader.Beacon.Slot; aa != ab {
+		return aa < ab
+	}
+	return a.SignatureSlot < b.SignatureSlot
 }
 
 // apply is apply_light_client_update.
