@@ -2,6 +2,9 @@ package light_test
 
 import (
 	"context"
+	"net/http"
+	"net/url"
+	"strings"
 	"testing"
 	"time"
 
@@ -214,4 +217,48 @@ func TestFollowVerifiedLie(t *testing.T) {
 		requireVerified(t, bc, h, opt)
 		break
 	}
+}
+
+// splitRoutes sends the light-client requests meant for from to to, and
+// the rest where they were going.
+type splitRoutes struct{ from, to string }
+
+func (s splitRoutes) RoundTrip(r *http.Request) (*http.Response, error) {
+	u := r.URL.String()
+	if strings.Contains(u, "/light_client/") {
+		nu, err := url.Parse(strings.Replace(u, s.from, s.to, 1))
+		if err != nil {
+			return nil, err
+		}
+		r = r.Clone(r.Context())
+		r.URL, r.Host = nu, nu.Host
+	}
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// TestFollowVerifiedForeignChain: a node whose headers do not reach the
+// verified header (its two newest blocks are another branch than the one
+// the sync committee signed) has none of them yielded, not even the blocks
+// both branches share: nothing a verified header reaches is held.
+func TestFollowVerifiedForeignChain(t *testing.T) {
+	signed, liar := minimalServer(t, 1), minimalServer(t, 1)
+	sbc, err := signed.Client()
+	require.NoError(t, err)
+	require.NoError(t, liar.Reorg(2))
+	bc, err := liar.Client(nodeaccess.WithRoundTripper(splitRoutes{
+		from: liar.URL + "/beacon/" + liar.Key(), to: signed.URL + "/beacon/" + signed.Key()}))
+	require.NoError(t, err)
+	require.Equal(t, blockRoot(t, sbc, "60"), blockRoot(t, bc, "60"), "the same chain up to the reorganisation")
+	require.NotEqual(t, blockRoot(t, sbc, "66"), blockRoot(t, bc, "66"))
+	lc, err := light.New(bc, signed.LightConfig(), blockRoot(t, sbc, "genesis"))
+	require.NoError(t, err)
+	require.NoError(t, liar.Advance(1))
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	for h, err := range lc.Follow(ctx, beacon.FollowQuery{From: beacon.FollowCursor{Slot: 60}, Poll: 10 * time.Millisecond}) {
+		require.ErrorIs(t, err, context.DeadlineExceeded, "slot %d yielded", h.Header.Slot)
+	}
+	opt, ok := lc.Optimistic()
+	require.True(t, ok, "the light client synced: what it verified is the other branch")
+	require.Equal(t, beacon.Slot(66), opt.Beacon.Slot)
 }
