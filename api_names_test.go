@@ -46,8 +46,8 @@ var followerNames = map[string]bool{
 // among them) and package beacon/light (the light client that verifies the
 // anchor: its client, its chain configuration, the light-client data it
 // fetches, the typed error of a failed check, the verified header of a
-// slot the user names, and the check of a state against a verified
-// header).
+// slot the user names, the check of a state against a verified header, and
+// Follow, beacon's follower through verified headers).
 var verifiedNames = map[string]bool{
 	"evm.Client.Proof": true, "evm.AccountProof": true,
 	"evm.StorageProof": true, "nodeaccess.ErrUnverified": true,
@@ -59,7 +59,7 @@ var verifiedNames = map[string]bool{
 	"light.Client.Updates": true, "light.Client.MarshalBinary": true, "light.Client.UnmarshalBinary": true,
 	"light.Config": true, "light.Chain": true, "light.Header": true, "light.Bootstrap": true, "light.Update": true,
 	"light.VerifyError": true, "light.VerifyError.Error": true, "light.VerifyError.Unwrap": true,
-	"light.CheckState": true, "light.Client.Header": true,
+	"light.CheckState": true, "light.Client.Header": true, "light.Client.Follow": true,
 }
 
 // maxServerNames caps each local server package: they must not grow.

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/nodeaccess/nodeaccess/beacon"
+	"github.com/nodeaccess/nodeaccess/beacon/light"
 	"github.com/nodeaccess/nodeaccess/evm"
 	"github.com/nodeaccess/nodeaccess/ton"
 )
@@ -29,6 +30,7 @@ var followers = []follower{
 	{"evm.Client.Follow", reflect.TypeOf((*evm.Client).Follow), reflect.TypeFor[evm.FollowQuery](), reflect.TypeFor[evm.FollowedLog](), reflect.TypeFor[evm.FollowCursor]()},
 	{"evm.Client.FollowBlocks", reflect.TypeOf((*evm.Client).FollowBlocks), reflect.TypeFor[evm.FollowQuery](), reflect.TypeFor[evm.FollowedBlock](), reflect.TypeFor[evm.FollowCursor]()},
 	{"beacon.Client.Follow", reflect.TypeOf((*beacon.Client).Follow), reflect.TypeFor[beacon.FollowQuery](), reflect.TypeFor[beacon.FollowedHead](), reflect.TypeFor[beacon.FollowCursor]()},
+	{"light.Client.Follow", reflect.TypeOf((*light.Client).Follow), reflect.TypeFor[beacon.FollowQuery](), reflect.TypeFor[beacon.FollowedHead](), reflect.TypeFor[beacon.FollowCursor]()},
 	{"ton.Client.Follow", reflect.TypeOf((*ton.Client).Follow), reflect.TypeFor[ton.FollowQuery](), reflect.TypeFor[ton.FollowedTransaction](), reflect.TypeFor[ton.FollowCursor]()},
 }
 
@@ -36,7 +38,7 @@ var followers = []follower{
 // iter.Seq2[item, error]; every query has From (the package's cursor) and
 // Poll; every item has Finality and Cursor; every cursor has a text form
 // (String, MarshalText, UnmarshalText) that round-trips (evm Follow and
-// FollowBlocks, beacon Follow, ton Follow).
+// FollowBlocks, beacon Follow, light Follow, ton Follow).
 func TestFollowersShareOneShape(t *testing.T) {
 	ctxType := reflect.TypeFor[context.Context]()
 	errType := reflect.TypeFor[error]()
