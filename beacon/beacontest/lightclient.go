@@ -358,13 +358,10 @@ func (c *chain) stateBody(id beacon.StateID, enc beacon.Encoding) ([]byte, Info,
 // LightConfig returns the configuration a light client needs to follow the
 // server (package beacon/light): its genesis validators root, every fork
 // up to Electra at epoch 0 with mainnet's fork versions (Fulu and Gloas not
-// scheduled), and the preset values of its sync committee (see the package
-// documentation). Genesis is at Unix time 0 with one-second slots, so that
-// no slot the server makes is in a light client's future. A light client
-// on the wall clock then takes every finalized header for more than a
-// sync committee period old: where the server's newest updates do not
-// finalize, its Sync forces the best update it verified, and its
-// Finalized header is one signed, not finalized.
+// scheduled), the preset values of its sync committee (see the package
+// documentation), and a Clock that reads the server's current slot (the
+// head's, or later after empty slots), since the server's slots move with
+// Advance, not with time.
 func (s *Server) LightConfig() light.Config {
 	c := s.chain.lcc
 	cfg := light.Config{
@@ -375,6 +372,11 @@ func (s *Server) LightConfig() light.Config {
 		EpochsPerSyncCommitteePeriod: c.epochsPerPeriod,
 		SyncCommitteeSize:            uint64(c.size),
 		MaxBlobsPerBlockElectra:      9,
+		Clock: func() beacon.Slot {
+			s.chain.mu.Lock()
+			defer s.chain.mu.Unlock()
+			return s.chain.slot
+		},
 	}
 	for v := beacon.Phase0; v <= beacon.Gloas; v++ {
 		cfg.ForkVersions[v] = beacon.ForkVersion{byte(v), 0, 0, 0}

@@ -42,6 +42,12 @@ type Config struct {
 		MaxBlobsPerBlock uint64
 	}
 	MaxBlobsPerBlockElectra uint64
+	// Clock, when set, gives the current slot, for a chain whose slots do
+	// not follow the wall clock (a local or test chain, such as
+	// beacontest's); nil reads it from GenesisTime and SecondsPerSlot. No
+	// signature of a later slot is accepted, and the sync protocol's
+	// forced update counts its timeout on it.
+	Clock func() beacon.Slot
 }
 
 // Chain returns the configuration of "mainnet", "sepolia" or "hoodi" (any

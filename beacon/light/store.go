@@ -43,6 +43,9 @@ func (c *Config) bootstrap(trusted beacon.Root, b *Bootstrap) (*store, error) {
 // currentSlot is get_current_slot with the specs' allowed clock disparity
 // (MAXIMUM_GOSSIP_CLOCK_DISPARITY, 500 ms).
 func (c *Config) currentSlot(now time.Time) beacon.Slot {
+	if c.Clock != nil {
+		return c.Clock()
+	}
 	ms := now.UnixMilli() + 500 - int64(c.GenesisTime)*1000
 	if ms < 0 {
 		return 0
