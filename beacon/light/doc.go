@@ -71,4 +71,21 @@
 // trust, weaker than a full node's. The trusted root is the caller's
 // choice, and the saved store carries a checksum, not a signature: keep
 // both where the trust lies.
+//
+// # What it is built on
+//
+// The BLS12-381 arithmetic is gnark-crypto's (pure Go with assembly, the
+// library go-ethereum uses for its BLS precompiles, already among this
+// module's dependencies), with the specs' key and signature checks; the
+// SSZ roots and branches are package beacon's. go-ethereum's own light
+// client (beacon/types, beacon/light) is not used: importing it links
+// go-eth2-client and go-ethereum's trie and core types into every program
+// of this package, its committee type holds mainnet's 512 keys only (no
+// minimal preset, no local chain), and its committee chain lives in a
+// go-ethereum database under its own sync loop. The checks here follow
+// the specs' text and are held to Lodestar's: its types give the same
+// bytes and roots for every fork, its light client the same verdicts on
+// honest and lying updates (Altair to Fulu; Lodestar has no Gloas light
+// client yet), and the BLS results are @chainsafe/blst's and
+// @noble/curves'.
 package light
