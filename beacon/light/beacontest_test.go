@@ -37,15 +37,7 @@ func grow(t *testing.T, srv *beacontest.Server, periods int) {
 	require.NoError(t, err)
 	for range periods * 8 {
 		require.NoError(t, srv.Advance(8))
-		var h struct {
-			Data struct {
-				Header struct {
-					Message beacon.BeaconBlockHeader `json:"message"`
-				} `json:"header"`
-			} `json:"data"`
-		}
-		require.NoError(t, bc.Get(context.Background(), &h, "/eth/v1/beacon/headers/head", nil))
-		if ep := beacon.Epoch(h.Data.Header.Message.Slot / 8); ep >= 2 {
+		if ep := beacon.Epoch(headHeader(t, bc).Slot / 8); ep >= 2 {
 			require.NoError(t, srv.Finalize(ep-2))
 		}
 	}
@@ -87,15 +79,7 @@ func TestFollowsBeacontest(t *testing.T) {
 			require.Equal(t, beacon.Slot(3*64-16), fin.Beacon.Slot, "the finalized epoch's first slot")
 			head, ok := lc.Optimistic()
 			require.True(t, ok)
-			var hd struct {
-				Data struct {
-					Header struct {
-						Message beacon.BeaconBlockHeader `json:"message"`
-					} `json:"header"`
-				} `json:"data"`
-			}
-			require.NoError(t, bc.Get(ctx, &hd, "/eth/v1/beacon/headers/head", nil))
-			require.Equal(t, hd.Data.Header.Message.ParentRoot, mustRoot(t, head.Beacon), "the optimistic header is the one the head's block signed: its parent")
+			require.Equal(t, headHeader(t, bc).ParentRoot, mustRoot(t, head.Beacon), "the optimistic header is the one the head's block signed: its parent")
 			hh, fh, err := lc.ExecutionBlocks(ctx)
 			require.NoError(t, err)
 			require.Equal(t, head.ExecutionBlockHash, hh)
@@ -187,17 +171,7 @@ func TestBeacontestLiesRefused(t *testing.T) {
 func chainClock(t *testing.T, srv *beacontest.Server) func() time.Time {
 	bc, err := srv.Client()
 	require.NoError(t, err)
-	return func() time.Time {
-		var h struct {
-			Data struct {
-				Header struct {
-					Message beacon.BeaconBlockHeader `json:"message"`
-				} `json:"header"`
-			} `json:"data"`
-		}
-		require.NoError(t, bc.Get(context.Background(), &h, "/eth/v1/beacon/headers/head", nil))
-		return time.Unix(int64(h.Data.Header.Message.Slot)+1, 0)
-	}
+	return func() time.Time { return time.Unix(int64(headHeader(t, bc).Slot)+1, 0) }
 }
 
 // TestForcedUpdateWithoutFinality: while the chain does not finalize, Sync

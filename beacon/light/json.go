@@ -3,6 +3,7 @@ package light
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -29,7 +30,7 @@ func object(raw []byte, what string, names ...string) (map[string]json.RawMessag
 		if err != nil || !ok {
 			return nil, encodingError("%s: not a JSON object", what)
 		}
-		if !contains(names, k) {
+		if !slices.Contains(names, k) {
 			return nil, encodingError("%s: unknown member %q", what, cut(k))
 		}
 		if _, dup := m[k]; dup {
@@ -53,15 +54,6 @@ func object(raw []byte, what string, names ...string) (map[string]json.RawMessag
 		}
 	}
 	return m, nil
-}
-
-func contains(s []string, x string) bool {
-	for _, y := range s {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }
 
 // cut shortens a quoted value of the input for an error.
