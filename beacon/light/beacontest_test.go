@@ -236,3 +236,24 @@ func TestForcedUpdateWithoutFinality(t *testing.T) {
 	require.Equal(t, blockRoot(t, bc, "finalized"), mustRoot(t, fin.Beacon), "finality resumed")
 	require.Equal(t, beacon.Slot(352), fin.Beacon.Slot)
 }
+
+// TestConfigClock: the current slot is Config.Clock's when it is set: a
+// clock behind the chain takes the node's signatures for ones from the
+// future and refuses them ("slot order"); beacontest's clock, the server's
+// slot, takes them.
+func TestConfigClock(t *testing.T) {
+	srv := minimalServer(t, 1)
+	bc, err := srv.Client(nodeaccess.WithMaxAttempts(1))
+	require.NoError(t, err)
+	cfg := srv.LightConfig()
+	cfg.Clock = func() beacon.Slot { return 10 }
+	lc, err := light.New(bc, cfg, blockRoot(t, bc, "genesis"))
+	require.NoError(t, err)
+	err = lc.Sync(context.Background())
+	var ve *light.VerifyError
+	require.True(t, errors.As(err, &ve), "%v", err)
+	require.Equal(t, "slot order", ve.Check)
+	lc, err = light.New(bc, srv.LightConfig(), blockRoot(t, bc, "genesis"))
+	require.NoError(t, err)
+	require.NoError(t, lc.Sync(context.Background()))
+}
